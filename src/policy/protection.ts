@@ -1,0 +1,36 @@
+// The ladder's first question: is the item required by a declared current obligation? Protection is derived from
+// what the view declares (pins, protected tools, visible obligations, pending steps), never from a list of kinds.
+import type { PolicyView, ViewItem } from '../fixture/view.js';
+
+export interface Protection {
+  readonly reason: string;
+  readonly consulted: readonly string[];
+}
+
+/** Why the visible state protects this item, or undefined when nothing visible does. */
+export function protectionOf(view: PolicyView, item: ViewItem): Protection | undefined {
+  const { pinned, protectedTools, obligations, pendingSteps } = view.visible;
+  if (pinned.includes(item.id)) return { reason: 'pinned by the runtime', consulted: [] };
+  if (item.tool && protectedTools.includes(item.tool.name)) {
+    return { reason: `output of protected tool ${item.tool.name}`, consulted: [] };
+  }
+  const byId = obligations.filter((o) => o.needs.itemIds.includes(item.id)).map((o) => o.id);
+  const byText = obligations
+    .filter((o) => !byId.includes(o.id) && o.needs.strings.some((s) => item.content.includes(s)))
+    .map((o) => o.id);
+  const steps = pendingSteps.filter((s) => s.references.includes(item.id)).map((s) => s.id);
+  const consulted = [...byId, ...byText, ...steps];
+  if (consulted.length === 0) return undefined;
+  const parts = [
+    byId.length ? `named by visible obligation ${byId.join(', ')}` : '',
+    byText.length ? `holds a string visible obligation ${byText.join(', ')} needs` : '',
+    steps.length ? `referenced by pending step ${steps.join(', ')}` : '',
+  ].filter(Boolean);
+  return { reason: parts.join('; '), consulted };
+}
+
+/** Every visible obligation, pending step and work unit id: what a protection check consulted. */
+export function visibleIds(view: PolicyView): string[] {
+  const { obligations, pendingSteps } = view.visible;
+  return [...obligations.map((o) => o.id), ...pendingSteps.map((s) => s.id)];
+}

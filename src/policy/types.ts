@@ -1,0 +1,70 @@
+// The one small interface every pruning mechanism and condition sits behind. Mechanisms and conditions are pure
+// functions of a PolicyView and the parameters they were built with; none of them can import the oracle.
+import type { ResidueField } from '../fixture/schema.js';
+import type { PolicyView } from '../fixture/view.js';
+
+/** 0 representation identity, 1 source identity, 2 checked subsumption, 3 verified closure, 4 prediction. */
+export type Rung = 0 | 1 | 2 | 3 | 4;
+
+export type Layer = 'control' | 'A' | 'B' | 'comparator';
+
+/** What a mechanism found about one item. Items a mechanism has nothing to say about get no finding. */
+export interface Finding {
+  readonly itemId: string;
+  /** eligible: the mechanism's evidence permits removal. abstain: it applies but a check it needs is unavailable. */
+  readonly outcome: 'eligible' | 'abstain';
+  readonly reason: string;
+  /** Ids of the visible obligations, pending steps or work units the mechanism consulted. */
+  readonly consulted?: readonly string[];
+  /** A partial removal: only these fields of the item survive (the bulk goes). Absent means the whole item goes. */
+  readonly residue?: readonly ResidueField[];
+  /** Replacement text the mechanism itself defines (a comparator reproducing a published placeholder). */
+  readonly replacement?: string;
+}
+
+export interface Mechanism {
+  /** The rule name recorded as what removed an item. */
+  readonly rule: string;
+  readonly rung: Rung;
+  readonly version: string;
+  /** Judges the items it is given; `view` is the whole context so a mechanism can look for survivors. */
+  assess(view: PolicyView, candidates: readonly string[]): readonly Finding[];
+}
+
+/** A condition's eligibility verdict on one candidate, before timing decides whether to apply it now. */
+export interface Eligibility {
+  readonly itemId: string;
+  readonly verdict: 'keep' | 'eligible' | 'abstain';
+  /** The rule that produced the verdict (for eligible: the rule that removes the item). */
+  readonly rule: string;
+  readonly rung: Rung | null;
+  readonly reason: string;
+  readonly obligationsConsulted: readonly string[];
+  readonly residue?: readonly ResidueField[];
+  readonly replacement?: string;
+  /** In a ladder: 1-based position of the rule in the application order; absent elsewhere. */
+  readonly step?: number;
+}
+
+export interface ConditionInfo {
+  readonly name: string;
+  readonly layer: Layer;
+  /** The highest evidence rung the condition acts on; null for control and rung-less comparators. */
+  readonly rung: Rung | null;
+  readonly version: string;
+  readonly description: string;
+  /** Conditions that remove on prediction alone are labelled upper-risk, never proposed as policy. */
+  readonly upperRisk: boolean;
+  /** Whether the condition refuses to remove what a visible obligation protects. */
+  readonly consultsObligations: boolean;
+  readonly parameters: Readonly<Record<string, number | string | boolean>>;
+  /** For comparators: the published behaviour it reproduces. */
+  readonly reference?: string;
+  /** For ladders: the rules in application order. */
+  readonly order?: readonly string[];
+}
+
+export interface Condition extends ConditionInfo {
+  /** Exactly one eligibility per item of the view, in the view's order. */
+  decide(view: PolicyView): readonly Eligibility[];
+}
