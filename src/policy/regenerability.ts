@@ -39,3 +39,14 @@ export function classify(view: PolicyView, item: ViewItem): Regenerability {
   }
   return { class: 'irreducible', why: 'read of mutable state: a re-read may return other bytes' };
 }
+
+export type Recoverability = 'durable-pointer' | 're-read' | 're-invoke' | 'none';
+
+/** The recovery path a runtime could declare for an item once it leaves context (declared, not yet tested). */
+export function recoverabilityOf(view: PolicyView, item: ViewItem): Recoverability {
+  if (item.flags.durablePointer) return 'durable-pointer';
+  if (item.kind !== 'tool-result') return 'none';
+  const cls = classify(view, item).class;
+  if (cls !== 'deterministic') return 'none';
+  return item.source && item.source.identity !== 'UNKNOWN' ? 're-read' : 're-invoke';
+}

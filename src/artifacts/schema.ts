@@ -1,0 +1,143 @@
+// The declared shape of everything a run writes: decision records, per-prune-point measures, summaries and the
+// run manifest. Writers build these objects and tests validate written files against the same schemas.
+import { z } from 'zod';
+import { ResidueField } from '../fixture/schema.js';
+
+export const ARTIFACT_VERSION = 1;
+
+export const Decision = z.enum(['KEEP', 'PRUNE', 'DEFER', 'ABSTAIN']);
+const Rung = z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3), z.literal(4)]);
+const UNKNOWN = z.literal('UNKNOWN');
+
+export const Ratio = z.strictObject({
+  numerator: z.int().nonnegative(),
+  denominator: z.int().nonnegative(),
+  /** numerator / denominator; null when the denominator is 0 (undefined, never 0 or 1). */
+  value: z.number().min(0).max(1).nullable(),
+});
+
+export const DecisionRecord = z.strictObject({
+  fixture: z.string(),
+  prunePoint: z.string(),
+  condition: z.string(),
+  itemId: z.string(),
+  decision: Decision,
+  policyVersion: z.string(),
+  /** What the condition's evidence said before timing: the eligibility decision. */
+  eligibility: z.enum(['keep', 'eligible', 'abstain']),
+  rule: z.string(),
+  rung: Rung.nullable(),
+  /** In a ladder: the rule's position in the application order. */
+  step: z.int().positive().nullable(),
+  reason: z.string(),
+  timing: z.strictObject({ policy: z.string(), reason: z.string() }),
+  obligationsConsulted: z.array(z.string()),
+  regenerability: z.strictObject({ class: z.enum(['deterministic', 'durable-pointer', 'irreducible']), why: z.string() }),
+  recoverability: z.enum(['durable-pointer', 're-read', 're-invoke', 'none']),
+  source: z.union([z.strictObject({ identity: z.string(), version: z.string() }), UNKNOWN]),
+  provenance: z.strictObject({
+    origin: z.string(), kind: z.string(), turn: z.int(), time: z.string(),
+    tool: z.string().nullable(), callId: z.string().nullable(),
+  }),
+  /** Logical time of the prune point when the removal was applied; null when nothing was applied. */
+  appliedAt: z.string().nullable(),
+  removal: z.enum(['whole', 'residue']).nullable(),
+  residue: z.array(ResidueField).nullable(),
+  placeholder: z.string().nullable(),
+  pointer: z.strictObject({ storeKey: z.string(), contentHash: z.string() }).nullable(),
+  tokens: z.strictObject({ item: z.int().nonnegative(), placeholder: z.int().nonnegative() }),
+  /** The oracle's verdict, attached after the decision was made; never visible to the policy. */
+  oracle: z.strictObject({
+    verdict: z.enum(['removable', 'partial', 'redundant-copy', 'necessary']),
+    outcome: z.enum(['true-prune', 'false-prune']).nullable(),
+  }),
+});
+
+export const Tokens = z.strictObject({
+  raw: z.int().nonnegative(),
+  removed: z.int().nonnegative(),
+  placeholder: z.int().nonnegative(),
+  overhead: z.int().nonnegative(),
+  final: z.int().nonnegative(),
+});
+
+export const DecisionCounts = z.strictObject({
+  total: z.int().nonnegative(), keep: z.int().nonnegative(), prune: z.int().nonnegative(),
+  defer: z.int().nonnegative(), abstain: z.int().nonnegative(),
+});
+
+export const ObligationOutcome = z.strictObject({
+  id: z.string(),
+  visibility: z.enum(['visible', 'downstream']),
+  preserved: z.boolean(),
+  /** present: every string is still in context; pointer / re-read: recovered that way; lost: not preserved. */
+  how: z.enum(['present', 'pointer', 're-read', 'lost']),
+  missing: z.array(z.string()),
+});
+
+export const Measures = z.strictObject({
+  decisions: DecisionCounts,
+  precision: Ratio,
+  falsePruneRate: Ratio,
+  coverage: Ratio,
+  abstentionRate: Ratio,
+  obligations: z.strictObject({ preserved: z.int().nonnegative(), total: z.int().nonnegative() }),
+  refetchAlerts: z.int().nonnegative(),
+  tokens: Tokens,
+});
+
+export const PointMeasures = z.strictObject({
+  fixture: z.string(),
+  prunePoint: z.string(),
+  condition: z.string(),
+  ...Measures.shape,
+  obligationOutcomes: z.array(ObligationOutcome),
+  alerts: z.array(z.strictObject({ itemId: z.string(), refetchedBy: z.string() })),
+});
+
+export const FixtureMeasures = z.strictObject({ fixture: z.string(), prunePoints: z.int().nonnegative(), ...Measures.shape });
+
+export const Summary = z.strictObject({
+  artifactVersion: z.literal(ARTIFACT_VERSION),
+  condition: z.string(),
+  layer: z.enum(['control', 'A', 'B', 'comparator']),
+  rung: Rung.nullable(),
+  policyVersion: z.string(),
+  upperRisk: z.boolean(),
+  parameters: z.record(z.string(), z.union([z.number(), z.string(), z.boolean()])),
+  timing: z.string(),
+  placeholders: z.enum(['marker', 'none']),
+  fixtures: z.int().nonnegative(),
+  prunePoints: z.int().nonnegative(),
+  ...Measures.shape,
+  /** Which rule removed how many items and tokens (ladders attribute each removal to one rule). */
+  removedBy: z.array(z.strictObject({ rule: z.string(), step: z.int().positive().nullable(), items: z.int(), netTokensRemoved: z.int() })),
+  perFixture: z.array(FixtureMeasures),
+});
+
+export const Manifest = z.strictObject({
+  artifactVersion: z.literal(ARTIFACT_VERSION),
+  package: z.strictObject({ name: z.string(), version: z.string() }),
+  tokenizer: z.strictObject({ package: z.string(), version: z.string(), encoding: z.string() }),
+  seed: z.int(),
+  timing: z.string(),
+  placeholders: z.enum(['marker', 'none']),
+  conditions: z.array(z.strictObject({ name: z.string(), layer: z.string(), rung: Rung.nullable(), version: z.string() })),
+  fixtures: z.array(z.strictObject({ file: z.string(), id: z.string(), sha256: z.string(), oracleFile: z.string(), oracleSha256: z.string() })),
+  /** Files the run wrote, relative to the output folder, with their sha256. */
+  outputs: z.array(z.strictObject({ file: z.string(), sha256: z.string() })),
+  /** What differs between two runs of the same inputs; `--check` ignores it. */
+  run: z.strictObject({ startedAt: z.string(), gitCommit: z.string(), gitDirty: z.boolean().nullable(), node: z.string() }),
+});
+
+export type Decision = z.infer<typeof Decision>;
+export type Ratio = z.infer<typeof Ratio>;
+export type DecisionRecord = z.infer<typeof DecisionRecord>;
+export type Tokens = z.infer<typeof Tokens>;
+export type DecisionCounts = z.infer<typeof DecisionCounts>;
+export type ObligationOutcome = z.infer<typeof ObligationOutcome>;
+export type Measures = z.infer<typeof Measures>;
+export type PointMeasures = z.infer<typeof PointMeasures>;
+export type FixtureMeasures = z.infer<typeof FixtureMeasures>;
+export type Summary = z.infer<typeof Summary>;
+export type Manifest = z.infer<typeof Manifest>;

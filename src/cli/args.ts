@@ -1,0 +1,32 @@
+// Turns argv into typed options, or a usage error that names the offending flag and the valid choices.
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { usage } from '../errors.js';
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+export function parseFlags<O extends Options>(argv: readonly string[], options: O) {
+  const valid = Object.keys(options).map((k) => `--${k}`).sort();
+  try {
+    return parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }).values;
+  } catch (err) {
+    const e = err as Error & { code?: string };
+    const flag = /'([^']+)'/.exec(e.message)?.[1] ?? argv.join(' ');
+    if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || e.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
+      throw usage('PL_USAGE_UNKNOWN_FLAG', flag, valid);
+    }
+    if (e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') throw usage('PL_USAGE_MISSING_VALUE', flag.split(' ')[0]!);
+    throw err;
+  }
+}
+
+export function integerFlag(flag: string, text: string | undefined, fallback: number): number {
+  if (text === undefined) return fallback;
+  if (!/^-?\d+$/.test(text)) throw usage('PL_USAGE_BAD_VALUE', flag, text, 'an integer');
+  return Number(text);
+}
+
+export function choiceFlag<T extends string>(flag: string, text: string | undefined, choices: readonly T[], fallback: T): T {
+  if (text === undefined) return fallback;
+  if (!(choices as readonly string[]).includes(text)) throw usage('PL_USAGE_BAD_VALUE', flag, text, `one of ${choices.join(', ')}`);
+  return text as T;
+}

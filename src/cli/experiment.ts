@@ -1,0 +1,194 @@
+// `prunelab experiment`: runs conditions over fixtures and writes decision logs, measures and the manifest.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Manifest, type Summary } from '../artifacts/schema.js';
+import { TOKENIZER, tokenCounter } from '../accounting/tokens.js';
+import { failure, usage } from '../errors.js';
+import { loadFixtures, sha256, type LoadedFixture } from '../fixture/load.js';
+import { PLACEHOLDER_CHOICES, type PlaceholderMode } from '../engine/placeholder.js';
+import { runStudy } from '../engine/run.js';
+import { writeRun, type ManifestInputs } from '../engine/write.js';
+import { allConditions, conditionNames, getCondition } from '../policy/registry.js';
+import type { Condition } from '../policy/types.js';
+import { parseTiming, timingLabel, type Timing } from '../timing/timing.js';
+import { choiceFlag, integerFlag, parseFlags } from './args.js';
+import { displayPath, type CliIO } from './io.js';
+import { renderConditionList, renderSummaryTable } from './render.js';
+
+export const DEFAULTS = { fixtures: 'fixtures', out: 'results', seed: 20261202, timing: 'immediate', placeholders: 'marker' } as const;
+
+const FLAGS = {
+  condition: { type: 'string', multiple: true },
+  fixtures: { type: 'string' },
+  out: { type: 'string' },
+  timing: { type: 'string' },
+  placeholders: { type: 'string' },
+  seed: { type: 'string' },
+  json: { type: 'boolean' },
+  list: { type: 'boolean' },
+  check: { type: 'boolean' },
+  help: { type: 'boolean' },
+} as const;
+
+export const EXPERIMENT_HELP = `npm run experiment -- [options]
+
+Runs pruning conditions over frozen fixtures and writes, per condition, decisions.jsonl, points.jsonl and
+summary.json, plus manifest.json for the run.
+
+  --condition NAME      run only this condition (repeat, or give a comma-separated list); default: all
+  --fixtures PATH       a fixture .json file or a folder of them (default ${DEFAULTS.fixtures})
+  --out DIR             where to write (default ${DEFAULTS.out}/)
+  --timing T            immediate (default), pressure:<share>, task-boundary
+  --placeholders P      marker (default) or none
+  --seed N              recorded in the manifest (default ${DEFAULTS.seed})
+  --json                print the summaries as JSON instead of a table
+  --list                list every condition and exit
+  --check               regenerate into a temporary folder and compare with --out (default ${DEFAULTS.out}/)
+  --help                this text
+`;
+
+const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+interface Plan {
+  readonly conditions: readonly Condition[];
+  readonly fixturesPath: string;
+  readonly outDir: string;
+  readonly timing: Timing;
+  readonly placeholders: PlaceholderMode;
+  readonly seed: number;
+  readonly restricted: boolean;
+}
+
+export async function experiment(argv: readonly string[], io: CliIO): Promise<number> {
+  const flags = parseFlags(argv, FLAGS);
+  if (flags.help) {
+    io.stdout(EXPERIMENT_HELP);
+    return 0;
+  }
+  if (flags.list) {
+    io.stdout(flags.json ? `${JSON.stringify(allConditions().map(info), null, 2)}\n` : renderConditionList(allConditions()));
+    return 0;
+  }
+  const plan: Plan = {
+    conditions: selectConditions(flags.condition),
+    fixturesPath: resolve(io.cwd, flags.fixtures ?? DEFAULTS.fixtures),
+    outDir: resolve(io.cwd, flags.out ?? DEFAULTS.out),
+    timing: parseTiming(flags.timing ?? DEFAULTS.timing),
+    placeholders: choiceFlag('--placeholders', flags.placeholders, PLACEHOLDER_CHOICES, DEFAULTS.placeholders),
+    seed: integerFlag('--seed', flags.seed, DEFAULTS.seed),
+    restricted: flags.condition !== undefined,
+  };
+  if (flags.check) return check(plan, io);
+  const summaries = execute(plan, io.cwd, plan.outDir);
+  io.stdout(flags.json ? `${JSON.stringify(summaries, null, 2)}\n` : renderSummaryTable(summaries, plan.outDir, io.cwd));
+  return 0;
+}
+
+function info(c: Condition) {
+  const { decide: _decide, ...rest } = c;
+  return rest;
+}
+
+function selectConditions(names: readonly string[] | undefined): Condition[] {
+  if (!names) return allConditions();
+  const wanted = names.flatMap((n) => n.split(',')).map((n) => n.trim()).filter(Boolean);
+  const picked: Condition[] = [];
+  for (const name of wanted) {
+    const c = getCondition(name);
+    if (!c) throw usage('PL_USAGE_UNKNOWN_CONDITION', name, conditionNames());
+    if (!picked.includes(c)) picked.push(c);
+  }
+  return picked;
+}
+
+/** Loads and validates everything first, runs, checks the oracles did not move, then writes atomically. */
+function execute(plan: Plan, root: string, outDir: string): Summary[] {
+  const fixtures = loadFixtures(plan.fixturesPath, root);
+  const startedAt = new Date().toISOString();
+  freeze(fixtures);
+  const runs = runStudy({ conditions: plan.conditions, fixtures, timing: plan.timing, placeholders: plan.placeholders, tokens: tokenCounter() });
+  for (const f of fixtures) {
+    const now = sha256(readFileSync(resolve(root, f.oracleFile)));
+    if (now !== f.oracleSha256) throw failure('PL_ORACLE_CHANGED', f.oracleFile, f.oracleSha256, now);
+  }
+  writeRun(outDir, runs, manifestInputs(plan, fixtures, startedAt));
+  return runs.map((r) => r.summary);
+}
+
+function freeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) freeze(v);
+  }
+  return value;
+}
+
+function manifestInputs(plan: Plan, fixtures: readonly LoadedFixture[], startedAt: string): ManifestInputs {
+  const pkg = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
+  return {
+    artifactVersion: 1,
+    package: { name: pkg.name, version: pkg.version },
+    tokenizer: { ...TOKENIZER },
+    seed: plan.seed,
+    timing: timingLabel(plan.timing),
+    placeholders: plan.placeholders,
+    fixtures: fixtures.map((f) => ({ file: f.file, id: f.fixture.id, sha256: f.sha256, oracleFile: f.oracleFile, oracleSha256: f.oracleSha256 })),
+    run: { startedAt, ...gitState(), node: process.version },
+  };
+}
+
+function gitState(): { gitCommit: string; gitDirty: boolean | null } {
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: PACKAGE_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  try {
+    return { gitCommit: git('rev-parse', 'HEAD'), gitDirty: git('status', '--porcelain', '--untracked-files=no').length > 0 };
+  } catch {
+    return { gitCommit: 'UNKNOWN', gitDirty: null };
+  }
+}
+
+/** Regenerates into a temporary folder and compares byte for byte, ignoring only the manifest's `run` block. */
+function check(plan: Plan, io: CliIO): number {
+  const temp = mkdtempSync(join(tmpdir(), 'prunelab-check-'));
+  try {
+    execute(plan, io.cwd, temp);
+    const fresh = readManifestAt(temp)!;
+    const committed = readManifestAt(plan.outDir);
+    const differs: string[] = [];
+    if (!committed) differs.push('manifest.json (missing or invalid)');
+    else {
+      const inputs = (m: typeof fresh) => JSON.stringify({ ...m, run: null, conditions: null, outputs: null });
+      if (inputs(fresh) !== inputs(committed)) differs.push('manifest.json (inputs)');
+      for (const c of fresh.conditions) {
+        if (!committed.conditions.some((d) => JSON.stringify(d) === JSON.stringify(c))) differs.push(`manifest.json (condition ${c.name})`);
+      }
+      if (!plan.restricted) {
+        for (const c of committed.conditions) if (!fresh.conditions.some((d) => d.name === c.name)) differs.push(`${c.name}/ (not produced by this code)`);
+      }
+    }
+    for (const o of fresh.outputs) {
+      let bytes: Buffer | undefined;
+      try {
+        bytes = readFileSync(join(plan.outDir, o.file));
+      } catch {
+        bytes = undefined;
+      }
+      if (!bytes || sha256(bytes) !== o.sha256) differs.push(o.file);
+    }
+    if (differs.length > 0) throw failure('PL_CHECK_DIFFERS', differs);
+    io.stdout(`${displayPath(plan.outDir, io.cwd)} matches a fresh regeneration (${fresh.outputs.length} files, ${fresh.conditions.length} conditions, ${fresh.fixtures.length} fixtures)\n`);
+    return 0;
+  } finally {
+    rmSync(temp, { recursive: true, force: true });
+  }
+}
+
+function readManifestAt(dir: string) {
+  try {
+    return Manifest.parse(JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')));
+  } catch {
+    return undefined;
+  }
+}

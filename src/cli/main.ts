@@ -1,0 +1,23 @@
+// The command dispatcher. It returns an exit code and writes through `io`; only bin.ts touches the process.
+import { PrunelabError, usage } from '../errors.js';
+import { experiment } from './experiment.js';
+import type { CliIO } from './io.js';
+import { schema } from './schema.js';
+
+const COMMANDS: Record<string, (argv: readonly string[], io: CliIO) => Promise<number>> = { experiment, schema };
+
+export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {
+  try {
+    const [command, ...rest] = argv;
+    const run = command === undefined ? undefined : COMMANDS[command];
+    if (!run) throw usage('PL_USAGE_UNKNOWN_COMMAND', command ?? '(none)', Object.keys(COMMANDS).sort());
+    return await run(rest, io);
+  } catch (err) {
+    if (err instanceof PrunelabError) {
+      io.stderr(`prunelab: ${err.message} [${err.code}]\n`);
+      return err.exitCode;
+    }
+    io.stderr(`prunelab: unexpected failure: ${(err as Error).stack ?? String(err)}\n`);
+    return 1;
+  }
+}

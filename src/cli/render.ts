@@ -1,0 +1,32 @@
+// Plain-text views of conditions and summaries for a terminal; machine readers use --json or the files.
+import type { Ratio, Summary } from '../artifacts/schema.js';
+import type { ConditionInfo } from '../policy/types.js';
+import { displayPath } from './io.js';
+
+function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: readonly string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n') + '\n';
+}
+
+export function renderConditionList(conditions: readonly ConditionInfo[]): string {
+  return table(['condition', 'layer', 'rung', 'description'], conditions.map((c) => [
+    c.name, c.layer, c.rung === null ? '-' : String(c.rung), `${c.upperRisk ? '[upper-risk] ' : ''}${c.description}`,
+  ]));
+}
+
+const pct = (r: Ratio): string => (r.value === null ? `undef (${r.numerator}/${r.denominator})` : `${(r.value * 100).toFixed(1)}% (${r.numerator}/${r.denominator})`);
+
+export function renderSummaryTable(summaries: readonly Summary[], outDir: string, cwd: string): string {
+  const rows = summaries.map((s) => [
+    s.condition, s.layer, s.rung === null ? '-' : String(s.rung),
+    `${s.decisions.prune}/${s.decisions.defer}/${s.decisions.abstain}`,
+    pct(s.precision), pct(s.falsePruneRate), pct(s.coverage), pct(s.abstentionRate),
+    `${s.obligations.preserved}/${s.obligations.total}`, String(s.refetchAlerts),
+    `${s.tokens.raw} -> ${s.tokens.final}`,
+  ]);
+  const head = ['condition', 'layer', 'rung', 'prune/defer/abstain', 'precision', 'false-prune rate', 'coverage', 'abstention', 'obligations', 'alerts', 'tokens raw -> final'];
+  const first = summaries[0];
+  const scope = first ? `${first.fixtures} fixtures, ${first.prunePoints} prune points, timing ${first.timing}, placeholders ${first.placeholders}` : 'no conditions';
+  return `${scope}\n\n${table(head, rows)}\nwritten to ${displayPath(outDir, cwd)}/\n`;
+}

@@ -1,0 +1,176 @@
+// Runs every condition over every prune point of every fixture. Policies get a view and nothing else; the oracle
+// joins only after the decisions exist, in the scoring step.
+import type { Decision, DecisionRecord, FixtureMeasures, Measures, PointMeasures, Summary } from '../artifacts/schema.js';
+import { ARTIFACT_VERSION } from '../artifacts/schema.js';
+import type { TokenCounter } from '../accounting/tokens.js';
+import { failure } from '../errors.js';
+import type { LoadedFixture } from '../fixture/load.js';
+import { buildView, type PolicyView } from '../fixture/view.js';
+import { classify, recoverabilityOf } from '../policy/regenerability.js';
+import type { Condition, ConditionInfo, Eligibility } from '../policy/types.js';
+import { pool } from '../score/ratio.js';
+import { scorePoint, type AppliedRemoval } from '../score/score.js';
+import { decideTiming, timingLabel, type Timing } from '../timing/timing.js';
+import { leftBehind, type PlaceholderMode } from './placeholder.js';
+
+export interface StudyOptions {
+  readonly conditions: readonly Condition[];
+  readonly fixtures: readonly LoadedFixture[];
+  readonly timing: Timing;
+  readonly placeholders: PlaceholderMode;
+  readonly tokens: TokenCounter;
+}
+
+export interface ConditionRun {
+  readonly info: ConditionInfo;
+  readonly records: readonly DecisionRecord[];
+  readonly points: readonly PointMeasures[];
+  readonly summary: Summary;
+}
+
+interface PreparedPoint {
+  readonly loaded: LoadedFixture;
+  readonly view: PolicyView;
+}
+
+export function runStudy(options: StudyOptions): ConditionRun[] {
+  const prepared: PreparedPoint[] = options.fixtures.flatMap((loaded) =>
+    loaded.fixture.prunePoints.map((p) => ({ loaded, view: buildView(loaded.fixture, p.id, options.tokens) })));
+  return options.conditions.map((condition) => runCondition(condition, prepared, options));
+}
+
+function runCondition(condition: Condition, prepared: readonly PreparedPoint[], options: StudyOptions): ConditionRun {
+  const records: DecisionRecord[] = [];
+  const points: PointMeasures[] = [];
+  for (const { loaded, view } of prepared) {
+    const eligibilities = condition.decide(view);
+    checkPolicyOutput(condition.name, view, eligibilities);
+    const timing = decideTiming(options.timing, view);
+    const decided = eligibilities.map((e) => ({ e, decision: decisionOf(e, timing.applyNow) }));
+    const removals: AppliedRemoval[] = [];
+    const itemsById = new Map(view.items.map((i) => [i.id, i]));
+    for (const { e, decision } of decided) {
+      if (decision !== 'PRUNE') continue;
+      const item = itemsById.get(e.itemId)!;
+      const text = leftBehind(view, item, { rule: e.rule, rung: e.rung, recoverability: recoverabilityOf(view, item) },
+        options.placeholders, e.residue, e.replacement);
+      removals.push({ itemId: e.itemId, residue: e.residue, leftBehind: text, leftBehindTokens: options.tokens(text) });
+    }
+    const point = loaded.fixture.prunePoints.find((p) => p.id === view.prunePoint.id)!;
+    const oracle = loaded.oracle.points.find((p) => p.prunePoint === point.id)!;
+    const score = scorePoint({
+      condition: condition.name, fixture: loaded.fixture, point, oracle, view,
+      decisions: decided.map(({ e, decision }) => ({ itemId: e.itemId, decision })), removals, overheadTokens: 0,
+    });
+    points.push(score.measures);
+    const removalById = new Map(removals.map((r) => [r.itemId, r]));
+    for (const { e, decision } of decided) {
+      const item = itemsById.get(e.itemId)!;
+      const removal = removalById.get(e.itemId);
+      const source = item.source && item.source.identity !== 'UNKNOWN'
+        ? { identity: item.source.identity, version: item.source.version === 'UNKNOWN' ? 'UNKNOWN' : `${item.source.version.kind}:${item.source.version.value}` }
+        : 'UNKNOWN' as const;
+      records.push({
+        fixture: loaded.fixture.id,
+        prunePoint: point.id,
+        condition: condition.name,
+        itemId: item.id,
+        decision,
+        policyVersion: condition.version,
+        eligibility: e.verdict,
+        rule: e.rule,
+        rung: e.rung,
+        step: e.step ?? null,
+        reason: e.reason,
+        timing: { policy: timingLabel(options.timing), reason: e.verdict === 'eligible' ? timing.reason : 'not eligible: timing not consulted' },
+        obligationsConsulted: [...e.obligationsConsulted],
+        regenerability: { ...classify(view, item) },
+        recoverability: recoverabilityOf(view, item),
+        source,
+        provenance: {
+          origin: item.origin, kind: item.kind, turn: item.turn, time: item.time,
+          tool: item.tool?.name ?? null, callId: item.tool?.callId ?? null,
+        },
+        appliedAt: removal ? view.prunePoint.time : null,
+        removal: removal ? (removal.residue ? 'residue' : 'whole') : null,
+        residue: removal?.residue ? [...removal.residue] : null,
+        placeholder: removal ? removal.leftBehind : null,
+        pointer: item.flags.durablePointer ? { ...item.flags.durablePointer } : null,
+        tokens: { item: item.tokens, placeholder: removal?.leftBehindTokens ?? 0 },
+        oracle: { verdict: score.verdicts.get(item.id)!, outcome: score.outcomes.get(item.id) ?? null },
+      });
+    }
+  }
+  return { info: condition, records, points, summary: summarise(condition, options, records, points) };
+}
+
+function decisionOf(e: Eligibility, applyNow: boolean): Decision {
+  if (e.verdict === 'keep') return 'KEEP';
+  if (e.verdict === 'abstain') return 'ABSTAIN';
+  return applyNow ? 'PRUNE' : 'DEFER';
+}
+
+/** A condition may come from outside the project; its output is checked before anything trusts it. */
+function checkPolicyOutput(name: string, view: PolicyView, out: readonly Eligibility[]): void {
+  const where = (problem: string) => failure('PL_POLICY_OUTPUT', name, view.fixtureId, view.prunePoint.id, problem);
+  if (out.length !== view.items.length) throw where(`returned ${out.length} eligibilities for ${view.items.length} items`);
+  out.forEach((e, i) => {
+    const expected = view.items[i]!.id;
+    if (e.itemId !== expected) throw where(`eligibility ${i} is for "${e.itemId}", expected "${expected}" (one per item, in view order)`);
+    if (!['keep', 'eligible', 'abstain'].includes(e.verdict)) throw where(`item "${e.itemId}" has verdict "${String(e.verdict)}"`);
+    if (e.verdict !== 'eligible' && (e.residue || e.replacement !== undefined)) throw where(`item "${e.itemId}" is not eligible but carries a residue or replacement`);
+  });
+}
+
+function aggregate(points: readonly PointMeasures[]): Measures {
+  const sum = (f: (p: PointMeasures) => number): number => points.reduce((s, p) => s + f(p), 0);
+  return {
+    decisions: {
+      total: sum((p) => p.decisions.total), keep: sum((p) => p.decisions.keep), prune: sum((p) => p.decisions.prune),
+      defer: sum((p) => p.decisions.defer), abstain: sum((p) => p.decisions.abstain),
+    },
+    precision: pool(points.map((p) => p.precision)),
+    falsePruneRate: pool(points.map((p) => p.falsePruneRate)),
+    coverage: pool(points.map((p) => p.coverage)),
+    abstentionRate: pool(points.map((p) => p.abstentionRate)),
+    obligations: { preserved: sum((p) => p.obligations.preserved), total: sum((p) => p.obligations.total) },
+    refetchAlerts: sum((p) => p.refetchAlerts),
+    tokens: {
+      raw: sum((p) => p.tokens.raw), removed: sum((p) => p.tokens.removed), placeholder: sum((p) => p.tokens.placeholder),
+      overhead: sum((p) => p.tokens.overhead), final: sum((p) => p.tokens.final),
+    },
+  };
+}
+
+function summarise(c: ConditionInfo, options: StudyOptions, records: readonly DecisionRecord[], points: readonly PointMeasures[]): Summary {
+  const fixtureIds = [...new Set(points.map((p) => p.fixture))];
+  const perFixture: FixtureMeasures[] = fixtureIds.map((fixture) => {
+    const mine = points.filter((p) => p.fixture === fixture);
+    return { fixture, prunePoints: mine.length, ...aggregate(mine) };
+  });
+  const removedBy = new Map<string, { rule: string; step: number | null; items: number; netTokensRemoved: number }>();
+  for (const r of records) {
+    if (r.decision !== 'PRUNE') continue;
+    const key = `${r.step ?? 0}\u0000${r.rule}`;
+    const entry = removedBy.get(key) ?? { rule: r.rule, step: r.step, items: 0, netTokensRemoved: 0 };
+    entry.items += 1;
+    entry.netTokensRemoved += r.tokens.item - r.tokens.placeholder;
+    removedBy.set(key, entry);
+  }
+  return {
+    artifactVersion: ARTIFACT_VERSION,
+    condition: c.name,
+    layer: c.layer,
+    rung: c.rung,
+    policyVersion: c.version,
+    upperRisk: c.upperRisk,
+    parameters: { ...c.parameters },
+    timing: timingLabel(options.timing),
+    placeholders: options.placeholders,
+    fixtures: fixtureIds.length,
+    prunePoints: points.length,
+    ...aggregate(points),
+    removedBy: [...removedBy.values()].sort((a, b) => (a.step ?? 0) - (b.step ?? 0) || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0)),
+    perFixture,
+  };
+}

@@ -1,0 +1,30 @@
+// Every user-facing message in one catalogue, keyed by the stable code the error carries.
+export const messages = {
+  PL_USAGE_UNKNOWN_FLAG: (flag: string, valid: readonly string[]) =>
+    `unknown option ${flag}; valid options: ${valid.join(', ')}`,
+  PL_USAGE_BAD_VALUE: (flag: string, value: string, expected: string) =>
+    `option ${flag} does not take "${value}": expected ${expected}`,
+  PL_USAGE_MISSING_VALUE: (flag: string) => `option ${flag} needs a value`,
+  PL_USAGE_UNKNOWN_CONDITION: (name: string, valid: readonly string[]) =>
+    `unknown condition "${name}"; valid conditions: ${valid.join(', ')}`,
+  PL_USAGE_UNKNOWN_COMMAND: (name: string, valid: readonly string[]) =>
+    `unknown command "${name}"; valid commands: ${valid.join(', ')}`,
+  PL_FIXTURE_PATH_MISSING: (path: string) => `fixture path ${path} does not exist (give a fixture .json file or a folder of them)`,
+  PL_FIXTURE_NONE: (path: string) => `no fixture files (*.json) found under ${path}`,
+  PL_FIXTURE_JSON: (file: string, detail: string) => `${file}: not valid JSON (${detail})`,
+  PL_FIXTURE_FIELD: (file: string, where: string, field: string, problem: string) =>
+    `${file}: ${where}, field "${field}": ${problem}`,
+  PL_FIXTURE_DUPLICATE_ID: (file: string, id: string, other: string) =>
+    `${file}: fixture id "${id}" is also used by ${other}`,
+  PL_ORACLE_MISSING: (fixtureFile: string, oracleFile: string) =>
+    `${fixtureFile}: no oracle at ${oracleFile} (every scored fixture needs its oracle, kept in its own file)`,
+  PL_ORACLE_CHANGED: (file: string, before: string, after: string) =>
+    `${file}: the oracle changed while conditions ran (sha256 ${before} before, ${after} after)`,
+  PL_POLICY_OUTPUT: (condition: string, fixture: string, point: string, problem: string) =>
+    `condition ${condition} on ${fixture} at ${point}: ${problem}`,
+  PL_CHECK_DIFFERS: (files: readonly string[]) =>
+    `regenerated results differ from the committed ones in: ${files.join(', ')}`,
+  PL_IO: (path: string, detail: string) => `could not write ${path}: ${detail}`,
+} as const;
+
+export type MessageCode = keyof typeof messages;

@@ -1,0 +1,145 @@
+// Per-prune-point measures: pruning quality against the oracle, obligation preservation (with recovery tested
+// against the world), re-fetch alerts and token accounting. Counts are kept so aggregation can pool them.
+import type { Decision, DecisionCounts, ObligationOutcome, PointMeasures, Tokens } from '../artifacts/schema.js';
+import { canonicalJson } from '../fixture/canonical.js';
+import type { Fixture, Item, Obligation, OraclePoint, PrunePoint, ResidueField } from '../fixture/schema.js';
+import type { PolicyView, ViewItem } from '../fixture/view.js';
+import { reread, resolvePointer } from '../fixture/world.js';
+import { oracleJudge, type Outcome, type Verdict } from '../oracle/judge.js';
+import { classify } from '../policy/regenerability.js';
+import { ratio } from './ratio.js';
+
+export interface AppliedRemoval {
+  readonly itemId: string;
+  readonly residue?: readonly ResidueField[];
+  /** What stays in context in the item's place (placeholder, residue, or nothing). */
+  readonly leftBehind: string;
+  readonly leftBehindTokens: number;
+}
+
+export interface PointInput {
+  readonly condition: string;
+  readonly fixture: Fixture;
+  readonly point: PrunePoint;
+  readonly oracle: OraclePoint;
+  readonly view: PolicyView;
+  readonly decisions: readonly { readonly itemId: string; readonly decision: Decision }[];
+  readonly removals: readonly AppliedRemoval[];
+  readonly overheadTokens: number;
+}
+
+export interface PointScore {
+  readonly measures: PointMeasures;
+  readonly verdicts: ReadonlyMap<string, Verdict>;
+  readonly outcomes: ReadonlyMap<string, Outcome>;
+}
+
+export function scorePoint(input: PointInput): PointScore {
+  const { view, removals } = input;
+  const judge = oracleJudge(input.oracle);
+  const outcomes = judge.judge(removals);
+  const verdicts = new Map(view.items.map((item) => [item.id, judge.verdict(item.id)]));
+  const truePrunes = [...outcomes.values()].filter((o) => o === 'true-prune').length;
+  const applied = removals.length;
+  const counts = countDecisions(input.decisions);
+  const obligationOutcomes = obligationsAt(input);
+  const alerts = refetchAlerts(input);
+  return {
+    verdicts,
+    outcomes,
+    measures: {
+      fixture: input.fixture.id,
+      prunePoint: input.point.id,
+      condition: input.condition,
+      decisions: counts,
+      precision: ratio(truePrunes, applied),
+      falsePruneRate: ratio(applied - truePrunes, applied),
+      coverage: ratio(truePrunes, judge.eligibleCount),
+      abstentionRate: ratio(counts.abstain, counts.total),
+      obligations: { preserved: obligationOutcomes.filter((o) => o.preserved).length, total: obligationOutcomes.length },
+      refetchAlerts: alerts.length,
+      tokens: tokensAt(view, removals, input.overheadTokens),
+      obligationOutcomes,
+      alerts,
+    },
+  };
+}
+
+export function countDecisions(decisions: readonly { readonly decision: Decision }[]): DecisionCounts {
+  const n = (d: Decision): number => decisions.filter((x) => x.decision === d).length;
+  return { total: decisions.length, keep: n('KEEP'), prune: n('PRUNE'), defer: n('DEFER'), abstain: n('ABSTAIN') };
+}
+
+function tokensAt(view: PolicyView, removals: readonly AppliedRemoval[], overhead: number): Tokens {
+  const byId = new Map(view.items.map((i) => [i.id, i.tokens]));
+  const removed = removals.reduce((s, r) => s + (byId.get(r.itemId) ?? 0), 0);
+  const placeholder = removals.reduce((s, r) => s + r.leftBehindTokens, 0);
+  return { raw: view.contextTokens, removed, placeholder, overhead, final: view.contextTokens - removed + placeholder };
+}
+
+/** The texts in context after the removals, one per item, so a required string never matches across items. */
+function contextTexts(view: PolicyView, removals: readonly AppliedRemoval[]): string[] {
+  const removed = new Map(removals.map((r) => [r.itemId, r]));
+  return view.items.map((item) => removed.get(item.id)?.leftBehind ?? item.content);
+}
+
+function obligationsAt(input: PointInput): ObligationOutcome[] {
+  const texts = contextTexts(input.view, input.removals);
+  const removedIds = new Set(input.removals.map((r) => r.itemId));
+  const removedItems = input.view.items.filter((i) => removedIds.has(i.id));
+  const judgeOne = (o: Obligation, visibility: 'visible' | 'downstream'): ObligationOutcome => {
+    const missing: string[] = [];
+    const ways = new Set<'pointer' | 're-read'>();
+    const recover = (wanted: (text: string) => boolean, from: readonly ViewItem[]): boolean => {
+      for (const item of from) {
+        const way = recovery(input.fixture, o, item, wanted);
+        if (way) {
+          ways.add(way);
+          return true;
+        }
+      }
+      return false;
+    };
+    for (const s of o.needs.strings) {
+      if (texts.some((t) => t.includes(s))) continue;
+      if (!recover((t) => t.includes(s), removedItems.filter((i) => i.content.includes(s)))) missing.push(s);
+    }
+    for (const id of o.needs.itemIds) {
+      const item = removedItems.find((i) => i.id === id);
+      if (!item || o.needs.strings.length > 0) continue;
+      if (!recover((t) => t === item.content, [item])) missing.push(`item ${id}`);
+    }
+    const how = missing.length > 0 ? 'lost' : ways.has('pointer') ? 'pointer' : ways.has('re-read') ? 're-read' : 'present';
+    return { id: o.id, visibility, preserved: missing.length === 0, how, missing };
+  };
+  return [
+    ...input.point.visible.obligations.map((o) => judgeOne(o, 'visible')),
+    ...input.point.downstream.map((o) => judgeOne(o, 'downstream')),
+  ];
+}
+
+function recovery(fixture: Fixture, o: Obligation, item: Item, wanted: (text: string) => boolean): 'pointer' | 're-read' | undefined {
+  if (o.pointerSatisfies && item.flags.durablePointer) {
+    const r = resolvePointer(fixture.world, item.flags.durablePointer);
+    if (r.resolved && wanted(r.content)) return 'pointer';
+  }
+  if (o.rereadSatisfies && item.source && item.source.identity !== 'UNKNOWN') {
+    const again = reread(fixture.world, item.source.identity, o.neededAtTurn);
+    if (again !== undefined && wanted(again)) return 're-read';
+  }
+  return undefined;
+}
+
+/** A removed irreducible item whose tool the trajectory invokes again later with the same arguments. */
+function refetchAlerts(input: PointInput): { itemId: string; refetchedBy: string }[] {
+  const future = input.fixture.items.filter((i) => i.turn > input.point.turn && i.tool);
+  const alerts: { itemId: string; refetchedBy: string }[] = [];
+  for (const r of input.removals) {
+    const item = input.view.items.find((i) => i.id === r.itemId);
+    if (!item?.tool || classify(input.view, item).class !== 'irreducible') continue;
+    const key = canonicalJson(item.tool.arguments);
+    const again = future.find((f) => f.tool!.name === item.tool!.name && canonicalJson(f.tool!.arguments) === key);
+    if (again) alerts.push({ itemId: item.id, refetchedBy: again.id });
+  }
+  return alerts;
+}
