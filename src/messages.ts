@@ -5,6 +5,7 @@ export const messages = {
   PL_USAGE_BAD_VALUE: (flag: string, value: string, expected: string) =>
     `option ${flag} does not take "${value}": expected ${expected}`,
   PL_USAGE_MISSING_VALUE: (flag: string) => `option ${flag} needs a value`,
+  PL_USAGE_POLICY_NEEDS_OUT: () => 'option --policy needs --out DIR: results/ holds only the built-in study',
   PL_USAGE_UNKNOWN_CONDITION: (name: string, valid: readonly string[]) =>
     `unknown condition "${name}"; valid conditions: ${valid.join(', ')}`,
   PL_USAGE_UNKNOWN_COMMAND: (name: string, valid: readonly string[]) =>
@@ -22,6 +23,10 @@ export const messages = {
     `${file}: the oracle changed while conditions ran (sha256 ${before} before, ${after} after)`,
   PL_POLICY_OUTPUT: (condition: string, fixture: string, point: string, problem: string) =>
     `condition ${condition} on ${fixture} at ${point}: ${problem}`,
+  PL_POLICY_MODULE: (file: string, field: string, problem: string) =>
+    `${file}: the policy module's default export, field "${field}": ${problem}`,
+  PL_POLICY_NAME_TAKEN: (file: string, name: string) =>
+    `${file}: condition name "${name}" is already used by a built-in or another --policy module`,
   PL_CHECK_DIFFERS: (files: readonly string[]) =>
     `regenerated results differ from the committed ones in: ${files.join(', ')}`,
   PL_IO: (path: string, detail: string) => `could not write ${path}: ${detail}`,

@@ -15,6 +15,7 @@ import { allConditions, conditionNames, getCondition } from '../policy/registry.
 import type { Condition } from '../policy/types.js';
 import { parseTiming, timingLabel, type Timing } from '../timing/timing.js';
 import { choiceFlag, integerFlag, parseFlags } from './args.js';
+import { loadPolicyModule } from './policy-module.js';
 import { displayPath, type CliIO } from './io.js';
 import { renderConditionList, renderSummaryTable } from './render.js';
 
@@ -22,6 +23,7 @@ export const DEFAULTS = { fixtures: 'fixtures', out: 'results', seed: 20261202, 
 
 const FLAGS = {
   condition: { type: 'string', multiple: true },
+  policy: { type: 'string', multiple: true },
   fixtures: { type: 'string' },
   out: { type: 'string' },
   timing: { type: 'string' },
@@ -39,6 +41,7 @@ Runs pruning conditions over frozen fixtures and writes, per condition, decision
 summary.json, plus manifest.json for the run.
 
   --condition NAME      run only this condition (repeat, or give a comma-separated list); default: all
+  --policy FILE         also run your own Condition, the default export of FILE (.ts or .js; repeatable)
   --fixtures PATH       a fixture .json file or a folder of them (default ${DEFAULTS.fixtures})
   --out DIR             where to write (default ${DEFAULTS.out}/)
   --timing T            immediate (default), pressure:<share>, task-boundary
@@ -72,8 +75,13 @@ export async function experiment(argv: readonly string[], io: CliIO): Promise<nu
     io.stdout(flags.json ? `${JSON.stringify(allConditions().map(info), null, 2)}\n` : renderConditionList(allConditions()));
     return 0;
   }
+  if (flags.policy && flags.out === undefined) throw usage('PL_USAGE_POLICY_NEEDS_OUT');
+  const own: Condition[] = [];
+  for (const file of flags.policy ?? []) {
+    own.push(await loadPolicyModule(file, io.cwd, new Set([...conditionNames(), ...own.map((c) => c.name)])));
+  }
   const plan: Plan = {
-    conditions: selectConditions(flags.condition),
+    conditions: [...(flags.condition || own.length === 0 ? selectConditions(flags.condition, own) : []), ...own],
     fixturesPath: resolve(io.cwd, flags.fixtures ?? DEFAULTS.fixtures),
     outDir: resolve(io.cwd, flags.out ?? DEFAULTS.out),
     timing: parseTiming(flags.timing ?? DEFAULTS.timing),
@@ -92,14 +100,15 @@ function info(c: Condition) {
   return rest;
 }
 
-function selectConditions(names: readonly string[] | undefined): Condition[] {
+/** The named conditions (built-in or from --policy) in the order given; all built-ins when none is named. */
+function selectConditions(names: readonly string[] | undefined, own: readonly Condition[]): Condition[] {
   if (!names) return allConditions();
   const wanted = names.flatMap((n) => n.split(',')).map((n) => n.trim()).filter(Boolean);
   const picked: Condition[] = [];
   for (const name of wanted) {
-    const c = getCondition(name);
-    if (!c) throw usage('PL_USAGE_UNKNOWN_CONDITION', name, conditionNames());
-    if (!picked.includes(c)) picked.push(c);
+    const c = getCondition(name) ?? own.find((o) => o.name === name);
+    if (!c) throw usage('PL_USAGE_UNKNOWN_CONDITION', name, [...conditionNames(), ...own.map((o) => o.name)]);
+    if (!picked.includes(c) && !own.includes(c)) picked.push(c);
   }
   return picked;
 }

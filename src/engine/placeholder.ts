@@ -23,9 +23,9 @@ function sourceLabel(item: ViewItem): string {
 
 export function markerText(item: ViewItem, m: MarkerInput): string {
   const tool = item.tool ? ` ${item.tool.name}` : '';
-  const rung = m.rung === null ? '' : `, rung ${m.rung}`;
+  const rung = m.rung === null ? '' : ` rung ${m.rung}`;
   const pointer = item.flags.durablePointer ? ` ${item.flags.durablePointer.storeKey} ${item.flags.durablePointer.contentHash}` : '';
-  return `[pruned ${item.id}: ${item.origin} ${item.kind}${tool}, turn ${item.turn}, ${item.time}; by ${m.rule}${rung}; source ${sourceLabel(item)}; recovery ${m.recoverability}${pointer}]`;
+  return `[pruned ${item.id} ${item.kind}${tool} @${item.time} by ${m.rule}${rung}; source ${sourceLabel(item)}; recovery ${m.recoverability}${pointer}]`;
 }
 
 /** The fields a residue removal keeps, rendered one per line; errors of a call come from its recorded result. */

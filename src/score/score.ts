@@ -130,13 +130,17 @@ function recovery(fixture: Fixture, o: Obligation, item: Item, wanted: (text: st
   return undefined;
 }
 
-/** A removed irreducible item whose tool the trajectory invokes again later with the same arguments. */
+/** A removed irreducible item, with no identical copy left, whose tool the trajectory invokes again later with the same arguments. */
 function refetchAlerts(input: PointInput): { itemId: string; refetchedBy: string }[] {
   const future = input.fixture.items.filter((i) => i.turn > input.point.turn && i.tool);
+  const removed = new Set(input.removals.map((r) => r.itemId));
+  const surviving = new Set(input.view.items.filter((i) => !removed.has(i.id)).map((i) => i.content));
   const alerts: { itemId: string; refetchedBy: string }[] = [];
   for (const r of input.removals) {
     const item = input.view.items.find((i) => i.id === r.itemId);
     if (!item?.tool || classify(input.view, item).class !== 'irreducible') continue;
+    // A byte-identical copy still in context means the later call is not re-fetching what the removal lost.
+    if (surviving.has(item.content)) continue;
     const key = canonicalJson(item.tool.arguments);
     const again = future.find((f) => f.tool!.name === item.tool!.name && canonicalJson(f.tool!.arguments) === key);
     if (again) alerts.push({ itemId: item.id, refetchedBy: again.id });

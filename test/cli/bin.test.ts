@@ -1,0 +1,22 @@
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+
+// The real entry point, run as `npm run experiment` runs it: exit codes and streams reach the shell.
+function bin(...args: string[]) {
+  return spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+}
+
+describe('the prunelab entry point', () => {
+  it('exits 0 and prints the condition list', () => {
+    const r = bin('experiment', '--list');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('ladder-0-3');
+  });
+
+  it('exits 2 with the message on stderr for an unknown condition', () => {
+    const r = bin('experiment', '--condition', 'nope');
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('unknown condition "nope"');
+  });
+});

@@ -1,0 +1,62 @@
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Summary } from '../../src/artifacts/schema.js';
+import { cli } from '../support/cli.js';
+import { writeFixture } from '../support/minimal.js';
+
+function policyFile(body: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'prunelab-policy-'));
+  const file = join(dir, 'policy.mjs');
+  writeFileSync(file, body);
+  return file;
+}
+
+const dropCalls = `export default {
+  name: 'drop-calls', layer: 'A', rung: 0, version: '0.1.0', description: 'removes tool calls',
+  upperRisk: false, consultsObligations: false, parameters: {},
+  decide: (view) => view.items.map((item) => item.kind === 'tool-call'
+    ? { itemId: item.id, verdict: 'eligible', rule: 'drop-calls', rung: 0, reason: 'a call record', obligationsConsulted: [] }
+    : { itemId: item.id, verdict: 'keep', rule: 'drop-calls', rung: null, reason: 'not a call', obligationsConsulted: [] }),
+};
+`;
+
+describe('running your own policy with --policy', () => {
+  it('scores a policy module beside the built-ins on the same fixtures', async () => {
+    const { dir } = writeFixture();
+    const out = mkdtempSync(join(tmpdir(), 'prunelab-out-'));
+    const r = await cli(['experiment', '--fixtures', dir, '--out', out, '--policy', policyFile(dropCalls), '--condition', 'raw,drop-calls', '--json']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const summaries = JSON.parse(r.stdout) as Summary[];
+    expect(summaries.map((s) => s.condition)).toEqual(['raw', 'drop-calls']);
+    expect(summaries[1]!.precision).toEqual({ numerator: 2, denominator: 2, value: 1 });
+    expect(existsSync(join(out, 'drop-calls', 'decisions.jsonl'))).toBe(true);
+  });
+
+  it('needs --out, so the committed study is never mixed with a private policy', async () => {
+    const r = await cli(['experiment', '--policy', policyFile(dropCalls)]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--policy needs --out');
+  });
+
+  it('rejects a module whose export is not a condition, naming the field', async () => {
+    const r = await cli(['experiment', '--out', '/tmp/x', '--policy', policyFile(dropCalls.replace("layer: 'A'", "layer: 'Z'"))]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/policy\.mjs: the policy module's default export, field "layer"/);
+  });
+
+  it('fails with exit 1 when a policy breaks its contract, leaving earlier results untouched', async () => {
+    const { dir } = writeFixture();
+    const out = mkdtempSync(join(tmpdir(), 'prunelab-out-'));
+    expect((await cli(['experiment', '--fixtures', dir, '--out', out, '--condition', 'raw'])).code).toBe(0);
+    const before = readFileSync(join(out, 'manifest.json'), 'utf8');
+    const broken = policyFile(dropCalls.replace('view.items.map(', 'view.items.slice(1).map('));
+    const r = await cli(['experiment', '--fixtures', dir, '--out', out, '--policy', broken, '--condition', 'raw,drop-calls']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('condition drop-calls on mini at pp1: returned 4 eligibilities for 5 items');
+    expect(readFileSync(join(out, 'manifest.json'), 'utf8')).toBe(before);
+    expect(existsSync(join(out, 'drop-calls'))).toBe(false);
+  });
+});
