@@ -1,0 +1,73 @@
+// Comparator: SWE-agent's LastNObservations history processor, the observation masking of Lindenbauer et al.
+// (2025), "The Complexity Trap". Old observations are replaced by a placeholder; actions and reasoning stay.
+//
+// Facts verified against SWE-agent/SWE-agent sweagent/agent/history_processors.py (318f909) and the paper's
+// configuration Recursive-Safeguarding/the-complexity-trap config/default_no_demo_N=1_M=10.yaml (adfaa1a):
+// - the paper's masking run configures `history_processors: - type: last_n_observations, n: 10`;
+// - with the default polling = 1, the masked observations are observation_indices[1 : max(0, len - n)]: the first
+//   observation is never masked ("it is the instance template") and the last n are kept;
+// - a masked observation's content becomes `Old environment output: (${n} lines omitted)`, where n is Python's
+//   len(content.splitlines()); an image count is appended only for image content, which fixtures do not have.
+// Here an observation is a tool result: the fixtures' environment output.
+import type { PolicyView, ViewItem } from '../../fixture/view.js';
+import type { Condition, Eligibility } from '../types.js';
+
+export const OBSERVATION_MASKING = 'observation-masking';
+export const DEFAULT_KEEP_LAST = 10;
+
+/** Python's str.splitlines() count: line boundaries per the Python docs, and no empty line after a final break. */
+export function pythonLineCount(text: string): number {
+  if (text.length === 0) return 0;
+  const parts = text.split(/\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/);
+  return parts[parts.length - 1] === '' ? parts.length - 1 : parts.length;
+}
+
+export function maskPlaceholder(content: string): string {
+  return `Old environment output: (${pythonLineCount(content)} lines omitted)`;
+}
+
+export interface ObservationMaskingParameters {
+  readonly keepLast?: number;
+}
+
+export function observationMasking(parameters: ObservationMaskingParameters = {}): Condition {
+  const n = parameters.keepLast ?? DEFAULT_KEEP_LAST;
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`keepLast must be a positive integer, got ${n}`);
+  const rule = OBSERVATION_MASKING;
+  const verdict = (item: ViewItem, v: Eligibility['verdict'], reason: string, replacement?: string): Eligibility => ({
+    itemId: item.id,
+    verdict: v,
+    rule,
+    rung: null,
+    reason,
+    obligationsConsulted: [],
+    ...(replacement !== undefined ? { replacement } : {}),
+  });
+  return {
+    name: rule,
+    layer: 'comparator',
+    rung: null,
+    version: '1.0.0',
+    description: `SWE-agent LastNObservations (n=${n}): mask every observation but the first and the last ${n} with a line-count placeholder`,
+    upperRisk: false,
+    consultsObligations: false,
+    parameters: { keepLast: n, polling: 1 },
+    reference: 'SWE-agent LastNObservations history processor, as used in Lindenbauer et al. 2025 "The Complexity Trap" (M = 10)',
+    decide(view: PolicyView) {
+      const observations = view.items.filter((item) => item.kind === 'tool-result').map((item) => item.id);
+      const lastMasked = Math.max(0, observations.length - n);
+      return view.items.map((item) => {
+        const index = observations.indexOf(item.id);
+        if (index < 0) return verdict(item, 'keep', 'not an observation');
+        if (index === 0) return verdict(item, 'keep', 'the first observation is never masked');
+        if (index >= lastMasked) return verdict(item, 'keep', `one of the last ${n} observations`);
+        return verdict(
+          item,
+          'eligible',
+          `observation ${index + 1} of ${observations.length} is older than the last ${n}`,
+          maskPlaceholder(item.content),
+        );
+      });
+    },
+  };
+}

@@ -1,0 +1,44 @@
+// Comparator: the age-only rule the chapter calls among the least defensible (old is not discardable). It removes
+// items from the front of the context, whatever their kind, until the context fits the prune point's budget.
+import type { PolicyView } from '../../fixture/view.js';
+import type { Condition, Eligibility } from '../types.js';
+
+export const OLDEST_FIRST = 'oldest-first';
+
+export function oldestFirst(): Condition {
+  const rule = OLDEST_FIRST;
+  return {
+    name: rule,
+    layer: 'comparator',
+    rung: null,
+    version: '1.0.0',
+    description: 'remove the oldest items, of any kind, one by one until the context fits budgetTokens',
+    upperRisk: false,
+    consultsObligations: false,
+    parameters: {},
+    reference: 'age-only eviction (drop oldest first until within the token budget)',
+    decide(view: PolicyView) {
+      const budget = view.prunePoint.budgetTokens;
+      let occupied = view.contextTokens;
+      let removed = 0;
+      return view.items.map((item): Eligibility => {
+        const base = { itemId: item.id, rule, rung: null, obligationsConsulted: [] } as const;
+        if (occupied <= budget) {
+          return {
+            ...base,
+            verdict: 'keep',
+            reason: `context fits the budget of ${budget} tokens at ${occupied} after removing ${removed} older item(s)`,
+          };
+        }
+        const before = occupied;
+        occupied -= item.tokens;
+        removed += 1;
+        return {
+          ...base,
+          verdict: 'eligible',
+          reason: `oldest remaining item while the context (${before} tokens) exceeds the budget of ${budget}`,
+        };
+      });
+    },
+  };
+}

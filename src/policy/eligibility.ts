@@ -1,0 +1,66 @@
+// Small shared pieces every condition builds its verdicts from, so the wording and the consulted-id lists of the
+// default verdicts are the same whichever condition produced them.
+import type { Eligibility, Finding, Mechanism, Rung } from './types.js';
+
+/** The reason the spec fixes for an item no mechanism had a finding about. */
+export const NO_FINDING = 'no rule establishes eligibility';
+
+/** The rule recorded when the protection gate keeps an item. */
+export const GATE_RULE = 'protection';
+
+/** The rule recorded when nothing found anything (the default KEEP). */
+export const NO_RULE = 'none';
+
+/** A mechanism together with the parameter values it was built with, for the condition's published record. */
+export type ConfiguredMechanism = Mechanism & {
+  readonly parameters: Readonly<Record<string, number | string | boolean>>;
+};
+
+/** Ids from several lists, each once, in first-seen order (so records never depend on set iteration). */
+export function mergeIds(...lists: readonly (readonly string[] | undefined)[]): string[] {
+  const out: string[] = [];
+  for (const list of lists) {
+    for (const id of list ?? []) if (!out.includes(id)) out.push(id);
+  }
+  return out;
+}
+
+export function keepByDefault(itemId: string, consulted: readonly string[]): Eligibility {
+  return { itemId, verdict: 'keep', rule: NO_RULE, rung: null, reason: NO_FINDING, obligationsConsulted: consulted };
+}
+
+export function fromFinding(
+  finding: Finding,
+  rule: string,
+  rung: Rung | null,
+  consulted: readonly string[],
+  step?: number,
+): Eligibility {
+  return {
+    itemId: finding.itemId,
+    verdict: finding.outcome,
+    rule,
+    rung,
+    reason: finding.reason,
+    obligationsConsulted: consulted,
+    ...(finding.residue ? { residue: finding.residue } : {}),
+    ...(finding.replacement !== undefined ? { replacement: finding.replacement } : {}),
+    ...(step !== undefined ? { step } : {}),
+  };
+}
+
+/** Indexes a mechanism's findings by item id; a mechanism reporting one item twice is a programming error. */
+export function findingsById(rule: string, findings: readonly Finding[]): Map<string, Finding> {
+  const byId = new Map<string, Finding>();
+  for (const f of findings) {
+    if (byId.has(f.itemId)) throw new Error(`internal: ${rule} reported ${f.itemId} twice`);
+    byId.set(f.itemId, f);
+  }
+  return byId;
+}
+
+/** A list of ids as prose: "r1", "r1 and r2", "r1, r2 and r3". */
+export function listIds(ids: readonly string[]): string {
+  if (ids.length <= 1) return ids.join('');
+  return `${ids.slice(0, -1).join(', ')} and ${ids[ids.length - 1]}`;
+}

@@ -1,0 +1,126 @@
+// Layer B: the conservative ladder applied cumulatively. The gate runs first; then each rule, in order, judges only
+// the items no earlier rule removed, against the context as it stands after the earlier removals, so two rules can
+// never each remove a copy on the strength of the other. A partial (residue) removal leaves the item in context,
+// since its residue is still there, but it is not judged again. The first rule that finds an item eligible removes
+// it and is recorded with its step; an abstention does not stop a later rule with a different check.
+import type { PolicyView } from '../fixture/view.js';
+import { fromFinding, findingsById, GATE_RULE, keepByDefault, mergeIds } from './eligibility.js';
+import type { ConfiguredMechanism } from './eligibility.js';
+import { protectionOf, visibleIds } from './protection.js';
+import type { Condition, Eligibility, Rung } from './types.js';
+
+/** What the ladder does with the predictor after its evidence rules. */
+export type PredictorUse =
+  /** ladder-0-3: an item only the predictor would remove is ABSTAIN ("only prediction supports removal"). */
+  | { readonly mode: 'abstain'; readonly mechanism: ConfiguredMechanism }
+  /** ladder-0-4: the predictor is the last rule and removes (upper-risk). */
+  | { readonly mode: 'apply'; readonly mechanism: ConfiguredMechanism };
+
+export interface LadderOptions {
+  readonly name: string;
+  readonly description: string;
+  readonly rules: readonly ConfiguredMechanism[];
+  readonly predictor?: PredictorUse;
+}
+
+export const ONLY_PREDICTION = 'only prediction supports removal';
+
+/** The context after some items left it: same header, fewer items, occupancy recomputed. */
+export function withoutItems(view: PolicyView, removed: ReadonlySet<string>): PolicyView {
+  if (removed.size === 0) return view;
+  const items = view.items.filter((item) => !removed.has(item.id));
+  return Object.freeze({
+    ...view,
+    items: Object.freeze(items),
+    contextTokens: items.reduce((sum, item) => sum + item.tokens, 0),
+  });
+}
+
+export function ladder(options: LadderOptions): Condition {
+  const applied = options.predictor?.mode === 'apply' ? [...options.rules, options.predictor.mechanism] : [...options.rules];
+  const all = options.predictor ? [...options.rules, options.predictor.mechanism] : applied;
+  const rung = applied.reduce<Rung>((max, rule) => (rule.rung > max ? rule.rung : max), 0);
+  const parameters: Record<string, number | string | boolean> = {};
+  for (const rule of all) Object.assign(parameters, rule.parameters);
+  if (options.predictor) parameters.predictorMode = options.predictor.mode;
+  return {
+    name: options.name,
+    layer: 'B',
+    rung,
+    version: '1.0.0',
+    description: options.description,
+    upperRisk: options.predictor?.mode === 'apply',
+    consultsObligations: true,
+    parameters,
+    order: all.map((rule) => rule.rule),
+    decide(view) {
+      const checked = visibleIds(view);
+      const decided = new Map<string, Eligibility>();
+      const abstained = new Map<string, Eligibility>();
+      const consulted = new Map<string, string[]>();
+      const note = (id: string, ids: readonly string[] | undefined): void => {
+        consulted.set(id, mergeIds(consulted.get(id) ?? checked, ids));
+      };
+      let candidates: string[] = [];
+      for (const item of view.items) {
+        const protection = protectionOf(view, item);
+        if (protection) {
+          decided.set(item.id, {
+            itemId: item.id,
+            verdict: 'keep',
+            rule: GATE_RULE,
+            rung: null,
+            reason: protection.reason,
+            obligationsConsulted: mergeIds(checked, protection.consulted),
+          });
+        } else {
+          candidates.push(item.id);
+        }
+      }
+      let current = view;
+      applied.forEach((rule, index) => {
+        const step = index + 1;
+        const findings = findingsById(rule.rule, rule.assess(current, candidates));
+        const removedNow = new Set<string>();
+        const wholly = new Set<string>();
+        for (const id of candidates) {
+          const finding = findings.get(id);
+          if (!finding) continue;
+          note(id, finding.consulted);
+          const record = (): Eligibility => fromFinding(finding, rule.rule, rule.rung, consulted.get(id) ?? checked, step);
+          if (finding.outcome === 'eligible') {
+            decided.set(id, record());
+            removedNow.add(id);
+            if (!finding.residue) wholly.add(id);
+          } else if (!abstained.has(id)) {
+            abstained.set(id, record());
+          }
+        }
+        candidates = candidates.filter((id) => !removedNow.has(id));
+        current = withoutItems(current, wholly);
+      });
+      if (options.predictor?.mode === 'abstain') {
+        const rule = options.predictor.mechanism;
+        const step = applied.length + 1;
+        const open = candidates.filter((id) => !abstained.has(id));
+        const findings = findingsById(rule.rule, rule.assess(current, open));
+        for (const id of open) {
+          const finding = findings.get(id);
+          if (!finding || finding.outcome !== 'eligible') continue;
+          note(id, finding.consulted);
+          abstained.set(id, {
+            ...fromFinding(finding, rule.rule, rule.rung, consulted.get(id) ?? checked, step),
+            verdict: 'abstain',
+            reason: `${ONLY_PREDICTION} (${finding.reason})`,
+          });
+        }
+      }
+      return view.items.map((item) => {
+        const latest = consulted.get(item.id);
+        const final = decided.get(item.id) ?? abstained.get(item.id) ?? keepByDefault(item.id, checked);
+        // An abstention recorded at an early step lists what later steps consulted too.
+        return latest && final.verdict === 'abstain' ? { ...final, obligationsConsulted: latest } : final;
+      });
+    },
+  };
+}

@@ -1,0 +1,74 @@
+// Every condition the experiment runs, in the one stable order reports and the CLI use. Conditions are built once
+// with their default parameters; all are pure, so sharing the instances is safe.
+import { observationMasking } from './comparators/observation-masking.js';
+import { oldestFirst } from './comparators/oldest-first.js';
+import { regenerabilityGuard } from './comparators/regenerability-guard.js';
+import { sameToolArgsDedup } from './comparators/same-tool-args-dedup.js';
+import { ladder } from './ladder.js';
+import { checkedSupersession } from './mechanisms/checked-supersession.js';
+import { erroredInputResidue } from './mechanisms/errored-input-residue.js';
+import { exactRedundancy } from './mechanisms/exact-redundancy.js';
+import { predictiveSemantic } from './mechanisms/predictive-semantic.js';
+import { sourceIdentity } from './mechanisms/source-identity.js';
+import { verifiedCompletion } from './mechanisms/verified-completion.js';
+import { raw } from './raw.js';
+import { single } from './single.js';
+import type { Condition } from './types.js';
+
+function build(): readonly Condition[] {
+  const er = exactRedundancy();
+  const si = sourceIdentity();
+  const eir = erroredInputResidue();
+  const cs = checkedSupersession();
+  const vc = verifiedCompletion();
+  const ps = predictiveSemantic();
+  const gated = { gate: true, upperRisk: false } as const;
+  return [
+    raw(),
+    single(er, { ...gated, description: 'rung 0: byte-identical tool outputs; one copy (the latest, or every protected copy) stays' }),
+    single(si, { ...gated, description: 'rung 1: reads of one source state (known version or immutable source); the latest read stays' }),
+    single(eir, { ...gated, description: `rung 2: failed calls at least ${String(eir.parameters.afterTurns)} turns old lose their bulk; tool, error type, message and fields stay` }),
+    single(cs, { ...gated, description: 'rung 2: an older observation covered by a newer same-call observation, the change explained by a recorded transition' }),
+    single(vc, { ...gated, description: 'rung 3: trace of a closed work unit whose consequence record is in context and holds every consequence string' }),
+    single(ps, { gate: false, upperRisk: true, description: `rung 4, upper-risk: lexical relevance to the subgoal below ${String(ps.parameters.threshold)}; no gate` }),
+    sameToolArgsDedup(),
+    observationMasking(),
+    oldestFirst(),
+    regenerabilityGuard(),
+    ladder({ name: 'ladder-0', rules: [er], description: 'gate, then exact redundancy' }),
+    ladder({ name: 'ladder-0-1', rules: [er, si], description: 'gate, then exact redundancy and source identity, cumulatively' }),
+    ladder({
+      name: 'ladder-0-2',
+      rules: [er, si, eir, cs],
+      description: 'gate, then rungs 0-2 cumulatively: exact redundancy, source identity, errored-input residue, checked supersession',
+    }),
+    ladder({
+      name: 'ladder-0-3',
+      rules: [er, si, eir, cs, vc],
+      predictor: { mode: 'abstain', mechanism: ps },
+      description: 'gate, then rungs 0-3 cumulatively; an item only the predictor would remove is ABSTAIN (conservative policy)',
+    }),
+    ladder({
+      name: 'ladder-0-4',
+      rules: [er, si, eir, cs, vc],
+      predictor: { mode: 'apply', mechanism: ps },
+      description: 'gate, then rungs 0-3 cumulatively and the predictor as the last rule (upper-risk)',
+    }),
+  ];
+}
+
+const CONDITIONS = build();
+
+/** A fresh array each call, so a caller reordering or filtering it cannot disturb the registry. */
+export function allConditions(): Condition[] {
+  return [...CONDITIONS];
+}
+
+export function conditionNames(): string[] {
+  return CONDITIONS.map((condition) => condition.name);
+}
+
+/** The named condition, or undefined for a name the registry does not know (the CLI reports a usage error). */
+export function getCondition(name: string): Condition | undefined {
+  return CONDITIONS.find((condition) => condition.name === name);
+}

@@ -1,0 +1,56 @@
+// Layer A: one mechanism alone against the raw history, so its marginal effect can be read off. A consulting
+// mechanism sits behind the protection gate; the predictive one does not, because it is the upper-risk ablation
+// that shows what prediction does without the obligations.
+import { fromFinding, findingsById, GATE_RULE, keepByDefault, mergeIds } from './eligibility.js';
+import type { ConfiguredMechanism } from './eligibility.js';
+import { protectionOf, visibleIds } from './protection.js';
+import type { Condition, Eligibility } from './types.js';
+
+export interface SingleOptions {
+  readonly description: string;
+  /** Whether the protection gate runs first (every mechanism but the predictive one). */
+  readonly gate: boolean;
+  readonly upperRisk: boolean;
+}
+
+export function single(mechanism: ConfiguredMechanism, options: SingleOptions): Condition {
+  return {
+    name: mechanism.rule,
+    layer: 'A',
+    rung: mechanism.rung,
+    version: mechanism.version,
+    description: options.description,
+    upperRisk: options.upperRisk,
+    consultsObligations: options.gate,
+    parameters: mechanism.parameters,
+    decide(view) {
+      const checked = options.gate ? visibleIds(view) : [];
+      const gated = new Map<string, Eligibility>();
+      const candidates: string[] = [];
+      for (const item of view.items) {
+        const protection = options.gate ? protectionOf(view, item) : undefined;
+        if (protection) {
+          gated.set(item.id, {
+            itemId: item.id,
+            verdict: 'keep',
+            rule: GATE_RULE,
+            rung: null,
+            reason: protection.reason,
+            obligationsConsulted: mergeIds(checked, protection.consulted),
+          });
+        } else {
+          candidates.push(item.id);
+        }
+      }
+      const findings = findingsById(mechanism.rule, mechanism.assess(view, candidates));
+      const open = new Set(candidates);
+      return view.items.map((item) => {
+        const kept = gated.get(item.id);
+        if (kept) return kept;
+        const finding = open.has(item.id) ? findings.get(item.id) : undefined;
+        if (!finding) return keepByDefault(item.id, checked);
+        return fromFinding(finding, mechanism.rule, mechanism.rung, mergeIds(checked, finding.consulted));
+      });
+    },
+  };
+}

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { at, condition, decideById, makeView, note, obligation, result, verdicts } from './build-view.js';
+
+const er = condition('exact-redundancy');
+
+describe('exact-redundancy (rung 0)', () => {
+  it('keeps the latest of byte-identical tool results and makes the older copies eligible', () => {
+    const view = makeView({
+      items: [result('r1', 1, 'same bytes'), result('r2', 2, 'same bytes'), result('r3', 3, 'other'), result('r4', 4, 'same bytes')],
+    });
+    const d = decideById(er, view);
+    expect(verdicts(er, view)).toEqual({ r1: 'eligible', r2: 'eligible', r3: 'keep', r4: 'keep' });
+    expect(at(d, 'r1').reason).toBe('byte-identical to r4, the latest copy, which stays');
+    expect(at(d, 'r1')).toMatchObject({ rule: 'exact-redundancy', rung: 0 });
+    expect(at(d, 'r1').residue).toBeUndefined();
+    expect(at(d, 'r4').reason).toBe('no rule establishes eligibility');
+  });
+
+  it('does not treat bytes that differ only in whitespace as identical', () => {
+    const view = makeView({ items: [result('r1', 1, 'x\n'), result('r2', 2, 'x')] });
+    expect(verdicts(er, view)).toEqual({ r1: 'keep', r2: 'keep' });
+  });
+
+  it('applies only to tool results, not to identical user or model items', () => {
+    const view = makeView({ items: [note('n1', 1, 'repeat me'), note('n2', 2, 'repeat me'), result('r3', 3, 'repeat me')] });
+    expect(verdicts(er, view)).toEqual({ n1: 'keep', n2: 'keep', r3: 'keep' });
+  });
+
+  it('keeps every protected copy and makes every unprotected copy eligible, even the latest', () => {
+    const view = makeView({
+      items: [result('r1', 1, 'dup'), result('r2', 2, 'dup'), result('r3', 3, 'dup'), result('r4', 4, 'dup')],
+      visible: { pinned: ['r1'], pendingSteps: [{ id: 'ps1', description: 'use r3', references: ['r3'] }] },
+    });
+    const d = decideById(er, view);
+    expect(verdicts(er, view)).toEqual({ r1: 'keep', r2: 'eligible', r3: 'keep', r4: 'eligible' });
+    expect(at(d, 'r1')).toMatchObject({ rule: 'protection', reason: 'pinned by the runtime' });
+    expect(at(d, 'r3').reason).toBe('referenced by pending step ps1');
+    expect(at(d, 'r4').reason).toBe('byte-identical to r1 and r3, which all stay (excluded from removal)');
+  });
+
+  it('gates on visible obligations by item id and by needed string, and lists what it consulted', () => {
+    const view = makeView({
+      items: [result('r1', 1, 'token=abc'), result('r2', 2, 'token=abc'), result('r3', 3, 'plain'), result('r4', 4, 'plain')],
+      visible: { obligations: [obligation('ob1', { strings: ['token=abc'] }), obligation('ob2', { itemIds: ['r3'] })] },
+    });
+    const d = decideById(er, view);
+    expect(verdicts(er, view)).toEqual({ r1: 'keep', r2: 'keep', r3: 'keep', r4: 'eligible' });
+    expect(at(d, 'r1').reason).toBe('holds a string visible obligation ob1 needs');
+    expect(at(d, 'r4').reason).toContain('r3');
+    for (const e of er.decide(view)) expect(e.obligationsConsulted).toEqual(['ob1', 'ob2']);
+  });
+});

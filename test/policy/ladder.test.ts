@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import type { ItemSpec } from './build-view.js';
+import { at, callAndResult, condition, decideById, makeView, note, result, verdicts } from './build-view.js';
+
+const sha = (value: string) => ({ kind: 'git-sha', value });
+const ws = 'workspace:payments';
+const run = (base: string, turn: number, content: string, extra: Record<string, unknown> = {}): ItemSpec[] =>
+  callAndResult(base, turn, 'run_tests', { suite: 'unit' }, { content, source: { identity: ws, version: 'UNKNOWN', mutable: true }, covers: ['t1'], ...extra });
+const edit = (base: string, turn: number): ItemSpec[] => callAndResult(base, turn, 'edit', { path: 'pool.ts' }, { content: 'ok' }, { effects: [ws] });
+const failed = { status: { state: 'error', errorType: 'TestFailure', message: '1 failed', fields: { failing: 't1' } } };
+
+describe('Layer B ladders', () => {
+  it('records the rule, rung and step that removed each item', () => {
+    const view = makeView({
+      items: [
+        result('d1', 1, 'duplicate bytes'),
+        result('d2', 1, 'duplicate bytes'),
+        result('s1', 2, 'read one', { source: { identity: 'repo:a.ts', version: sha('aaa'), mutable: true } }),
+        result('s2', 2, 'read two', { source: { identity: 'repo:a.ts', version: sha('aaa'), mutable: true } }),
+        ...callAndResult('e', 3, 'build', { target: 'all' }, { content: 'huge log', ...failed }),
+        ...run('t1', 4, 'before edit'),
+        ...edit('x', 5),
+        ...run('t2', 6, 'after edit'),
+        note('n9', 9, 'now'),
+      ],
+    });
+    const d = decideById(condition('ladder-0-2'), view);
+    expect(at(d, 'd1')).toMatchObject({ verdict: 'eligible', rule: 'exact-redundancy', rung: 0, step: 1 });
+    expect(at(d, 's1')).toMatchObject({ verdict: 'eligible', rule: 'source-identity', rung: 1, step: 2 });
+    expect(at(d, 're')).toMatchObject({ verdict: 'eligible', rule: 'errored-input-residue', rung: 2, step: 3 });
+    expect(at(d, 're').residue).toEqual(['tool', 'errorType', 'message', 'fields.failing']);
+    expect(at(d, 'rt1')).toMatchObject({ verdict: 'eligible', rule: 'checked-supersession', rung: 2, step: 4 });
+    expect(at(d, 'd2')).toMatchObject({ verdict: 'keep', rule: 'none', rung: null });
+    expect(at(d, 'd2').step).toBeUndefined();
+    expect(condition('ladder-0-2').order).toEqual(['exact-redundancy', 'source-identity', 'errored-input-residue', 'checked-supersession']);
+  });
+
+  it('never removes every copy: later rules do not see what earlier rules removed', () => {
+    const same = { source: { identity: 'repo:a.ts', version: sha('aaa'), mutable: true } };
+    const view = makeView({ items: [result('a', 1, 'bytes', same), result('b', 2, 'bytes', same), result('c', 3, 'bytes', same)] });
+    const d = decideById(condition('ladder-0-1'), view);
+    expect(verdicts(condition('ladder-0-1'), view)).toEqual({ a: 'eligible', b: 'eligible', c: 'keep' });
+    expect(at(d, 'a').rule).toBe('exact-redundancy');
+    expect(at(d, 'b').rule).toBe('exact-redundancy');
+  });
+
+  it('checks closure against the context after earlier removals, not against the raw history', () => {
+    const view = makeView({
+      items: [result('t1', 1, 'trace'), result('rec', 2, 'Decision: pool size 20'), result('rec2', 3, 'Decision: pool size 20')],
+      visible: { workUnits: [{ id: 'wu1', description: 'tune', state: 'closed', traceItems: ['t1'], consequence: { itemId: 'rec', strings: ['pool size 20'] } }] },
+      subgoal: 'pool size decision trace',
+    });
+    expect(at(decideById(condition('verified-completion'), view), 't1').verdict).toBe('eligible');
+    const d = decideById(condition('ladder-0-3'), view);
+    expect(at(d, 'rec')).toMatchObject({ verdict: 'eligible', rule: 'exact-redundancy', step: 1 });
+    expect(at(d, 't1')).toMatchObject({ verdict: 'abstain', rule: 'verified-completion', step: 5 });
+    expect(at(d, 't1').reason).toBe("closure not verified: wu1's consequence record rec is not in context");
+    expect(at(d, 't1').obligationsConsulted).toEqual(['wu1']);
+  });
+
+  it('keeps a residue-reduced item in context without judging it again', () => {
+    // The newer run's result errored, so rung 2's residue rule takes it first (step 3); checked supersession (step 4)
+    // does not judge it again, yet still sees it in context as the newer observation covering r0.
+    const view = makeView({ items: [...run('0', 0, 'first'), ...edit('x', 1), ...run('1', 2, 'second', failed), note('n', 8, 'now')] });
+    const d = decideById(condition('ladder-0-2'), view);
+    expect(at(d, 'r1')).toMatchObject({ verdict: 'eligible', rule: 'errored-input-residue', step: 3 });
+    expect(at(d, 'r1').residue).toEqual(['tool', 'errorType', 'message', 'fields.failing']);
+    expect(at(d, 'r0')).toMatchObject({ verdict: 'eligible', rule: 'checked-supersession', step: 4 });
+    expect(at(d, 'r0').reason).toMatch(/^superseded by r1:/);
+  });
+
+  it('lets a later rule remove what an earlier rule abstained on', () => {
+    const view = makeView({ items: [...run('0', 0, 'before'), ...edit('x', 1), ...run('1', 2, 'after')] });
+    expect(at(decideById(condition('source-identity'), view), 'r0').verdict).toBe('abstain');
+    expect(at(decideById(condition('ladder-0-2'), view), 'r0')).toMatchObject({ verdict: 'eligible', rule: 'checked-supersession' });
+    expect(at(decideById(condition('ladder-0-1'), view), 'r0')).toMatchObject({ verdict: 'abstain', rule: 'source-identity', step: 2 });
+  });
+
+  it('gates first in every ladder', () => {
+    const view = makeView({ items: [result('a', 1, 'dup'), result('b', 2, 'dup')], visible: { pinned: ['a', 'b'] } });
+    for (const name of ['ladder-0', 'ladder-0-1', 'ladder-0-2', 'ladder-0-3', 'ladder-0-4']) {
+      expect(verdicts(condition(name), view)).toEqual({ a: 'keep', b: 'keep' });
+    }
+  });
+
+  it('ladder-0-3 abstains where only the predictor would remove; ladder-0-4 removes, labelled upper-risk', () => {
+    const view = makeView({
+      items: [note('n1', 1, 'lunch menu'), note('n2', 2, 'pool timeout is 30s'), note('n3', 3, 'holiday plans')],
+      subgoal: 'fix the pool timeout',
+      visible: { pinned: ['n3'] },
+    });
+    const conservative = decideById(condition('ladder-0-3'), view);
+    expect(at(conservative, 'n1')).toMatchObject({ verdict: 'abstain', rule: 'predictive-semantic', rung: 4, step: 6 });
+    expect(at(conservative, 'n1').reason).toMatch(/^only prediction supports removal \(predicted unneeded: lexical relevance 0\.00/);
+    expect(at(conservative, 'n2').verdict).toBe('keep');
+    expect(at(conservative, 'n3')).toMatchObject({ verdict: 'keep', rule: 'protection' });
+    const upper = decideById(condition('ladder-0-4'), view);
+    expect(at(upper, 'n1')).toMatchObject({ verdict: 'eligible', rule: 'predictive-semantic', rung: 4, step: 6 });
+    expect(at(upper, 'n3').verdict).toBe('keep');
+    expect(condition('ladder-0-3')).toMatchObject({ upperRisk: false, rung: 3 });
+    expect(condition('ladder-0-4')).toMatchObject({ upperRisk: true, rung: 4 });
+  });
+
+  it('ladder-0-3 keeps an earlier rule\'s abstention; ladder-0-4 lets the predictor remove it', () => {
+    const view = makeView({
+      items: [
+        result('a', 1, 'v1 of config', { source: { identity: 'repo:cfg', version: 'UNKNOWN', mutable: true } }),
+        result('b', 2, 'v2 of config', { source: { identity: 'repo:cfg', version: 'UNKNOWN', mutable: true } }),
+      ],
+      subgoal: 'fix the pool timeout',
+    });
+    expect(at(decideById(condition('ladder-0-3'), view), 'a')).toMatchObject({ verdict: 'abstain', rule: 'source-identity', step: 2 });
+    expect(at(decideById(condition('ladder-0-4'), view), 'a')).toMatchObject({ verdict: 'eligible', rule: 'predictive-semantic', step: 6 });
+  });
+});

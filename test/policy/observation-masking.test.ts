@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { maskPlaceholder, observationMasking, pythonLineCount } from '../../src/policy/comparators/observation-masking.js';
+import type { ItemSpec } from './build-view.js';
+import { at, condition, decideById, makeView, note, result, verdicts } from './build-view.js';
+
+const masking = condition('observation-masking');
+const observations = (count: number): ItemSpec[] =>
+  Array.from({ length: count }, (_, i) => result(`o${i + 1}`, i + 1, Array.from({ length: i + 1 }, (_, l) => `line ${l}`).join('\n')));
+
+describe('pythonLineCount (str.splitlines)', () => {
+  it('counts lines as Python does', () => {
+    expect(pythonLineCount('')).toBe(0);
+    expect(pythonLineCount('a')).toBe(1);
+    expect(pythonLineCount('a\n')).toBe(1);
+    expect(pythonLineCount('a\nb')).toBe(2);
+    expect(pythonLineCount('a\r\nb\r\n')).toBe(2);
+    expect(pythonLineCount('\n\n')).toBe(2);
+    expect(pythonLineCount('a\rb\u2028c')).toBe(3);
+  });
+});
+
+describe('observation-masking (SWE-agent LastNObservations, M = 10)', () => {
+  it('masks every observation but the first and the last 10, with the line-count placeholder', () => {
+    const view = makeView({ items: [note('task', 0, 'the issue'), ...observations(13)] });
+    const d = decideById(masking, view);
+    const eligible = masking.decide(view).filter((e) => e.verdict === 'eligible').map((e) => e.itemId);
+    expect(eligible).toEqual(['o2', 'o3']);
+    expect(at(d, 'o2').replacement).toBe('Old environment output: (2 lines omitted)');
+    expect(at(d, 'o3').replacement).toBe(maskPlaceholder('line 0\nline 1\nline 2'));
+    expect(at(d, 'o1').reason).toBe('the first observation is never masked');
+    expect(at(d, 'o4').reason).toBe('one of the last 10 observations');
+    expect(at(d, 'task').reason).toBe('not an observation');
+    expect(masking.parameters).toEqual({ keepLast: 10, polling: 1 });
+  });
+
+  it('masks nothing with at most 11 observations (the first plus the last 10)', () => {
+    const view = makeView({ items: observations(11) });
+    expect(Object.values(verdicts(masking, view)).every((v) => v === 'keep')).toBe(true);
+  });
+
+  it('ignores protection, as the published processor does', () => {
+    const two = observationMasking({ keepLast: 2 });
+    const view = makeView({ items: observations(5), visible: { pinned: ['o2'] } });
+    expect(verdicts(two, view)).toEqual({ o1: 'keep', o2: 'eligible', o3: 'eligible', o4: 'keep', o5: 'keep' });
+  });
+});

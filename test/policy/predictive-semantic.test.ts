@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { contentWords, DEFAULT_THRESHOLD, lexicalPredictor, predictiveSemantic, relevance } from '../../src/policy/mechanisms/predictive-semantic.js';
+import type { Predictor } from '../../src/policy/mechanisms/predictive-semantic.js';
+import { single } from '../../src/policy/single.js';
+import { at, condition, decideById, makeView, note, obligation, result, verdicts } from './build-view.js';
+
+const ps = condition('predictive-semantic');
+const subgoal = 'Fix the DB-pool timeout in src/db/pool.ts';
+
+describe('embedded lexical predictor', () => {
+  it('splits lowercased text on non-alphanumerics, drops words shorter than 3 and stopwords', () => {
+    expect([...contentWords(subgoal)].sort()).toEqual(['fix', 'pool', 'src', 'timeout']);
+    // Only ASCII letters and digits form words, so a non-ASCII letter splits one.
+    expect([...contentWords('The ÉTAT of things: a-b-cde')].sort()).toEqual(['cde', 'tat', 'things']);
+  });
+
+  it("scores the share of the subgoal's content words present in the item", () => {
+    expect(relevance(subgoal, 'pool exhausted after TIMEOUT')).toBe(0.5);
+    expect(relevance(subgoal, 'nothing related')).toBe(0);
+    expect(relevance('the and for', 'anything')).toBeUndefined();
+  });
+
+  it('proposes exactly the candidates below threshold, with the score in the reason', () => {
+    const view = makeView({ items: [note('n1', 1, 'pool'), note('n2', 2, 'unrelated'), note('n3', 3, 'unrelated too')], subgoal });
+    const proposed = lexicalPredictor(0.25)(view, ['n1', 'n2']);
+    expect([...proposed.keys()]).toEqual(['n2']);
+    expect(proposed.get('n2')).toBe('lexical relevance 0.00 to the subgoal is below threshold 0.25');
+  });
+});
+
+describe('predictive-semantic (rung 4, upper-risk, no gate)', () => {
+  it('is labelled upper-risk, does not consult obligations and has the default threshold', () => {
+    expect(ps).toMatchObject({ layer: 'A', rung: 4, upperRisk: true, consultsObligations: false });
+    expect(ps.parameters.threshold).toBe(DEFAULT_THRESHOLD);
+    expect(DEFAULT_THRESHOLD).toBe(0.2);
+  });
+
+  it('removes low-relevance items whatever protects them: it is the ablation without the gate', () => {
+    const view = makeView({
+      items: [note('u1', 1, 'Never drop the audit table', { kind: 'constraint', origin: 'user' }), result('r2', 2, 'pool timeout at 30s'), result('r3', 3, 'exit code 137')],
+      subgoal,
+      visible: { pinned: ['u1'], obligations: [obligation('ob1', { itemIds: ['r3'] })] },
+    });
+    const d = decideById(ps, view);
+    expect(verdicts(ps, view)).toEqual({ u1: 'eligible', r2: 'keep', r3: 'eligible' });
+    expect(at(d, 'r3')).toMatchObject({ rule: 'predictive-semantic', rung: 4, obligationsConsulted: [] });
+    expect(at(d, 'r3').reason).toBe('predicted unneeded: lexical relevance 0.00 to the subgoal is below threshold 0.2');
+  });
+
+  it('keeps an item exactly at the threshold (below, not at, is eligible)', () => {
+    const view = makeView({ items: [note('n1', 1, 'pool'), note('n2', 2, 'nothing')], subgoal: 'alpha bravo charlie delta pool' });
+    expect(verdicts(ps, view)).toEqual({ n1: 'keep', n2: 'eligible' });
+  });
+
+  it('proposes nothing when the subgoal has no content words', () => {
+    const view = makeView({ items: [note('n1', 1, 'anything')], subgoal: 'do it now' });
+    expect(verdicts(ps, view)).toEqual({ n1: 'keep' });
+  });
+
+  it('takes its prediction through the Predictor seam', () => {
+    const onlyN2: Predictor = (_view, candidates) => new Map(candidates.filter((id) => id === 'n2').map((id) => [id, 'model says so']));
+    const injected = single(predictiveSemantic({ predictor: onlyN2 }), { gate: false, upperRisk: true, description: 'test' });
+    const view = makeView({ items: [note('n1', 1, 'zzz'), note('n2', 2, 'pool timeout fix')], subgoal });
+    expect(verdicts(injected, view)).toEqual({ n1: 'keep', n2: 'eligible' });
+    expect(at(decideById(injected, view), 'n2').reason).toBe('predicted unneeded: model says so');
+    expect(injected.parameters.predictor).toBe('injected');
+  });
+});

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { allConditions, conditionNames, getCondition } from '../../src/policy/registry.js';
+
+const ORDER = [
+  'raw',
+  'exact-redundancy', 'source-identity', 'errored-input-residue', 'checked-supersession', 'verified-completion', 'predictive-semantic',
+  'same-tool-args-dedup', 'observation-masking', 'oldest-first', 'regenerability-guard',
+  'ladder-0', 'ladder-0-1', 'ladder-0-2', 'ladder-0-3', 'ladder-0-4',
+];
+
+describe('condition registry', () => {
+  it('lists every condition once, in the stable order', () => {
+    expect(conditionNames()).toEqual(ORDER);
+    expect(allConditions().map((c) => c.name)).toEqual(ORDER);
+  });
+
+  it('returns undefined for an unknown name and a fresh list each time', () => {
+    expect(getCondition('ladder-9')).toBeUndefined();
+    expect(getCondition('raw')?.layer).toBe('control');
+    const list = allConditions();
+    list.pop();
+    expect(allConditions()).toHaveLength(ORDER.length);
+  });
+
+  it('describes each condition with its layer, rung, flags, parameters and reference or order', () => {
+    const table = Object.fromEntries(
+      allConditions().map((c) => [c.name, [c.layer, c.rung, c.consultsObligations, c.upperRisk]]),
+    );
+    expect(table).toEqual({
+      raw: ['control', null, false, false],
+      'exact-redundancy': ['A', 0, true, false],
+      'source-identity': ['A', 1, true, false],
+      'errored-input-residue': ['A', 2, true, false],
+      'checked-supersession': ['A', 2, true, false],
+      'verified-completion': ['A', 3, true, false],
+      'predictive-semantic': ['A', 4, false, true],
+      'same-tool-args-dedup': ['comparator', null, false, false],
+      'observation-masking': ['comparator', null, false, false],
+      'oldest-first': ['comparator', null, false, false],
+      'regenerability-guard': ['comparator', 4, true, false],
+      'ladder-0': ['B', 0, true, false],
+      'ladder-0-1': ['B', 1, true, false],
+      'ladder-0-2': ['B', 2, true, false],
+      'ladder-0-3': ['B', 3, true, false],
+      'ladder-0-4': ['B', 4, true, true],
+    });
+    for (const c of allConditions()) {
+      expect(c.version).toMatch(/^\d+\.\d+\.\d+$/);
+      expect(c.description.length).toBeGreaterThan(10);
+      expect(c.description).not.toContain('\n');
+      if (c.layer === 'comparator') expect(c.reference).toBeTruthy();
+      if (c.layer === 'B') expect(c.order?.[0]).toBe('exact-redundancy');
+    }
+    expect(getCondition('errored-input-residue')?.parameters).toEqual({ afterTurns: 4 });
+    expect(getCondition('ladder-0-3')?.order).toEqual([
+      'exact-redundancy', 'source-identity', 'errored-input-residue', 'checked-supersession', 'verified-completion', 'predictive-semantic',
+    ]);
+    expect(getCondition('ladder-0-3')?.parameters).toMatchObject({ afterTurns: 4, threshold: 0.2, predictorMode: 'abstain' });
+    expect(getCondition('ladder-0-4')?.parameters).toMatchObject({ predictorMode: 'apply' });
+    expect(getCondition('same-tool-args-dedup')?.reference).toContain('Tarquinen');
+    expect(getCondition('observation-masking')?.reference).toContain('Complexity Trap');
+    expect(getCondition('regenerability-guard')?.reference).toContain('safe_prune');
+  });
+});
