@@ -1,9 +1,12 @@
 // Layer B: the conservative ladder applied cumulatively. The gate runs first; then each rule, in order, judges only
 // the items no earlier rule removed, against the context as it stands after the earlier removals, so two rules can
-// never each remove a copy on the strength of the other. A partial (residue) removal leaves the item in context,
-// since its residue is still there, but it is not judged again. The first rule that finds an item eligible removes
+// never each remove a copy on the strength of the other. A partial (residue) removal leaves the item in context as
+// what it has become, its residue with no coverage of its own, so no later rule can lean on the bulk that went;
+// it is not judged again. The first rule that finds an item eligible removes
 // it and is recorded with its step; an abstention does not stop a later rule with a different check.
-import type { PolicyView } from '../fixture/view.js';
+import { residueText } from '../fixture/residue.js';
+import type { ResidueField } from '../fixture/schema.js';
+import type { PolicyView, ViewItem } from '../fixture/view.js';
 import { fromFinding, findingsById, GATE_RULE, keepByDefault, mergeIds } from './eligibility.js';
 import type { ConfiguredMechanism } from './eligibility.js';
 import { protectionOf, visibleIds } from './protection.js';
@@ -25,10 +28,20 @@ export interface LadderOptions {
 
 export const ONLY_PREDICTION = 'only prediction supports removal';
 
-/** The context after some items left it: same header, fewer items, occupancy recomputed. */
-export function withoutItems(view: PolicyView, removed: ReadonlySet<string>): PolicyView {
-  if (removed.size === 0) return view;
-  const items = view.items.filter((item) => !removed.has(item.id));
+/**
+ * The context after some items left it and others were cut to their residue: same header, fewer or smaller items,
+ * occupancy recomputed (residue items keep their original token count: the ladder only orders, the engine counts).
+ */
+export function withoutItems(view: PolicyView, removed: ReadonlySet<string>,
+  reduced: ReadonlyMap<string, readonly ResidueField[]> = new Map()): PolicyView {
+  if (removed.size === 0 && reduced.size === 0) return view;
+  const cut = (item: ViewItem): ViewItem => {
+    const residue = reduced.get(item.id);
+    if (!residue) return item;
+    const { covers: _gone, ...rest } = item;
+    return Object.freeze({ ...rest, content: residueText(view, item, residue) });
+  };
+  const items = view.items.filter((item) => !removed.has(item.id)).map(cut);
   return Object.freeze({
     ...view,
     items: Object.freeze(items),
@@ -83,6 +96,7 @@ export function ladder(options: LadderOptions): Condition {
         const findings = findingsById(rule.rule, rule.assess(current, candidates));
         const removedNow = new Set<string>();
         const wholly = new Set<string>();
+        const cut = new Map<string, readonly ResidueField[]>();
         for (const id of candidates) {
           const finding = findings.get(id);
           if (!finding) continue;
@@ -91,13 +105,14 @@ export function ladder(options: LadderOptions): Condition {
           if (finding.outcome === 'eligible') {
             decided.set(id, record());
             removedNow.add(id);
-            if (!finding.residue) wholly.add(id);
+            if (finding.residue) cut.set(id, finding.residue);
+            else wholly.add(id);
           } else if (!abstained.has(id)) {
             abstained.set(id, record());
           }
         }
         candidates = candidates.filter((id) => !removedNow.has(id));
-        current = withoutItems(current, wholly);
+        current = withoutItems(current, wholly, cut);
       });
       if (options.predictor?.mode === 'abstain') {
         const rule = options.predictor.mechanism;
