@@ -2,9 +2,9 @@
 import { PrunelabError, usage } from '../errors.js';
 import { experiment } from './experiment.js';
 import type { CliIO } from './io.js';
-import { schema } from './schema.js';
+import { generate } from './generate.js';
 
-const COMMANDS: Record<string, (argv: readonly string[], io: CliIO) => Promise<number>> = { experiment, schema };
+const COMMANDS: Record<string, (argv: readonly string[], io: CliIO) => Promise<number>> = { experiment, generate };
 
 export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {
   try {

@@ -30,3 +30,15 @@ export function renderSummaryTable(summaries: readonly Summary[], outDir: string
   const scope = first ? `${first.fixtures} fixtures, ${first.prunePoints} prune points, timing ${first.timing}, placeholders ${first.placeholders}` : 'no conditions';
   return `${scope}\n\n${table(head, rows)}\nwritten to ${displayPath(outDir, cwd)}/\n`;
 }
+
+/** The README's conditions table, generated from the registry so the two cannot drift apart. */
+export function renderConditionsMarkdown(conditions: readonly ConditionInfo[]): string {
+  const cell = (s: string) => s.replace(/\|/g, '\\|');
+  const rows = conditions.map((c) => {
+    const params = Object.entries(c.parameters).map(([k, v]) => `${k}=${String(v)}`).join(', ') || '-';
+    const basis = c.reference ?? (c.order ? c.order.join(' → ') : '-');
+    const flags = [c.upperRisk ? '**upper-risk**' : '', c.consultsObligations ? 'gate' : ''].filter(Boolean).join(', ') || '-';
+    return `| \`${c.name}\` | ${c.layer} | ${c.rung ?? '-'} | ${flags} | ${cell(c.description)} | ${cell(params)} | ${cell(basis)} |`;
+  });
+  return ['| condition | layer | rung | flags | what it does | parameters | order or published source |', '|---|---|---|---|---|---|---|', ...rows].join('\n') + '\n';
+}

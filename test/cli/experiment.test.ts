@@ -41,7 +41,7 @@ describe('npm run experiment', () => {
     expect(r.stderr).toContain('--condition, --fixtures');
     expect((await cli(['experiment', '--timing', 'later'])).stderr).toContain('option --timing does not take "later"');
     expect((await cli(['experiment', '--out'])).stderr).toContain('option --out needs a value');
-    expect((await cli(['experiments'])).stderr).toContain('valid commands: experiment, schema');
+    expect((await cli(['experiments'])).stderr).toContain('valid commands: experiment, generate');
   });
 
   it('exits 2 on a missing fixture path and writes nothing', async () => {
