@@ -22,7 +22,10 @@ beforeAll(async () => {
   fixtures = loadFixtures(DIR, process.cwd());
   runs = runStudy({ conditions: allConditions(), fixtures, timing: { kind: 'immediate' }, placeholders: 'marker', tokens: tokenCounter() });
   const files = readdirSync('test/canonical/expectations').filter((f) => f.endsWith('.ts')).sort();
-  for (const f of files) expectations.push(((await import(`./expectations/${f}`)) as { default: FixtureExpectations }).default);
+  for (const f of files) {
+    const name = f.slice(0, -'.ts'.length);
+    expectations.push(((await import(`./expectations/${name}.ts`)) as { default: FixtureExpectations }).default);
+  }
 });
 
 const record = (condition: string, fixture: string, point: string, item: string): DecisionRecord | undefined =>
