@@ -1,5 +1,7 @@
 // Plain-text views of conditions and summaries for a terminal; machine readers use --json or the files.
 import type { Ratio, Summary } from '../artifacts/schema.js';
+import type { TokensOf } from '../fixture/view.js';
+import type { LoadedFixture } from '../fixture/load.js';
 import type { ConditionInfo } from '../policy/types.js';
 import { displayPath } from './io.js';
 
@@ -41,4 +43,27 @@ export function renderConditionsMarkdown(conditions: readonly ConditionInfo[]): 
     return `| \`${c.name}\` | ${c.layer} | ${c.rung ?? '-'} | ${flags} | ${cell(c.description)} | ${cell(params)} | ${cell(basis)} |`;
   });
   return ['| condition | layer | rung | flags | what it does | parameters | order or published source |', '|---|---|---|---|---|---|---|', ...rows].join('\n') + '\n';
+}
+
+/** The README's table of canonical fixtures: what each one is, and how big. */
+export function renderFixturesMarkdown(fixtures: readonly LoadedFixture[], tokensOf: TokensOf): string {
+  const rows = fixtures.map(({ fixture: f, file }) => {
+    const tokens = f.items.reduce((s, i) => s + tokensOf(i.content), 0);
+    const points = f.prunePoints.map((p) => `${p.id} (turn ${p.turn}${p.taskBoundary ? ', task boundary' : ''})`).join(', ');
+    return `| [\`${f.id}\`](${file}) | ${f.title.replace(/\|/g, '\\|')} | ${f.items.length} | ${tokens} | ${points} |`;
+  });
+  return ['| fixture | what it holds | items | tokens | prune points |', '|---|---|---|---|---|', ...rows].join('\n') + '\n';
+}
+
+/** The README's headline table of the committed study: every measure with its numerator and denominator. */
+export function renderResultsMarkdown(summaries: readonly Summary[]): string {
+  const r = (x: Ratio) => (x.value === null ? `undefined (${x.numerator}/${x.denominator})` : `${x.value.toFixed(3)} (${x.numerator}/${x.denominator})`);
+  const rows = summaries.map((s) => `| \`${s.condition}\` | ${s.layer} | ${s.rung ?? '-'} | ${s.decisions.prune} / ${s.decisions.defer} / ${s.decisions.abstain} | ${r(s.precision)} | ${r(s.falsePruneRate)} | ${r(s.coverage)} | ${r(s.abstentionRate)} | ${s.obligations.preserved}/${s.obligations.total} | ${s.refetchAlerts} | ${s.tokens.raw} | ${s.tokens.removed} | ${s.tokens.placeholder} | ${s.tokens.overhead} | ${s.tokens.final} |`);
+  const first = summaries[0];
+  const scope = first ? `${first.fixtures} fixtures, ${first.prunePoints} prune points, timing \`${first.timing}\`, placeholders \`${first.placeholders}\`.\n\n` : '';
+  return scope + [
+    '| condition | layer | rung | prune / defer / abstain | precision | false-prune rate | coverage | abstention | obligations preserved | re-fetch alerts | raw tokens | removed | placeholder | overhead | final |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    ...rows,
+  ].join('\n') + '\n';
 }
