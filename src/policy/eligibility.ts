@@ -1,5 +1,7 @@
 // Small shared pieces every condition builds its verdicts from, so the wording and the consulted-id lists of the
 // default verdicts are the same whichever condition produced them.
+import type { PolicyView } from '../fixture/view.js';
+import { protectionOf } from './protection.js';
 import type { Eligibility, Finding, Mechanism, Rung } from './types.js';
 
 /** The reason the spec fixes for an item no mechanism had a finding about. */
@@ -63,4 +65,35 @@ export function findingsById(rule: string, findings: readonly Finding[]): Map<st
 export function listIds(ids: readonly string[]): string {
   if (ids.length <= 1) return ids.join('');
   return `${ids.slice(0, -1).join(', ')} and ${ids[ids.length - 1]}`;
+}
+
+/** A comparator's verdicts: no rung, no obligations consulted, and its own replacement text where it has one. */
+export function comparatorVerdict(rule: string) {
+  return (itemId: string, verdict: Eligibility['verdict'], reason: string, replacement?: string): Eligibility => ({
+    itemId,
+    verdict,
+    rule,
+    rung: null,
+    reason,
+    obligationsConsulted: [],
+    ...(replacement !== undefined ? { replacement } : {}),
+  });
+}
+
+/** The gate's split of a view: protected items as KEEP verdicts, the rest as candidates for the rules, in order. */
+export function splitByGate(view: PolicyView, consulted: readonly string[]): { gated: Map<string, Eligibility>; candidates: string[] } {
+  const gated = new Map<string, Eligibility>();
+  const candidates: string[] = [];
+  for (const item of view.items) {
+    const protection = protectionOf(view, item);
+    if (protection) {
+      gated.set(item.id, {
+        itemId: item.id, verdict: 'keep', rule: GATE_RULE, rung: null, reason: protection.reason,
+        obligationsConsulted: mergeIds(consulted, protection.consulted),
+      });
+    } else {
+      candidates.push(item.id);
+    }
+  }
+  return { gated, candidates };
 }

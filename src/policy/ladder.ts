@@ -2,14 +2,14 @@
 // the items no earlier rule removed, against the context as it stands after the earlier removals, so two rules can
 // never each remove a copy on the strength of the other. A partial (residue) removal leaves the item in context as
 // what it has become, its residue with no coverage of its own, so no later rule can lean on the bulk that went;
-// it is not judged again. The first rule that finds an item eligible removes
-// it and is recorded with its step; an abstention does not stop a later rule with a different check.
+// it is not judged again. The first rule that finds an item eligible removes it and is recorded with its step;
+// an abstention does not stop a later rule with a different check.
 import { residueText } from '../fixture/residue.js';
 import type { ResidueField } from '../fixture/schema.js';
 import type { PolicyView, ViewItem } from '../fixture/view.js';
-import { fromFinding, findingsById, GATE_RULE, keepByDefault, mergeIds } from './eligibility.js';
+import { fromFinding, findingsById, keepByDefault, mergeIds, splitByGate } from './eligibility.js';
 import type { ConfiguredMechanism } from './eligibility.js';
-import { protectionOf, visibleIds } from './protection.js';
+import { visibleIds } from './protection.js';
 import type { Condition, Eligibility, Rung } from './types.js';
 
 /** What the ladder does with the predictor after its evidence rules. */
@@ -74,22 +74,9 @@ export function ladder(options: LadderOptions): Condition {
       const note = (id: string, ids: readonly string[] | undefined): void => {
         consulted.set(id, mergeIds(consulted.get(id) ?? checked, ids));
       };
-      let candidates: string[] = [];
-      for (const item of view.items) {
-        const protection = protectionOf(view, item);
-        if (protection) {
-          decided.set(item.id, {
-            itemId: item.id,
-            verdict: 'keep',
-            rule: GATE_RULE,
-            rung: null,
-            reason: protection.reason,
-            obligationsConsulted: mergeIds(checked, protection.consulted),
-          });
-        } else {
-          candidates.push(item.id);
-        }
-      }
+      const split = splitByGate(view, checked);
+      let candidates = split.candidates;
+      for (const [id, kept] of split.gated) decided.set(id, kept);
       let current = view;
       applied.forEach((rule, index) => {
         const step = index + 1;

@@ -1,9 +1,9 @@
 // Layer A: one mechanism alone against the raw history, so its marginal effect can be read off. A consulting
 // mechanism sits behind the protection gate; the predictive one does not, because it is the upper-risk ablation
 // that shows what prediction does without the obligations.
-import { fromFinding, findingsById, GATE_RULE, keepByDefault, mergeIds } from './eligibility.js';
+import { fromFinding, findingsById, keepByDefault, mergeIds, splitByGate } from './eligibility.js';
 import type { ConfiguredMechanism } from './eligibility.js';
-import { protectionOf, visibleIds } from './protection.js';
+import { visibleIds } from './protection.js';
 import type { Condition, Eligibility } from './types.js';
 
 export interface SingleOptions {
@@ -25,23 +25,7 @@ export function single(mechanism: ConfiguredMechanism, options: SingleOptions): 
     parameters: mechanism.parameters,
     decide(view) {
       const checked = options.gate ? visibleIds(view) : [];
-      const gated = new Map<string, Eligibility>();
-      const candidates: string[] = [];
-      for (const item of view.items) {
-        const protection = options.gate ? protectionOf(view, item) : undefined;
-        if (protection) {
-          gated.set(item.id, {
-            itemId: item.id,
-            verdict: 'keep',
-            rule: GATE_RULE,
-            rung: null,
-            reason: protection.reason,
-            obligationsConsulted: mergeIds(checked, protection.consulted),
-          });
-        } else {
-          candidates.push(item.id);
-        }
-      }
+      const { gated, candidates } = options.gate ? splitByGate(view, checked) : { gated: new Map<string, Eligibility>(), candidates: view.items.map((i) => i.id) };
       const findings = findingsById(mechanism.rule, mechanism.assess(view, candidates));
       const open = new Set(candidates);
       return view.items.map((item) => {

@@ -1,6 +1,5 @@
 // Every canonical fixture, run through every condition once, checked against what its author pinned.
 import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { DecisionRecord, PointMeasures } from '../../src/artifacts/schema.js';
 import { tokenCounter } from '../../src/accounting/tokens.js';

@@ -9,8 +9,9 @@
 // - a masked observation's content becomes `Old environment output: (${n} lines omitted)`, where n is Python's
 //   len(content.splitlines()); an image count is appended only for image content, which fixtures do not have.
 // Here an observation is a tool result: the fixtures' environment output.
-import type { PolicyView, ViewItem } from '../../fixture/view.js';
-import type { Condition, Eligibility } from '../types.js';
+import type { PolicyView } from '../../fixture/view.js';
+import { comparatorVerdict } from '../eligibility.js';
+import type { Condition } from '../types.js';
 
 export const OBSERVATION_MASKING = 'observation-masking';
 export const DEFAULT_KEEP_LAST = 10;
@@ -34,15 +35,7 @@ export function observationMasking(parameters: ObservationMaskingParameters = {}
   const n = parameters.keepLast ?? DEFAULT_KEEP_LAST;
   if (!Number.isInteger(n) || n <= 0) throw new Error(`keepLast must be a positive integer, got ${n}`);
   const rule = OBSERVATION_MASKING;
-  const verdict = (item: ViewItem, v: Eligibility['verdict'], reason: string, replacement?: string): Eligibility => ({
-    itemId: item.id,
-    verdict: v,
-    rule,
-    rung: null,
-    reason,
-    obligationsConsulted: [],
-    ...(replacement !== undefined ? { replacement } : {}),
-  });
+  const verdict = comparatorVerdict(rule);
   return {
     name: rule,
     layer: 'comparator',
@@ -58,11 +51,11 @@ export function observationMasking(parameters: ObservationMaskingParameters = {}
       const lastMasked = Math.max(0, observations.length - n);
       return view.items.map((item) => {
         const index = observations.indexOf(item.id);
-        if (index < 0) return verdict(item, 'keep', 'not an observation');
-        if (index === 0) return verdict(item, 'keep', 'the first observation is never masked');
-        if (index >= lastMasked) return verdict(item, 'keep', `one of the last ${n} observations`);
+        if (index < 0) return verdict(item.id, 'keep', 'not an observation');
+        if (index === 0) return verdict(item.id, 'keep', 'the first observation is never masked');
+        if (index >= lastMasked) return verdict(item.id, 'keep', `one of the last ${n} observations`);
         return verdict(
-          item,
+          item.id,
           'eligible',
           `observation ${index + 1} of ${observations.length} is older than the last ${n}`,
           maskPlaceholder(item.content),

@@ -15,7 +15,8 @@
 // configured list is the view's protectedTools.
 import type { PolicyView, ViewItem } from '../../fixture/view.js';
 import { canonicalJson } from '../../fixture/canonical.js';
-import type { Condition, Eligibility } from '../types.js';
+import { comparatorVerdict } from '../eligibility.js';
+import type { Condition } from '../types.js';
 
 export const SAME_TOOL_ARGS_DEDUP = 'same-tool-args-dedup';
 
@@ -33,15 +34,7 @@ export function dedupKey(tool: string, args: Readonly<Record<string, unknown>>):
 
 export function sameToolArgsDedup(): Condition {
   const rule = SAME_TOOL_ARGS_DEDUP;
-  const verdict = (item: ViewItem, v: Eligibility['verdict'], reason: string, replacement?: string): Eligibility => ({
-    itemId: item.id,
-    verdict: v,
-    rule,
-    rung: null,
-    reason,
-    obligationsConsulted: [],
-    ...(replacement !== undefined ? { replacement } : {}),
-  });
+  const verdict = comparatorVerdict(rule);
   return {
     name: rule,
     layer: 'comparator',
@@ -64,15 +57,15 @@ export function sameToolArgsDedup(): Condition {
         if (key !== undefined) latest.set(key, item);
       }
       return view.items.map((item) => {
-        if (item.kind !== 'tool-result' || !item.tool) return verdict(item, 'keep', 'not a tool output');
-        if (protectedTools.has(item.tool.name)) return verdict(item, 'keep', `output of protected tool ${item.tool.name}`);
+        if (item.kind !== 'tool-result' || !item.tool) return verdict(item.id, 'keep', 'not a tool output');
+        if (protectedTools.has(item.tool.name)) return verdict(item.id, 'keep', `output of protected tool ${item.tool.name}`);
         const key = dedupKey(item.tool.name, item.tool.arguments);
         const kept = latest.get(key);
-        if (!kept || kept.id === item.id) return verdict(item, 'keep', `latest output for ${key}`);
+        if (!kept || kept.id === item.id) return verdict(item.id, 'keep', `latest output for ${key}`);
         if (item.status?.state === 'error') {
-          return verdict(item, 'keep', `errored output: DCP replaces only completed outputs, though ${kept.id} repeats ${key}`);
+          return verdict(item.id, 'keep', `errored output: DCP replaces only completed outputs, though ${kept.id} repeats ${key}`);
         }
-        return verdict(item, 'eligible', `same tool and arguments as ${kept.id} (${key}), the latest, which is kept`, DCP_PLACEHOLDER);
+        return verdict(item.id, 'eligible', `same tool and arguments as ${kept.id} (${key}), the latest, which is kept`, DCP_PLACEHOLDER);
       });
     },
   };
