@@ -28,7 +28,7 @@ export function dedupKey(tool: string, args: Readonly<Record<string, unknown>>):
   for (const [key, value] of Object.entries(args)) {
     if (value !== undefined && value !== null) normalized[key] = value;
   }
-  // Nested nulls are kept, as DCP keeps them; canonicalJson without dropNull sorts keys at every depth only.
+  // Nested nulls are kept, as DCP keeps them; canonicalJson only sorts keys, at every depth.
   return `${tool}::${canonicalJson(normalized)}`;
 }
 
