@@ -10,7 +10,7 @@ export const messages = {
     `unknown condition "${name}"; valid conditions: ${valid.join(', ')}`,
   PL_USAGE_UNKNOWN_COMMAND: (name: string, valid: readonly string[]) =>
     `unknown command "${name}"; valid commands: ${valid.join(', ')}`,
-  PL_FIXTURE_PATH_MISSING: (path: string) => `fixture path ${path} does not exist (give a fixture .json file or a folder of them)`,
+  PL_FIXTURE_PATH_MISSING: (path: string) => `fixture path ${path} does not exist (give a fixture .json file or a folder of them, such as fixtures/ or fixtures/canonical/)`,
   PL_FIXTURE_NONE: (path: string) => `no fixture files (*.json) found under ${path}`,
   PL_FIXTURE_JSON: (file: string, detail: string) => `${file}: not valid JSON (${detail})`,
   PL_FIXTURE_FIELD: (file: string, where: string, field: string, problem: string) =>

@@ -68,7 +68,8 @@ export function writeRun(outDir: string, runs: readonly ConditionRun[], inputs: 
     ...carried,
     ...runs.map((r) => ({ name: r.info.name, layer: r.info.layer, rung: r.info.rung, version: r.info.version })),
   ];
-  const manifest: ManifestT = { ...inputs, conditions: byName(conditions), outputs };
+  const { run, ...fixed } = inputs;
+  const manifest: ManifestT = { ...fixed, conditions: byName(conditions), outputs, run };
   try {
     rmSync(staging, { recursive: true, force: true });
     for (const [file, data] of files) {
