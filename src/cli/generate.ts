@@ -1,9 +1,10 @@
-// `prunelab generate`: rewrites what is generated from declarations: fixtures/schema.json from the zod schemas,
+// `prunelab generate`: rewrites what is generated from declarations: fixtures/schema.json and results/schema.json
+// from the zod schemas,
 // and the README's tables of conditions (from the registry), canonical fixtures (from their files) and the study's
 // headline measures (from the committed results/). Tests fail when either is out of date.
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { Summary } from '../artifacts/schema.js';
+import { DecisionRecord, Manifest, PointMeasures, Summary } from '../artifacts/schema.js';
 import { z } from 'zod';
 import { tokenCounter } from '../accounting/tokens.js';
 import { writeAtomic } from '../engine/write.js';
@@ -15,6 +16,19 @@ import { renderConditionsMarkdown, renderFixturesMarkdown, renderResultsMarkdown
 import type { CliIO } from './io.js';
 
 export const SCHEMA_PATH = 'fixtures/schema.json';
+export const ARTIFACT_SCHEMA_PATH = 'results/schema.json';
+
+/** The JSON Schema of every file a run writes, for tools that read results/ without this code. */
+export function artifactJsonSchema(): string {
+  const out = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'output', target: 'draft-2020-12' });
+  const doc = {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    title: 'prunelab run artifacts: decisions.jsonl lines, points.jsonl lines, summary.json, manifest.json',
+    description: 'Generated from src/artifacts/schema.ts by `npm run generate`; do not edit by hand.',
+    $defs: { DecisionRecord: out(DecisionRecord), PointMeasures: out(PointMeasures), Summary: out(Summary), Manifest: out(Manifest) },
+  };
+  return `${JSON.stringify(doc, null, 2)}\n`;
+}
 
 export function fixtureJsonSchema(): string {
   const doc = {
@@ -60,8 +74,9 @@ export function readmeWithGeneratedTables(readme: string, root: string): string 
 export async function generate(argv: readonly string[], io: CliIO): Promise<number> {
   parseFlags(argv, {});
   writeAtomic(resolve(io.cwd, SCHEMA_PATH), fixtureJsonSchema());
+  writeAtomic(resolve(io.cwd, ARTIFACT_SCHEMA_PATH), artifactJsonSchema());
   const readme = resolve(io.cwd, README_PATH);
   writeAtomic(readme, readmeWithGeneratedTables(readFileSync(readme, 'utf8'), io.cwd));
-  io.stdout(`wrote ${SCHEMA_PATH} and the generated tables of ${README_PATH}\n`);
+  io.stdout(`wrote ${SCHEMA_PATH}, ${ARTIFACT_SCHEMA_PATH} and the generated tables of ${README_PATH}\n`);
   return 0;
 }
