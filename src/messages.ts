@@ -5,6 +5,10 @@ export const messages = {
   PL_USAGE_BAD_VALUE: (flag: string, value: string, expected: string) =>
     `option ${flag} does not take "${value}": expected ${expected}`,
   PL_USAGE_MISSING_VALUE: (flag: string) => `option ${flag} needs a value`,
+  PL_USAGE_NO_VALUE: (flag: string) => `option ${flag} takes no value`,
+  PL_USAGE_POSITIONAL: (arg: string) => `unexpected argument "${arg}": every option is a --flag`,
+  PL_USAGE_NO_CONDITIONS: () => 'option --condition names no condition',
+  PL_USAGE_OUT_NOT_DIR: (path: string) => `option --out names ${path}, which is a file, not a folder`,
   PL_USAGE_POLICY_NEEDS_OUT: () => 'option --policy needs --out DIR: results/ holds only the built-in study',
   PL_USAGE_UNKNOWN_CONDITION: (name: string, valid: readonly string[]) =>
     `unknown condition "${name}"; valid conditions: ${valid.join(', ')}`,
@@ -25,6 +29,8 @@ export const messages = {
     `condition ${condition} on ${fixture} at ${point}: ${problem}`,
   PL_POLICY_MODULE: (file: string, field: string, problem: string) =>
     `${file}: the policy module's default export, field "${field}": ${problem}`,
+  PL_POLICY_MISSING: (file: string) => `policy module ${file} does not exist (give a .ts or .js file whose default export is a Condition)`,
+  PL_POLICY_IMPORT: (file: string, detail: string) => `${file}: the policy module could not be loaded: ${detail}`,
   PL_POLICY_NAME_TAKEN: (file: string, name: string) =>
     `${file}: condition name "${name}" is already used by a built-in or another --policy module`,
   PL_CHECK_DIFFERS: (files: readonly string[]) =>

@@ -11,17 +11,19 @@ export function parseFlags<O extends Options>(argv: readonly string[], options: 
   } catch (err) {
     const e = err as Error & { code?: string };
     const flag = /'([^']+)'/.exec(e.message)?.[1] ?? argv.join(' ');
-    if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || e.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
-      throw usage('PL_USAGE_UNKNOWN_FLAG', flag, valid);
+    if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw usage('PL_USAGE_UNKNOWN_FLAG', flag, valid);
+    if (e.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') throw usage('PL_USAGE_POSITIONAL', flag);
+    if (e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+      const name = flag.split(' ')[0]!;
+      throw e.message.includes('does not take an argument') ? usage('PL_USAGE_NO_VALUE', name) : usage('PL_USAGE_MISSING_VALUE', name);
     }
-    if (e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') throw usage('PL_USAGE_MISSING_VALUE', flag.split(' ')[0]!);
     throw err;
   }
 }
 
 export function integerFlag(flag: string, text: string | undefined, fallback: number): number {
   if (text === undefined) return fallback;
-  if (!/^-?\d+$/.test(text)) throw usage('PL_USAGE_BAD_VALUE', flag, text, 'an integer');
+  if (!/^-?\d+$/.test(text) || !Number.isSafeInteger(Number(text))) throw usage('PL_USAGE_BAD_VALUE', flag, text, 'an integer of at most 15 digits');
   return Number(text);
 }
 

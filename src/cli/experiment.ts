@@ -1,22 +1,25 @@
 // `prunelab experiment`: runs conditions over fixtures and writes decision logs, measures and the manifest.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Manifest, type Summary } from '../artifacts/schema.js';
+import { ARTIFACT_VERSION, type Manifest, type Summary } from '../artifacts/schema.js';
 import { TOKENIZER, tokenCounter } from '../accounting/tokens.js';
 import { failure, usage } from '../errors.js';
-import { loadFixtures, sha256, type LoadedFixture } from '../fixture/load.js';
+import { sha256 } from '../fixture/canonical.js';
+import { deepFreeze } from '../fixture/freeze.js';
+import { loadFixtures, type LoadedFixture } from '../fixture/load.js';
 import { PLACEHOLDER_CHOICES, type PlaceholderMode } from '../engine/placeholder.js';
 import { runStudy } from '../engine/run.js';
-import { writeRun, type ManifestInputs } from '../engine/write.js';
+import { readManifest, writeRun, type ManifestInputs } from '../engine/write.js';
 import { allConditions, conditionNames, getCondition } from '../policy/registry.js';
 import type { Condition } from '../policy/types.js';
 import { parseTiming, timingLabel, type Timing } from '../timing/timing.js';
 import { choiceFlag, integerFlag, parseFlags } from './args.js';
 import { loadPolicyModule } from './policy-module.js';
-import { displayPath, type CliIO } from './io.js';
+import type { CliIO } from './io.js';
+import { relativePath } from '../fixture/canonical.js';
 import { renderConditionList, renderSummaryTable } from './render.js';
 
 export const DEFAULTS = { fixtures: 'fixtures', out: 'results', seed: 20261202, timing: 'immediate', placeholders: 'marker' } as const;
@@ -89,6 +92,7 @@ export async function experiment(argv: readonly string[], io: CliIO): Promise<nu
     seed: integerFlag('--seed', flags.seed, DEFAULTS.seed),
     restricted: flags.condition !== undefined,
   };
+  if (existsSync(plan.outDir) && !statSync(plan.outDir).isDirectory()) throw usage('PL_USAGE_OUT_NOT_DIR', relativePath(plan.outDir, io.cwd));
   if (flags.check) return check(plan, io);
   const summaries = execute(plan, io.cwd, plan.outDir);
   io.stdout(flags.json ? `${JSON.stringify(summaries, null, 2)}\n` : renderSummaryTable(summaries, plan.outDir, io.cwd));
@@ -104,6 +108,7 @@ function info(c: Condition) {
 function selectConditions(names: readonly string[] | undefined, own: readonly Condition[]): Condition[] {
   if (!names) return allConditions();
   const wanted = names.flatMap((n) => n.split(',')).map((n) => n.trim()).filter(Boolean);
+  if (wanted.length === 0) throw usage('PL_USAGE_NO_CONDITIONS');
   const picked: Condition[] = [];
   for (const name of wanted) {
     const c = getCondition(name) ?? own.find((o) => o.name === name);
@@ -117,7 +122,7 @@ function selectConditions(names: readonly string[] | undefined, own: readonly Co
 function execute(plan: Plan, root: string, outDir: string): Summary[] {
   const fixtures = loadFixtures(plan.fixturesPath, root);
   const startedAt = new Date().toISOString();
-  freeze(fixtures);
+  deepFreeze(fixtures);
   const runs = runStudy({ conditions: plan.conditions, fixtures, timing: plan.timing, placeholders: plan.placeholders, tokens: tokenCounter() });
   for (const f of fixtures) {
     const now = sha256(readFileSync(resolve(root, f.oracleFile)));
@@ -127,18 +132,10 @@ function execute(plan: Plan, root: string, outDir: string): Summary[] {
   return runs.map((r) => r.summary);
 }
 
-function freeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) freeze(v);
-  }
-  return value;
-}
-
 function manifestInputs(plan: Plan, fixtures: readonly LoadedFixture[], startedAt: string): ManifestInputs {
   const pkg = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
   return {
-    artifactVersion: 1,
+    artifactVersion: ARTIFACT_VERSION,
     package: { name: pkg.name, version: pkg.version },
     tokenizer: { ...TOKENIZER },
     seed: plan.seed,
@@ -163,12 +160,13 @@ function check(plan: Plan, io: CliIO): number {
   const temp = mkdtempSync(join(tmpdir(), 'prunelab-check-'));
   try {
     execute(plan, io.cwd, temp);
-    const fresh = readManifestAt(temp)!;
-    const committed = readManifestAt(plan.outDir);
+    const fresh = readManifest(temp);
+    if (!fresh) throw new Error('internal: a fresh run wrote no readable manifest');
+    const committed = readManifest(plan.outDir);
     const differs: string[] = [];
     if (!committed) differs.push('manifest.json (missing or invalid)');
     else {
-      const inputs = (m: typeof fresh) => JSON.stringify({ ...m, run: null, conditions: null, outputs: null });
+      const inputs = (m: Manifest) => JSON.stringify({ ...m, run: null, conditions: null, outputs: null });
       if (inputs(fresh) !== inputs(committed)) differs.push('manifest.json (inputs)');
       for (const c of fresh.conditions) {
         if (!committed.conditions.some((d) => JSON.stringify(d) === JSON.stringify(c))) differs.push(`manifest.json (condition ${c.name})`);
@@ -187,17 +185,9 @@ function check(plan: Plan, io: CliIO): number {
       if (!bytes || sha256(bytes) !== o.sha256) differs.push(o.file);
     }
     if (differs.length > 0) throw failure('PL_CHECK_DIFFERS', differs);
-    io.stdout(`${displayPath(plan.outDir, io.cwd)} matches a fresh regeneration (${fresh.outputs.length} files, ${fresh.conditions.length} conditions, ${fresh.fixtures.length} fixtures)\n`);
+    io.stdout(`${relativePath(plan.outDir, io.cwd)} matches a fresh regeneration (${fresh.outputs.length} files, ${fresh.conditions.length} conditions, ${fresh.fixtures.length} fixtures)\n`);
     return 0;
   } finally {
     rmSync(temp, { recursive: true, force: true });
-  }
-}
-
-function readManifestAt(dir: string) {
-  try {
-    return Manifest.parse(JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')));
-  } catch {
-    return undefined;
   }
 }

@@ -34,7 +34,7 @@ export function fixtureJsonSchema(): string {
   const doc = {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     title: `prunelab fixture and oracle files, schema version ${SCHEMA_VERSION}`,
-    description: 'Generated from src/fixture/schema.ts by `npm run schema`; do not edit by hand.',
+    description: 'Generated from src/fixture/schema.ts by `npm run generate`; do not edit by hand.',
     $defs: {
       Fixture: z.toJSONSchema(Fixture, { io: 'input', target: 'draft-2020-12' }),
       Oracle: z.toJSONSchema(Oracle, { io: 'input', target: 'draft-2020-12' }),

@@ -11,8 +11,13 @@ const LAYERS = ['control', 'A', 'B', 'comparator'];
 
 export async function loadPolicyModule(path: string, cwd: string, taken: ReadonlySet<string>): Promise<Condition> {
   const file = resolve(cwd, path);
-  if (!existsSync(file)) throw input('PL_FIXTURE_PATH_MISSING', path);
-  const mod = (await import(pathToFileURL(file).href)) as { default?: unknown };
+  if (!existsSync(file)) throw input('PL_POLICY_MISSING', path);
+  let mod: { default?: unknown };
+  try {
+    mod = (await import(pathToFileURL(file).href)) as { default?: unknown };
+  } catch (err) {
+    throw input('PL_POLICY_IMPORT', path, (err as Error).message.split('\n')[0] ?? String(err));
+  }
   const c = mod.default;
   const bad = (field: string, problem: string) => input('PL_POLICY_MODULE', path, field, problem);
   if (!c || typeof c !== 'object') throw bad('(default export)', 'export default a Condition object');

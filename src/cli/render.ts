@@ -3,7 +3,7 @@ import type { Ratio, Summary } from '../artifacts/schema.js';
 import type { TokensOf } from '../fixture/view.js';
 import type { LoadedFixture } from '../fixture/load.js';
 import type { ConditionInfo } from '../policy/types.js';
-import { displayPath } from './io.js';
+import { relativePath } from '../fixture/canonical.js';
 
 function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
@@ -30,7 +30,7 @@ export function renderSummaryTable(summaries: readonly Summary[], outDir: string
   const head = ['condition', 'layer', 'rung', 'prune/defer/abstain', 'precision', 'false-prune rate', 'coverage', 'abstention', 'obligations', 'alerts', 'tokens raw -> final'];
   const first = summaries[0];
   const scope = first ? `${first.fixtures} fixtures, ${first.prunePoints} prune points, timing ${first.timing}, placeholders ${first.placeholders}` : 'no conditions';
-  return `${scope}\n\n${table(head, rows)}\nwritten to ${displayPath(outDir, cwd)}/\n`;
+  return `${scope}\n\n${table(head, rows)}\nwritten to ${relativePath(outDir, cwd)}/\n`;
 }
 
 /** The README's conditions table, generated from the registry so the two cannot drift apart. */

@@ -1,5 +1,6 @@
 // What a removed item leaves behind. Every field comes from recorded metadata, never from reading the removed
 // payload for meaning: a placeholder is an audit marker, not a semantic substitute.
+import { versionLabel } from '../fixture/canonical.js';
 import { residueText } from '../fixture/residue.js';
 import type { ResidueField } from '../fixture/schema.js';
 import type { PolicyView, ViewItem } from '../fixture/view.js';
@@ -17,8 +18,7 @@ export interface MarkerInput {
 function sourceLabel(item: ViewItem): string {
   const s = item.source;
   if (!s || s.identity === 'UNKNOWN') return 'UNKNOWN';
-  const version = s.version === 'UNKNOWN' ? 'UNKNOWN' : `${s.version.kind}:${s.version.value}`;
-  return `${s.identity}@${version}`;
+  return `${s.identity}@${versionLabel(s.version)}`;
 }
 
 export function markerText(item: ViewItem, m: MarkerInput): string {

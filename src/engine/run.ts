@@ -4,10 +4,12 @@ import type { Decision, DecisionRecord, FixtureMeasures, Measures, PointMeasures
 import { ARTIFACT_VERSION } from '../artifacts/schema.js';
 import type { TokenCounter } from '../accounting/tokens.js';
 import { failure } from '../errors.js';
+import { byCodeUnit, versionLabel } from '../fixture/canonical.js';
 import type { LoadedFixture } from '../fixture/load.js';
+import type { OraclePoint, PrunePoint } from '../fixture/schema.js';
 import { buildView, type PolicyView } from '../fixture/view.js';
 import { classify, recoverabilityOf } from '../policy/regenerability.js';
-import type { Condition, ConditionInfo, Eligibility } from '../policy/types.js';
+import { EligibilitySchema, type Condition, type ConditionInfo, type Eligibility } from '../policy/types.js';
 import { pool } from '../score/ratio.js';
 import { scorePoint, type AppliedRemoval } from '../score/score.js';
 import { decideTiming, timingLabel, type Timing } from '../timing/timing.js';
@@ -30,21 +32,26 @@ export interface ConditionRun {
 
 interface PreparedPoint {
   readonly loaded: LoadedFixture;
+  readonly point: PrunePoint;
+  readonly oracle: OraclePoint;
   readonly view: PolicyView;
 }
 
 export function runStudy(options: StudyOptions): ConditionRun[] {
-  const prepared: PreparedPoint[] = options.fixtures.flatMap((loaded) =>
-    loaded.fixture.prunePoints.map((p) => ({ loaded, view: buildView(loaded.fixture, p.id, options.tokens) })));
+  const prepared: PreparedPoint[] = options.fixtures.flatMap((loaded) => loaded.fixture.prunePoints.map((point) => ({
+    loaded,
+    point,
+    oracle: loaded.oracle.points.find((o) => o.prunePoint === point.id)!,
+    view: buildView(loaded.fixture, point.id, options.tokens),
+  })));
   return options.conditions.map((condition) => runCondition(condition, prepared, options));
 }
 
 function runCondition(condition: Condition, prepared: readonly PreparedPoint[], options: StudyOptions): ConditionRun {
   const records: DecisionRecord[] = [];
   const points: PointMeasures[] = [];
-  for (const { loaded, view } of prepared) {
-    const eligibilities = condition.decide(view);
-    checkPolicyOutput(condition.name, view, eligibilities);
+  for (const { loaded, point, oracle, view } of prepared) {
+    const eligibilities = decideChecked(condition, view);
     const timing = decideTiming(options.timing, view);
     const decided = eligibilities.map((e) => ({ e, decision: decisionOf(e, timing.applyNow) }));
     const removals: AppliedRemoval[] = [];
@@ -56,8 +63,6 @@ function runCondition(condition: Condition, prepared: readonly PreparedPoint[], 
         options.placeholders, e.residue, e.replacement);
       removals.push({ itemId: e.itemId, residue: e.residue, leftBehind: text, leftBehindTokens: options.tokens(text) });
     }
-    const point = loaded.fixture.prunePoints.find((p) => p.id === view.prunePoint.id)!;
-    const oracle = loaded.oracle.points.find((p) => p.prunePoint === point.id)!;
     const score = scorePoint({
       condition: condition.name, fixture: loaded.fixture, point, oracle, view,
       decisions: decided.map(({ e, decision }) => ({ itemId: e.itemId, decision })), removals, overheadTokens: 0,
@@ -68,7 +73,7 @@ function runCondition(condition: Condition, prepared: readonly PreparedPoint[], 
       const item = itemsById.get(e.itemId)!;
       const removal = removalById.get(e.itemId);
       const source = item.source && item.source.identity !== 'UNKNOWN'
-        ? { identity: item.source.identity, version: item.source.version === 'UNKNOWN' ? 'UNKNOWN' : `${item.source.version.kind}:${item.source.version.value}` }
+        ? { identity: item.source.identity, version: versionLabel(item.source.version) }
         : 'UNKNOWN' as const;
       records.push({
         fixture: loaded.fixture.id,
@@ -111,14 +116,28 @@ function decisionOf(e: Eligibility, applyNow: boolean): Decision {
 }
 
 /** A condition may come from outside the project; its output is checked before anything trusts it. */
-function checkPolicyOutput(name: string, view: PolicyView, out: readonly Eligibility[]): void {
-  const where = (problem: string) => failure('PL_POLICY_OUTPUT', name, view.fixtureId, view.prunePoint.id, problem);
+function decideChecked(condition: Condition, view: PolicyView): readonly Eligibility[] {
+  const where = (problem: string) => failure('PL_POLICY_OUTPUT', condition.name, view.fixtureId, view.prunePoint.id, problem);
+  let out: unknown;
+  try {
+    out = condition.decide(view);
+  } catch (err) {
+    throw where(`decide() threw: ${(err as Error).message}`);
+  }
+  if (!Array.isArray(out)) throw where('decide() must return an array of eligibilities');
   if (out.length !== view.items.length) throw where(`returned ${out.length} eligibilities for ${view.items.length} items`);
-  out.forEach((e, i) => {
+  return out.map((raw: unknown, i) => {
     const expected = view.items[i]!.id;
+    const parsed = EligibilitySchema.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      const field = issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : issue.path.join('.') || '(the whole eligibility)';
+      throw where(`eligibility ${i} (item "${expected}"), field "${field}": ${issue.message}`);
+    }
+    const e = parsed.data;
     if (e.itemId !== expected) throw where(`eligibility ${i} is for "${e.itemId}", expected "${expected}" (one per item, in view order)`);
-    if (!['keep', 'eligible', 'abstain'].includes(e.verdict)) throw where(`item "${e.itemId}" has verdict "${String(e.verdict)}"`);
     if (e.verdict !== 'eligible' && (e.residue || e.replacement !== undefined)) throw where(`item "${e.itemId}" is not eligible but carries a residue or replacement`);
+    return e;
   });
 }
 
@@ -170,7 +189,7 @@ function summarise(c: ConditionInfo, options: StudyOptions, records: readonly De
     fixtures: fixtureIds.length,
     prunePoints: points.length,
     ...aggregate(points),
-    removedBy: [...removedBy.values()].sort((a, b) => (a.step ?? 0) - (b.step ?? 0) || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0)),
+    removedBy: [...removedBy.values()].sort((a, b) => (a.step ?? 0) - (b.step ?? 0) || byCodeUnit(a.rule, b.rule)),
     perFixture,
   };
 }

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { dirname, join } from 'node:path';
 import { Manifest, type Manifest as ManifestT } from '../artifacts/schema.js';
 import { failure } from '../errors.js';
-import { sha256 } from '../fixture/load.js';
+import { byCodeUnit, sha256 } from '../fixture/canonical.js';
 import type { ConditionRun } from './run.js';
 
 export type ManifestInputs = Omit<ManifestT, 'outputs' | 'conditions'>;
@@ -32,11 +32,13 @@ export function writeAtomic(path: string, data: string): void {
   }
 }
 
-function readManifest(outDir: string): ManifestT | undefined {
-  const path = join(outDir, 'manifest.json');
-  if (!existsSync(path)) return undefined;
-  const parsed = Manifest.safeParse(JSON.parse(readFileSync(path, 'utf8')));
-  return parsed.success ? parsed.data : undefined;
+/** The manifest a folder holds, or undefined when it has none or one this code cannot read. */
+export function readManifest(dir: string): ManifestT | undefined {
+  try {
+    return Manifest.parse(JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')));
+  } catch {
+    return undefined;
+  }
 }
 
 /** Inputs that must match for an earlier run's condition folders to stand beside this run's. */
@@ -63,7 +65,7 @@ export function writeRun(outDir: string, runs: readonly ConditionRun[], inputs: 
   const outputs = [
     ...[...files].map(([file, data]) => ({ file, sha256: sha256(data) })),
     ...(previous?.outputs.filter((o) => carried.some((c) => o.file.startsWith(`${c.name}/`))) ?? []),
-  ].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  ].sort((a, b) => byCodeUnit(a.file, b.file));
   const conditions = [
     ...carried,
     ...runs.map((r) => ({ name: r.info.name, layer: r.info.layer, rung: r.info.rung, version: r.info.version })),
@@ -78,12 +80,16 @@ export function writeRun(outDir: string, runs: readonly ConditionRun[], inputs: 
     }
     writeFileSync(join(staging, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
     for (const run of runs) swapIn(join(staging, run.info.name), join(outDir, run.info.name));
-    for (const c of stale) rmSync(join(outDir, c.name), { recursive: true, force: true });
     renameSync(join(staging, 'manifest.json'), join(outDir, 'manifest.json'));
+    for (const c of stale) rmSync(join(outDir, c.name), { recursive: true, force: true });
   } catch (err) {
     throw failure('PL_IO', outDir, (err as Error).message);
   } finally {
-    rmSync(staging, { recursive: true, force: true });
+    try {
+      rmSync(staging, { recursive: true, force: true });
+    } catch {
+      // The error that brought us here matters more than a staging folder that could not be cleaned.
+    }
   }
   return manifest;
 }
@@ -97,5 +103,5 @@ function swapIn(from: string, to: string): void {
 
 /** Keeps the manifest's condition list in a stable order whatever order the runs came in. */
 function byName<T extends { name: string }>(conditions: T[]): T[] {
-  return [...conditions].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return [...conditions].sort((a, b) => byCodeUnit(a.name, b.name));
 }

@@ -29,7 +29,7 @@ export function protectionOf(view: PolicyView, item: ViewItem): Protection | und
   return { reason: parts.join('; '), consulted };
 }
 
-/** Every visible obligation, pending step and work unit id: what a protection check consulted. */
+/** Every visible obligation and pending step id: what a protection check consulted. */
 export function visibleIds(view: PolicyView): string[] {
   const { obligations, pendingSteps } = view.visible;
   return [...obligations.map((o) => o.id), ...pendingSteps.map((s) => s.id)];

@@ -27,11 +27,10 @@ export function single(mechanism: ConfiguredMechanism, options: SingleOptions): 
       const checked = options.gate ? visibleIds(view) : [];
       const { gated, candidates } = options.gate ? splitByGate(view, checked) : { gated: new Map<string, Eligibility>(), candidates: view.items.map((i) => i.id) };
       const findings = findingsById(mechanism.rule, mechanism.assess(view, candidates));
-      const open = new Set(candidates);
       return view.items.map((item) => {
         const kept = gated.get(item.id);
         if (kept) return kept;
-        const finding = open.has(item.id) ? findings.get(item.id) : undefined;
+        const finding = findings.get(item.id);
         if (!finding) return keepByDefault(item.id, checked);
         return fromFinding(finding, mechanism.rule, mechanism.rung, mergeIds(checked, finding.consulted));
       });

@@ -1,6 +1,7 @@
 // The one small interface every pruning mechanism and condition sits behind. Mechanisms and conditions are pure
 // functions of a PolicyView and the parameters they were built with; none of them can import the oracle.
-import type { ResidueField } from '../fixture/schema.js';
+import { z } from 'zod';
+import { ResidueField } from '../fixture/schema.js';
 import type { PolicyView } from '../fixture/view.js';
 
 /** 0 representation identity, 1 source identity, 2 checked subsumption, 3 verified closure, 4 prediction. */
@@ -31,20 +32,29 @@ export interface Mechanism {
   assess(view: PolicyView, candidates: readonly string[]): readonly Finding[];
 }
 
-/** A condition's eligibility verdict on one candidate, before timing decides whether to apply it now. */
-export interface Eligibility {
-  readonly itemId: string;
-  readonly verdict: 'keep' | 'eligible' | 'abstain';
+const RungSchema = z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3), z.literal(4)]);
+
+/**
+ * A condition's eligibility verdict on one candidate, before timing decides whether to apply it now. Declared as a
+ * schema because conditions can come from outside the project: the engine checks every verdict against it.
+ */
+export const EligibilitySchema = z.strictObject({
+  itemId: z.string().min(1),
+  verdict: z.enum(['keep', 'eligible', 'abstain']),
   /** The rule that produced the verdict (for eligible: the rule that removes the item). */
-  readonly rule: string;
-  readonly rung: Rung | null;
-  readonly reason: string;
-  readonly obligationsConsulted: readonly string[];
-  readonly residue?: readonly ResidueField[];
-  readonly replacement?: string;
+  rule: z.string().min(1),
+  rung: RungSchema.nullable(),
+  reason: z.string().min(1),
+  obligationsConsulted: z.array(z.string()).readonly(),
+  /** A partial removal: only these fields of the item survive (the bulk goes). */
+  residue: z.array(ResidueField).readonly().optional(),
+  /** Replacement text the condition itself defines (a comparator reproducing a published placeholder). */
+  replacement: z.string().optional(),
   /** In a ladder: 1-based position of the rule in the application order; absent elsewhere. */
-  readonly step?: number;
-}
+  step: z.int().positive().optional(),
+}).readonly();
+
+export type Eligibility = z.infer<typeof EligibilitySchema>;
 
 export interface ConditionInfo {
   readonly name: string;

@@ -12,7 +12,3 @@ export function ratio(numerator: number, denominator: number): Ratio {
 export function pool(ratios: readonly Ratio[]): Ratio {
   return ratio(ratios.reduce((s, r) => s + r.numerator, 0), ratios.reduce((s, r) => s + r.denominator, 0));
 }
-
-export function formatRatio(r: Ratio, digits = 3): string {
-  return `${r.numerator}/${r.denominator} = ${r.value === null ? 'undefined' : r.value.toFixed(digits)}`;
-}

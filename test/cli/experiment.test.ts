@@ -42,6 +42,31 @@ describe('npm run experiment', () => {
     expect((await cli(['experiment', '--timing', 'later'])).stderr).toContain('option --timing does not take "later"');
     expect((await cli(['experiment', '--out'])).stderr).toContain('option --out needs a value');
     expect((await cli(['experiments'])).stderr).toContain('valid commands: experiment, generate');
+    expect((await cli(['experiment', '--json=false'])).stderr).toContain('option --json takes no value');
+    expect((await cli(['experiment', 'raw'])).stderr).toContain('unexpected argument "raw"');
+    for (const args of [['--seed', '99999999999999999999'], ['--seed', '1.5'], ['--condition', ','], ['--placeholders', 'text']]) {
+      const r = await cli(['experiment', ...args]);
+      expect(r.code, args.join(' ')).toBe(2);
+    }
+    expect((await cli(['experiment', '--condition', ','])).stderr).toContain('--condition names no condition');
+  });
+
+  it('exits 2 when --out names a file, before running anything', async () => {
+    const file = join(tmp(), 'results.txt');
+    writeFileSync(file, 'not a folder');
+    const r = await cli(['experiment', '--out', file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('which is a file, not a folder');
+    expect(readFileSync(file, 'utf8')).toBe('not a folder');
+  });
+
+  it('treats an unreadable manifest in the output folder as absent, and replaces it', async () => {
+    const { dir } = writeFixture();
+    const out = tmp();
+    writeFileSync(join(out, 'manifest.json'), '{ truncated');
+    const r = await cli(['experiment', '--fixtures', dir, '--out', out, '--condition', 'raw']);
+    expect(r.code).toBe(0);
+    expect(Manifest.parse(JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'))).conditions.map((c) => c.name)).toEqual(['raw']);
   });
 
   it('exits 2 on a missing fixture path and writes nothing', async () => {

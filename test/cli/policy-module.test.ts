@@ -47,6 +47,33 @@ describe('running your own policy with --policy', () => {
     expect(r.stderr).toMatch(/policy\.mjs: the policy module's default export, field "layer"/);
   });
 
+  it('exits 2 on a missing module or one that does not load', async () => {
+    const missing = await cli(['experiment', '--out', '/tmp/x', '--policy', '/no/such/policy.ts']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('policy module /no/such/policy.ts does not exist');
+    const broken = await cli(['experiment', '--out', '/tmp/x', '--policy', policyFile('export default {;')]);
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toMatch(/policy\.mjs: the policy module could not be loaded/);
+  });
+
+  it('checks every eligibility a policy returns, naming the item and the field', async () => {
+    const { dir } = writeFixture();
+    const cases: [string, string][] = [
+      [dropCalls.replace("rung: 0, reason: 'a call record'", "rung: 9, reason: 'a call record'"), 'eligibility 1 (item "c1"), field "rung"'],
+      [dropCalls.replace(", obligationsConsulted: [] }\n    : {", " }\n    : {"), 'eligibility 1 (item "c1"), field "obligationsConsulted"'],
+      [dropCalls.replace("verdict: 'eligible', rule", "verdict: 'eligible', residue: ['bulk'], rule"), 'field "residue.0"'],
+      [dropCalls.replace('decide: (view) =>', 'decide: () => { throw new Error("no view for me"); },\n  unused: (view) =>'), 'decide() threw: no view for me'],
+    ];
+    for (const [body, message] of cases) {
+      const out = mkdtempSync(join(tmpdir(), 'prunelab-out-'));
+      const r = await cli(['experiment', '--fixtures', dir, '--out', out, '--policy', policyFile(body)]);
+      expect(r.code, message).toBe(1);
+      expect(r.stderr).toContain('condition drop-calls on mini at pp1');
+      expect(r.stderr).toContain(message);
+      expect(existsSync(join(out, 'manifest.json'))).toBe(false);
+    }
+  });
+
   it('fails with exit 1 when a policy breaks its contract, leaving earlier results untouched', async () => {
     const { dir } = writeFixture();
     const out = mkdtempSync(join(tmpdir(), 'prunelab-out-'));

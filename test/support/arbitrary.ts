@@ -73,6 +73,7 @@ export const fixtureArb = fc.record({
   turnShare: fc.double({ min: 0.3, max: 1, noNaN: true }),
   subgoal: pick(['fix the pool timeout', 'alpha beta gamma', 'investigate exit code 137', 'do it now']),
   budget: fc.integer({ min: 1, max: 120 }),
+  taskBoundary: fc.boolean(),
   pinned: fc.array(fc.nat(40), { maxLength: 2 }),
   protectedTools: fc.subarray(TOOLS.map((t) => t.name)),
   obligations: fc.array(obligationArb, { maxLength: 2 }),
@@ -124,6 +125,7 @@ export function toFixture(plan: Plan): unknown {
       turn: ppTurn,
       time: timeOf(ppTurn),
       budgetTokens: plan.budget,
+      taskBoundary: plan.taskBoundary,
       subgoal: plan.subgoal,
       visible: {
         pinned: some(plan.pinned),

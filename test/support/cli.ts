@@ -10,6 +10,6 @@ export interface CliResult {
 export async function cli(args: readonly string[], cwd = process.cwd()): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
-  const code = await runCli(args, { cwd, stdout: (t) => { stdout += t; }, stderr: (t) => { stderr += t; }, env: {} });
+  const code = await runCli(args, { cwd, stdout: (t) => { stdout += t; }, stderr: (t) => { stderr += t; } });
   return { code, stdout, stderr };
 }

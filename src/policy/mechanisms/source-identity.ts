@@ -1,6 +1,7 @@
 // Rung 1, source identity: two reads of one source in one recorded state. The state is established by a known
 // version (content hash, git sha, etag) or, failing that, by the source being immutable; a mutable source read with
 // an UNKNOWN version cannot be shown to be the same state, however alike the reads look.
+import { versionLabel } from '../../fixture/canonical.js';
 import type { Source } from '../../fixture/schema.js';
 import type { ViewItem } from '../../fixture/view.js';
 import type { ConfiguredMechanism } from '../eligibility.js';
@@ -25,7 +26,7 @@ function asRead(item: ViewItem): Read | undefined {
  * mutability flag because it is evidence about this read, while the flag is a claim about the source in general.
  */
 function stateKey(source: Source): string | undefined {
-  if (source.version !== 'UNKNOWN') return `${source.version.kind}:${source.version.value}`;
+  if (source.version !== 'UNKNOWN') return versionLabel(source.version);
   if (source.mutable === false) return 'immutable';
   return undefined;
 }
