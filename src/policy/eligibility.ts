@@ -67,7 +67,7 @@ export function listIds(ids: readonly string[]): string {
   return `${ids.slice(0, -1).join(', ')} and ${ids[ids.length - 1]}`;
 }
 
-/** A comparator's verdicts: no rung, no obligations consulted, and its own replacement text where it has one. */
+/** Verdicts of a condition that neither stands on a rung nor consults obligations (control and comparators). */
 export function comparatorVerdict(rule: string) {
   return (itemId: string, verdict: Eligibility['verdict'], reason: string, replacement?: string): Eligibility => ({
     itemId,

@@ -1,4 +1,5 @@
 // The control condition: the raw history, nothing removed, against which every other condition is compared.
+import { comparatorVerdict } from './eligibility.js';
 import type { Condition } from './types.js';
 
 export const RAW = 'raw';
@@ -14,14 +15,8 @@ export function raw(): Condition {
     consultsObligations: false,
     parameters: {},
     decide(view) {
-      return view.items.map((item) => ({
-        itemId: item.id,
-        verdict: 'keep',
-        rule: RAW,
-        rung: null,
-        reason: 'control condition keeps every item',
-        obligationsConsulted: [],
-      }));
+      const verdict = comparatorVerdict(RAW);
+      return view.items.map((item) => verdict(item.id, 'keep', 'control condition keeps every item'));
     },
   };
 }

@@ -1,7 +1,8 @@
 // Comparator: the age-only rule the chapter calls among the least defensible (old is not discardable). It removes
 // items from the front of the context, whatever their kind, until the context fits the prune point's budget.
 import type { PolicyView } from '../../fixture/view.js';
-import type { Condition, Eligibility } from '../types.js';
+import { comparatorVerdict } from '../eligibility.js';
+import type { Condition } from '../types.js';
 
 export const OLDEST_FIRST = 'oldest-first';
 
@@ -21,23 +22,15 @@ export function oldestFirst(): Condition {
       const budget = view.prunePoint.budgetTokens;
       let occupied = view.contextTokens;
       let removed = 0;
-      return view.items.map((item): Eligibility => {
-        const base = { itemId: item.id, rule, rung: null, obligationsConsulted: [] } as const;
+      const verdict = comparatorVerdict(rule);
+      return view.items.map((item) => {
         if (occupied <= budget) {
-          return {
-            ...base,
-            verdict: 'keep',
-            reason: `context fits the budget of ${budget} tokens at ${occupied} after removing ${removed} older item(s)`,
-          };
+          return verdict(item.id, 'keep', `context fits the budget of ${budget} tokens at ${occupied} after removing ${removed} older item(s)`);
         }
         const before = occupied;
         occupied -= item.tokens;
         removed += 1;
-        return {
-          ...base,
-          verdict: 'eligible',
-          reason: `oldest remaining item while the context (${before} tokens) exceeds the budget of ${budget}`,
-        };
+        return verdict(item.id, 'eligible', `oldest remaining item while the context (${before} tokens) exceeds the budget of ${budget}`);
       });
     },
   };
