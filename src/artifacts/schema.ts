@@ -123,7 +123,19 @@ export const Manifest = z.strictObject({
   timing: z.string(),
   placeholders: z.enum(['marker', 'none']),
   conditions: z.array(z.strictObject({ name: z.string(), layer: z.string(), rung: Rung.nullable(), version: z.string() })),
-  fixtures: z.array(z.strictObject({ file: z.string(), id: z.string(), sha256: z.string(), oracleFile: z.string(), oracleSha256: z.string() })),
+  /** Whether the inputs were checked against a preregistration; an exploratory run can never pass for one. */
+  study: z.strictObject({
+    exploratory: z.boolean(),
+    /** The preregistration the inputs were checked against (file relative to the package root), or null. */
+    preregistration: z.strictObject({ file: z.string(), sha256: z.string() }).nullable(),
+    /** The fixture manifest (fixtures/MANIFEST.json) the inputs were checked against, or null. */
+    fixtureManifest: z.strictObject({ file: z.string(), sha256: z.string() }).nullable(),
+  }),
+  /** Which backend played each model role; `embedded` needs no key and no network. */
+  models: z.array(z.strictObject({ role: z.enum(['predictor', 'reader']), provider: z.string(), model: z.string().nullable() })),
+  fixtures: z.array(z.strictObject({
+    file: z.string(), id: z.string(), families: z.array(z.string()), sha256: z.string(), oracleFile: z.string(), oracleSha256: z.string(),
+  })),
   /** Files the run wrote, relative to the output folder, with their sha256. */
   outputs: z.array(z.strictObject({ file: z.string(), sha256: z.string() })),
   /** What differs between two runs of the same inputs; `--check` ignores it. */

@@ -141,7 +141,11 @@ function manifestInputs(plan: Plan, fixtures: readonly LoadedFixture[], startedA
     seed: plan.seed,
     timing: timingLabel(plan.timing),
     placeholders: plan.placeholders,
-    fixtures: fixtures.map((f) => ({ file: f.file, id: f.fixture.id, sha256: f.sha256, oracleFile: f.oracleFile, oracleSha256: f.oracleSha256 })),
+    study: { exploratory: true, preregistration: null, fixtureManifest: null },
+    models: [{ role: 'predictor', provider: 'embedded', model: null }, { role: 'reader', provider: 'embedded', model: null }],
+    fixtures: fixtures.map((f) => ({
+      file: f.file, id: f.fixture.id, families: [...f.fixture.families], sha256: f.sha256, oracleFile: f.oracleFile, oracleSha256: f.oracleSha256,
+    })),
     run: { startedAt, ...gitState(), node: process.version },
   };
 }

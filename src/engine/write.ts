@@ -43,7 +43,7 @@ export function readManifest(dir: string): ManifestT | undefined {
 
 /** Inputs that must match for an earlier run's condition folders to stand beside this run's. */
 function sameInputs(a: ManifestT, b: ManifestInputs): boolean {
-  const sig = (m: ManifestInputs) => JSON.stringify([m.package, m.tokenizer, m.seed, m.timing, m.placeholders, m.fixtures]);
+  const sig = (m: ManifestInputs) => JSON.stringify([m.package, m.tokenizer, m.seed, m.timing, m.placeholders, m.study, m.models, m.fixtures]);
   return sig(a) === sig(b);
 }
 
