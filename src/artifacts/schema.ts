@@ -153,3 +153,19 @@ export type PointMeasures = z.infer<typeof PointMeasures>;
 export type FixtureMeasures = z.infer<typeof FixtureMeasures>;
 export type Summary = z.infer<typeof Summary>;
 export type Manifest = z.infer<typeof Manifest>;
+
+export const MANIFEST_VERSION = 1;
+
+/**
+ * fixtures/MANIFEST.json: the frozen inputs of the study. Every sha256 is over the file's JSON text (after
+ * decompression for a `.json.gz` file), so a hash names content, not a compressor's bytes. Files are relative to
+ * the package root, sorted by code unit.
+ */
+export const FixtureManifest = z.strictObject({
+  manifestVersion: z.literal(MANIFEST_VERSION),
+  /** How the generated corpus was made; null for a corpus with no generated part. */
+  generator: z.strictObject({ name: z.string(), version: z.string(), seed: z.int(), count: z.int().nonnegative(), out: z.string() }).nullable(),
+  fixtures: z.array(z.strictObject({ file: z.string(), id: z.string(), sha256: z.string() })),
+  oracles: z.array(z.strictObject({ file: z.string(), fixtureId: z.string(), sha256: z.string() })),
+});
+export type FixtureManifest = z.infer<typeof FixtureManifest>;
