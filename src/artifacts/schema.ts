@@ -105,6 +105,8 @@ export const Summary = z.strictObject({
   policyVersion: z.string(),
   upperRisk: z.boolean(),
   parameters: z.record(z.string(), z.union([z.number(), z.string(), z.boolean()])),
+  /** Present only on a parameter-sweep variant: the base condition, the parameter it varies and its value here. */
+  sweepOf: z.strictObject({ condition: z.string(), parameter: z.string(), value: z.number() }).optional(),
   timing: z.string(),
   placeholders: z.enum(['marker', 'none']),
   fixtures: z.int().nonnegative(),

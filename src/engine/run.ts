@@ -184,6 +184,7 @@ function summarise(c: ConditionInfo, options: StudyOptions, records: readonly De
     policyVersion: c.version,
     upperRisk: c.upperRisk,
     parameters: { ...c.parameters },
+    ...(c.sweepOf ? { sweepOf: { ...c.sweepOf } } : {}),
     timing: timingLabel(options.timing),
     placeholders: options.placeholders,
     fixtures: fixtureIds.length,

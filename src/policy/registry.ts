@@ -1,6 +1,6 @@
 // Every condition the experiment runs, in the one stable order reports and the CLI use. Conditions are built once
 // with their default parameters; all are pure, so sharing the instances is safe.
-import { observationMasking } from './comparators/observation-masking.js';
+import { DEFAULT_KEEP_LAST, OBSERVATION_MASKING, observationMasking } from './comparators/observation-masking.js';
 import { oldestFirst } from './comparators/oldest-first.js';
 import { regenerabilityGuard } from './comparators/regenerability-guard.js';
 import { sameToolArgsDedup } from './comparators/same-tool-args-dedup.js';
@@ -8,12 +8,44 @@ import { ladder } from './ladder.js';
 import { checkedSupersession } from './mechanisms/checked-supersession.js';
 import { erroredInputResidue } from './mechanisms/errored-input-residue.js';
 import { exactRedundancy } from './mechanisms/exact-redundancy.js';
-import { predictiveSemantic } from './mechanisms/predictive-semantic.js';
+import { DEFAULT_THRESHOLD, PREDICTIVE_SEMANTIC, predictiveSemantic } from './mechanisms/predictive-semantic.js';
 import { sourceIdentity } from './mechanisms/source-identity.js';
 import { verifiedCompletion } from './mechanisms/verified-completion.js';
 import { raw } from './raw.js';
 import { single } from './single.js';
 import type { Condition } from './types.js';
+
+/**
+ * The parameter sweeps, so a tunable condition's trade-off is a curve rather than one point. The base conditions
+ * keep their defaults (threshold 0.2, M = 10); each variant is an ordinary condition named `<base>@<value>`.
+ */
+export const SWEEPS = {
+  [PREDICTIVE_SEMANTIC]: { parameter: 'threshold', base: DEFAULT_THRESHOLD, values: [0.05, 0.1, 0.3, 0.4, 0.5] },
+  [OBSERVATION_MASKING]: { parameter: 'keepLast', base: DEFAULT_KEEP_LAST, values: [1, 2, 5, 20, 40] },
+} as const;
+
+export function sweepName(base: string, value: number): string {
+  return `${base}@${String(value)}`;
+}
+
+function sweepVariants(): Condition[] {
+  const predictive = SWEEPS[PREDICTIVE_SEMANTIC];
+  const masking = SWEEPS[OBSERVATION_MASKING];
+  return [
+    ...predictive.values.map((threshold) => single(predictiveSemantic({ threshold }), {
+      gate: false,
+      upperRisk: true,
+      name: sweepName(PREDICTIVE_SEMANTIC, threshold),
+      sweepOf: { condition: PREDICTIVE_SEMANTIC, parameter: predictive.parameter, value: threshold },
+      description: `sweep of predictive-semantic: lexical relevance below ${String(threshold)}; no gate (upper-risk)`,
+    })),
+    ...masking.values.map((keepLast) => observationMasking({
+      keepLast,
+      name: sweepName(OBSERVATION_MASKING, keepLast),
+      sweepOf: { condition: OBSERVATION_MASKING, parameter: masking.parameter, value: keepLast },
+    })),
+  ];
+}
 
 function build(): readonly Condition[] {
   const er = exactRedundancy();
@@ -54,6 +86,7 @@ function build(): readonly Condition[] {
       predictor: { mode: 'apply', mechanism: ps },
       description: 'gate, then rungs 0-3 cumulatively and the predictor as the last rule (upper-risk)',
     }),
+    ...sweepVariants(),
   ];
 }
 

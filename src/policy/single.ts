@@ -4,18 +4,22 @@
 import { fromFinding, findingsById, keepByDefault, mergeIds, splitByGate } from './eligibility.js';
 import type { ConfiguredMechanism } from './eligibility.js';
 import { visibleIds } from './protection.js';
-import type { Condition, Eligibility } from './types.js';
+import type { Condition, Eligibility, SweepOf } from './types.js';
 
 export interface SingleOptions {
   readonly description: string;
   /** Whether the protection gate runs first (every mechanism but the predictive one). */
   readonly gate: boolean;
   readonly upperRisk: boolean;
+  /** The condition's name when it is not the mechanism's rule (a parameter-sweep variant). */
+  readonly name?: string;
+  readonly sweepOf?: SweepOf;
 }
 
 export function single(mechanism: ConfiguredMechanism, options: SingleOptions): Condition {
   return {
-    name: mechanism.rule,
+    name: options.name ?? mechanism.rule,
+    ...(options.sweepOf ? { sweepOf: options.sweepOf } : {}),
     layer: 'A',
     rung: mechanism.rung,
     version: mechanism.version,

@@ -72,6 +72,14 @@ export interface ConditionInfo {
   readonly reference?: string;
   /** For ladders: the rules in application order. */
   readonly order?: readonly string[];
+  /** For a parameter-sweep variant: the base condition it varies, the parameter and this variant's value. */
+  readonly sweepOf?: SweepOf;
+}
+
+export interface SweepOf {
+  readonly condition: string;
+  readonly parameter: string;
+  readonly value: number;
 }
 
 export interface Condition extends ConditionInfo {

@@ -6,6 +6,8 @@ const ORDER = [
   'exact-redundancy', 'source-identity', 'errored-input-residue', 'checked-supersession', 'verified-completion', 'predictive-semantic',
   'same-tool-args-dedup', 'observation-masking', 'oldest-first', 'regenerability-guard',
   'ladder-0', 'ladder-0-1', 'ladder-0-2', 'ladder-0-3', 'ladder-0-4',
+  'predictive-semantic@0.05', 'predictive-semantic@0.1', 'predictive-semantic@0.3', 'predictive-semantic@0.4', 'predictive-semantic@0.5',
+  'observation-masking@1', 'observation-masking@2', 'observation-masking@5', 'observation-masking@20', 'observation-masking@40',
 ];
 
 describe('condition registry', () => {
@@ -43,6 +45,8 @@ describe('condition registry', () => {
       'ladder-0-2': ['B', 2, true, false],
       'ladder-0-3': ['B', 3, true, false],
       'ladder-0-4': ['B', 4, true, true],
+      ...Object.fromEntries([0.05, 0.1, 0.3, 0.4, 0.5].map((t) => [`predictive-semantic@${t}`, ['A', 4, false, true]])),
+      ...Object.fromEntries([1, 2, 5, 20, 40].map((m) => [`observation-masking@${m}`, ['comparator', null, false, false]])),
     });
     for (const c of allConditions()) {
       expect(c.version).toMatch(/^\d+\.\d+\.\d+$/);
@@ -52,6 +56,11 @@ describe('condition registry', () => {
       if (c.layer === 'B') expect(c.order?.[0]).toBe('exact-redundancy');
     }
     expect(getCondition('errored-input-residue')?.parameters).toEqual({ afterTurns: 4 });
+    expect(getCondition('predictive-semantic@0.4')?.parameters).toMatchObject({ threshold: 0.4 });
+    expect(getCondition('predictive-semantic@0.4')?.sweepOf).toEqual({ condition: 'predictive-semantic', parameter: 'threshold', value: 0.4 });
+    expect(getCondition('observation-masking@2')?.parameters).toMatchObject({ keepLast: 2 });
+    expect(getCondition('observation-masking@2')?.sweepOf).toEqual({ condition: 'observation-masking', parameter: 'keepLast', value: 2 });
+    expect(getCondition('observation-masking')?.sweepOf).toBeUndefined();
     expect(getCondition('ladder-0-3')?.order).toEqual([
       'exact-redundancy', 'source-identity', 'errored-input-residue', 'checked-supersession', 'verified-completion', 'predictive-semantic',
     ]);

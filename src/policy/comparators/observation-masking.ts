@@ -11,7 +11,7 @@
 // Here an observation is a tool result: the fixtures' environment output.
 import type { PolicyView } from '../../fixture/view.js';
 import { comparatorVerdict } from '../eligibility.js';
-import type { Condition } from '../types.js';
+import type { Condition, SweepOf } from '../types.js';
 
 export const OBSERVATION_MASKING = 'observation-masking';
 export const DEFAULT_KEEP_LAST = 10;
@@ -29,6 +29,9 @@ export function maskPlaceholder(content: string): string {
 
 export interface ObservationMaskingParameters {
   readonly keepLast?: number;
+  /** The condition's name when it is not the comparator's own (a parameter-sweep variant). */
+  readonly name?: string;
+  readonly sweepOf?: SweepOf;
 }
 
 export function observationMasking(parameters: ObservationMaskingParameters = {}): Condition {
@@ -37,7 +40,8 @@ export function observationMasking(parameters: ObservationMaskingParameters = {}
   const rule = OBSERVATION_MASKING;
   const verdict = comparatorVerdict(rule);
   return {
-    name: rule,
+    name: parameters.name ?? rule,
+    ...(parameters.sweepOf ? { sweepOf: parameters.sweepOf } : {}),
     layer: 'comparator',
     rung: null,
     version: '1.0.0',
