@@ -36,6 +36,14 @@ export const messages = {
   PL_CHECK_DIFFERS: (files: readonly string[]) =>
     `regenerated results differ from the committed ones in: ${files.join(', ')}`,
   PL_IO: (path: string, detail: string) => `could not write ${path}: ${detail}`,
+  PL_RESULTS_MISSING: (path: string) => `no results at ${path} (run \`npm run experiment\` first, or give --results DIR)`,
+  PL_RESULTS_FIELD: (file: string, where: string, field: string, problem: string) =>
+    `${file}: ${where}, field "${field}": ${problem}`,
+  PL_RESULTS_INCONSISTENT: (file: string, problem: string) => `${file}: ${problem}`,
+  PL_PUBLISH_EXPLORATORY: (path: string) =>
+    `${path} is stamped exploratory (not checked against a preregistration); give --allow-exploratory to publish it labelled as exploratory`,
+  PL_PUBLISH_NEEDS_OUT: () => 'publish needs --out DIR: the folder the bundle is written to',
+  PL_NOTEBOOK_FAILED: (file: string, detail: string) => `${file}: the notebook failed: ${detail}`,
 } as const;
 
 export type MessageCode = keyof typeof messages;

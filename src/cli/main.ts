@@ -3,8 +3,10 @@ import { PrunelabError, usage } from '../errors.js';
 import { experiment } from './experiment.js';
 import type { CliIO } from './io.js';
 import { generate } from './generate.js';
+import { publish } from './publish.js';
+import { report } from './report.js';
 
-const COMMANDS: Record<string, (argv: readonly string[], io: CliIO) => Promise<number>> = { experiment, generate };
+const COMMANDS: Record<string, (argv: readonly string[], io: CliIO) => Promise<number>> = { experiment, generate, publish, report };
 
 export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {
   try {

@@ -1,0 +1,24 @@
+// `prunelab report`: rebuilds every table and chart from a results folder without running any condition.
+import { resolve } from 'node:path';
+import { relativePath } from '../fixture/canonical.js';
+import { buildReport, CHARTS_DIR, TABLES_DIR, writeFolders } from '../report/report.js';
+import { parseFlags } from './args.js';
+import type { CliIO } from './io.js';
+
+export const REPORT_USAGE = `usage: prunelab report [--results DIR]
+  --results DIR   the results folder to read and write tables/ and charts/ into (default results)
+`;
+
+export async function report(argv: readonly string[], io: CliIO): Promise<number> {
+  const flags = parseFlags(argv, { results: { type: 'string' }, help: { type: 'boolean' } });
+  if (flags.help) {
+    io.stdout(REPORT_USAGE);
+    return 0;
+  }
+  const dir = resolve(io.cwd, flags.results ?? 'results');
+  const label = relativePath(dir, io.cwd);
+  const built = await buildReport(dir, label);
+  writeFolders(dir, built.files);
+  io.stdout(`wrote ${built.tables.length} tables to ${label}/${TABLES_DIR}/ and ${built.charts.length} charts to ${label}/${CHARTS_DIR}/ (${built.analysis.fixtures} fixtures, ${built.analysis.rows.length} conditions)\n`);
+  return 0;
+}

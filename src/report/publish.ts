@@ -1,0 +1,79 @@
+// The bundle for the book's repository: charts in all three forms, tables, an index.md listing every figure with
+// its caption, and provenance.json naming what the figures rest on. Results stamped exploratory are refused
+// unless the caller allows them, and then every caption says so (the caption is built from the manifest's stamp).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { usage } from '../errors.js';
+import { sha256 } from '../fixture/canonical.js';
+import { analyse, caption } from './analysis.js';
+import { COMPARISONS } from './comparisons.js';
+import { loadResults, type StudyResults } from './load.js';
+import { CHARTS_DIR, renderReport, TABLES_DIR, type Report } from './report.js';
+
+export const PROVENANCE_FILE = 'provenance.json';
+export const INDEX_FILE = 'index.md';
+
+export interface PublishOptions {
+  readonly allowExploratory: boolean;
+}
+
+export function provenance(results: StudyResults, report: Report, manifestSha256: string): Record<string, unknown> {
+  const m = results.manifest;
+  return {
+    package: m.package,
+    gitCommit: m.run.gitCommit,
+    gitDirty: m.run.gitDirty,
+    exploratory: m.study.exploratory,
+    preregistration: m.study.preregistration,
+    fixtureManifest: m.study.fixtureManifest,
+    resultsManifestSha256: manifestSha256,
+    tokenizer: m.tokenizer,
+    models: m.models,
+    seed: m.seed,
+    bootstrap: { seed: report.analysis.seed, iterations: report.analysis.iterations },
+    fixtures: m.fixtures.length,
+    prunePoints: report.analysis.prunePoints,
+    conditions: m.conditions.map((c) => c.name),
+    comparisons: COMPARISONS.map((c) => c.id),
+  };
+}
+
+export function indexMarkdown(results: StudyResults, report: Report): string {
+  const m = results.manifest;
+  const lines = [
+    '# prunelab results',
+    '',
+    `${caption(report.analysis)}.`,
+    '',
+    m.study.exploratory
+      ? '**Exploratory.** These results were not checked against a preregistration; read them as exploration, not as a test.'
+      : `Preregistration: \`${m.study.preregistration?.file ?? 'unknown'}\` (sha256 \`${m.study.preregistration?.sha256 ?? 'unknown'}\`).`,
+    '',
+    `Git commit \`${m.run.gitCommit}\`; tokenizer ${m.tokenizer.package} ${m.tokenizer.version} (${m.tokenizer.encoding}); models: ${m.models.map((x) => `${x.role} ${x.provider}${x.model ? ` ${x.model}` : ''}`).join(', ')}. Full provenance in [${PROVENANCE_FILE}](${PROVENANCE_FILE}).`,
+    '',
+    '## Figures',
+    '',
+  ];
+  report.charts.forEach((c, i) => {
+    lines.push(
+      `### Figure ${i + 1}. ${c.title}`, '',
+      `![${c.title}](${CHARTS_DIR}/${c.name}.svg)`, '',
+      `*${c.caption}.* Files: [vega-lite spec](${CHARTS_DIR}/${c.name}.vl.json), [SVG](${CHARTS_DIR}/${c.name}.svg), [PNG](${CHARTS_DIR}/${c.name}.png).`, '',
+    );
+  });
+  lines.push('## Tables', '');
+  for (const t of report.tables) lines.push(`- ${t.title}: [Markdown](${TABLES_DIR}/${t.name}.md), [CSV](${TABLES_DIR}/${t.name}.csv)`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** The bundle's files, or a usage error when the results are exploratory and that was not allowed. */
+export async function buildBundle(resultsDir: string, label: string, options: PublishOptions): Promise<ReadonlyMap<string, string | Buffer>> {
+  const results = loadResults(resultsDir, label);
+  if (results.manifest.study.exploratory && !options.allowExploratory) throw usage('PL_PUBLISH_EXPLORATORY', label);
+  const report = await renderReport(analyse(results));
+  const manifestSha256 = sha256(readFileSync(join(resultsDir, 'manifest.json')));
+  const files = new Map(report.files);
+  files.set(INDEX_FILE, indexMarkdown(results, report));
+  files.set(PROVENANCE_FILE, `${JSON.stringify(provenance(results, report, manifestSha256), null, 2)}\n`);
+  return files;
+}

@@ -1,0 +1,75 @@
+// Assembles the report's files from a results folder: every table as CSV and Markdown, every chart as its
+// vega-lite spec, SVG and PNG. Pure in its inputs: the same results give the same bytes.
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { failure } from '../errors.js';
+import { byCodeUnit } from '../fixture/canonical.js';
+import { analyse, type Analysis } from './analysis.js';
+import { buildCharts, type ChartSpec } from './charts.js';
+import { loadResults } from './load.js';
+import { renderChart } from './render-chart.js';
+import { buildTables, tableCsv, tableMarkdown, type ReportTable } from './tables.js';
+
+export const TABLES_DIR = 'tables';
+export const CHARTS_DIR = 'charts';
+
+export interface Report {
+  readonly analysis: Analysis;
+  readonly tables: readonly ReportTable[];
+  readonly charts: readonly ChartSpec[];
+  /** Relative path to contents, in a stable order. */
+  readonly files: ReadonlyMap<string, string | Buffer>;
+}
+
+export async function buildReport(resultsDir: string, label: string): Promise<Report> {
+  const analysis = analyse(loadResults(resultsDir, label));
+  return renderReport(analysis);
+}
+
+export async function renderReport(analysis: Analysis): Promise<Report> {
+  const tables = buildTables(analysis);
+  const charts = buildCharts(analysis);
+  const files = new Map<string, string | Buffer>();
+  for (const t of tables) {
+    files.set(`${TABLES_DIR}/${t.name}.csv`, tableCsv(t));
+    files.set(`${TABLES_DIR}/${t.name}.md`, tableMarkdown(t, analysis));
+  }
+  for (const c of charts) {
+    const { svg, png } = await renderChart(c.spec);
+    files.set(`${CHARTS_DIR}/${c.name}.vl.json`, `${JSON.stringify(c.spec, null, 2)}\n`);
+    files.set(`${CHARTS_DIR}/${c.name}.svg`, svg.endsWith('\n') ? svg : `${svg}\n`);
+    files.set(`${CHARTS_DIR}/${c.name}.png`, png);
+  }
+  return { analysis, tables, charts, files };
+}
+
+/**
+ * Writes `files` under `dir`, replacing each top-level folder they name (so stale files go) by building it in a
+ * staging folder first and swapping it in by rename; a failure leaves the previous folders as they were.
+ */
+export function writeFolders(dir: string, files: ReadonlyMap<string, string | Buffer>): void {
+  const staging = join(dir, `.report-staging-${process.pid}`);
+  try {
+    rmSync(staging, { recursive: true, force: true });
+    const tops = new Set<string>();
+    for (const [file, data] of files) {
+      const top = file.split('/')[0]!;
+      if (file.includes('/')) tops.add(top);
+      mkdirSync(dirname(join(staging, file)), { recursive: true });
+      writeFileSync(join(staging, file), data);
+    }
+    for (const top of [...tops].sort(byCodeUnit)) {
+      const to = join(dir, top);
+      const old = `${to}.old-${process.pid}`;
+      if (existsSync(to)) renameSync(to, old);
+      renameSync(join(staging, top), to);
+      rmSync(old, { recursive: true, force: true });
+    }
+    // Top-level files (index.md, provenance.json) go last, so a folder that has them is complete.
+    for (const file of [...files.keys()].filter((f) => !f.includes('/')).sort(byCodeUnit)) renameSync(join(staging, file), join(dir, file));
+  } catch (err) {
+    throw failure('PL_IO', dir, (err as Error).message);
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,150 @@
+// The statistics of the report: Wilson intervals for proportions, seeded percentile bootstraps over fixtures,
+// exact McNemar tests on paired binary outcomes and Holm's step-down correction. Written here rather than taken
+// from a package because no well-kept npm package does all four, and each is short enough to check by hand.
+import seedrandom from 'seedrandom';
+
+/** A proportion's interval; both bounds null when the denominator is 0 (undefined, never 0 or 1). */
+export interface Interval {
+  readonly lo: number | null;
+  readonly hi: number | null;
+}
+
+/** z for a two-sided 95% interval (the 0.975 quantile of the standard normal). */
+export const Z95 = 1.959963984540054;
+
+/**
+ * Wilson score interval (Wilson 1927; Newcombe 1998 method 3; Brown, Cai and DasGupta 2001), without continuity
+ * correction. 0/0 has no interval.
+ */
+export function wilson(successes: number, trials: number, z: number = Z95): Interval {
+  if (!Number.isInteger(successes) || !Number.isInteger(trials) || successes < 0 || trials < 0 || successes > trials) {
+    throw new Error(`wilson: need integers 0 <= successes <= trials, got ${successes}/${trials}`);
+  }
+  if (trials === 0) return { lo: null, hi: null };
+  const p = successes / trials;
+  const z2 = z * z;
+  const centre = (p + z2 / (2 * trials)) / (1 + z2 / trials);
+  const half = (z / (1 + z2 / trials)) * Math.sqrt((p * (1 - p)) / trials + z2 / (4 * trials * trials));
+  // The exact bounds at 0 and n are 0 and 1; clamping removes floating-point dust there.
+  return { lo: successes === 0 ? 0 : Math.max(0, centre - half), hi: successes === trials ? 1 : Math.min(1, centre + half) };
+}
+
+export interface BootstrapOptions {
+  readonly seed: number | string;
+  readonly iterations: number;
+  /** Two-sided level; 0.95 gives the 2.5th and 97.5th percentiles. */
+  readonly level?: number;
+}
+
+export interface BootstrapResult extends Interval {
+  readonly estimate: number | null;
+  readonly seed: string;
+  readonly iterations: number;
+}
+
+/** Percentile of sorted values by linear interpolation between closest ranks (R's type 7, numpy's default). */
+export function percentile(sorted: readonly number[], q: number): number {
+  if (sorted.length === 0) throw new Error('percentile of no values');
+  const h = (sorted.length - 1) * q;
+  const below = Math.floor(h);
+  const above = Math.min(sorted.length - 1, below + 1);
+  return sorted[below]! + (h - below) * (sorted[above]! - sorted[below]!);
+}
+
+/**
+ * Seeded percentile bootstrap over units (fixtures): each iteration draws units with replacement and recomputes
+ * `statistic` on the drawn indices. A statistic that is undefined on a draw (null) is skipped; if every draw is
+ * undefined, so is the interval. The same seed, iterations and data always give the same interval.
+ */
+export function bootstrap(units: number, statistic: (indices: readonly number[]) => number | null, options: BootstrapOptions): BootstrapResult {
+  if (!Number.isInteger(options.iterations) || options.iterations < 1) throw new Error(`bootstrap: iterations must be a positive integer, got ${options.iterations}`);
+  const seed = String(options.seed);
+  const level = options.level ?? 0.95;
+  const all = Array.from({ length: units }, (_, i) => i);
+  const estimate = units === 0 ? null : statistic(all);
+  const base = { estimate, seed, iterations: options.iterations };
+  if (units === 0 || estimate === null) return { ...base, lo: null, hi: null };
+  const rng = seedrandom(seed);
+  const draws: number[] = [];
+  const indices = new Array<number>(units);
+  for (let b = 0; b < options.iterations; b += 1) {
+    for (let i = 0; i < units; i += 1) indices[i] = Math.floor(rng() * units);
+    const value = statistic(indices);
+    if (value !== null && Number.isFinite(value)) draws.push(value);
+  }
+  if (draws.length === 0) return { ...base, lo: null, hi: null };
+  draws.sort((a, b) => a - b);
+  const tail = (1 - level) / 2;
+  return { ...base, lo: percentile(draws, tail), hi: percentile(draws, 1 - tail) };
+}
+
+/** Pooled net token reduction of the drawn fixtures: 1 - sum(final) / sum(raw); null when they hold no tokens. */
+export function pooledReduction(raw: readonly number[], final: readonly number[]): (indices: readonly number[]) => number | null {
+  return (indices) => {
+    let r = 0;
+    let f = 0;
+    for (const i of indices) {
+      r += raw[i]!;
+      f += final[i]!;
+    }
+    return r === 0 ? null : 1 - f / r;
+  };
+}
+
+/** Natural log of n choose k. */
+function logChoose(n: number, k: number): number {
+  let s = 0;
+  for (let i = 1; i <= k; i += 1) s += Math.log(n - k + i) - Math.log(i);
+  return s;
+}
+
+export interface McNemarResult {
+  /** Pairs where only the first condition has the outcome. */
+  readonly b: number;
+  /** Pairs where only the second condition has the outcome. */
+  readonly c: number;
+  /** Two-sided exact p-value; 1 when no pair is discordant. */
+  readonly p: number;
+}
+
+/**
+ * Exact McNemar test: under the null each discordant pair is equally likely to go either way, so
+ * p = min(1, 2 * P(X <= min(b, c))) with X ~ Binomial(b + c, 1/2).
+ */
+export function mcnemarExact(b: number, c: number): McNemarResult {
+  if (!Number.isInteger(b) || !Number.isInteger(c) || b < 0 || c < 0) throw new Error(`mcnemar: need non-negative integer counts, got ${b}, ${c}`);
+  const n = b + c;
+  if (n === 0) return { b, c, p: 1 };
+  const k = Math.min(b, c);
+  let tail = 0;
+  for (let i = 0; i <= k; i += 1) tail += Math.exp(logChoose(n, i) - n * Math.LN2);
+  return { b, c, p: Math.min(1, 2 * tail) };
+}
+
+/** Discordant counts of paired booleans (the same prune points under two conditions). */
+export function discordant(first: readonly boolean[], second: readonly boolean[]): { b: number; c: number } {
+  if (first.length !== second.length) throw new Error(`mcnemar: unpaired outcomes (${first.length} against ${second.length})`);
+  let b = 0;
+  let c = 0;
+  for (let i = 0; i < first.length; i += 1) {
+    if (first[i] && !second[i]) b += 1;
+    if (!first[i] && second[i]) c += 1;
+  }
+  return { b, c };
+}
+
+/**
+ * Holm's step-down adjusted p-values (Holm 1979), in the input order: sort ascending, multiply the i-th smallest
+ * (0-based) by m - i, carry the running maximum, cap at 1. Ties keep their input order.
+ */
+export function holm(pValues: readonly number[]): number[] {
+  const m = pValues.length;
+  const order = pValues.map((p, i) => ({ p, i })).sort((a, b) => a.p - b.p || a.i - b.i);
+  const adjusted = new Array<number>(m);
+  let running = 0;
+  order.forEach(({ p, i }, rank) => {
+    running = Math.max(running, Math.min(1, (m - rank) * p));
+    adjusted[i] = running;
+  });
+  return adjusted;
+}
