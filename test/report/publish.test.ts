@@ -1,0 +1,83 @@
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Manifest } from '../../src/artifacts/schema.js';
+import { cli } from '../support/cli.js';
+import { copyResults } from './support.js';
+
+const temps: string[] = [];
+function results(edit?: (m: Manifest) => Manifest): string {
+  const d = copyResults(edit);
+  temps.push(d);
+  return d;
+}
+function outDir(): string {
+  const d = mkdtempSync(join(tmpdir(), 'prunelab-bundle-'));
+  temps.push(d);
+  return join(d, 'bundle');
+}
+afterAll(() => {
+  for (const d of temps) rmSync(d, { recursive: true, force: true });
+});
+
+const exploratory = (m: Manifest): Manifest => ({ ...m, study: { exploratory: true, preregistration: null, fixtureManifest: null } });
+const PREREG = { file: 'PREREGISTRATION.md', sha256: 'ab'.repeat(32) };
+const FIXMAN = { file: 'fixtures/MANIFEST.json', sha256: 'cd'.repeat(32) };
+const preregistered = (m: Manifest): Manifest => ({ ...m, study: { exploratory: false, preregistration: PREREG, fixtureManifest: FIXMAN } });
+
+describe('npm run publish', () => {
+  it('refuses results stamped exploratory and writes nothing', async () => {
+    const out = outDir();
+    const r = await cli(['publish', '--results', results(exploratory), '--out', out]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--allow-exploratory');
+    expect(r.stderr).toContain('[PL_PUBLISH_EXPLORATORY]');
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('with --allow-exploratory writes the bundle and says exploratory in every caption', async () => {
+    const dir = results(exploratory);
+    const out = outDir();
+    const r = await cli(['publish', '--results', dir, '--out', out, '--allow-exploratory']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const index = readFileSync(join(out, 'index.md'), 'utf8');
+    const charts = readdirSync(join(out, 'charts'));
+    const names = charts.filter((f) => f.endsWith('.vl.json')).map((f) => f.replace('.vl.json', ''));
+    expect(names.length).toBeGreaterThanOrEqual(5);
+    for (const n of names) {
+      for (const ext of ['.svg', '.png']) expect(charts).toContain(`${n}${ext}`);
+      expect(index).toContain(`(charts/${n}.svg)`);
+      expect(readFileSync(join(out, 'charts', `${n}.svg`), 'utf8')).toContain('exploratory — not preregistered');
+    }
+    const captions = index.split('\n').filter((l) => /^\*[^*]/.test(l));
+    expect(captions).toHaveLength(names.length);
+    for (const c of captions) expect(c).toContain('exploratory — not preregistered');
+    expect(readdirSync(join(out, 'tables')).filter((f) => f.endsWith('.csv')).length).toBeGreaterThanOrEqual(7);
+    const manifest = Manifest.parse(JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')));
+    const prov = JSON.parse(readFileSync(join(out, 'provenance.json'), 'utf8')) as Record<string, unknown>;
+    expect(prov).toMatchObject({
+      gitCommit: manifest.run.gitCommit, exploratory: true, preregistration: null, fixtureManifest: null,
+      tokenizer: manifest.tokenizer, models: manifest.models, fixtures: manifest.fixtures.length,
+    });
+  });
+
+  it('publishes preregistered results without the flag, their hash in every caption and the provenance', async () => {
+    const out = outDir();
+    const r = await cli(['publish', '--results', results(preregistered), '--out', out]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const index = readFileSync(join(out, 'index.md'), 'utf8');
+    expect(index).not.toContain('exploratory');
+    for (const c of index.split('\n').filter((l) => /^\*[^*]/.test(l))) expect(c).toContain(`preregistration sha256 ${PREREG.sha256.slice(0, 12)}`);
+    const prov = JSON.parse(readFileSync(join(out, 'provenance.json'), 'utf8')) as Record<string, unknown>;
+    expect(prov).toMatchObject({ exploratory: false, preregistration: PREREG, fixtureManifest: FIXMAN });
+  });
+
+  it('needs --out', async () => {
+    const r = await cli(['publish', '--allow-exploratory']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('[PL_PUBLISH_NEEDS_OUT]');
+  });
+});

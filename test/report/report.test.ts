@@ -1,0 +1,163 @@
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COMPARISONS } from '../../src/report/comparisons.js';
+import { COST_UNKNOWN } from '../../src/report/cost.js';
+import { PNG_SCALE } from '../../src/report/render-chart.js';
+import { buildReport, type Report } from '../../src/report/report.js';
+import { cli } from '../support/cli.js';
+import { copyResults, decodePng, RESULTS } from './support.js';
+
+const temps: string[] = [];
+const temp = (edit?: Parameters<typeof copyResults>[0]) => {
+  const d = copyResults(edit);
+  temps.push(d);
+  return d;
+};
+afterAll(() => {
+  for (const d of temps) rmSync(d, { recursive: true, force: true });
+});
+
+let report: Report;
+beforeAll(async () => {
+  report = await buildReport(RESULTS, RESULTS);
+});
+
+const text = (file: string) => String(report.files.get(file));
+
+function listing(dir: string, sub: string): string[] {
+  return readdirSync(join(dir, sub)).map((f) => `${sub}/${f}`).sort();
+}
+
+describe('npm run report', () => {
+  it('committed results/tables and results/charts are exactly what the current code builds from results/', () => {
+    const expected = [...report.files.keys()].sort();
+    expect([...listing(RESULTS, 'tables'), ...listing(RESULTS, 'charts')].sort()).toEqual(expected);
+    const stale = expected.filter((f) => !readFileSync(join(RESULTS, f)).equals(Buffer.from(report.files.get(f)!)));
+    expect(stale, 'run `npm run report` and commit results/tables and results/charts').toEqual([]);
+  });
+
+  it('is byte-deterministic and needs no decision logs: two runs over a copy without decisions.jsonl match the committed report', async () => {
+    const dir = temp();
+    const first = await cli(['report', '--results', dir]);
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    const once = new Map([...report.files.keys()].map((f) => [f, readFileSync(join(dir, f))]));
+    expect((await cli(['report', '--results', dir])).code).toBe(0);
+    for (const [f, bytes] of once) {
+      expect(readFileSync(join(dir, f)).equals(bytes), f).toBe(true);
+      expect(bytes.equals(Buffer.from(report.files.get(f)!)), f).toBe(true);
+    }
+  });
+
+  it('prints 0/0 as "undefined", never 0 or 1, in Markdown and CSV', () => {
+    const rawRow = text('tables/layer-a.md').split('\n').find((l) => l.startsWith('|raw|'))!;
+    expect(rawRow).toContain('|0/0 = undefined|0/0 = undefined|');
+    const csv = text('tables/layer-a.csv').split('\n');
+    const header = csv[0]!.split(',');
+    const raw = csv.find((l) => l.startsWith('raw,'))!.split(',');
+    for (const col of ['precision', 'precision_lo', 'precision_hi', 'false_prune_rate']) expect(raw[header.indexOf(col)]).toBe('undefined');
+    expect(raw[header.indexOf('precision_den')]).toBe('0');
+  });
+
+  it('records the bootstrap seed and iterations, says where cost is unknown, and names the study in every table', () => {
+    const manifest = JSON.parse(readFileSync(join(RESULTS, 'manifest.json'), 'utf8')) as { seed: number; fixtures: unknown[]; study: { exploratory: boolean } };
+    expect(text('tables/layer-a.md')).toContain(`seed ${manifest.seed}, ${report.analysis.iterations} iterations`);
+    expect(text('tables/tokens.md')).toContain(COST_UNKNOWN);
+    for (const t of report.tables) {
+      const md = text(`tables/${t.name}.md`);
+      expect(md).toContain(`${manifest.fixtures.length} fixtures`);
+      if (manifest.study.exploratory) expect(md).toContain('exploratory — not preregistered');
+    }
+  });
+
+  it('runs every preregistered comparison present, with Holm never below the raw p-value', () => {
+    expect(report.analysis.comparisons.map((c) => c.id)).toEqual(COMPARISONS.map((c) => c.id));
+    for (const c of report.analysis.comparisons) {
+      expect(c.pairedPoints).toBe(report.analysis.prunePoints);
+      for (const t of c.tests) expect(t.pHolm).toBeGreaterThanOrEqual(t.p);
+    }
+  });
+
+  it('draws the sweeps as curves and reads the reduction at each safety threshold', () => {
+    const frontier = text('tables/frontier.csv');
+    for (const name of ['predictive-semantic@0.05', 'predictive-semantic@0.5', 'observation-masking@1', 'observation-masking@40']) expect(frontier).toContain(`${name},`);
+    const curve = report.analysis.thresholds.filter((t) => t.curve === 'predictive-semantic');
+    expect(curve.map((t) => t.threshold)).toEqual([0, 0.01, 0.05]);
+    expect(curve.every((t) => t.variants === 6)).toBe(true);
+    for (const t of report.analysis.thresholds) {
+      if (t.best) expect(t.best.falsePruneRate.numerator).toBeLessThanOrEqual(t.threshold * t.best.falsePruneRate.denominator);
+    }
+  });
+
+  it('attributes the ladder removals to rules with their rungs and marginal steps', () => {
+    const [first, ...rest] = report.analysis.ladder;
+    expect(first?.marginal).toBeNull();
+    for (const l of rest) {
+      expect(l.marginal).not.toBeNull();
+      expect(l.removedBy.every((e) => e.rung !== null)).toBe(true);
+    }
+    expect(text('tables/ladder-rules.md')).toContain('exact-redundancy');
+  });
+});
+
+describe('charts', () => {
+  it.each(['precision-fpr', 'coverage-abstention', 'frontier', 'tokens', 'ladder-waterfall'])('%s: spec, SVG with its titles, PNG of the expected size and not blank', (name) => {
+    const chart = report.charts.find((c) => c.name === name)!;
+    const spec = text(`charts/${name}.vl.json`);
+    expect(spec).not.toMatch(/"extent"|errorbar|errorband|"aggregate"/);
+    const svg = text(`charts/${name}.svg`);
+    expect(svg).toContain(chart.title.replace(/&/g, '&amp;'));
+    expect(svg).toContain(chart.caption);
+    const axisTitles = [...spec.matchAll(/"title": "([^"]+)"/g)].map((m) => m[1]!).filter((t) => t !== chart.title);
+    expect(axisTitles.length).toBeGreaterThan(0);
+    for (const t of axisTitles) expect(svg).toContain(t.replace(/&/g, '&amp;'));
+    const w = Number(/<svg[^>]* width="(\d+(?:\.\d+)?)"/.exec(svg)![1]);
+    const h = Number(/<svg[^>]* height="(\d+(?:\.\d+)?)"/.exec(svg)![1]);
+    const image = decodePng(report.files.get(`charts/${name}.png`) as Buffer);
+    expect(image.width).toBe(Math.round(w * PNG_SCALE));
+    expect(image.height).toBe(Math.round(h * PNG_SCALE));
+    let ink = 0;
+    const colours = new Set<number>();
+    for (let i = 0; i < image.pixels.length; i += 4) {
+      const [r, g, b] = [image.pixels[i]!, image.pixels[i + 1]!, image.pixels[i + 2]!];
+      if (r < 200 || g < 200 || b < 200) ink += 1;
+      colours.add((r << 16) | (g << 8) | b);
+    }
+    expect(ink / (image.width * image.height)).toBeGreaterThan(0.01);
+    expect(colours.size).toBeGreaterThan(16);
+  });
+});
+
+describe('families and bad results', () => {
+  it('breaks measures down by the families the manifest lists, a fixture counting in each of its families', async () => {
+    const dir = temp((m) => ({
+      ...m,
+      fixtures: m.fixtures.map((f, i) => ({ ...f, families: i === 0 ? ['one-time-secret', 'mutable-reread'] : i === 1 ? ['mutable-reread'] : [] })),
+    }));
+    const r = await buildReport(dir, 'tmp');
+    const raw = r.analysis.families.filter((f) => f.condition === 'raw');
+    const n = r.analysis.fixtures;
+    expect(raw.map((f) => [f.family, f.fixtures])).toEqual([['(none)', n - 2], ['mutable-reread', 2], ['one-time-secret', 1]]);
+    expect(String(r.files.get('tables/families.md'))).toContain('|mutable-reread|');
+  });
+
+  it('names the file, line and field of a results file that does not validate, and writes nothing', async () => {
+    const dir = temp();
+    const file = join(dir, 'exact-redundancy', 'points.jsonl');
+    const lines = readFileSync(file, 'utf8').split('\n');
+    lines[1] = lines[1]!.replace('"refetchAlerts":0', '"refetchAlerts":"none"');
+    writeFileSync(file, lines.join('\n'));
+    const r = await cli(['report', '--results', dir]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/exact-redundancy\/points\.jsonl: line 2, field "refetchAlerts"/);
+    expect(r.stderr).toContain('[PL_RESULTS_FIELD]');
+    expect(readdirSync(dir)).not.toContain('tables');
+  });
+
+  it('says where to look when there are no results', async () => {
+    const r = await cli(['report', '--results', join(temp(), 'nowhere')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('[PL_RESULTS_MISSING]');
+  });
+});

@@ -1,0 +1,70 @@
+// Helpers for the report tests: a copy of the committed results without decision logs (the report must not need
+// them), a way to restamp its manifest, and a small PNG decoder so tests can look at the pixels.
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { inflateSync } from 'node:zlib';
+import { Manifest } from '../../src/artifacts/schema.js';
+
+export const RESULTS = 'results';
+
+/** A temp folder holding manifest.json and each condition's summary.json and points.jsonl, no decisions.jsonl. */
+export function copyResults(edit?: (m: Manifest) => Manifest): string {
+  const dir = mkdtempSync(join(tmpdir(), 'prunelab-report-'));
+  const manifest = Manifest.parse(JSON.parse(readFileSync(join(RESULTS, 'manifest.json'), 'utf8')));
+  for (const c of manifest.conditions) {
+    mkdirSync(join(dir, c.name));
+    for (const f of ['summary.json', 'points.jsonl']) copyFileSync(join(RESULTS, c.name, f), join(dir, c.name, f));
+  }
+  writeFileSync(join(dir, 'manifest.json'), `${JSON.stringify(edit ? edit(manifest) : manifest, null, 2)}\n`);
+  return dir;
+}
+
+export interface Image {
+  readonly width: number;
+  readonly height: number;
+  /** RGBA, row-major. */
+  readonly pixels: Uint8Array;
+}
+
+/** Decodes an 8-bit RGBA, non-interlaced PNG (what resvg writes). */
+export function decodePng(png: Buffer): Image {
+  if (png.subarray(0, 8).toString('hex') !== '89504e470d0a1a0a') throw new Error('not a PNG');
+  let offset = 8;
+  let width = 0;
+  let height = 0;
+  const idat: Buffer[] = [];
+  while (offset < png.length) {
+    const length = png.readUInt32BE(offset);
+    const type = png.toString('ascii', offset + 4, offset + 8);
+    const data = png.subarray(offset + 8, offset + 8 + length);
+    if (type === 'IHDR') {
+      width = data.readUInt32BE(0);
+      height = data.readUInt32BE(4);
+      if (data[8] !== 8 || data[9] !== 6 || data[12] !== 0) throw new Error('expected 8-bit RGBA, not interlaced');
+    }
+    if (type === 'IDAT') idat.push(data);
+    offset += 12 + length;
+  }
+  const raw = inflateSync(Buffer.concat(idat));
+  const stride = width * 4;
+  const pixels = new Uint8Array(stride * height);
+  for (let y = 0; y < height; y += 1) {
+    const filter = raw[y * (stride + 1)]!;
+    for (let x = 0; x < stride; x += 1) {
+      const v = raw[y * (stride + 1) + 1 + x]!;
+      const a = x >= 4 ? pixels[y * stride + x - 4]! : 0;
+      const b = y > 0 ? pixels[(y - 1) * stride + x]! : 0;
+      const c = x >= 4 && y > 0 ? pixels[(y - 1) * stride + x - 4]! : 0;
+      const p = a + b - c;
+      const pa = Math.abs(p - a);
+      const pb = Math.abs(p - b);
+      const pc = Math.abs(p - c);
+      const paeth = pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+      const add = [0, a, b, (a + b) >> 1, paeth][filter];
+      if (add === undefined) throw new Error(`bad PNG filter ${filter}`);
+      pixels[y * stride + x] = (v + add) & 0xff;
+    }
+  }
+  return { width, height, pixels };
+}
