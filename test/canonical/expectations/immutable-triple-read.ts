@@ -3,6 +3,23 @@ import type { FixtureExpectations } from '../expectation.js';
 const expectations: FixtureExpectations = {
   fixture: 'immutable-triple-read',
   decisions: [
+    // The parameter sweeps: each variant pinned where its parameter moves a decision away from the base condition's.
+    ...(['0.05', '0.1'] as const).map((t) => ({
+      condition: `predictive-semantic@${t}`, prunePoint: 'pp-fix', item: 'u-pm', decision: 'KEEP' as const,
+      why: `Relevance 0.11 is below the base threshold 0.2 (which prunes it) but not below ${t}.`,
+    })),
+    ...(['0.3', '0.4', '0.5'] as const).map((t) => ({
+      condition: `predictive-semantic@${t}`, prunePoint: 'pp-fix', item: 'u-task', decision: 'PRUNE' as const, outcome: 'false-prune' as const,
+      why: `The task statement scores 0.22, above the base threshold 0.2 but below ${t}: a higher threshold removes the task itself.`,
+    })),
+    ...(['1', '2', '5'] as const).map((m) => ({
+      condition: `observation-masking@${m}`, prunePoint: 'pp-fix', item: 'r-cm1', decision: 'PRUNE' as const, outcome: 'false-prune' as const,
+      why: `Observation 2 of 8 is inside the last 10 but older than the last ${m}, and the mutable read is needed later.`,
+    })),
+    ...(['20', '40'] as const).map((m) => ({
+      condition: `observation-masking@${m}`, prunePoint: 'pp-postmortem', item: 'r-cm1', decision: 'KEEP' as const,
+      why: `Observation 2 of 13 is older than the last 10 (the base masks it) but within the last ${m}.`,
+    })),
     {
       condition: 'exact-redundancy', prunePoint: 'pp-fix', item: 'r-show1', decision: 'PRUNE', outcome: 'true-prune',
       why: 'The two git show outputs are byte-identical; the later one survives.',
