@@ -77,7 +77,7 @@ function coverageAbstention(a: Analysis): ChartSpec {
     coverage: r.coverage.value, coverageLo: r.coverage.lo, coverageHi: r.coverage.hi,
     abstention: r.abstentionRate.value, abstentionLo: r.abstentionRate.lo, abstentionHi: r.abstentionRate.hi,
   }));
-  const x = { field: 'abstention', type: 'quantitative', title: 'abstention rate: share of candidates a rule could not check (95% Wilson)' };
+  const x = { field: 'abstention', type: 'quantitative', title: 'abstention rate: share of candidates a rule could not check (95% Wilson)', scale: { domain: [0, 1] } };
   const y = { field: 'coverage', type: 'quantitative', title: 'coverage: share of removable items removed (95% Wilson)', scale: { domain: [0, 1] } };
   return frame('coverage-abstention', 'Coverage against abstention', a, {
     width: 520,
