@@ -48,7 +48,7 @@ export async function renderReport(analysis: Analysis): Promise<Report> {
  * staging folder first and swapping it in by rename; a failure leaves the previous folders as they were.
  */
 export function writeFolders(dir: string, files: ReadonlyMap<string, string | Buffer>): void {
-  const staging = join(dir, `.report-staging-${process.pid}`);
+  const staging = join(dir, `.staging-report-${process.pid}`);
   try {
     rmSync(staging, { recursive: true, force: true });
     const tops = new Set<string>();
