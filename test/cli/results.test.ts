@@ -8,6 +8,6 @@ describe('the committed results/', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const n = conditionNames().length;
-    expect(r.stdout).toContain(`results matches a fresh regeneration (${n * 3} files, ${n} conditions,`);
+    expect(r.stdout).toContain(`results matches a fresh regeneration (${n * 4} files, ${n} conditions,`);
   });
 });
