@@ -95,6 +95,17 @@ class OutputFile {
   }
 }
 
+/**
+ * summary.json: indented for reading, except that each per-fixture entry takes one line, which keeps a summary over
+ * hundreds of fixtures small and its diffs one line per fixture.
+ */
+export function renderSummary(summary: Summary): string {
+  const { perFixture, ...pooled } = summary;
+  const head = JSON.stringify(pooled, null, 2).replace(/\n\}$/, '');
+  const entries = perFixture.map((f) => `    ${JSON.stringify(f)}`).join(',\n');
+  return `${head},\n  "perFixture": [${perFixture.length ? `\n${entries}\n  ` : ''}]\n}\n`;
+}
+
 export function pointRow(p: PointMeasures, exploratory: boolean): PointRow {
   return {
     exploratory,
@@ -206,7 +217,7 @@ export class RunWriter implements StudySink {
         for (const file of [f.decisions, f.points, f.rows, f.bulkDecisions, f.bulkPoints]) if (file) written.push(file.close());
         const summary = summaries.find((s) => s.condition === c.name);
         if (!summary) throw new Error(`internal: no summary for condition ${c.name}`);
-        text(`${c.name}/${LAYOUT.summary}`, `${JSON.stringify(summary, null, 2)}\n`);
+        text(`${c.name}/${LAYOUT.summary}`, renderSummary(summary));
         if (this.layout.exploratory) text(`${c.name}/${LAYOUT.exploratoryMarker}`, MARKER_TEXT);
       }
       if (this.layout.exploratory) text(LAYOUT.exploratoryMarker, MARKER_TEXT);
