@@ -4,8 +4,11 @@
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { tokenCounter } from '../src/accounting/tokens.js';
-import { runStudy } from '../src/engine/run.js';
-import { renderCondition } from '../src/engine/write.js';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { streamStudy } from '../src/engine/run.js';
+import { RunWriter } from '../src/engine/write.js';
 import { loadFixtures, type LoadedFixture } from '../src/fixture/load.js';
 import { allConditions } from '../src/policy/registry.js';
 
@@ -18,20 +21,34 @@ const sample = setInterval(() => { peakRss = Math.max(peakRss, process.memoryUsa
 function replicate(base: readonly LoadedFixture[], n: number): LoadedFixture[] {
   // Copies differ only in id, so the tokenizer cache sees the same texts: this measures the engine, and the
   // first row measures tokenization of fresh texts.
-  return Array.from({ length: n }, (_, k) => base.map((f) => ({ ...f, fixture: { ...f.fixture, id: `${f.fixture.id}~${k}` } }))).flat();
+  // They stand in for a generated corpus, so their full logs are written compressed as the generated corpus's are.
+  return Array.from({ length: n }, (_, k) => base.map((f) => ({
+    ...f, file: `fixtures/generated/${f.fixture.id}~${k}.json`, fixture: { ...f.fixture, id: `${f.fixture.id}~${k}` },
+  }))).flat();
+}
+
+function bytesUnder(dir: string): number {
+  return readdirSync(dir, { withFileTypes: true }).reduce((s, e) => s + (e.isDirectory() ? bytesUnder(join(dir, e.name)) : statSync(join(dir, e.name)).size), 0);
 }
 
 function measure(label: string, fixtures: readonly LoadedFixture[]) {
   const tokens = tokenCounter();
+  const out = mkdtempSync(join(tmpdir(), 'prunelab-bench-'));
   const t0 = performance.now();
-  const runs = runStudy({ conditions: allConditions(), fixtures, timing: { kind: 'immediate' }, placeholders: 'marker', tokens });
+  const writer = new RunWriter(out, allConditions(), { exploratory: true, bulk: (file) => file.startsWith('fixtures/generated/') });
+  const summaries = streamStudy({ conditions: allConditions(), fixtures, timing: { kind: 'immediate' }, placeholders: 'marker', tokens }, writer);
   const t1 = performance.now();
-  let bytes = 0;
-  for (const run of runs) for (const data of renderCondition(run).values()) bytes += Buffer.byteLength(data);
+  writer.finish(summaries, {
+    artifactVersion: 1, package: { name: 'prunelab', version: 'bench' }, tokenizer: { package: 'gpt-tokenizer', version: '', encoding: 'o200k_base' },
+    seed: 0, timing: 'immediate', placeholders: 'marker', study: { exploratory: true, preregistration: null, fixtureManifest: null }, models: [], fixtures: [],
+    run: { startedAt: '', gitCommit: '', gitDirty: null, node: process.version },
+  });
   const t2 = performance.now();
+  const bytes = bytesUnder(out);
+  rmSync(out, { recursive: true, force: true });
   const points = fixtures.reduce((s, f) => s + f.fixture.prunePoints.length, 0);
-  const decisions = runs.reduce((s, r) => s + r.records.length, 0);
-  const rawTokens = runs[0]!.summary.tokens.raw;
+  const decisions = summaries.reduce((s, r) => s + r.decisions.total, 0);
+  const rawTokens = summaries[0]!.tokens.raw;
   return { label, fixtures: fixtures.length, points, decisions, rawTokens, runMs: t1 - t0, renderMs: t2 - t1, mb: bytes / 1e6, distinct: tokens.distinct() };
 }
 
@@ -43,7 +60,7 @@ clearInterval(sample);
 peakRss = Math.max(peakRss, process.memoryUsage().rss);
 
 console.log(`Node ${process.version}, ${allConditions().length} conditions; loading and validating ${base.length} fixtures: ${loadMs.toFixed(0)} ms\n`);
-console.log('| corpus | fixtures | prune points | decision records | context tokens per condition | run (ms) | render (ms) | output (MB) | distinct texts tokenized |');
+console.log('| corpus | fixtures | prune points | decision records | context tokens per condition | run and stream (ms) | finish (ms) | output on disk (MB) | distinct texts tokenized |');
 console.log('|---|---|---|---|---|---|---|---|---|');
 for (const r of rows) {
   console.log(`| ${r.label} | ${r.fixtures} | ${r.points} | ${r.decisions} | ${r.rawTokens} | ${r.runMs.toFixed(0)} | ${r.renderMs.toFixed(0)} | ${r.mb.toFixed(1)} | ${r.distinct} |`);

@@ -25,6 +25,16 @@ export const messages = {
     `${fixtureFile}: no oracle at ${oracleFile} (every scored fixture needs its oracle, kept in its own file)`,
   PL_ORACLE_CHANGED: (file: string, before: string, after: string) =>
     `${file}: the oracle changed while conditions ran (sha256 ${before} before, ${after} after)`,
+  PL_PREREG_MISSING: (file: string) =>
+    `no preregistration at ${file}: the default fixtures are the preregistered study and are checked against it (run with --exploratory to run anyway, stamped exploratory)`,
+  PL_PREREG_INVALID: (file: string, where: string, problem: string) => `${file}: ${where}: ${problem}`,
+  PL_FROZEN_MANIFEST_MISSING: (file: string, preregistration: string) =>
+    `no fixture manifest at ${file}, which ${preregistration} pins (write it with npm run fixtures:manifest, then npm run prereg:freeze)`,
+  PL_FROZEN_MANIFEST_CHANGED: (file: string, preregistration: string, expected: string, actual: string) =>
+    `${file} is not the manifest ${preregistration} was frozen against: expected sha256 ${expected}, actual ${actual} (a changed corpus needs a new preregistration: npm run prereg:freeze; or run with --exploratory)`,
+  PL_FROZEN_MANIFEST_INVALID: (file: string, field: string, problem: string) => `${file}: field "${field}": ${problem}`,
+  PL_FROZEN_INPUTS_CHANGED: (manifest: string, problems: readonly string[]) =>
+    `the fixtures are not the ones ${manifest} froze; nothing was run or written:\n  ${problems.join('\n  ')}\n(run with --exploratory to run anyway, stamped exploratory)`,
   PL_POLICY_OUTPUT: (condition: string, fixture: string, point: string, problem: string) =>
     `condition ${condition} on ${fixture} at ${point}: ${problem}`,
   PL_POLICY_MODULE: (file: string, field: string, problem: string) =>

@@ -16,7 +16,11 @@ export const Ratio = z.strictObject({
   value: z.number().min(0).max(1).nullable(),
 });
 
+/** Present, and true, only on the lines of an exploratory run: such a line can never pass for a preregistered one. */
+const ExploratoryStamp = { exploratory: z.literal(true).optional() };
+
 export const DecisionRecord = z.strictObject({
+  ...ExploratoryStamp,
   fixture: z.string(),
   prunePoint: z.string(),
   condition: z.string(),
@@ -87,6 +91,7 @@ export const Measures = z.strictObject({
 });
 
 export const PointMeasures = z.strictObject({
+  ...ExploratoryStamp,
   fixture: z.string(),
   prunePoint: z.string(),
   condition: z.string(),
@@ -99,6 +104,8 @@ export const FixtureMeasures = z.strictObject({ fixture: z.string(), prunePoints
 
 export const Summary = z.strictObject({
   artifactVersion: z.literal(ARTIFACT_VERSION),
+  /** True for a run not checked against the preregistration (see the manifest's study block). */
+  exploratory: z.boolean(),
   condition: z.string(),
   layer: z.enum(['control', 'A', 'B', 'comparator']),
   rung: Rung.nullable(),
@@ -138,13 +145,46 @@ export const Manifest = z.strictObject({
   fixtures: z.array(z.strictObject({
     file: z.string(), id: z.string(), families: z.array(z.string()), sha256: z.string(), oracleFile: z.string(), oracleSha256: z.string(),
   })),
-  /** Files the run wrote, relative to the output folder, with their sha256. */
+  /**
+   * Files the run wrote, relative to the output folder, with their sha256. For a gzip file (`.gz`) the hash is over
+   * the decompressed text, so it pins content whatever zlib wrote; such files are git-ignored and `--check` verifies
+   * a regeneration against this pin.
+   */
   outputs: z.array(z.strictObject({ file: z.string(), sha256: z.string() })),
   /** What differs between two runs of the same inputs; `--check` ignores it. */
   run: z.strictObject({ startedAt: z.string(), gitCommit: z.string(), gitDirty: z.boolean().nullable(), node: z.string() }),
 });
 
+/**
+ * One line of a condition's points.csv: every prune point of every fixture (committed for the whole corpus, for
+ * paired tests), as counts only. precision = truePrunes / prune, falsePruneRate = falsePrunes / prune, coverage =
+ * truePrunes / coverageDenominator, abstentionRate = abstain / decisions, obligations = preserved / total.
+ */
+export const PointRow = z.strictObject({
+  exploratory: z.boolean(),
+  fixture: z.string(),
+  prunePoint: z.string(),
+  decisions: z.int().nonnegative(),
+  keep: z.int().nonnegative(),
+  prune: z.int().nonnegative(),
+  defer: z.int().nonnegative(),
+  abstain: z.int().nonnegative(),
+  truePrunes: z.int().nonnegative(),
+  falsePrunes: z.int().nonnegative(),
+  coverageDenominator: z.int().nonnegative(),
+  obligationsPreserved: z.int().nonnegative(),
+  obligationsTotal: z.int().nonnegative(),
+  refetchAlerts: z.int().nonnegative(),
+  rawTokens: z.int().nonnegative(),
+  removedTokens: z.int().nonnegative(),
+  placeholderTokens: z.int().nonnegative(),
+  overheadTokens: z.int().nonnegative(),
+  finalTokens: z.int().nonnegative(),
+});
+export const POINT_ROW_COLUMNS = Object.keys(PointRow.shape) as (keyof z.infer<typeof PointRow>)[];
+
 export type Decision = z.infer<typeof Decision>;
+export type PointRow = z.infer<typeof PointRow>;
 export type Ratio = z.infer<typeof Ratio>;
 export type DecisionRecord = z.infer<typeof DecisionRecord>;
 export type Tokens = z.infer<typeof Tokens>;

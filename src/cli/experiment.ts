@@ -1,6 +1,9 @@
 // `prunelab experiment`: runs conditions over fixtures and writes decision logs, measures and the manifest.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { createReadStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,8 +14,10 @@ import { sha256 } from '../fixture/canonical.js';
 import { deepFreeze } from '../fixture/freeze.js';
 import { loadFixtures, type LoadedFixture } from '../fixture/load.js';
 import { PLACEHOLDER_CHOICES, type PlaceholderMode } from '../engine/placeholder.js';
-import { runStudy } from '../engine/run.js';
-import { readManifest, writeRun, type ManifestInputs } from '../engine/write.js';
+import { streamStudy } from '../engine/run.js';
+import { readManifest, RunWriter, type ManifestInputs } from '../engine/write.js';
+import { checkFrozenInputs, checkLoaded, departures, type FrozenStudy } from '../study/check.js';
+import { generatedDir } from '../study/manifest.js';
 import { allConditions, conditionNames, getCondition } from '../policy/registry.js';
 import type { Condition } from '../policy/types.js';
 import { parseTiming, timingLabel, type Timing } from '../timing/timing.js';
@@ -35,6 +40,7 @@ const FLAGS = {
   json: { type: 'boolean' },
   list: { type: 'boolean' },
   check: { type: 'boolean' },
+  exploratory: { type: 'boolean' },
   help: { type: 'boolean' },
 } as const;
 
@@ -52,6 +58,8 @@ summary.json, plus manifest.json for the run.
   --seed N              recorded in the manifest (default ${DEFAULTS.seed})
   --json                print the summaries as JSON instead of a table
   --list                list every condition and exit
+  --exploratory         run without checking the inputs against the preregistration; every output is stamped
+                        exploratory (runs on other --fixtures, options or --policy modules are stamped too)
   --check               regenerate into a temporary folder and compare with --out (default ${DEFAULTS.out}/)
   --help                this text
 `;
@@ -66,6 +74,17 @@ interface Plan {
   readonly placeholders: PlaceholderMode;
   readonly seed: number;
   readonly restricted: boolean;
+  readonly exploratory: boolean;
+  /** Names of the conditions that came from --policy modules. */
+  readonly own: readonly string[];
+}
+
+/** Whether a run is the preregistered study, and what it was checked against. */
+interface Study {
+  readonly exploratory: boolean;
+  /** Why a run is exploratory; empty for the preregistered study. */
+  readonly why: string;
+  readonly frozen: FrozenStudy | null;
 }
 
 export async function experiment(argv: readonly string[], io: CliIO): Promise<number> {
@@ -91,11 +110,14 @@ export async function experiment(argv: readonly string[], io: CliIO): Promise<nu
     placeholders: choiceFlag('--placeholders', flags.placeholders, PLACEHOLDER_CHOICES, DEFAULTS.placeholders),
     seed: integerFlag('--seed', flags.seed, DEFAULTS.seed),
     restricted: flags.condition !== undefined,
+    exploratory: flags.exploratory ?? false,
+    own: own.map((c) => c.name),
   };
   if (existsSync(plan.outDir) && !statSync(plan.outDir).isDirectory()) throw usage('PL_USAGE_OUT_NOT_DIR', relativePath(plan.outDir, io.cwd));
   if (flags.check) return check(plan, io);
-  const summaries = execute(plan, io.cwd, plan.outDir);
-  io.stdout(flags.json ? `${JSON.stringify(summaries, null, 2)}\n` : renderSummaryTable(summaries, plan.outDir, io.cwd));
+  const { summaries, study } = execute(plan, io.cwd, plan.outDir);
+  const notice = study.exploratory ? `EXPLORATORY (${study.why}): every output is stamped exploratory and cannot stand for the preregistered study\n\n` : '';
+  io.stdout(flags.json ? `${JSON.stringify(summaries, null, 2)}\n` : notice + renderSummaryTable(summaries, plan.outDir, io.cwd));
   return 0;
 }
 
@@ -118,21 +140,52 @@ function selectConditions(names: readonly string[] | undefined, own: readonly Co
   return picked;
 }
 
-/** Loads and validates everything first, runs, checks the oracles did not move, then writes atomically. */
-function execute(plan: Plan, root: string, outDir: string): Summary[] {
-  const fixtures = loadFixtures(plan.fixturesPath, root);
-  const startedAt = new Date().toISOString();
-  deepFreeze(fixtures);
-  const runs = runStudy({ conditions: plan.conditions, fixtures, timing: plan.timing, placeholders: plan.placeholders, tokens: tokenCounter() });
-  for (const f of fixtures) {
-    const now = sha256(readFileSync(resolve(root, f.oracleFile)));
-    if (now !== f.oracleSha256) throw failure('PL_ORACLE_CHANGED', f.oracleFile, f.oracleSha256, now);
+/**
+ * The default fixtures are the preregistered study: their manifest and every file are checked against the
+ * preregistration before anything is parsed or run. Other fixtures, --exploratory, or options that depart from the
+ * preregistered design make the run exploratory (the inputs are still checked when they are the frozen ones).
+ */
+function studyFor(plan: Plan, root: string): Study {
+  if (plan.exploratory) return { exploratory: true, why: 'requested with --exploratory', frozen: null };
+  if (plan.fixturesPath !== resolve(root, DEFAULTS.fixtures)) {
+    return { exploratory: true, why: `--fixtures ${relativePath(plan.fixturesPath, root)} is not the preregistered fixture set`, frozen: null };
   }
-  writeRun(outDir, runs, manifestInputs(plan, fixtures, startedAt));
-  return runs.map((r) => r.summary);
+  const frozen = checkFrozenInputs(root, plan.fixturesPath);
+  const off = departures(frozen.pinned, {
+    timing: timingLabel(plan.timing), placeholders: plan.placeholders, seed: plan.seed, conditions: plan.conditions, own: plan.own,
+  });
+  return { exploratory: off.length > 0, why: off.join('; '), frozen };
 }
 
-function manifestInputs(plan: Plan, fixtures: readonly LoadedFixture[], startedAt: string): ManifestInputs {
+/** Checks the frozen inputs, loads and validates everything, then streams the run into a staging folder. */
+function execute(plan: Plan, root: string, outDir: string): { summaries: Summary[]; study: Study } {
+  const study = studyFor(plan, root);
+  const fixtures = loadFixtures(plan.fixturesPath, root);
+  if (study.frozen) checkLoaded(fixtures, study.frozen);
+  const startedAt = new Date().toISOString();
+  deepFreeze(fixtures);
+  const generated = generatedDir(root, study.frozen?.manifest);
+  const writer = new RunWriter(outDir, plan.conditions, {
+    exploratory: study.exploratory,
+    bulk: (file) => generated !== null && file.startsWith(`${generated}/`),
+  });
+  try {
+    const summaries = streamStudy({
+      conditions: plan.conditions, fixtures, timing: plan.timing, placeholders: plan.placeholders, tokens: tokenCounter(), exploratory: study.exploratory,
+    }, writer);
+    for (const f of fixtures) {
+      const now = sha256(readFileSync(resolve(root, f.oracleFile)));
+      if (now !== f.oracleSha256) throw failure('PL_ORACLE_CHANGED', f.oracleFile, f.oracleSha256, now);
+    }
+    writer.finish(summaries, manifestInputs(plan, fixtures, startedAt, study));
+    return { summaries, study };
+  } catch (err) {
+    writer.abort();
+    throw err;
+  }
+}
+
+function manifestInputs(plan: Plan, fixtures: readonly LoadedFixture[], startedAt: string, study: Study): ManifestInputs {
   const pkg = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
   return {
     artifactVersion: ARTIFACT_VERSION,
@@ -141,7 +194,11 @@ function manifestInputs(plan: Plan, fixtures: readonly LoadedFixture[], startedA
     seed: plan.seed,
     timing: timingLabel(plan.timing),
     placeholders: plan.placeholders,
-    study: { exploratory: true, preregistration: null, fixtureManifest: null },
+    study: {
+      exploratory: study.exploratory,
+      preregistration: study.frozen ? { ...study.frozen.preregistration } : null,
+      fixtureManifest: study.frozen ? { ...study.frozen.fixtureManifest } : null,
+    },
     models: [{ role: 'predictor', provider: 'embedded', model: null }, { role: 'reader', provider: 'embedded', model: null }],
     fixtures: fixtures.map((f) => ({
       file: f.file, id: f.fixture.id, families: [...f.fixture.families], sha256: f.sha256, oracleFile: f.oracleFile, oracleSha256: f.oracleSha256,
@@ -159,8 +216,28 @@ function gitState(): { gitCommit: string; gitDirty: boolean | null } {
   }
 }
 
-/** Regenerates into a temporary folder and compares byte for byte, ignoring only the manifest's `run` block. */
-function check(plan: Plan, io: CliIO): number {
+/** sha256 of a file's text (decompressed for .gz), undefined when it is absent, 'unreadable' when it cannot be read. */
+async function textHash(path: string): Promise<string | undefined> {
+  if (!existsSync(path)) return undefined;
+  const hash = createHash('sha256');
+  try {
+    const source = createReadStream(path);
+    const sink = async (chunks: AsyncIterable<Buffer>) => {
+      for await (const chunk of chunks) hash.update(chunk);
+    };
+    await (path.endsWith('.gz') ? pipeline(source, createGunzip(), sink) : pipeline(source, sink));
+    return hash.digest('hex');
+  } catch {
+    return 'unreadable';
+  }
+}
+
+/**
+ * Regenerates into a temporary folder and compares, ignoring only the manifest's `run` block. Every file must match
+ * the fresh run's hash and the committed manifest's pin; a compressed log that is absent (git-ignored, so missing
+ * from a fresh clone) is verified through its pin alone.
+ */
+async function check(plan: Plan, io: CliIO): Promise<number> {
   const temp = mkdtempSync(join(tmpdir(), 'prunelab-check-'));
   try {
     execute(plan, io.cwd, temp);
@@ -177,19 +254,20 @@ function check(plan: Plan, io: CliIO): number {
       }
       if (!plan.restricted) {
         for (const c of committed.conditions) if (!fresh.conditions.some((d) => d.name === c.name)) differs.push(`${c.name}/ (not produced by this code)`);
+        for (const o of committed.outputs) if (!fresh.outputs.some((d) => d.file === o.file)) differs.push(`${o.file} (pinned in manifest.json, not produced by this code)`);
       }
     }
+    let pinnedOnly = 0;
     for (const o of fresh.outputs) {
-      let bytes: Buffer | undefined;
-      try {
-        bytes = readFileSync(join(plan.outDir, o.file));
-      } catch {
-        bytes = undefined;
-      }
-      if (!bytes || sha256(bytes) !== o.sha256) differs.push(o.file);
+      const pin = committed?.outputs.find((c) => c.file === o.file);
+      if (committed && pin?.sha256 !== o.sha256) differs.push(`${o.file} (manifest.json pins ${pin?.sha256 ?? 'nothing'}, regeneration gives ${o.sha256})`);
+      const actual = await textHash(join(plan.outDir, o.file));
+      if (actual === undefined && o.file.endsWith('.gz') && pin?.sha256 === o.sha256) pinnedOnly += 1;
+      else if (actual !== o.sha256) differs.push(o.file);
     }
     if (differs.length > 0) throw failure('PL_CHECK_DIFFERS', differs);
-    io.stdout(`${relativePath(plan.outDir, io.cwd)} matches a fresh regeneration (${fresh.outputs.length} files, ${fresh.conditions.length} conditions, ${fresh.fixtures.length} fixtures)\n`);
+    const note = pinnedOnly > 0 ? `; ${pinnedOnly} compressed logs not present here, verified against their pinned sha256` : '';
+    io.stdout(`${relativePath(plan.outDir, io.cwd)} matches a fresh regeneration (${fresh.outputs.length} files, ${fresh.conditions.length} conditions, ${fresh.fixtures.length} fixtures${note})\n`);
     return 0;
   } finally {
     rmSync(temp, { recursive: true, force: true });

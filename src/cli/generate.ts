@@ -1,10 +1,10 @@
 // `prunelab generate`: rewrites what is generated from declarations: fixtures/schema.json and results/schema.json
-// from the zod schemas,
+// from the zod schemas, the preregistration's prose from its JSON,
 // and the README's tables of conditions (from the registry), canonical fixtures (from their files) and the study's
 // headline measures (from the committed results/). Tests fail when either is out of date.
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { DecisionRecord, Manifest, PointMeasures, Summary } from '../artifacts/schema.js';
+import { DecisionRecord, Manifest, PointMeasures, PointRow, Summary } from '../artifacts/schema.js';
 import { z } from 'zod';
 import { tokenCounter } from '../accounting/tokens.js';
 import { writeAtomic } from '../engine/write.js';
@@ -14,6 +14,8 @@ import { allConditions } from '../policy/registry.js';
 import { parseFlags } from './args.js';
 import { renderConditionsMarkdown, renderFixturesMarkdown, renderResultsMarkdown } from './render.js';
 import type { CliIO } from './io.js';
+import { loadPreregistration, PREREGISTRATION_PROSE_FILE } from '../study/preregistration.js';
+import { renderPreregistrationMarkdown } from '../study/prose.js';
 
 export const SCHEMA_PATH = 'fixtures/schema.json';
 export const ARTIFACT_SCHEMA_PATH = 'results/schema.json';
@@ -23,9 +25,9 @@ export function artifactJsonSchema(): string {
   const out = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'output', target: 'draft-2020-12' });
   const doc = {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
-    title: 'prunelab run artifacts: decisions.jsonl lines, points.jsonl lines, summary.json, manifest.json',
+    title: 'prunelab run artifacts: decisions.jsonl lines, points.jsonl lines, points.csv rows, summary.json, manifest.json',
     description: 'Generated from src/artifacts/schema.ts by `npm run generate`; do not edit by hand.',
-    $defs: { DecisionRecord: out(DecisionRecord), PointMeasures: out(PointMeasures), Summary: out(Summary), Manifest: out(Manifest) },
+    $defs: { DecisionRecord: out(DecisionRecord), PointMeasures: out(PointMeasures), PointRow: out(PointRow), Summary: out(Summary), Manifest: out(Manifest) },
   };
   return `${JSON.stringify(doc, null, 2)}\n`;
 }
@@ -75,8 +77,9 @@ export async function generate(argv: readonly string[], io: CliIO): Promise<numb
   parseFlags(argv, {});
   writeAtomic(resolve(io.cwd, SCHEMA_PATH), fixtureJsonSchema());
   writeAtomic(resolve(io.cwd, ARTIFACT_SCHEMA_PATH), artifactJsonSchema());
+  writeAtomic(resolve(io.cwd, PREREGISTRATION_PROSE_FILE), renderPreregistrationMarkdown(loadPreregistration(io.cwd).preregistration));
   const readme = resolve(io.cwd, README_PATH);
   writeAtomic(readme, readmeWithGeneratedTables(readFileSync(readme, 'utf8'), io.cwd));
-  io.stdout(`wrote ${SCHEMA_PATH}, ${ARTIFACT_SCHEMA_PATH} and the generated tables of ${README_PATH}\n`);
+  io.stdout(`wrote ${SCHEMA_PATH}, ${ARTIFACT_SCHEMA_PATH}, ${PREREGISTRATION_PROSE_FILE} and the generated tables of ${README_PATH}\n`);
   return 0;
 }

@@ -21,6 +21,8 @@ export interface StudyOptions {
   readonly timing: Timing;
   readonly placeholders: PlaceholderMode;
   readonly tokens: TokenCounter;
+  /** Stamps every summary as exploratory: a run not checked against the preregistration. */
+  readonly exploratory?: boolean;
 }
 
 export interface ConditionRun {
@@ -37,17 +39,58 @@ interface PreparedPoint {
   readonly view: PolicyView;
 }
 
-export function runStudy(options: StudyOptions): ConditionRun[] {
-  const prepared: PreparedPoint[] = options.fixtures.flatMap((loaded) => loaded.fixture.prunePoints.map((point) => ({
-    loaded,
-    point,
-    oracle: loaded.oracle.points.find((o) => o.prunePoint === point.id)!,
-    view: buildView(loaded.fixture, point.id, options.tokens),
-  })));
-  return options.conditions.map((condition) => runCondition(condition, prepared, options));
+/** One condition's records and measures on one fixture: the unit the engine hands to a writer. */
+export interface FixtureChunk {
+  readonly condition: ConditionInfo;
+  readonly loaded: LoadedFixture;
+  readonly records: readonly DecisionRecord[];
+  readonly points: readonly PointMeasures[];
 }
 
-function runCondition(condition: Condition, prepared: readonly PreparedPoint[], options: StudyOptions): ConditionRun {
+export interface StudySink {
+  fixture(chunk: FixtureChunk): void;
+}
+
+/**
+ * Runs fixture by fixture: each fixture's views are built once, every condition runs on them, and the records go to
+ * the sink and are dropped, so memory holds one fixture's records at a time however large the corpus. Summaries are
+ * accumulated per fixture; they come back in the conditions' order.
+ */
+export function streamStudy(options: StudyOptions, sink: StudySink): Summary[] {
+  const totals = options.conditions.map(() => ({ perFixture: [] as FixtureMeasures[], removedBy: new Map<string, RemovedBy>() }));
+  for (const loaded of options.fixtures) {
+    const prepared: PreparedPoint[] = loaded.fixture.prunePoints.map((point) => ({
+      loaded,
+      point,
+      oracle: loaded.oracle.points.find((o) => o.prunePoint === point.id)!,
+      view: buildView(loaded.fixture, point.id, options.tokens),
+    }));
+    options.conditions.forEach((condition, i) => {
+      const { records, points } = runCondition(condition, prepared, options);
+      const total = totals[i]!;
+      if (points.length > 0) total.perFixture.push({ fixture: loaded.fixture.id, prunePoints: points.length, ...aggregate(points) });
+      countRemovals(total.removedBy, records);
+      sink.fixture({ condition, loaded, records, points });
+    });
+  }
+  return options.conditions.map((c, i) => summarise(c, options, totals[i]!.perFixture, totals[i]!.removedBy));
+}
+
+/** The whole study in memory: for tests and small corpora. The CLI streams instead (streamStudy). */
+export function runStudy(options: StudyOptions): ConditionRun[] {
+  const collected = options.conditions.map(() => ({ records: [] as DecisionRecord[], points: [] as PointMeasures[] }));
+  const index = new Map(options.conditions.map((c, i) => [c, i]));
+  const summaries = streamStudy(options, {
+    fixture(chunk) {
+      const into = collected[index.get(chunk.condition as Condition)!]!;
+      into.records.push(...chunk.records);
+      into.points.push(...chunk.points);
+    },
+  });
+  return options.conditions.map((c, i) => ({ info: c, ...collected[i]!, summary: summaries[i]! }));
+}
+
+function runCondition(condition: Condition, prepared: readonly PreparedPoint[], options: StudyOptions): { records: DecisionRecord[]; points: PointMeasures[] } {
   const records: DecisionRecord[] = [];
   const points: PointMeasures[] = [];
   for (const { loaded, point, oracle, view } of prepared) {
@@ -106,7 +149,7 @@ function runCondition(condition: Condition, prepared: readonly PreparedPoint[], 
       });
     }
   }
-  return { info: condition, records, points, summary: summarise(condition, options, records, points) };
+  return { records, points };
 }
 
 function decisionOf(e: Eligibility, applyNow: boolean): Decision {
@@ -141,8 +184,8 @@ function decideChecked(condition: Condition, view: PolicyView): readonly Eligibi
   });
 }
 
-function aggregate(points: readonly PointMeasures[]): Measures {
-  const sum = (f: (p: PointMeasures) => number): number => points.reduce((s, p) => s + f(p), 0);
+function aggregate(points: readonly Measures[]): Measures {
+  const sum = (f: (p: Measures) => number): number => points.reduce((s, p) => s + f(p), 0);
   return {
     decisions: {
       total: sum((p) => p.decisions.total), keep: sum((p) => p.decisions.keep), prune: sum((p) => p.decisions.prune),
@@ -161,23 +204,24 @@ function aggregate(points: readonly PointMeasures[]): Measures {
   };
 }
 
-function summarise(c: ConditionInfo, options: StudyOptions, records: readonly DecisionRecord[], points: readonly PointMeasures[]): Summary {
-  const fixtureIds = [...new Set(points.map((p) => p.fixture))];
-  const perFixture: FixtureMeasures[] = fixtureIds.map((fixture) => {
-    const mine = points.filter((p) => p.fixture === fixture);
-    return { fixture, prunePoints: mine.length, ...aggregate(mine) };
-  });
-  const removedBy = new Map<string, { rule: string; step: number | null; items: number; netTokensRemoved: number }>();
+interface RemovedBy { rule: string; step: number | null; items: number; netTokensRemoved: number }
+
+function countRemovals(into: Map<string, RemovedBy>, records: readonly DecisionRecord[]): void {
   for (const r of records) {
     if (r.decision !== 'PRUNE') continue;
     const key = `${r.step ?? 0}\u0000${r.rule}`;
-    const entry = removedBy.get(key) ?? { rule: r.rule, step: r.step, items: 0, netTokensRemoved: 0 };
+    const entry = into.get(key) ?? { rule: r.rule, step: r.step, items: 0, netTokensRemoved: 0 };
     entry.items += 1;
     entry.netTokensRemoved += r.tokens.item - r.tokens.placeholder;
-    removedBy.set(key, entry);
+    into.set(key, entry);
   }
+}
+
+/** Pools per-fixture sums, which equals pooling every prune point: sums of counts are associative. */
+function summarise(c: ConditionInfo, options: StudyOptions, perFixture: readonly FixtureMeasures[], removedBy: ReadonlyMap<string, RemovedBy>): Summary {
   return {
     artifactVersion: ARTIFACT_VERSION,
+    exploratory: options.exploratory ?? false,
     condition: c.name,
     layer: c.layer,
     rung: c.rung,
@@ -187,10 +231,10 @@ function summarise(c: ConditionInfo, options: StudyOptions, records: readonly De
     ...(c.sweepOf ? { sweepOf: { ...c.sweepOf } } : {}),
     timing: timingLabel(options.timing),
     placeholders: options.placeholders,
-    fixtures: fixtureIds.length,
-    prunePoints: points.length,
-    ...aggregate(points),
-    removedBy: [...removedBy.values()].sort((a, b) => (a.step ?? 0) - (b.step ?? 0) || byCodeUnit(a.rule, b.rule)),
-    perFixture,
+    fixtures: perFixture.length,
+    prunePoints: perFixture.reduce((s, f) => s + f.prunePoints, 0),
+    ...aggregate(perFixture),
+    removedBy: [...removedBy.values()].map((r) => ({ ...r })).sort((a, b) => (a.step ?? 0) - (b.step ?? 0) || byCodeUnit(a.rule, b.rule)),
+    perFixture: [...perFixture],
   };
 }

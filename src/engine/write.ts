@@ -1,24 +1,34 @@
-// Writes a run's artifacts so that a failure never leaves a partial result: everything is written into a staging
-// folder beside the output first, then each condition's folder is swapped in by rename, the manifest last.
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+// Writes a run's artifacts so that a failure never leaves a partial result. Records are streamed, fixture by
+// fixture, into a staging folder beside the output; at the end each condition's folder is swapped in by rename,
+// the manifest last. Nothing is held in memory beyond one fixture's records and the summaries.
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { createHash, type Hash } from 'node:crypto';
 import { dirname, join } from 'node:path';
-import { Manifest, type Manifest as ManifestT } from '../artifacts/schema.js';
+import { gzipSync } from 'node:zlib';
+import { Manifest, POINT_ROW_COLUMNS, type Manifest as ManifestT, type PointMeasures, type PointRow, type Summary } from '../artifacts/schema.js';
 import { failure } from '../errors.js';
-import { byCodeUnit, sha256 } from '../fixture/canonical.js';
-import type { ConditionRun } from './run.js';
+import { byCodeUnit } from '../fixture/canonical.js';
+import type { ConditionInfo } from '../policy/types.js';
+import type { FixtureChunk, StudySink } from './run.js';
 
 export type ManifestInputs = Omit<ManifestT, 'outputs' | 'conditions'>;
 
-/** Renders one condition's files; the same runs always give the same bytes. */
-export function renderCondition(run: ConditionRun): Map<string, string> {
-  const dir = run.info.name;
-  const lines = (rows: readonly unknown[]): string => rows.map((r) => JSON.stringify(r)).join('\n') + (rows.length ? '\n' : '');
-  return new Map([
-    [`${dir}/decisions.jsonl`, lines(run.records)],
-    [`${dir}/points.jsonl`, lines(run.points)],
-    [`${dir}/summary.json`, `${JSON.stringify(run.summary, null, 2)}\n`],
-  ]);
-}
+/** The per-condition files: the committed tier in plain text, the generated corpus's bulk gzip-compressed. */
+export const LAYOUT = {
+  decisions: 'decisions.jsonl',
+  points: 'points.jsonl',
+  pointRows: 'points.csv',
+  summary: 'summary.json',
+  bulkDecisions: 'decisions.generated.jsonl.gz',
+  bulkPoints: 'points.generated.jsonl.gz',
+  exploratoryMarker: 'EXPLORATORY.md',
+} as const;
+
+const MARKER_TEXT = '# EXPLORATORY\n\nThis run was not checked against the preregistration (experiments/ch10-ablation/). ' +
+  'Its outputs are exploratory and can never stand for the preregistered study; see manifest.json, study.\n';
+
+/** Bulk files are compressed in members of about this many characters: bounded memory, the same bytes every time. */
+const GZIP_MEMBER_CHARS = 4 * 1024 * 1024;
 
 export function writeAtomic(path: string, data: string): void {
   const tmp = `${path}.${process.pid}.tmp`;
@@ -47,51 +57,218 @@ function sameInputs(a: ManifestT, b: ManifestInputs): boolean {
   return sig(a) === sig(b);
 }
 
-/**
- * Writes the runs into outDir. Condition folders an earlier run left there stay (and stay in the manifest) only
- * when that run had the same inputs; otherwise they are removed as stale, so the manifest always describes
- * exactly what the folder holds.
- */
-export function writeRun(outDir: string, runs: readonly ConditionRun[], inputs: ManifestInputs): ManifestT {
-  const staging = join(outDir, `.staging-${process.pid}`);
-  const previous = readManifest(outDir);
-  const fresh = new Set(runs.map((r) => r.info.name));
-  const carried = previous && sameInputs(previous, inputs)
-    ? previous.conditions.filter((c) => !fresh.has(c.name) && existsSync(join(outDir, c.name)))
-    : [];
-  const stale = previous ? previous.conditions.filter((c) => !fresh.has(c.name) && !carried.includes(c)) : [];
-  const files = new Map<string, string>();
-  for (const run of runs) for (const [f, data] of renderCondition(run)) files.set(f, data);
-  const outputs = [
-    ...[...files].map(([file, data]) => ({ file, sha256: sha256(data) })),
-    ...(previous?.outputs.filter((o) => carried.some((c) => o.file.startsWith(`${c.name}/`))) ?? []),
-  ].sort((a, b) => byCodeUnit(a.file, b.file));
-  const conditions = [
-    ...carried,
-    ...runs.map((r) => ({ name: r.info.name, layer: r.info.layer, rung: r.info.rung, version: r.info.version })),
-  ];
-  const { run, ...fixed } = inputs;
-  const manifest: ManifestT = { ...fixed, conditions: byName(conditions), outputs, run };
-  try {
-    rmSync(staging, { recursive: true, force: true });
-    for (const [file, data] of files) {
-      mkdirSync(dirname(join(staging, file)), { recursive: true });
-      writeFileSync(join(staging, file), data);
+/** An output file written in pieces; its sha256 is over the text (before compression for a gzip file). */
+class OutputFile {
+  private readonly fd: number;
+  private readonly hash: Hash = createHash('sha256');
+  private pending = '';
+  constructor(readonly file: string, path: string, private readonly gzip: boolean) {
+    mkdirSync(dirname(path), { recursive: true });
+    this.fd = openSync(path, 'w');
+  }
+  write(text: string): void {
+    if (text === '') return;
+    this.hash.update(text);
+    if (!this.gzip) {
+      writeSync(this.fd, text);
+      return;
     }
-    writeFileSync(join(staging, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-    for (const run of runs) swapIn(join(staging, run.info.name), join(outDir, run.info.name));
-    renameSync(join(staging, 'manifest.json'), join(outDir, 'manifest.json'));
-    for (const c of stale) rmSync(join(outDir, c.name), { recursive: true, force: true });
-  } catch (err) {
-    throw failure('PL_IO', outDir, (err as Error).message);
-  } finally {
+    this.pending += text;
+    if (this.pending.length >= GZIP_MEMBER_CHARS) this.flush();
+  }
+  private flush(): void {
+    // Concatenated gzip members form one valid gzip stream (RFC 1952); gunzip reads them as one text.
+    if (this.pending !== '') writeSync(this.fd, gzipSync(this.pending));
+    this.pending = '';
+  }
+  close(): { file: string; sha256: string } {
+    if (this.gzip) this.flush();
+    closeSync(this.fd);
+    return { file: this.file, sha256: this.hash.digest('hex') };
+  }
+  abandon(): void {
     try {
-      rmSync(staging, { recursive: true, force: true });
+      closeSync(this.fd);
+    } catch {
+      // Already closed; the staging folder is removed anyway.
+    }
+  }
+}
+
+/**
+ * summary.json: indented for reading, except that each per-fixture entry takes one line, which keeps a summary over
+ * hundreds of fixtures small and its diffs one line per fixture.
+ */
+export function renderSummary(summary: Summary): string {
+  const { perFixture, ...pooled } = summary;
+  const head = JSON.stringify(pooled, null, 2).replace(/\n\}$/, '');
+  const entries = perFixture.map((f) => `    ${JSON.stringify(f)}`).join(',\n');
+  return `${head},\n  "perFixture": [${perFixture.length ? `\n${entries}\n  ` : ''}]\n}\n`;
+}
+
+export function pointRow(p: PointMeasures, exploratory: boolean): PointRow {
+  return {
+    exploratory,
+    fixture: p.fixture,
+    prunePoint: p.prunePoint,
+    decisions: p.decisions.total, keep: p.decisions.keep, prune: p.decisions.prune, defer: p.decisions.defer, abstain: p.decisions.abstain,
+    truePrunes: p.precision.numerator,
+    falsePrunes: p.falsePruneRate.numerator,
+    coverageDenominator: p.coverage.denominator,
+    obligationsPreserved: p.obligations.preserved,
+    obligationsTotal: p.obligations.total,
+    refetchAlerts: p.refetchAlerts,
+    rawTokens: p.tokens.raw, removedTokens: p.tokens.removed, placeholderTokens: p.tokens.placeholder,
+    overheadTokens: p.tokens.overhead, finalTokens: p.tokens.final,
+  };
+}
+
+function csvField(value: string | number | boolean): string {
+  const text = String(value);
+  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export function csvLine(row: PointRow): string {
+  return `${POINT_ROW_COLUMNS.map((c) => csvField(row[c])).join(',')}\n`;
+}
+
+export interface RunLayout {
+  /** Whether a fixture file belongs to the generated corpus, whose full logs are compressed and not committed. */
+  readonly bulk: (fixtureFile: string) => boolean;
+  readonly exploratory: boolean;
+}
+
+interface ConditionFiles {
+  readonly decisions: OutputFile;
+  readonly points: OutputFile;
+  readonly rows: OutputFile;
+  bulkDecisions?: OutputFile;
+  bulkPoints?: OutputFile;
+}
+
+/**
+ * A run being written. Open it before the study runs, hand it to streamStudy as the sink, then finish() with the
+ * summaries, or abort() on any failure: the output folder is then exactly as it was.
+ */
+export class RunWriter implements StudySink {
+  private readonly staging: string;
+  private readonly createdOut: boolean;
+  private readonly files = new Map<string, ConditionFiles>();
+  private done = false;
+
+  constructor(private readonly outDir: string, private readonly conditions: readonly ConditionInfo[], private readonly layout: RunLayout) {
+    this.createdOut = !existsSync(outDir);
+    this.staging = join(outDir, `.staging-${process.pid}`);
+    try {
+      rmSync(this.staging, { recursive: true, force: true });
+      mkdirSync(this.staging, { recursive: true });
+      for (const c of conditions) {
+        this.files.set(c.name, {
+          decisions: this.open(c.name, LAYOUT.decisions, false),
+          points: this.open(c.name, LAYOUT.points, false),
+          rows: this.open(c.name, LAYOUT.pointRows, false),
+        });
+        this.files.get(c.name)!.rows.write(`${POINT_ROW_COLUMNS.join(',')}\n`);
+      }
+    } catch (err) {
+      this.abort();
+      throw failure('PL_IO', outDir, (err as Error).message);
+    }
+  }
+
+  private open(condition: string, name: string, gzip: boolean): OutputFile {
+    return new OutputFile(`${condition}/${name}`, join(this.staging, condition, name), gzip);
+  }
+
+  fixture(chunk: FixtureChunk): void {
+    const f = this.files.get(chunk.condition.name);
+    if (!f) throw new Error(`internal: condition ${chunk.condition.name} was not opened for writing`);
+    const ex = this.layout.exploratory;
+    const line = (row: object) => `${JSON.stringify(ex ? { exploratory: true, ...row } : row)}\n`;
+    const bulk = this.layout.bulk(chunk.loaded.file);
+    try {
+      if (bulk) {
+        f.bulkDecisions ??= this.open(chunk.condition.name, LAYOUT.bulkDecisions, true);
+        f.bulkPoints ??= this.open(chunk.condition.name, LAYOUT.bulkPoints, true);
+      }
+      (bulk ? f.bulkDecisions! : f.decisions).write(chunk.records.map(line).join(''));
+      (bulk ? f.bulkPoints! : f.points).write(chunk.points.map(line).join(''));
+      f.rows.write(chunk.points.map((p) => csvLine(pointRow(p, ex))).join(''));
+    } catch (err) {
+      throw failure('PL_IO', this.outDir, (err as Error).message);
+    }
+  }
+
+  /**
+   * Writes summaries, marker files and the manifest, then swaps the condition folders in. Condition folders an
+   * earlier run left stay (and stay in the manifest) only when that run had the same inputs; otherwise they are
+   * removed as stale, so the manifest always describes exactly what the folder holds.
+   */
+  finish(summaries: readonly Summary[], inputs: ManifestInputs): ManifestT {
+    try {
+      const written: { file: string; sha256: string }[] = [];
+      const text = (file: string, data: string) => {
+        const out = new OutputFile(file, join(this.staging, file), false);
+        out.write(data);
+        written.push(out.close());
+      };
+      for (const c of this.conditions) {
+        const f = this.files.get(c.name)!;
+        for (const file of [f.decisions, f.points, f.rows, f.bulkDecisions, f.bulkPoints]) if (file) written.push(file.close());
+        const summary = summaries.find((s) => s.condition === c.name);
+        if (!summary) throw new Error(`internal: no summary for condition ${c.name}`);
+        text(`${c.name}/${LAYOUT.summary}`, renderSummary(summary));
+        if (this.layout.exploratory) text(`${c.name}/${LAYOUT.exploratoryMarker}`, MARKER_TEXT);
+      }
+      if (this.layout.exploratory) text(LAYOUT.exploratoryMarker, MARKER_TEXT);
+      this.files.clear();
+      const previous = readManifest(this.outDir);
+      const fresh = new Set(this.conditions.map((c) => c.name));
+      const carried = previous && sameInputs(previous, inputs)
+        ? previous.conditions.filter((c) => !fresh.has(c.name) && existsSync(join(this.outDir, c.name)))
+        : [];
+      const stale = previous ? previous.conditions.filter((c) => !fresh.has(c.name) && !carried.includes(c)) : [];
+      const outputs = [
+        ...written,
+        ...(previous?.outputs.filter((o) => carried.some((c) => o.file.startsWith(`${c.name}/`))) ?? []),
+      ].sort((a, b) => byCodeUnit(a.file, b.file));
+      const conditions = [
+        ...carried,
+        ...this.conditions.map((c) => ({ name: c.name, layer: c.layer, rung: c.rung, version: c.version })),
+      ].sort((a, b) => byCodeUnit(a.name, b.name));
+      const { run, ...fixed } = inputs;
+      const manifest: ManifestT = { ...fixed, conditions, outputs, run };
+      writeFileSync(join(this.staging, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+      for (const c of this.conditions) swapIn(join(this.staging, c.name), join(this.outDir, c.name));
+      const marker = join(this.outDir, LAYOUT.exploratoryMarker);
+      if (this.layout.exploratory) renameSync(join(this.staging, LAYOUT.exploratoryMarker), marker);
+      else rmSync(marker, { force: true });
+      renameSync(join(this.staging, 'manifest.json'), join(this.outDir, 'manifest.json'));
+      for (const c of stale) rmSync(join(this.outDir, c.name), { recursive: true, force: true });
+      this.done = true;
+      return manifest;
+    } catch (err) {
+      throw failure('PL_IO', this.outDir, (err as Error).message);
+    } finally {
+      this.cleanUp();
+    }
+  }
+
+  /** Drops everything staged; removes the output folder too when this run created it and it is still empty. */
+  abort(): void {
+    for (const f of this.files.values()) for (const file of [f.decisions, f.points, f.rows, f.bulkDecisions, f.bulkPoints]) file?.abandon();
+    this.files.clear();
+    this.cleanUp();
+  }
+
+  private cleanUp(): void {
+    try {
+      rmSync(this.staging, { recursive: true, force: true });
+      if (!this.done && this.createdOut && existsSync(this.outDir) && readdirSync(this.outDir).length === 0) rmSync(this.outDir, { recursive: true });
     } catch {
       // The error that brought us here matters more than a staging folder that could not be cleaned.
     }
   }
-  return manifest;
 }
 
 function swapIn(from: string, to: string): void {
@@ -99,9 +276,4 @@ function swapIn(from: string, to: string): void {
   if (existsSync(to)) renameSync(to, old);
   renameSync(from, to);
   rmSync(old, { recursive: true, force: true });
-}
-
-/** Keeps the manifest's condition list in a stable order whatever order the runs came in. */
-function byName<T extends { name: string }>(conditions: T[]): T[] {
-  return [...conditions].sort((a, b) => byCodeUnit(a.name, b.name));
 }

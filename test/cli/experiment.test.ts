@@ -38,7 +38,7 @@ describe('npm run experiment', () => {
     const r = await cli(['experiment', '--conditions', 'raw']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('unknown option --conditions');
-    expect(r.stderr).toContain('--condition, --fixtures');
+    expect(r.stderr).toContain('--condition, --exploratory, --fixtures');
     expect((await cli(['experiment', '--timing', 'later'])).stderr).toContain('option --timing does not take "later"');
     expect((await cli(['experiment', '--out'])).stderr).toContain('option --out needs a value');
     expect((await cli(['experiments'])).stderr).toContain('valid commands: experiment, generate');
@@ -107,7 +107,12 @@ describe('npm run experiment', () => {
     const manifest = Manifest.parse(JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')));
     expect(manifest.fixtures).toEqual([expect.objectContaining({ file: expect.stringMatching(/mini\.json$/), id: 'mini' })]);
     expect(manifest.tokenizer).toMatchObject({ package: 'gpt-tokenizer', encoding: 'o200k_base' });
-    expect(manifest.outputs.map((o) => o.file)).toEqual(['exact-redundancy/decisions.jsonl', 'exact-redundancy/points.jsonl', 'exact-redundancy/summary.json']);
+    // A folder outside the preregistered fixtures is exploratory by definition, and every output says so.
+    expect(manifest.study).toEqual({ exploratory: true, preregistration: null, fixtureManifest: null });
+    expect(manifest.outputs.map((o) => o.file)).toEqual([
+      'EXPLORATORY.md', 'exact-redundancy/EXPLORATORY.md', 'exact-redundancy/decisions.jsonl', 'exact-redundancy/points.csv',
+      'exact-redundancy/points.jsonl', 'exact-redundancy/summary.json',
+    ]);
   });
 
   it('shows a readable table without --json', async () => {
@@ -125,7 +130,7 @@ describe('npm run experiment', () => {
     expect((await cli(['experiment', '--fixtures', dir, '--out', b])).code).toBe(0);
     const files = filesUnder(a);
     expect(files).toEqual(filesUnder(b));
-    expect(files.length).toBe(conditionNames().length * 3 + 1);
+    expect(files.length).toBe(conditionNames().length * 5 + 2);
     for (const f of files) {
       if (f === 'manifest.json') continue;
       expect(readFileSync(join(a, f), 'utf8'), f).toBe(readFileSync(join(b, f), 'utf8'));

@@ -1,0 +1,113 @@
+// The preregistered study's gate: before anything runs, the fixture manifest must be the one the preregistration
+// pinned, and every fixture and oracle on disk must be the one that manifest lists. Any difference stops the run.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { FixtureManifest, type FixtureManifest as FixtureManifestT } from '../artifacts/schema.js';
+import { input } from '../errors.js';
+import { canonicalJson, sha256 } from '../fixture/canonical.js';
+import type { LoadedFixture } from '../fixture/load.js';
+import type { ConditionInfo } from '../policy/types.js';
+import { inputFiles } from './manifest.js';
+import { loadPreregistration, type Preregistration } from './preregistration.js';
+
+export interface FrozenStudy {
+  readonly preregistration: { readonly file: string; readonly sha256: string };
+  readonly fixtureManifest: { readonly file: string; readonly sha256: string };
+  readonly pinned: Preregistration;
+  readonly manifest: FixtureManifestT;
+}
+
+interface Entry { readonly file: string; readonly sha256: string }
+
+/** Differences between what a manifest lists and what is on disk, one line each, naming the file and both hashes. */
+export function compareEntries(kind: 'fixture' | 'oracle', expected: readonly Entry[], actual: readonly Entry[]): string[] {
+  const want = new Map(expected.map((e) => [e.file, e.sha256]));
+  const have = new Map(actual.map((e) => [e.file, e.sha256]));
+  const problems: string[] = [];
+  for (const e of expected) {
+    const now = have.get(e.file);
+    if (now === undefined) problems.push(`${e.file} (${kind}): missing: expected sha256 ${e.sha256}, actual (no such file)`);
+    else if (now !== e.sha256) problems.push(`${e.file} (${kind}): changed: expected sha256 ${e.sha256}, actual ${now}`);
+  }
+  for (const a of actual) {
+    if (!want.has(a.file)) problems.push(`${a.file} (${kind}): extra: expected (not in the manifest), actual sha256 ${a.sha256}`);
+  }
+  return problems;
+}
+
+/**
+ * Loads the preregistration under root, checks the fixture manifest's hash against its pin, and every fixture and
+ * oracle below fixturesDir against the manifest, before anything is parsed as a fixture or run.
+ */
+export function checkFrozenInputs(root: string, fixturesDir: string): FrozenStudy {
+  const loaded = loadPreregistration(root);
+  const pin = loaded.preregistration.fixtureManifest;
+  const manifestPath = join(root, pin.file);
+  if (!existsSync(manifestPath)) throw input('PL_FROZEN_MANIFEST_MISSING', pin.file, loaded.file);
+  const text = readFileSync(manifestPath);
+  const actual = sha256(text);
+  if (actual !== pin.sha256) throw input('PL_FROZEN_MANIFEST_CHANGED', pin.file, loaded.file, pin.sha256, actual);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text.toString('utf8'));
+  } catch (err) {
+    throw input('PL_FROZEN_MANIFEST_INVALID', pin.file, '(the whole file)', `not valid JSON (${(err as Error).message})`);
+  }
+  const parsed = FixtureManifest.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw input('PL_FROZEN_MANIFEST_INVALID', pin.file, issue.path.map(String).join('.') || '(the whole file)', issue.message);
+  }
+  const manifest = parsed.data;
+  const onDisk = inputFiles(fixturesDir, root);
+  const problems = [
+    ...compareEntries('fixture', manifest.fixtures, onDisk.fixtures),
+    ...compareEntries('oracle', manifest.oracles, onDisk.oracles),
+  ];
+  if (problems.length > 0) throw input('PL_FROZEN_INPUTS_CHANGED', pin.file, problems);
+  return {
+    preregistration: { file: loaded.file, sha256: sha256(loaded.text) },
+    fixtureManifest: { file: pin.file, sha256: actual },
+    pinned: loaded.preregistration,
+    manifest,
+  };
+}
+
+/** The fixtures the engine actually loaded must be byte for byte the frozen ones (the files could change in between). */
+export function checkLoaded(loaded: readonly LoadedFixture[], frozen: FrozenStudy): void {
+  const problems = [
+    ...compareEntries('fixture', frozen.manifest.fixtures, loaded.map((l) => ({ file: l.file, sha256: l.sha256 }))),
+    ...compareEntries('oracle', frozen.manifest.oracles, loaded.map((l) => ({ file: l.oracleFile, sha256: l.oracleSha256 }))),
+  ];
+  if (problems.length > 0) throw input('PL_FROZEN_INPUTS_CHANGED', frozen.fixtureManifest.file, problems);
+}
+
+export interface RunShape {
+  readonly timing: string;
+  readonly placeholders: string;
+  readonly seed: number;
+  readonly conditions: readonly ConditionInfo[];
+  /** Conditions from --policy modules: never preregistered. */
+  readonly own: readonly string[];
+}
+
+/**
+ * Where a run on the frozen inputs departs from the preregistered design; any departure makes it exploratory. A
+ * subset of the preregistered conditions is not a departure (the carry-over rules keep a folder consistent).
+ */
+export function departures(p: Preregistration, run: RunShape): string[] {
+  const out: string[] = [];
+  if (run.timing !== p.run.timing) out.push(`timing ${run.timing} (preregistered: ${p.run.timing})`);
+  if (run.placeholders !== p.run.placeholders) out.push(`placeholders ${run.placeholders} (preregistered: ${p.run.placeholders})`);
+  if (run.seed !== p.run.seed) out.push(`seed ${run.seed} (preregistered: ${p.run.seed})`);
+  for (const name of run.own) out.push(`condition ${name} comes from --policy`);
+  for (const c of run.conditions) {
+    if (run.own.includes(c.name)) continue;
+    const pre = p.conditions.find((x) => x.name === c.name);
+    if (!pre) out.push(`condition ${c.name} is not preregistered`);
+    else if (pre.version !== c.version || canonicalJson(pre.parameters) !== canonicalJson(c.parameters) || pre.rung !== c.rung || pre.layer !== c.layer) {
+      out.push(`condition ${c.name} differs from its preregistered version, layer, rung or parameters`);
+    }
+  }
+  return out;
+}

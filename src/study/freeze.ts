@@ -1,0 +1,41 @@
+// Freezing: writes fixtures/MANIFEST.json over the fixture folders, and stamps that manifest's hash into the
+// preregistration (re-rendering its prose), so after the corpus is regenerated the study refreezes in one step.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { FixtureManifest } from '../artifacts/schema.js';
+import { input } from '../errors.js';
+import { sha256 } from '../fixture/canonical.js';
+import { writeAtomic } from '../engine/write.js';
+import { buildFixtureManifest, FIXTURE_MANIFEST_FILE, renderFixtureManifest } from './manifest.js';
+import { loadPreregistration, PREREGISTRATION_PROSE_FILE, renderPreregistration } from './preregistration.js';
+import { renderPreregistrationMarkdown } from './prose.js';
+
+/**
+ * Writes the fixture manifest of `dirs` (relative to root). A generator block already in the manifest is kept, so
+ * rewriting it after a generated corpus exists does not forget how the corpus was made.
+ */
+export function writeFixtureManifest(root: string, dirs: readonly string[] = ['fixtures']): { file: string; sha256: string; fixtures: number; oracles: number } {
+  const path = join(root, FIXTURE_MANIFEST_FILE);
+  let generator: FixtureManifest['generator'] = null;
+  if (existsSync(path)) {
+    const previous = FixtureManifest.safeParse(JSON.parse(readFileSync(path, 'utf8')));
+    if (previous.success) generator = previous.data.generator;
+  }
+  const manifest = buildFixtureManifest(root, dirs, generator);
+  const text = renderFixtureManifest(manifest);
+  writeAtomic(path, text);
+  return { file: FIXTURE_MANIFEST_FILE, sha256: sha256(text), fixtures: manifest.fixtures.length, oracles: manifest.oracles.length };
+}
+
+/** Stamps sha256(fixtures manifest text) into the preregistration and re-renders its prose. */
+export function freezePreregistration(root: string): { file: string; pinned: string; previous: string } {
+  const loaded = loadPreregistration(root);
+  const p = loaded.preregistration;
+  const manifestPath = join(root, p.fixtureManifest.file);
+  if (!existsSync(manifestPath)) throw input('PL_FROZEN_MANIFEST_MISSING', p.fixtureManifest.file, loaded.file);
+  const pinned = sha256(readFileSync(manifestPath));
+  const next = { ...p, fixtureManifest: { ...p.fixtureManifest, sha256: pinned } };
+  writeAtomic(join(root, loaded.file), renderPreregistration(next));
+  writeAtomic(join(root, PREREGISTRATION_PROSE_FILE), renderPreregistrationMarkdown(next));
+  return { file: loaded.file, pinned, previous: p.fixtureManifest.sha256 };
+}
