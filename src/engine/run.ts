@@ -14,6 +14,9 @@ import { pool } from '../score/ratio.js';
 import { scorePoint, type AppliedRemoval } from '../score/score.js';
 import { decideTiming, timingLabel, type Timing } from '../timing/timing.js';
 import { leftBehind, type PlaceholderMode } from './placeholder.js';
+import { poolBehaviour, pointBehaviour } from '../behaviour/measure.js';
+import { EMBEDDED_STUDY, type StudyModels } from '../behaviour/study.js';
+import { chargeTokens, usageOf, type CallCharge } from '../providers/telemetry.js';
 
 export interface StudyOptions {
   readonly conditions: readonly Condition[];
@@ -21,6 +24,8 @@ export interface StudyOptions {
   readonly timing: Timing;
   readonly placeholders: PlaceholderMode;
   readonly tokens: TokenCounter;
+  /** Reader and model telemetry; the embedded (structural, no calls) default when absent. */
+  readonly models?: StudyModels;
 }
 
 export interface ConditionRun {
@@ -50,7 +55,11 @@ export function runStudy(options: StudyOptions): ConditionRun[] {
 function runCondition(condition: Condition, prepared: readonly PreparedPoint[], options: StudyOptions): ConditionRun {
   const records: DecisionRecord[] = [];
   const points: PointMeasures[] = [];
+  const models = options.models ?? EMBEDDED_STUDY;
+  const charges: CallCharge[] = [];
   for (const { loaded, point, oracle, view } of prepared) {
+    const charge = models.predictorCharge?.(condition.name, view);
+    if (charge) charges.push(charge);
     const eligibilities = decideChecked(condition, view);
     const timing = decideTiming(options.timing, view);
     const decided = eligibilities.map((e) => ({ e, decision: decisionOf(e, timing.applyNow) }));
@@ -65,9 +74,11 @@ function runCondition(condition: Condition, prepared: readonly PreparedPoint[], 
     }
     const score = scorePoint({
       condition: condition.name, fixture: loaded.fixture, point, oracle, view,
-      decisions: decided.map(({ e, decision }) => ({ itemId: e.itemId, decision })), removals, overheadTokens: 0,
+      decisions: decided.map(({ e, decision }) => ({ itemId: e.itemId, decision })), removals,
+      overheadTokens: charge ? chargeTokens(charge) : 0,
     });
-    points.push(score.measures);
+    const behaviour = pointBehaviour(models.reader, { fixture: loaded.fixture, point, view, removals, outcomes: score.measures.obligationOutcomes });
+    points.push({ ...score.measures, behaviour });
     const removalById = new Map(removals.map((r) => [r.itemId, r]));
     for (const { e, decision } of decided) {
       const item = itemsById.get(e.itemId)!;
@@ -106,7 +117,7 @@ function runCondition(condition: Condition, prepared: readonly PreparedPoint[], 
       });
     }
   }
-  return { info: condition, records, points, summary: summarise(condition, options, records, points) };
+  return { info: condition, records, points, summary: { ...summarise(condition, options, records, points), modelUsage: usageOf(charges) } };
 }
 
 function decisionOf(e: Eligibility, applyNow: boolean): Decision {
@@ -141,7 +152,7 @@ function decideChecked(condition: Condition, view: PolicyView): readonly Eligibi
   });
 }
 
-function aggregate(points: readonly PointMeasures[]): Measures {
+function aggregate(points: readonly PointMeasures[], options: StudyOptions): Measures {
   const sum = (f: (p: PointMeasures) => number): number => points.reduce((s, p) => s + f(p), 0);
   return {
     decisions: {
@@ -158,14 +169,15 @@ function aggregate(points: readonly PointMeasures[]): Measures {
       raw: sum((p) => p.tokens.raw), removed: sum((p) => p.tokens.removed), placeholder: sum((p) => p.tokens.placeholder),
       overhead: sum((p) => p.tokens.overhead), final: sum((p) => p.tokens.final),
     },
+    behaviour: poolBehaviour(points.map((p) => p.behaviour), (options.models ?? EMBEDDED_STUDY).reader),
   };
 }
 
-function summarise(c: ConditionInfo, options: StudyOptions, records: readonly DecisionRecord[], points: readonly PointMeasures[]): Summary {
+function summarise(c: ConditionInfo, options: StudyOptions, records: readonly DecisionRecord[], points: readonly PointMeasures[]): Omit<Summary, 'modelUsage'> {
   const fixtureIds = [...new Set(points.map((p) => p.fixture))];
   const perFixture: FixtureMeasures[] = fixtureIds.map((fixture) => {
     const mine = points.filter((p) => p.fixture === fixture);
-    return { fixture, prunePoints: mine.length, ...aggregate(mine) };
+    return { fixture, prunePoints: mine.length, ...aggregate(mine, options) };
   });
   const removedBy = new Map<string, { rule: string; step: number | null; items: number; netTokensRemoved: number }>();
   for (const r of records) {
@@ -188,7 +200,7 @@ function summarise(c: ConditionInfo, options: StudyOptions, records: readonly De
     placeholders: options.placeholders,
     fixtures: fixtureIds.length,
     prunePoints: points.length,
-    ...aggregate(points),
+    ...aggregate(points, options),
     removedBy: [...removedBy.values()].sort((a, b) => (a.step ?? 0) - (b.step ?? 0) || byCodeUnit(a.rule, b.rule)),
     perFixture,
   };
