@@ -21,6 +21,8 @@ import { loadPolicyModule } from './policy-module.js';
 import type { CliIO } from './io.js';
 import { relativePath } from '../fixture/canonical.js';
 import { renderConditionList, renderSummaryTable } from './render.js';
+import { estimateCost, MODEL_FLAGS, MODEL_HELP, parseModelFlags, prepareStudy, rolesOf, usesModels, type ModelPlan } from './models.js';
+import { buildView } from '../fixture/view.js';
 
 export const DEFAULTS = { fixtures: 'fixtures', out: 'results', seed: 20261202, timing: 'immediate', placeholders: 'marker' } as const;
 
@@ -36,6 +38,7 @@ const FLAGS = {
   list: { type: 'boolean' },
   check: { type: 'boolean' },
   help: { type: 'boolean' },
+  ...MODEL_FLAGS,
 } as const;
 
 export const EXPERIMENT_HELP = `npm run experiment -- [options]
@@ -54,7 +57,9 @@ summary.json, plus manifest.json for the run.
   --list                list every condition and exit
   --check               regenerate into a temporary folder and compare with --out (default ${DEFAULTS.out}/)
   --help                this text
-`;
+
+Model-backed runs (keys from OPENAI_API_KEY / ANTHROPIC_API_KEY, endpoints from OPENAI_BASE_URL / ANTHROPIC_BASE_URL):
+${MODEL_HELP}`;
 
 const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -66,6 +71,7 @@ interface Plan {
   readonly placeholders: PlaceholderMode;
   readonly seed: number;
   readonly restricted: boolean;
+  readonly models: ModelPlan;
 }
 
 export async function experiment(argv: readonly string[], io: CliIO): Promise<number> {
@@ -91,10 +97,19 @@ export async function experiment(argv: readonly string[], io: CliIO): Promise<nu
     placeholders: choiceFlag('--placeholders', flags.placeholders, PLACEHOLDER_CHOICES, DEFAULTS.placeholders),
     seed: integerFlag('--seed', flags.seed, DEFAULTS.seed),
     restricted: flags.condition !== undefined,
+    models: parseModelFlags(flags, io),
   };
+  if (usesModels(plan.models) && flags.out === undefined && !plan.models.estimateCost) throw usage('PL_USAGE_MODEL_NEEDS_OUT');
+  if (plan.models.estimateCost) {
+    const fixtures = loadFixtures(plan.fixturesPath, io.cwd);
+    const tokens = tokenCounter();
+    const points = fixtures.flatMap((f) => f.fixture.prunePoints.map((point) => ({ point, view: buildView(f.fixture, point.id, tokens) })));
+    io.stdout(estimateCost(plan.models, plan.conditions, points, tokens, plan.seed));
+    return 0;
+  }
   if (existsSync(plan.outDir) && !statSync(plan.outDir).isDirectory()) throw usage('PL_USAGE_OUT_NOT_DIR', relativePath(plan.outDir, io.cwd));
   if (flags.check) return check(plan, io);
-  const summaries = execute(plan, io.cwd, plan.outDir);
+  const summaries = await execute(plan, io, plan.outDir);
   io.stdout(flags.json ? `${JSON.stringify(summaries, null, 2)}\n` : renderSummaryTable(summaries, plan.outDir, io.cwd));
   return 0;
 }
@@ -119,11 +134,17 @@ function selectConditions(names: readonly string[] | undefined, own: readonly Co
 }
 
 /** Loads and validates everything first, runs, checks the oracles did not move, then writes atomically. */
-function execute(plan: Plan, root: string, outDir: string): Summary[] {
+async function execute(plan: Plan, io: CliIO, outDir: string): Promise<Summary[]> {
+  const root = io.cwd;
   const fixtures = loadFixtures(plan.fixturesPath, root);
   const startedAt = new Date().toISOString();
   deepFreeze(fixtures);
-  const runs = runStudy({ conditions: plan.conditions, fixtures, timing: plan.timing, placeholders: plan.placeholders, tokens: tokenCounter() });
+  const tokens = tokenCounter();
+  // Model calls happen here, before any condition runs; the conditions themselves stay pure.
+  const views = fixtures.flatMap((f) => f.fixture.prunePoints.map((point) => buildView(f.fixture, point.id, tokens)));
+  const study = await prepareStudy(plan.models, plan.conditions, views, tokens, plan.seed, io);
+  const runs = await study.run((conditions, models) => runStudy({ conditions, fixtures, timing: plan.timing, placeholders: plan.placeholders, tokens, models }));
+  if (study.gateway) io.stderr(`model calls: ${study.gateway.stats.networkCalls} sent, ${study.gateway.stats.cacheHits} served from the cache\n`);
   for (const f of fixtures) {
     const now = sha256(readFileSync(resolve(root, f.oracleFile)));
     if (now !== f.oracleSha256) throw failure('PL_ORACLE_CHANGED', f.oracleFile, f.oracleSha256, now);
@@ -142,7 +163,7 @@ function manifestInputs(plan: Plan, fixtures: readonly LoadedFixture[], startedA
     timing: timingLabel(plan.timing),
     placeholders: plan.placeholders,
     study: { exploratory: true, preregistration: null, fixtureManifest: null },
-    models: [{ role: 'predictor', provider: 'embedded', model: null }, { role: 'reader', provider: 'embedded', model: null }],
+    models: rolesOf(plan.models),
     fixtures: fixtures.map((f) => ({
       file: f.file, id: f.fixture.id, families: [...f.fixture.families], sha256: f.sha256, oracleFile: f.oracleFile, oracleSha256: f.oracleSha256,
     })),
@@ -160,10 +181,10 @@ function gitState(): { gitCommit: string; gitDirty: boolean | null } {
 }
 
 /** Regenerates into a temporary folder and compares byte for byte, ignoring only the manifest's `run` block. */
-function check(plan: Plan, io: CliIO): number {
+async function check(plan: Plan, io: CliIO): Promise<number> {
   const temp = mkdtempSync(join(tmpdir(), 'prunelab-check-'));
   try {
-    execute(plan, io.cwd, temp);
+    await execute(plan, io, temp);
     const fresh = readManifest(temp);
     if (!fresh) throw new Error('internal: a fresh run wrote no readable manifest');
     const committed = readManifest(plan.outDir);

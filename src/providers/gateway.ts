@@ -51,6 +51,19 @@ export class Gateway {
 
   constructor(private readonly options: GatewayOptions) {}
 
+  get provider(): RemoteProvider {
+    return this.options.provider;
+  }
+
+  get model(): string {
+    return this.options.model;
+  }
+
+  /** What this invocation's paid calls cost so far (cache hits are free). */
+  get spentUsd(): number {
+    return this.options.budget.spentUsd;
+  }
+
   get label(): string {
     return `${this.options.provider}/${this.options.model}`;
   }
