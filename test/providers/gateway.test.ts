@@ -65,7 +65,7 @@ describe('providers against the fake server', () => {
   });
 
   it('429 with retry-after: waits what the server asked, then succeeds', async () => {
-    server.handle((hit, n) => (n === 1 ? { status: 429, headers: { 'retry-after': '3' }, body: { error: { message: 'slow down' } } } : openaiOk('late')));
+    server.handle((_hit, n) => (n === 1 ? { status: 429, headers: { 'retry-after': '3' }, body: { error: { message: 'slow down' } } } : openaiOk('late')));
     const r = await gateway('openai').call(request(), 'test');
     expect(r.outcome).toMatchObject({ ok: true, response: { text: 'late' } });
     expect(slept).toEqual([3000]);
@@ -73,7 +73,7 @@ describe('providers against the fake server', () => {
   });
 
   it('500 then success: retried after a seeded backoff in [base/2, base)', async () => {
-    server.handle((hit, n) => (n === 1 ? { status: 500, body: { error: { type: 'api_error', message: 'boom' } } } : anthropicOk('fine')));
+    server.handle((_hit, n) => (n === 1 ? { status: 500, body: { error: { type: 'api_error', message: 'boom' } } } : anthropicOk('fine')));
     const r = await gateway('anthropic').call(request(), 'test');
     expect(r.outcome.ok).toBe(true);
     expect(server.hits).toHaveLength(2);
