@@ -45,6 +45,7 @@ export const messages = {
     `--max-cost-usd cannot be enforced for ${label}: the pricing table ${file} has no confirmed input and output rate for it`,
   PL_LLM_REPLAY_MISS: (key: string, what: string, dir: string) =>
     `--llm-cache replay: no recorded call ${key} (${what}) in ${dir}; record it first with --llm-cache record`,
+  PL_LLM_CACHE_CORRUPT: (file: string, detail: string) => `${file}: not a valid recorded call (${detail}); delete it to record it again`,
   PL_BUDGET_STOPPED: (detail: string, completed: number, total: number, dir: string) =>
     `stopped before passing the budget: ${detail}. ${completed} of ${total} calls of this phase completed; every finished call is stored in ${dir}. Nothing was written to --out. Run again with --resume (and a budget for the rest) to continue without repeating a paid call`,
 } as const;

@@ -108,7 +108,8 @@ export async function experiment(argv: readonly string[], io: CliIO): Promise<nu
     return 0;
   }
   if (existsSync(plan.outDir) && !statSync(plan.outDir).isDirectory()) throw usage('PL_USAGE_OUT_NOT_DIR', relativePath(plan.outDir, io.cwd));
-  if (flags.check) return check(plan, io);
+  // A check of a model-backed run regenerates from the recorded calls: it must not call (or pay) again.
+  if (flags.check) return check(usesModels(plan.models) ? { ...plan, models: { ...plan.models, cacheMode: 'replay' } } : plan, io);
   const summaries = await execute(plan, io, plan.outDir);
   io.stdout(flags.json ? `${JSON.stringify(summaries, null, 2)}\n` : renderSummaryTable(summaries, plan.outDir, io.cwd));
   return 0;

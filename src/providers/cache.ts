@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { writeAtomic } from '../engine/write.js';
+import { failure } from '../errors.js';
 import { canonicalJson, sha256 } from '../fixture/canonical.js';
 import { ChatRequest, ChatResponse } from './types.js';
 
@@ -42,8 +43,15 @@ export class CallCache {
   read(key: string): CacheEntry | undefined {
     const file = this.file(key);
     if (!existsSync(file)) return undefined;
-    const parsed = CacheEntry.safeParse(JSON.parse(readFileSync(file, 'utf8')));
-    if (!parsed.success || parsed.data.key !== key) throw new Error(`cache entry ${file} is not a valid entry for key ${key}`);
+    let json: unknown;
+    try {
+      json = JSON.parse(readFileSync(file, 'utf8'));
+    } catch (err) {
+      throw failure('PL_LLM_CACHE_CORRUPT', file, (err as Error).message);
+    }
+    const parsed = CacheEntry.safeParse(json);
+    if (!parsed.success) throw failure('PL_LLM_CACHE_CORRUPT', file, `field "${parsed.error.issues[0]!.path.join('.')}": ${parsed.error.issues[0]!.message}`);
+    if (parsed.data.key !== key) throw failure('PL_LLM_CACHE_CORRUPT', file, `it holds key ${parsed.data.key}`);
     return parsed.data;
   }
 

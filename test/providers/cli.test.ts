@@ -97,6 +97,30 @@ describe('experiment with a model provider', () => {
     });
   }
 
+  it('--epochs answers each probe once per epoch with recorded seeds; --llm-cache off stores nothing; --check replays', async () => {
+    server.handle(wellBehaved);
+    const { file } = writeFixture();
+    const [out, cache, offCache] = [tmp(), tmp(), tmp()];
+    const one = await cli([...args(file, out, cache, 'openai', ['--reader', 'model']), '--concurrency', '3'], process.cwd(), env('openai'));
+    expect(one.code).toBe(0);
+    const readerHits = server.hits.filter((h) => !isPredictor(h)).length;
+    server.hits.length = 0;
+    const two = await cli([...args(file, join(out, 'e2'), offCache, 'openai', ['--reader', 'model', '--epochs', '2', '--llm-cache', 'off', '--seed', '11'])], process.cwd(), env('openai'));
+    expect(two.code).toBe(0);
+    expect(server.hits.filter((h) => !isPredictor(h))).toHaveLength(2 * readerHits);
+    expect(new Set(server.hits.filter((h) => !isPredictor(h)).map((h) => h.body.seed))).toEqual(new Set([11, 12]));
+    expect(server.hits.filter((h) => !isPredictor(h)).every((h) => h.body.temperature === 0.7)).toBe(true);
+    expect(readdirSync(offCache)).toEqual([]);
+    const s = Summary.parse(JSON.parse(readFileSync(join(out, 'e2', 'raw', 'summary.json'), 'utf8')));
+    expect(s.behaviour).toMatchObject({ epochs: 2, seeds: [11, 12], temperature: 0.7, probes: 2 });
+
+    server.hits.length = 0;
+    const checked = await cli([...args(file, out, cache, 'openai', ['--reader', 'model']), '--check'], process.cwd(), env('openai'));
+    expect(checked.stdout + checked.stderr).toContain('matches a fresh regeneration');
+    expect(checked.code).toBe(0);
+    expect(server.hits).toHaveLength(0);
+  });
+
   it('replay with no recording fails naming the missing entry, and writes nothing', async () => {
     const { file } = writeFixture();
     const [out, cache] = [tmp(), tmp()];
