@@ -1,6 +1,7 @@
 // The one road every model call takes: in-memory de-duplication, then the cache (replay serves only from it; a
 // resumed record run serves what it already paid for), then the budget, then the provider with retries. Every
 // finished call is written to the cache at once, so a stopped run keeps every call it paid for.
+import pLimit from 'p-limit';
 import type { TokenCounter } from '../accounting/tokens.js';
 import { failure } from '../errors.js';
 import { Budget, BudgetExhausted } from './budget.js';
@@ -146,7 +147,6 @@ export class Gateway {
  * flight finish (and are cached), and BudgetExhausted is rethrown with how many calls completed.
  */
 export async function runAll<T>(tasks: readonly (() => Promise<T>)[], concurrency: number): Promise<T[]> {
-  const { default: pLimit } = await import('p-limit');
   const limit = pLimit(concurrency);
   let stopped: BudgetExhausted | undefined;
   let completed = 0;
