@@ -54,6 +54,18 @@ export const messages = {
     `${path} is stamped exploratory (not checked against a preregistration); give --allow-exploratory to publish it labelled as exploratory`,
   PL_PUBLISH_NEEDS_OUT: () => 'publish needs --out DIR: the folder the bundle is written to',
   PL_NOTEBOOK_FAILED: (file: string, detail: string) => `${file}: the notebook failed: ${detail}`,
+  PL_USAGE_MODEL_NEEDS_OUT: () => 'a model provider or model reader needs --out DIR: results/ holds only the embedded study',
+  PL_USAGE_MODEL_MISSING: (provider: string) => `provider ${provider} needs --model ID (for example --model ${provider === 'openai' ? 'gpt-4o-mini' : 'claude-sonnet-4-20250514'})`,
+  PL_USAGE_KEY_MISSING: (provider: string, variable: string) =>
+    `provider ${provider} needs an API key in the environment variable ${variable} (not needed with --llm-cache replay)`,
+  PL_USAGE_READER_NEEDS_PROVIDER: () => 'option --reader model needs --provider openai or anthropic (the embedded reader is --reader embedded)',
+  PL_USAGE_BUDGET_UNPRICED: (label: string, file: string) =>
+    `--max-cost-usd cannot be enforced for ${label}: the pricing table ${file} has no confirmed input and output rate for it`,
+  PL_LLM_REPLAY_MISS: (key: string, what: string, dir: string) =>
+    `--llm-cache replay: no recorded call ${key} (${what}) in ${dir}; record it first with --llm-cache record`,
+  PL_LLM_CACHE_CORRUPT: (file: string, detail: string) => `${file}: not a valid recorded call (${detail}); delete it to record it again`,
+  PL_BUDGET_STOPPED: (detail: string, completed: number, total: number, dir: string) =>
+    `stopped before passing the budget: ${detail}. ${completed} of ${total} calls of this phase completed; every finished call is stored in ${dir}. Nothing was written to --out. Run again with --resume (and a budget for the rest) to continue without repeating a paid call`,
 } as const;
 
 export type MessageCode = keyof typeof messages;

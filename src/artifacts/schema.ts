@@ -79,6 +79,58 @@ export const ObligationOutcome = z.strictObject({
   missing: z.array(z.string()),
 });
 
+/** Calls to a model, with the usage and cost their responses reported; latency as recorded (replayed as recorded). */
+export const ModelUsage = z.strictObject({
+  provider: z.string(),
+  model: z.string(),
+  calls: z.int().nonnegative(),
+  /** Calls that failed after their retries, or whose answer could not be parsed; they stay in every denominator. */
+  errors: z.int().nonnegative(),
+  inputTokens: z.int().nonnegative(),
+  outputTokens: z.int().nonnegative(),
+  cacheReadTokens: z.int().nonnegative(),
+  cacheWriteTokens: z.int().nonnegative(),
+  /** From the dated pricing table; null when a rate it needs is not confirmed there. */
+  costUsd: z.number().nonnegative().nullable(),
+  latencyMs: z.strictObject({ total: z.int().nonnegative(), max: z.int().nonnegative() }),
+});
+
+/** Probe answers from one context (full or pruned). Every probe is in every denominator, errors included. */
+export const BehaviourSide = z.strictObject({
+  /** Probes answered correctly, over all probes. */
+  taskSuccess: Ratio,
+  /** Probes on an obligation that carries a user constraint, answered wrongly, over such probes. */
+  constraintViolations: Ratio,
+  /** Answers asserting what the given context does not support (wrong, or right with the facts neither present nor recoverable), over all probes. */
+  unsupportedClaims: Ratio,
+  /** Probes whose facts had left the context and could not be recovered (pointer, re-read), over probes whose facts had left. */
+  recoveryFailures: Ratio,
+  /** Model calls that failed or answered unparseably; counted as wrong answers above. */
+  errors: z.int().nonnegative(),
+});
+
+export const Behaviour = z.strictObject({
+  /** 'structural' (the embedded reader: required facts looked up in the context) or provider/model. */
+  reader: z.string(),
+  epochs: z.int().positive(),
+  temperature: z.number().nullable(),
+  /** One seed per epoch; null where the reader draws nothing or the provider takes no seed. */
+  seeds: z.array(z.int()).nullable(),
+  /** Probe answers per side: obligations times epochs. */
+  probes: z.int().nonnegative(),
+  full: BehaviourSide,
+  pruned: BehaviourSide,
+  /** Paired with the full context (raw) on the same probes and epochs. */
+  paired: z.strictObject({
+    /** Probes the full context answers correctly and the pruned context does not, over probes the full context answers correctly. */
+    causedFailures: Ratio,
+    /** (pruned correct - full correct) / probes; null with no probes. */
+    successDifference: z.number().nullable(),
+  }),
+  /** The reader's model calls for these probes; null for the structural reader. */
+  usage: ModelUsage.nullable(),
+});
+
 export const Measures = z.strictObject({
   decisions: DecisionCounts,
   precision: Ratio,
@@ -88,6 +140,7 @@ export const Measures = z.strictObject({
   obligations: z.strictObject({ preserved: z.int().nonnegative(), total: z.int().nonnegative() }),
   refetchAlerts: z.int().nonnegative(),
   tokens: Tokens,
+  behaviour: Behaviour,
 });
 
 export const PointMeasures = z.strictObject({
@@ -121,6 +174,8 @@ export const Summary = z.strictObject({
   ...Measures.shape,
   /** Which rule removed how many items and tokens (ladders attribute each removal to one rule). */
   removedBy: z.array(z.strictObject({ rule: z.string(), step: z.int().positive().nullable(), items: z.int(), netTokensRemoved: z.int() })),
+  /** The predictor's model calls this condition relied on (management overhead); null when it made none. */
+  modelUsage: ModelUsage.nullable(),
   perFixture: z.array(FixtureMeasures),
 });
 
@@ -194,6 +249,9 @@ export type Measures = z.infer<typeof Measures>;
 export type PointMeasures = z.infer<typeof PointMeasures>;
 export type FixtureMeasures = z.infer<typeof FixtureMeasures>;
 export type Summary = z.infer<typeof Summary>;
+export type ModelUsage = z.infer<typeof ModelUsage>;
+export type BehaviourSide = z.infer<typeof BehaviourSide>;
+export type Behaviour = z.infer<typeof Behaviour>;
 export type Manifest = z.infer<typeof Manifest>;
 
 export const MANIFEST_VERSION = 1;

@@ -6,4 +6,5 @@ process.exitCode = await runCli(process.argv.slice(2), {
   cwd: process.cwd(),
   stdout: (t) => process.stdout.write(t),
   stderr: (t) => process.stderr.write(t),
+  env: process.env,
 });

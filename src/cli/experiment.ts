@@ -26,6 +26,8 @@ import { loadPolicyModule } from './policy-module.js';
 import type { CliIO } from './io.js';
 import { relativePath } from '../fixture/canonical.js';
 import { renderConditionList, renderSummaryTable } from './render.js';
+import { estimateCost, MODEL_FLAGS, MODEL_HELP, parseModelFlags, prepareStudy, rolesOf, usesModels, type ModelPlan } from './models.js';
+import { buildView } from '../fixture/view.js';
 
 export const DEFAULTS = { fixtures: 'fixtures', out: 'results', seed: 20261202, timing: 'immediate', placeholders: 'marker' } as const;
 
@@ -42,6 +44,7 @@ const FLAGS = {
   check: { type: 'boolean' },
   exploratory: { type: 'boolean' },
   help: { type: 'boolean' },
+  ...MODEL_FLAGS,
 } as const;
 
 export const EXPERIMENT_HELP = `npm run experiment -- [options]
@@ -62,7 +65,9 @@ summary.json, plus manifest.json for the run.
                         exploratory (runs on other --fixtures, options or --policy modules are stamped too)
   --check               regenerate into a temporary folder and compare with --out (default ${DEFAULTS.out}/)
   --help                this text
-`;
+
+Model-backed runs (keys from OPENAI_API_KEY / ANTHROPIC_API_KEY, endpoints from OPENAI_BASE_URL / ANTHROPIC_BASE_URL):
+${MODEL_HELP}`;
 
 const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -77,6 +82,7 @@ interface Plan {
   readonly exploratory: boolean;
   /** Names of the conditions that came from --policy modules. */
   readonly own: readonly string[];
+  readonly models: ModelPlan;
 }
 
 /** Whether a run is the preregistered study, and what it was checked against. */
@@ -112,10 +118,20 @@ export async function experiment(argv: readonly string[], io: CliIO): Promise<nu
     restricted: flags.condition !== undefined,
     exploratory: flags.exploratory ?? false,
     own: own.map((c) => c.name),
+    models: parseModelFlags(flags, io),
   };
+  if (usesModels(plan.models) && flags.out === undefined && !plan.models.estimateCost) throw usage('PL_USAGE_MODEL_NEEDS_OUT');
+  if (plan.models.estimateCost) {
+    const fixtures = loadFixtures(plan.fixturesPath, io.cwd);
+    const tokens = tokenCounter();
+    const points = fixtures.flatMap((f) => f.fixture.prunePoints.map((point) => ({ point, view: buildView(f.fixture, point.id, tokens) })));
+    io.stdout(estimateCost(plan.models, plan.conditions, points, tokens, plan.seed));
+    return 0;
+  }
   if (existsSync(plan.outDir) && !statSync(plan.outDir).isDirectory()) throw usage('PL_USAGE_OUT_NOT_DIR', relativePath(plan.outDir, io.cwd));
-  if (flags.check) return check(plan, io);
-  const { summaries, study } = execute(plan, io.cwd, plan.outDir);
+  // A check of a model-backed run regenerates from the recorded calls: it must not call (or pay) again.
+  if (flags.check) return check(usesModels(plan.models) ? { ...plan, models: { ...plan.models, cacheMode: 'replay' } } : plan, io);
+  const { summaries, study } = await execute(plan, io, plan.outDir);
   const notice = study.exploratory ? `EXPLORATORY (${study.why}): every output is stamped exploratory and cannot stand for the preregistered study\n\n` : '';
   io.stdout(flags.json ? `${JSON.stringify(summaries, null, 2)}\n` : notice + renderSummaryTable(summaries, plan.outDir, io.cwd));
   return 0;
@@ -147,6 +163,7 @@ function selectConditions(names: readonly string[] | undefined, own: readonly Co
  */
 function studyFor(plan: Plan, root: string): Study {
   if (plan.exploratory) return { exploratory: true, why: 'requested with --exploratory', frozen: null };
+  if (usesModels(plan.models)) return { exploratory: true, why: 'model-backed backends are not the preregistered embedded study', frozen: null };
   if (plan.fixturesPath !== resolve(root, DEFAULTS.fixtures)) {
     return { exploratory: true, why: `--fixtures ${relativePath(plan.fixturesPath, root)} is not the preregistered fixture set`, frozen: null };
   }
@@ -158,29 +175,38 @@ function studyFor(plan: Plan, root: string): Study {
 }
 
 /** Checks the frozen inputs, loads and validates everything, then streams the run into a staging folder. */
-function execute(plan: Plan, root: string, outDir: string): { summaries: Summary[]; study: Study } {
+async function execute(plan: Plan, io: CliIO, outDir: string): Promise<{ summaries: Summary[]; study: Study }> {
+  const root = io.cwd;
   const study = studyFor(plan, root);
   const fixtures = loadFixtures(plan.fixturesPath, root);
   if (study.frozen) checkLoaded(fixtures, study.frozen);
   const startedAt = new Date().toISOString();
   deepFreeze(fixtures);
   const generated = generatedDir(root, study.frozen?.manifest);
-  const writer = new RunWriter(outDir, plan.conditions, {
-    exploratory: study.exploratory,
-    bulk: (file) => generated !== null && file.startsWith(`${generated}/`),
-  });
+  const tokens = tokenCounter();
+  // Model calls happen here, before any condition runs; the conditions themselves stay pure. The embedded backends
+  // make no calls, so they need no views built ahead.
+  const views = usesModels(plan.models) ? fixtures.flatMap((f) => f.fixture.prunePoints.map((point) => buildView(f.fixture, point.id, tokens))) : [];
+  const prepared = await prepareStudy(plan.models, plan.conditions, views, tokens, plan.seed, io);
+  let writer: RunWriter | undefined;
   try {
-    const summaries = streamStudy({
-      conditions: plan.conditions, fixtures, timing: plan.timing, placeholders: plan.placeholders, tokens: tokenCounter(), exploratory: study.exploratory,
-    }, writer);
+    const summaries = await prepared.run((conditions, models, final) => {
+      // A model reader runs the study once to collect its questions before the final, written pass.
+      const sink = final
+        ? (writer = new RunWriter(outDir, conditions, { exploratory: study.exploratory, bulk: (file) => generated !== null && file.startsWith(`${generated}/`) }))
+        : { fixture: () => undefined };
+      return streamStudy({ conditions, fixtures, timing: plan.timing, placeholders: plan.placeholders, tokens, exploratory: study.exploratory, models }, sink);
+    });
+    if (prepared.gateway) io.stderr(`model calls: ${prepared.gateway.stats.networkCalls} sent, ${prepared.gateway.stats.cacheHits} served from the cache\n`);
     for (const f of fixtures) {
       const now = sha256(readFileSync(resolve(root, f.oracleFile)));
       if (now !== f.oracleSha256) throw failure('PL_ORACLE_CHANGED', f.oracleFile, f.oracleSha256, now);
     }
+    if (!writer) throw new Error('internal: the study ran no written pass');
     writer.finish(summaries, manifestInputs(plan, fixtures, startedAt, study));
     return { summaries, study };
   } catch (err) {
-    writer.abort();
+    writer?.abort();
     throw err;
   }
 }
@@ -199,7 +225,7 @@ function manifestInputs(plan: Plan, fixtures: readonly LoadedFixture[], startedA
       preregistration: study.frozen ? { ...study.frozen.preregistration } : null,
       fixtureManifest: study.frozen ? { ...study.frozen.fixtureManifest } : null,
     },
-    models: [{ role: 'predictor', provider: 'embedded', model: null }, { role: 'reader', provider: 'embedded', model: null }],
+    models: rolesOf(plan.models),
     fixtures: fixtures.map((f) => ({
       file: f.file, id: f.fixture.id, families: [...f.fixture.families], sha256: f.sha256, oracleFile: f.oracleFile, oracleSha256: f.oracleSha256,
     })),
@@ -240,7 +266,7 @@ async function textHash(path: string): Promise<string | undefined> {
 async function check(plan: Plan, io: CliIO): Promise<number> {
   const temp = mkdtempSync(join(tmpdir(), 'prunelab-check-'));
   try {
-    execute(plan, io.cwd, temp);
+    await execute(plan, io, temp);
     const fresh = readManifest(temp);
     if (!fresh) throw new Error('internal: a fresh run wrote no readable manifest');
     const committed = readManifest(plan.outDir);

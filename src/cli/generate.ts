@@ -12,6 +12,7 @@ import { loadFixtures } from '../fixture/load.js';
 import { Fixture, Oracle, SCHEMA_VERSION } from '../fixture/schema.js';
 import { allConditions } from '../policy/registry.js';
 import { parseFlags } from './args.js';
+import { renderBehaviourMarkdown } from '../behaviour/render.js';
 import { renderConditionsMarkdown, renderFixturesMarkdown, renderResultsMarkdown } from './render.js';
 import type { CliIO } from './io.js';
 import { loadPreregistration, PREREGISTRATION_PROSE_FILE } from '../study/preregistration.js';
@@ -70,7 +71,8 @@ export function readmeWithGeneratedTables(readme: string, root: string): string 
   const canonical = loadFixtures(resolve(root, CANONICAL_DIR), root);
   const withConditions = replaceSection(readme, 'conditions', renderConditionsMarkdown(allConditions()));
   const withFixtures = replaceSection(withConditions, 'canonical', renderFixturesMarkdown(canonical, tokenCounter()));
-  return replaceSection(withFixtures, 'results', renderResultsMarkdown(committedSummaries(resolve(root, RESULTS_DIR))));
+  const summaries = committedSummaries(resolve(root, RESULTS_DIR));
+  return replaceSection(replaceSection(withFixtures, 'results', renderResultsMarkdown(summaries)), 'behaviour', renderBehaviourMarkdown(summaries));
 }
 
 export async function generate(argv: readonly string[], io: CliIO): Promise<number> {

@@ -13,6 +13,9 @@ import { EligibilitySchema, type Condition, type ConditionInfo, type Eligibility
 import { pool } from '../score/ratio.js';
 import { scorePoint, type AppliedRemoval } from '../score/score.js';
 import { decideTiming, timingLabel, type Timing } from '../timing/timing.js';
+import { poolBehaviour, pointBehaviour } from '../behaviour/measure.js';
+import { EMBEDDED_STUDY, type StudyModels } from '../behaviour/study.js';
+import { chargeTokens, usageOf, type CallCharge } from '../providers/telemetry.js';
 import { leftBehind, type PlaceholderMode } from './placeholder.js';
 
 export interface StudyOptions {
@@ -23,6 +26,8 @@ export interface StudyOptions {
   readonly tokens: TokenCounter;
   /** Stamps every summary as exploratory: a run not checked against the preregistration. */
   readonly exploratory?: boolean;
+  /** Reader and model telemetry; the embedded (structural, no calls) default when absent. */
+  readonly models?: StudyModels;
 }
 
 export interface ConditionRun {
@@ -57,7 +62,7 @@ export interface StudySink {
  * accumulated per fixture; they come back in the conditions' order.
  */
 export function streamStudy(options: StudyOptions, sink: StudySink): Summary[] {
-  const totals = options.conditions.map(() => ({ perFixture: [] as FixtureMeasures[], removedBy: new Map<string, RemovedBy>() }));
+  const totals = options.conditions.map(() => ({ perFixture: [] as FixtureMeasures[], removedBy: new Map<string, RemovedBy>(), charges: [] as CallCharge[] }));
   for (const loaded of options.fixtures) {
     const prepared: PreparedPoint[] = loaded.fixture.prunePoints.map((point) => ({
       loaded,
@@ -66,14 +71,15 @@ export function streamStudy(options: StudyOptions, sink: StudySink): Summary[] {
       view: buildView(loaded.fixture, point.id, options.tokens),
     }));
     options.conditions.forEach((condition, i) => {
-      const { records, points } = runCondition(condition, prepared, options);
+      const { records, points, charges } = runCondition(condition, prepared, options);
       const total = totals[i]!;
-      if (points.length > 0) total.perFixture.push({ fixture: loaded.fixture.id, prunePoints: points.length, ...aggregate(points) });
+      total.charges.push(...charges);
+      if (points.length > 0) total.perFixture.push({ fixture: loaded.fixture.id, prunePoints: points.length, ...aggregate(points, options) });
       countRemovals(total.removedBy, records);
       sink.fixture({ condition, loaded, records, points });
     });
   }
-  return options.conditions.map((c, i) => summarise(c, options, totals[i]!.perFixture, totals[i]!.removedBy));
+  return options.conditions.map((c, i) => summarise(c, options, totals[i]!));
 }
 
 /** The whole study in memory: for tests and small corpora. The CLI streams instead (streamStudy). */
@@ -90,10 +96,14 @@ export function runStudy(options: StudyOptions): ConditionRun[] {
   return options.conditions.map((c, i) => ({ info: c, ...collected[i]!, summary: summaries[i]! }));
 }
 
-function runCondition(condition: Condition, prepared: readonly PreparedPoint[], options: StudyOptions): { records: DecisionRecord[]; points: PointMeasures[] } {
+function runCondition(condition: Condition, prepared: readonly PreparedPoint[], options: StudyOptions): { records: DecisionRecord[]; points: PointMeasures[]; charges: CallCharge[] } {
   const records: DecisionRecord[] = [];
   const points: PointMeasures[] = [];
+  const models = options.models ?? EMBEDDED_STUDY;
+  const charges: CallCharge[] = [];
   for (const { loaded, point, oracle, view } of prepared) {
+    const charge = models.predictorCharge?.(condition.name, view);
+    if (charge) charges.push(charge);
     const eligibilities = decideChecked(condition, view);
     const timing = decideTiming(options.timing, view);
     const decided = eligibilities.map((e) => ({ e, decision: decisionOf(e, timing.applyNow) }));
@@ -108,9 +118,11 @@ function runCondition(condition: Condition, prepared: readonly PreparedPoint[], 
     }
     const score = scorePoint({
       condition: condition.name, fixture: loaded.fixture, point, oracle, view,
-      decisions: decided.map(({ e, decision }) => ({ itemId: e.itemId, decision })), removals, overheadTokens: 0,
+      decisions: decided.map(({ e, decision }) => ({ itemId: e.itemId, decision })), removals,
+      overheadTokens: charge ? chargeTokens(charge) : 0,
     });
-    points.push(score.measures);
+    const behaviour = pointBehaviour(models.reader, { fixture: loaded.fixture, point, view, removals, outcomes: score.measures.obligationOutcomes });
+    points.push({ ...score.measures, behaviour });
     const removalById = new Map(removals.map((r) => [r.itemId, r]));
     for (const { e, decision } of decided) {
       const item = itemsById.get(e.itemId)!;
@@ -149,7 +161,7 @@ function runCondition(condition: Condition, prepared: readonly PreparedPoint[], 
       });
     }
   }
-  return { records, points };
+  return { records, points, charges };
 }
 
 function decisionOf(e: Eligibility, applyNow: boolean): Decision {
@@ -184,7 +196,7 @@ function decideChecked(condition: Condition, view: PolicyView): readonly Eligibi
   });
 }
 
-function aggregate(points: readonly Measures[]): Measures {
+function aggregate(points: readonly Measures[], options: StudyOptions): Measures {
   const sum = (f: (p: Measures) => number): number => points.reduce((s, p) => s + f(p), 0);
   return {
     decisions: {
@@ -201,6 +213,7 @@ function aggregate(points: readonly Measures[]): Measures {
       raw: sum((p) => p.tokens.raw), removed: sum((p) => p.tokens.removed), placeholder: sum((p) => p.tokens.placeholder),
       overhead: sum((p) => p.tokens.overhead), final: sum((p) => p.tokens.final),
     },
+    behaviour: poolBehaviour(points.map((p) => p.behaviour), (options.models ?? EMBEDDED_STUDY).reader),
   };
 }
 
@@ -218,7 +231,9 @@ function countRemovals(into: Map<string, RemovedBy>, records: readonly DecisionR
 }
 
 /** Pools per-fixture sums, which equals pooling every prune point: sums of counts are associative. */
-function summarise(c: ConditionInfo, options: StudyOptions, perFixture: readonly FixtureMeasures[], removedBy: ReadonlyMap<string, RemovedBy>): Summary {
+interface Totals { perFixture: readonly FixtureMeasures[]; removedBy: ReadonlyMap<string, RemovedBy>; charges: readonly CallCharge[] }
+
+function summarise(c: ConditionInfo, options: StudyOptions, { perFixture, removedBy, charges }: Totals): Summary {
   return {
     artifactVersion: ARTIFACT_VERSION,
     exploratory: options.exploratory ?? false,
@@ -233,8 +248,9 @@ function summarise(c: ConditionInfo, options: StudyOptions, perFixture: readonly
     placeholders: options.placeholders,
     fixtures: perFixture.length,
     prunePoints: perFixture.reduce((s, f) => s + f.prunePoints, 0),
-    ...aggregate(perFixture),
+    ...aggregate(perFixture, options),
     removedBy: [...removedBy.values()].map((r) => ({ ...r })).sort((a, b) => (a.step ?? 0) - (b.step ?? 0) || byCodeUnit(a.rule, b.rule)),
     perFixture: [...perFixture],
+    modelUsage: usageOf(charges),
   };
 }

@@ -8,7 +8,7 @@ import { ladder } from './ladder.js';
 import { checkedSupersession } from './mechanisms/checked-supersession.js';
 import { erroredInputResidue } from './mechanisms/errored-input-residue.js';
 import { exactRedundancy } from './mechanisms/exact-redundancy.js';
-import { DEFAULT_THRESHOLD, PREDICTIVE_SEMANTIC, predictiveSemantic } from './mechanisms/predictive-semantic.js';
+import { DEFAULT_THRESHOLD, PREDICTIVE_SEMANTIC, predictiveSemantic, type Predictor } from './mechanisms/predictive-semantic.js';
 import { sourceIdentity } from './mechanisms/source-identity.js';
 import { verifiedCompletion } from './mechanisms/verified-completion.js';
 import { raw } from './raw.js';
@@ -47,13 +47,24 @@ function sweepVariants(): Condition[] {
   ];
 }
 
-function build(): readonly Condition[] {
+/** A predictor to build the rung-4 conditions with instead of the embedded lexical one, and its label. */
+export interface InjectedPredictor {
+  readonly predictor: Predictor;
+  readonly label: string;
+}
+
+/** The conditions that consult the predictor, and so change (and make model calls) when one is injected. */
+export const PREDICTOR_CONSUMERS: readonly string[] = ['predictive-semantic', 'regenerability-guard', 'ladder-0-3', 'ladder-0-4'];
+
+function build(injected?: InjectedPredictor): readonly Condition[] {
   const er = exactRedundancy();
   const si = sourceIdentity();
   const eir = erroredInputResidue();
   const cs = checkedSupersession();
   const vc = verifiedCompletion();
-  const ps = predictiveSemantic();
+  const withPredictor = injected ? { predictor: injected.predictor, predictorLabel: injected.label } : {};
+  const ps = predictiveSemantic(withPredictor);
+  const predictionText = injected ? `${injected.label} predicts the item unneeded` : `lexical relevance to the subgoal below ${String(ps.parameters.threshold)}`;
   const gated = { gate: true, upperRisk: false } as const;
   return [
     raw(),
@@ -62,11 +73,11 @@ function build(): readonly Condition[] {
     single(eir, { ...gated, description: `rung 2: failed calls at least ${String(eir.parameters.afterTurns)} turns old lose their bulk; tool, error type, message and fields stay` }),
     single(cs, { ...gated, description: 'rung 2: an older observation covered by a newer same-call observation, the change explained by a recorded transition' }),
     single(vc, { ...gated, description: 'rung 3: trace of a closed work unit whose consequence record is in context and holds every consequence string' }),
-    single(ps, { gate: false, upperRisk: true, description: `rung 4, upper-risk: lexical relevance to the subgoal below ${String(ps.parameters.threshold)}; no gate` }),
+    single(ps, { gate: false, upperRisk: true, description: `rung 4, upper-risk: ${predictionText}; no gate` }),
     sameToolArgsDedup(),
     observationMasking(),
     oldestFirst(),
-    regenerabilityGuard(),
+    regenerabilityGuard(withPredictor),
     ladder({ name: 'ladder-0', rules: [er], description: 'gate, then exact redundancy' }),
     ladder({ name: 'ladder-0-1', rules: [er, si], description: 'gate, then exact redundancy and source identity, cumulatively' }),
     ladder({
@@ -91,6 +102,11 @@ function build(): readonly Condition[] {
 }
 
 const CONDITIONS = build();
+
+/** Every condition, the predictor consumers built with `injected` (a model-backed predictor), in registry order. */
+export function conditionsWith(injected: InjectedPredictor): Condition[] {
+  return [...build(injected)];
+}
 
 /** A fresh array each call, so a caller reordering or filtering it cannot disturb the registry. */
 export function allConditions(): Condition[] {

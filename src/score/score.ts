@@ -29,7 +29,8 @@ export interface PointInput {
 }
 
 export interface PointScore {
-  readonly measures: PointMeasures;
+  /** Everything but behaviour, which the engine adds from the behaviour layer. */
+  readonly measures: Omit<PointMeasures, 'behaviour'>;
   readonly verdicts: ReadonlyMap<string, Verdict>;
   readonly outcomes: ReadonlyMap<string, Outcome>;
 }

@@ -16,7 +16,7 @@
 // - pointer loss cannot be checked from a policy's view (the view carries no store), so it is not a refusal here.
 import type { PolicyView } from '../../fixture/view.js';
 import type { Predictor } from '../mechanisms/predictive-semantic.js';
-import { DEFAULT_THRESHOLD, lexicalPredictor } from '../mechanisms/predictive-semantic.js';
+import { DEFAULT_THRESHOLD, isAbstention, lexicalPredictor } from '../mechanisms/predictive-semantic.js';
 import { protectionOf, visibleIds } from '../protection.js';
 import { classify, refusalCase } from '../regenerability.js';
 import type { Condition, Eligibility } from '../types.js';
@@ -26,6 +26,7 @@ export const REGENERABILITY_GUARD = 'regenerability-guard';
 export interface RegenerabilityGuardParameters {
   readonly threshold?: number;
   readonly predictor?: Predictor;
+  readonly predictorLabel?: string;
 }
 
 export function regenerabilityGuard(parameters: RegenerabilityGuardParameters = {}): Condition {
@@ -37,14 +38,20 @@ export function regenerabilityGuard(parameters: RegenerabilityGuardParameters = 
     layer: 'comparator',
     rung: 4,
     version: '1.0.0',
-    description: 'the embedded predictor proposes; any refusal case or protected item among the proposals refuses the whole prune',
+    description: `${parameters.predictor ? parameters.predictorLabel ?? 'an injected predictor' : 'the embedded predictor'} proposes; any refusal case or protected item among the proposals refuses the whole prune`,
     upperRisk: false,
     consultsObligations: true,
-    parameters: { threshold, predictor: parameters.predictor ? 'injected' : 'lexical-overlap' },
+    parameters: { threshold, predictor: parameters.predictor ? parameters.predictorLabel ?? 'injected' : 'lexical-overlap' },
     reference: "regenerability record's safe_prune: whole-prune refusal when any candidate is irreducible or referenced by a pending step",
     decide(view: PolicyView) {
       const proposed = predictor(view, view.items.map((item) => item.id));
       const checked = visibleIds(view);
+      // With no proposal there is nothing to guard; every item says why rather than passing for a considered KEEP.
+      if (isAbstention(proposed)) {
+        return view.items.map((item): Eligibility => ({
+          itemId: item.id, verdict: 'abstain', rule, rung: 4, reason: `predictor abstained: ${proposed.abstain}`, obligationsConsulted: checked,
+        }));
+      }
       const refusals: string[] = [];
       for (const item of view.items) {
         if (!proposed.has(item.id)) continue;

@@ -12,7 +12,16 @@ export const PREDICTIVE_SEMANTIC = 'predictive-semantic';
  * The items among `candidates` predicted not to be needed, each with the predictor's stated basis. Keys are
  * meaningful only as a lookup: callers walk the view's order, never the map's.
  */
-export type Predictor = (view: PolicyView, candidates: readonly string[]) => ReadonlyMap<string, string>;
+export type Predictor = (view: PolicyView, candidates: readonly string[]) => ReadonlyMap<string, string> | PredictorAbstention;
+
+/** A predictor that could not predict (a model answered unparseably or failed): every candidate is ABSTAIN with why. */
+export interface PredictorAbstention {
+  readonly abstain: string;
+}
+
+export function isAbstention(prediction: ReadonlyMap<string, string> | PredictorAbstention): prediction is PredictorAbstention {
+  return !(prediction instanceof Map);
+}
 
 /**
  * Default threshold on the share of the subgoal's content words an item contains. At 0.2 an item that shares at
@@ -51,7 +60,7 @@ export function relevance(subgoal: string, text: string): number | undefined {
 }
 
 /** The embedded predictor: token-set overlap between an item's content and the prune point's subgoal. */
-export function lexicalPredictor(threshold: number = DEFAULT_THRESHOLD): Predictor {
+export function lexicalPredictor(threshold: number = DEFAULT_THRESHOLD): (view: PolicyView, candidates: readonly string[]) => ReadonlyMap<string, string> {
   return (view, candidates) => {
     const wanted = new Set(candidates);
     const unneeded = new Map<string, string>();
@@ -70,6 +79,8 @@ export interface PredictiveSemanticParameters {
   readonly threshold?: number;
   /** Replaces the embedded lexical predictor (the seam for a model-backed one); `threshold` then only labels it. */
   readonly predictor?: Predictor;
+  /** How an injected predictor is named in the condition's parameters (e.g. openai/gpt-4o-mini:predict-v1). */
+  readonly predictorLabel?: string;
 }
 
 export function predictiveSemantic(parameters: PredictiveSemanticParameters = {}): ConfiguredMechanism {
@@ -80,10 +91,13 @@ export function predictiveSemantic(parameters: PredictiveSemanticParameters = {}
     rule: PREDICTIVE_SEMANTIC,
     rung: 4,
     version: '1.0.0',
-    parameters: { threshold, predictor: parameters.predictor ? 'injected' : 'lexical-overlap' },
+    parameters: { threshold, predictor: parameters.predictor ? parameters.predictorLabel ?? 'injected' : 'lexical-overlap' },
     assess(view, candidates) {
       const wanted = new Set(candidates);
       const unneeded = predictor(view, candidates);
+      if (isAbstention(unneeded)) {
+        return candidates.map((itemId): Finding => ({ itemId, outcome: 'abstain', reason: `predictor abstained: ${unneeded.abstain}` }));
+      }
       const findings: Finding[] = [];
       for (const item of view.items) {
         const why = unneeded.get(item.id);

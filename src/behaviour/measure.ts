@@ -1,0 +1,148 @@
+// Behavioural measures of one prune point for one condition: every obligation's probe (visible and downstream)
+// answered from the full context and from the pruned one, epoch by epoch, and the paired difference. The full
+// context at a prune point is exactly what `raw` keeps, so the pairing is against raw on the same probes.
+import type { Behaviour, BehaviourSide, ObligationOutcome } from '../artifacts/schema.js';
+import type { Fixture, Obligation, PrunePoint } from '../fixture/schema.js';
+import type { PolicyView } from '../fixture/view.js';
+import { pool, ratio } from '../score/ratio.js';
+import type { AppliedRemoval } from '../score/score.js';
+import { poolUsage, usageOf, type CallCharge } from '../providers/telemetry.js';
+import type { ContextEntry, Judgement, Reader } from './reader.js';
+
+export interface PointBehaviourInput {
+  readonly fixture: Fixture;
+  readonly point: PrunePoint;
+  readonly view: PolicyView;
+  readonly removals: readonly AppliedRemoval[];
+  readonly outcomes: readonly ObligationOutcome[];
+}
+
+/** The context after the removals; an entry whose removal left nothing (placeholders none) is gone. */
+export function prunedContext(view: PolicyView, removals: readonly AppliedRemoval[]): ContextEntry[] {
+  const removed = new Map(removals.map((r) => [r.itemId, r]));
+  return view.items.flatMap((item): ContextEntry[] => {
+    const r = removed.get(item.id);
+    if (!r) return [{ id: item.id, kind: item.kind, text: item.content, removed: false }];
+    return r.leftBehind === '' ? [] : [{ id: item.id, kind: item.kind, text: r.leftBehind, removed: true }];
+  });
+}
+
+export function fullContext(view: PolicyView): ContextEntry[] {
+  return view.items.map((item) => ({ id: item.id, kind: item.kind, text: item.content, removed: false }));
+}
+
+/** The lookup scoring does: every required string in one entry, or, with no strings, each named item intact. */
+export function factsPresent(o: Obligation, view: PolicyView, context: readonly ContextEntry[]): boolean {
+  if (o.needs.strings.length > 0) return o.needs.strings.every((s) => context.some((e) => e.text.includes(s)));
+  return o.needs.itemIds.every((id) => {
+    const original = view.items.find((i) => i.id === id);
+    return original !== undefined && context.some((e) => e.id === id && !e.removed && e.text === original.content);
+  });
+}
+
+/** An obligation that carries a user constraint: it names, or needs a string of, a constraint item. */
+export function carriesConstraint(o: Obligation, view: PolicyView): boolean {
+  return view.items.some((item) => (item.kind === 'constraint' || item.flags.soleConstraintRecord)
+    && (o.needs.itemIds.includes(item.id) || o.needs.strings.some((s) => item.content.includes(s))));
+}
+
+interface Answered {
+  readonly obligation: Obligation;
+  readonly constraint: boolean;
+  readonly factsPresent: boolean;
+  readonly recovered: boolean;
+  readonly judgement: Judgement;
+}
+
+function side(answers: readonly Answered[]): BehaviourSide {
+  const count = (f: (a: Answered) => boolean): number => answers.filter(f).length;
+  const constraint = answers.filter((a) => a.constraint);
+  const missing = answers.filter((a) => !a.factsPresent);
+  return {
+    taskSuccess: ratio(count((a) => a.judgement.correct), answers.length),
+    constraintViolations: ratio(constraint.filter((a) => !a.judgement.correct).length, constraint.length),
+    unsupportedClaims: ratio(count((a) => a.judgement.answered && (!a.judgement.correct || !(a.factsPresent || a.recovered))), answers.length),
+    recoveryFailures: ratio(missing.filter((a) => !a.recovered).length, missing.length),
+    errors: count((a) => a.judgement.error),
+  };
+}
+
+export function pointBehaviour(reader: Reader, input: PointBehaviourInput): Behaviour {
+  const obligations = [...input.point.visible.obligations, ...input.point.downstream];
+  const outcomeOf = new Map(input.outcomes.map((o) => [o.id, o]));
+  const contexts = { full: fullContext(input.view), pruned: prunedContext(input.view, input.removals) };
+  const answers = { full: [] as Answered[], pruned: [] as Answered[] };
+  for (let epoch = 0; epoch < reader.epochs; epoch += 1) {
+    for (const obligation of obligations) {
+      for (const which of ['full', 'pruned'] as const) {
+        const context = contexts[which];
+        const present = factsPresent(obligation, input.view, context);
+        const how = outcomeOf.get(obligation.id)?.how;
+        const recovered = !present && which === 'pruned' && (how === 'pointer' || how === 're-read');
+        const judgement = reader.judge({
+          fixture: input.fixture, point: input.point, view: input.view, side: which, context, obligation,
+          factsPresent: present, recovered, epoch,
+        });
+        answers[which].push({ obligation, constraint: carriesConstraint(obligation, input.view), factsPresent: present, recovered, judgement });
+      }
+    }
+  }
+  let caused = 0;
+  let fullCorrect = 0;
+  answers.full.forEach((f, i) => {
+    if (!f.judgement.correct) return;
+    fullCorrect += 1;
+    if (!answers.pruned[i]!.judgement.correct) caused += 1;
+  });
+  const probes = answers.full.length;
+  const prunedCorrect = answers.pruned.filter((a) => a.judgement.correct).length;
+  const charges = [...answers.full, ...answers.pruned].flatMap((a) => (a.judgement.charge ? [a.judgement.charge] : []));
+  return {
+    reader: reader.label,
+    epochs: reader.epochs,
+    temperature: reader.temperature,
+    seeds: reader.seeds ? [...reader.seeds] : null,
+    probes,
+    full: side(answers.full),
+    pruned: side(answers.pruned),
+    paired: { causedFailures: ratio(caused, fullCorrect), successDifference: probes === 0 ? null : (prunedCorrect - fullCorrect) / probes },
+    usage: usageOf(dedupe(charges)),
+  };
+}
+
+/** The full-context call is shared by every condition at a prune point; within a point, count each call once. */
+function dedupe(charges: readonly CallCharge[]): CallCharge[] {
+  const seen = new Set<string>();
+  return charges.filter((c) => (seen.has(c.call.key) ? false : (seen.add(c.call.key), true)));
+}
+
+function poolSide(sides: readonly BehaviourSide[]): BehaviourSide {
+  return {
+    taskSuccess: pool(sides.map((s) => s.taskSuccess)),
+    constraintViolations: pool(sides.map((s) => s.constraintViolations)),
+    unsupportedClaims: pool(sides.map((s) => s.unsupportedClaims)),
+    recoveryFailures: pool(sides.map((s) => s.recoveryFailures)),
+    errors: sides.reduce((n, s) => n + s.errors, 0),
+  };
+}
+
+/** Pools by summing counts; every block comes from the same reader in one run. */
+export function poolBehaviour(blocks: readonly Behaviour[], reader: Reader): Behaviour {
+  const probes = blocks.reduce((n, b) => n + b.probes, 0);
+  const full = poolSide(blocks.map((b) => b.full));
+  const pruned = poolSide(blocks.map((b) => b.pruned));
+  return {
+    reader: reader.label,
+    epochs: reader.epochs,
+    temperature: reader.temperature,
+    seeds: reader.seeds ? [...reader.seeds] : null,
+    probes,
+    full,
+    pruned,
+    paired: {
+      causedFailures: pool(blocks.map((b) => b.paired.causedFailures)),
+      successDifference: probes === 0 ? null : (pruned.taskSuccess.numerator - full.taskSuccess.numerator) / probes,
+    },
+    usage: poolUsage(blocks.map((b) => b.usage)),
+  };
+}

@@ -1,0 +1,57 @@
+// Cost from a response's own usage fields and the dated pricing table (pricing.json beside this file, which names
+// the source of every row). A rate the table does not confirm is null, and any cost that needs it is null: an
+// unknown price is reported as unknown, never as 0.
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import type { Usage } from './types.js';
+
+const Rate = z.number().nonnegative().nullable();
+
+export const PricingTable = z.strictObject({
+  retrieved: z.iso.date(),
+  currency: z.literal('USD'),
+  unit: z.literal('per million tokens'),
+  note: z.string(),
+  models: z.array(z.strictObject({
+    provider: z.enum(['openai', 'anthropic']),
+    ids: z.array(z.string().min(1)).min(1),
+    input: Rate,
+    output: Rate,
+    cacheRead: Rate,
+    cacheWrite: Rate,
+    source: z.string().min(1),
+    confirmed: z.boolean(),
+  })),
+});
+export type PricingTable = z.infer<typeof PricingTable>;
+export type Price = PricingTable['models'][number];
+
+export const PRICING_FILE = join(dirname(fileURLToPath(import.meta.url)), 'pricing.json');
+
+let loaded: PricingTable | undefined;
+
+export function pricingTable(): PricingTable {
+  loaded ??= PricingTable.parse(JSON.parse(readFileSync(PRICING_FILE, 'utf8')));
+  return loaded;
+}
+
+export function priceOf(provider: string, model: string, table: PricingTable = pricingTable()): Price | undefined {
+  return table.models.find((m) => m.provider === provider && m.ids.includes(model));
+}
+
+/** USD for one response's usage; null when the model is not in the table or a rate it needs is unconfirmed. */
+export function costUsd(price: Price | undefined, usage: Usage): number | null {
+  if (!price) return null;
+  const parts: [number, number | null][] = [
+    [usage.input, price.input], [usage.output, price.output], [usage.cacheRead, price.cacheRead], [usage.cacheWrite, price.cacheWrite],
+  ];
+  let total = 0;
+  for (const [tokens, rate] of parts) {
+    if (tokens === 0) continue;
+    if (rate === null) return null;
+    total += (tokens * rate) / 1_000_000;
+  }
+  return total;
+}

@@ -1,0 +1,60 @@
+// Turns call results into the ModelUsage blocks a run reports. Sums run in the caller's order (fixture, prune
+// point, probe), so the floating-point cost total is the same on every run of the same inputs.
+import type { ModelUsage } from '../artifacts/schema.js';
+import type { CallResult } from './gateway.js';
+
+/** One call as a condition or reader is charged for it; `failed` also covers a parsed-but-unusable answer. */
+export interface CallCharge {
+  readonly provider: string;
+  readonly model: string;
+  readonly call: CallResult;
+  readonly failed: boolean;
+}
+
+export function chargeTokens(charge: CallCharge): number {
+  const u = charge.call.usage;
+  return u.input + u.output + u.cacheRead + u.cacheWrite;
+}
+
+export function usageOf(charges: readonly CallCharge[]): ModelUsage | null {
+  const first = charges[0];
+  if (!first) return null;
+  let cost: number | null = 0;
+  const usage: ModelUsage = {
+    provider: first.provider, model: first.model, calls: 0, errors: 0, inputTokens: 0, outputTokens: 0,
+    cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: null, latencyMs: { total: 0, max: 0 },
+  };
+  for (const c of charges) {
+    usage.calls += 1;
+    if (c.failed) usage.errors += 1;
+    usage.inputTokens += c.call.usage.input;
+    usage.outputTokens += c.call.usage.output;
+    usage.cacheReadTokens += c.call.usage.cacheRead;
+    usage.cacheWriteTokens += c.call.usage.cacheWrite;
+    cost = cost === null || c.call.costUsd === null ? null : cost + c.call.costUsd;
+    usage.latencyMs.total += c.call.latencyMs;
+    usage.latencyMs.max = Math.max(usage.latencyMs.max, c.call.latencyMs);
+  }
+  return { ...usage, costUsd: cost };
+}
+
+/** Pools already-pooled blocks (null blocks contribute nothing). */
+export function poolUsage(blocks: readonly (ModelUsage | null)[]): ModelUsage | null {
+  const present = blocks.filter((b): b is ModelUsage => b !== null);
+  const first = present[0];
+  if (!first) return null;
+  let cost: number | null = 0;
+  const out: ModelUsage = { ...first, calls: 0, errors: 0, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, latencyMs: { total: 0, max: 0 } };
+  for (const b of present) {
+    out.calls += b.calls;
+    out.errors += b.errors;
+    out.inputTokens += b.inputTokens;
+    out.outputTokens += b.outputTokens;
+    out.cacheReadTokens += b.cacheReadTokens;
+    out.cacheWriteTokens += b.cacheWriteTokens;
+    cost = cost === null || b.costUsd === null ? null : cost + b.costUsd;
+    out.latencyMs.total += b.latencyMs.total;
+    out.latencyMs.max = Math.max(out.latencyMs.max, b.latencyMs.max);
+  }
+  return { ...out, costUsd: cost };
+}

@@ -1,0 +1,252 @@
+// The model-backed study end to end through the CLI, against the fake server: record, replay with the network
+// unreachable, budget stop then --resume with no repeated paid call, invalid model output, the key-leak check,
+// usage errors, and --estimate-cost calling nothing.
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { Manifest, PointMeasures, Summary } from '../../src/artifacts/schema.js';
+import { cli } from '../support/cli.js';
+import { closedPort, ok, startFakeLlm, systemText, userText, type FakeLlm, type Hit } from '../support/fake-llm.js';
+import { writeFixture } from '../support/minimal.js';
+
+const KEY = 'sk-fake-LEAKCHECK-4242';
+const tmp = () => mkdtempSync(join(tmpdir(), 'prunelab-model-'));
+let server: FakeLlm;
+
+beforeAll(async () => { server = await startFakeLlm(); });
+afterAll(async () => { await server.close(); });
+beforeEach(() => { server.hits.length = 0; });
+
+const isPredictor = (hit: Hit) => systemText(hit).startsWith('You help an agent manage');
+
+/** Predictor: c1 and c2 (the tool calls) are unneeded. Reader: answers prod-eu when the context holds it. */
+function wellBehaved(hit: Hit) {
+  if (isPredictor(hit)) return ok(hit.api, '{"unneeded": [{"id": "c1", "reason": "old call"}, {"id": "u1", "reason": "looks stale"}]}');
+  return ok(hit.api, userText(hit).includes('prod-eu.') ? '{"answer": "prod-eu"}' : '{"answer": "UNKNOWN"}');
+}
+
+function filesUnder(dir: string, prefix = ''): string[] {
+  return readdirSync(join(dir, prefix), { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? filesUnder(dir, join(prefix, e.name)) : [join(prefix, e.name)]).sort();
+}
+
+function outputs(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const f of filesUnder(dir)) {
+    const text = readFileSync(join(dir, f), 'utf8');
+    out[f] = f === 'manifest.json' ? JSON.stringify({ ...Manifest.parse(JSON.parse(text)), run: null }) : text;
+  }
+  return out;
+}
+
+const CONDITIONS = 'raw,predictive-semantic,regenerability-guard,ladder-0-4';
+
+function args(fixture: string, out: string, cache: string, provider: 'openai' | 'anthropic', extra: string[] = []): string[] {
+  const model = provider === 'openai' ? 'gpt-4o-mini' : 'claude-sonnet-4-20250514';
+  return ['experiment', '--fixtures', fixture, '--out', out, '--cache-dir', cache, '--provider', provider, '--model', model,
+    '--condition', CONDITIONS, '--concurrency', '1', ...extra];
+}
+
+function env(provider: 'openai' | 'anthropic', url?: string) {
+  return provider === 'openai'
+    ? { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: url ?? server.openaiURL }
+    : { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: url ?? server.anthropicURL };
+}
+
+describe('experiment with a model provider', () => {
+  for (const provider of ['openai', 'anthropic'] as const) {
+    it(`${provider}: records, reports the predictor as overhead, and a replay with the network unreachable writes the same files`, async () => {
+      server.handle(wellBehaved);
+      const { file } = writeFixture();
+      const [out, cache, again] = [tmp(), tmp(), tmp()];
+      const recorded = await cli(args(file, out, cache, provider, ['--reader', 'model']), process.cwd(), env(provider));
+      expect(recorded.stderr).toContain('model calls:');
+      expect(recorded.code).toBe(0);
+      const paid = server.hits.length;
+      expect(server.hits.filter(isPredictor)).toHaveLength(1);
+      expect(paid).toBeGreaterThan(1);
+
+      const summary = (c: string) => Summary.parse(JSON.parse(readFileSync(join(out, c, 'summary.json'), 'utf8')));
+      for (const c of ['predictive-semantic', 'regenerability-guard', 'ladder-0-4']) {
+        expect(summary(c).modelUsage).toMatchObject({ provider, calls: 1, errors: 0, inputTokens: 100, outputTokens: 20 });
+        expect(summary(c).tokens.overhead).toBe(120);
+      }
+      expect(summary('raw').modelUsage).toBeNull();
+      expect(summary('raw').tokens.overhead).toBe(0);
+      const ps = summary('predictive-semantic');
+      expect(ps.parameters.predictor).toBe(`${provider}/${provider === 'openai' ? 'gpt-4o-mini' : 'claude-sonnet-4-20250514'}:predict-v1`);
+      // The model proposed u1, the constraint: the ungated ablation removes it and the probe fails from the pruned context.
+      expect(ps.behaviour.reader).toBe(`${provider}/${provider === 'openai' ? 'gpt-4o-mini' : 'claude-sonnet-4-20250514'}`);
+      expect(ps.behaviour.full.taskSuccess).toEqual({ numerator: 1, denominator: 1, value: 1 });
+      expect(ps.behaviour.pruned.taskSuccess).toEqual({ numerator: 0, denominator: 1, value: 0 });
+      expect(ps.behaviour.paired.causedFailures).toEqual({ numerator: 1, denominator: 1, value: 1 });
+      expect(ps.behaviour.pruned.constraintViolations).toEqual({ numerator: 1, denominator: 1, value: 1 });
+      expect(summary('raw').behaviour.paired.causedFailures.numerator).toBe(0);
+      const manifest = Manifest.parse(JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')));
+      const model = provider === 'openai' ? 'gpt-4o-mini' : 'claude-sonnet-4-20250514';
+      expect(manifest.models).toEqual([{ role: 'predictor', provider, model }, { role: 'reader', provider, model }]);
+
+      server.hits.length = 0;
+      const dead = `http://127.0.0.1:${await closedPort()}${provider === 'openai' ? '/v1' : ''}`;
+      const replayed = await cli(args(file, again, cache, provider, ['--reader', 'model', '--llm-cache', 'replay']), process.cwd(), env(provider, dead));
+      expect(replayed.stderr).toContain('0 sent');
+      expect(replayed.code).toBe(0);
+      expect(server.hits).toHaveLength(0);
+      expect(outputs(again)).toEqual(outputs(out));
+    });
+  }
+
+  it('--epochs answers each probe once per epoch with recorded seeds; --llm-cache off stores nothing; --check replays', async () => {
+    server.handle(wellBehaved);
+    const { file } = writeFixture();
+    const [out, cache, offCache] = [tmp(), tmp(), tmp()];
+    const one = await cli([...args(file, out, cache, 'openai', ['--reader', 'model']), '--concurrency', '3'], process.cwd(), env('openai'));
+    expect(one.code).toBe(0);
+    const readerHits = server.hits.filter((h) => !isPredictor(h)).length;
+    server.hits.length = 0;
+    const two = await cli([...args(file, join(out, 'e2'), offCache, 'openai', ['--reader', 'model', '--epochs', '2', '--llm-cache', 'off', '--seed', '11'])], process.cwd(), env('openai'));
+    expect(two.code).toBe(0);
+    expect(server.hits.filter((h) => !isPredictor(h))).toHaveLength(2 * readerHits);
+    expect(new Set(server.hits.filter((h) => !isPredictor(h)).map((h) => h.body.seed))).toEqual(new Set([11, 12]));
+    expect(server.hits.filter((h) => !isPredictor(h)).every((h) => h.body.temperature === 0.7)).toBe(true);
+    expect(readdirSync(offCache)).toEqual([]);
+    const s = Summary.parse(JSON.parse(readFileSync(join(out, 'e2', 'raw', 'summary.json'), 'utf8')));
+    expect(s.behaviour).toMatchObject({ epochs: 2, seeds: [11, 12], temperature: 0.7, probes: 2 });
+
+    server.hits.length = 0;
+    const checked = await cli([...args(file, out, cache, 'openai', ['--reader', 'model']), '--check'], process.cwd(), env('openai'));
+    expect(checked.stdout + checked.stderr).toContain('matches a fresh regeneration');
+    expect(checked.code).toBe(0);
+    expect(server.hits).toHaveLength(0);
+  });
+
+  it('replay with no recording fails naming the missing entry, and writes nothing', async () => {
+    const { file } = writeFixture();
+    const [out, cache] = [tmp(), tmp()];
+    const r = await cli(args(file, join(out, 'x'), cache, 'openai', ['--llm-cache', 'replay']), process.cwd(), {});
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/no recorded call [0-9a-f]{64} \(predictor, mini at pp1\)/);
+    expect(r.stderr).toContain('[PL_LLM_REPLAY_MISS]');
+    expect(existsSync(join(out, 'x'))).toBe(false);
+  });
+
+  it('an invalid model answer makes every predictor consumer ABSTAIN with the reason, counted as an error', async () => {
+    server.handle((hit) => (isPredictor(hit) ? ok(hit.api, 'Sure! I think c1 can go.') : wellBehaved(hit)));
+    const { file } = writeFixture();
+    const out = tmp();
+    const r = await cli(args(file, out, tmp(), 'openai'), process.cwd(), env('openai'));
+    expect(r.code).toBe(0);
+    for (const c of ['predictive-semantic', 'regenerability-guard', 'ladder-0-4']) {
+      const points = readFileSync(join(out, c, 'decisions.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { decision: string; reason: string; rule: string });
+      const abstained = points.filter((d) => d.decision === 'ABSTAIN');
+      expect(abstained.length).toBeGreaterThan(0);
+      for (const d of abstained) expect(d.reason).toMatch(/predictor abstained: model answer unparseable/);
+      expect(points.some((d) => d.decision === 'PRUNE' && d.rule === 'predictive-semantic')).toBe(false);
+      const s = Summary.parse(JSON.parse(readFileSync(join(out, c, 'summary.json'), 'utf8')));
+      expect(s.modelUsage).toMatchObject({ calls: 1, errors: 1 });
+    }
+  });
+
+  it('a reader error stays in the denominators as a counted error', async () => {
+    server.handle((hit) => (isPredictor(hit) ? wellBehaved(hit) : ok(hit.api, 'prod-eu, I believe')));
+    const { file } = writeFixture();
+    const out = tmp();
+    const r = await cli(args(file, out, tmp(), 'anthropic', ['--reader', 'model']), process.cwd(), env('anthropic'));
+    expect(r.code).toBe(0);
+    const s = Summary.parse(JSON.parse(readFileSync(join(out, 'raw', 'summary.json'), 'utf8')));
+    expect(s.behaviour.full).toMatchObject({ taskSuccess: { numerator: 0, denominator: 1 }, errors: 1 });
+    expect(s.behaviour.usage).toMatchObject({ errors: 1 });
+    const point = PointMeasures.parse(JSON.parse(readFileSync(join(out, 'raw', 'points.jsonl'), 'utf8').trim()));
+    expect(point.behaviour.pruned.errors).toBe(1);
+  });
+
+  it('stops before passing --max-cost-usd, writes no results, and --resume finishes without repeating a paid call', async () => {
+    // Every call reports 5000 input and 200 output tokens: $0.00087 at gpt-4o-mini's rates. The budget admits the
+    // predictor (worst case about $0.0013) and one reader call, then stops before the next would pass $0.0018.
+    server.handle((hit) => {
+      const reply = wellBehaved(hit) as { status: number; body: { usage: Record<string, unknown> } };
+      return { ...reply, body: { ...reply.body, usage: { prompt_tokens: 5000, completion_tokens: 200, total_tokens: 5200, prompt_tokens_details: { cached_tokens: 0 } } } };
+    });
+    const { file } = writeFixture();
+    const [out, cache] = [tmp(), tmp()];
+    const stopped = await cli(args(file, join(out, 'r'), cache, 'openai', ['--reader', 'model', '--max-cost-usd', '0.0018']), process.cwd(), env('openai'));
+    expect(stopped.code).toBe(1);
+    expect(stopped.stderr).toContain('[PL_BUDGET_STOPPED]');
+    expect(stopped.stderr).toContain('--resume');
+    expect(existsSync(join(out, 'r'))).toBe(false);
+    const progress = JSON.parse(readFileSync(join(cache, 'progress.json'), 'utf8')) as { stoppedBy: string; phase: string; completed: number; total: number };
+    expect(progress).toMatchObject({ stoppedBy: 'budget', phase: 'reader' });
+    expect(progress.completed).toBeGreaterThan(0);
+    expect(progress.completed).toBeLessThan(progress.total);
+    const firstHits = server.hits.map((h) => JSON.stringify(h.body));
+    expect(firstHits.length).toBeGreaterThan(0);
+
+    server.hits.length = 0;
+    const resumed = await cli(args(file, join(out, 'r'), cache, 'openai', ['--reader', 'model', '--resume']), process.cwd(), env('openai'));
+    expect(resumed.code).toBe(0);
+    const again = server.hits.map((h) => JSON.stringify(h.body));
+    for (const body of again) expect(firstHits).not.toContain(body);
+    expect(again.length).toBeGreaterThan(0);
+
+    // A third, fully recorded run repeats nothing at all.
+    server.hits.length = 0;
+    const third = await cli(args(file, join(out, 'r3'), cache, 'openai', ['--reader', 'model', '--resume']), process.cwd(), env('openai'));
+    expect(third.code).toBe(0);
+    expect(server.hits).toHaveLength(0);
+    expect(outputs(join(out, 'r3'))).toEqual(outputs(join(out, 'r')));
+  });
+
+  it('the key never appears in any written file or in what the command printed', async () => {
+    server.handle((hit) => (isPredictor(hit)
+      ? { status: 401, body: { error: { message: `bad key ${String(hit.headers.authorization ?? '')}${String(hit.headers['x-api-key'] ?? '')}` } } }
+      : wellBehaved(hit)));
+    for (const provider of ['openai', 'anthropic'] as const) {
+      const { file } = writeFixture();
+      const [out, cache] = [tmp(), tmp()];
+      const r = await cli(args(file, out, cache, provider, ['--reader', 'model']), process.cwd(), env(provider));
+      expect(r.code).toBe(0);
+      expect(server.hits.some((h) => `${String(h.headers.authorization)}${String(h.headers['x-api-key'])}`.includes(KEY))).toBe(true);
+      expect(r.stdout + r.stderr).not.toContain(KEY);
+      for (const dir of [out, cache]) for (const f of filesUnder(dir)) expect(readFileSync(join(dir, f), 'utf8')).not.toContain(KEY);
+      expect(filesUnder(cache).some((f) => readFileSync(join(cache, f), 'utf8').includes('[redacted]'))).toBe(true);
+    }
+  });
+
+  it('--estimate-cost prints the cost from the pricing table and calls nothing', async () => {
+    const { file } = writeFixture();
+    const r = await cli(['experiment', '--fixtures', file, '--estimate-cost', '--provider', 'anthropic', '--model', 'claude-sonnet-4-20250514', '--reader', 'model', '--condition', CONDITIONS], process.cwd(), env('anthropic'));
+    expect(r.code).toBe(0);
+    expect(server.hits).toHaveLength(0);
+    expect(r.stdout).toContain('nothing was called');
+    expect(r.stdout).toContain('APPROXIMATE');
+    expect(r.stdout).toMatch(/^predictor +1 /m);
+    // Reader: one probe, answered from the full context and from each of the 3 pruning conditions' contexts.
+    expect(r.stdout).toMatch(/^reader +4 /m);
+    expect(r.stdout).toMatch(/^total +5 +\d+ +3072 +\$/m);
+
+    const unpriced = await cli(['experiment', '--fixtures', file, '--estimate-cost', '--provider', 'openai', '--model', 'my-local-llama'], process.cwd(), {});
+    expect(unpriced.code).toBe(0);
+    expect(unpriced.stdout).toContain('no row for this model');
+  });
+
+  it('usage errors: a provider without a model or a key, a model reader without a provider, no --out', async () => {
+    const { file } = writeFixture();
+    const noModel = await cli(['experiment', '--fixtures', file, '--out', tmp(), '--provider', 'openai'], process.cwd(), env('openai'));
+    expect(noModel.code).toBe(2);
+    expect(noModel.stderr).toContain('[PL_USAGE_MODEL_MISSING]');
+    const noKey = await cli(['experiment', '--fixtures', file, '--out', tmp(), '--provider', 'anthropic', '--model', 'claude-sonnet-4-20250514'], process.cwd(), {});
+    expect(noKey.code).toBe(2);
+    expect(noKey.stderr).toContain('ANTHROPIC_API_KEY');
+    const reader = await cli(['experiment', '--fixtures', file, '--out', tmp(), '--reader', 'model'], process.cwd(), {});
+    expect(reader.code).toBe(2);
+    expect(reader.stderr).toContain('[PL_USAGE_READER_NEEDS_PROVIDER]');
+    const noOut = await cli(['experiment', '--fixtures', file, '--provider', 'openai', '--model', 'gpt-4o-mini'], process.cwd(), env('openai'));
+    expect(noOut.code).toBe(2);
+    expect(noOut.stderr).toContain('[PL_USAGE_MODEL_NEEDS_OUT]');
+    const unpriced = await cli(['experiment', '--fixtures', file, '--out', tmp(), '--provider', 'openai', '--model', 'local', '--max-cost-usd', '1'], process.cwd(), env('openai'));
+    expect(unpriced.code).toBe(2);
+    expect(unpriced.stderr).toContain('[PL_USAGE_BUDGET_UNPRICED]');
+    expect(server.hits).toHaveLength(0);
+  });
+});

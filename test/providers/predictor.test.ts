@@ -1,0 +1,75 @@
+// Strict reading of the predictor's answer, and what an unusable answer does to the conditions that consult it.
+import { describe, expect, it } from 'vitest';
+import { gradeAnswer } from '../../src/behaviour/model.js';
+import { Obligation } from '../../src/fixture/schema.js';
+import { isAbstention, predictiveSemantic } from '../../src/policy/mechanisms/predictive-semantic.js';
+import { regenerabilityGuard } from '../../src/policy/comparators/regenerability-guard.js';
+import { lookupPredictor, parsePrediction, predictorRequest, type PreparedPrediction } from '../../src/providers/predictor.js';
+import { answerJson } from '../../src/providers/prompts.js';
+import { makeView, note } from '../policy/build-view.js';
+
+const view = makeView({ items: [note('n1', 1, 'alpha'), note('n2', 2, 'beta'), note('n3', 3, 'gamma')], subgoal: 'ship it' });
+
+describe('model predictor answers', () => {
+  it('a valid answer gives the named items with the model\'s reason', () => {
+    const p = parsePrediction('{"unneeded": [{"id": "n2", "reason": "done"}]}', view);
+    expect(isAbstention(p)).toBe(false);
+    expect([...(p as Map<string, string>).entries()]).toEqual([['n2', 'model says: done']]);
+    expect(isAbstention(parsePrediction('```json\n{"unneeded": []}\n```', view))).toBe(false);
+  });
+
+  it.each([
+    ['prose around the JSON', 'Here you go: {"unneeded": []}', /unparseable/],
+    ['a wrong shape', '{"remove": ["n1"]}', /does not match the schema/],
+    ['an extra field', '{"unneeded": [{"id": "n1", "reason": "x", "confidence": 0.9}]}', /does not match the schema/],
+    ['an unknown id', '{"unneeded": [{"id": "n9", "reason": "x"}]}', /"n9", which is not in context/],
+    ['a repeated id', '{"unneeded": [{"id": "n1", "reason": "x"}, {"id": "n1", "reason": "y"}]}', /"n1" twice/],
+  ])('%s is an abstention with the reason, never a guess', (_label, text, reason) => {
+    const p = parsePrediction(text, view);
+    expect(isAbstention(p)).toBe(true);
+    expect((p as { abstain: string }).abstain).toMatch(reason);
+  });
+
+  it('an abstaining predictor makes predictive-semantic and the guard ABSTAIN with the reason', () => {
+    const abstaining = () => ({ abstain: 'model answer unparseable: nope' });
+    const findings = predictiveSemantic({ predictor: abstaining }).assess(view, ['n1', 'n2']);
+    expect(findings).toEqual([
+      { itemId: 'n1', outcome: 'abstain', reason: 'predictor abstained: model answer unparseable: nope' },
+      { itemId: 'n2', outcome: 'abstain', reason: 'predictor abstained: model answer unparseable: nope' },
+    ]);
+    const guard = regenerabilityGuard({ predictor: abstaining, predictorLabel: 'm' }).decide(view);
+    expect(guard.map((e) => e.verdict)).toEqual(['abstain', 'abstain', 'abstain']);
+  });
+
+  it('the lookup predictor narrows a prepared answer to the candidates it is asked about', () => {
+    const prepared = new Map<string, PreparedPrediction>([[`${view.fixtureId}\u0000${view.prunePoint.id}`, {
+      fixture: view.fixtureId, prunePoint: view.prunePoint.id, call: undefined as never,
+      prediction: new Map([['n1', 'a'], ['n3', 'c']]),
+    }]]);
+    const p = lookupPredictor(prepared)(view, ['n2', 'n3']);
+    expect([...(p as Map<string, string>).keys()]).toEqual(['n3']);
+  });
+
+  it('the request carries the versioned prompt and every item id, and omits sampling Anthropic no longer takes', () => {
+    const r = predictorRequest(view, 'anthropic', 5);
+    expect(r.system).toContain('Reply with exactly one JSON object');
+    expect(JSON.parse(r.user).items.map((i: { id: string }) => i.id)).toEqual(['n1', 'n2', 'n3']);
+    expect(r).toMatchObject({ temperature: null, seed: null });
+    expect(predictorRequest(view, 'openai', 5)).toMatchObject({ temperature: 0, seed: 5 });
+  });
+});
+
+describe('reader answers', () => {
+  const o = Obligation.parse({
+    id: 'o1', description: 'd', neededAtTurn: 3, needs: { strings: ['exit code 137'] },
+    probe: { question: 'How did it end?', expectedAnswer: 'killed with exit code 137' },
+  });
+  it('is graded by the required strings, case-insensitively', () => {
+    expect(gradeAnswer('It was killed: Exit Code 137.', o)).toBe(true);
+    expect(gradeAnswer('It was killed.', o)).toBe(false);
+  });
+  it('reads only one JSON value (optionally fenced)', () => {
+    expect(answerJson('{"answer": "x"}')).toEqual({ ok: true, value: { answer: 'x' } });
+    expect(answerJson('answer: x').ok).toBe(false);
+  });
+});
