@@ -1,12 +1,17 @@
-// Provider cost of a condition. The built-in study calls no paid model (predictor and reader are embedded), so no
-// cost is known yet; this is the one place a model-usage block in the summaries will be priced.
-import type { Summary } from '../artifacts/schema.js';
+// Provider cost of a condition: the predictor's management calls (summary.modelUsage) plus the model reader's
+// probe calls (behaviour.usage), each priced by the run from the dated pricing table. The embedded backends make no
+// calls, so their runs record no usage and the tables say so instead of printing a cost of 0.
+import type { ModelUsage, Summary } from '../artifacts/schema.js';
 
 /** What a table prints where the cost is not known. */
 export const COST_UNKNOWN = 'not known (embedded backends)';
 
-/** US dollars the condition's model calls cost, or null when the results record no priced usage. */
+/**
+ * US dollars the condition's model calls cost, or null when the results record no model usage, or record usage
+ * some rate of which the pricing table does not confirm (a partial sum would understate the cost).
+ */
 export function providerCost(summary: Summary): number | null {
-  void summary;
-  return null;
+  const blocks = [summary.modelUsage, summary.behaviour.usage].filter((u): u is ModelUsage => u !== null);
+  if (blocks.length === 0 || blocks.some((u) => u.costUsd === null)) return null;
+  return blocks.reduce((sum, u) => sum + (u.costUsd ?? 0), 0);
 }
