@@ -3,8 +3,9 @@ import { PrunelabError, usage } from '../errors.js';
 import { experiment } from './experiment.js';
 import type { CliIO } from './io.js';
 import { generate } from './generate.js';
+import { importCommand } from './import.js';
 
-const COMMANDS: Record<string, (argv: readonly string[], io: CliIO) => Promise<number>> = { experiment, generate };
+const COMMANDS: Record<string, (argv: readonly string[], io: CliIO) => Promise<number>> = { experiment, generate, import: importCommand };
 
 export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {
   try {

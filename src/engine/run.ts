@@ -10,7 +10,7 @@ import type { OraclePoint, PrunePoint } from '../fixture/schema.js';
 import { buildView, type PolicyView } from '../fixture/view.js';
 import { classify, recoverabilityOf } from '../policy/regenerability.js';
 import { EligibilitySchema, type Condition, type ConditionInfo, type Eligibility } from '../policy/types.js';
-import { pool } from '../score/ratio.js';
+import { pool, poolOracle } from '../score/ratio.js';
 import { scorePoint, type AppliedRemoval } from '../score/score.js';
 import { decideTiming, timingLabel, type Timing } from '../timing/timing.js';
 import { leftBehind, type PlaceholderMode } from './placeholder.js';
@@ -33,7 +33,7 @@ export interface ConditionRun {
 interface PreparedPoint {
   readonly loaded: LoadedFixture;
   readonly point: PrunePoint;
-  readonly oracle: OraclePoint;
+  readonly oracle: OraclePoint | null;
   readonly view: PolicyView;
 }
 
@@ -41,7 +41,7 @@ export function runStudy(options: StudyOptions): ConditionRun[] {
   const prepared: PreparedPoint[] = options.fixtures.flatMap((loaded) => loaded.fixture.prunePoints.map((point) => ({
     loaded,
     point,
-    oracle: loaded.oracle.points.find((o) => o.prunePoint === point.id)!,
+    oracle: loaded.oracle ? loaded.oracle.points.find((o) => o.prunePoint === point.id)! : null,
     view: buildView(loaded.fixture, point.id, options.tokens),
   })));
   return options.conditions.map((condition) => runCondition(condition, prepared, options));
@@ -148,9 +148,9 @@ function aggregate(points: readonly PointMeasures[]): Measures {
       total: sum((p) => p.decisions.total), keep: sum((p) => p.decisions.keep), prune: sum((p) => p.decisions.prune),
       defer: sum((p) => p.decisions.defer), abstain: sum((p) => p.decisions.abstain),
     },
-    precision: pool(points.map((p) => p.precision)),
-    falsePruneRate: pool(points.map((p) => p.falsePruneRate)),
-    coverage: pool(points.map((p) => p.coverage)),
+    precision: poolOracle(points.map((p) => p.precision)),
+    falsePruneRate: poolOracle(points.map((p) => p.falsePruneRate)),
+    coverage: poolOracle(points.map((p) => p.coverage)),
     abstentionRate: pool(points.map((p) => p.abstentionRate)),
     obligations: { preserved: sum((p) => p.obligations.preserved), total: sum((p) => p.obligations.total) },
     refetchAlerts: sum((p) => p.refetchAlerts),
