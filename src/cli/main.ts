@@ -2,10 +2,11 @@
 import { PrunelabError, usage } from '../errors.js';
 import { experiment } from './experiment.js';
 import type { CliIO } from './io.js';
+import { ecology } from './ecology.js';
 import { generate } from './generate.js';
 import { importCommand } from './import.js';
 
-const COMMANDS: Record<string, (argv: readonly string[], io: CliIO) => Promise<number>> = { experiment, generate, import: importCommand };
+const COMMANDS: Record<string, (argv: readonly string[], io: CliIO) => Promise<number>> = { ecology, experiment, generate, import: importCommand };
 
 export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {
   try {

@@ -20,7 +20,7 @@ export function renderCondition(run: ConditionRun): Map<string, string> {
   ]);
 }
 
-export function writeAtomic(path: string, data: string): void {
+export function writeAtomic(path: string, data: string | Uint8Array): void {
   const tmp = `${path}.${process.pid}.tmp`;
   try {
     mkdirSync(dirname(path), { recursive: true });
