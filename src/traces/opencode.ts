@@ -3,7 +3,7 @@
 // ms); its parts are `text`, `reasoning`, `tool` {callID, tool, state}, `file`, step markers and others. A tool
 // part's state is pending, running, completed {input, output} or error {input, error}. Reasoning parts are left
 // out (not resent to the model), as are step markers and a tool call that never finished (no result was seen).
-import type { Source } from '../fixture/schema.js';
+import type { Source, Status } from '../fixture/schema.js';
 import { agentTool, foundNothing } from './agent-tools.js';
 import type { TraceBuilder } from './build.js';
 import type { Json, Reader } from './parse.js';
@@ -49,7 +49,13 @@ export function importOpenCode(root: Json, r: Reader, b: TraceBuilder): void {
       if (status === 'completed') {
         const output = r.string(state['output'], [...ppath, 'state', 'output']);
         const source: Source | undefined = !tool.writes && tool.path ? { identity: normalisePath(tool.path), version: 'UNKNOWN', mutable: 'UNKNOWN' } : undefined;
-        b.add({ origin: 'environment', kind: 'tool-result', content: output, time: end, tool: recorded, status: { state: 'ok' }, ...(source ? { source } : {}), negativeResult: tool.search && foundNothing(output), transientState: tool.transient });
+        const metadata = state['metadata'] && typeof state['metadata'] === 'object' && !Array.isArray(state['metadata']) ? (state['metadata'] as Record<string, Json>) : {};
+        const exit = typeof metadata['exit'] === 'number' ? metadata['exit'] : undefined;
+        // The bash tool completes whatever the command's exit code; the code it records says whether the command failed.
+        const st: Status = exit !== undefined && exit !== 0
+          ? { state: 'error', errorType: 'exit-code', message: `exit code ${exit}`, fields: { exit: String(exit) } }
+          : { state: 'ok' };
+        b.add({ origin: 'environment', kind: 'tool-result', content: output, time: end, tool: recorded, status: st, ...(source ? { source } : {}), negativeResult: tool.search && foundNothing(output), transientState: tool.transient });
       } else if (status === 'error') {
         const error = r.string(state['error'], [...ppath, 'state', 'error']);
         b.add({ origin: 'environment', kind: 'tool-result', content: error, time: end, tool: recorded, status: { state: 'error', errorType: 'tool-error', message: error.split('\n')[0]!.slice(0, 200) || 'tool error', fields: {} } });

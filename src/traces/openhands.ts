@@ -49,8 +49,8 @@ export function importOpenHands(root: Json, r: Reader, b: TraceBuilder): void {
       }
       if (action === 'think' || action === 'finish') {
         b.modelTurn();
-        const text = args['thought'] ?? args['final_thought'] ?? e['message'] ?? '';
-        b.add({ origin: 'model', kind: 'reasoning', content: typeof text === 'string' ? text : JSON.stringify(text), time });
+        const text = [args['thought'], args['final_thought'], e['message']].find((t): t is string => typeof t === 'string' && t !== '') ?? '';
+        b.add({ origin: 'model', kind: 'reasoning', content: text, time });
         return;
       }
       b.modelTurn();

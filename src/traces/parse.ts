@@ -18,20 +18,81 @@ function position(text: string, offset: number): string {
 
 function offsetOf(err: Error, text: string): number {
   const m = /position (\d+)/.exec(err.message);
-  // V8 gives no position when the input simply ends: that is a truncated file, at its end.
-  return m ? Number(m[1]) : text.length;
+  return m ? Number(m[1]) : firstError(text);
 }
 
-function detail(err: Error): string {
-  const m = err.message.replace(/ in JSON at position \d+.*$/s, '').replace(/^Unexpected end of JSON input$/, 'the text ends before the JSON does: truncated?');
-  return m.length > 0 ? m : 'invalid JSON';
+/** V8's reason, without the snippet of input it sometimes quotes (which could be a secret not yet redacted). */
+function detail(err: Error, text: string, offset: number): string {
+  const reason = err.message.split(/ in JSON at position| \(line \d+|,\s*(?:\.\.\.)?"/)[0]!.replace(/^Unexpected end of JSON input$/, 'unexpected end of input');
+  const atEnd = text.slice(offset).trim() === '';
+  return `${reason || 'invalid JSON'}${atEnd ? '; the text ends before the JSON does: truncated?' : ''}`;
+}
+
+/**
+ * Where a text stops being JSON, for the errors V8 reports without a position: a small recursive-descent scan that
+ * only finds the offset (JSON.parse has already said the text is invalid).
+ */
+function firstError(text: string): number {
+  let i = 0;
+  const ws = () => { while (i < text.length && ' \t\n\r'.includes(text[i]!)) i++; };
+  const fail = (): never => { throw i; };
+  const lit = (word: string) => { if (text.startsWith(word, i)) i += word.length; else fail(); };
+  const str = () => {
+    i++;
+    while (i < text.length && text[i] !== '"') {
+      if (text[i] === '\\') i++;
+      else if (text.charCodeAt(i) < 0x20) fail();
+      i++;
+    }
+    if (i >= text.length) fail();
+    i++;
+  };
+  const value = (): void => {
+    ws();
+    const c = text[i];
+    if (c === '{') {
+      i++; ws();
+      if (text[i] === '}') { i++; return; }
+      for (;;) {
+        ws(); if (text[i] !== '"') fail(); str(); ws();
+        if (text[i] !== ':') fail(); i++; value(); ws();
+        if (text[i] === ',') { i++; continue; }
+        if (text[i] === '}') { i++; return; }
+        fail();
+      }
+    }
+    if (c === '[') {
+      i++; ws();
+      if (text[i] === ']') { i++; return; }
+      for (;;) {
+        value(); ws();
+        if (text[i] === ',') { i++; continue; }
+        if (text[i] === ']') { i++; return; }
+        fail();
+      }
+    }
+    if (c === '"') return str();
+    if (c === 't') return lit('true');
+    if (c === 'f') return lit('false');
+    if (c === 'n') return lit('null');
+    const m = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
+    if (!m) fail();
+    i += m![0].length;
+  };
+  try {
+    value(); ws();
+    return i;
+  } catch (at) {
+    return Math.min(typeof at === 'number' ? at : i, text.length);
+  }
 }
 
 export function parseJsonText(text: string, file: string): Json {
   try {
     return JSON.parse(text) as Json;
   } catch (err) {
-    throw input('PL_TRACE_JSON', file, position(text, offsetOf(err as Error, text)), detail(err as Error));
+    const at = offsetOf(err as Error, text);
+    throw input('PL_TRACE_JSON', file, position(text, at), detail(err as Error, text, at));
   }
 }
 
@@ -49,7 +110,10 @@ export function parseTrace(text: string, file: string): Parsed {
     try {
       return { kind: 'json', value: JSON.parse(stripped) as Json };
     } catch (err) {
-      if (!firstIsObject) throw input('PL_TRACE_JSON', file, position(stripped, offsetOf(err as Error, stripped)), detail(err as Error));
+      if (!firstIsObject) {
+        const at = offsetOf(err as Error, stripped);
+        throw input('PL_TRACE_JSON', file, position(stripped, at), detail(err as Error, stripped, at));
+      }
     }
   }
   const out: { line: number; value: Json }[] = [];
@@ -59,7 +123,7 @@ export function parseTrace(text: string, file: string): Parsed {
       out.push({ line: i + 1, value: JSON.parse(raw) as Json });
     } catch (err) {
       const last = i === lines.length - 1 || lines.slice(i + 1).every((l) => l.trim() === '');
-      const why = detail(err as Error);
+      const why = detail(err as Error, raw, offsetOf(err as Error, raw)).replace(/; the text ends before the JSON does: truncated\?$/, '');
       throw input('PL_TRACE_JSONL', file, i + 1, last ? `${why}; the last line looks truncated` : why);
     }
   });
