@@ -5,9 +5,9 @@
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { tokenCounter, type TokenCounter } from '../accounting/tokens.js';
-import { failure, usage } from '../errors.js';
+import { failure, input, usage } from '../errors.js';
 import { byCodeUnit, relativePath, sha256 } from '../fixture/canonical.js';
-import { fixtureFiles, loadFixture, type LoadedFixture } from '../fixture/load.js';
+import { loadFixture, type LoadedFixture } from '../fixture/load.js';
 import type { Fixture } from '../fixture/schema.js';
 import { runStudy } from '../engine/run.js';
 import { writeAtomic } from '../engine/write.js';
@@ -66,7 +66,9 @@ export async function ecology(argv: readonly string[], io: CliIO): Promise<numbe
 
 /** Fixtures from a path: a folder of fixtures, a fixture file, or a recorded session to import in memory. */
 function inputs(path: string, shownAs: string, root: string, tokens: TokenCounter): Fixture[] {
-  const files = fixtureFiles(path);
+  if (!existsSync(path)) throw input('PL_FIXTURE_PATH_MISSING', shownAs);
+  const files = statSync(path).isFile() ? [path] : sessionFiles(path);
+  if (files.length === 0) throw input('PL_FIXTURE_NONE', shownAs);
   return files.map((file) => {
     const looksLikeFixture = (() => {
       try {
@@ -97,14 +99,15 @@ async function ecologyFiles(fixtures: readonly Fixture[], tokens: TokenCounter):
   ]);
 }
 
-/** Session files under the real-traces folder (not its README or licences), sorted. */
+/** Fixture and session files under a folder (not READMEs, licences, schemas or oracles), sorted. */
 function sessionFiles(dir: string): string[] {
   const out: string[] = [];
   const walk = (d: string) => {
     for (const e of readdirSync(d, { withFileTypes: true }).sort((a, b) => byCodeUnit(a.name, b.name))) {
       const full = join(d, e.name);
-      if (e.isDirectory()) walk(full);
-      else if (/\.(traj|json|jsonl)$/.test(e.name)) out.push(full);
+      if (e.isDirectory()) {
+        if (e.name !== 'oracles' && e.name !== 'node_modules') walk(full);
+      } else if (/\.(traj|json|jsonl)$/.test(e.name) && !['schema.json', 'MANIFEST.json', 'package.json'].includes(e.name)) out.push(full);
     }
   };
   walk(dir);
@@ -114,7 +117,7 @@ function sessionFiles(dir: string): string[] {
 async function real(io: CliIO, check: boolean): Promise<number> {
   const src = resolve(io.cwd, REAL_TRACES_DIR);
   const out = resolve(io.cwd, REAL_OUT_DIR);
-  if (!existsSync(src) || !statSync(src).isDirectory()) throw usage('PL_FIXTURE_PATH_MISSING', REAL_TRACES_DIR);
+  if (!existsSync(src) || !statSync(src).isDirectory()) throw input('PL_FIXTURE_PATH_MISSING', REAL_TRACES_DIR);
   const tokens = tokenCounter();
   const sessions = sessionFiles(src);
   const traces = importTraces(sessions.map((p) => ({ path: p, shownAs: relativePath(p, io.cwd) })), { redact: true, tokens });
