@@ -107,3 +107,19 @@ describe('the committed results/ecology/', () => {
     expect(readFileSync('results/ecology/conditions.md', 'utf8')).toContain('Precision, false-prune rate and coverage are undefined here: imported trace');
   });
 });
+
+describe('the README figures on the real traces', () => {
+  it('quote the committed totals', () => {
+    const rows = readFileSync('results/ecology/ecology.csv', 'utf8').trim().split('\n').map((l) => l.split(','));
+    const pct = (cls: string, evidence: string) => {
+      const row = rows.find((r) => r[0] === 'total' && r[3] === cls && r[4] === evidence)!;
+      return ((100 * Number(row[6])) / Number(row[8])).toFixed(1);
+    };
+    const tokens = rows.find((r) => r[0] === 'total')![8];
+    const readme = readFileSync('README.md', 'utf8').replace(/\s+/g, ' ');
+    expect(readme).toContain(`On those ${tokens} tokens: ${pct('exact-duplicate', 'eligible')}% are exact duplicates, ${pct('failed-call-bulk', 'eligible')}% failed-call bulk, ${pct('any-class', 'eligible')}% touched by any class and ${pct('rest', '-')}% by none`);
+    expect(readme).toContain(`(${pct('repeated-read', 'undecided')}% are repeated reads left undecided)`);
+    expect(readme).toContain(`${pct('non-idempotent-output', '-')}% are outputs of non-idempotent calls`);
+    expect(readme).toContain(`and ${pct('irreducible', '-')}% are irreducible`);
+  });
+});
