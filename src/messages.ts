@@ -51,6 +51,7 @@ export const messages = {
     `${file}: would be imported as "${id}", which ${other} also becomes; rename one of them`,
   PL_USAGE_IMPORT_FILES: () => 'import needs at least one trace FILE, e.g. npm run import -- --format swe-agent run.traj --out DIR',
   PL_USAGE_IMPORT_OUT: () => 'import needs --out DIR: where the imported fixtures go',
+  PL_USAGE_CHECK_NEEDS_REAL: () => 'ecology --check compares results/ecology/ with a fresh regeneration, so it needs --real',
   PL_USAGE_ECOLOGY_INPUTS: () => 'ecology needs fixture folders, fixture files or trace files (or --real)',
   PL_CHECK_DIFFERS: (files: readonly string[]) =>
     `regenerated results differ from the committed ones in: ${files.join(', ')}`,

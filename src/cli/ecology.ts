@@ -49,7 +49,7 @@ export async function ecology(argv: readonly string[], io: CliIO): Promise<numbe
     return 0;
   }
   if (flags.real) return real(io, flags.check === true);
-  if (flags.check) throw usage('PL_USAGE_BAD_VALUE', '--check', 'true', 'it only applies with --real');
+  if (flags.check) throw usage('PL_USAGE_CHECK_NEEDS_REAL');
   if (positionals.length === 0) throw usage('PL_USAGE_ECOLOGY_INPUTS');
   const tokens = tokenCounter();
   const fixtures = positionals.flatMap((p) => inputs(resolve(io.cwd, p), p, io.cwd, tokens));

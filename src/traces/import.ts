@@ -65,7 +65,7 @@ export function importTrace(path: string, shownAs: string, options: ImportOption
   }
   if (!b.size) throw input('PL_TRACE_EMPTY', shownAs);
   const built = b.build({
-    id: traceId(format, path), sourceFile: basename(path), sourceSha256: sha256(bytes).replace(/^sha256:/, ''),
+    id: traceId(format, path), sourceFile: basename(path), sourceSha256: sha256(bytes),
     redaction: { enabled: options.redact, counts: { ...counts } }, tokens: options.tokens,
   });
   const checked = Fixture.safeParse(built);

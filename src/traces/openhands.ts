@@ -1,13 +1,14 @@
 // OpenHands event streams (the JSON list of serialized events a conversation's trajectory holds, as its
 // event_to_dict writes them): actions carry `action`, `args`, `source` (agent, user, environment), `timestamp`;
-// observations carry `observation`, `content`, `extras` and `cause`, the id of the action they answer. Internal
-// events the model never reads (agent state changes, nulls) are left out.
+// observations carry `observation`, `content`, `extras` and `cause`, the id of the action they answer. The system
+// prompt (a `system` action) and recalled workspace context (a `recall` observation's content) are the runtime's
+// text; internal events the model never reads (agent state changes, recall queries, nulls) are left out.
 import type { SideEffectClass, Source, Status } from '../fixture/schema.js';
 import type { TraceBuilder } from './build.js';
 import type { Json, JsonObject, Reader } from './parse.js';
 import { normalisePath, readShell } from './shell.js';
 
-const SKIPPED = new Set(['agent_state_changed', 'change_agent_state', 'null', 'recall', 'system']);
+const SKIPPED = new Set(['agent_state_changed', 'change_agent_state', 'null', 'recall']);
 
 function toolFor(action: string, args: JsonObject): { name: string; sideEffect: SideEffectClass; arguments: Record<string, unknown>; path?: string } {
   const path = typeof args['path'] === 'string' ? args['path'] : undefined;
@@ -38,6 +39,10 @@ export function importOpenHands(root: Json, r: Reader, b: TraceBuilder): void {
       if (SKIPPED.has(action)) return;
       const args = e['args'] === undefined ? {} : r.object(e['args'], [...path, 'args']);
       const id = typeof e['id'] === 'number' ? e['id'] : r.fail([...path, 'id'], 'expected the event id, a number');
+      if (action === 'system') {
+        b.add({ origin: 'system', kind: 'instruction', content: r.string(args['content'] ?? e['message'] ?? '', [...path, 'args', 'content']), time });
+        return;
+      }
       if (action === 'message') {
         const content = r.string(args['content'] ?? e['message'] ?? '', [...path, 'args', 'content']);
         if (source === 'user') b.userInstruction(content, time);
@@ -62,8 +67,12 @@ export function importOpenHands(root: Json, r: Reader, b: TraceBuilder): void {
       b.add({ origin: 'model', kind: 'tool-call', content: thought ? `${thought}\n${shown}` : shown, time, tool: { name: tool.name, sideEffect: tool.sideEffect, arguments: tool.arguments, callId: `ev-${id}` }, effects });
     } else if (typeof e['observation'] === 'string') {
       const observation = e['observation'];
-      if (SKIPPED.has(observation)) return;
       const content = r.string(e['content'] ?? '', [...path, 'content']);
+      if (observation === 'recall') {
+        if (content.trim() !== '') b.add({ origin: 'system', kind: 'instruction', content, time });
+        return;
+      }
+      if (SKIPPED.has(observation)) return;
       const cause = r.optNumber(e['cause'], [...path, 'cause']);
       const call = cause === undefined ? undefined : calls.get(cause);
       if (!call) {

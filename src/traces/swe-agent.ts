@@ -63,7 +63,7 @@ export function importSweAgent(root: Json, r: Reader, b: TraceBuilder): void {
       const target = word === 'create' || word === 'open' ? action.split(/\s+/)[1] : undefined;
       const effects = own === 'write' ? [word === 'create' && target ? normalisePath(target, cwd) : openFile].filter((x): x is string => !!x) : [];
       b.add({ origin: 'model', kind: 'tool-call', content, tool: { name, sideEffect, arguments: pending.args, callId: pending.callId }, effects });
-    } else if (role === 'user' && m['is_demo'] !== undefined && m['is_demo'] !== false && m['is_demo'] !== 'False') {
+    } else if (role === 'user' && m['is_demo'] === true) {
       // The demonstration is the runtime's template text, shown to the model as a user turn.
       b.add({ origin: 'system', kind: 'instruction', content });
     } else if (role === 'user' && pending) {

@@ -71,7 +71,9 @@ describe('openhands importer', () => {
   it('pairs observations with their causing actions and reads exit codes and paths', () => {
     const f = imported(sample('openhands-events.json'), 'openhands').fixture;
     callsPair(f.items);
-    expect(f.items[0]).toMatchObject({ origin: 'user', kind: 'instruction', time: '2025-03-01T09:00:01.000Z' });
+    expect(f.items[0]).toMatchObject({ origin: 'system', kind: 'instruction', content: expect.stringContaining('You are OpenHands agent') });
+    expect(f.items[1]).toMatchObject({ origin: 'user', kind: 'instruction', time: '2025-03-01T09:00:01.000Z' });
+    expect(f.items.some((i) => i.content.includes('Retrieving content'))).toBe(false);
     expect(f.items.some((i) => i.content === '')).toBe(false);
     const failing = f.items.find((i) => i.status?.state === 'error')!;
     expect(failing).toMatchObject({ tool: { name: 'shell.exec', callId: 'ev-4' }, status: { errorType: 'exit-code', fields: { exit_code: '1' } } });
