@@ -77,11 +77,11 @@ export function traceEcology(fixture: Fixture, tokens: TokenCounter): TraceEcolo
   const eligibleAnywhere = new Set<string>();
   const candidates = {} as Record<CandidateKey, { eligible: Volume; undecided: Volume }>;
   for (const c of CANDIDATE_CLASSES) {
-    const findings = c.mechanism.assess(view, all);
-    const pick = (outcome: 'eligible' | 'abstain') => view.items.filter((i) => findings.some((f) => f.itemId === i.id && f.outcome === outcome));
+    const outcomes = new Map(c.mechanism.assess(view, all).map((f) => [f.itemId, f.outcome]));
+    const pick = (outcome: 'eligible' | 'abstain') => view.items.filter((i) => outcomes.get(i.id) === outcome);
     const eligible = pick('eligible');
     for (const i of eligible) eligibleAnywhere.add(i.id);
-    candidates[c.key] = { eligible: volume(eligible), undecided: volume(pick('abstain').filter((i) => !eligible.includes(i))) };
+    candidates[c.key] = { eligible: volume(eligible), undecided: volume(pick('abstain')) };
   }
   const where = (test: (i: ViewItem) => boolean) => volume(view.items.filter(test));
   return {
