@@ -2,13 +2,14 @@
 // the builder numbers items and turns, declares tools, fills times, flags what the record checkably shows, and
 // places the prune points. An imported trace has no oracle and no downstream obligations.
 import type { TokenCounter } from '../accounting/tokens.js';
-import type { Fixture, Imported, Item, ItemKind, Origin, SideEffectClass, Source, Status } from '../fixture/schema.js';
+import { byCodeUnit } from '../fixture/canonical.js';
+import { Imported, type Fixture, type Item, type ItemKind, type Origin, type SideEffectClass, type Source, type Status } from '../fixture/schema.js';
 import { holdsSecret } from './redact.js';
 
 export const IMPORTER_VERSION = '1.0.0';
 
 export type Format = Imported['format'];
-export const FORMATS: readonly Format[] = ['swe-agent', 'mini-swe-agent', 'openhands', 'claude-code', 'opencode'];
+export const FORMATS: readonly Format[] = Imported.shape.format.options;
 
 export interface Draft {
   readonly origin: Origin;
@@ -130,7 +131,7 @@ export class TraceBuilder {
       description: `Imported from a recorded ${this.format} session (${meta.sourceFile}). It has no oracle and no downstream obligations: conditions run over it, nothing scores it.`,
       exercises: [],
       families: [],
-      tools: [...this.tools].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name, sideEffect]) => ({ name, sideEffect })),
+      tools: [...this.tools].sort(([a], [b]) => byCodeUnit(a, b)).map(([name, sideEffect]) => ({ name, sideEffect })),
       items,
       world: { sources: [], store: [] },
       prunePoints,

@@ -98,14 +98,15 @@ export function parseJsonText(text: string, file: string): Json {
 
 /**
  * JSON for a whole-document record, JSON Lines for a line-per-event one. A text whose first line is a JSON object
- * and which has more lines is read as JSON Lines, so a truncated JSONL file is reported by line, not by byte.
+ * and which has more lines (or any `.jsonl` file) is read as JSON Lines, so a truncated JSONL file is reported by
+ * line, not by byte.
  */
 export function parseTrace(text: string, file: string): Parsed {
   const stripped = text.replace(/^\uFEFF/, '');
   const lines = stripped.split('\n');
   const first = lines[0]?.trim() ?? '';
   const nonEmpty = lines.filter((l) => l.trim() !== '').length;
-  const firstIsObject = first.startsWith('{') && first.endsWith('}') && nonEmpty > 1 && isJson(first);
+  const firstIsObject = file.endsWith('.jsonl') || (first.startsWith('{') && first.endsWith('}') && nonEmpty > 1 && isJson(first));
   if (!firstIsObject || file.endsWith('.json') || file.endsWith('.traj')) {
     try {
       return { kind: 'json', value: JSON.parse(stripped) as Json };

@@ -18,6 +18,13 @@ describe('format detection', () => {
     expect(detect(sample('opencode-export.json'))).toBe('opencode');
   });
 
+  it('reads any .jsonl file as JSON Lines, even a session of one record', () => {
+    const dir = tempDir();
+    const line = readFileSync(sample('claude-code-session.jsonl'), 'utf8').split('\n')[1]!;
+    writeFileSync(join(dir, 'one.jsonl'), `${line}\n`);
+    expect(detect(join(dir, 'one.jsonl'))).toBe('claude-code');
+  });
+
   it('calls anything else unknown and says what it found', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'notes.json'), JSON.stringify({ conversation: [], model: 'x' }));
