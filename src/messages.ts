@@ -23,6 +23,8 @@ export const messages = {
     `${file}: fixture id "${id}" is also used by ${other}`,
   PL_ORACLE_MISSING: (fixtureFile: string, oracleFile: string) =>
     `${fixtureFile}: no oracle at ${oracleFile} (every scored fixture needs its oracle, kept in its own file)`,
+  PL_IMPORTED_WITH_ORACLE: (fixtureFile: string, oracleFile: string) =>
+    `${fixtureFile}: is an imported trace, which has no oracle, but ${oracleFile} exists; remove it (an imported trace is never scored)`,
   PL_ORACLE_CHANGED: (file: string, before: string, after: string) =>
     `${file}: the oracle changed while conditions ran (sha256 ${before} before, ${after} after)`,
   PL_PREREG_MISSING: (file: string) =>
@@ -43,12 +45,32 @@ export const messages = {
   PL_POLICY_IMPORT: (file: string, detail: string) => `${file}: the policy module could not be loaded: ${detail}`,
   PL_POLICY_NAME_TAKEN: (file: string, name: string) =>
     `${file}: condition name "${name}" is already used by a built-in or another --policy module`,
+  PL_TRACE_MISSING: (file: string) => `trace file ${file} does not exist`,
+  PL_TRACE_JSON: (file: string, position: string, detail: string) =>
+    `${file}: not valid JSON at ${position} (${detail}); nothing was imported`,
+  PL_TRACE_JSONL: (file: string, line: number, detail: string) =>
+    `${file}: line ${line} is not valid JSON (${detail}); nothing was imported`,
+  PL_TRACE_SHAPE: (file: string, path: string, problem: string) =>
+    `${file}: at ${path}: ${problem}; nothing was imported`,
+  PL_TRACE_UNKNOWN_FORMAT: (file: string, detail: string, formats: readonly string[]) =>
+    `${file}: unknown trace format (${detail}); known formats: ${formats.join(', ')}; nothing was imported`,
+  PL_TRACE_FORMAT_MISMATCH: (file: string, given: string, detected: string) =>
+    `${file}: --format ${given} was given but the file is a ${detected} record; nothing was imported`,
+  PL_TRACE_EMPTY: (file: string) => `${file}: the record holds no message or event the model saw; nothing was imported`,
+  PL_TRACE_DUPLICATE_ID: (file: string, id: string, other: string) =>
+    `${file}: would be imported as "${id}", which ${other} also becomes; rename one of them`,
+  PL_USAGE_IMPORT_FILES: () => 'import needs at least one trace FILE, e.g. npm run import -- --format swe-agent run.traj --out DIR',
+  PL_USAGE_IMPORT_OUT: () => 'import needs --out DIR: where the imported fixtures go',
+  PL_USAGE_CHECK_NEEDS_REAL: () => 'ecology --check compares results/ecology/ with a fresh regeneration, so it needs --real',
+  PL_USAGE_ECOLOGY_INPUTS: () => 'ecology needs fixture folders, fixture files or trace files (or --real)',
   PL_CHECK_DIFFERS: (files: readonly string[]) =>
     `regenerated results differ from the committed ones in: ${files.join(', ')}`,
   PL_IO: (path: string, detail: string) => `could not write ${path}: ${detail}`,
   PL_RESULTS_MISSING: (path: string) => `no results at ${path} (run \`npm run experiment\` first, or give --results DIR)`,
   PL_RESULTS_FIELD: (file: string, where: string, field: string, problem: string) =>
     `${file}: ${where}, field "${field}": ${problem}`,
+  PL_RESULTS_UNSCORED: (file: string) =>
+    `${file}: holds imported traces with no oracle, so precision, false-prune rate and coverage are undefined there; the report needs scored fixtures (for imported traces use \`npm run ecology\`)`,
   PL_RESULTS_INCONSISTENT: (file: string, problem: string) => `${file}: ${problem}`,
   PL_PUBLISH_EXPLORATORY: (path: string) =>
     `${path} is stamped exploratory (not checked against a preregistration); give --allow-exploratory to publish it labelled as exploratory`,

@@ -19,6 +19,18 @@ export const Ratio = z.strictObject({
 /** Present, and true, only on the lines of an exploratory run: such a line can never pass for a preregistered one. */
 const ExploratoryStamp = { exploratory: z.literal(true).optional() };
 
+/** A measure that needs an oracle, on a trace that has none: undefined, with the reason, never 0 or 1. */
+export const Unscored = z.strictObject({
+  numerator: z.null(),
+  /** What the measure would divide by, when it is known without an oracle (applied removals); else null. */
+  denominator: z.int().nonnegative().nullable(),
+  value: z.null(),
+  reason: z.string().min(1),
+});
+
+/** precision, false-prune rate and coverage: a ratio against the oracle, or unscored when there is none. */
+export const OracleRatio = z.union([Ratio, Unscored]);
+
 export const DecisionRecord = z.strictObject({
   ...ExploratoryStamp,
   fixture: z.string(),
@@ -52,7 +64,8 @@ export const DecisionRecord = z.strictObject({
   tokens: z.strictObject({ item: z.int().nonnegative(), placeholder: z.int().nonnegative() }),
   /** The oracle's verdict, attached after the decision was made; never visible to the policy. */
   oracle: z.strictObject({
-    verdict: z.enum(['removable', 'partial', 'redundant-copy', 'necessary']),
+    /** unscored: the fixture is an imported trace with no oracle. */
+    verdict: z.enum(['removable', 'partial', 'redundant-copy', 'necessary', 'unscored']),
     outcome: z.enum(['true-prune', 'false-prune']).nullable(),
   }),
 });
@@ -133,9 +146,9 @@ export const Behaviour = z.strictObject({
 
 export const Measures = z.strictObject({
   decisions: DecisionCounts,
-  precision: Ratio,
-  falsePruneRate: Ratio,
-  coverage: Ratio,
+  precision: OracleRatio,
+  falsePruneRate: OracleRatio,
+  coverage: OracleRatio,
   abstentionRate: Ratio,
   obligations: z.strictObject({ preserved: z.int().nonnegative(), total: z.int().nonnegative() }),
   refetchAlerts: z.int().nonnegative(),
@@ -198,7 +211,9 @@ export const Manifest = z.strictObject({
   /** Which backend played each model role; `embedded` needs no key and no network. */
   models: z.array(z.strictObject({ role: z.enum(['predictor', 'reader']), provider: z.string(), model: z.string().nullable() })),
   fixtures: z.array(z.strictObject({
-    file: z.string(), id: z.string(), families: z.array(z.string()), sha256: z.string(), oracleFile: z.string(), oracleSha256: z.string(),
+    file: z.string(), id: z.string(), families: z.array(z.string()), sha256: z.string(),
+    /** null for an imported trace, which has no oracle. */
+    oracleFile: z.string().nullable(), oracleSha256: z.string().nullable(),
   })),
   /**
    * Files the run wrote, relative to the output folder, with their sha256. For a gzip file (`.gz`) the hash is over
@@ -224,9 +239,10 @@ export const PointRow = z.strictObject({
   prune: z.int().nonnegative(),
   defer: z.int().nonnegative(),
   abstain: z.int().nonnegative(),
-  truePrunes: z.int().nonnegative(),
-  falsePrunes: z.int().nonnegative(),
-  coverageDenominator: z.int().nonnegative(),
+  /** Empty (null) on an imported trace, which has no oracle to judge its removals against. */
+  truePrunes: z.int().nonnegative().nullable(),
+  falsePrunes: z.int().nonnegative().nullable(),
+  coverageDenominator: z.int().nonnegative().nullable(),
   obligationsPreserved: z.int().nonnegative(),
   obligationsTotal: z.int().nonnegative(),
   refetchAlerts: z.int().nonnegative(),
@@ -241,6 +257,8 @@ export const POINT_ROW_COLUMNS = Object.keys(PointRow.shape) as (keyof z.infer<t
 export type Decision = z.infer<typeof Decision>;
 export type PointRow = z.infer<typeof PointRow>;
 export type Ratio = z.infer<typeof Ratio>;
+export type Unscored = z.infer<typeof Unscored>;
+export type OracleRatio = z.infer<typeof OracleRatio>;
 export type DecisionRecord = z.infer<typeof DecisionRecord>;
 export type Tokens = z.infer<typeof Tokens>;
 export type DecisionCounts = z.infer<typeof DecisionCounts>;

@@ -5,9 +5,18 @@ import { usage } from '../errors.js';
 type Options = NonNullable<ParseArgsConfig['options']>;
 
 export function parseFlags<O extends Options>(argv: readonly string[], options: O) {
+  return parseWith(argv, options, false).values;
+}
+
+/** Flags plus positional arguments (the files a command works on). */
+export function parseFlagsAndFiles<O extends Options>(argv: readonly string[], options: O) {
+  return parseWith(argv, options, true);
+}
+
+function parseWith<O extends Options>(argv: readonly string[], options: O, allowPositionals: boolean) {
   const valid = Object.keys(options).map((k) => `--${k}`).sort();
   try {
-    return parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }).values;
+    return parseArgs({ args: [...argv], options, strict: true, allowPositionals });
   } catch (err) {
     const e = err as Error & { code?: string };
     const flag = /'([^']+)'/.exec(e.message)?.[1] ?? argv.join(' ');

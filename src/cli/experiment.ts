@@ -199,8 +199,9 @@ async function execute(plan: Plan, io: CliIO, outDir: string): Promise<{ summari
     });
     if (prepared.gateway) io.stderr(`model calls: ${prepared.gateway.stats.networkCalls} sent, ${prepared.gateway.stats.cacheHits} served from the cache\n`);
     for (const f of fixtures) {
+      if (f.oracleFile === null) continue;
       const now = sha256(readFileSync(resolve(root, f.oracleFile)));
-      if (now !== f.oracleSha256) throw failure('PL_ORACLE_CHANGED', f.oracleFile, f.oracleSha256, now);
+      if (now !== f.oracleSha256) throw failure('PL_ORACLE_CHANGED', f.oracleFile, f.oracleSha256 ?? '', now);
     }
     if (!writer) throw new Error('internal: the study ran no written pass');
     writer.finish(summaries, manifestInputs(plan, fixtures, startedAt, study));

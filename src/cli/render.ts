@@ -1,5 +1,5 @@
 // Plain-text views of conditions and summaries for a terminal; machine readers use --json or the files.
-import type { Ratio, Summary } from '../artifacts/schema.js';
+import type { OracleRatio, Ratio, Summary } from '../artifacts/schema.js';
 import type { TokensOf } from '../fixture/view.js';
 import type { LoadedFixture } from '../fixture/load.js';
 import type { ConditionInfo } from '../policy/types.js';
@@ -17,7 +17,13 @@ export function renderConditionList(conditions: readonly ConditionInfo[]): strin
   ]));
 }
 
-const pct = (r: Ratio): string => (r.value === null ? `undef (${r.numerator}/${r.denominator})` : `${(r.value * 100).toFixed(1)}% (${r.numerator}/${r.denominator})`);
+/** An oracle measure without an oracle prints why it is absent, never a number. */
+const NO_ORACLE = 'undef (no oracle)';
+
+const pct = (r: Ratio | OracleRatio): string => {
+  if (r.numerator === null) return NO_ORACLE;
+  return r.value === null ? `undef (${r.numerator}/${r.denominator})` : `${(r.value * 100).toFixed(1)}% (${r.numerator}/${r.denominator})`;
+};
 
 export function renderSummaryTable(summaries: readonly Summary[], outDir: string, cwd: string): string {
   const rows = summaries.map((s) => [
@@ -30,7 +36,15 @@ export function renderSummaryTable(summaries: readonly Summary[], outDir: string
   const head = ['condition', 'layer', 'rung', 'prune/defer/abstain', 'precision', 'false-prune rate', 'coverage', 'abstention', 'obligations', 'alerts', 'tokens raw -> final'];
   const first = summaries[0];
   const scope = first ? `${first.fixtures} fixtures, ${first.prunePoints} prune points, timing ${first.timing}, placeholders ${first.placeholders}` : 'no conditions';
-  return `${scope}\n\n${table(head, rows)}\nwritten to ${relativePath(outDir, cwd)}/\n`;
+  const reason = unscoredReason(summaries);
+  const note = reason ? `\nprecision, false-prune rate and coverage are undefined (no oracle): ${reason}\n` : '';
+  return `${scope}\n\n${table(head, rows)}${note}\nwritten to ${relativePath(outDir, cwd)}/\n`;
+}
+
+/** Why the oracle measures are absent from a run, when they are. */
+export function unscoredReason(summaries: readonly Summary[]): string | undefined {
+  for (const s of summaries) if (s.precision.numerator === null) return s.precision.reason;
+  return undefined;
 }
 
 /** The README's conditions table, generated from the registry so the two cannot drift apart. */
@@ -57,7 +71,7 @@ export function renderFixturesMarkdown(fixtures: readonly LoadedFixture[], token
 
 /** The README's headline table of the committed study: every measure with its numerator and denominator. */
 export function renderResultsMarkdown(summaries: readonly Summary[]): string {
-  const r = (x: Ratio) => (x.value === null ? `undefined (${x.numerator}/${x.denominator})` : `${x.value.toFixed(3)} (${x.numerator}/${x.denominator})`);
+  const r = (x: Ratio | OracleRatio) => (x.numerator === null ? `undefined (no oracle)` : x.value === null ? `undefined (${x.numerator}/${x.denominator})` : `${x.value.toFixed(3)} (${x.numerator}/${x.denominator})`);
   const rows = summaries.map((s) => `| \`${s.condition}\` | ${s.layer} | ${s.rung ?? '-'} | ${s.decisions.prune} / ${s.decisions.defer} / ${s.decisions.abstain} | ${r(s.precision)} | ${r(s.falsePruneRate)} | ${r(s.coverage)} | ${r(s.abstentionRate)} | ${s.obligations.preserved}/${s.obligations.total} | ${s.refetchAlerts} | ${s.tokens.raw} | ${s.tokens.removed} | ${s.tokens.placeholder} | ${s.tokens.overhead} | ${s.tokens.final} |`);
   const first = summaries[0];
   const scope = first ? `${first.fixtures} fixtures, ${first.prunePoints} prune points, timing \`${first.timing}\`, placeholders \`${first.placeholders}\`.\n\n` : '';

@@ -10,7 +10,7 @@ import type { OraclePoint, PrunePoint } from '../fixture/schema.js';
 import { buildView, type PolicyView } from '../fixture/view.js';
 import { classify, recoverabilityOf } from '../policy/regenerability.js';
 import { EligibilitySchema, type Condition, type ConditionInfo, type Eligibility } from '../policy/types.js';
-import { pool } from '../score/ratio.js';
+import { pool, poolOracle } from '../score/ratio.js';
 import { scorePoint, type AppliedRemoval } from '../score/score.js';
 import { decideTiming, timingLabel, type Timing } from '../timing/timing.js';
 import { poolBehaviour, pointBehaviour } from '../behaviour/measure.js';
@@ -40,7 +40,7 @@ export interface ConditionRun {
 interface PreparedPoint {
   readonly loaded: LoadedFixture;
   readonly point: PrunePoint;
-  readonly oracle: OraclePoint;
+  readonly oracle: OraclePoint | null;
   readonly view: PolicyView;
 }
 
@@ -67,7 +67,7 @@ export function streamStudy(options: StudyOptions, sink: StudySink): Summary[] {
     const prepared: PreparedPoint[] = loaded.fixture.prunePoints.map((point) => ({
       loaded,
       point,
-      oracle: loaded.oracle.points.find((o) => o.prunePoint === point.id)!,
+      oracle: loaded.oracle ? loaded.oracle.points.find((o) => o.prunePoint === point.id)! : null,
       view: buildView(loaded.fixture, point.id, options.tokens),
     }));
     options.conditions.forEach((condition, i) => {
@@ -196,16 +196,17 @@ function decideChecked(condition: Condition, view: PolicyView): readonly Eligibi
   });
 }
 
-function aggregate(points: readonly Measures[], options: StudyOptions): Measures {
+/** Pools measures; `weights` says how many prune points each one already pools (1 for a prune point's own). */
+function aggregate(points: readonly Measures[], options: StudyOptions, weights?: readonly number[]): Measures {
   const sum = (f: (p: Measures) => number): number => points.reduce((s, p) => s + f(p), 0);
   return {
     decisions: {
       total: sum((p) => p.decisions.total), keep: sum((p) => p.decisions.keep), prune: sum((p) => p.decisions.prune),
       defer: sum((p) => p.decisions.defer), abstain: sum((p) => p.decisions.abstain),
     },
-    precision: pool(points.map((p) => p.precision)),
-    falsePruneRate: pool(points.map((p) => p.falsePruneRate)),
-    coverage: pool(points.map((p) => p.coverage)),
+    precision: poolOracle(points.map((p) => p.precision), weights),
+    falsePruneRate: poolOracle(points.map((p) => p.falsePruneRate), weights),
+    coverage: poolOracle(points.map((p) => p.coverage), weights),
     abstentionRate: pool(points.map((p) => p.abstentionRate)),
     obligations: { preserved: sum((p) => p.obligations.preserved), total: sum((p) => p.obligations.total) },
     refetchAlerts: sum((p) => p.refetchAlerts),
@@ -248,7 +249,7 @@ function summarise(c: ConditionInfo, options: StudyOptions, { perFixture, remove
     placeholders: options.placeholders,
     fixtures: perFixture.length,
     prunePoints: perFixture.reduce((s, f) => s + f.prunePoints, 0),
-    ...aggregate(perFixture, options),
+    ...aggregate(perFixture, options, perFixture.map((f) => f.prunePoints)),
     removedBy: [...removedBy.values()].map((r) => ({ ...r })).sort((a, b) => (a.step ?? 0) - (b.step ?? 0) || byCodeUnit(a.rule, b.rule)),
     perFixture: [...perFixture],
     modelUsage: usageOf(charges),

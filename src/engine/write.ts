@@ -30,7 +30,7 @@ const MARKER_TEXT = '# EXPLORATORY\n\nThis run was not checked against the prere
 /** Bulk files are compressed in members of about this many characters: bounded memory, the same bytes every time. */
 const GZIP_MEMBER_CHARS = 4 * 1024 * 1024;
 
-export function writeAtomic(path: string, data: string): void {
+export function writeAtomic(path: string, data: string | Uint8Array): void {
   const tmp = `${path}.${process.pid}.tmp`;
   try {
     mkdirSync(dirname(path), { recursive: true });
@@ -123,8 +123,8 @@ export function pointRow(p: PointMeasures, exploratory: boolean): PointRow {
   };
 }
 
-function csvField(value: string | number | boolean): string {
-  const text = String(value);
+function csvField(value: string | number | boolean | null): string {
+  const text = value === null ? '' : String(value);
   return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

@@ -1,11 +1,11 @@
 // The report's numbers, computed once from validated results: per-condition measures with their intervals, the
 // paired comparisons, the ladder's steps, the per-family breakdown and the safety/reduction frontier. Tables,
 // charts and notebooks all read this; none of them computes an interval of its own.
-import type { FixtureMeasures, PointMeasures, Summary, Tokens } from '../artifacts/schema.js';
+import type { FixtureMeasures, OracleRatio, Ratio, Summary, Tokens } from '../artifacts/schema.js';
 import { byCodeUnit } from '../fixture/canonical.js';
 import { BINARY_OUTCOMES, COMPARISONS, type BinaryOutcome } from './comparisons.js';
 import { providerCost } from './cost.js';
-import type { ConditionResults, StudyResults } from './load.js';
+import type { ConditionResults, ScoredPoint, StudyResults } from './load.js';
 import { bootstrap, discordant, holm, mcnemarExact, pooledReduction, wilson, type BootstrapResult } from './stats.js';
 
 export const BOOTSTRAP_ITERATIONS = 2000;
@@ -24,6 +24,17 @@ export interface Proportion {
 
 export function proportion(numerator: number, denominator: number): Proportion {
   return { numerator, denominator, value: denominator === 0 ? null : numerator / denominator, ...wilson(numerator, denominator) };
+}
+
+/** The load step refuses unscored results, so an oracle measure here is always a ratio. */
+function scored(r: OracleRatio): Ratio {
+  if (r.numerator === null) throw new Error(`internal: an unscored measure reached the report (${r.reason})`);
+  return r;
+}
+
+function proportionOf(r: OracleRatio): Proportion {
+  const { numerator, denominator } = scored(r);
+  return proportion(numerator, denominator);
 }
 
 export interface Sweep {
@@ -168,9 +179,9 @@ function conditionRow(c: ConditionResults, fixtureOrder: readonly string[], base
     fixtures: s.fixtures,
     prunePoints: s.prunePoints,
     prunes: s.decisions.prune,
-    precision: proportion(s.precision.numerator, s.precision.denominator),
-    falsePruneRate: proportion(s.falsePruneRate.numerator, s.falsePruneRate.denominator),
-    coverage: proportion(s.coverage.numerator, s.coverage.denominator),
+    precision: proportionOf(s.precision),
+    falsePruneRate: proportionOf(s.falsePruneRate),
+    coverage: proportionOf(s.coverage),
     abstentionRate: proportion(s.abstentionRate.numerator, s.abstentionRate.denominator),
     obligationsPreserved: proportion(s.obligations.preserved, s.obligations.total),
     refetchAlerts: s.refetchAlerts,
@@ -182,11 +193,11 @@ function conditionRow(c: ConditionResults, fixtureOrder: readonly string[], base
   };
 }
 
-function outcome(point: PointMeasures, which: BinaryOutcome): boolean {
-  return which === 'false-prune' ? point.falsePruneRate.numerator > 0 : point.obligations.preserved < point.obligations.total;
+function outcome(point: ScoredPoint, which: BinaryOutcome): boolean {
+  return which === 'false-prune' ? point.falsePrunes > 0 : point.obligationsPreserved < point.obligationsTotal;
 }
 
-const pointKey = (p: PointMeasures) => `${p.fixture}\u0000${p.prunePoint}`;
+const pointKey = (p: ScoredPoint) => `${p.fixture}\u0000${p.prunePoint}`;
 
 function compare(candidate: ConditionResults, reference: ConditionResults, fixtureOrder: readonly string[], seed: number) {
   const ref = new Map(reference.points.map((p) => [pointKey(p), p]));
@@ -264,8 +275,8 @@ function families(results: StudyResults): FamilyRow[] {
         condition: summary.condition,
         fixtures: mine.length,
         prunePoints: sum((f) => f.prunePoints),
-        falsePruneRate: proportion(sum((f) => f.falsePruneRate.numerator), sum((f) => f.falsePruneRate.denominator)),
-        coverage: proportion(sum((f) => f.coverage.numerator), sum((f) => f.coverage.denominator)),
+        falsePruneRate: proportion(sum((f) => scored(f.falsePruneRate).numerator), sum((f) => scored(f.falsePruneRate).denominator)),
+        coverage: proportion(sum((f) => scored(f.coverage).numerator), sum((f) => scored(f.coverage).denominator)),
         obligationsPreserved: proportion(sum((f) => f.obligations.preserved), sum((f) => f.obligations.total)),
         reduction: reductionOf(sumTokens(mine)),
       });

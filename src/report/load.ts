@@ -1,18 +1,56 @@
-// Reads a results folder for the report: the manifest, and each condition's summary.json and points.jsonl, every
-// one validated against the artifact schemas. Decision logs are never needed (they may be compressed or absent).
+// Reads a results folder for the report: the manifest, and each condition's summary.json and points.csv (committed
+// for every fixture), every one validated against the artifact schemas. Decision logs and points.jsonl are never
+// needed: for the generated corpus they are compressed and git-ignored.
 // Errors name the file, the line or entry, and the field; the report downstream trusts what this returns.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { z } from 'zod';
-import { Manifest, PointMeasures, Summary } from '../artifacts/schema.js';
+import { Manifest, POINT_ROW_COLUMNS, PointRow, Summary } from '../artifacts/schema.js';
 import { input } from '../errors.js';
 import { byCodeUnit } from '../fixture/canonical.js';
 import { conditionNames } from '../policy/registry.js';
 
 export interface ConditionResults {
   readonly summary: Summary;
-  /** Per prune point, in the order the run wrote them (fixture, then prune point). */
-  readonly points: readonly PointMeasures[];
+  /** Per prune point, in the order the run wrote them (fixture, then prune point); all scored against an oracle. */
+  readonly points: readonly ScoredPoint[];
+}
+
+/** A points.csv row of a scored fixture: the oracle counts are present. */
+export type ScoredPoint = PointRow & { truePrunes: number; falsePrunes: number; coverageDenominator: number };
+
+/** Splits one CSV line as the run writes it: fields quoted only when they hold a comma, quote or line break. */
+function csvCells(line: string): string[] {
+  const cells: string[] = [];
+  let i = 0;
+  while (i <= line.length) {
+    if (line[i] === '"') {
+      let value = '';
+      i += 1;
+      while (i < line.length && !(line[i] === '"' && line[i + 1] !== '"')) {
+        value += line[i] === '"' ? '"' : line[i];
+        i += line[i] === '"' ? 2 : 1;
+      }
+      cells.push(value);
+      i += 2;
+    } else {
+      const comma = line.indexOf(',', i);
+      const stop = comma < 0 ? line.length : comma;
+      cells.push(line.slice(i, stop));
+      i = stop + 1;
+    }
+  }
+  return cells;
+}
+
+const TEXT_COLUMNS: ReadonlySet<string> = new Set(['fixture', 'prunePoint']);
+
+/** A cell as the schema expects it: text columns as written, the stamp as a boolean, counts as integers, empty as null. */
+function cellValue(column: string, cell: string): unknown {
+  if (TEXT_COLUMNS.has(column)) return cell;
+  if (column === 'exploratory') return cell === 'true' ? true : cell === 'false' ? false : cell;
+  if (cell === '') return null;
+  return /^\d+$/.test(cell) ? Number(cell) : cell;
 }
 
 export interface StudyResults {
@@ -63,24 +101,24 @@ export function loadResults(dir: string, label: string = dir): StudyResults {
     for (const [i, f] of summary.perFixture.entries()) {
       if (!fixtureIds.has(f.fixture)) throw input('PL_RESULTS_FIELD', summaryFile, `perFixture[${i}]`, 'fixture', `"${f.fixture}" is not in the manifest`);
     }
-    const pointsFile = `${label}/${name}/points.jsonl`;
+    if (summary.precision.numerator === null) throw input('PL_RESULTS_UNSCORED', summaryFile);
+    const pointsFile = `${label}/${name}/points.csv`;
     let text: string;
     try {
-      text = readFileSync(join(dir, name, 'points.jsonl'), 'utf8');
+      text = readFileSync(join(dir, name, 'points.csv'), 'utf8');
     } catch {
       throw input('PL_RESULTS_INCONSISTENT', pointsFile, 'missing (every condition needs its per-prune-point measures)');
     }
-    const points = text.split('\n').filter((line) => line.length > 0).map((line, i) => {
-      let value: unknown;
-      try {
-        value = JSON.parse(line) as unknown;
-      } catch (err) {
-        throw input('PL_RESULTS_FIELD', pointsFile, `line ${i + 1}`, '(root)', `not valid JSON (${(err as Error).message})`);
-      }
-      const point = parseWith(PointMeasures, value, pointsFile, `line ${i + 1}`);
-      if (point.condition !== name) throw input('PL_RESULTS_FIELD', pointsFile, `line ${i + 1}`, 'condition', `"${point.condition}", expected "${name}"`);
-      if (!fixtureIds.has(point.fixture)) throw input('PL_RESULTS_FIELD', pointsFile, `line ${i + 1}`, 'fixture', `"${point.fixture}" is not in the manifest`);
-      return point;
+    const [header, ...lines] = text.split('\n').filter((line) => line.length > 0);
+    if (header !== POINT_ROW_COLUMNS.join(',')) throw input('PL_RESULTS_FIELD', pointsFile, 'line 1', '(header)', `expected ${POINT_ROW_COLUMNS.join(',')}`);
+    const points = lines.map((line, i) => {
+      const where = `line ${i + 2}`;
+      const cells = csvCells(line);
+      if (cells.length !== POINT_ROW_COLUMNS.length) throw input('PL_RESULTS_FIELD', pointsFile, where, '(row)', `${cells.length} cells, expected ${POINT_ROW_COLUMNS.length}`);
+      const point = parseWith(PointRow, Object.fromEntries(POINT_ROW_COLUMNS.map((c, j) => [c, cellValue(c, cells[j]!)])), pointsFile, where);
+      if (point.truePrunes === null || point.falsePrunes === null || point.coverageDenominator === null) throw input('PL_RESULTS_UNSCORED', pointsFile);
+      if (!fixtureIds.has(point.fixture)) throw input('PL_RESULTS_FIELD', pointsFile, where, 'fixture', `"${point.fixture}" is not in the manifest`);
+      return { ...point, truePrunes: point.truePrunes, falsePrunes: point.falsePrunes, coverageDenominator: point.coverageDenominator };
     });
     if (points.length !== summary.prunePoints) {
       throw input('PL_RESULTS_INCONSISTENT', pointsFile, `${points.length} prune points, but summary.json counts ${summary.prunePoints}`);

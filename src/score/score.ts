@@ -7,7 +7,7 @@ import type { PolicyView, ViewItem } from '../fixture/view.js';
 import { reread, resolvePointer } from '../fixture/world.js';
 import { oracleJudge, type Outcome, type Verdict } from '../oracle/judge.js';
 import { classify } from '../policy/regenerability.js';
-import { ratio } from './ratio.js';
+import { ratio, unscored } from './ratio.js';
 
 export interface AppliedRemoval {
   readonly itemId: string;
@@ -21,7 +21,8 @@ export interface PointInput {
   readonly condition: string;
   readonly fixture: Fixture;
   readonly point: PrunePoint;
-  readonly oracle: OraclePoint;
+  /** null for an imported trace: decisions and tokens are measured, oracle measures are unscored. */
+  readonly oracle: OraclePoint | null;
   readonly view: PolicyView;
   readonly decisions: readonly { readonly itemId: string; readonly decision: Decision }[];
   readonly removals: readonly AppliedRemoval[];
@@ -31,15 +32,15 @@ export interface PointInput {
 export interface PointScore {
   /** Everything but behaviour, which the engine adds from the behaviour layer. */
   readonly measures: Omit<PointMeasures, 'behaviour'>;
-  readonly verdicts: ReadonlyMap<string, Verdict>;
+  readonly verdicts: ReadonlyMap<string, Verdict | 'unscored'>;
   readonly outcomes: ReadonlyMap<string, Outcome>;
 }
 
 export function scorePoint(input: PointInput): PointScore {
   const { view, removals } = input;
-  const judge = oracleJudge(input.oracle);
-  const outcomes = judge.judge(removals);
-  const verdicts = new Map(view.items.map((item) => [item.id, judge.verdict(item.id)]));
+  const judge = input.oracle ? oracleJudge(input.oracle) : null;
+  const outcomes = judge ? judge.judge(removals) : new Map<string, Outcome>();
+  const verdicts = new Map(view.items.map((item): [string, Verdict | 'unscored'] => [item.id, judge ? judge.verdict(item.id) : 'unscored']));
   const truePrunes = [...outcomes.values()].filter((o) => o === 'true-prune').length;
   const applied = removals.length;
   const counts = countDecisions(input.decisions);
@@ -53,9 +54,9 @@ export function scorePoint(input: PointInput): PointScore {
       prunePoint: input.point.id,
       condition: input.condition,
       decisions: counts,
-      precision: ratio(truePrunes, applied),
-      falsePruneRate: ratio(applied - truePrunes, applied),
-      coverage: ratio(truePrunes, judge.eligibleCount),
+      precision: judge ? ratio(truePrunes, applied) : unscored(applied),
+      falsePruneRate: judge ? ratio(applied - truePrunes, applied) : unscored(applied),
+      coverage: judge ? ratio(truePrunes, judge.eligibleCount) : unscored(null),
       abstentionRate: ratio(counts.abstain, counts.total),
       obligations: { preserved: obligationOutcomes.filter((o) => o.preserved).length, total: obligationOutcomes.length },
       refetchAlerts: alerts.length,

@@ -77,7 +77,7 @@ export function checkFrozenInputs(root: string, fixturesDir: string): FrozenStud
 export function checkLoaded(loaded: readonly LoadedFixture[], frozen: FrozenStudy): void {
   const problems = [
     ...compareEntries('fixture', frozen.manifest.fixtures, loaded.map((l) => ({ file: l.file, sha256: l.sha256 }))),
-    ...compareEntries('oracle', frozen.manifest.oracles, loaded.map((l) => ({ file: l.oracleFile, sha256: l.oracleSha256 }))),
+    ...compareEntries('oracle', frozen.manifest.oracles, loaded.flatMap((l) => (l.oracleFile !== null && l.oracleSha256 !== null ? [{ file: l.oracleFile, sha256: l.oracleSha256 }] : []))),
   ];
   if (problems.length > 0) throw input('PL_FROZEN_INPUTS_CHANGED', frozen.fixtureManifest.file, problems);
 }

@@ -45,7 +45,7 @@ describe('structural reader on the canonical fixtures', () => {
           // Only a single holder with no pointer or source to recover from makes a clean case.
           if (holders.length !== 1 || holders[0]!.flags.durablePointer || holders[0]!.source) continue;
           const removals: AppliedRemoval[] = [{ itemId: holders[0]!.id, leftBehind: '', leftBehindTokens: 0 }];
-          const oracle = loaded.oracle.points.find((p) => p.prunePoint === point.id)!;
+          const oracle = loaded.oracle!.points.find((p) => p.prunePoint === point.id)!;
           const score = scorePoint({
             condition: 't', fixture: loaded.fixture, point, oracle, view, removals, overheadTokens: 0,
             decisions: view.items.map((i) => ({ itemId: i.id, decision: i.id === holders[0]!.id ? 'PRUNE' as const : 'KEEP' as const })),
@@ -72,7 +72,7 @@ describe('structural reader on the canonical fixtures', () => {
       for (const o of [...point.visible.obligations, ...point.downstream].filter((x) => (x.rereadSatisfies || x.pointerSatisfies) && x.needs.strings.length > 0)) {
         const holders = view.items.filter((i) => o.needs.strings.some((s) => i.content.includes(s)));
         const removals: AppliedRemoval[] = holders.map((h) => ({ itemId: h.id, leftBehind: '', leftBehindTokens: 0 }));
-        const oracle = loaded.oracle.points.find((p) => p.prunePoint === point.id)!;
+        const oracle = loaded.oracle!.points.find((p) => p.prunePoint === point.id)!;
         const score = scorePoint({ condition: 't', fixture: loaded.fixture, point, oracle, view, removals, overheadTokens: 0, decisions: [] });
         const outcome = score.measures.obligationOutcomes.find((x) => x.id === o.id)!;
         if (outcome.how !== 're-read' && outcome.how !== 'pointer') continue;

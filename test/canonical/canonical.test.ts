@@ -77,7 +77,7 @@ describe('canonical fixtures', () => {
     const counter = tokenCounter();
     for (const { fixture, oracle } of fixtures) {
       for (const point of fixture.prunePoints) {
-        const o = oracle.points.find((p) => p.prunePoint === point.id)!;
+        const o = oracle!.points.find((p) => p.prunePoint === point.id)!;
         const view = buildView(fixture, point.id, counter);
         const spare = o.redundantGroups.flatMap((g) => g.items.slice(0, g.items.length - g.keep));
         const removals = [

@@ -2,7 +2,7 @@
 // expected values are recomputed from the decision records, not taken from the scorer's own formulas.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Ratio } from '../../src/artifacts/schema.js';
+import type { OracleRatio, Ratio } from '../../src/artifacts/schema.js';
 import { tokenCounter } from '../../src/accounting/tokens.js';
 import { runStudy } from '../../src/engine/run.js';
 import type { LoadedFixture } from '../../src/fixture/load.js';
@@ -37,7 +37,7 @@ const timingArb: fc.Arbitrary<Timing> = fc.oneof(
   fc.double({ min: 0.05, max: 1, noNaN: true }).map((threshold) => ({ kind: 'pressure' as const, threshold })),
 );
 
-const expectRatio = (r: Ratio, numerator: number, denominator: number, what: string) => {
+const expectRatio = (r: OracleRatio | Ratio, numerator: number, denominator: number, what: string) => {
   expect(r, what).toEqual({ numerator, denominator, value: denominator === 0 ? null : numerator / denominator });
 };
 
@@ -45,7 +45,7 @@ describe('run properties over generated fixtures', () => {
   it('reports measures that agree with the decision records, numerators within denominators, 0/0 undefined', () => {
     fc.assert(fc.property(studyArb, timingArb, (loaded, timing) => {
       const runs = runStudy({ conditions: allConditions(), fixtures: [loaded], timing, placeholders: 'marker', tokens: tokenCounter() });
-      const o = loaded.oracle.points[0]!;
+      const o = loaded.oracle!.points[0]!;
       const eligible = o.removable.length + o.partial.length + o.redundantGroups.reduce((s, g) => s + g.items.length - g.keep, 0);
       for (const { summary: s, records } of runs) {
         const pruned = records.filter((r) => r.decision === 'PRUNE');
@@ -56,8 +56,8 @@ describe('run properties over generated fixtures', () => {
         expectRatio(s.falsePruneRate, pruned.length - truePrunes, pruned.length, `${s.condition} false-prune rate`);
         expectRatio(s.coverage, truePrunes, eligible, `${s.condition} coverage`);
         expectRatio(s.abstentionRate, records.filter((r) => r.decision === 'ABSTAIN').length, records.length, `${s.condition} abstention`);
-        expect(s.precision.numerator).toBeLessThanOrEqual(s.precision.denominator);
-        expect(s.coverage.numerator).toBeLessThanOrEqual(s.coverage.denominator);
+        expect(s.precision.numerator).toBeLessThanOrEqual(s.precision.denominator!);
+        expect(s.coverage.numerator).toBeLessThanOrEqual(s.coverage.denominator!);
         const raw = records.reduce((t, r) => t + r.tokens.item, 0);
         const removed = pruned.reduce((t, r) => t + r.tokens.item, 0);
         const placeholder = pruned.reduce((t, r) => t + r.tokens.placeholder, 0);

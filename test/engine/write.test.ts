@@ -22,7 +22,7 @@ describe('points.csv rows', () => {
     const p = PointMeasures.parse(JSON.parse(line!));
     const row = pointRow(p, false);
     expect(row.truePrunes).toBe(p.coverage.numerator);
-    expect(row.truePrunes + row.falsePrunes).toBe(p.precision.denominator);
+    expect(row.truePrunes! + row.falsePrunes!).toBe(p.precision.denominator);
     expect(row.prune).toBe(p.precision.denominator);
     expect(row.decisions).toBe(p.abstentionRate.denominator);
     expect(row.abstain).toBe(p.abstentionRate.numerator);

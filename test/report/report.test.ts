@@ -144,14 +144,28 @@ describe('families and bad results', () => {
 
   it('names the file, line and field of a results file that does not validate, and writes nothing', async () => {
     const dir = temp();
-    const file = join(dir, 'exact-redundancy', 'points.jsonl');
+    const file = join(dir, 'exact-redundancy', 'points.csv');
     const lines = readFileSync(file, 'utf8').split('\n');
-    lines[1] = lines[1]!.replace('"refetchAlerts":0', '"refetchAlerts":"none"');
+    const column = lines[0]!.split(',').indexOf('refetchAlerts');
+    lines[1] = lines[1]!.split(',').map((cell, i) => (i === column ? 'none' : cell)).join(',');
     writeFileSync(file, lines.join('\n'));
     const r = await cli(['report', '--results', dir]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/exact-redundancy\/points\.jsonl: line 2, field "refetchAlerts"/);
+    expect(r.stderr).toMatch(/exact-redundancy\/points\.csv: line 2, field "refetchAlerts"/);
     expect(r.stderr).toContain('[PL_RESULTS_FIELD]');
+    expect(readdirSync(dir)).not.toContain('tables');
+  });
+
+  it('refuses results of imported traces, whose oracle measures are unscored, and points to the ecology', async () => {
+    const dir = temp();
+    const file = join(dir, 'raw', 'summary.json');
+    const summary = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    summary.precision = { numerator: null, denominator: 0, value: null, reason: 'imported trace: no oracle' };
+    writeFileSync(file, JSON.stringify(summary));
+    const r = await cli(['report', '--results', dir]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('[PL_RESULTS_UNSCORED]');
+    expect(r.stderr).toContain('npm run ecology');
     expect(readdirSync(dir)).not.toContain('tables');
   });
 

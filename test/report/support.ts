@@ -8,13 +8,13 @@ import { Manifest } from '../../src/artifacts/schema.js';
 
 export const RESULTS = 'results';
 
-/** A temp folder holding manifest.json and each condition's summary.json and points.jsonl, no decisions.jsonl. */
+/** A temp folder holding manifest.json and each condition's summary.json and points.csv, no decision logs or points.jsonl. */
 export function copyResults(edit?: (m: Manifest) => Manifest): string {
   const dir = mkdtempSync(join(tmpdir(), 'prunelab-report-'));
   const manifest = Manifest.parse(JSON.parse(readFileSync(join(RESULTS, 'manifest.json'), 'utf8')));
   for (const c of manifest.conditions) {
     mkdirSync(join(dir, c.name));
-    for (const f of ['summary.json', 'points.jsonl']) copyFileSync(join(RESULTS, c.name, f), join(dir, c.name, f));
+    for (const f of ['summary.json', 'points.csv']) copyFileSync(join(RESULTS, c.name, f), join(dir, c.name, f));
   }
   writeFileSync(join(dir, 'manifest.json'), `${JSON.stringify(edit ? edit(manifest) : manifest, null, 2)}\n`);
   return dir;

@@ -1,0 +1,170 @@
+// `prunelab ecology`: the ecological gate over imported traces (or any fixtures): per trace and in total, the share
+// of active-context tokens each candidate class would touch, as a table (Markdown, CSV) and a chart. `--real`
+// reproduces results/ecology/ from the committed real sessions in data/real-traces/ in one step; with `--check` it
+// compares instead of writing.
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { tokenCounter, type TokenCounter } from '../accounting/tokens.js';
+import { failure, input, usage } from '../errors.js';
+import { byCodeUnit, relativePath, sha256 } from '../fixture/canonical.js';
+import { loadFixture, type LoadedFixture } from '../fixture/load.js';
+import type { Fixture } from '../fixture/schema.js';
+import { runStudy } from '../engine/run.js';
+import { writeAtomic } from '../engine/write.js';
+import { allConditions } from '../policy/registry.js';
+import { renderChart } from '../report/render-chart.js';
+import { totalEcology, traceEcology } from '../traces/ecology.js';
+import { conditionsCsv, conditionsMarkdown, ecologyChartSpec, ecologyCsv, ecologyMarkdown } from '../traces/ecology-report.js';
+import { importTrace, importTraces } from '../traces/import.js';
+import { parseFlagsAndFiles } from './args.js';
+import type { CliIO } from './io.js';
+
+export const REAL_TRACES_DIR = 'data/real-traces';
+export const REAL_OUT_DIR = 'results/ecology';
+
+const FLAGS = {
+  out: { type: 'string' },
+  real: { type: 'boolean' },
+  check: { type: 'boolean' },
+  help: { type: 'boolean' },
+} as const;
+
+export const ECOLOGY_HELP = `npm run ecology -- PATH... [--out DIR]
+npm run ecology -- --real [--check]
+
+Reports, per trace and in total, the share of active-context tokens each class of pruning candidate would touch
+(candidate volumes: not safe removals, not labels). PATH is a folder of fixtures, a fixture file, or a recorded
+session file (imported in memory, redacted).
+
+  --out DIR   also write ecology.md, ecology.csv, ecology.vl.json, ecology.svg and ecology.png there
+  --real      import ${REAL_TRACES_DIR}/ and rebuild ${REAL_OUT_DIR}/ (fixtures, every condition's figures, ecology)
+  --check     with --real: regenerate in memory and compare with ${REAL_OUT_DIR}/ byte for byte
+  --help      this text
+`;
+
+export async function ecology(argv: readonly string[], io: CliIO): Promise<number> {
+  const { values: flags, positionals } = parseFlagsAndFiles(argv, FLAGS);
+  if (flags.help) {
+    io.stdout(ECOLOGY_HELP);
+    return 0;
+  }
+  if (flags.real) return real(io, flags.check === true);
+  if (flags.check) throw usage('PL_USAGE_CHECK_NEEDS_REAL');
+  if (positionals.length === 0) throw usage('PL_USAGE_ECOLOGY_INPUTS');
+  const tokens = tokenCounter();
+  const fixtures = positionals.flatMap((p) => inputs(resolve(io.cwd, p), p, io.cwd, tokens));
+  const files = await ecologyFiles(fixtures, tokens);
+  if (flags.out !== undefined) {
+    const out = resolve(io.cwd, flags.out);
+    for (const [name, data] of files) writeAtomic(join(out, name), data);
+    io.stdout(`${files.get('ecology.md') as string}\nwritten to ${relativePath(out, io.cwd)}/ (${[...files.keys()].join(', ')})\n`);
+  } else {
+    io.stdout(files.get('ecology.md') as string);
+  }
+  return 0;
+}
+
+/** Fixtures from a path: a folder of fixtures, a fixture file, or a recorded session to import in memory. */
+function inputs(path: string, shownAs: string, root: string, tokens: TokenCounter): Fixture[] {
+  if (!existsSync(path)) throw input('PL_FIXTURE_PATH_MISSING', shownAs);
+  const files = statSync(path).isFile() ? [path] : sessionFiles(path);
+  if (files.length === 0) throw input('PL_FIXTURE_NONE', shownAs);
+  return files.map((file) => {
+    const looksLikeFixture = (() => {
+      try {
+        const v = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+        return !!v && typeof v === 'object' && 'schemaVersion' in v;
+      } catch {
+        return false;
+      }
+    })();
+    const shown = files.length === 1 ? shownAs : relativePath(file, root);
+    return looksLikeFixture ? loadFixture(file, root).fixture : importTrace(file, shown, { redact: true, tokens }).fixture;
+  });
+}
+
+type Files = Map<string, string | Buffer>;
+
+async function ecologyFiles(fixtures: readonly Fixture[], tokens: TokenCounter): Promise<Files> {
+  const rows = fixtures.map((f) => traceEcology(f, tokens));
+  const total = totalEcology(rows);
+  const spec = ecologyChartSpec(rows, total);
+  const chart = await renderChart(spec);
+  return new Map<string, string | Buffer>([
+    ['ecology.md', ecologyMarkdown(rows, total)],
+    ['ecology.csv', ecologyCsv(rows, total)],
+    ['ecology.vl.json', `${JSON.stringify(spec, null, 2)}\n`],
+    ['ecology.svg', chart.svg],
+    ['ecology.png', chart.png],
+  ]);
+}
+
+/** Fixture and session files under a folder (not READMEs, licences, schemas or oracles), sorted. */
+function sessionFiles(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true }).sort((a, b) => byCodeUnit(a.name, b.name))) {
+      const full = join(d, e.name);
+      if (e.isDirectory()) {
+        if (e.name !== 'oracles' && e.name !== 'node_modules') walk(full);
+      } else if (/\.(traj|json|jsonl)$/.test(e.name) && !['schema.json', 'MANIFEST.json', 'package.json'].includes(e.name)) out.push(full);
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+async function real(io: CliIO, check: boolean): Promise<number> {
+  const src = resolve(io.cwd, REAL_TRACES_DIR);
+  const out = resolve(io.cwd, REAL_OUT_DIR);
+  if (!existsSync(src) || !statSync(src).isDirectory()) throw input('PL_FIXTURE_PATH_MISSING', REAL_TRACES_DIR);
+  const tokens = tokenCounter();
+  const sessions = sessionFiles(src);
+  const traces = importTraces(sessions.map((p) => ({ path: p, shownAs: relativePath(p, io.cwd) })), { redact: true, tokens });
+  const files: Files = new Map();
+  const loaded: LoadedFixture[] = [];
+  const licences: { from: string; to: string }[] = [];
+  traces.forEach((t, i) => {
+    const folder = relative(src, dirname(sessions[i]!)).split('\\').join('/');
+    const name = `fixtures/${folder ? `${folder}/` : ''}${t.fixture.id}.json`;
+    const text = `${JSON.stringify(t.fixture, null, 2)}\n`;
+    files.set(name, text);
+    loaded.push({ file: `${REAL_OUT_DIR}/${name}`, sha256: sha256(text), fixture: t.fixture, oracleFile: null, oracleSha256: null, oracle: null });
+    const licence = join(dirname(sessions[i]!), 'LICENSE');
+    if (existsSync(licence)) licences.push({ from: licence, to: `fixtures/${folder ? `${folder}/` : ''}LICENSE` });
+  });
+  for (const l of licences) files.set(l.to, readFileSync(l.from, 'utf8'));
+  const runs = runStudy({ conditions: allConditions(), fixtures: loaded, timing: { kind: 'immediate' }, placeholders: 'marker', tokens });
+  const summaries = runs.map((r) => r.summary);
+  files.set('conditions.md', conditionsMarkdown(summaries));
+  files.set('conditions.csv', conditionsCsv(summaries));
+  for (const [k, v] of await ecologyFiles(traces.map((t) => t.fixture), tokens)) files.set(k, v);
+  if (check) {
+    const differs = [...files].filter(([name, data]) => {
+      const path = join(out, name);
+      return !existsSync(path) || !readFileSync(path).equals(Buffer.isBuffer(data) ? data : Buffer.from(data));
+    }).map(([name]) => name);
+    const extra = existsSync(out) ? listFiles(out).filter((f) => !files.has(f)) : [];
+    if (differs.length + extra.length > 0) throw failure('PL_CHECK_DIFFERS', [...differs, ...extra.map((f) => `${f} (not produced by this code)`)]);
+    io.stdout(`${REAL_OUT_DIR} matches a fresh regeneration (${files.size} files, ${traces.length} traces, ${runs.length} conditions)\n`);
+    return 0;
+  }
+  for (const [name, data] of files) writeAtomic(join(out, name), data);
+  // The folder holds exactly what this code produces, so --check can say so.
+  for (const stale of listFiles(out).filter((f) => !files.has(f))) rmSync(join(out, stale));
+  io.stdout(`${files.get('ecology.md') as string}\nwrote ${REAL_OUT_DIR}/ (${files.size} files from ${traces.length} sessions in ${REAL_TRACES_DIR}/)\n`);
+  return 0;
+}
+
+function listFiles(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const full = join(d, e.name);
+      if (e.isDirectory()) walk(full);
+      else out.push(relative(dir, full).split('\\').join('/'));
+    }
+  };
+  walk(dir);
+  return out.sort(byCodeUnit);
+}

@@ -1,0 +1,82 @@
+// `prunelab import`: recorded agent sessions to fixtures. Everything is read and checked first; only then is each
+// fixture written (temp file, then rename), so a malformed file leaves the output folder as it was.
+import { existsSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { tokenCounter } from '../accounting/tokens.js';
+import { usage } from '../errors.js';
+import { relativePath } from '../fixture/canonical.js';
+import { writeAtomic } from '../engine/write.js';
+import { FORMATS, type Format } from '../traces/build.js';
+import { importTraces, type ImportedTrace } from '../traces/import.js';
+import { REDACTION_KINDS } from '../traces/redact.js';
+import { choiceFlag, parseFlagsAndFiles } from './args.js';
+import type { CliIO } from './io.js';
+
+const FLAGS = {
+  format: { type: 'string' },
+  out: { type: 'string' },
+  'no-redact': { type: 'boolean' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean' },
+} as const;
+
+export const IMPORT_HELP = `npm run import -- [--format F] FILE... --out DIR
+
+Turns recorded agent sessions into prunelab fixtures (no oracle: they run through every condition, unscored).
+
+  --format F      ${FORMATS.join(', ')}; the format is also detected, and must match
+  --out DIR       where the fixtures go, one <format>.<name>.json per session
+  --no-redact     keep credential-looking strings (a warning is printed); by default they are replaced
+  --json          print the import report as JSON
+  --help          this text
+`;
+
+export const NO_REDACT_WARNING = 'prunelab: warning: --no-redact: credential-looking strings are written as recorded; do not share or commit this output\n';
+
+export async function importCommand(argv: readonly string[], io: CliIO): Promise<number> {
+  const { values: flags, positionals } = parseFlagsAndFiles(argv, FLAGS);
+  if (flags.help) {
+    io.stdout(IMPORT_HELP);
+    return 0;
+  }
+  const format = flags.format === undefined ? undefined : choiceFlag<Format>('--format', flags.format, FORMATS, 'swe-agent');
+  if (positionals.length === 0) throw usage('PL_USAGE_IMPORT_FILES');
+  if (flags.out === undefined) throw usage('PL_USAGE_IMPORT_OUT');
+  const outDir = resolve(io.cwd, flags.out);
+  if (existsSync(outDir) && !statSync(outDir).isDirectory()) throw usage('PL_USAGE_OUT_NOT_DIR', relativePath(outDir, io.cwd));
+  const redact = !flags['no-redact'];
+  if (!redact) io.stderr(NO_REDACT_WARNING);
+  const traces = importTraces(positionals.map((p) => ({ path: resolve(io.cwd, p), shownAs: p })), { ...(format ? { format } : {}), redact, tokens: tokenCounter() });
+  for (const t of traces) writeAtomic(join(outDir, `${t.fixture.id}.json`), `${JSON.stringify(t.fixture, null, 2)}\n`);
+  io.stdout(flags.json ? `${JSON.stringify(traces.map(reportRow), null, 2)}\n` : renderImportReport(traces, relativePath(outDir, io.cwd)));
+  return 0;
+}
+
+function reportRow(t: ImportedTrace) {
+  return {
+    file: t.file, format: t.format, fixture: t.fixture.id, items: t.fixture.items.length, tokens: t.tokens,
+    prunePoints: t.fixture.prunePoints.map((p) => p.id), timestamps: t.fixture.imported!.timestamps,
+    redaction: t.fixture.imported!.redaction,
+  };
+}
+
+export function renderImportReport(traces: readonly ImportedTrace[], out: string): string {
+  const kinds = REDACTION_KINDS.filter((k) => traces.some((t) => t.redactions[k] > 0));
+  const rows = traces.map((t) => {
+    const red = t.fixture.imported!.redaction.enabled
+      ? (kinds.map((k) => `${k} ${t.redactions[k]}`).filter((s) => !s.endsWith(' 0')).join(', ') || 'none found')
+      : 'OFF (--no-redact)';
+    return `| ${t.file} | ${t.format} | ${t.fixture.id} | ${t.fixture.items.length} | ${t.tokens} | ${t.fixture.prunePoints.map((p) => p.id).join(', ')} | ${t.fixture.imported!.timestamps} | ${red} |`;
+  });
+  const total = kinds.map((k) => `${k} ${traces.reduce((s, t) => s + t.redactions[k], 0)}`).join(', ') || 'none';
+  return [
+    `imported ${traces.length} session${traces.length === 1 ? '' : 's'} into ${out}/ (no oracle: conditions run over them, nothing scores them)`,
+    '',
+    '| file | format | fixture | items | tokens | prune points | timestamps | redacted |',
+    '|---|---|---|---|---|---|---|---|',
+    ...rows,
+    '',
+    `redactions in total: ${total}`,
+    '',
+  ].join('\n');
+}

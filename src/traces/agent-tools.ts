@@ -1,0 +1,39 @@
+// The file tools Claude Code and OpenCode share by purpose (under different spellings): which read a file, which
+// change one, which search. Tool names are compared lower-case; anything unknown is treated as non-idempotent.
+import type { SideEffectClass } from '../fixture/schema.js';
+import { readShell } from './shell.js';
+
+const READS = new Set(['read', 'notebookread', 'view']);
+const SEARCHES = new Set(['glob', 'grep', 'ls', 'list', 'codesearch']);
+const WRITES = new Set(['edit', 'multiedit', 'write', 'notebookedit', 'patch']);
+const WEB = new Set(['webfetch', 'websearch']);
+
+export interface AgentTool {
+  readonly sideEffect: SideEffectClass;
+  /** The file the call reads or changes, when its input names one. */
+  readonly path?: string;
+  readonly writes: boolean;
+  readonly search: boolean;
+  readonly transient: boolean;
+  /** For a shell call: the tool name to record (shell.read or shell.exec). */
+  readonly name: string;
+}
+
+export function agentTool(name: string, input: Record<string, unknown>): AgentTool {
+  const lower = name.toLowerCase();
+  const path = [input['file_path'], input['filePath'], input['notebook_path'], input['path']].find((p): p is string => typeof p === 'string');
+  if (lower === 'bash') {
+    const command = typeof input['command'] === 'string' ? input['command'] : '';
+    const s = readShell(command);
+    return { sideEffect: s.kind === 'read' ? 'read-mutable' : 'non-idempotent', writes: false, search: s.search, transient: s.transient, name: s.kind === 'read' ? 'shell.read' : 'shell.exec', ...(s.path ? { path: s.path } : {}) };
+  }
+  if (READS.has(lower)) return { sideEffect: 'read-mutable', writes: false, search: false, transient: false, name, ...(path ? { path } : {}) };
+  if (SEARCHES.has(lower) || WEB.has(lower)) return { sideEffect: 'read-mutable', writes: false, search: SEARCHES.has(lower), transient: false, name };
+  if (WRITES.has(lower)) return { sideEffect: 'non-idempotent', writes: true, search: false, transient: false, name, ...(path ? { path } : {}) };
+  return { sideEffect: 'non-idempotent', writes: false, search: false, transient: false, name };
+}
+
+/** Whether a search's output says it found nothing. */
+export function foundNothing(output: string): boolean {
+  return /^(No files found|No matches found|Found 0 (files|matches))/m.test(output.trim()) || output.trim() === '';
+}

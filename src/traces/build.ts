@@ -1,0 +1,181 @@
+// Builds a fixture from what an importer read off a recorded session. Importers say what each message or event was;
+// the builder numbers items and turns, declares tools, fills times, flags what the record checkably shows, and
+// places the prune points. An imported trace has no oracle and no downstream obligations.
+import type { TokenCounter } from '../accounting/tokens.js';
+import { byCodeUnit } from '../fixture/canonical.js';
+import { Imported, type Fixture, type Item, type ItemKind, type Origin, type SideEffectClass, type Source, type Status } from '../fixture/schema.js';
+import { holdsSecret } from './redact.js';
+
+export const IMPORTER_VERSION = '1.0.0';
+
+export type Format = Imported['format'];
+export const FORMATS: readonly Format[] = Imported.shape.format.options;
+
+export interface Draft {
+  readonly origin: Origin;
+  readonly kind: ItemKind;
+  readonly content: string;
+  /** ISO 8601 (any offset) or epoch milliseconds, when the record has it. */
+  readonly time?: string | number | undefined;
+  readonly tool?: { readonly name: string; readonly sideEffect: SideEffectClass; readonly arguments: Record<string, unknown>; readonly callId: string };
+  readonly status?: Status;
+  readonly source?: Source;
+  readonly effects?: readonly string[];
+  readonly negativeResult?: boolean;
+  readonly transientState?: boolean;
+}
+
+/** A valid fixture id from any text: letters, digits and . _ : - only, starting with a letter or digit. */
+export function safeId(text: string): string {
+  const s = text.replace(/[^A-Za-z0-9._:-]+/g, '-').replace(/^[^A-Za-z0-9]+/, '');
+  return s.length > 0 ? s : 'x';
+}
+
+const CONSTRAINT_CUE = /\b(do not|don't|never|must not|must|should not|shouldn't|make sure|only|always|avoid)\b/i;
+
+function sentences(text: string): string[] {
+  return text.split(/(?<=[.!?])\s+|\n+/).map((s) => s.trim().replace(/\s+/g, ' ')).filter((s) => s.length >= 12);
+}
+
+export class TraceBuilder {
+  private readonly drafts: { draft: Draft; turn: number }[] = [];
+  private readonly tools = new Map<string, SideEffectClass>();
+  private readonly boundaries: { turn: number; subgoal: string }[] = [];
+  private turn = 0;
+  private subgoal = '';
+  private worked = false;
+
+  constructor(readonly format: Format) {}
+
+  /** The model acts: a new turn begins (its calls and their results share it). */
+  modelTurn(): void {
+    if (this.drafts.length > 0) this.turn += 1;
+    this.worked = true;
+  }
+
+  /**
+   * A user instruction. After work has happened it starts a new task: the turn before it is a task boundary,
+   * which gets its own prune point.
+   */
+  userInstruction(content: string, time?: string | number): void {
+    if (this.worked) {
+      this.boundaries.push({ turn: this.turn, subgoal: this.subgoal });
+      this.turn += 1;
+      this.worked = false;
+    }
+    this.subgoal = content;
+    this.add({ origin: 'user', kind: 'instruction', content, time });
+  }
+
+  add(draft: Draft): void {
+    if (draft.tool) {
+      const name = safeId(draft.tool.name);
+      const known = this.tools.get(name);
+      // One tool name, one side-effect class: if an importer classed the same name two ways, the stronger holds.
+      if (!known || rank(draft.tool.sideEffect) > rank(known)) this.tools.set(name, draft.tool.sideEffect);
+    }
+    this.drafts.push({ draft, turn: this.turn });
+  }
+
+  get size(): number {
+    return this.drafts.length;
+  }
+
+  build(meta: { id: string; sourceFile: string; sourceSha256: string; redaction: Imported['redaction']; tokens: TokenCounter }): Fixture {
+    const times = fillTimes(this.drafts.map((d) => d.draft.time));
+    const allTexts = this.drafts.map((d) => d.draft.content);
+    const items: Item[] = this.drafts.map(({ draft, turn }, i) => {
+      const item: Item = {
+        id: `i${i + 1}`,
+        turn,
+        time: times.values[i]!,
+        origin: draft.origin,
+        kind: draft.kind,
+        content: draft.content,
+        flags: {
+          negativeResult: draft.negativeResult ?? false,
+          transientState: draft.transientState ?? false,
+          oneTimeSecret: draft.origin !== 'system' && holdsSecret(draft.content),
+          soleConstraintRecord: draft.origin === 'user' && soleConstraint(draft.content, allTexts, i),
+          pendingPlanReference: false,
+        },
+      };
+      if (draft.tool) item.tool = { name: safeId(draft.tool.name), arguments: { ...draft.tool.arguments }, callId: safeId(draft.tool.callId) };
+      if (draft.status) item.status = draft.status;
+      if (draft.source) item.source = draft.source;
+      if (draft.effects && draft.effects.length > 0) item.effects = [...draft.effects];
+      return item;
+    });
+    const lastTurn = items[items.length - 1]!.turn;
+    const point = (id: string, turn: number, taskBoundary: boolean, subgoal: string) => {
+      const inContext = items.filter((it) => it.turn <= turn);
+      const budget = inContext.reduce((s, it) => s + meta.tokens(it.content), 0);
+      return {
+        id, turn, time: inContext[inContext.length - 1]!.time,
+        // The record names no context budget; the occupancy at the point stands in, so pressure timing reads 100%.
+        budgetTokens: Math.max(1, budget),
+        taskBoundary,
+        subgoal: subgoalText(subgoal),
+        visible: { pinned: [], protectedTools: [], obligations: [], pendingSteps: [], workUnits: [] },
+        downstream: [],
+      };
+    };
+    const prunePoints = [
+      ...this.boundaries.filter((b) => b.turn < lastTurn).map((b, n) => point(`task-${n + 1}`, b.turn, true, b.subgoal)),
+      point('end', lastTurn, false, this.subgoal),
+    ];
+    return {
+      schemaVersion: 1,
+      id: meta.id,
+      title: `${this.format} session ${meta.sourceFile}`,
+      description: `Imported from a recorded ${this.format} session (${meta.sourceFile}). It has no oracle and no downstream obligations: conditions run over it, nothing scores it.`,
+      exercises: [],
+      families: [],
+      tools: [...this.tools].sort(([a], [b]) => byCodeUnit(a, b)).map(([name, sideEffect]) => ({ name, sideEffect })),
+      items,
+      world: { sources: [], store: [] },
+      prunePoints,
+      imported: {
+        format: this.format,
+        sourceFile: meta.sourceFile,
+        sourceSha256: meta.sourceSha256,
+        importerVersion: IMPORTER_VERSION,
+        timestamps: times.kind,
+        redaction: meta.redaction,
+      },
+    };
+  }
+}
+
+function rank(s: SideEffectClass): number {
+  return ['pure', 'read-mutable', 'non-idempotent', 'destructive'].indexOf(s);
+}
+
+function subgoalText(text: string): string {
+  const t = text.trim().replace(/\s+/g, ' ').slice(0, 2000);
+  return t.length > 0 ? t : '(the record states no task)';
+}
+
+/** A user message holding a constraint-like sentence ("do not ...", "must ...") that no other item repeats. */
+function soleConstraint(content: string, all: readonly string[], index: number): boolean {
+  const cues = sentences(content).filter((s) => CONSTRAINT_CUE.test(s));
+  return cues.some((s) => all.every((other, j) => j === index || !other.replace(/\s+/g, ' ').includes(s)));
+}
+
+function toIso(t: string | number): string | undefined {
+  const d = typeof t === 'number' ? new Date(t) : new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(t) ? t : `${t}Z`);
+  return Number.isNaN(d.getTime()) ? undefined : d.toISOString();
+}
+
+/** Recorded times where the record has them; otherwise the nearest earlier (or later) recorded one; else synthetic. */
+function fillTimes(raw: readonly (string | number | undefined)[]): { values: string[]; kind: Imported['timestamps'] } {
+  const parsed = raw.map((t) => (t === undefined ? undefined : toIso(t)));
+  const known = parsed.filter((t): t is string => t !== undefined);
+  if (known.length === 0) {
+    // Seconds after a fixed epoch keep the logical order visible without pretending to know when anything happened.
+    return { values: parsed.map((_, i) => new Date(Date.UTC(2000, 0, 1) + i * 1000).toISOString()), kind: 'synthetic' };
+  }
+  let last = known[0]!;
+  const values = parsed.map((t) => (t === undefined ? last : (last = t)));
+  return { values, kind: known.length === parsed.length ? 'recorded' : 'inferred' };
+}

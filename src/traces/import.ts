@@ -1,0 +1,90 @@
+// Turns recorded session files into fixtures, all in memory: every file is read, detected, redacted, imported and
+// validated against the fixture schema before the caller writes anything, so a bad file stops the whole import.
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { basename } from 'node:path';
+import type { TokenCounter } from '../accounting/tokens.js';
+import { input } from '../errors.js';
+import { sha256 } from '../fixture/canonical.js';
+import { Fixture, type Fixture as FixtureT } from '../fixture/schema.js';
+import { TraceBuilder, safeId, type Format } from './build.js';
+import { importClaudeCode } from './claude-code.js';
+import { requireFormat } from './detect.js';
+import { importMiniSweAgent } from './mini-swe-agent.js';
+import { importOpenCode } from './opencode.js';
+import { importOpenHands } from './openhands.js';
+import { Reader, parseTrace, type Parsed } from './parse.js';
+import { emptyCounts, redactJson, type RedactionCounts } from './redact.js';
+import { importSweAgent } from './swe-agent.js';
+
+export interface ImportOptions {
+  /** The format the user named; the detected one must match it. */
+  readonly format?: Format;
+  readonly redact: boolean;
+  readonly tokens: TokenCounter;
+}
+
+export interface ImportedTrace {
+  /** The path as the user gave it (for messages), and the fixture built from it. */
+  readonly file: string;
+  readonly fixture: FixtureT;
+  readonly format: Format;
+  readonly redactions: RedactionCounts;
+  readonly tokens: number;
+}
+
+/** The fixture id of a session file: its format and its name without the recorder's extensions. */
+export function traceId(format: Format, file: string): string {
+  const stem = basename(file).replace(/\.(traj\.json|traj|jsonl|json)$/i, '');
+  return safeId(`${format}.${stem}`);
+}
+
+function redactParsed(parsed: Parsed, counts: RedactionCounts): Parsed {
+  if (parsed.kind === 'json') return { kind: 'json', value: redactJson(parsed.value, counts) };
+  return { kind: 'jsonl', lines: parsed.lines.map((l) => ({ line: l.line, value: redactJson(l.value, counts) })) };
+}
+
+export function importTrace(path: string, shownAs: string, options: ImportOptions): ImportedTrace {
+  if (!existsSync(path) || !statSync(path).isFile()) throw input('PL_TRACE_MISSING', shownAs);
+  const bytes = readFileSync(path);
+  const raw = parseTrace(bytes.toString('utf8'), shownAs);
+  const format = requireFormat(raw, shownAs, options.format);
+  const counts = emptyCounts();
+  // Redaction runs on the parsed record, before any item exists, so no later step can see an unredacted secret.
+  const parsed = options.redact ? redactParsed(raw, counts) : raw;
+  const reader = new Reader(shownAs);
+  const b = new TraceBuilder(format);
+  if (parsed.kind === 'jsonl') {
+    if (format !== 'claude-code') throw new Error(`internal: ${format} detected on JSON Lines`);
+    importClaudeCode(parsed, reader, b);
+  } else {
+    const importers: Record<Exclude<Format, 'claude-code'>, typeof importSweAgent> = {
+      'swe-agent': importSweAgent, 'mini-swe-agent': importMiniSweAgent, openhands: importOpenHands, opencode: importOpenCode,
+    };
+    if (format === 'claude-code') throw new Error('internal: claude-code detected on JSON');
+    importers[format](parsed.value, reader, b);
+  }
+  if (!b.size) throw input('PL_TRACE_EMPTY', shownAs);
+  const built = b.build({
+    id: traceId(format, path), sourceFile: basename(path), sourceSha256: sha256(bytes),
+    redaction: { enabled: options.redact, counts: { ...counts } }, tokens: options.tokens,
+  });
+  const checked = Fixture.safeParse(built);
+  if (!checked.success) {
+    const issue = checked.error.issues[0]!;
+    throw new Error(`internal: the ${format} importer built an invalid fixture from ${shownAs} at ${issue.path.join('.')}: ${issue.message}`);
+  }
+  const fixture = checked.data;
+  return { file: shownAs, fixture, format, redactions: counts, tokens: fixture.items.reduce((s, i) => s + options.tokens(i.content), 0) };
+}
+
+/** Imports every file or none: the first bad file stops the import before anything is returned for writing. */
+export function importTraces(files: readonly { path: string; shownAs: string }[], options: ImportOptions): ImportedTrace[] {
+  const out = files.map((f) => importTrace(f.path, f.shownAs, options));
+  const seen = new Map<string, string>();
+  for (const t of out) {
+    const other = seen.get(t.fixture.id);
+    if (other) throw input('PL_TRACE_DUPLICATE_ID', t.file, t.fixture.id, other);
+    seen.set(t.fixture.id, t.file);
+  }
+  return out;
+}
