@@ -2,9 +2,13 @@
 import { PrunelabError, usage } from '../errors.js';
 import { experiment } from './experiment.js';
 import type { CliIO } from './io.js';
+import { fixturesGenerate } from './fixtures-generate.js';
+import { fixturesVerify } from './fixtures-verify.js';
 import { generate } from './generate.js';
 
-const COMMANDS: Record<string, (argv: readonly string[], io: CliIO) => Promise<number>> = { experiment, generate };
+const COMMANDS: Record<string, (argv: readonly string[], io: CliIO) => Promise<number>> = {
+  experiment, generate, 'fixtures-generate': fixturesGenerate, 'fixtures-verify': fixturesVerify,
+};
 
 export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {
   try {
