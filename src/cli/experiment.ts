@@ -22,7 +22,7 @@ import type { CliIO } from './io.js';
 import { relativePath } from '../fixture/canonical.js';
 import { renderConditionList, renderSummaryTable } from './render.js';
 
-export const DEFAULTS = { fixtures: 'fixtures', out: 'results', seed: 20261202, timing: 'immediate', placeholders: 'marker' } as const;
+export const DEFAULTS = { fixtures: 'fixtures/canonical', out: 'results', seed: 20261202, timing: 'immediate', placeholders: 'marker' } as const;
 
 const FLAGS = {
   condition: { type: 'string', multiple: true },
