@@ -20,7 +20,8 @@ export interface Composed {
   readonly families: FamilyName[];
   readonly sizeClass: SizeClass['name'];
   readonly items: number;
-  readonly placements: { family: FamilyName; variant: string; start: number; point: number; needAt: number }[];
+  /** Each placed episode; its items' ids start with `<prefix>-`. */
+  readonly placements: { family: FamilyName; variant: string; prefix: string; start: number; point: number; needAt: number }[];
   /** The mechanisms each placed family's construction probes. */
   readonly exercises: [FamilyName, readonly string[]][];
 }
@@ -186,7 +187,7 @@ export function composeFixture(seed: number, index: number): Composed {
   return {
     id: fixtureIdText, fixture, families, sizeClass: cls.name, items: b.items.length,
     oracle: { schemaVersion: 1, fixtureId: fixtureIdText, points: oraclePoints },
-    placements: placed.map((p) => ({ family: p.instance.family, variant: p.instance.variant, ...p.at })),
+    placements: placed.map((p) => ({ family: p.instance.family, variant: p.instance.variant, prefix: p.prefix, ...p.at })),
     exercises: placed.map((p) => [p.instance.family, p.instance.exercises]),
   };
 }

@@ -77,19 +77,19 @@ export function filler(b: TrajectoryBuilder, r: Rng, ctx: FamilyContext, id: str
         ? gitStatus(branch, Array.from({ length: r.int(0, 8) }, () => sourcePath(r, r.pick(LANGUAGES), ctx.domain)))
         : which === 'log' ? gitLog(r, sha(r), r.int(3, 30), branch)
         : gitDiff(r, sourcePath(r, r.pick(LANGUAGES), ctx.domain), `${fnName(r)}();`, `${fnName(r)}();`);
-      b.call(id, { tool: 'git', arguments: { subcommand: which, ...(which === 'log' ? { max: r.int(3, 30) } : {}), at: b.turn }, content: `git ${which}` }, { content, source: { identity: ctx.repo, version: 'UNKNOWN', mutable: true, selector: `${which}@${b.turn}` } });
+      b.call(id, { tool: 'git', arguments: { subcommand: which, ...(which === 'log' ? { max: r.int(3, 30) } : {}) }, content: `git ${which}` }, { content, source: { identity: ctx.repo, version: 'UNKNOWN', mutable: true, selector: which } });
       break;
     }
     case 'install': {
       const inst = install(r, r.pick(MANAGERS), readTokens);
-      b.call(id, { tool: 'shell', arguments: { command: inst.command, cwd: b.unique(() => `packages/${ctx.domain}-${r.pick(NOUNS)}`) }, content: inst.command }, { content: inst.content, source: { identity: `workspace:${ctx.service}`, version: 'UNKNOWN', mutable: true, selector: `install@${b.turn}` } });
+      b.call(id, { tool: 'shell', arguments: { command: inst.command, cwd: b.unique(() => `packages/${ctx.domain}-${r.pick(NOUNS)}`) }, content: inst.command }, { content: inst.content, source: { identity: `workspace:${ctx.service}`, version: 'UNKNOWN', mutable: true, selector: 'install' } });
       break;
     }
     case 'migration': {
       const tool = r.pick(['flyway', 'alembic'] as const);
       const content = migrationLog(r, tool, Math.max(1, Math.round(charsFor(readTokens) / 110)));
       const command = tool === 'flyway' ? `flyway -url=jdbc:postgresql://db:5432/${ctx.domain}_dev migrate` : 'alembic upgrade head';
-      b.call(id, { tool: 'shell', arguments: { command, at: b.turn }, content: command }, { content, source: { identity: `db:${ctx.domain}_dev`, version: 'UNKNOWN', mutable: true } });
+      b.call(id, { tool: 'shell', arguments: { command }, content: command }, { content, source: { identity: `db:${ctx.domain}_dev`, version: 'UNKNOWN', mutable: true } });
       break;
     }
     case 'note':

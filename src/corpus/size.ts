@@ -14,8 +14,8 @@ export interface SizeClass {
 }
 
 export const SIZE_CLASSES: readonly SizeClass[] = [
-  { name: 'small', share: 60, items: [20, 60], tokenBudget: 25_000, readMedian: 270 },
-  { name: 'medium', share: 32, items: [60, 200], tokenBudget: 60_000, readMedian: 230 },
+  { name: 'small', share: 60, items: [20, 60], tokenBudget: 25_000, readMedian: 240 },
+  { name: 'medium', share: 32, items: [60, 200], tokenBudget: 60_000, readMedian: 200 },
   { name: 'large', share: 6, items: [200, 900], tokenBudget: 160_000, readMedian: 320 },
   { name: 'xl', share: 2, items: [900, 1_900], tokenBudget: 420_000, readMedian: 320 },
 ];
@@ -23,7 +23,7 @@ export const SIZE_CLASSES: readonly SizeClass[] = [
 /** Reads (tool results of read and show calls) stay within these token bounds. */
 export const READ_TOKENS = { min: 200, max: 15_000 } as const;
 /** The largest read the generator asks for: below READ_TOKENS.max with room for tokenizer variation. */
-export const READ_TARGET_MAX = 13_000;
+export const READ_TARGET_MAX = 11_500;
 export const SESSION_LIMITS = { minItems: 20, maxItems: 2_000, maxTokens: 500_000 } as const;
 
 export function sizeClass(r: Rng): SizeClass {

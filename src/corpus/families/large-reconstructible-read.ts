@@ -10,7 +10,7 @@ export interface LargeReadOptions { readonly maxTokens: number }
 
 export const largeReconstructibleRead: FamilyFactory = (r, p, ctx) => {
   const variant = r.pick(['pointer-and-reread', 'not-reconstructible'] as const);
-  const tokens = r.logNormal(4500, 0.5, 2500, 13000);
+  const tokens = r.logNormal(4500, 0.5, 2500, 11500);
   let id = '';
   let turn = 0;
   let quote = '';

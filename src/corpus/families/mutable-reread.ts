@@ -13,7 +13,7 @@ export const mutableReread: FamilyFactory = (r, p, ctx) => {
   const before = String(r.int(2, 60) * 50);
   const after = String(Number(before) + r.int(1, 20) * 50);
   const person = r.pick(PEOPLE);
-  const tokens = r.logNormal(500, 0.5, 200, 2500);
+  const tokens = r.logNormal(500, 0.5, 260, 2500);
   let path = '';
   const value = (v: string) => (format === 'json' ? `"${key}": ${v}` : `${key}: "${v}"`);
   let first = { id: '', turn: 0 };

@@ -1,7 +1,7 @@
 // Configuration files as JSON and YAML (a Kubernetes ConfigMap, a service config), with one setting the trajectory
 // can change and an obligation can quote.
 import type { Rng } from '../rng.js';
-import { charsFor, NOUNS, snake, DOMAINS } from './vocab.js';
+import { NOUNS, snake, DOMAINS } from './vocab.js';
 
 export interface Setting { readonly key: string; readonly value: string }
 
@@ -24,7 +24,8 @@ function extraKeys(r: Rng, chars: number): [string, string][] {
 
 /** `setting` is placed among generated keys; `tokens` sizes the file. */
 export function configFile(r: Rng, format: 'json' | 'yaml', name: string, setting: Setting, tokens: number): ConfigFile {
-  const keys = extraKeys(r, charsFor(tokens) - 200);
+  // Upper-case keys, URLs and numbers tokenize at about 3 characters a token, denser than code.
+  const keys = extraKeys(r, Math.round(tokens * 3.1));
   const at = r.int(0, keys.length);
   keys.splice(at, 0, [setting.key, setting.value]);
   if (format === 'json') {
