@@ -56,7 +56,7 @@ export async function fixturesVerify(argv: readonly string[], io: CliIO): Promis
       if (!existsSync(path)) return problems.push(messages.PL_VERIFY_MISSING(file, want));
       let have: string;
       try {
-        have = sha256(readJsonBytes(path));
+        have = sha256(readJsonBytes(path, file));
       } catch (err) {
         if (!(err instanceof PrunelabError)) throw err;
         return problems.push(err.message);

@@ -39,7 +39,8 @@ export function hashFixtures(dir: string, root: string): { fixtures: FileHash[];
 }
 
 function hashOf(path: string, root: string, id: string): FileHash {
-  return { path, file: relativePath(path, root), sha256: sha256(readJsonBytes(path)), id };
+  const file = relativePath(path, root);
+  return { path, file, sha256: sha256(readJsonBytes(path, file)), id };
 }
 
 /** The id a fixture file declares, or its file name when it cannot be read (verify reports the file anyway). */

@@ -104,6 +104,14 @@ describe('fixtures:verify', () => {
     expect(r.stderr).toMatch(/fixtures\/generated\/gen-0000\.json\.gz: item "u-task" \(items\[0\]\), field "origin"/);
   });
 
+  it('exits 2 naming a generated fixture that is not valid gzip', async () => {
+    const root = copy();
+    writeFileSync(join(root, 'fixtures/generated/gen-0001.json.gz'), '{"not": "gzip"}');
+    const r = await verify(root);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('prunelab: fixtures/generated/gen-0001.json.gz: not a readable gzip file');
+  });
+
   it('exits 2 with a clear message when there is no manifest', async () => {
     const root = copy();
     rmSync(join(root, 'fixtures/MANIFEST.json'));
