@@ -11,7 +11,7 @@ export const transientState: FamilyFactory = (r, p, ctx) => {
   const what = r.pick(['pods', 'process', 'memory'] as const);
   const reads: { id: string; turn: number; key: string }[] = [];
   const take = (b: TrajectoryBuilder, n: number) => {
-    const reading = what === 'pods' ? (() => { const s = kubectlPods(r, ctx.service, r.int(2, 10)); return { content: s.content, key: `${s.pod}` }; })()
+    const reading = what === 'pods' ? (() => { const s = kubectlPods(r, ctx.service, r.int(2, 10)); return { content: s.content, key: s.content.split('\n')[1]!.trim() }; })()
       : what === 'process' ? (() => { const s = psAux(r, `node dist/${r.pick(NOUNS)}-worker.js`, r.int(3, 25)); return { content: s.content, key: `app      ${String(s.pid).padStart(7)}` }; })()
       : (() => { const s = freeM(r); return { content: s.content, key: s.content.split('\n')[1]!.trim() }; })();
     const tool = what === 'pods' ? 'kubectl_get' : what === 'process' ? 'ps' : 'free';

@@ -45,6 +45,6 @@ export function withSetting(file: ConfigFile, value: string): ConfigFile {
   const { key } = file.setting;
   const content = file.format === 'json'
     ? file.content.replace(new RegExp(`"${key}": [^,\\n]+`), `"${key}": ${/^\d+$/.test(value) ? value : JSON.stringify(value)}`)
-    : file.content.replace(`${key}: "${file.setting.value}"`, `${key}: "${value}"`);
+    : file.content.replace(`${key}: "${file.setting.value}"`, `${key}: "${value}"`).replace(/resourceVersion: "(\d+)"/, (_, v: string) => `resourceVersion: "${Number(v) + 1}"`);
   return { content, setting: { key, value }, format: file.format };
 }

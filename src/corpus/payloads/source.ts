@@ -110,7 +110,10 @@ const HEADERS: Record<Language, (r: Rng) => string> = {
   ts: (r) => `import { db } from '../db.js';\nimport type { ${typeName(r)} } from '../types.js';\n`,
   py: () => `from __future__ import annotations\n\nimport logging\n\nfrom .client import client\n\nlog = logging.getLogger(__name__)\n`,
   go: (r) => `package ${r.pick(NOUNS)}\n\nimport (\n\t"context"\n\t"fmt"\n\t"time"\n)\n`,
-  java: (r) => `package com.acme.${r.pick(NOUNS)};\n\nimport java.util.List;\nimport java.util.Optional;\n\n@Service\npublic class ${pascal(r.pick(NOUNS), 'Service')} {\n    private static final Logger log = LoggerFactory.getLogger(${pascal(r.pick(NOUNS))}.class);\n`,
+  java: (r) => {
+    const cls = pascal(r.pick(NOUNS), 'Service');
+    return `package com.acme.${r.pick(NOUNS)};\n\nimport java.util.List;\nimport java.util.Optional;\n\n@Service\npublic class ${cls} {\n    private static final Logger log = LoggerFactory.getLogger(${cls}.class);\n`;
+  },
   rs: () => `use sqlx::PgPool;\nuse uuid::Uuid;\n\nuse crate::error::StoreError;\n`,
 };
 

@@ -11,6 +11,8 @@ export interface TestSuite {
   /** The package or directory the runner is pointed at. */
   readonly target: string;
   readonly files: readonly { readonly file: string; readonly tests: readonly string[] }[];
+  /** The runner's version, printed in its banner: the same for every run of one suite. */
+  readonly version: string;
 }
 
 export interface TestRun {
@@ -44,7 +46,7 @@ export function testSuite(r: Rng, runner: Runner, target: string, size: number):
     files.push({ file, tests: [...tests] });
     remaining -= n;
   }
-  return { runner, target, files };
+  return { runner, target, files, version: `${r.int(1, 3)}.${r.int(0, 6)}.${r.int(0, 9)}` };
 }
 
 export function testCommand(suite: TestSuite): string {
@@ -71,7 +73,7 @@ export function testRun(r: Rng, suite: TestSuite, failing: readonly string[], du
   switch (suite.runner) {
     case 'vitest':
     case 'jest': {
-      lines.push(suite.runner === 'vitest' ? ` RUN  v${r.int(1, 3)}.${r.int(0, 6)}.${r.int(0, 9)} /workspace/${suite.target}` : '');
+      lines.push(suite.runner === 'vitest' ? ` RUN  v${suite.version} /workspace/${suite.target}` : '');
       for (const f of suite.files) {
         const bad = f.tests.filter((t) => failed.includes(`${f.file} > ${t}`));
         lines.push(` ${bad.length ? '❯' : '✓'} ${f.file} (${f.tests.length} tests${bad.length ? ` | ${bad.length} failed` : ''}) ${r.int(3, 900)}ms`);
@@ -105,7 +107,7 @@ export function testRun(r: Rng, suite: TestSuite, failing: readonly string[], du
       return { content: lines.join('\n'), covers, summary, failed, exitCode: failed.length ? 1 : 0, command: testCommand(suite) };
     }
     case 'cargo': {
-      lines.push(`   Compiling ${suite.target} v0.${r.int(1, 9)}.${r.int(0, 20)} (/workspace/${suite.target})`, `    Finished \`test\` profile [unoptimized + debuginfo] target(s) in ${r.int(2, 90)}.${r.int(10, 99)}s`, `     Running unittests src/lib.rs (target/debug/deps/${suite.target.replace(/-/g, '_')}-${r.hex(16)})`, '', `running ${total} tests`);
+      lines.push(`   Compiling ${suite.target} v${suite.version} (/workspace/${suite.target})`, `    Finished \`test\` profile [unoptimized + debuginfo] target(s) in ${r.int(2, 90)}.${r.int(10, 99)}s`, `     Running unittests src/lib.rs (target/debug/deps/${suite.target.replace(/-/g, '_')}-${r.hex(16)})`, '', `running ${total} tests`);
       for (const id of covers) lines.push(`test ${id.replace(' > ', '::')} ... ${failed.includes(id) ? 'FAILED' : 'ok'}`);
       for (const id of failed) lines.push('', `---- ${id.replace(' > ', '::')} stdout ----`, `thread '${id.replace(' > ', '::')}' panicked at src/lib.rs:${r.int(10, 500)}:${r.int(5, 30)}:`, `assertion \`left == right\` failed\n  left: ${r.int(1, 99)}\n right: ${r.int(100, 199)}`);
       const summary = `test result: ${failed.length ? 'FAILED' : 'ok'}. ${passed} passed; ${failed.length} failed; 0 ignored; 0 measured; 0 filtered out; finished in ${(durationMs / 1000).toFixed(2)}s`;
@@ -113,13 +115,19 @@ export function testRun(r: Rng, suite: TestSuite, failing: readonly string[], du
       return { content: lines.join('\n'), covers, summary, failed, exitCode: failed.length ? 101 : 0, command: testCommand(suite) };
     }
     case 'go': {
+      // go test prints no totals: the summary an obligation quotes is the first failure, or the last package line.
+      let summary = '';
       for (const f of suite.files) {
         const bad = f.tests.filter((t) => failed.includes(`${f.file} > ${t}`));
-        for (const t of bad) lines.push(`--- FAIL: ${t} (0.${r.int(10, 99)}s)`, `    ${t.toLowerCase()}_test.go:${r.int(10, 200)}: got ${r.int(1, 99)}, want ${r.int(100, 199)}`);
+        for (const t of bad) {
+          const head = `--- FAIL: ${t} (0.${r.int(10, 99)}s)`;
+          if (!summary) summary = head;
+          lines.push(head, `    ${t.toLowerCase()}_test.go:${r.int(10, 200)}: got ${r.int(1, 99)}, want ${r.int(100, 199)}`);
+        }
         lines.push(bad.length ? `FAIL\t${f.file}\t${r.int(0, 9)}.${r.int(100, 999)}s` : `ok  \t${f.file}\t${r.int(0, 9)}.${r.int(100, 999)}s`);
       }
-      const summary = failed.length ? `FAIL (${failed.length} of ${total} tests failed)` : `ok (${total} tests in ${suite.files.length} packages)`;
-      lines.push(summary);
+      if (failed.length) lines.push('FAIL');
+      else summary = lines[lines.length - 1]!;
       return { content: lines.join('\n'), covers, summary, failed, exitCode: failed.length ? 1 : 0, command: testCommand(suite) };
     }
   }

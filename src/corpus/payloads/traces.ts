@@ -16,7 +16,7 @@ export function stackTrace(r: Rng, language: TraceLanguage, domain: string, dept
       const lines = ['Traceback (most recent call last):'];
       for (const f of frames) lines.push(`  File "/app/${domain}/${f.noun}/${snake(f.verb, f.noun)}.py", line ${f.line}, in ${snake(f.verb, f.noun)}`, `    return ${snake(f.verb)}(${f.noun}, timeout=${r.int(1, 30)})`);
       lines.push(`${errorType}: ${message}`);
-      return { content: lines.join('\n'), errorType, message, top: `${domain}/${frames[0]!.noun}/${snake(frames[0]!.verb, frames[0]!.noun)}.py", line ${frames[0]!.line}` };
+      return { content: lines.join('\n'), errorType, message, top: `line ${frames[0]!.line}, in ${snake(frames[0]!.verb, frames[0]!.noun)}` };
     }
     case 'java': {
       const errorType = r.pick(['java.lang.NullPointerException', 'java.lang.IllegalStateException', 'java.sql.SQLTimeoutException']);
