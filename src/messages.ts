@@ -16,6 +16,7 @@ export const messages = {
     `unknown command "${name}"; valid commands: ${valid.join(', ')}`,
   PL_FIXTURE_PATH_MISSING: (path: string) => `fixture path ${path} does not exist (give a fixture .json file or a folder of them, such as fixtures/ or fixtures/canonical/)`,
   PL_FIXTURE_NONE: (path: string) => `no fixture files (*.json) found under ${path}`,
+  PL_FIXTURE_GZIP: (file: string, detail: string) => `${file}: not a readable gzip file (${detail})`,
   PL_FIXTURE_JSON: (file: string, detail: string) => `${file}: not valid JSON (${detail})`,
   PL_FIXTURE_FIELD: (file: string, where: string, field: string, problem: string) =>
     `${file}: ${where}, field "${field}": ${problem}`,
@@ -88,6 +89,20 @@ export const messages = {
   PL_LLM_CACHE_CORRUPT: (file: string, detail: string) => `${file}: not a valid recorded call (${detail}); delete it to record it again`,
   PL_BUDGET_STOPPED: (detail: string, completed: number, total: number, dir: string) =>
     `stopped before passing the budget: ${detail}. ${completed} of ${total} calls of this phase completed; every finished call is stored in ${dir}. Nothing was written to --out. Run again with --resume (and a budget for the rest) to continue without repeating a paid call`,
+  PL_GEN_OUT_NOT_CORPUS: (path: string) =>
+    `option --out names ${path}, which exists and is not a generated corpus (no generated README.md); refusing to replace it`,
+  PL_GEN_OUT_IS_FILE: (path: string) => `option --out names ${path}, which is a file, not a folder`,
+  PL_MANIFEST_MISSING: (file: string) => `no fixture manifest at ${file} (write one with npm run fixtures:generate)`,
+  PL_MANIFEST_INVALID: (file: string, detail: string) => `${file}: not a valid fixture manifest (${detail})`,
+  PL_VERIFY_PROBLEMS: (manifest: string, problems: readonly string[]) =>
+    `${manifest}: ${problems.length} problem${problems.length === 1 ? '' : 's'}:\n  ${problems.join('\n  ')}`,
+  PL_VERIFY_CHANGED: (file: string, recorded: string, actual: string) =>
+    `${file} changed: the manifest records sha256 ${recorded}, the file has ${actual}`,
+  PL_VERIFY_MISSING: (file: string, recorded: string) => `${file} is missing: the manifest records sha256 ${recorded}, no such file`,
+  PL_VERIFY_EXTRA: (file: string, actual: string) => `${file} is not in the manifest (sha256 ${actual})`,
+  PL_VERIFY_GROUND_TRUTH: (file: string, expected: string, actual: string) =>
+    `${file} differs from the generator's ground truth: regenerating gives sha256 ${expected}, the file has ${actual}`,
+  PL_VERIFY_NOT_GENERATED: (file: string) => `${file} is in the generated corpus folder but the generator does not produce it`,
 } as const;
 
 export type MessageCode = keyof typeof messages;

@@ -3,13 +3,15 @@ import { PrunelabError, usage } from '../errors.js';
 import { experiment } from './experiment.js';
 import type { CliIO } from './io.js';
 import { ecology } from './ecology.js';
+import { fixturesGenerate } from './fixtures-generate.js';
+import { fixturesVerify } from './fixtures-verify.js';
 import { generate } from './generate.js';
 import { importCommand } from './import.js';
 import { publish } from './publish.js';
 import { report } from './report.js';
 
 const COMMANDS: Record<string, (argv: readonly string[], io: CliIO) => Promise<number>> = {
-  ecology, experiment, generate, import: importCommand, publish, report,
+  ecology, experiment, 'fixtures-generate': fixturesGenerate, 'fixtures-verify': fixturesVerify, generate, import: importCommand, publish, report,
 };
 
 export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {

@@ -1,0 +1,82 @@
+// `prunelab fixtures-verify` (npm run fixtures:verify): checks the fixture manifest against the files (changed,
+// missing, extra), validates every fixture and oracle, and regenerates the generated corpus from the manifest's
+// seed and count to check each file equals the generator's ground truth. Any problem: exit 2, every problem listed.
+import { existsSync, readdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { PrunelabError, input } from '../errors.js';
+import { byCodeUnit, relativePath, sha256 } from '../fixture/canonical.js';
+import { isFixtureName, loadFixture, readJsonBytes } from '../fixture/load.js';
+import { forEachGenerated } from '../corpus/corpus.js';
+import { compareManifest, hashFixtures, readFixtureManifest } from '../corpus/manifest.js';
+import { messages } from '../messages.js';
+import { parseFlags } from './args.js';
+import type { CliIO } from './io.js';
+
+export const VERIFY_DEFAULTS = { manifest: 'fixtures/MANIFEST.json' } as const;
+const FLAGS = { manifest: { type: 'string' }, help: { type: 'boolean' } } as const;
+
+export const FIXTURES_VERIFY_HELP = `npm run fixtures:verify -- [options]
+
+Checks every fixture and oracle under the manifest's folder against the manifest's sha256s, validates each one,
+and regenerates the generated corpus from the manifest's seed and count to compare with the files. Exit 2 on
+any problem, each named with its file and both hashes.
+
+  --manifest FILE   the manifest (default ${VERIFY_DEFAULTS.manifest})
+  --help            this text
+`;
+
+export async function fixturesVerify(argv: readonly string[], io: CliIO): Promise<number> {
+  const flags = parseFlags(argv, FLAGS);
+  if (flags.help) {
+    io.stdout(FIXTURES_VERIFY_HELP);
+    return 0;
+  }
+  const manifestPath = resolve(io.cwd, flags.manifest ?? VERIFY_DEFAULTS.manifest);
+  const shown = relativePath(manifestPath, io.cwd);
+  const manifest = readFixtureManifest(manifestPath, io.cwd);
+  const dir = dirname(manifestPath);
+  const problems = compareManifest(manifest, dir, io.cwd);
+  const { fixtures } = hashFixtures(dir, io.cwd);
+  for (const f of fixtures) {
+    try {
+      loadFixture(f.path, io.cwd);
+    } catch (err) {
+      if (!(err instanceof PrunelabError)) throw err;
+      problems.push(err.message);
+    }
+  }
+  let generated = 0;
+  if (manifest.generator) {
+    const out = resolve(io.cwd, manifest.generator.out);
+    const expected = new Set<string>();
+    const compare = (path: string, text: string) => {
+      const file = relativePath(path, io.cwd);
+      expected.add(file);
+      const want = sha256(text);
+      if (!existsSync(path)) return problems.push(messages.PL_VERIFY_MISSING(file, want));
+      let have: string;
+      try {
+        have = sha256(readJsonBytes(path, file));
+      } catch (err) {
+        if (!(err instanceof PrunelabError)) throw err;
+        return problems.push(err.message);
+      }
+      if (have !== want) problems.push(messages.PL_VERIFY_GROUND_TRUTH(file, want, have));
+      return 0;
+    };
+    forEachGenerated(manifest.generator.seed, manifest.generator.count, (g) => {
+      compare(join(out, g.fixtureName), g.fixtureText);
+      compare(join(out, g.oracleName), g.oracleText);
+      generated += 1;
+    });
+    const present = existsSync(out)
+      ? [...readdirSync(out).filter(isFixtureName).map((n) => join(out, n)), ...(existsSync(join(out, 'oracles')) ? readdirSync(join(out, 'oracles')).map((n) => join(out, 'oracles', n)) : [])]
+      : [];
+    for (const path of present.map((p) => relativePath(p, io.cwd)).sort(byCodeUnit)) {
+      if (!expected.has(path)) problems.push(messages.PL_VERIFY_NOT_GENERATED(path));
+    }
+  }
+  if (problems.length > 0) throw input('PL_VERIFY_PROBLEMS', shown, problems);
+  io.stdout(`${shown}: ${manifest.fixtures.length} fixtures and ${manifest.oracles.length} oracles match their hashes and the schema${manifest.generator ? `; the ${generated} generated fixtures equal a regeneration from seed ${manifest.generator.seed}` : ''}\n`);
+  return 0;
+}

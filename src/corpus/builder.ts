@@ -1,0 +1,122 @@
+// Builds one trajectory item by item: ids, logical times, tool declarations, world sources and store entries.
+// Families and filler write through it, in trajectory order, so turn order and id uniqueness hold by construction.
+import type { z } from 'zod';
+import { sha256 } from '../fixture/canonical.js';
+import type { DurablePointer, Item, SideEffectClass, Source, Status, ToolDeclaration } from '../fixture/schema.js';
+
+/** An item as written to the fixture file: flags that are false are left to the schema's defaults. */
+export type DraftItem = z.input<typeof Item>;
+
+export interface ResultSpec {
+  readonly content: string;
+  readonly status?: Status;
+  readonly source?: Source;
+  readonly covers?: string[];
+  readonly flags?: DraftItem['flags'];
+}
+
+export interface CallSpec {
+  readonly tool: string;
+  readonly arguments: Record<string, unknown>;
+  /** The call as the model rendered it (a command line, a patch). */
+  readonly content: string;
+  readonly effects?: string[];
+}
+
+export interface Pair {
+  readonly call: string;
+  readonly result: string;
+}
+
+const TURN_SECONDS = 75;
+
+export class TrajectoryBuilder {
+  readonly items: DraftItem[] = [];
+  private readonly tools = new Map<string, ToolDeclaration>();
+  private readonly sources = new Map<string, { fromTurn: number; content: string }[]>();
+  private readonly store = new Map<string, string>();
+  private readonly used = new Set<string>();
+  private current = 0;
+
+  constructor(private readonly startMs: number) {}
+
+  get turn(): number {
+    return this.current;
+  }
+
+  /** Moves to a turn; turns never go back, which is what keeps items in trajectory order. */
+  at(turn: number): this {
+    if (turn < this.current) throw new Error(`internal: builder moved back from turn ${this.current} to ${turn}`);
+    this.current = turn;
+    return this;
+  }
+
+  timeOf(turn: number): string {
+    return new Date(this.startMs + turn * TURN_SECONDS * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  }
+
+  /** A name nobody in this trajectory has used yet (paths, test targets), so unrelated reads never look alike. */
+  unique(make: () => string): string {
+    for (let i = 0; i < 50; i += 1) {
+      const name = make();
+      if (!this.used.has(name)) {
+        this.used.add(name);
+        return name;
+      }
+    }
+    throw new Error('internal: could not draw a fresh name in 50 tries');
+  }
+
+  tool(name: string, sideEffect: SideEffectClass, description: string): string {
+    const known = this.tools.get(name);
+    if (known && known.sideEffect !== sideEffect) throw new Error(`internal: tool ${name} declared as ${known.sideEffect} and ${sideEffect}`);
+    if (!known) this.tools.set(name, { name, sideEffect, description });
+    return name;
+  }
+
+  note(id: string, origin: DraftItem['origin'], kind: DraftItem['kind'], content: string, extra: Partial<DraftItem> = {}): string {
+    this.items.push({ id, turn: this.current, time: this.timeOf(this.current), origin, kind, content, ...extra });
+    return id;
+  }
+
+  /** A tool call and its result in the current turn; ids are `<id>-c` and `<id>-r`. */
+  call(id: string, spec: CallSpec, result: ResultSpec): Pair {
+    if (!this.tools.has(spec.tool)) throw new Error(`internal: tool ${spec.tool} used before it was declared`);
+    const tool = { name: spec.tool, arguments: spec.arguments, callId: `k-${id}` };
+    const call = `${id}-c`;
+    const res = `${id}-r`;
+    this.note(call, 'model', 'tool-call', spec.content, { tool, ...(spec.effects ? { effects: spec.effects } : {}) });
+    this.note(res, 'environment', 'tool-result', result.content, {
+      tool,
+      status: result.status ?? { state: 'ok' },
+      ...(result.source ? { source: result.source } : {}),
+      ...(result.covers ? { covers: result.covers } : {}),
+      ...(result.flags ? { flags: result.flags } : {}),
+    });
+    return { call, result: res };
+  }
+
+  /** Records what a source holds from a turn on (the world a re-read is checked against). */
+  sourceState(identity: string, fromTurn: number, content: string): void {
+    const history = this.sources.get(identity) ?? [];
+    history.push({ fromTurn, content });
+    this.sources.set(identity, history);
+  }
+
+  /** Stores bytes durably and returns the pointer a runtime would record. */
+  stored(key: string, content: string): DurablePointer {
+    this.store.set(key, content);
+    return { storeKey: key, contentHash: `sha256:${sha256(content)}` };
+  }
+
+  toolList(): ToolDeclaration[] {
+    return [...this.tools.values()];
+  }
+
+  world() {
+    return {
+      sources: [...this.sources.entries()].map(([identity, history]) => ({ identity, history: [...history].sort((a, b) => a.fromTurn - b.fromTurn) })),
+      store: [...this.store.entries()].map(([key, content]) => ({ key, content })),
+    };
+  }
+}

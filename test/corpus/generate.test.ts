@@ -1,0 +1,127 @@
+// fixtures:generate end to end in a temporary package root: deterministic bytes, a manifest covering every fixture
+// and oracle under the fixture root, schema-valid fixtures whose oracles pass checkOracle, and refusal of bad flags.
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, describe, expect, it } from 'vitest';
+import { FixtureManifest } from '../../src/artifacts/schema.js';
+import { composeFixture } from '../../src/corpus/compose.js';
+import { compactIdLists, generatedFile } from '../../src/corpus/corpus.js';
+import { sha256 } from '../../src/fixture/canonical.js';
+import { loadFixtures } from '../../src/fixture/load.js';
+import { cli } from '../support/cli.js';
+
+const roots: string[] = [];
+function tempRoot(withCanonical = false): string {
+  const root = mkdtempSync(join(tmpdir(), 'prunelab-corpus-'));
+  roots.push(root);
+  mkdirSync(join(root, 'fixtures'), { recursive: true });
+  if (withCanonical) cpSync('fixtures/canonical', join(root, 'fixtures', 'canonical'), { recursive: true });
+  return root;
+}
+afterAll(() => {
+  for (const r of roots) rmSync(r, { recursive: true, force: true });
+});
+
+/** Every file below a folder, relative, with its bytes. */
+function snapshot(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (d: string, rel: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(join(d, e.name), `${rel}${e.name}/`);
+      else out.set(`${rel}${e.name}`, sha256(readFileSync(join(d, e.name))));
+    }
+  };
+  walk(dir, '');
+  return out;
+}
+
+const gen = (root: string, ...flags: string[]) => cli(['fixtures-generate', '--out', 'fixtures/generated', ...flags], root);
+
+describe('fixtures:generate', () => {
+  it('writes byte-identical files for the same seed and count, and different ones for another seed', async () => {
+    const [a, b, c] = [tempRoot(), tempRoot(), tempRoot()];
+    for (const root of [a, b]) expect((await gen(root, '--seed', '11', '--count', '4')).code).toBe(0);
+    expect((await gen(c, '--seed', '12', '--count', '4')).code).toBe(0);
+    const sa = snapshot(join(a, 'fixtures'));
+    expect(sa.size).toBe(4 + 4 + 1 + 1);
+    expect(snapshot(join(b, 'fixtures'))).toEqual(sa);
+    const sc = snapshot(join(c, 'fixtures'));
+    for (const name of ['generated/gen-0000.json.gz', 'generated/oracles/gen-0000.oracle.json']) expect(sc.get(name)).not.toBe(sa.get(name));
+  });
+
+  it('gives fixture k the same content whatever the count, since each fixture has its own sub-seed', () => {
+    expect(generatedFile(11, 3).fixtureText).toBe(JSON.stringify(composeFixture(11, 3).fixture, null, 2) + '\n');
+    expect(JSON.stringify(composeFixture(11, 3).fixture)).not.toBe(JSON.stringify(composeFixture(11, 4).fixture));
+  });
+
+  it('writes schema-valid fixtures whose oracles pass checkOracle, and a manifest over canonical and generated files', async () => {
+    const root = tempRoot(true);
+    const r = await gen(root, '--seed', '5', '--count', '12');
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    // loadFixtures validates each fixture against the schema and each oracle with checkOracle, and throws otherwise.
+    const loaded = loadFixtures(join(root, 'fixtures'), root);
+    expect(loaded.filter((l) => l.file.startsWith('fixtures/generated/'))).toHaveLength(12);
+    const manifest = FixtureManifest.parse(JSON.parse(readFileSync(join(root, 'fixtures', 'MANIFEST.json'), 'utf8')));
+    expect(manifest.generator).toEqual({ name: 'prunelab-corpus', version: expect.any(String), seed: 5, count: 12, out: 'fixtures/generated' });
+    expect(manifest.fixtures.map((f) => f.file)).toEqual(loaded.map((l) => l.file));
+    for (const l of loaded) {
+      expect(manifest.fixtures.find((f) => f.file === l.file)!.sha256).toBe(l.sha256);
+      expect(manifest.oracles.find((o) => o.file === l.oracleFile)!.sha256).toBe(l.oracleSha256);
+    }
+    const gz = join(root, 'fixtures/generated/gen-0000.json.gz');
+    expect(loaded.find((l) => l.fixture.id === 'gen-0000')!.sha256).toBe(sha256(gunzipSync(readFileSync(gz))));
+    const readme = readFileSync(join(root, 'fixtures/generated/README.md'), 'utf8');
+    expect(readme).toContain('designed, not measured');
+    for (const l of loaded.filter((x) => x.file.startsWith('fixtures/generated/'))) {
+      expect(l.fixture.families.length).toBeGreaterThan(0);
+      for (const f of l.fixture.families) expect(readme).toContain(`\`${f}\``);
+    }
+  });
+
+  it('writes oracles with id lists on one line, parsing to exactly the oracle composed', () => {
+    const file = generatedFile(11, 2);
+    expect(JSON.parse(file.oracleText)).toEqual(file.composed.oracle);
+    expect(file.oracleText).toMatch(/"removable": \["/);
+    const tricky = { a: ['x, y', 'z'], b: [1, 2], c: ['q'] };
+    expect(JSON.parse(compactIdLists(JSON.stringify(tricky, null, 2)))).toEqual(tricky);
+  });
+
+  it('replaces a corpus it generated earlier, leaving no staging folder behind', async () => {
+    const root = tempRoot();
+    expect((await gen(root, '--count', '3')).code).toBe(0);
+    expect((await gen(root, '--count', '2')).code).toBe(0);
+    expect(readdirSync(join(root, 'fixtures/generated')).filter((n) => n.endsWith('.gz'))).toEqual(['gen-0000.json.gz', 'gen-0001.json.gz']);
+    expect(readdirSync(join(root, 'fixtures')).sort()).toEqual(['MANIFEST.json', 'generated']);
+  });
+
+  const bad: [string, string[], RegExp][] = [
+    ['a non-integer count', ['--count', 'many'], /--count does not take "many"/],
+    ['a zero count', ['--count', '0'], /--count does not take "0": expected an integer from 1/],
+    ['a fractional seed', ['--seed', '1.5'], /--seed does not take "1.5"/],
+    ['an unknown flag', ['--sed', '3'], /unknown option --sed/],
+    ['a missing value', ['--count'], /option --count needs a value/],
+  ];
+  for (const [what, flags, message] of bad) {
+    it(`refuses ${what} with exit 2 and writes nothing`, async () => {
+      const root = tempRoot();
+      const r = await gen(root, ...flags);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(message);
+      expect(readdirSync(join(root, 'fixtures'))).toEqual([]);
+    });
+  }
+
+  it('refuses an --out folder that is not a generated corpus, leaving it untouched', async () => {
+    const root = tempRoot();
+    mkdirSync(join(root, 'fixtures/generated'));
+    writeFileSync(join(root, 'fixtures/generated/notes.txt'), 'mine');
+    const r = await gen(root, '--count', '2');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/fixtures\/generated, which exists and is not a generated corpus/);
+    expect(readdirSync(join(root, 'fixtures/generated'))).toEqual(['notes.txt']);
+    expect(existsSync(join(root, 'fixtures/MANIFEST.json'))).toBe(false);
+  });
+});

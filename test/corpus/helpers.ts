@@ -1,0 +1,44 @@
+// Shared lookups for the corpus tests: the parsed fixture of a composition, where an item stands in an oracle
+// point, and compositions that contain a given family variant.
+import { composeFixture, type Composed } from '../../src/corpus/compose.js';
+import type { FamilyName } from '../../src/corpus/family.js';
+import { Fixture, type Fixture as FixtureT, type Item, type OraclePoint } from '../../src/fixture/schema.js';
+
+export type Standing = 'removable' | 'partial' | 'redundant-copy' | 'necessary';
+
+export function standing(point: OraclePoint, id: string): Standing {
+  if (point.removable.includes(id)) return 'removable';
+  if (point.partial.some((p) => p.itemId === id)) return 'partial';
+  if (point.redundantGroups.some((g) => g.items.includes(id))) return 'redundant-copy';
+  return 'necessary';
+}
+
+export interface Case {
+  readonly composed: Composed;
+  readonly fixture: FixtureT;
+  readonly prefix: string;
+  readonly placement: Composed['placements'][number];
+  /** The episode's own items, in trajectory order. */
+  readonly items: Item[];
+}
+
+/** Up to `want` compositions (seed 7, increasing index) holding the family in the given variant. */
+export function casesOf(family: FamilyName, variant: string, want = 2, limit = 400): Case[] {
+  const out: Case[] = [];
+  for (let i = family === 'dormant-dependency' ? 0 : 0; i < limit && out.length < want; i += 1) {
+    const composed = composeFixture(7, i);
+    const placement = composed.placements.find((p) => p.family === family && p.variant === variant);
+    if (!placement) continue;
+    const fixture = Fixture.parse(JSON.parse(JSON.stringify(composed.fixture)));
+    out.push({ composed, fixture, prefix: placement.prefix, placement, items: fixture.items.filter((it) => it.id.startsWith(`${placement.prefix}-`)) });
+  }
+  if (out.length === 0) throw new Error(`no composition with ${family}/${variant} in ${limit} tries`);
+  return out;
+}
+
+/** The prune point the episode was placed before, with its oracle point. */
+export function targetPoint(c: Case) {
+  const point = c.fixture.prunePoints.find((p) => p.turn === c.placement.point)!;
+  const oracle = c.composed.oracle.points.find((p) => p.prunePoint === point.id)!;
+  return { point, oracle };
+}
