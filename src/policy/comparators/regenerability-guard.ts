@@ -2,7 +2,7 @@
 // predictor proposes evictions, and if any proposed candidate is unsafe the WHOLE prune is refused, because partial
 // pruning of a dependency set is unsafe.
 //
-// Facts verified against the record (/work/shared/seeds/regenerability-oracle.md): safe_prune raises
+// Facts verified against the record (the design source regenerability-oracle.md): safe_prune raises
 // UnsafePruneError, evicting nothing, when any candidate is irreducible or referenced_by_pending_step (or a durable
 // pointer with no content); its Decision Boundary lists the refusal cases as non-idempotent output, transient
 // state, negative result, sole record of a user constraint/credential, and reference by an unresolved promise.
