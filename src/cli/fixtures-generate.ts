@@ -9,7 +9,7 @@ import { writeAtomic } from '../engine/write.js';
 import { failure, input, usage } from '../errors.js';
 import { relativePath } from '../fixture/canonical.js';
 import { forEachGenerated, GENERATOR, gzipText } from '../corpus/corpus.js';
-import { buildManifest, renderManifest } from '../corpus/manifest.js';
+import { buildFixtureManifest, renderFixtureManifest } from '../study/manifest.js';
 import { corpusReadme, statsOf, type FixtureStats } from '../corpus/readme.js';
 import { integerFlag, parseFlags } from './args.js';
 import type { CliIO } from './io.js';
@@ -74,8 +74,8 @@ export async function fixturesGenerate(argv: readonly string[], io: CliIO): Prom
     throw err;
   }
   const manifestPath = join(parent, 'MANIFEST.json');
-  const manifest = buildManifest(parent, io.cwd, { ...GENERATOR, seed, count, out: shown });
-  writeAtomic(manifestPath, renderManifest(manifest));
+  const manifest = buildFixtureManifest(io.cwd, [parent], { ...GENERATOR, seed, count, out: shown });
+  writeAtomic(manifestPath, renderFixtureManifest(manifest));
   io.stdout(`wrote ${count} fixtures and oracles to ${shown} (${(bytes.fixtures / 1e6).toFixed(1)} MB compressed fixtures, ${(bytes.oracles / 1e6).toFixed(1)} MB oracles) and ${relativePath(manifestPath, io.cwd)} (${manifest.fixtures.length} fixtures, ${manifest.oracles.length} oracles)\n`);
   return 0;
 }
