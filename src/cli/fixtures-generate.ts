@@ -2,10 +2,10 @@
 // manifest. The corpus is written into a staging folder beside --out and swapped in whole, so a failed run leaves
 // the previous corpus untouched. An existing --out is replaced only when it is a generated corpus (its README.md
 // carries the generator's marker); any other existing folder is refused.
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { tokenCounter } from '../accounting/tokens.js';
-import { writeAtomic } from '../engine/write.js';
+import { swapIn, writeAtomic } from '../engine/write.js';
 import { failure, input, usage } from '../errors.js';
 import { relativePath } from '../fixture/canonical.js';
 import { forEachGenerated, GENERATOR, gzipText } from '../corpus/corpus.js';
@@ -64,10 +64,7 @@ export async function fixturesGenerate(argv: readonly string[], io: CliIO): Prom
       stats.push(statsOf(file, tokens));
     });
     writeFileSync(join(staging, 'README.md'), corpusReadme(seed, count, GENERATOR.version, stats, bytes));
-    const old = `${outDir}.old-${process.pid}`;
-    if (existsSync(outDir)) renameSync(outDir, old);
-    renameSync(staging, outDir);
-    rmSync(old, { recursive: true, force: true });
+    swapIn(staging, outDir);
   } catch (err) {
     rmSync(staging, { recursive: true, force: true });
     if (err instanceof Error && 'code' in err && typeof (err as NodeJS.ErrnoException).code === 'string') throw failure('PL_IO', shown, err.message);

@@ -271,7 +271,11 @@ export class RunWriter implements StudySink {
   }
 }
 
-function swapIn(from: string, to: string): void {
+/**
+ * Puts the folder `from` (built complete in staging) at `to` by rename, replacing whatever folder was there; the old
+ * one is moved aside first and removed only after the new one stands, so no reader ever sees a half-written folder.
+ */
+export function swapIn(from: string, to: string): void {
   const old = `${to}.old-${process.pid}`;
   if (existsSync(to)) renameSync(to, old);
   renameSync(from, to);
