@@ -7,12 +7,12 @@ import { PrunelabError, input } from '../errors.js';
 import { byCodeUnit, relativePath, sha256 } from '../fixture/canonical.js';
 import { isFixtureName, loadFixture, readJsonBytes } from '../fixture/load.js';
 import { forEachGenerated } from '../corpus/corpus.js';
-import { diffEntries, inputFiles, readFixtureManifest, type Entry, type EntryDiff } from '../study/manifest.js';
+import { diffEntries, FIXTURE_MANIFEST_FILE, inputFiles, readFixtureManifest, type Entry, type EntryDiff } from '../study/manifest.js';
 import { messages } from '../messages.js';
 import { parseFlags } from './args.js';
 import type { CliIO } from './io.js';
 
-export const VERIFY_DEFAULTS = { manifest: 'fixtures/MANIFEST.json' } as const;
+export const VERIFY_DEFAULTS = { manifest: FIXTURE_MANIFEST_FILE } as const;
 const FLAGS = { manifest: { type: 'string' }, help: { type: 'boolean' } } as const;
 
 export const FIXTURES_VERIFY_HELP = `npm run fixtures:verify -- [options]
