@@ -36,6 +36,12 @@ export const messages = {
   PL_FROZEN_MANIFEST_CHANGED: (file: string, preregistration: string, expected: string, actual: string) =>
     `${file} is not the manifest ${preregistration} was frozen against: expected sha256 ${expected}, actual ${actual} (a changed corpus needs a new preregistration: npm run prereg:freeze; or run with --exploratory)`,
   PL_FROZEN_MANIFEST_INVALID: (file: string, field: string, problem: string) => `${file}: field "${field}": ${problem}`,
+  PL_FROZEN_INPUT_CHANGED: (file: string, kind: string, expected: string, actual: string) =>
+    `${file} (${kind}): changed: expected sha256 ${expected}, actual ${actual}`,
+  PL_FROZEN_INPUT_MISSING: (file: string, kind: string, expected: string) =>
+    `${file} (${kind}): missing: expected sha256 ${expected}, actual (no such file)`,
+  PL_FROZEN_INPUT_EXTRA: (file: string, kind: string, actual: string) =>
+    `${file} (${kind}): extra: expected (not in the manifest), actual sha256 ${actual}`,
   PL_FROZEN_INPUTS_CHANGED: (manifest: string, problems: readonly string[]) =>
     `the fixtures are not the ones ${manifest} froze; nothing was run or written:\n  ${problems.join('\n  ')}\n(run with --exploratory to run anyway, stamped exploratory)`,
   PL_POLICY_OUTPUT: (condition: string, fixture: string, point: string, problem: string) =>

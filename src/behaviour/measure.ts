@@ -98,16 +98,23 @@ export function pointBehaviour(reader: Reader, input: PointBehaviourInput): Beha
   const prunedCorrect = answers.pruned.filter((a) => a.judgement.correct).length;
   const charges = [...answers.full, ...answers.pruned].flatMap((a) => (a.judgement.charge ? [a.judgement.charge] : []));
   return {
-    reader: reader.label,
-    epochs: reader.epochs,
-    temperature: reader.temperature,
-    seeds: reader.seeds ? [...reader.seeds] : null,
+    ...readerOf(reader),
     probes,
     full: side(answers.full),
     pruned: side(answers.pruned),
-    paired: { causedFailures: ratio(caused, fullCorrect), successDifference: probes === 0 ? null : (prunedCorrect - fullCorrect) / probes },
+    paired: { causedFailures: ratio(caused, fullCorrect), successDifference: successDifference(prunedCorrect, fullCorrect, probes) },
     usage: usageOf(dedupe(charges)),
   };
+}
+
+/** Which reader answered, as every behaviour block records it. */
+function readerOf(reader: Reader): Pick<Behaviour, 'reader' | 'epochs' | 'temperature' | 'seeds'> {
+  return { reader: reader.label, epochs: reader.epochs, temperature: reader.temperature, seeds: reader.seeds ? [...reader.seeds] : null };
+}
+
+/** Pruned minus full correct answers over the probes; undefined (null) with no probes, never 0. */
+function successDifference(prunedCorrect: number, fullCorrect: number, probes: number): number | null {
+  return probes === 0 ? null : (prunedCorrect - fullCorrect) / probes;
 }
 
 /** The full-context call is shared by every condition at a prune point; within a point, count each call once. */
@@ -132,16 +139,13 @@ export function poolBehaviour(blocks: readonly Behaviour[], reader: Reader): Beh
   const full = poolSide(blocks.map((b) => b.full));
   const pruned = poolSide(blocks.map((b) => b.pruned));
   return {
-    reader: reader.label,
-    epochs: reader.epochs,
-    temperature: reader.temperature,
-    seeds: reader.seeds ? [...reader.seeds] : null,
+    ...readerOf(reader),
     probes,
     full,
     pruned,
     paired: {
       causedFailures: pool(blocks.map((b) => b.paired.causedFailures)),
-      successDifference: probes === 0 ? null : (pruned.taskSuccess.numerator - full.taskSuccess.numerator) / probes,
+      successDifference: successDifference(pruned.taskSuccess.numerator, full.taskSuccess.numerator, probes),
     },
     usage: poolUsage(blocks.map((b) => b.usage)),
   };

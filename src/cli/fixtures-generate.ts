@@ -2,14 +2,14 @@
 // manifest. The corpus is written into a staging folder beside --out and swapped in whole, so a failed run leaves
 // the previous corpus untouched. An existing --out is replaced only when it is a generated corpus (its README.md
 // carries the generator's marker); any other existing folder is refused.
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { tokenCounter } from '../accounting/tokens.js';
-import { writeAtomic } from '../engine/write.js';
+import { swapIn, writeAtomic } from '../engine/write.js';
 import { failure, input, usage } from '../errors.js';
 import { relativePath } from '../fixture/canonical.js';
 import { forEachGenerated, GENERATOR, gzipText } from '../corpus/corpus.js';
-import { buildManifest, renderManifest } from '../corpus/manifest.js';
+import { buildFixtureManifest, renderFixtureManifest } from '../study/manifest.js';
 import { corpusReadme, statsOf, type FixtureStats } from '../corpus/readme.js';
 import { integerFlag, parseFlags } from './args.js';
 import type { CliIO } from './io.js';
@@ -64,18 +64,15 @@ export async function fixturesGenerate(argv: readonly string[], io: CliIO): Prom
       stats.push(statsOf(file, tokens));
     });
     writeFileSync(join(staging, 'README.md'), corpusReadme(seed, count, GENERATOR.version, stats, bytes));
-    const old = `${outDir}.old-${process.pid}`;
-    if (existsSync(outDir)) renameSync(outDir, old);
-    renameSync(staging, outDir);
-    rmSync(old, { recursive: true, force: true });
+    swapIn(staging, outDir);
   } catch (err) {
     rmSync(staging, { recursive: true, force: true });
     if (err instanceof Error && 'code' in err && typeof (err as NodeJS.ErrnoException).code === 'string') throw failure('PL_IO', shown, err.message);
     throw err;
   }
   const manifestPath = join(parent, 'MANIFEST.json');
-  const manifest = buildManifest(parent, io.cwd, { ...GENERATOR, seed, count, out: shown });
-  writeAtomic(manifestPath, renderManifest(manifest));
+  const manifest = buildFixtureManifest(io.cwd, [parent], { ...GENERATOR, seed, count, out: shown });
+  writeAtomic(manifestPath, renderFixtureManifest(manifest));
   io.stdout(`wrote ${count} fixtures and oracles to ${shown} (${(bytes.fixtures / 1e6).toFixed(1)} MB compressed fixtures, ${(bytes.oracles / 1e6).toFixed(1)} MB oracles) and ${relativePath(manifestPath, io.cwd)} (${manifest.fixtures.length} fixtures, ${manifest.oracles.length} oracles)\n`);
   return 0;
 }

@@ -7,12 +7,12 @@ import { PrunelabError, input } from '../errors.js';
 import { byCodeUnit, relativePath, sha256 } from '../fixture/canonical.js';
 import { isFixtureName, loadFixture, readJsonBytes } from '../fixture/load.js';
 import { forEachGenerated } from '../corpus/corpus.js';
-import { compareManifest, hashFixtures, readFixtureManifest } from '../corpus/manifest.js';
+import { diffEntries, FIXTURE_MANIFEST_FILE, inputFiles, readFixtureManifest, type Entry, type EntryDiff } from '../study/manifest.js';
 import { messages } from '../messages.js';
 import { parseFlags } from './args.js';
 import type { CliIO } from './io.js';
 
-export const VERIFY_DEFAULTS = { manifest: 'fixtures/MANIFEST.json' } as const;
+export const VERIFY_DEFAULTS = { manifest: FIXTURE_MANIFEST_FILE } as const;
 const FLAGS = { manifest: { type: 'string' }, help: { type: 'boolean' } } as const;
 
 export const FIXTURES_VERIFY_HELP = `npm run fixtures:verify -- [options]
@@ -35,9 +35,10 @@ export async function fixturesVerify(argv: readonly string[], io: CliIO): Promis
   const shown = relativePath(manifestPath, io.cwd);
   const manifest = readFixtureManifest(manifestPath, io.cwd);
   const dir = dirname(manifestPath);
-  const problems = compareManifest(manifest, dir, io.cwd);
-  const { fixtures } = hashFixtures(dir, io.cwd);
-  for (const f of fixtures) {
+  const onDisk = inputFiles(dir, io.cwd);
+  const byFile = (a: Entry, b: Entry) => byCodeUnit(a.file, b.file);
+  const problems = diffEntries([...manifest.fixtures, ...manifest.oracles].sort(byFile), [...onDisk.fixtures, ...onDisk.oracles].sort(byFile)).map(problemOf);
+  for (const f of onDisk.fixtures) {
     try {
       loadFixture(f.path, io.cwd);
     } catch (err) {
@@ -79,4 +80,12 @@ export async function fixturesVerify(argv: readonly string[], io: CliIO): Promis
   if (problems.length > 0) throw input('PL_VERIFY_PROBLEMS', shown, problems);
   io.stdout(`${shown}: ${manifest.fixtures.length} fixtures and ${manifest.oracles.length} oracles match their hashes and the schema${manifest.generator ? `; the ${generated} generated fixtures equal a regeneration from seed ${manifest.generator.seed}` : ''}\n`);
   return 0;
+}
+
+function problemOf(d: EntryDiff): string {
+  switch (d.change) {
+    case 'missing': return messages.PL_VERIFY_MISSING(d.file, d.expected);
+    case 'changed': return messages.PL_VERIFY_CHANGED(d.file, d.expected, d.actual);
+    case 'extra': return messages.PL_VERIFY_EXTRA(d.file, d.actual);
+  }
 }

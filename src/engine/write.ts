@@ -5,6 +5,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, 
 import { createHash, type Hash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { csvRow } from '../artifacts/csv.js';
 import { Manifest, POINT_ROW_COLUMNS, type Manifest as ManifestT, type PointMeasures, type PointRow, type Summary } from '../artifacts/schema.js';
 import { failure } from '../errors.js';
 import { byCodeUnit } from '../fixture/canonical.js';
@@ -123,13 +124,8 @@ export function pointRow(p: PointMeasures, exploratory: boolean): PointRow {
   };
 }
 
-function csvField(value: string | number | boolean | null): string {
-  const text = value === null ? '' : String(value);
-  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
 export function csvLine(row: PointRow): string {
-  return `${POINT_ROW_COLUMNS.map((c) => csvField(row[c])).join(',')}\n`;
+  return csvRow(POINT_ROW_COLUMNS.map((c) => row[c]));
 }
 
 export interface RunLayout {
@@ -168,7 +164,7 @@ export class RunWriter implements StudySink {
           points: this.open(c.name, LAYOUT.points, false),
           rows: this.open(c.name, LAYOUT.pointRows, false),
         });
-        this.files.get(c.name)!.rows.write(`${POINT_ROW_COLUMNS.join(',')}\n`);
+        this.files.get(c.name)!.rows.write(csvRow(POINT_ROW_COLUMNS));
       }
     } catch (err) {
       this.abort();
@@ -271,7 +267,11 @@ export class RunWriter implements StudySink {
   }
 }
 
-function swapIn(from: string, to: string): void {
+/**
+ * Puts the folder `from` (built complete in staging) at `to` by rename, replacing whatever folder was there; the old
+ * one is moved aside first and removed only after the new one stands, so no reader ever sees a half-written folder.
+ */
+export function swapIn(from: string, to: string): void {
   const old = `${to}.old-${process.pid}`;
   if (existsSync(to)) renameSync(to, old);
   renameSync(from, to);

@@ -1,27 +1,21 @@
-// The Anthropic messages backend through the official SDK; ANTHROPIC_BASE_URL points it elsewhere. The SDK's own
-// retries are off: the harness retries. The API takes neither a seed nor (any longer) a temperature, so requests
-// for it carry null for both.
+// The Anthropic messages backend through the official SDK; ANTHROPIC_BASE_URL points it elsewhere. The API takes
+// neither a seed nor (any longer) a temperature, so requests for it carry null for both.
 import Anthropic from '@anthropic-ai/sdk';
-import { callError } from './sdk-errors.js';
+import { sdkCall, sdkOptions } from './sdk.js';
 import { ProviderCallError, type ChatRequest, type ChatResponse, type ClientConfig, type ModelClient } from './types.js';
 
 export function anthropicClient(config: ClientConfig): ModelClient {
-  const client = new Anthropic({ apiKey: config.apiKey, baseURL: config.baseURL, maxRetries: 0, timeout: config.timeoutMs });
+  const client = new Anthropic(sdkOptions(config));
   return {
     provider: 'anthropic',
     model: config.model,
     async complete(request: ChatRequest): Promise<ChatResponse> {
-      let message: Anthropic.Message;
-      try {
-        message = await client.messages.create({
-          model: config.model,
-          max_tokens: request.maxTokens,
-          system: request.system,
-          messages: [{ role: 'user', content: request.user }],
-        });
-      } catch (err) {
-        throw callError(err, Anthropic.APIError, Anthropic.APIConnectionTimeoutError, Anthropic.APIConnectionError, [config.apiKey]);
-      }
+      const message = await sdkCall(Anthropic, config, () => client.messages.create({
+        model: config.model,
+        max_tokens: request.maxTokens,
+        system: request.system,
+        messages: [{ role: 'user', content: request.user }],
+      }));
       const usage = message?.usage;
       if (!Array.isArray(message?.content) || !usage || typeof usage.input_tokens !== 'number' || typeof usage.output_tokens !== 'number') {
         throw new ProviderCallError('malformed', 'the response has no content blocks or no usage fields');

@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { z } from 'zod';
+import { csvCells } from '../artifacts/csv.js';
 import { Manifest, POINT_ROW_COLUMNS, PointRow, Summary } from '../artifacts/schema.js';
 import { input } from '../errors.js';
 import { byCodeUnit } from '../fixture/canonical.js';
@@ -18,30 +19,6 @@ export interface ConditionResults {
 
 /** A points.csv row of a scored fixture: the oracle counts are present. */
 export type ScoredPoint = PointRow & { truePrunes: number; falsePrunes: number; coverageDenominator: number };
-
-/** Splits one CSV line as the run writes it: fields quoted only when they hold a comma, quote or line break. */
-function csvCells(line: string): string[] {
-  const cells: string[] = [];
-  let i = 0;
-  while (i <= line.length) {
-    if (line[i] === '"') {
-      let value = '';
-      i += 1;
-      while (i < line.length && !(line[i] === '"' && line[i + 1] !== '"')) {
-        value += line[i] === '"' ? '"' : line[i];
-        i += line[i] === '"' ? 2 : 1;
-      }
-      cells.push(value);
-      i += 2;
-    } else {
-      const comma = line.indexOf(',', i);
-      const stop = comma < 0 ? line.length : comma;
-      cells.push(line.slice(i, stop));
-      i = stop + 1;
-    }
-  }
-  return cells;
-}
 
 const TEXT_COLUMNS: ReadonlySet<string> = new Set(['fixture', 'prunePoint']);
 

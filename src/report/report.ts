@@ -1,7 +1,8 @@
 // Assembles the report's files from a results folder: every table as CSV and Markdown, every chart as its
 // vega-lite spec, SVG and PNG. Pure in its inputs: the same results give the same bytes.
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { swapIn } from '../engine/write.js';
 import { failure } from '../errors.js';
 import { byCodeUnit } from '../fixture/canonical.js';
 import { analyse, type Analysis } from './analysis.js';
@@ -59,11 +60,7 @@ export function writeFolders(dir: string, files: ReadonlyMap<string, string | Bu
       writeFileSync(join(staging, file), data);
     }
     for (const top of [...tops].sort(byCodeUnit)) {
-      const to = join(dir, top);
-      const old = `${to}.old-${process.pid}`;
-      if (existsSync(to)) renameSync(to, old);
-      renameSync(join(staging, top), to);
-      rmSync(old, { recursive: true, force: true });
+      swapIn(join(staging, top), join(dir, top));
     }
     // Top-level files (index.md, provenance.json) go last, so a folder that has them is complete.
     for (const file of [...files.keys()].filter((f) => !f.includes('/')).sort(byCodeUnit)) renameSync(join(staging, file), join(dir, file));

@@ -2,12 +2,13 @@
 // pinned, and every fixture and oracle on disk must be the one that manifest lists. Any difference stops the run.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FixtureManifest, type FixtureManifest as FixtureManifestT } from '../artifacts/schema.js';
+import type { FixtureManifest as FixtureManifestT } from '../artifacts/schema.js';
 import { input } from '../errors.js';
 import { canonicalJson, sha256 } from '../fixture/canonical.js';
 import type { LoadedFixture } from '../fixture/load.js';
 import type { ConditionInfo } from '../policy/types.js';
-import { inputFiles } from './manifest.js';
+import { messages } from '../messages.js';
+import { diffEntries, inputFiles, parseFixtureManifest, type Entry } from './manifest.js';
 import { loadPreregistration, type Preregistration } from './preregistration.js';
 
 export interface FrozenStudy {
@@ -17,22 +18,15 @@ export interface FrozenStudy {
   readonly manifest: FixtureManifestT;
 }
 
-interface Entry { readonly file: string; readonly sha256: string }
-
 /** Differences between what a manifest lists and what is on disk, one line each, naming the file and both hashes. */
 export function compareEntries(kind: 'fixture' | 'oracle', expected: readonly Entry[], actual: readonly Entry[]): string[] {
-  const want = new Map(expected.map((e) => [e.file, e.sha256]));
-  const have = new Map(actual.map((e) => [e.file, e.sha256]));
-  const problems: string[] = [];
-  for (const e of expected) {
-    const now = have.get(e.file);
-    if (now === undefined) problems.push(`${e.file} (${kind}): missing: expected sha256 ${e.sha256}, actual (no such file)`);
-    else if (now !== e.sha256) problems.push(`${e.file} (${kind}): changed: expected sha256 ${e.sha256}, actual ${now}`);
-  }
-  for (const a of actual) {
-    if (!want.has(a.file)) problems.push(`${a.file} (${kind}): extra: expected (not in the manifest), actual sha256 ${a.sha256}`);
-  }
-  return problems;
+  return diffEntries(expected, actual).map((d) => {
+    switch (d.change) {
+      case 'missing': return messages.PL_FROZEN_INPUT_MISSING(d.file, kind, d.expected);
+      case 'changed': return messages.PL_FROZEN_INPUT_CHANGED(d.file, kind, d.expected, d.actual);
+      case 'extra': return messages.PL_FROZEN_INPUT_EXTRA(d.file, kind, d.actual);
+    }
+  });
 }
 
 /**
@@ -47,18 +41,9 @@ export function checkFrozenInputs(root: string, fixturesDir: string): FrozenStud
   const text = readFileSync(manifestPath);
   const actual = sha256(text);
   if (actual !== pin.sha256) throw input('PL_FROZEN_MANIFEST_CHANGED', pin.file, loaded.file, pin.sha256, actual);
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text.toString('utf8'));
-  } catch (err) {
-    throw input('PL_FROZEN_MANIFEST_INVALID', pin.file, '(the whole file)', `not valid JSON (${(err as Error).message})`);
-  }
-  const parsed = FixtureManifest.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw input('PL_FROZEN_MANIFEST_INVALID', pin.file, issue.path.map(String).join('.') || '(the whole file)', issue.message);
-  }
-  const manifest = parsed.data;
+  const parsed = parseFixtureManifest(text.toString('utf8'));
+  if (!parsed.ok) throw input('PL_FROZEN_MANIFEST_INVALID', pin.file, parsed.field, parsed.problem);
+  const manifest = parsed.manifest;
   const onDisk = inputFiles(fixturesDir, root);
   const problems = [
     ...compareEntries('fixture', manifest.fixtures, onDisk.fixtures),

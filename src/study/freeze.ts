@@ -2,11 +2,10 @@
 // preregistration (re-rendering its prose), so after the corpus is regenerated the study refreezes in one step.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FixtureManifest } from '../artifacts/schema.js';
 import { input } from '../errors.js';
 import { sha256 } from '../fixture/canonical.js';
 import { writeAtomic } from '../engine/write.js';
-import { buildFixtureManifest, FIXTURE_MANIFEST_FILE, renderFixtureManifest } from './manifest.js';
+import { buildFixtureManifest, FIXTURE_MANIFEST_FILE, readFixtureManifestIfValid, renderFixtureManifest } from './manifest.js';
 import { loadPreregistration, PREREGISTRATION_PROSE_FILE, renderPreregistration } from './preregistration.js';
 import { renderPreregistrationMarkdown } from './prose.js';
 
@@ -16,11 +15,7 @@ import { renderPreregistrationMarkdown } from './prose.js';
  */
 export function writeFixtureManifest(root: string, dirs: readonly string[] = ['fixtures']): { file: string; sha256: string; fixtures: number; oracles: number } {
   const path = join(root, FIXTURE_MANIFEST_FILE);
-  let generator: FixtureManifest['generator'] = null;
-  if (existsSync(path)) {
-    const previous = FixtureManifest.safeParse(JSON.parse(readFileSync(path, 'utf8')));
-    if (previous.success) generator = previous.data.generator;
-  }
+  const generator = readFixtureManifestIfValid(path)?.generator ?? null;
   const manifest = buildFixtureManifest(root, dirs, generator);
   const text = renderFixtureManifest(manifest);
   writeAtomic(path, text);

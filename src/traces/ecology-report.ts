@@ -1,5 +1,6 @@
 // The ecology's table (Markdown and CSV) and chart spec, plus the table of what every condition did to the same
 // traces. All text is built from the numbers alone, so the same traces always give the same bytes.
+import { csvTable } from '../artifacts/csv.js';
 import type { Summary } from '../artifacts/schema.js';
 import { CANDIDATE_CLASSES, REGENERABILITY_CLASSES, type TraceEcology, type Volume } from './ecology.js';
 
@@ -47,8 +48,6 @@ export function ecologyMarkdown(rows: readonly TraceEcology[], total: TraceEcolo
   ].join('\n');
 }
 
-const csvCell = (s: string | number): string => (typeof s === 'number' ? String(s) : /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
-
 /** One row per trace and class: tokens and items with their denominator, so any share can be recomputed. */
 export function ecologyCsv(rows: readonly TraceEcology[], total: TraceEcology): string {
   const out: (string | number)[][] = [['trace', 'format', 'group', 'class', 'evidence', 'items', 'tokens', 'context_items', 'context_tokens', 'share']];
@@ -63,7 +62,7 @@ export function ecologyCsv(rows: readonly TraceEcology[], total: TraceEcology): 
     push(t, 'candidate', 'rest', '-', t.rest);
     for (const r of REGENERABILITY_CLASSES) push(t, 'regenerability', r.key, '-', t.regenerability[r.key]);
   }
-  return `${out.map((r) => r.map(csvCell).join(',')).join('\n')}\n`;
+  return csvTable(out);
 }
 
 export function ecologyChartSpec(rows: readonly TraceEcology[], total: TraceEcology): object {
@@ -115,5 +114,5 @@ export function conditionsMarkdown(summaries: readonly Summary[]): string {
 export function conditionsCsv(summaries: readonly Summary[]): string {
   const head = ['condition', 'layer', 'rung', 'prune', 'defer', 'abstain', 'keep', 'raw_tokens', 'removed_tokens', 'placeholder_tokens', 'final_tokens', 'refetch_alerts', 'precision'];
   const rows = summaries.map((s) => [s.condition, s.layer, s.rung ?? '', s.decisions.prune, s.decisions.defer, s.decisions.abstain, s.decisions.keep, s.tokens.raw, s.tokens.removed, s.tokens.placeholder, s.tokens.final, s.refetchAlerts, s.precision.value === null ? 'undefined' : s.precision.value.toFixed(6)]);
-  return `${[head, ...rows].map((r) => r.map((c) => csvCell(c)).join(',')).join('\n')}\n`;
+  return csvTable([head, ...rows]);
 }

@@ -5,6 +5,7 @@ import { basename } from 'node:path';
 import type { TokenCounter } from '../accounting/tokens.js';
 import { input } from '../errors.js';
 import { sha256 } from '../fixture/canonical.js';
+import { duplicateId } from '../fixture/load.js';
 import { Fixture, type Fixture as FixtureT } from '../fixture/schema.js';
 import { TraceBuilder, safeId, type Format } from './build.js';
 import { importClaudeCode } from './claude-code.js';
@@ -80,11 +81,7 @@ export function importTrace(path: string, shownAs: string, options: ImportOption
 /** Imports every file or none: the first bad file stops the import before anything is returned for writing. */
 export function importTraces(files: readonly { path: string; shownAs: string }[], options: ImportOptions): ImportedTrace[] {
   const out = files.map((f) => importTrace(f.path, f.shownAs, options));
-  const seen = new Map<string, string>();
-  for (const t of out) {
-    const other = seen.get(t.fixture.id);
-    if (other) throw input('PL_TRACE_DUPLICATE_ID', t.file, t.fixture.id, other);
-    seen.set(t.fixture.id, t.file);
-  }
+  const dup = duplicateId(out);
+  if (dup) throw input('PL_TRACE_DUPLICATE_ID', dup.file, dup.id, dup.other);
   return out;
 }

@@ -1,7 +1,7 @@
 // Credential-looking strings are replaced before anything of an imported session is written. The marker is stable
 // (the same secret always gives the same marker, so duplicates stay duplicates for the ecology) and says which kind
 // of secret stood there; its short hash identifies, it does not hide a weak password from a determined guesser.
-import { createHash } from 'node:crypto';
+import { sha256 } from '../fixture/canonical.js';
 import type { Json } from './parse.js';
 
 export const REDACTION_KINDS = [
@@ -31,7 +31,7 @@ const PATTERNS: readonly Pattern[] = [
 ];
 
 export function marker(kind: RedactionKind, secret: string): string {
-  return `[REDACTED:${kind}:${createHash('sha256').update(secret).digest('hex').slice(0, 10)}]`;
+  return `[REDACTED:${kind}:${sha256(secret).slice(0, 10)}]`;
 }
 
 export type RedactionCounts = Record<RedactionKind, number>;

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gzipText } from '../../src/corpus/corpus.js';
-import { buildManifest, renderManifest } from '../../src/corpus/manifest.js';
+import { buildFixtureManifest, renderFixtureManifest } from '../../src/study/manifest.js';
 import { sha256 } from '../../src/fixture/canonical.js';
 import { cli } from '../support/cli.js';
 
@@ -86,7 +86,7 @@ describe('fixtures:verify', () => {
     const tampered = `${JSON.stringify(oracle, null, 2)}\n`;
     writeFileSync(join(root, file), tampered);
     const m = JSON.parse(readFileSync(join(root, 'fixtures/MANIFEST.json'), 'utf8')) as { generator: never };
-    writeFileSync(join(root, 'fixtures/MANIFEST.json'), renderManifest(buildManifest(join(root, 'fixtures'), root, m.generator)));
+    writeFileSync(join(root, 'fixtures/MANIFEST.json'), renderFixtureManifest(buildFixtureManifest(root, ['fixtures'], m.generator)));
     const r = await verify(root);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`${file} differs from the generator's ground truth: regenerating gives sha256 ${truth}, the file has ${sha256(tampered)}`);

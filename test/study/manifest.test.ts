@@ -5,7 +5,7 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { FixtureManifest } from '../../src/artifacts/schema.js';
 import { sha256 } from '../../src/fixture/canonical.js';
-import { buildFixtureManifest, generatedDir } from '../../src/study/manifest.js';
+import { buildFixtureManifest, diffEntries, generatedDir, readFixtureManifest, renderFixtureManifest } from '../../src/study/manifest.js';
 import { compareEntries } from '../../src/study/check.js';
 import { minimalFixture, minimalOracle } from '../support/minimal.js';
 
@@ -60,5 +60,35 @@ describe('compareEntries', () => {
       `c (oracle): extra: expected (not in the manifest), actual sha256 ${'4'.repeat(64)}`,
     ]);
     expect(compareEntries('fixture', [{ file: 'a', sha256: 'x' }], [{ file: 'a', sha256: 'x' }])).toEqual([]);
+  });
+});
+
+describe('diffEntries', () => {
+  it('lists missing and changed files in manifest order, then extra files in disk order', () => {
+    const h = (c: string) => c.repeat(64);
+    expect(diffEntries(
+      [{ file: 'b', sha256: h('1') }, { file: 'a', sha256: h('2') }, { file: 'c', sha256: h('3') }],
+      [{ file: 'z', sha256: h('4') }, { file: 'a', sha256: h('5') }, { file: 'c', sha256: h('3') }, { file: 'y', sha256: h('6') }],
+    )).toEqual([
+      { change: 'missing', file: 'b', expected: h('1') },
+      { change: 'changed', file: 'a', expected: h('2'), actual: h('5') },
+      { change: 'extra', file: 'z', actual: h('4') },
+      { change: 'extra', file: 'y', actual: h('6') },
+    ]);
+  });
+});
+
+describe('readFixtureManifest', () => {
+  it('reads back what buildFixtureManifest rendered, and names the file and field of a bad one', () => {
+    const root = corpus();
+    const path = join(root, 'fx/MANIFEST.json');
+    expect(() => readFixtureManifest(path, root)).toThrow(/no fixture manifest at fx\/MANIFEST\.json/);
+    const m = buildFixtureManifest(root, ['fx'], null);
+    writeFileSync(path, renderFixtureManifest(m));
+    expect(readFixtureManifest(path, root)).toEqual(m);
+    writeFileSync(path, renderFixtureManifest({ ...m, fixtures: [{ ...m.fixtures[0]!, sha256: 7 as unknown as string }] }));
+    expect(() => readFixtureManifest(path, root)).toThrow(/fx\/MANIFEST\.json: not a valid fixture manifest \(fixtures\.0\.sha256: /);
+    writeFileSync(path, '{ nope');
+    expect(() => readFixtureManifest(path, root)).toThrow(/fx\/MANIFEST\.json: not a valid fixture manifest \(\(the whole file\): not valid JSON/);
   });
 });

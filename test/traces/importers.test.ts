@@ -1,8 +1,10 @@
-import { readdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Fixture, type Item } from '../../src/fixture/schema.js';
-import { REAL, imported, sample } from './support.js';
+import { tokenCounter } from '../../src/accounting/tokens.js';
+import { importTraces } from '../../src/traces/import.js';
+import { REAL, imported, sample, tempDir } from './support.js';
 
 const byKind = (items: readonly Item[], kind: Item['kind']) => items.filter((i) => i.kind === kind);
 
@@ -129,5 +131,18 @@ describe('opencode importer', () => {
       expect(f.prunePoints.every((p) => p.downstream.length === 0 && p.visible.obligations.length === 0)).toBe(true);
       expect(f.imported).toBeDefined();
     }
+  });
+});
+
+describe('importing several traces', () => {
+  it('refuses two files that would become one fixture id, naming both', () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, 'b'));
+    copyFileSync(sample('openhands-events.json'), join(dir, 'openhands-events.json'));
+    copyFileSync(sample('openhands-events.json'), join(dir, 'b', 'openhands-events.json'));
+    const files = ['openhands-events.json', 'b/openhands-events.json'].map((f) => ({ path: join(dir, f), shownAs: f }));
+    expect(() => importTraces(files, { redact: true, tokens: tokenCounter() }))
+      .toThrow(/b\/openhands-events\.json: would be imported as "openhands\.openhands-events", which openhands-events\.json also becomes/);
+    expect(importTraces(files.slice(0, 1), { redact: true, tokens: tokenCounter() })).toHaveLength(1);
   });
 });

@@ -1,14 +1,35 @@
-// Both SDKs share one error hierarchy shape (APIError with status and headers, connection and timeout errors); this
-// maps either onto ProviderCallError with the key scrubbed from the message.
-import { ProviderCallError, redact, retryAfterMs } from './types.js';
+// What the two SDK backends share. Their clients take the same options, with the SDK's own retries off (the harness
+// retries, so each attempt is counted once); and their errors have one hierarchy shape (APIError with status and
+// headers, connection and timeout errors), mapped here onto ProviderCallError with the key scrubbed from the message.
+import { ProviderCallError, redact, retryAfterMs, type ClientConfig } from './types.js';
 
 type ErrorClass = abstract new (...args: never[]) => Error;
+
+/** The error classes an SDK exports as statics of its client class. */
+export interface SdkErrorClasses {
+  readonly APIError: ErrorClass;
+  readonly APIConnectionTimeoutError: ErrorClass;
+  readonly APIConnectionError: ErrorClass;
+}
+
+export function sdkOptions(config: ClientConfig): { apiKey: string; baseURL: string | undefined; maxRetries: 0; timeout: number } {
+  return { apiKey: config.apiKey, baseURL: config.baseURL, maxRetries: 0, timeout: config.timeoutMs };
+}
+
+/** Runs one SDK request; any failure becomes a ProviderCallError that never carries the key. */
+export async function sdkCall<T>(sdk: SdkErrorClasses, config: ClientConfig, request: () => Promise<T>): Promise<T> {
+  try {
+    return await request();
+  } catch (err) {
+    throw callError(err, sdk.APIError, sdk.APIConnectionTimeoutError, sdk.APIConnectionError, [config.apiKey]);
+  }
+}
 
 interface HeaderBag {
   get(name: string): string | null;
 }
 
-export function callError(err: unknown, apiError: ErrorClass, timeoutError: ErrorClass, connectionError: ErrorClass,
+function callError(err: unknown, apiError: ErrorClass, timeoutError: ErrorClass, connectionError: ErrorClass,
   secrets: readonly string[]): ProviderCallError {
   if (err instanceof ProviderCallError) return err;
   const message = redact(err instanceof Error ? err.message : String(err), secrets);
