@@ -109,6 +109,36 @@ describe('npm run report', () => {
     expect([c7.test!.b, c7.test!.c]).toEqual([onlyA, onlyB]);
   });
 
+  it('committed tables/hypotheses.{md,csv} match a regeneration and evaluate every preregistered criterion and outcome row', () => {
+    for (const f of ['tables/hypotheses.md', 'tables/hypotheses.csv']) {
+      expect(readFileSync(join(RESULTS, f)).equals(Buffer.from(report.files.get(f)!)), `${f}: run \`npm run report\``).toBe(true);
+    }
+    const p = loadPreregistration('.').preregistration;
+    expect(report.analysis.acceptance.map((c) => c.id)).toEqual(p.acceptance.map((a) => a.id));
+    expect(report.analysis.outcomes.map((o) => o.id)).toEqual(p.outcomes.map((o) => o.id));
+    const md = text('tables/hypotheses.md');
+    for (const a of p.acceptance) expect(md).toContain(`> ${a.criterion}`);
+    for (const o of p.outcomes) expect(md).toContain(o.meaning);
+    // One CSV row per check, each carrying its criterion's verdict, which is the conjunction of its parts.
+    const [header, ...lines] = text('tables/hypotheses.csv').trim().split('\n');
+    const checks = report.analysis.acceptance.flatMap((c) => c.parts.flatMap((part) => part.checks));
+    expect(lines).toHaveLength(checks.length);
+    expect(header).toContain('criterion_verdict');
+    for (const c of report.analysis.acceptance) {
+      const parts = c.parts.map((x) => x.truth);
+      expect(c.truth).toBe(parts.includes(false) ? false : parts.includes(null) ? null : true);
+    }
+  });
+
+  it('bootstraps the differences the criteria need on the pooled rates of the two conditions', () => {
+    const fpr = report.analysis.differences.find((d) => d.measure === 'falsePruneRate')!;
+    const rate = (name: string) => report.analysis.rows.find((r) => r.condition === name)!.falsePruneRate.value!;
+    expect(fpr.interval.estimate).toBeCloseTo(rate(fpr.condition) - rate(fpr.reference), 12);
+    expect(fpr.interval.iterations).toBe(report.analysis.iterations);
+    expect(fpr.interval.lo!).toBeLessThanOrEqual(fpr.interval.estimate!);
+    expect(fpr.interval.hi!).toBeGreaterThanOrEqual(fpr.interval.estimate!);
+  });
+
   it('draws the sweeps as curves and reads the reduction at each safety threshold', () => {
     const frontier = text('tables/frontier.csv');
     for (const name of ['predictive-semantic@0.05', 'predictive-semantic@0.5', 'observation-masking@1', 'observation-masking@40']) expect(frontier).toContain(`${name},`);
