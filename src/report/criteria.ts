@@ -334,8 +334,8 @@ export function evaluateCriterion(form: CriterionForm, wording: { hypothesis: st
   const why = truth === true
     ? `every check holds for ${parts.map((p) => p.subject).join(', ')}`
     : truth === false
-      ? parts.filter((p) => p.truth === false).map((p) => `${p.subject}: fails ${failing(p).join('; ')}`).join(' | ')
-      : parts.filter((p) => p.truth === null).map((p) => `${p.subject}: undefined: ${open(p).join('; ')}`).join(' | ');
+      ? parts.filter((p) => p.truth === false).map((p) => `not met for ${p.subject}: ${failing(p).join('; ')}`).join(' | ')
+      : parts.filter((p) => p.truth === null).map((p) => `undefined for ${p.subject}: ${open(p).join('; ')}`).join(' | ');
   return { id: form.id, hypothesis: wording.hypothesis, criterion: wording.criterion, truth, why, parts };
 }
 
