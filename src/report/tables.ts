@@ -153,7 +153,6 @@ export function buildTables(a: Analysis): ReportTable[] {
     })),
   ));
 
-  const outcomeLabel = (id: string) => id;
   const outcomeNote = `Outcomes per prune point: ${a.pointOutcomes.map((o) => `${o.id}: ${o.definition}`).join('; ')}.`;
   const pFixed = (p: number | null) => (p === null ? '' : p.toFixed(6));
   tables.push(table(
@@ -170,7 +169,7 @@ export function buildTables(a: Analysis): ReportTable[] {
       significant: c.significant === null ? UNDEFINED : String(c.significant), missing: c.missing ?? '',
     })),
     a.comparisons.map((c) => ({
-      comparison: `${c.id} (${c.hypothesis})`, 'candidate vs reference': `${c.candidate} vs ${c.reference}`, outcome: outcomeLabel(c.outcome),
+      comparison: `${c.id} (${c.hypothesis})`, 'candidate vs reference': `${c.candidate} vs ${c.reference}`, outcome: c.outcome,
       'paired points': String(c.pairedPoints),
       'b / c': c.test ? `${c.test.b} / ${c.test.c}` : '–',
       p: c.test ? c.test.p.toPrecision(3) : 'not run', 'Holm p': c.pHolm === null ? 'not run' : c.pHolm.toPrecision(3),
@@ -196,7 +195,7 @@ export function buildTables(a: Analysis): ReportTable[] {
     a.secondary.map((c) => ({
       comparison: `${c.candidate} vs ${c.reference}`, 'paired points': String(c.pairedPoints),
       'Δ reduction': formatInterval(c.reductionDifference),
-      ...Object.fromEntries(c.tests.map((t) => [outcomeLabel(t.outcome), `b=${t.b}, c=${t.c}, p=${t.p.toFixed(3)} (unadjusted)`])),
+      ...Object.fromEntries(c.tests.map((t) => [t.outcome, `b=${t.b}, c=${t.c}, p=${t.p.toFixed(3)} (unadjusted)`])),
     })),
   ));
 
