@@ -79,6 +79,11 @@ export const messages = {
   PL_RESULTS_UNSCORED: (file: string) =>
     `${file}: holds imported traces with no oracle, so precision, false-prune rate and coverage are undefined there; the report needs scored fixtures (for imported traces use \`npm run ecology\`)`,
   PL_RESULTS_INCONSISTENT: (file: string, problem: string) => `${file}: ${problem}`,
+  PL_REPORT_PREREG_MISSING: (file: string, results: string) =>
+    `no preregistration at ${file}: the report reads its comparisons, outcomes, alpha, bootstrap and acceptance criteria from it (results: ${results})`,
+  PL_REPORT_PREREG_CHANGED: (file: string, results: string, expected: string, actual: string) =>
+    `${file} is not the preregistration ${results} was run against: expected sha256 ${expected}, actual ${actual} (the report would apply another analysis plan than the study's; restore it, or re-run the study)`,
+  PL_REPORT_PREREG_UNSUPPORTED: (file: string, field: string, problem: string) => `${file}: field "${field}": ${problem}`,
   PL_PUBLISH_EXPLORATORY: (path: string) =>
     `${path} is stamped exploratory (not checked against a preregistration); give --allow-exploratory to publish it labelled as exploratory`,
   PL_PUBLISH_NEEDS_OUT: () => 'publish needs --out DIR: the folder the bundle is written to',

@@ -24,7 +24,7 @@ export async function publish(argv: readonly string[], io: CliIO): Promise<numbe
   if (flags.out === undefined) throw usage('PL_PUBLISH_NEEDS_OUT');
   const dir = resolve(io.cwd, flags.results ?? 'results');
   const out = resolve(io.cwd, flags.out);
-  const files = await buildBundle(dir, relativePath(dir, io.cwd), { allowExploratory: flags['allow-exploratory'] === true });
+  const files = await buildBundle(dir, relativePath(dir, io.cwd), io.cwd, { allowExploratory: flags['allow-exploratory'] === true });
   writeFolders(out, files);
   io.stdout(`wrote the bundle to ${relativePath(out, io.cwd)} (${files.size} files)\n`);
   return 0;

@@ -17,7 +17,7 @@ export async function report(argv: readonly string[], io: CliIO): Promise<number
   }
   const dir = resolve(io.cwd, flags.results ?? 'results');
   const label = relativePath(dir, io.cwd);
-  const built = await buildReport(dir, label);
+  const built = await buildReport(dir, label, io.cwd);
   writeFolders(dir, built.files);
   io.stdout(`wrote ${built.tables.length} tables to ${label}/${TABLES_DIR}/ and ${built.charts.length} charts to ${label}/${CHARTS_DIR}/ (${built.analysis.fixtures} fixtures, ${built.analysis.rows.length} conditions)\n`);
   return 0;

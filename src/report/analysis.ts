@@ -3,12 +3,15 @@
 // charts and notebooks all read this; none of them computes an interval of its own.
 import type { FixtureMeasures, OracleRatio, Ratio, Summary, Tokens } from '../artifacts/schema.js';
 import { byCodeUnit } from '../fixture/canonical.js';
-import { BINARY_OUTCOMES, COMPARISONS, type BinaryOutcome } from './comparisons.js';
+import { POINT_OUTCOMES, SECONDARY_COMPARISONS, SECONDARY_OUTCOMES } from './comparisons.js';
 import { providerCost } from './cost.js';
+import {
+  evaluateCriterion, evaluateOutcome, neededDifferences, type CriterionResult, type DifferenceEvidence, type OutcomeResult, type RateMeasure,
+} from './criteria.js';
 import type { ConditionResults, ScoredPoint, StudyResults } from './load.js';
+import type { AnalysisPlan } from './plan.js';
 import { bootstrap, discordant, holm, mcnemarExact, pooledReduction, wilson, type BootstrapResult } from './stats.js';
 
-export const BOOTSTRAP_ITERATIONS = 2000;
 /** False-prune-rate ceilings at which "reduction at a fixed safety threshold" is read. */
 export const SAFETY_THRESHOLDS = [0, 0.01, 0.05] as const;
 /** The family name a fixture with no declared families is counted under. */
@@ -67,15 +70,33 @@ export interface ConditionRow {
   readonly cost: number | null;
 }
 
+/** An exact McNemar test on one point outcome; b: points where only the candidate has it, c: only the reference. */
 export interface OutcomeTest {
-  readonly outcome: BinaryOutcome;
+  readonly outcome: string;
   readonly b: number;
   readonly c: number;
   readonly p: number;
-  readonly pHolm: number;
 }
 
+/** A preregistered comparison, as the preregistration states it, with its test and Holm-adjusted p-value. */
 export interface ComparisonRow {
+  readonly id: string;
+  readonly candidate: string;
+  readonly reference: string;
+  readonly outcome: string;
+  readonly hypothesis: string;
+  readonly expected: string;
+  readonly pairedPoints: number;
+  /** Null when a condition it names is not in the results (then `missing` says which). */
+  readonly test: OutcomeTest | null;
+  /** Holm-adjusted across the preregistered family; null outside the family or when not run. */
+  readonly pHolm: number | null;
+  readonly significant: boolean | null;
+  readonly missing: string | null;
+}
+
+/** A secondary comparison: descriptive, outside the Holm family, p-values unadjusted. */
+export interface SecondaryComparisonRow {
   readonly id: string;
   readonly candidate: string;
   readonly reference: string;
@@ -122,10 +143,19 @@ export interface Analysis {
   readonly prunePoints: number;
   readonly seed: number;
   readonly iterations: number;
+  readonly alpha: number;
   readonly exploratory: boolean;
   readonly preregistration: { file: string; sha256: string } | null;
+  /** The preregistration the plan was read from (for exploratory results too). */
+  readonly plan: { file: string; sha256: string };
+  /** The preregistered per-prune-point outcomes the comparisons test. */
+  readonly pointOutcomes: readonly { id: string; definition: string }[];
   readonly rows: readonly ConditionRow[];
   readonly comparisons: readonly ComparisonRow[];
+  readonly secondary: readonly SecondaryComparisonRow[];
+  readonly differences: readonly DifferenceEvidence[];
+  readonly acceptance: readonly CriterionResult[];
+  readonly outcomes: readonly OutcomeResult[];
   readonly ladder: readonly LadderRow[];
   readonly families: readonly FamilyRow[];
   readonly thresholds: readonly ThresholdRow[];
@@ -166,7 +196,13 @@ function byFixture(perFixture: readonly FixtureMeasures[]): Map<string, FixtureM
   return new Map(perFixture.map((f) => [f.fixture, f]));
 }
 
-function conditionRow(c: ConditionResults, fixtureOrder: readonly string[], bases: ReadonlyMap<string, string>, seed: number): ConditionRow {
+interface Resampling {
+  readonly seed: number;
+  readonly iterations: number;
+  readonly level: number;
+}
+
+function conditionRow(c: ConditionResults, fixtureOrder: readonly string[], bases: ReadonlyMap<string, string>, boot: Resampling): ConditionRow {
   const s = c.summary;
   const mine = byFixture(s.perFixture);
   const present = fixtureOrder.filter((f) => mine.has(f)).map((f) => mine.get(f)!);
@@ -186,52 +222,95 @@ function conditionRow(c: ConditionResults, fixtureOrder: readonly string[], base
     obligationsPreserved: proportion(s.obligations.preserved, s.obligations.total),
     refetchAlerts: s.refetchAlerts,
     tokens: s.tokens,
-    reduction: bootstrap(present.length, pooledReduction(present.map((f) => f.tokens.raw), present.map((f) => f.tokens.final)), {
-      seed, iterations: BOOTSTRAP_ITERATIONS,
-    }),
+    reduction: bootstrap(present.length, pooledReduction(present.map((f) => f.tokens.raw), present.map((f) => f.tokens.final)), boot),
     cost: providerCost(s),
   };
 }
 
-function outcome(point: ScoredPoint, which: BinaryOutcome): boolean {
-  return which === 'false-prune' ? point.falsePrunes > 0 : point.obligationsPreserved < point.obligationsTotal;
-}
-
 const pointKey = (p: ScoredPoint) => `${p.fixture}\u0000${p.prunePoint}`;
 
-function compare(candidate: ConditionResults, reference: ConditionResults, fixtureOrder: readonly string[], seed: number) {
+/** The prune points both conditions were scored on, paired. */
+function pairPoints(candidate: ConditionResults, reference: ConditionResults): (readonly [ScoredPoint, ScoredPoint])[] {
   const ref = new Map(reference.points.map((p) => [pointKey(p), p]));
-  const pairs = candidate.points.filter((p) => ref.has(pointKey(p))).map((p) => [p, ref.get(pointKey(p))!] as const);
-  const a = byFixture(candidate.summary.perFixture);
-  const b = byFixture(reference.summary.perFixture);
-  const fixtures = fixtureOrder.filter((f) => a.has(f) && b.has(f));
-  const ra = pooledReduction(fixtures.map((f) => a.get(f)!.tokens.raw), fixtures.map((f) => a.get(f)!.tokens.final));
-  const rb = pooledReduction(fixtures.map((f) => b.get(f)!.tokens.raw), fixtures.map((f) => b.get(f)!.tokens.final));
-  const difference = bootstrap(fixtures.length, (idx) => {
-    const x = ra(idx);
-    const y = rb(idx);
-    return x === null || y === null ? null : x - y;
-  }, { seed, iterations: BOOTSTRAP_ITERATIONS });
-  const raw = BINARY_OUTCOMES.map(({ id }) => {
-    const { b: only, c: onlyRef } = discordant(pairs.map(([p]) => outcome(p, id)), pairs.map(([, q]) => outcome(q, id)));
-    return { outcome: id, ...mcnemarExact(only, onlyRef) };
-  });
-  return { pairedPoints: pairs.length, pairedFixtures: fixtures.length, reductionDifference: difference, raw };
+  return candidate.points.filter((p) => ref.has(pointKey(p))).map((p) => [p, ref.get(pointKey(p))!] as const);
 }
 
-function comparisons(results: StudyResults, fixtureOrder: readonly string[], seed: number): ComparisonRow[] {
+function pairedTest(pairs: readonly (readonly [ScoredPoint, ScoredPoint])[], outcome: string): OutcomeTest {
+  const has = POINT_OUTCOMES.get(outcome);
+  if (!has) throw new Error(`internal: no measure for point outcome ${outcome} (the plan is checked before)`);
+  const { b, c } = discordant(pairs.map(([p]) => has(p)), pairs.map(([, q]) => has(q)));
+  return { outcome, ...mcnemarExact(b, c) };
+}
+
+/** Per-fixture numerator and denominator of a pooled rate, in fixture order. */
+function fixtureCounts(measure: RateMeasure, f: FixtureMeasures): [number, number] {
+  if (measure === 'netReduction') return [f.tokens.raw - f.tokens.final, f.tokens.raw];
+  const r = scored(measure === 'falsePruneRate' ? f.falsePruneRate : f.coverage);
+  return [r.numerator, r.denominator];
+}
+
+/** Pooled rate of a minus pooled rate of b on the same fixtures, with a paired percentile bootstrap over fixtures. */
+function pairedDifference(measure: RateMeasure, a: ConditionResults, b: ConditionResults, fixtureOrder: readonly string[], boot: Resampling): BootstrapResult {
+  const x = byFixture(a.summary.perFixture);
+  const y = byFixture(b.summary.perFixture);
+  const fixtures = fixtureOrder.filter((f) => x.has(f) && y.has(f));
+  const cx = fixtures.map((f) => fixtureCounts(measure, x.get(f)!));
+  const cy = fixtures.map((f) => fixtureCounts(measure, y.get(f)!));
+  return bootstrap(fixtures.length, (idx) => {
+    let nx = 0;
+    let dx = 0;
+    let ny = 0;
+    let dy = 0;
+    for (const i of idx) {
+      nx += cx[i]![0];
+      dx += cx[i]![1];
+      ny += cy[i]![0];
+      dy += cy[i]![1];
+    }
+    return dx === 0 || dy === 0 ? null : nx / dx - ny / dy;
+  }, boot);
+}
+
+/** The preregistered comparisons, in the preregistration's order, Holm-corrected across its family. */
+function preregistered(results: StudyResults, plan: AnalysisPlan): ComparisonRow[] {
   const byName = new Map(results.conditions.map((c) => [c.summary.condition, c]));
-  const present = COMPARISONS.filter((c) => byName.has(c.candidate) && byName.has(c.reference));
-  const computed = present.map((c) => ({ c, r: compare(byName.get(c.candidate)!, byName.get(c.reference)!, fixtureOrder, seed) }));
-  // Holm runs across every preregistered comparison present, once per outcome.
-  const adjusted = BINARY_OUTCOMES.map((_, k) => holm(computed.map(({ r }) => r.raw[k]!.p)));
-  return computed.map(({ c, r }, i) => ({
-    ...c,
-    pairedPoints: r.pairedPoints,
-    pairedFixtures: r.pairedFixtures,
-    reductionDifference: r.reductionDifference,
-    tests: r.raw.map((t, k) => ({ ...t, pHolm: adjusted[k]![i]! })),
-  }));
+  const { comparisons, multiplicity } = plan.preregistration.analysis;
+  const computed = comparisons.map((c) => {
+    const absent = [c.condition, c.reference].filter((n) => !byName.has(n));
+    if (absent.length > 0) return { c, pairs: 0, test: null, missing: `${absent.join(' and ')} not in these results` };
+    const pairs = pairPoints(byName.get(c.condition)!, byName.get(c.reference)!);
+    return { c, pairs: pairs.length, test: pairedTest(pairs, c.outcome), missing: null };
+  });
+  // Holm over the whole preregistered family: a member that could not be run counts with p = 1, so the others are
+  // never adjusted as if the family were smaller than preregistered.
+  const family = multiplicity.family;
+  const adjusted = holm(family.map((id) => computed.find((x) => x.c.id === id)?.test?.p ?? 1));
+  return computed.map(({ c, pairs, test, missing }) => {
+    const k = family.indexOf(c.id);
+    const pHolm = test === null || k < 0 ? null : adjusted[k]!;
+    return {
+      id: c.id, candidate: c.condition, reference: c.reference, outcome: c.outcome, hypothesis: c.hypothesis, expected: c.expected,
+      pairedPoints: pairs, test, pHolm, significant: pHolm === null ? null : pHolm <= multiplicity.alpha, missing,
+    };
+  });
+}
+
+function secondary(results: StudyResults, fixtureOrder: readonly string[], boot: Resampling): SecondaryComparisonRow[] {
+  const byName = new Map(results.conditions.map((c) => [c.summary.condition, c]));
+  return SECONDARY_COMPARISONS.filter((c) => byName.has(c.candidate) && byName.has(c.reference)).map((c) => {
+    const a = byName.get(c.candidate)!;
+    const b = byName.get(c.reference)!;
+    const pairs = pairPoints(a, b);
+    const x = byFixture(a.summary.perFixture);
+    const y = byFixture(b.summary.perFixture);
+    return {
+      ...c,
+      pairedPoints: pairs.length,
+      pairedFixtures: fixtureOrder.filter((f) => x.has(f) && y.has(f)).length,
+      reductionDifference: pairedDifference('netReduction', a, b, fixtureOrder, boot),
+      tests: SECONDARY_OUTCOMES.map((o) => pairedTest(pairs, o)),
+    };
+  });
 }
 
 function ladder(rows: readonly ConditionRow[], results: StudyResults): LadderRow[] {
@@ -313,22 +392,43 @@ function thresholds(rows: readonly ConditionRow[]): ThresholdRow[] {
   return out;
 }
 
-export function analyse(results: StudyResults): Analysis {
+/** Every figure of the report, by the plan the preregistration states (see plan.ts for how it is loaded). */
+export function analyse(results: StudyResults, plan: AnalysisPlan): Analysis {
   const fixtureOrder = results.manifest.fixtures.map((f) => f.id);
-  const seed = results.manifest.seed;
+  const { bootstrap: b, multiplicity } = plan.preregistration.analysis;
+  const boot: Resampling = { seed: b.seed, iterations: b.iterations, level: b.level };
   const bases = sweepBases(results.conditions);
-  const rows = results.conditions.map((c) => conditionRow(c, fixtureOrder, bases, seed));
+  const rows = results.conditions.map((c) => conditionRow(c, fixtureOrder, bases, boot));
   const prunePoints = Math.max(0, ...results.conditions.map((c) => c.summary.prunePoints));
+  const byName = new Map(results.conditions.map((c) => [c.summary.condition, c]));
+  const differences = neededDifferences(plan.criteria)
+    .filter((d) => byName.has(d.condition) && byName.has(d.reference))
+    .map((d) => ({ ...d, interval: pairedDifference(d.measure, byName.get(d.condition)!, byName.get(d.reference)!, fixtureOrder, boot) }));
+  const comparisons = preregistered(results, plan);
+  const evidence = {
+    alpha: multiplicity.alpha, rows, differences,
+    comparisons: comparisons.map((c) => ({ id: c.id, candidate: c.candidate, reference: c.reference, test: c.test, pHolm: c.pHolm })),
+  };
+  const p = plan.preregistration;
+  const acceptance = plan.criteria.map((form) => evaluateCriterion(form, p.acceptance.find((x) => x.id === form.id)!, evidence));
+  const outcomes = p.outcomes.map((o) => evaluateOutcome(plan.outcomes.find((f) => f.id === o.id)!, o, acceptance, evidence));
   return {
     label: results.label,
     fixtures: fixtureOrder.length,
     prunePoints,
-    seed,
-    iterations: BOOTSTRAP_ITERATIONS,
+    seed: b.seed,
+    iterations: b.iterations,
+    alpha: multiplicity.alpha,
     exploratory: results.manifest.study.exploratory,
     preregistration: results.manifest.study.preregistration,
+    plan: { file: plan.file, sha256: plan.sha256 },
+    pointOutcomes: p.pointOutcomes,
     rows,
-    comparisons: comparisons(results, fixtureOrder, seed),
+    comparisons,
+    secondary: secondary(results, fixtureOrder, boot),
+    differences,
+    acceptance,
+    outcomes,
     ladder: ladder(rows, results),
     families: families(results),
     thresholds: thresholds(rows),

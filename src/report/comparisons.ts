@@ -1,7 +1,21 @@
-// The preregistered comparisons, as data: the one list the report tests, Holm-corrects across, and that the
-// preregistration copies. Each pairs two conditions on the same prune points; `candidate` is the condition under
-// test and `reference` what it is compared with. Order is the order they are reported in.
-export interface Comparison {
+// What the report compares. The preregistered comparisons (their conditions, outcome, hypothesis and the Holm
+// family) are read from the preregistration, never listed here; this file holds only how each preregistered
+// per-prune-point outcome is measured on a points.csv row, and the report's secondary comparisons, which are
+// descriptive, outside the Holm family and printed with unadjusted p-values.
+import type { ScoredPoint } from './load.js';
+
+/**
+ * How each preregistered point outcome (preregistration `pointOutcomes[].id`) is read from a prune point's row. A
+ * preregistration naming an outcome not here is refused by the report, rather than tested on a guess.
+ */
+export const POINT_OUTCOMES: ReadonlyMap<string, (point: ScoredPoint) => boolean> = new Map([
+  ['anyFalsePrune', (p: ScoredPoint) => p.falsePrunes > 0],
+  ['anyObligationLost', (p: ScoredPoint) => p.obligationsPreserved < p.obligationsTotal],
+  ['anyAbstain', (p: ScoredPoint) => p.abstain > 0],
+]);
+
+/** A secondary comparison: `candidate` is the condition under test, `reference` what it is compared with. */
+export interface SecondaryComparison {
   readonly id: string;
   readonly candidate: string;
   readonly reference: string;
@@ -14,7 +28,8 @@ const COMPARATORS = ['same-tool-args-dedup', 'observation-masking', 'oldest-firs
 /** The conservative policy the book proposes; prediction and the published comparators are measured against it. */
 export const PROPOSED = 'ladder-0-3';
 
-export const COMPARISONS: readonly Comparison[] = [
+/** Descriptive pairings (each mechanism against raw, each ladder step, each comparator against the proposal). */
+export const SECONDARY_COMPARISONS: readonly SecondaryComparison[] = [
   ...LAYER_A.map((c) => ({ id: `${c}-vs-raw`, candidate: c, reference: 'raw', question: `what ${c} alone changes against keeping everything` })),
   ...LADDER.slice(1).map((c, i) => ({
     id: `${c}-vs-${LADDER[i]!}`, candidate: c, reference: LADDER[i]!, question: `the marginal effect of the rung ${c} adds to ${LADDER[i]!}`,
@@ -23,12 +38,5 @@ export const COMPARISONS: readonly Comparison[] = [
   ...COMPARATORS.map((c) => ({ id: `${c}-vs-${PROPOSED}`, candidate: c, reference: PROPOSED, question: `the published ${c} against the conservative ladder` })),
 ];
 
-/**
- * The binary outcome per prune point that the exact McNemar tests compare, each Holm-corrected across all the
- * comparisons above as one family.
- */
-export const BINARY_OUTCOMES = [
-  { id: 'false-prune', label: 'point has a false prune' },
-  { id: 'obligation-lost', label: 'point loses an obligation' },
-] as const;
-export type BinaryOutcome = (typeof BINARY_OUTCOMES)[number]['id'];
+/** The point outcomes each secondary comparison is tested on (exact McNemar, unadjusted). */
+export const SECONDARY_OUTCOMES = ['anyFalsePrune', 'anyObligationLost'] as const;

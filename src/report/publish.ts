@@ -5,10 +5,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { usage } from '../errors.js';
 import { sha256 } from '../fixture/canonical.js';
-import { analyse, caption } from './analysis.js';
-import { COMPARISONS } from './comparisons.js';
-import { loadResults, type StudyResults } from './load.js';
-import { CHARTS_DIR, renderReport, TABLES_DIR, type Report } from './report.js';
+import { caption } from './analysis.js';
+import { verdict } from './criteria.js';
+import { HYPOTHESES_TABLE } from './hypotheses.js';
+import type { StudyResults } from './load.js';
+import { analyseFolder, CHARTS_DIR, renderReport, TABLES_DIR, type Report } from './report.js';
 
 export const PROVENANCE_FILE = 'provenance.json';
 export const INDEX_FILE = 'index.md';
@@ -30,11 +31,15 @@ export function provenance(results: StudyResults, report: Report, manifestSha256
     tokenizer: m.tokenizer,
     models: m.models,
     seed: m.seed,
+    analysisPlan: report.analysis.plan,
     bootstrap: { seed: report.analysis.seed, iterations: report.analysis.iterations },
+    alpha: report.analysis.alpha,
     fixtures: m.fixtures.length,
     prunePoints: report.analysis.prunePoints,
     conditions: m.conditions.map((c) => c.name),
-    comparisons: COMPARISONS.map((c) => c.id),
+    comparisons: report.analysis.comparisons.map((c) => c.id),
+    secondaryComparisons: report.analysis.secondary.map((c) => c.id),
+    acceptance: report.analysis.acceptance.map((c) => ({ id: c.id, verdict: verdict(c.truth) })),
   };
 }
 
@@ -61,16 +66,21 @@ export function indexMarkdown(results: StudyResults, report: Report): string {
       `*${c.caption}.* Files: [vega-lite spec](${CHARTS_DIR}/${c.name}.vl.json), [SVG](${CHARTS_DIR}/${c.name}.svg), [PNG](${CHARTS_DIR}/${c.name}.png).`, '',
     );
   });
+  lines.push(
+    '## Acceptance criteria', '',
+    `Evaluated mechanically against the preregistration's criteria; figures and the outcome table in [${HYPOTHESES_TABLE}.md](${TABLES_DIR}/${HYPOTHESES_TABLE}.md).`, '',
+    ...report.analysis.acceptance.map((c) => `- **${c.id}** (${c.hypothesis}): ${verdict(c.truth)}`), '',
+  );
   lines.push('## Tables', '');
   for (const t of report.tables) lines.push(`- ${t.title}: [Markdown](${TABLES_DIR}/${t.name}.md), [CSV](${TABLES_DIR}/${t.name}.csv)`);
   return `${lines.join('\n')}\n`;
 }
 
 /** The bundle's files, or a usage error when the results are exploratory and that was not allowed. */
-export async function buildBundle(resultsDir: string, label: string, options: PublishOptions): Promise<ReadonlyMap<string, string | Buffer>> {
-  const results = loadResults(resultsDir, label);
+export async function buildBundle(resultsDir: string, label: string, root: string, options: PublishOptions): Promise<ReadonlyMap<string, string | Buffer>> {
+  const { results, analysis } = analyseFolder(resultsDir, label, root);
   if (results.manifest.study.exploratory && !options.allowExploratory) throw usage('PL_PUBLISH_EXPLORATORY', label);
-  const report = await renderReport(analyse(results));
+  const report = await renderReport(analysis);
   const manifestSha256 = sha256(readFileSync(join(resultsDir, 'manifest.json')));
   const files = new Map(report.files);
   files.set(INDEX_FILE, indexMarkdown(results, report));

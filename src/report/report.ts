@@ -7,7 +7,9 @@ import { failure } from '../errors.js';
 import { byCodeUnit } from '../fixture/canonical.js';
 import { analyse, type Analysis } from './analysis.js';
 import { buildCharts, type ChartSpec } from './charts.js';
-import { loadResults } from './load.js';
+import { hypothesesMarkdown, hypothesesTable, HYPOTHESES_TABLE } from './hypotheses.js';
+import { loadResults, type StudyResults } from './load.js';
+import { loadAnalysisPlan } from './plan.js';
 import { renderChart } from './render-chart.js';
 import { buildTables, tableCsv, tableMarkdown, type ReportTable } from './tables.js';
 
@@ -22,18 +24,26 @@ export interface Report {
   readonly files: ReadonlyMap<string, string | Buffer>;
 }
 
-export async function buildReport(resultsDir: string, label: string): Promise<Report> {
-  const analysis = analyse(loadResults(resultsDir, label));
-  return renderReport(analysis);
+/**
+ * Loads and validates a results folder and the preregistration it was run against (read from under `root`, the
+ * package root), and analyses the results by that plan.
+ */
+export function analyseFolder(resultsDir: string, label: string, root: string): { results: StudyResults; analysis: Analysis } {
+  const results = loadResults(resultsDir, label);
+  return { results, analysis: analyse(results, loadAnalysisPlan(root, results.manifest, label)) };
+}
+
+export async function buildReport(resultsDir: string, label: string, root: string): Promise<Report> {
+  return renderReport(analyseFolder(resultsDir, label, root).analysis);
 }
 
 export async function renderReport(analysis: Analysis): Promise<Report> {
-  const tables = buildTables(analysis);
+  const tables = [...buildTables(analysis), hypothesesTable(analysis)];
   const charts = buildCharts(analysis);
   const files = new Map<string, string | Buffer>();
   for (const t of tables) {
     files.set(`${TABLES_DIR}/${t.name}.csv`, tableCsv(t));
-    files.set(`${TABLES_DIR}/${t.name}.md`, tableMarkdown(t, analysis));
+    files.set(`${TABLES_DIR}/${t.name}.md`, t.name === HYPOTHESES_TABLE ? hypothesesMarkdown(t, analysis) : tableMarkdown(t, analysis));
   }
   for (const c of charts) {
     const { svg, png } = await renderChart(c.spec);

@@ -3,7 +3,7 @@
 // Undefined values (0/0) print as "undefined", never as 0 or 1.
 import { from, type ColumnTable } from 'arquero';
 import { caption, curveOf, NO_FAMILY, SAFETY_THRESHOLDS, type Analysis, type ConditionRow, type Proportion } from './analysis.js';
-import { BINARY_OUTCOMES, PROPOSED } from './comparisons.js';
+import { PROPOSED } from './comparisons.js';
 import { COST_UNKNOWN } from './cost.js';
 import type { BootstrapResult } from './stats.js';
 
@@ -80,7 +80,7 @@ function table(name: string, title: string, notes: readonly string[], data: read
 }
 
 function bootstrapNote(a: Analysis): string {
-  return `Token reduction is 1 - final/raw pooled over fixtures, with a 95% percentile bootstrap over fixtures (seed ${a.seed}, ${a.iterations} iterations). Proportions carry 95% Wilson intervals; 0/0 is undefined.`;
+  return `Token reduction is 1 - final/raw pooled over fixtures, with a 95% percentile bootstrap over fixtures (seed ${a.seed}, ${a.iterations} iterations, as preregistered). Proportions carry 95% Wilson intervals; 0/0 is undefined.`;
 }
 
 export function buildTables(a: Analysis): ReportTable[] {
@@ -153,26 +153,49 @@ export function buildTables(a: Analysis): ReportTable[] {
     })),
   ));
 
-  const outcomeLabel = new Map<string, string>(BINARY_OUTCOMES.map((o) => [o.id, o.label]));
+  const outcomeNote = `Outcomes per prune point: ${a.pointOutcomes.map((o) => `${o.id}: ${o.definition}`).join('; ')}.`;
+  const pFixed = (p: number | null) => (p === null ? '' : p.toFixed(6));
   tables.push(table(
     'comparisons',
-    'Preregistered comparisons, paired on the same prune points',
+    'Preregistered comparisons (the Holm family), paired on the same prune points',
     [
-      'Δ reduction: candidate minus reference, paired percentile bootstrap over fixtures. b: points where only the candidate has the outcome; c: only the reference.',
-      `Exact McNemar tests per outcome (${BINARY_OUTCOMES.map((o) => o.label).join('; ')}), Holm-corrected across all comparisons for each outcome.`,
+      `Each comparison, its outcome per prune point and the family are read from ${a.plan.file}. b: points where only the candidate has the outcome; c: only the reference.`,
+      `Exact McNemar tests (two-sided), Holm-corrected across the ${a.comparisons.length} preregistered comparisons; significant: Holm p <= alpha = ${a.alpha}.`,
+      outcomeNote,
     ],
     a.comparisons.map((c) => ({
-      comparison: c.id, candidate: c.candidate, reference: c.reference, paired_points: c.pairedPoints, paired_fixtures: c.pairedFixtures,
-      ...intervalColumns('reduction_difference', c.reductionDifference),
-      ...Object.fromEntries(c.tests.flatMap((t) => {
-        const k = t.outcome.replace(/-/g, '_');
-        return [[`${k}_b`, t.b], [`${k}_c`, t.c], [`${k}_p`, t.p.toFixed(6)], [`${k}_p_holm`, t.pHolm.toFixed(6)]];
-      })),
+      comparison: c.id, hypothesis: c.hypothesis, candidate: c.candidate, reference: c.reference, outcome: c.outcome, paired_points: c.pairedPoints,
+      b: c.test?.b ?? '', c: c.test?.c ?? '', p: pFixed(c.test?.p ?? null), p_holm: pFixed(c.pHolm),
+      significant: c.significant === null ? UNDEFINED : String(c.significant), missing: c.missing ?? '',
     })),
     a.comparisons.map((c) => ({
+      comparison: `${c.id} (${c.hypothesis})`, 'candidate vs reference': `${c.candidate} vs ${c.reference}`, outcome: c.outcome,
+      'paired points': String(c.pairedPoints),
+      'b / c': c.test ? `${c.test.b} / ${c.test.c}` : '–',
+      p: c.test ? c.test.p.toPrecision(3) : 'not run', 'Holm p': c.pHolm === null ? 'not run' : c.pHolm.toPrecision(3),
+      [`significant at ${a.alpha}`]: c.significant === null ? `undefined (${c.missing ?? 'not run'})` : c.significant ? 'yes' : 'no',
+      expected: c.expected,
+    })),
+  ));
+
+  tables.push(table(
+    'comparisons-secondary',
+    'Secondary comparisons (descriptive; not in the Holm family)',
+    [
+      'Each mechanism against raw, each ladder step against the one before, prediction and each comparator against the conservative ladder. Not preregistered as tests: p-values are unadjusted and no criterion reads them.',
+      'Δ reduction: candidate minus reference, paired percentile bootstrap over fixtures (the same resampled fixtures for both). b: points where only the candidate has the outcome; c: only the reference.',
+      outcomeNote,
+      bootstrapNote(a),
+    ],
+    a.secondary.map((c) => ({
+      comparison: c.id, candidate: c.candidate, reference: c.reference, paired_points: c.pairedPoints, paired_fixtures: c.pairedFixtures,
+      ...intervalColumns('reduction_difference', c.reductionDifference),
+      ...Object.fromEntries(c.tests.flatMap((t) => [[`${t.outcome}_b`, t.b], [`${t.outcome}_c`, t.c], [`${t.outcome}_p_unadjusted`, t.p.toFixed(6)]])),
+    })),
+    a.secondary.map((c) => ({
       comparison: `${c.candidate} vs ${c.reference}`, 'paired points': String(c.pairedPoints),
       'Δ reduction': formatInterval(c.reductionDifference),
-      ...Object.fromEntries(c.tests.map((t) => [outcomeLabel.get(t.outcome)!, `b=${t.b}, c=${t.c}, p=${t.p.toFixed(3)}, Holm p=${t.pHolm.toFixed(3)}`])),
+      ...Object.fromEntries(c.tests.map((t) => [t.outcome, `b=${t.b}, c=${t.c}, p=${t.p.toFixed(3)} (unadjusted)`])),
     })),
   ));
 

@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Manifest } from '../../src/artifacts/schema.js';
+import { sha256 } from '../../src/fixture/canonical.js';
+import { PREREGISTRATION_FILE } from '../../src/study/preregistration.js';
 import { cli } from '../support/cli.js';
 import { copyResults } from './support.js';
 
@@ -22,7 +24,8 @@ afterAll(() => {
 });
 
 const exploratory = (m: Manifest): Manifest => ({ ...m, study: { exploratory: true, preregistration: null, fixtureManifest: null } });
-const PREREG = { file: 'PREREGISTRATION.md', sha256: 'ab'.repeat(32) };
+// The report reads its analysis plan from the preregistration the results name, so it must be the real one.
+const PREREG = { file: PREREGISTRATION_FILE, sha256: sha256(readFileSync(PREREGISTRATION_FILE)) };
 const FIXMAN = { file: 'fixtures/MANIFEST.json', sha256: 'cd'.repeat(32) };
 const preregistered = (m: Manifest): Manifest => ({ ...m, study: { exploratory: false, preregistration: PREREG, fixtureManifest: FIXMAN } });
 
@@ -72,7 +75,10 @@ describe('npm run publish', () => {
     expect(index).not.toContain('exploratory');
     for (const c of index.split('\n').filter((l) => /^\*[^*]/.test(l))) expect(c).toContain(`preregistration sha256 ${PREREG.sha256.slice(0, 12)}`);
     const prov = JSON.parse(readFileSync(join(out, 'provenance.json'), 'utf8')) as Record<string, unknown>;
-    expect(prov).toMatchObject({ exploratory: false, preregistration: PREREG, fixtureManifest: FIXMAN });
+    expect(prov).toMatchObject({ exploratory: false, preregistration: PREREG, fixtureManifest: FIXMAN, analysisPlan: PREREG });
+    expect((prov.comparisons as string[])).toEqual(['C1', 'C2', 'C3', 'C4', 'C5', 'C6', 'C7']);
+    expect(index).toContain('## Acceptance criteria');
+    expect(index).toMatch(/- \*\*A1\*\* \(H1\): (met|not met|undefined)/);
   });
 
   it('needs --out', async () => {

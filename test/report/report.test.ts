@@ -1,10 +1,11 @@
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMPARISONS } from '../../src/report/comparisons.js';
+import { SECONDARY_COMPARISONS } from '../../src/report/comparisons.js';
 import { COST_UNKNOWN } from '../../src/report/cost.js';
 import { PNG_SCALE } from '../../src/report/render-chart.js';
 import { buildReport, type Report } from '../../src/report/report.js';
+import { loadPreregistration } from '../../src/study/preregistration.js';
 import { cli } from '../support/cli.js';
 import { copyResults, decodePng, RESULTS } from './support.js';
 
@@ -20,7 +21,7 @@ afterAll(() => {
 
 let report: Report;
 beforeAll(async () => {
-  report = await buildReport(RESULTS, RESULTS);
+  report = await buildReport(RESULTS, RESULTS, '.');
 });
 
 const text = (file: string) => String(report.files.get(file));
@@ -60,9 +61,11 @@ describe('npm run report', () => {
     expect(raw[header.indexOf('precision_den')]).toBe('0');
   });
 
-  it('records the bootstrap seed and iterations, says where cost is unknown, and names the study in every table', () => {
+  it('records the preregistered bootstrap seed and iterations, says where cost is unknown, and names the study in every table', () => {
     const manifest = JSON.parse(readFileSync(join(RESULTS, 'manifest.json'), 'utf8')) as { seed: number; fixtures: unknown[]; study: { exploratory: boolean } };
-    expect(text('tables/layer-a.md')).toContain(`seed ${manifest.seed}, ${report.analysis.iterations} iterations`);
+    const { bootstrap } = loadPreregistration('.').preregistration.analysis;
+    expect([report.analysis.seed, report.analysis.iterations]).toEqual([bootstrap.seed, bootstrap.iterations]);
+    expect(text('tables/layer-a.md')).toContain(`seed ${bootstrap.seed}, ${bootstrap.iterations} iterations`);
     expect(text('tables/tokens.md')).toContain(COST_UNKNOWN);
     for (const t of report.tables) {
       const md = text(`tables/${t.name}.md`);
@@ -71,12 +74,69 @@ describe('npm run report', () => {
     }
   });
 
-  it('runs every preregistered comparison present, with Holm never below the raw p-value', () => {
-    expect(report.analysis.comparisons.map((c) => c.id)).toEqual(COMPARISONS.map((c) => c.id));
+  it('tests exactly the preregistered comparisons on their outcomes, Holm-corrected across that family alone', () => {
+    const { analysis: plan } = loadPreregistration('.').preregistration;
+    expect(report.analysis.comparisons.map((c) => [c.id, c.candidate, c.reference, c.outcome])).toEqual(plan.comparisons.map((c) => [c.id, c.condition, c.reference, c.outcome]));
+    expect(report.analysis.alpha).toBe(plan.multiplicity.alpha);
+    const ps = report.analysis.comparisons.map((c) => c.test!.p);
+    const m = plan.multiplicity.family.length;
     for (const c of report.analysis.comparisons) {
       expect(c.pairedPoints).toBe(report.analysis.prunePoints);
-      for (const t of c.tests) expect(t.pHolm).toBeGreaterThanOrEqual(t.p);
+      expect(c.pHolm).toBeGreaterThanOrEqual(c.test!.p);
+      // Holm never exceeds Bonferroni over the preregistered family, and the smallest p is multiplied by exactly m.
+      expect(c.pHolm).toBeLessThanOrEqual(Math.min(1, m * c.test!.p));
+      expect(c.significant).toBe(c.pHolm! <= plan.multiplicity.alpha);
     }
+    const smallest = ps.indexOf(Math.min(...ps));
+    expect(report.analysis.comparisons[smallest]!.pHolm).toBe(Math.min(1, m * ps[smallest]!));
+    // The secondary pairings are reported apart, unadjusted, and never feed the family.
+    expect(report.analysis.secondary.map((c) => c.id)).toEqual(SECONDARY_COMPARISONS.map((c) => c.id));
+    expect(text('tables/comparisons-secondary.md')).toContain('not in the Holm family');
+  });
+
+  it('counts each preregistered point outcome from the points.csv rows', () => {
+    const c7 = report.analysis.comparisons.find((c) => c.outcome === 'anyAbstain')!;
+    const rows = (name: string) => readFileSync(join(RESULTS, name, 'points.csv'), 'utf8').trim().split('\n');
+    const abstaining = (name: string) => {
+      const [header, ...lines] = rows(name);
+      const col = header!.split(',').indexOf('abstain');
+      return new Map(lines.map((l) => { const cells = l.split(','); return [`${cells[1]}/${cells[2]}`, Number(cells[col]) > 0]; }));
+    };
+    const a = abstaining(c7.candidate);
+    const b = abstaining(c7.reference);
+    const onlyA = [...a].filter(([k, v]) => v && !b.get(k)).length;
+    const onlyB = [...b].filter(([k, v]) => v && !a.get(k)).length;
+    expect([c7.test!.b, c7.test!.c]).toEqual([onlyA, onlyB]);
+  });
+
+  it('committed tables/hypotheses.{md,csv} match a regeneration and evaluate every preregistered criterion and outcome row', () => {
+    for (const f of ['tables/hypotheses.md', 'tables/hypotheses.csv']) {
+      expect(readFileSync(join(RESULTS, f)).equals(Buffer.from(report.files.get(f)!)), `${f}: run \`npm run report\``).toBe(true);
+    }
+    const p = loadPreregistration('.').preregistration;
+    expect(report.analysis.acceptance.map((c) => c.id)).toEqual(p.acceptance.map((a) => a.id));
+    expect(report.analysis.outcomes.map((o) => o.id)).toEqual(p.outcomes.map((o) => o.id));
+    const md = text('tables/hypotheses.md');
+    for (const a of p.acceptance) expect(md).toContain(`> ${a.criterion}`);
+    for (const o of p.outcomes) expect(md).toContain(o.meaning);
+    // One CSV row per check, each carrying its criterion's verdict, which is the conjunction of its parts.
+    const [header, ...lines] = text('tables/hypotheses.csv').trim().split('\n');
+    const checks = report.analysis.acceptance.flatMap((c) => c.parts.flatMap((part) => part.checks));
+    expect(lines).toHaveLength(checks.length);
+    expect(header).toContain('criterion_verdict');
+    for (const c of report.analysis.acceptance) {
+      const parts = c.parts.map((x) => x.truth);
+      expect(c.truth).toBe(parts.includes(false) ? false : parts.includes(null) ? null : true);
+    }
+  });
+
+  it('bootstraps the differences the criteria need on the pooled rates of the two conditions', () => {
+    const fpr = report.analysis.differences.find((d) => d.measure === 'falsePruneRate')!;
+    const rate = (name: string) => report.analysis.rows.find((r) => r.condition === name)!.falsePruneRate.value!;
+    expect(fpr.interval.estimate).toBeCloseTo(rate(fpr.condition) - rate(fpr.reference), 12);
+    expect(fpr.interval.iterations).toBe(report.analysis.iterations);
+    expect(fpr.interval.lo!).toBeLessThanOrEqual(fpr.interval.estimate!);
+    expect(fpr.interval.hi!).toBeGreaterThanOrEqual(fpr.interval.estimate!);
   });
 
   it('draws the sweeps as curves and reads the reduction at each safety threshold', () => {
@@ -135,7 +195,7 @@ describe('families and bad results', () => {
       ...m,
       fixtures: m.fixtures.map((f, i) => ({ ...f, families: i === 0 ? ['one-time-secret', 'mutable-reread'] : i === 1 ? ['mutable-reread'] : [] })),
     }));
-    const r = await buildReport(dir, 'tmp');
+    const r = await buildReport(dir, 'tmp', '.');
     const raw = r.analysis.families.filter((f) => f.condition === 'raw');
     const n = r.analysis.fixtures;
     expect(raw.map((f) => [f.family, f.fixtures])).toEqual([['(none)', n - 2], ['mutable-reread', 2], ['one-time-secret', 1]]);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bootstrap, discordant, holm, mcnemarExact, percentile, pooledReduction, wilson } from '../../src/report/stats.js';
+import seedrandom from 'seedrandom';
+import { bootstrap, discordant, holm, mcnemarExact, percentile, pooledReduction, resampledIndices, wilson } from '../../src/report/stats.js';
 
 describe('wilson', () => {
   // Newcombe (1998), "Two-sided confidence intervals for the single proportion", Table I, method 3 (score, no
@@ -45,6 +46,23 @@ describe('percentile', () => {
 
 describe('bootstrap', () => {
   const mean = (xs: readonly number[]) => (idx: readonly number[]) => idx.reduce((s, i) => s + xs[i]!, 0) / idx.length;
+
+  it('draws the indices once per seed, unit count and iterations, in the order a fresh generator gives them', () => {
+    const rng = seedrandom('42');
+    const expected = Array.from({ length: 7 * 30 }, () => Math.floor(rng() * 7));
+    expect([...resampledIndices(7, '42', 30)]).toEqual(expected);
+    expect([...resampledIndices(7, '43', 30)]).not.toEqual(expected);
+  });
+
+  it('puts every statistic of one seed on the same resamples, so a difference is paired', () => {
+    const xs = [1, 5, 2, 8, 3];
+    const ys = xs.map((x) => x + 1);
+    const r = bootstrap(5, (idx) => mean(xs)(idx) - mean(ys)(idx), { seed: 9, iterations: 300 });
+    // Unpaired draws would spread the difference; on shared resamples it is exactly the constant shift.
+    expect(r.lo!).toBeCloseTo(-1, 12);
+    expect(r.hi!).toBeCloseTo(-1, 12);
+    expect(bootstrap(5, mean(ys), { seed: 9, iterations: 300 }).lo).toBeCloseTo(bootstrap(5, mean(xs), { seed: 9, iterations: 300 }).lo! + 1, 12);
+  });
 
   it('gives the exact percentiles of a two-unit resampling distribution', () => {
     // Means of two draws from {0, 1}: 0 (1/4), 0.5 (1/2), 1 (1/4); the 2.5th and 97.5th percentiles are 0 and 1.

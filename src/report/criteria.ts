@@ -1,0 +1,392 @@
+// The preregistration's acceptance criteria (A1-A7) and its outcome table (O1-O11) in machine form, and the code
+// that evaluates them on the report's figures. The preregistration states each criterion in prose; the forms below
+// restate it as checks on named figures, one part per condition or comparator the criterion is judged for. Each
+// form pins the sha256 of the wording it was written from, so an edited criterion is refused rather than judged by
+// a form written for other words. Verdicts are never stored: they follow from the figures every time.
+import { sha256 } from '../fixture/canonical.js';
+import type { Proportion } from './analysis.js';
+import type { BootstrapResult } from './stats.js';
+
+/** Rates whose fixture-bootstrap difference between two conditions a criterion can ask for. */
+export type RateMeasure = 'falsePruneRate' | 'coverage' | 'netReduction';
+
+export type Check =
+  /** A pooled count is exactly 0. */
+  | { readonly kind: 'count-zero'; readonly condition: string; readonly count: 'falsePrunes' | 'refetchAlerts' }
+  /** Obligations preserved equals obligations declared. */
+  | { readonly kind: 'all-obligations'; readonly condition: string }
+  /** A pooled rate is at least a threshold. */
+  | { readonly kind: 'rate-at-least'; readonly condition: string; readonly measure: 'netReduction' | 'abstentionRate'; readonly threshold: number }
+  /** The lower end of a condition's fixture-bootstrap interval is above a bound. */
+  | { readonly kind: 'bootstrap-lower-above'; readonly condition: string; readonly measure: 'netReduction'; readonly bound: number }
+  /** The lower end of a pooled rate's Wilson interval is above a bound. */
+  | { readonly kind: 'wilson-lower-above'; readonly condition: string; readonly measure: 'falsePruneRate'; readonly bound: number }
+  /** Pooled rate of `condition` minus that of `reference` is at least a threshold. */
+  | { readonly kind: 'difference-at-least'; readonly condition: string; readonly reference: string; readonly measure: 'falsePruneRate'; readonly threshold: number }
+  /** The fixture-bootstrap interval of the difference excludes a value (lies wholly on either side). */
+  | { readonly kind: 'difference-excludes'; readonly condition: string; readonly reference: string; readonly measure: RateMeasure; readonly value: number }
+  /** The fixture-bootstrap interval of the difference lies above a bound. */
+  | { readonly kind: 'difference-above'; readonly condition: string; readonly reference: string; readonly measure: RateMeasure; readonly bound: number }
+  /** A preregistered comparison is significant after Holm correction (adjusted p at most alpha). */
+  | { readonly kind: 'holm-significant'; readonly comparison: string };
+
+export interface CriterionForm {
+  /** The preregistration's acceptance id. */
+  readonly id: string;
+  /** First 12 hex digits of the sha256 of the criterion's wording this form restates. */
+  readonly wording: string;
+  /** What each part is judged for; the criterion is met when every part is. */
+  readonly parts: readonly { readonly subject: string; readonly checks: readonly Check[] }[];
+}
+
+export type OutcomeForm =
+  /** The row holds when each named criterion has the given verdict. */
+  | { readonly id: string; readonly wording: string; readonly kind: 'verdicts'; readonly when: readonly { readonly criterion: string; readonly verdict: 'met' | 'not met' }[] }
+  /** The row holds for each part ("for it") of a criterion judged per part that has the verdict. */
+  | { readonly id: string; readonly wording: string; readonly kind: 'per-part'; readonly criterion: string; readonly verdict: 'met' | 'not met' }
+  /** The row holds when no condition other than the control has a net reduction whose bootstrap interval lies above 0. */
+  | { readonly id: string; readonly wording: string; readonly kind: 'no-reduction' }
+  | { readonly id: string; readonly wording: string; readonly kind: 'not-evaluable'; readonly reason: string };
+
+const zeroFalsePrunes = (condition: string): Check => ({ kind: 'count-zero', condition, count: 'falsePrunes' });
+const allObligations = (condition: string): Check => ({ kind: 'all-obligations', condition });
+const safe = (condition: string) => ({ subject: condition, checks: [zeroFalsePrunes(condition), allObligations(condition)] });
+const removesEnough = (condition: string) => ({
+  subject: condition,
+  checks: [
+    { kind: 'rate-at-least', condition, measure: 'netReduction', threshold: 0.05 },
+    { kind: 'bootstrap-lower-above', condition, measure: 'netReduction', bound: 0 },
+  ] satisfies Check[],
+});
+const comparatorFalsePrunes = (condition: string, comparison: string) => ({
+  subject: condition,
+  checks: [
+    { kind: 'wilson-lower-above', condition, measure: 'falsePruneRate', bound: 0 },
+    { kind: 'holm-significant', comparison },
+  ] satisfies Check[],
+});
+
+export const CRITERIA: readonly CriterionForm[] = [
+  { id: 'A1', wording: 'a6cce1b19cbf', parts: ['exact-redundancy', 'source-identity', 'ladder-0', 'ladder-0-1'].map(safe) },
+  { id: 'A2', wording: '007b308780f6', parts: ['ladder-0-1', 'ladder-0-3'].map(removesEnough) },
+  { id: 'A3', wording: '20cc75e56abd', parts: ['errored-input-residue', 'checked-supersession', 'ladder-0-2'].map(safe) },
+  {
+    id: 'A4', wording: '00cb8655b671',
+    parts: ['verified-completion', 'ladder-0-3'].map((c) => ({ subject: c, checks: [...safe(c).checks, { kind: 'count-zero', condition: c, count: 'refetchAlerts' } satisfies Check] })),
+  },
+  {
+    id: 'A5', wording: '524611bcda84',
+    parts: [{
+      subject: 'ladder-0-4 against ladder-0-3',
+      checks: [
+        { kind: 'difference-at-least', condition: 'ladder-0-4', reference: 'ladder-0-3', measure: 'falsePruneRate', threshold: 0.05 },
+        { kind: 'difference-excludes', condition: 'ladder-0-4', reference: 'ladder-0-3', measure: 'falsePruneRate', value: 0 },
+        { kind: 'holm-significant', comparison: 'C1' },
+        { kind: 'holm-significant', comparison: 'C2' },
+      ],
+    }],
+  },
+  {
+    id: 'A6', wording: '7bfa11d178d1',
+    parts: [comparatorFalsePrunes('same-tool-args-dedup', 'C4'), comparatorFalsePrunes('observation-masking', 'C5'), comparatorFalsePrunes('oldest-first', 'C6')],
+  },
+  {
+    id: 'A7', wording: '76d87a75aeca',
+    parts: [{
+      subject: 'ladder-0-3 against ladder-0-4',
+      checks: [
+        { kind: 'rate-at-least', condition: 'ladder-0-3', measure: 'abstentionRate', threshold: 0.05 },
+        { kind: 'holm-significant', comparison: 'C7' },
+        { kind: 'difference-above', condition: 'ladder-0-4', reference: 'ladder-0-3', measure: 'coverage', bound: 0 },
+      ],
+    }],
+  },
+];
+
+export const OUTCOMES: readonly OutcomeForm[] = [
+  { id: 'O1', wording: 'ee7d1b361f2d', kind: 'verdicts', when: [{ criterion: 'A1', verdict: 'met' }, { criterion: 'A2', verdict: 'met' }] },
+  { id: 'O2', wording: '906bbdea3344', kind: 'verdicts', when: [{ criterion: 'A1', verdict: 'met' }, { criterion: 'A2', verdict: 'not met' }] },
+  { id: 'O3', wording: '77fbaee6dfaf', kind: 'verdicts', when: [{ criterion: 'A3', verdict: 'not met' }] },
+  { id: 'O4', wording: '96fd8cdc71fc', kind: 'verdicts', when: [{ criterion: 'A4', verdict: 'not met' }] },
+  { id: 'O5', wording: '28b6557179e4', kind: 'verdicts', when: [{ criterion: 'A5', verdict: 'met' }] },
+  { id: 'O6', wording: 'dd2e6545beb4', kind: 'verdicts', when: [{ criterion: 'A5', verdict: 'not met' }] },
+  { id: 'O7', wording: 'e57fe5cebd78', kind: 'per-part', criterion: 'A6', verdict: 'met' },
+  { id: 'O8', wording: 'd0c6dd07444a', kind: 'verdicts', when: [{ criterion: 'A7', verdict: 'met' }] },
+  {
+    id: 'O9', wording: '5efe133042cf', kind: 'not-evaluable',
+    reason: 'needs cache effects and a cost of overhead, which this study does not observe (embedded policies spend 0 overhead tokens and no cache is simulated)',
+  },
+  { id: 'O10', wording: '720a27de21b8', kind: 'not-evaluable', reason: 'needs behaviour after pruning; no model is run on pruned contexts in this study' },
+  { id: 'O11', wording: 'aaf6fedf068d', kind: 'no-reduction' },
+];
+
+/** The first 12 hex digits of a wording's sha256, as forms pin it. */
+export function wordingPin(text: string): string {
+  return sha256(text).slice(0, 12);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Evaluation. The evidence is what the analysis computed; the evaluators only read it.
+
+export interface ConditionEvidence {
+  readonly condition: string;
+  readonly layer: string;
+  readonly falsePruneRate: Proportion;
+  readonly obligationsPreserved: Proportion;
+  readonly abstentionRate: Proportion;
+  readonly coverage: Proportion;
+  readonly refetchAlerts: number;
+  readonly reduction: BootstrapResult;
+}
+
+export interface ComparisonEvidence {
+  readonly id: string;
+  readonly candidate: string;
+  readonly reference: string;
+  readonly test: { readonly b: number; readonly c: number; readonly p: number } | null;
+  /** Holm-adjusted p; null when the comparison could not be run on these results. */
+  readonly pHolm: number | null;
+}
+
+export interface DifferenceEvidence {
+  readonly measure: RateMeasure;
+  readonly condition: string;
+  readonly reference: string;
+  /** Pooled rate of condition minus reference, with the paired fixture bootstrap. */
+  readonly interval: BootstrapResult;
+}
+
+export interface Evidence {
+  readonly alpha: number;
+  readonly rows: readonly ConditionEvidence[];
+  readonly comparisons: readonly ComparisonEvidence[];
+  readonly differences: readonly DifferenceEvidence[];
+}
+
+/** true met, false not met, null undefined (the figure it needs is undefined or absent). */
+export type Truth = boolean | null;
+
+export interface CheckResult {
+  readonly check: Check;
+  /** What is tested, in words. */
+  readonly test: string;
+  /** The figures it rests on, as printed. */
+  readonly figures: string;
+  readonly numerator: number | null;
+  readonly denominator: number | null;
+  readonly value: number | null;
+  readonly lo: number | null;
+  readonly hi: number | null;
+  readonly truth: Truth;
+  /** Why the check is undefined, or a caution about a met check; empty otherwise. */
+  readonly note: string;
+}
+
+export interface PartResult {
+  readonly subject: string;
+  readonly truth: Truth;
+  readonly checks: readonly CheckResult[];
+}
+
+export interface CriterionResult {
+  readonly id: string;
+  readonly hypothesis: string;
+  readonly criterion: string;
+  readonly truth: Truth;
+  /** One line: which part and check decided the verdict. */
+  readonly why: string;
+  readonly parts: readonly PartResult[];
+}
+
+export interface OutcomeResult {
+  readonly id: string;
+  readonly pattern: string;
+  readonly meaning: string;
+  /** 'not evaluable' when the results lack the measure the pattern needs. */
+  readonly status: 'holds' | 'does not hold' | 'undefined' | 'not evaluable';
+  readonly detail: string;
+  /** The criteria the row's pattern is stated in. */
+  readonly criteria: readonly string[];
+}
+
+export const verdict = (t: Truth): string => (t === true ? 'met' : t === false ? 'not met' : 'undefined');
+
+/** Kleene conjunction: false if any is false, else undefined if any is undefined, else true. */
+export function all(truths: readonly Truth[]): Truth {
+  if (truths.some((t) => t === false)) return false;
+  return truths.some((t) => t === null) ? null : true;
+}
+
+const num = (x: number | null, digits = 3) => (x === null ? 'undefined' : x.toFixed(digits));
+const prop = (p: Proportion) => `${p.numerator}/${p.denominator} = ${num(p.value)}${p.value === null ? '' : ` [${num(p.lo)}, ${num(p.hi)}]`}`;
+const boot = (r: BootstrapResult) => (r.estimate === null ? 'undefined' : `${num(r.estimate)} [${num(r.lo)}, ${num(r.hi)}]`);
+
+const blank = { numerator: null, denominator: null, value: null, lo: null, hi: null, note: '' } as const;
+
+function evaluateCheck(check: Check, e: Evidence): CheckResult {
+  if (check.kind === 'holm-significant') {
+    const c = e.comparisons.find((x) => x.id === check.comparison);
+    const test = `${check.comparison} significant after Holm (adjusted p <= ${e.alpha})`;
+    if (!c || c.test === null || c.pHolm === null) {
+      return { check, test, figures: 'not run', ...blank, truth: null, note: `${check.comparison} could not be run on these results` };
+    }
+    const truth = c.pHolm <= e.alpha;
+    // The test is two-sided as preregistered; a significant result the wrong way round still meets the wording.
+    const note = truth && c.test.b < c.test.c ? `significant, but in the direction opposite to the preregistered expectation (b < c)` : '';
+    return {
+      check, test, figures: `b=${c.test.b}, c=${c.test.c}, p=${c.test.p.toPrecision(3)}, Holm p=${c.pHolm.toPrecision(3)}`,
+      ...blank, value: c.pHolm, truth, note,
+    };
+  }
+  const row = e.rows.find((r) => r.condition === check.condition);
+  const absent = (test: string): CheckResult => ({ check, test, figures: 'absent', ...blank, truth: null, note: `${check.condition} is not in these results` });
+  switch (check.kind) {
+    case 'count-zero': {
+      const test = `${check.condition}: pooled ${check.count === 'falsePrunes' ? 'false-prune numerator' : 're-fetch alert count'} is 0`;
+      if (!row) return absent(test);
+      if (check.count === 'refetchAlerts') return { check, test, figures: `${row.refetchAlerts} re-fetch alerts`, ...blank, numerator: row.refetchAlerts, truth: row.refetchAlerts === 0 };
+      const p = row.falsePruneRate;
+      return {
+        check, test, figures: `false prunes ${prop(p)}`, ...blank, numerator: p.numerator, denominator: p.denominator, value: p.value, lo: p.lo, hi: p.hi,
+        truth: p.numerator === 0, note: p.denominator === 0 ? 'met vacuously: the condition removed nothing' : '',
+      };
+    }
+    case 'all-obligations': {
+      const test = `${check.condition}: obligations preserved equals obligations declared`;
+      if (!row) return absent(test);
+      const p = row.obligationsPreserved;
+      return {
+        check, test, figures: `obligations preserved ${prop(p)}`, ...blank, numerator: p.numerator, denominator: p.denominator, value: p.value, lo: p.lo, hi: p.hi,
+        truth: p.numerator === p.denominator, note: p.denominator === 0 ? 'met vacuously: no obligation was declared' : '',
+      };
+    }
+    case 'rate-at-least': {
+      const test = `${check.condition}: pooled ${check.measure} >= ${check.threshold}`;
+      if (!row) return absent(test);
+      if (check.measure === 'netReduction') {
+        const r = row.reduction;
+        return {
+          check, test, figures: `net reduction ${boot(r)}`, ...blank, value: r.estimate, lo: r.lo, hi: r.hi,
+          truth: r.estimate === null ? null : r.estimate >= check.threshold, note: r.estimate === null ? 'no raw tokens at the prune points' : '',
+        };
+      }
+      const p = row.abstentionRate;
+      return {
+        check, test, figures: `abstentions ${prop(p)}`, ...blank, numerator: p.numerator, denominator: p.denominator, value: p.value, lo: p.lo, hi: p.hi,
+        truth: p.value === null ? null : p.value >= check.threshold, note: p.value === null ? 'no decisions (0/0)' : '',
+      };
+    }
+    case 'bootstrap-lower-above': {
+      const test = `${check.condition}: lower end of the fixture-bootstrap 95% interval of ${check.measure} > ${check.bound}`;
+      if (!row) return absent(test);
+      const r = row.reduction;
+      return {
+        check, test, figures: `net reduction ${boot(r)}`, ...blank, value: r.estimate, lo: r.lo, hi: r.hi,
+        truth: r.lo === null ? null : r.lo > check.bound, note: r.lo === null ? 'the bootstrap interval is undefined' : '',
+      };
+    }
+    case 'wilson-lower-above': {
+      const test = `${check.condition}: lower end of the Wilson 95% interval of the pooled ${check.measure} > ${check.bound}`;
+      if (!row) return absent(test);
+      const p = row.falsePruneRate;
+      return {
+        check, test, figures: `false prunes ${prop(p)}`, ...blank, numerator: p.numerator, denominator: p.denominator, value: p.value, lo: p.lo, hi: p.hi,
+        truth: p.lo === null ? null : p.lo > check.bound, note: p.lo === null ? 'the condition removed nothing (0/0 has no interval)' : '',
+      };
+    }
+    case 'difference-at-least': {
+      const test = `pooled ${check.measure} of ${check.condition} minus ${check.reference} >= ${check.threshold}`;
+      const ref = e.rows.find((r) => r.condition === check.reference);
+      if (!row || !ref) return { check, test, figures: 'absent', ...blank, truth: null, note: `${!row ? check.condition : check.reference} is not in these results` };
+      const a = row.falsePruneRate;
+      const b = ref.falsePruneRate;
+      const value = a.value === null || b.value === null ? null : a.value - b.value;
+      return {
+        check, test, figures: `${num(a.value)} (${a.numerator}/${a.denominator}) - ${num(b.value)} (${b.numerator}/${b.denominator}) = ${num(value)}`,
+        ...blank, value, truth: value === null ? null : value >= check.threshold, note: value === null ? 'a false-prune rate is undefined (0/0)' : '',
+      };
+    }
+    case 'difference-excludes':
+    case 'difference-above': {
+      const test = check.kind === 'difference-excludes'
+        ? `fixture-bootstrap 95% interval of ${check.measure}(${check.condition}) - ${check.measure}(${check.reference}) excludes ${check.value}`
+        : `fixture-bootstrap 95% interval of ${check.measure}(${check.condition}) - ${check.measure}(${check.reference}) lies above ${check.bound}`;
+      const d = e.differences.find((x) => x.measure === check.measure && x.condition === check.condition && x.reference === check.reference);
+      if (!d) return { check, test, figures: 'absent', ...blank, truth: null, note: 'the difference could not be computed on these results' };
+      const { lo, hi, estimate } = d.interval;
+      const truth = lo === null || hi === null ? null
+        : check.kind === 'difference-excludes' ? lo > check.value || hi < check.value : lo > check.bound;
+      const below = check.kind === 'difference-excludes' && hi !== null && hi < check.value;
+      const note = truth === null ? 'the bootstrap interval is undefined' : below ? `excludes ${check.value} from below: ${check.condition} is lower than ${check.reference}` : '';
+      return { check, test, figures: `difference ${boot(d.interval)}`, ...blank, value: estimate, lo, hi, truth, note };
+    }
+  }
+}
+
+export function evaluateCriterion(form: CriterionForm, wording: { hypothesis: string; criterion: string }, e: Evidence): CriterionResult {
+  const parts = form.parts.map((part) => {
+    const checks = part.checks.map((c) => evaluateCheck(c, e));
+    return { subject: part.subject, checks, truth: all(checks.map((c) => c.truth)) };
+  });
+  const truth = all(parts.map((p) => p.truth));
+  const failing = (p: PartResult) => p.checks.filter((c) => c.truth === false).map((c) => c.test);
+  const open = (p: PartResult) => p.checks.filter((c) => c.truth === null).map((c) => `${c.test} (${c.note})`);
+  const why = truth === true
+    ? `every check holds for ${parts.map((p) => p.subject).join(', ')}`
+    : truth === false
+      ? parts.filter((p) => p.truth === false).map((p) => `not met for ${p.subject}: ${failing(p).join('; ')}`).join(' | ')
+      : parts.filter((p) => p.truth === null).map((p) => `undefined for ${p.subject}: ${open(p).join('; ')}`).join(' | ');
+  return { id: form.id, hypothesis: wording.hypothesis, criterion: wording.criterion, truth, why, parts };
+}
+
+export function evaluateOutcome(form: OutcomeForm, wording: { pattern: string; meaning: string }, criteria: readonly CriterionResult[], e: Evidence): OutcomeResult {
+  const base = { id: form.id, pattern: wording.pattern, meaning: wording.meaning };
+  const byId = (id: string) => criteria.find((c) => c.id === id);
+  switch (form.kind) {
+    case 'not-evaluable':
+      return { ...base, status: 'not evaluable', detail: form.reason, criteria: [] };
+    case 'verdicts': {
+      const truths = form.when.map(({ criterion, verdict: want }) => {
+        const t = byId(criterion)?.truth ?? null;
+        return t === null ? null : (t ? 'met' : 'not met') === want;
+      });
+      const t = all(truths);
+      const detail = form.when.map(({ criterion }) => `${criterion} ${verdict(byId(criterion)?.truth ?? null)}`).join(', ');
+      return { ...base, status: t === true ? 'holds' : t === false ? 'does not hold' : 'undefined', detail, criteria: form.when.map((w) => w.criterion) };
+    }
+    case 'per-part': {
+      const parts = byId(form.criterion)?.parts ?? [];
+      const want = form.verdict === 'met';
+      const matching = parts.filter((p) => p.truth === want).map((p) => p.subject);
+      const open = parts.filter((p) => p.truth === null).map((p) => p.subject);
+      const status = matching.length > 0 ? 'holds' : open.length > 0 ? 'undefined' : 'does not hold';
+      const detail = `${form.criterion} ${form.verdict} for ${matching.length > 0 ? matching.join(', ') : 'none'}${open.length > 0 ? `; undefined for ${open.join(', ')}` : ''}`;
+      return { ...base, status, detail, criteria: [form.criterion] };
+    }
+    case 'no-reduction': {
+      // The report's reading of "an advantage over raw": a net token reduction whose bootstrap interval lies above 0.
+      const rows = e.rows.filter((r) => r.layer !== 'control');
+      const ahead = rows.filter((r) => r.reduction.lo !== null && r.reduction.lo > 0).map((r) => r.condition);
+      const open = rows.filter((r) => r.reduction.lo === null).map((r) => r.condition);
+      const status = ahead.length > 0 ? 'does not hold' : open.length > 0 ? 'undefined' : 'holds';
+      const detail = `read as: no condition's net-reduction interval lies above 0; ${ahead.length} of ${rows.length} conditions have one${ahead.length > 0 ? ` (e.g. ${ahead.slice(0, 3).join(', ')})` : ''}`;
+      return { ...base, status, detail, criteria: [] };
+    }
+  }
+}
+
+/** Differences between conditions the forms need a bootstrap for, each once, in form order. */
+export function neededDifferences(forms: readonly CriterionForm[]): { measure: RateMeasure; condition: string; reference: string }[] {
+  const out: { measure: RateMeasure; condition: string; reference: string }[] = [];
+  for (const f of forms) {
+    for (const part of f.parts) {
+      for (const c of part.checks) {
+        if (c.kind !== 'difference-excludes' && c.kind !== 'difference-above') continue;
+        if (!out.some((d) => d.measure === c.measure && d.condition === c.condition && d.reference === c.reference)) {
+          out.push({ measure: c.measure, condition: c.condition, reference: c.reference });
+        }
+      }
+    }
+  }
+  return out;
+}

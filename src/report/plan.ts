@@ -1,0 +1,78 @@
+// The report's analysis plan is the preregistration: the comparisons and their outcomes, the Holm family and alpha,
+// the bootstrap's seed, iterations and level, the acceptance criteria and the outcome table. This module loads it
+// (through the zod schema), checks that the results were run against that very file, and that the report knows how
+// to carry out each part of it, so nothing is tested on a guess. Errors name the file and the field.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Manifest } from '../artifacts/schema.js';
+import { input } from '../errors.js';
+import { sha256 } from '../fixture/canonical.js';
+import { parsePreregistration, PREREGISTRATION_FILE, type Preregistration } from '../study/preregistration.js';
+import { POINT_OUTCOMES } from './comparisons.js';
+import { CRITERIA, OUTCOMES, wordingPin, type Check, type CriterionForm, type OutcomeForm } from './criteria.js';
+import { Z95 } from './stats.js';
+
+export interface AnalysisPlan {
+  /** The preregistration's path relative to the package root, and the sha256 of its text. */
+  readonly file: string;
+  readonly sha256: string;
+  readonly preregistration: Preregistration;
+  readonly criteria: readonly CriterionForm[];
+  readonly outcomes: readonly OutcomeForm[];
+}
+
+/**
+ * The plan for a results folder: the preregistration its manifest names (which must still hash as it did when the
+ * study ran), or for exploratory results the study's preregistration, read from under `root`.
+ */
+export function loadAnalysisPlan(root: string, manifest: Manifest, resultsLabel: string): AnalysisPlan {
+  const pinned = manifest.study.preregistration;
+  const file = pinned?.file ?? PREREGISTRATION_FILE;
+  const path = join(root, file);
+  if (!existsSync(path)) throw input('PL_REPORT_PREREG_MISSING', file, resultsLabel);
+  const text = readFileSync(path, 'utf8');
+  const actual = sha256(text);
+  if (pinned && pinned.sha256 !== actual) throw input('PL_REPORT_PREREG_CHANGED', file, resultsLabel, pinned.sha256, actual);
+  return planOf(parsePreregistration(text, file), file, actual);
+}
+
+/** Checks a parsed preregistration against what the report can carry out, with the given machine forms. */
+export function planOf(p: Preregistration, file: string, hash: string, criteria: readonly CriterionForm[] = CRITERIA, outcomes: readonly OutcomeForm[] = OUTCOMES): AnalysisPlan {
+  const fail = (field: string, problem: string): never => {
+    throw input('PL_REPORT_PREREG_UNSUPPORTED', file, field, problem);
+  };
+  const a = p.analysis;
+  if (a.intervals.level !== 0.95) fail('analysis.intervals.level', `the report computes 95% Wilson intervals (z = ${Z95}), not ${a.intervals.level}`);
+  if (a.paired.sided !== 'two-sided') fail('analysis.paired.sided', 'the report runs the two-sided exact McNemar test only');
+  p.pointOutcomes.forEach((o, i) => {
+    if (!POINT_OUTCOMES.has(o.id)) fail(`pointOutcomes.${i}.id`, `the report has no per-prune-point measure for "${o.id}" (known: ${[...POINT_OUTCOMES.keys()].join(', ')})`);
+  });
+  const conditions = new Set(p.conditions.map((c) => c.name));
+  const comparisons = new Set(a.comparisons.map((c) => c.id));
+  const named = (c: Check): string[] => (c.kind === 'holm-significant' ? [] : 'reference' in c ? [c.condition, c.reference] : [c.condition]);
+  p.acceptance.forEach((crit, i) => {
+    const form = criteria.find((f) => f.id === crit.id);
+    if (!form) fail(`acceptance.${i}`, `the report has no machine form of criterion ${crit.id}, so it cannot evaluate it`);
+    else if (form.wording !== wordingPin(crit.criterion)) {
+      fail(`acceptance.${i}.criterion`, `the wording of ${crit.id} is not the one its machine form restates (pin ${form.wording}, wording ${wordingPin(crit.criterion)}); update src/report/criteria.ts`);
+    }
+  });
+  for (const form of criteria) {
+    if (!p.acceptance.some((x) => x.id === form.id)) fail('acceptance', `has no criterion ${form.id}, which the report's machine forms evaluate`);
+    for (const part of form.parts) {
+      for (const c of part.checks) {
+        for (const name of named(c)) if (!conditions.has(name)) fail('conditions', `declares no condition "${name}", which criterion ${form.id} is judged on`);
+        if (c.kind === 'holm-significant' && !a.multiplicity.family.includes(c.comparison)) {
+          fail('analysis.multiplicity.family', `does not hold ${c.comparison}, which criterion ${form.id} needs Holm-corrected`);
+        }
+        if (c.kind === 'holm-significant' && !comparisons.has(c.comparison)) fail('analysis.comparisons', `declares no ${c.comparison}`);
+      }
+    }
+  }
+  p.outcomes.forEach((o, i) => {
+    const form = outcomes.find((f) => f.id === o.id);
+    if (!form) fail(`outcomes.${i}`, `the report has no machine form of outcome row ${o.id}`);
+    else if (form.wording !== wordingPin(o.pattern)) fail(`outcomes.${i}.pattern`, `the pattern of ${o.id} is not the one its machine form restates; update src/report/criteria.ts`);
+  });
+  return { file, sha256: hash, preregistration: p, criteria, outcomes };
+}
