@@ -49,8 +49,10 @@ const FLAGS = {
 
 export const EXPERIMENT_HELP = `npm run experiment -- [options]
 
-Runs pruning conditions over frozen fixtures and writes, per condition, decisions.jsonl, points.jsonl and
-summary.json, plus manifest.json for the run.
+Runs pruning conditions over frozen fixtures and writes, per condition, summary.json, points.csv (every fixture),
+decisions.jsonl and points.jsonl (fixtures outside the generated corpus) and, for the generated corpus,
+decisions.generated.jsonl.gz and points.generated.jsonl.gz; plus manifest.json for the run. With the default
+--fixtures it first checks every input against the preregistration.
 
   --condition NAME      run only this condition (repeat, or give a comma-separated list); default: all
   --policy FILE         also run your own Condition, the default export of FILE (.ts or .js; repeatable)
