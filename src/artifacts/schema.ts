@@ -126,6 +126,10 @@ export const Behaviour = z.strictObject({
   /** 'structural' (the embedded reader: required facts looked up in the context) or provider/model. */
   reader: z.string(),
   epochs: z.int().positive(),
+  /**
+   * The temperature sent; null where none is sent (the structural reader, or Anthropic, whose API here takes none):
+   * the provider's default sampling applies, and its epochs differ only by that sampling.
+   */
   temperature: z.number().nullable(),
   /** One seed per epoch; null where the reader draws nothing or the provider takes no seed. */
   seeds: z.array(z.int()).nullable(),

@@ -30,6 +30,7 @@ export function readerRequest(input: Pick<ProbeInput, 'context' | 'obligation' |
   return {
     system: prompt(PROMPT_VERSIONS.reader), user, maxTokens: READER_MAX_TOKENS,
     ...sampling(setup.provider, readerSampling(setup.epochs), setup.seed + input.epoch),
+    epoch: input.epoch,
   };
 }
 

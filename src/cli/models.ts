@@ -47,7 +47,9 @@ export const MODEL_DEFAULTS = { provider: 'embedded', reader: 'embedded', concur
 export const MODEL_HELP = `  --provider P          embedded (default, offline), openai or anthropic: who plays the predictor (and reader)
   --model ID            the model id (needed for openai and anthropic)
   --reader R            embedded (default: the structural reader) or model (probes answered by --provider)
-  --epochs N            model reader: answer every probe N times, seeds seed..seed+N-1 (default 1)
+  --epochs N            model reader: answer every probe N times, each epoch its own recorded call (default 1);
+                        openai: temperature 0.7, seeds seed..seed+N-1; anthropic takes neither, so its epochs
+                        differ only by the provider's default sampling (recorded as temperature and seeds null)
   --concurrency N       model calls in flight at once (default ${MODEL_DEFAULTS.concurrency})
   --timeout-ms N        per-request timeout (default ${MODEL_DEFAULTS.timeoutMs}); timeouts, 429 and 5xx are retried
   --max-cost-usd X      stop cleanly before a call would take this invocation's spend past X

@@ -34,7 +34,7 @@ export function predictorRequest(view: PolicyView, provider: RemoteProvider, see
       id: item.id, kind: item.kind, origin: item.origin, turn: item.turn, tool: item.tool?.name ?? null, content: item.content,
     })),
   };
-  return { system: prompt(PROMPT_VERSIONS.predictor), user: JSON.stringify(payload), maxTokens: PREDICTOR_MAX_TOKENS, ...sampling(provider, 0, seed) };
+  return { system: prompt(PROMPT_VERSIONS.predictor), user: JSON.stringify(payload), maxTokens: PREDICTOR_MAX_TOKENS, ...sampling(provider, 0, seed), epoch: 0 };
 }
 
 /** Strict reading of the answer: unknown ids, repeated ids or any other shape make the whole answer unusable. */

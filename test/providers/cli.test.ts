@@ -121,6 +121,41 @@ describe('experiment with a model provider', () => {
     expect(server.hits).toHaveLength(0);
   });
 
+  it('--epochs 3 on Anthropic (no seed, no temperature) makes 3 recorded reader calls per probe and counts 3 answers', async () => {
+    // The Anthropic requests of the three epochs are textually the same; each epoch must still be its own call. The
+    // fake answers UNKNOWN the third time it sees a body, so one answer counted three times would show in the counts.
+    const seen = new Map<string, number>();
+    server.handle((hit) => {
+      if (isPredictor(hit)) return wellBehaved(hit);
+      const body = JSON.stringify(hit.body);
+      const n = (seen.get(body) ?? 0) + 1;
+      seen.set(body, n);
+      return n === 3 ? ok(hit.api, '{"answer": "UNKNOWN"}') : wellBehaved(hit);
+    });
+    const { file } = writeFixture();
+    const [one, three, cache1, cache3] = [tmp(), tmp(), tmp(), tmp()];
+    expect((await cli(args(file, one, cache1, 'anthropic', ['--reader', 'model']), process.cwd(), env('anthropic'))).code).toBe(0);
+    const single = server.hits.filter((h) => !isPredictor(h)).length;
+    expect(single).toBeGreaterThan(0);
+    server.hits.length = 0;
+    seen.clear();
+    const r = await cli(args(file, three, cache3, 'anthropic', ['--reader', 'model', '--epochs', '3']), process.cwd(), env('anthropic'));
+    expect(r.code).toBe(0);
+    const readers = server.hits.filter((h) => !isPredictor(h));
+    expect(readers).toHaveLength(3 * single);
+    for (const h of readers) {
+      expect(h.body).not.toHaveProperty('temperature');
+      expect(h.body).not.toHaveProperty('seed');
+    }
+    // One cache entry per call: the predictor's and each epoch's reader calls.
+    expect(readdirSync(cache3).filter((f) => f.endsWith('.json'))).toHaveLength(1 + 3 * single);
+    const raw = Summary.parse(JSON.parse(readFileSync(join(three, 'raw', 'summary.json'), 'utf8')));
+    expect(raw.behaviour).toMatchObject({ epochs: 3, temperature: null, seeds: null, probes: 3 });
+    // Raw's pruned context is its full one: one call per epoch. Two epochs found prod-eu, the third said UNKNOWN.
+    expect(raw.behaviour.full.taskSuccess).toEqual({ numerator: 2, denominator: 3, value: 2 / 3 });
+    expect(raw.behaviour.usage).toMatchObject({ calls: 3 });
+  });
+
   it('replay with no recording fails naming the missing entry, and writes nothing', async () => {
     const { file } = writeFixture();
     const [out, cache] = [tmp(), tmp()];

@@ -25,7 +25,7 @@ beforeAll(async () => { server = await startFakeLlm(); });
 afterAll(async () => { await server.close(); });
 beforeEach(() => { server.hits.length = 0; slept = []; });
 
-const request = (user = 'hello'): ChatRequest => ({ system: 'be brief', user, maxTokens: 64, temperature: 0, seed: 7 });
+const request = (user = 'hello'): ChatRequest => ({ system: 'be brief', user, maxTokens: 64, temperature: 0, seed: 7, epoch: 0 });
 
 function gateway(provider: RemoteProvider, options: { mode?: CacheMode; dir?: string; resume?: boolean; budget?: number | null; timeoutMs?: number; model?: string } = {}): Gateway {
   const model = options.model ?? (provider === 'openai' ? 'gpt-4o-mini' : 'claude-sonnet-4-20250514');
