@@ -10,7 +10,7 @@ import { RunError } from '../../src/errors.js';
 import { anthropicClient } from '../../src/providers/anthropic.js';
 import { Budget, BudgetExhausted } from '../../src/providers/budget.js';
 import { CallCache, cacheKey, type CacheMode } from '../../src/providers/cache.js';
-import { BudgetStop, Gateway, runAll } from '../../src/providers/gateway.js';
+import { BudgetStop, Gateway, runAll, runUntilStopped } from '../../src/providers/gateway.js';
 import { openaiClient } from '../../src/providers/openai.js';
 import { costUsd, priceOf } from '../../src/providers/pricing.js';
 import { backoffMs } from '../../src/providers/retry.js';
@@ -116,6 +116,19 @@ describe('providers against the fake server', () => {
     expect((err as BudgetStop).total).toBe(4);
     expect(server.hits).toHaveLength(2);
     expect(g.spentUsd).toBeLessThanOrEqual(worst * 2.5);
+  });
+
+  it('runUntilStopped hands back the calls that completed, in task order, with the stop', async () => {
+    server.handle((hit) => openaiOk(`re: ${String((hit.body.messages as { content: string }[])[1]!.content)}`, { prompt_tokens: 20, completion_tokens: 64, cached: 0 }));
+    const worst = gateway('openai').worstCaseUsd(request('a'))!;
+    const g = gateway('openai', { budget: worst * 2.5 });
+    const { done, stop } = await runUntilStopped(['a', 'b', 'c', 'd'].map((u) => () => g.call(request(u), u)), 1);
+    expect(stop).toBeInstanceOf(BudgetStop);
+    expect(stop).toMatchObject({ completed: 2, total: 4 });
+    expect(done.map((r) => (r.outcome.ok ? r.outcome.response.text : r.outcome.message))).toEqual(['re: a', 're: b']);
+    const free = await runUntilStopped(['e', 'f'].map((u) => () => gateway('openai').call(request(u), u)), 2);
+    expect(free.stop).toBeNull();
+    expect(free.done).toHaveLength(2);
   });
 });
 
