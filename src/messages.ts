@@ -100,6 +100,8 @@ export const messages = {
   PL_LLM_CACHE_CORRUPT: (file: string, detail: string) => `${file}: not a valid recorded call (${detail}); delete it to record it again`,
   PL_BUDGET_STOPPED: (detail: string, completed: number, total: number, dir: string) =>
     `stopped before passing the budget: ${detail}. ${completed} of ${total} calls of this phase completed; every finished call is stored in ${dir}. Nothing was written to --out. Run again with --resume (and a budget for the rest) to continue without repeating a paid call`,
+  PL_BUDGET_STOPPED_PARTIAL: (detail: string, completed: number, total: number, dir: string, out: string, written: readonly string[], missing: readonly string[]) =>
+    `stopped before passing the budget: ${detail}. ${completed} of ${total} calls of this phase completed; every finished call is stored in ${dir}. Wrote the complete conditions (${written.join(', ')}) to ${out} as an incomplete run (see ${out}/INCOMPLETE.md); missing: ${missing.join(', ')}. Run again with --resume (and a budget for the rest) to finish without repeating a paid call`,
   PL_GEN_OUT_NOT_CORPUS: (path: string) =>
     `option --out names ${path}, which exists and is not a generated corpus (no generated README.md); refusing to replace it`,
   PL_GEN_OUT_IS_FILE: (path: string) => `option --out names ${path}, which is a file, not a folder`,

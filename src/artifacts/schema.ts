@@ -126,6 +126,10 @@ export const Behaviour = z.strictObject({
   /** 'structural' (the embedded reader: required facts looked up in the context) or provider/model. */
   reader: z.string(),
   epochs: z.int().positive(),
+  /**
+   * The temperature sent; null where none is sent (the structural reader, or Anthropic, whose API here takes none):
+   * the provider's default sampling applies, and its epochs differ only by that sampling.
+   */
   temperature: z.number().nullable(),
   /** One seed per epoch; null where the reader draws nothing or the provider takes no seed. */
   seeds: z.array(z.int()).nullable(),
@@ -221,6 +225,15 @@ export const Manifest = z.strictObject({
    * a regeneration against this pin.
    */
   outputs: z.array(z.strictObject({ file: z.string(), sha256: z.string() })),
+  /**
+   * Present only on a run that --max-cost-usd stopped: the selected conditions it could not finish (each needed a
+   * call that was not made). The conditions written are complete; running again with --resume finishes the rest.
+   */
+  incomplete: z.strictObject({
+    stoppedBy: z.literal('budget'),
+    phase: z.enum(['predictor', 'reader']),
+    missing: z.array(z.string()).min(1),
+  }).optional(),
   /** What differs between two runs of the same inputs; `--check` ignores it. */
   run: z.strictObject({ startedAt: z.string(), gitCommit: z.string(), gitDirty: z.boolean().nullable(), node: z.string() }),
 });

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { contentWords } from '../policy/mechanisms/predictive-semantic.js';
 import type { Obligation } from '../fixture/schema.js';
 import type { CallResult, Gateway } from '../providers/gateway.js';
-import { runAll } from '../providers/gateway.js';
+import { runUntilStopped, type BudgetStop } from '../providers/gateway.js';
 import { answerJson, prompt, PROMPT_VERSIONS } from '../providers/prompts.js';
 import { sampling, type ChatRequest, type RemoteProvider } from '../providers/types.js';
 import { renderContext, type Judgement, type ProbeInput, type Reader } from './reader.js';
@@ -30,6 +30,7 @@ export function readerRequest(input: Pick<ProbeInput, 'context' | 'obligation' |
   return {
     system: prompt(PROMPT_VERSIONS.reader), user, maxTokens: READER_MAX_TOKENS,
     ...sampling(setup.provider, readerSampling(setup.epochs), setup.seed + input.epoch),
+    epoch: input.epoch,
   };
 }
 
@@ -81,10 +82,11 @@ export function collectingReader(setup: ModelReaderSetup, into: Map<string, Coll
   };
 }
 
-export async function prepareAnswers(collected: ReadonlyMap<string, Collected>, gateway: Gateway, concurrency: number): Promise<Map<string, CallResult>> {
+/** Every collected call's result by key; after a budget stop, those that completed, with the stop. */
+export async function prepareAnswers(collected: ReadonlyMap<string, Collected>, gateway: Gateway, concurrency: number): Promise<{ answers: Map<string, CallResult>; stop: BudgetStop | null }> {
   const entries = [...collected.values()];
-  const results = await runAll(entries.map((c) => () => gateway.call(c.request, c.what)), concurrency);
-  return new Map(results.map((r) => [r.key, r]));
+  const { done, stop } = await runUntilStopped(entries.map((c) => () => gateway.call(c.request, c.what)), concurrency);
+  return { answers: new Map(done.map((r) => [r.key, r])), stop };
 }
 
 /** Pass two: answers from the prepared calls. A failed call or an unparseable answer is a counted error. */

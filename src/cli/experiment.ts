@@ -192,7 +192,7 @@ async function execute(plan: Plan, io: CliIO, outDir: string): Promise<{ summari
   const prepared = await prepareStudy(plan.models, plan.conditions, views, tokens, plan.seed, io);
   let writer: RunWriter | undefined;
   try {
-    const summaries = await prepared.run((conditions, models, final) => {
+    const { value: summaries, stop } = await prepared.run((conditions, models, final) => {
       // A model reader runs the study once to collect its questions before the final, written pass.
       const sink = final
         ? (writer = new RunWriter(outDir, conditions, { exploratory: study.exploratory, bulk: (file) => generated !== null && file.startsWith(`${generated}/`) }))
@@ -205,8 +205,15 @@ async function execute(plan: Plan, io: CliIO, outDir: string): Promise<{ summari
       const now = sha256(readFileSync(resolve(root, f.oracleFile)));
       if (now !== f.oracleSha256) throw failure('PL_ORACLE_CHANGED', f.oracleFile, f.oracleSha256 ?? '', now);
     }
-    if (!writer) throw new Error('internal: the study ran no written pass');
-    writer.finish(summaries, manifestInputs(plan, fixtures, startedAt, study));
+    if (stop && !summaries) throw failure('PL_BUDGET_STOPPED', stop.detail, stop.completed, stop.total, stop.cacheDir);
+    if (!writer || !summaries) throw new Error('internal: the study ran no written pass');
+    const inputs = manifestInputs(plan, fixtures, startedAt, study);
+    // A budget-stopped run writes the conditions it finished, atomically like any run, marked incomplete.
+    writer.finish(summaries, stop ? { ...inputs, incomplete: { stoppedBy: 'budget', phase: stop.phase, missing: [...stop.missing] } } : inputs);
+    if (stop) {
+      throw failure('PL_BUDGET_STOPPED_PARTIAL', stop.detail, stop.completed, stop.total, stop.cacheDir, relativePath(outDir, io.cwd),
+        summaries.map((s) => s.condition), stop.missing);
+    }
     return { summaries, study };
   } catch (err) {
     writer?.abort();

@@ -7,7 +7,7 @@ import { collectingReader, modelReader, prepareAnswers, READER_MAX_TOKENS, reade
 import { fullContext } from '../behaviour/measure.js';
 import { structuralReader } from '../behaviour/structural.js';
 import type { StudyModels } from '../behaviour/study.js';
-import { failure, usage } from '../errors.js';
+import { usage } from '../errors.js';
 import { writeAtomic } from '../engine/write.js';
 import { relativePath } from '../fixture/canonical.js';
 import type { PrunePoint } from '../fixture/schema.js';
@@ -47,13 +47,17 @@ export const MODEL_DEFAULTS = { provider: 'embedded', reader: 'embedded', concur
 export const MODEL_HELP = `  --provider P          embedded (default, offline), openai or anthropic: who plays the predictor (and reader)
   --model ID            the model id (needed for openai and anthropic)
   --reader R            embedded (default: the structural reader) or model (probes answered by --provider)
-  --epochs N            model reader: answer every probe N times, seeds seed..seed+N-1 (default 1)
+  --epochs N            model reader: answer every probe N times, each epoch its own recorded call (default 1);
+                        openai: temperature 0.7, seeds seed..seed+N-1; anthropic takes neither, so its epochs
+                        differ only by the provider's default sampling (recorded as temperature and seeds null)
   --concurrency N       model calls in flight at once (default ${MODEL_DEFAULTS.concurrency})
   --timeout-ms N        per-request timeout (default ${MODEL_DEFAULTS.timeoutMs}); timeouts, 429 and 5xx are retried
-  --max-cost-usd X      stop cleanly before a call would take this invocation's spend past X
+  --max-cost-usd X      stop cleanly before a call would take this invocation's spend past X; the conditions
+                        already complete are written to --out marked incomplete (INCOMPLETE.md), exit 1
   --llm-cache M         record (default: call and store), replay (stored calls only, no network), off
   --cache-dir DIR       where calls are stored (default ${MODEL_DEFAULTS.cacheDir}/)
-  --resume              with record: reuse every stored successful call instead of calling again
+  --resume              with record: reuse every stored successful call instead of calling again (finishes a
+                        budget-stopped run and replaces its incomplete output)
   --estimate-cost       print what the model calls would cost (tokenizer counts, pricing table); calls nothing
 `;
 
@@ -164,58 +168,93 @@ function swapConsumers(selected: readonly Condition[], replacements: readonly Co
 /** One pass of the pure study; `final` is false for a model reader's collecting pass, whose output is discarded. */
 export type StudyPass<T> = (conditions: readonly Condition[], models: StudyModels, final: boolean) => T;
 
+/** Why and where --max-cost-usd stopped a run, and which selected conditions that left unfinished. */
+export interface BudgetStopReport {
+  readonly phase: 'predictor' | 'reader';
+  readonly detail: string;
+  readonly completed: number;
+  readonly total: number;
+  /** The cache folder, relative to the working directory. */
+  readonly cacheDir: string;
+  /** Selected conditions not written, in selection order (each needs a call that was not made). */
+  readonly missing: readonly string[];
+}
+
+/** What a run gives: the final pass's value (absent when a budget stop left no condition complete), and the stop. */
+export interface StudyOutcome<T> {
+  readonly value: T | undefined;
+  readonly stop: BudgetStopReport | null;
+}
+
 export interface PreparedStudy {
-  readonly conditions: readonly Condition[];
   /** Runs the pure study with the prepared model layer (twice for a model reader: collect, call, answer). */
-  readonly run: <T>(runStudy: StudyPass<T>) => Promise<T>;
+  readonly run: <T>(runStudy: StudyPass<T>) => Promise<StudyOutcome<T>>;
   readonly gateway: Gateway | undefined;
 }
 
 /**
  * The asynchronous phase: the predictor's calls (once per prune point, shared by every consumer), then the study
- * itself with a lookup predictor. A budget stop leaves every finished call in the cache and a progress note.
+ * itself with a lookup predictor. A budget stop leaves every finished call in the cache and a progress note, and the
+ * final pass then runs only the conditions whose every call completed; the caller writes them as an incomplete run.
  */
 export async function prepareStudy(plan: ModelPlan, selected: readonly Condition[], views: readonly PolicyView[],
   tokens: TokenCounter, seed: number, io: CliIO, sleeper: Sleeper = {}): Promise<PreparedStudy> {
   if (!usesModels(plan)) {
-    return { conditions: selected, gateway: undefined, run: async (runStudy) => runStudy(selected, { reader: structuralReader() }, true) };
+    return { gateway: undefined, run: async (runStudy) => ({ value: runStudy(selected, { reader: structuralReader() }, true), stop: null }) };
   }
   const gateway = gatewayFor(plan, tokens, seed, sleeper);
   const provider = plan.provider as RemoteProvider;
-  const guarded = async <T>(phase: string, work: () => Promise<T>): Promise<T> => {
-    try {
-      return await work();
-    } catch (err) {
-      if (!(err instanceof BudgetStop)) throw err;
-      const dir = relativePath(plan.cacheDir, io.cwd);
-      writeAtomic(resolve(plan.cacheDir, 'progress.json'), `${JSON.stringify({
-        stoppedBy: 'budget', phase, completed: err.completed, total: err.total, maxCostUsd: plan.maxCostUsd,
-        spentUsd: gateway.spentUsd, provider, model: plan.model,
-      }, null, 2)}\n`);
-      throw failure('PL_BUDGET_STOPPED', err.cause.message, err.completed, err.total, dir);
-    }
+  const report = (phase: BudgetStopReport['phase'], stop: BudgetStop, complete: readonly Condition[]): BudgetStopReport => {
+    writeAtomic(resolve(plan.cacheDir, 'progress.json'), `${JSON.stringify({
+      stoppedBy: 'budget', phase, completed: stop.completed, total: stop.total, maxCostUsd: plan.maxCostUsd,
+      spentUsd: gateway.spentUsd, provider, model: plan.model, written: complete.map((c) => c.name),
+    }, null, 2)}\n`);
+    const done = new Set(complete.map((c) => c.name));
+    return {
+      phase, detail: stop.cause.message, completed: stop.completed, total: stop.total,
+      cacheDir: relativePath(plan.cacheDir, io.cwd), missing: selected.filter((c) => !done.has(c.name)).map((c) => c.name),
+    };
   };
+  const isConsumer = (c: Condition) => PREDICTOR_CONSUMERS.includes(c.name);
   let conditions: Condition[] = [...selected];
   let predictorCharge: StudyModels['predictorCharge'];
-  if (selected.some((c) => PREDICTOR_CONSUMERS.includes(c.name))) {
-    const prepared = await guarded('predictor', () => preparePredictions(views, gateway, provider, seed, plan.concurrency));
+  let predictorStop: BudgetStop | null = null;
+  if (selected.some(isConsumer)) {
+    const { prepared, stop } = await preparePredictions(views, gateway, provider, seed, plan.concurrency);
+    predictorStop = stop;
     const label = `${gateway.label}:${PROMPT_VERSIONS.predictor}`;
-    conditions = swapConsumers(selected, conditionsWith({ predictor: lookupPredictor(prepared), label }));
+    // A consumer needs the prediction of every prune point; after a stop some are missing, so no consumer can run.
+    conditions = stop ? selected.filter((c) => !isConsumer(c)) : swapConsumers(selected, conditionsWith({ predictor: lookupPredictor(prepared), label }));
     predictorCharge = (condition, view) => {
       if (!PREDICTOR_CONSUMERS.includes(condition)) return undefined;
       const p = preparedFor(prepared, view);
       return p && { provider, model: gateway.model, call: p.call, failed: !(p.prediction instanceof Map) };
     };
   }
-  const run = async <T>(runStudy: StudyPass<T>): Promise<T> => {
-    if (plan.reader !== 'model') return runStudy(conditions, { reader: structuralReader(), predictorCharge }, true);
+  const run = async <T>(runStudy: StudyPass<T>): Promise<StudyOutcome<T>> => {
+    const final = (complete: readonly Condition[], models: StudyModels): T | undefined =>
+      (complete.length > 0 ? runStudy(complete, models, true) : undefined);
+    if (plan.reader !== 'model') {
+      const models = { reader: structuralReader(), predictorCharge };
+      return { value: final(conditions, models), stop: predictorStop && report('predictor', predictorStop, conditions) };
+    }
+    // With a model reader every condition makes reader calls, none of which a stopped run may start.
+    if (predictorStop) return { value: undefined, stop: report('predictor', predictorStop, []) };
     const setup: ModelReaderSetup = { gateway, provider, epochs: plan.epochs, seed };
     const collected = new Map<string, Collected>();
     runStudy(conditions, { reader: collectingReader(setup, collected), predictorCharge }, false);
-    const answers = await guarded('reader', () => prepareAnswers(collected, gateway, plan.concurrency));
-    return runStudy(conditions, { reader: modelReader(setup, answers), predictorCharge }, true);
+    const { answers, stop } = await prepareAnswers(collected, gateway, plan.concurrency);
+    const reader = modelReader(setup, answers);
+    if (!stop) return { value: final(conditions, { reader, predictorCharge }), stop: null };
+    // Which conditions the completed calls suffice for: collect each condition's own requests and look them up.
+    const complete = conditions.filter((c) => {
+      const own = new Map<string, Collected>();
+      runStudy([c], { reader: collectingReader(setup, own), predictorCharge }, false);
+      return [...own.keys()].every((key) => answers.has(key));
+    });
+    return { value: final(complete, { reader, predictorCharge }), stop: report('reader', stop, complete) };
   };
-  return { conditions, gateway, run };
+  return { gateway, run };
 }
 
 export interface EstimatePoint {

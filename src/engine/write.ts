@@ -23,10 +23,20 @@ export const LAYOUT = {
   bulkDecisions: 'decisions.generated.jsonl.gz',
   bulkPoints: 'points.generated.jsonl.gz',
   exploratoryMarker: 'EXPLORATORY.md',
+  incompleteMarker: 'INCOMPLETE.md',
 } as const;
 
 const MARKER_TEXT = '# EXPLORATORY\n\nThis run was not checked against the preregistration (experiments/ch10-ablation/). ' +
   'Its outputs are exploratory and can never stand for the preregistered study; see manifest.json, study.\n';
+
+/** The note an incomplete run carries beside its manifest: what is there, what is missing, how to finish. */
+function incompleteText(incomplete: NonNullable<ManifestT['incomplete']>, written: readonly string[]): string {
+  return `# INCOMPLETE\n\nThis run was stopped by --max-cost-usd during its ${incomplete.phase} calls. The conditions written here ` +
+    `are complete: ${written.join(', ')}. Missing: ${incomplete.missing.join(', ')} (each needs a model call that was ` +
+    'not made). Every finished call is in the model-call cache; run the same command again with --resume (and a budget ' +
+    'for the rest) to finish without repeating a paid call. That run replaces this folder\'s contents and removes this ' +
+    'file. See manifest.json, incomplete.\n';
+}
 
 /** Bulk files are compressed in members of about this many characters: bounded memory, the same bytes every time. */
 const GZIP_MEMBER_CHARS = 4 * 1024 * 1024;
@@ -217,10 +227,12 @@ export class RunWriter implements StudySink {
         if (this.layout.exploratory) text(`${c.name}/${LAYOUT.exploratoryMarker}`, MARKER_TEXT);
       }
       if (this.layout.exploratory) text(LAYOUT.exploratoryMarker, MARKER_TEXT);
+      if (inputs.incomplete) text(LAYOUT.incompleteMarker, incompleteText(inputs.incomplete, this.conditions.map((c) => c.name)));
       this.files.clear();
       const previous = readManifest(this.outDir);
       const fresh = new Set(this.conditions.map((c) => c.name));
-      const carried = previous && sameInputs(previous, inputs)
+      // An incomplete run carries nothing over, so its folder holds exactly what its manifest says is there.
+      const carried = previous && !inputs.incomplete && sameInputs(previous, inputs)
         ? previous.conditions.filter((c) => !fresh.has(c.name) && existsSync(join(this.outDir, c.name)))
         : [];
       const stale = previous ? previous.conditions.filter((c) => !fresh.has(c.name) && !carried.includes(c)) : [];
@@ -239,6 +251,9 @@ export class RunWriter implements StudySink {
       const marker = join(this.outDir, LAYOUT.exploratoryMarker);
       if (this.layout.exploratory) renameSync(join(this.staging, LAYOUT.exploratoryMarker), marker);
       else rmSync(marker, { force: true });
+      const unfinished = join(this.outDir, LAYOUT.incompleteMarker);
+      if (inputs.incomplete) renameSync(join(this.staging, LAYOUT.incompleteMarker), unfinished);
+      else rmSync(unfinished, { force: true });
       renameSync(join(this.staging, 'manifest.json'), join(this.outDir, 'manifest.json'));
       for (const c of stale) rmSync(join(this.outDir, c.name), { recursive: true, force: true });
       this.done = true;

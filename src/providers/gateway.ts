@@ -147,27 +147,33 @@ export class Gateway {
  * flight finish (and are cached), and BudgetExhausted is rethrown with how many calls completed.
  */
 export async function runAll<T>(tasks: readonly (() => Promise<T>)[], concurrency: number): Promise<T[]> {
+  const { done, stop } = await runUntilStopped(tasks, concurrency);
+  if (stop) throw stop;
+  return done;
+}
+
+/**
+ * As runAll, but a budget stop is returned with the calls that did complete (in task order), so the caller can
+ * write what they suffice for. Any other failure is thrown.
+ */
+export async function runUntilStopped<T>(tasks: readonly (() => Promise<T>)[], concurrency: number): Promise<{ done: T[]; stop: BudgetStop | null }> {
   const limit = pLimit(concurrency);
   let stopped: BudgetExhausted | undefined;
-  let completed = 0;
   const settled = await Promise.allSettled(tasks.map((task) => limit(async () => {
     if (stopped) throw stopped;
     try {
-      const value = await task();
-      completed += 1;
-      return value;
+      return await task();
     } catch (err) {
       if (err instanceof BudgetExhausted) stopped ??= err;
       throw err;
     }
   })));
-  if (stopped) throw new BudgetStop(stopped, completed, tasks.length);
-  const values: T[] = [];
+  const done: T[] = [];
   for (const s of settled) {
-    if (s.status === 'rejected') throw s.reason;
-    values.push(s.value);
+    if (s.status === 'fulfilled') done.push(s.value);
+    else if (!stopped) throw s.reason;
   }
-  return values;
+  return { done, stop: stopped ? new BudgetStop(stopped, done.length, tasks.length) : null };
 }
 
 export class BudgetStop extends Error {

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { PolicyView } from '../fixture/view.js';
 import type { Predictor, PredictorAbstention } from '../policy/mechanisms/predictive-semantic.js';
 import type { CallResult, Gateway } from './gateway.js';
-import { runAll } from './gateway.js';
+import { runUntilStopped, type BudgetStop } from './gateway.js';
 import { answerJson, prompt, PROMPT_VERSIONS } from './prompts.js';
 import { sampling, type ChatRequest, type RemoteProvider } from './types.js';
 
@@ -34,7 +34,7 @@ export function predictorRequest(view: PolicyView, provider: RemoteProvider, see
       id: item.id, kind: item.kind, origin: item.origin, turn: item.turn, tool: item.tool?.name ?? null, content: item.content,
     })),
   };
-  return { system: prompt(PROMPT_VERSIONS.predictor), user: JSON.stringify(payload), maxTokens: PREDICTOR_MAX_TOKENS, ...sampling(provider, 0, seed) };
+  return { system: prompt(PROMPT_VERSIONS.predictor), user: JSON.stringify(payload), maxTokens: PREDICTOR_MAX_TOKENS, ...sampling(provider, 0, seed), epoch: 0 };
 }
 
 /** Strict reading of the answer: unknown ids, repeated ids or any other shape make the whole answer unusable. */
@@ -58,8 +58,9 @@ export function parsePrediction(text: string, view: PolicyView): ReadonlyMap<str
 
 const pointKey = (fixture: string, prunePoint: string): string => `${fixture}\u0000${prunePoint}`;
 
+/** Every prune point's prediction; after a budget stop, those that completed, with the stop. */
 export async function preparePredictions(views: readonly PolicyView[], gateway: Gateway, provider: RemoteProvider,
-  seed: number, concurrency: number): Promise<Map<string, PreparedPrediction>> {
+  seed: number, concurrency: number): Promise<{ prepared: Map<string, PreparedPrediction>; stop: BudgetStop | null }> {
   const tasks = views.map((view) => async (): Promise<PreparedPrediction> => {
     const call = await gateway.call(predictorRequest(view, provider, seed), `predictor, ${view.fixtureId} at ${view.prunePoint.id}`);
     const prediction = call.outcome.ok
@@ -67,8 +68,8 @@ export async function preparePredictions(views: readonly PolicyView[], gateway: 
       : { abstain: `model call failed (${call.outcome.kind}): ${call.outcome.message}` };
     return { fixture: view.fixtureId, prunePoint: view.prunePoint.id, call, prediction };
   });
-  const prepared = await runAll(tasks, concurrency);
-  return new Map(prepared.map((p) => [pointKey(p.fixture, p.prunePoint), p]));
+  const { done, stop } = await runUntilStopped(tasks, concurrency);
+  return { prepared: new Map(done.map((p) => [pointKey(p.fixture, p.prunePoint), p])), stop };
 }
 
 export function preparedFor(prepared: ReadonlyMap<string, PreparedPrediction>, view: PolicyView): PreparedPrediction | undefined {

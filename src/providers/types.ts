@@ -15,6 +15,12 @@ export const ChatRequest = z.strictObject({
   temperature: z.number().min(0).max(2).nullable(),
   /** null: not sent (the Anthropic API takes no seed). */
   seed: z.int().nullable(),
+  /**
+   * Which repetition of an otherwise identical request this is (a reader's epoch; 0 for a single call). Never sent:
+   * it is part of the request's identity, so N epochs are N calls, N cache entries and N answers even where the
+   * provider takes no seed and the request text is the same (Anthropic), and differ only by the provider's sampling.
+   */
+  epoch: z.int().nonnegative(),
 });
 export type ChatRequest = z.infer<typeof ChatRequest>;
 

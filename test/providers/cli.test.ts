@@ -1,6 +1,6 @@
 // The model-backed study end to end through the CLI, against the fake server: record, replay with the network
-// unreachable, budget stop then --resume with no repeated paid call, invalid model output, the key-leak check,
-// usage errors, and --estimate-cost calling nothing.
+// unreachable, epochs, a budget stop writing what is complete then --resume with no repeated paid call, invalid
+// model output, the key-leak check, usage errors, and --estimate-cost calling nothing.
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -121,6 +121,41 @@ describe('experiment with a model provider', () => {
     expect(server.hits).toHaveLength(0);
   });
 
+  it('--epochs 3 on Anthropic (no seed, no temperature) makes 3 recorded reader calls per probe and counts 3 answers', async () => {
+    // The Anthropic requests of the three epochs are textually the same; each epoch must still be its own call. The
+    // fake answers UNKNOWN the third time it sees a body, so one answer counted three times would show in the counts.
+    const seen = new Map<string, number>();
+    server.handle((hit) => {
+      if (isPredictor(hit)) return wellBehaved(hit);
+      const body = JSON.stringify(hit.body);
+      const n = (seen.get(body) ?? 0) + 1;
+      seen.set(body, n);
+      return n === 3 ? ok(hit.api, '{"answer": "UNKNOWN"}') : wellBehaved(hit);
+    });
+    const { file } = writeFixture();
+    const [one, three, cache1, cache3] = [tmp(), tmp(), tmp(), tmp()];
+    expect((await cli(args(file, one, cache1, 'anthropic', ['--reader', 'model']), process.cwd(), env('anthropic'))).code).toBe(0);
+    const single = server.hits.filter((h) => !isPredictor(h)).length;
+    expect(single).toBeGreaterThan(0);
+    server.hits.length = 0;
+    seen.clear();
+    const r = await cli(args(file, three, cache3, 'anthropic', ['--reader', 'model', '--epochs', '3']), process.cwd(), env('anthropic'));
+    expect(r.code).toBe(0);
+    const readers = server.hits.filter((h) => !isPredictor(h));
+    expect(readers).toHaveLength(3 * single);
+    for (const h of readers) {
+      expect(h.body).not.toHaveProperty('temperature');
+      expect(h.body).not.toHaveProperty('seed');
+    }
+    // One cache entry per call: the predictor's and each epoch's reader calls.
+    expect(readdirSync(cache3).filter((f) => f.endsWith('.json'))).toHaveLength(1 + 3 * single);
+    const raw = Summary.parse(JSON.parse(readFileSync(join(three, 'raw', 'summary.json'), 'utf8')));
+    expect(raw.behaviour).toMatchObject({ epochs: 3, temperature: null, seeds: null, probes: 3 });
+    // Raw's pruned context is its full one: one call per epoch. Two epochs found prod-eu, the third said UNKNOWN.
+    expect(raw.behaviour.full.taskSuccess).toEqual({ numerator: 2, denominator: 3, value: 2 / 3 });
+    expect(raw.behaviour.usage).toMatchObject({ calls: 3 });
+  });
+
   it('replay with no recording fails naming the missing entry, and writes nothing', async () => {
     const { file } = writeFixture();
     const [out, cache] = [tmp(), tmp()];
@@ -161,7 +196,7 @@ describe('experiment with a model provider', () => {
     expect(point.behaviour.pruned.errors).toBe(1);
   });
 
-  it('stops before passing --max-cost-usd, writes no results, and --resume finishes without repeating a paid call', async () => {
+  it('a budget stop writes the complete conditions as an incomplete run; --resume finishes it without repeating a paid call', async () => {
     // Every call reports 5000 input and 200 output tokens: $0.00087 at gpt-4o-mini's rates. The budget admits the
     // predictor (worst case about $0.0013) and one reader call, then stops before the next would pass $0.0018.
     server.handle((hit) => {
@@ -170,31 +205,76 @@ describe('experiment with a model provider', () => {
     });
     const { file } = writeFixture();
     const [out, cache] = [tmp(), tmp()];
-    const stopped = await cli(args(file, join(out, 'r'), cache, 'openai', ['--reader', 'model', '--max-cost-usd', '0.0018']), process.cwd(), env('openai'));
+    const r = join(out, 'r');
+    const stopped = await cli(args(file, r, cache, 'openai', ['--reader', 'model', '--max-cost-usd', '0.0018']), process.cwd(), env('openai'));
     expect(stopped.code).toBe(1);
-    expect(stopped.stderr).toContain('[PL_BUDGET_STOPPED]');
+    expect(stopped.stderr).toContain('[PL_BUDGET_STOPPED_PARTIAL]');
     expect(stopped.stderr).toContain('--resume');
-    expect(existsSync(join(out, 'r'))).toBe(false);
     const progress = JSON.parse(readFileSync(join(cache, 'progress.json'), 'utf8')) as { stoppedBy: string; phase: string; completed: number; total: number };
     expect(progress).toMatchObject({ stoppedBy: 'budget', phase: 'reader' });
     expect(progress.completed).toBeGreaterThan(0);
     expect(progress.completed).toBeLessThan(progress.total);
+    // The one reader call made is the full context's, shared by raw (whose pruned context is the full one) and by
+    // the guard (which removes nothing here); the other two conditions removed items and need a pruned-context call.
+    const removed = (c: string) => Summary.parse(JSON.parse(readFileSync(join(r, c, 'summary.json'), 'utf8'))).tokens.removed;
+    expect(removed('regenerability-guard')).toBe(0);
+    const partial = Manifest.parse(JSON.parse(readFileSync(join(r, 'manifest.json'), 'utf8')));
+    expect(partial.conditions.map((c) => c.name)).toEqual(['raw', 'regenerability-guard']);
+    expect(partial.incomplete).toEqual({ stoppedBy: 'budget', phase: 'reader', missing: ['predictive-semantic', 'ladder-0-4'] });
+    expect(partial.study.exploratory).toBe(true);
+    expect(readdirSync(r).sort()).toEqual(['EXPLORATORY.md', 'INCOMPLETE.md', 'manifest.json', 'raw', 'regenerability-guard']);
+    expect(readFileSync(join(r, 'INCOMPLETE.md'), 'utf8')).toContain('Missing: predictive-semantic, ladder-0-4');
+    expect(partial.outputs.map((o) => o.file)).toContain('INCOMPLETE.md');
+    const written = outputs(r);
     const firstHits = server.hits.map((h) => JSON.stringify(h.body));
     expect(firstHits.length).toBeGreaterThan(0);
 
     server.hits.length = 0;
-    const resumed = await cli(args(file, join(out, 'r'), cache, 'openai', ['--reader', 'model', '--resume']), process.cwd(), env('openai'));
+    const resumed = await cli(args(file, r, cache, 'openai', ['--reader', 'model', '--resume']), process.cwd(), env('openai'));
     expect(resumed.code).toBe(0);
     const again = server.hits.map((h) => JSON.stringify(h.body));
     for (const body of again) expect(firstHits).not.toContain(body);
     expect(again.length).toBeGreaterThan(0);
+    const full = Manifest.parse(JSON.parse(readFileSync(join(r, 'manifest.json'), 'utf8')));
+    expect(full.incomplete).toBeUndefined();
+    expect(full.conditions.map((c) => c.name)).toEqual(['ladder-0-4', 'predictive-semantic', 'raw', 'regenerability-guard']);
+    expect(existsSync(join(r, 'INCOMPLETE.md'))).toBe(false);
+    // What the stopped run wrote was final: the resumed run writes those conditions byte for byte the same.
+    const finished = outputs(r);
+    for (const f of Object.keys(written).filter((f) => f.startsWith('raw/') || f.startsWith('regenerability-guard/'))) expect(finished[f]).toBe(written[f]);
 
     // A third, fully recorded run repeats nothing at all.
     server.hits.length = 0;
     const third = await cli(args(file, join(out, 'r3'), cache, 'openai', ['--reader', 'model', '--resume']), process.cwd(), env('openai'));
     expect(third.code).toBe(0);
     expect(server.hits).toHaveLength(0);
-    expect(outputs(join(out, 'r3'))).toEqual(outputs(join(out, 'r')));
+    expect(outputs(join(out, 'r3'))).toEqual(finished);
+  });
+
+  it('a budget stop in the predictor phase writes the conditions that make no model call; with nothing complete it writes nothing', async () => {
+    server.handle(wellBehaved);
+    const { file } = writeFixture();
+    const [out, cache] = [tmp(), tmp()];
+    // $0.0001 is less than the predictor's worst case, so no call is made at all.
+    const stopped = await cli(args(file, join(out, 'r'), cache, 'openai', ['--max-cost-usd', '0.0001']), process.cwd(), env('openai'));
+    expect(stopped.code).toBe(1);
+    expect(stopped.stderr).toContain('[PL_BUDGET_STOPPED_PARTIAL]');
+    expect(server.hits).toHaveLength(0);
+    const partial = Manifest.parse(JSON.parse(readFileSync(join(out, 'r', 'manifest.json'), 'utf8')));
+    expect(partial.conditions.map((c) => c.name)).toEqual(['raw']);
+    expect(partial.incomplete).toEqual({ stoppedBy: 'budget', phase: 'predictor', missing: ['predictive-semantic', 'regenerability-guard', 'ladder-0-4'] });
+
+    // A model reader needs calls for raw too: nothing is complete, so nothing is written.
+    const none = await cli(args(file, join(out, 'm'), cache, 'openai', ['--reader', 'model', '--max-cost-usd', '0.0001']), process.cwd(), env('openai'));
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain('[PL_BUDGET_STOPPED]');
+    expect(none.stderr).toContain('Nothing was written to --out');
+    expect(existsSync(join(out, 'm'))).toBe(false);
+
+    const resumed = await cli(args(file, join(out, 'r'), cache, 'openai', ['--resume']), process.cwd(), env('openai'));
+    expect(resumed.code).toBe(0);
+    expect(Manifest.parse(JSON.parse(readFileSync(join(out, 'r', 'manifest.json'), 'utf8'))).conditions).toHaveLength(4);
+    expect(existsSync(join(out, 'r', 'INCOMPLETE.md'))).toBe(false);
   });
 
   it('the key never appears in any written file or in what the command printed', async () => {

@@ -1,5 +1,6 @@
-// The call pipeline against the fake server: normalised usage, retries (retry-after honoured, backoff after a 500),
-// malformed bodies, timeouts, replay misses, and what a call costs. Waits are recorded, never slept.
+// The call pipeline against the fake server: normalised usage; on both APIs, retries (retry-after honoured, backoff
+// after a 500), malformed bodies, timeouts and replay with the network unreachable; replay misses, and what a call
+// costs. Waits are recorded, never slept.
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,12 +10,12 @@ import { RunError } from '../../src/errors.js';
 import { anthropicClient } from '../../src/providers/anthropic.js';
 import { Budget, BudgetExhausted } from '../../src/providers/budget.js';
 import { CallCache, cacheKey, type CacheMode } from '../../src/providers/cache.js';
-import { BudgetStop, Gateway, runAll } from '../../src/providers/gateway.js';
+import { BudgetStop, Gateway, runAll, runUntilStopped } from '../../src/providers/gateway.js';
 import { openaiClient } from '../../src/providers/openai.js';
 import { costUsd, priceOf } from '../../src/providers/pricing.js';
 import { backoffMs } from '../../src/providers/retry.js';
 import { retryAfterMs, type ChatRequest, type RemoteProvider } from '../../src/providers/types.js';
-import { anthropicOk, openaiOk, startFakeLlm, type FakeLlm } from '../support/fake-llm.js';
+import { anthropicOk, closedPort, openaiOk, startFakeLlm, type FakeLlm } from '../support/fake-llm.js';
 
 const KEY = 'sk-fake-KEY-0123456789';
 const tokens = tokenCounter();
@@ -25,15 +26,17 @@ beforeAll(async () => { server = await startFakeLlm(); });
 afterAll(async () => { await server.close(); });
 beforeEach(() => { server.hits.length = 0; slept = []; });
 
-const request = (user = 'hello'): ChatRequest => ({ system: 'be brief', user, maxTokens: 64, temperature: 0, seed: 7 });
+const request = (user = 'hello'): ChatRequest => ({ system: 'be brief', user, maxTokens: 64, temperature: 0, seed: 7, epoch: 0 });
 
-function gateway(provider: RemoteProvider, options: { mode?: CacheMode; dir?: string; resume?: boolean; budget?: number | null; timeoutMs?: number; model?: string } = {}): Gateway {
+function gateway(provider: RemoteProvider, options: { mode?: CacheMode; dir?: string; resume?: boolean; budget?: number | null; timeoutMs?: number; model?: string; url?: string } = {}): Gateway {
   const model = options.model ?? (provider === 'openai' ? 'gpt-4o-mini' : 'claude-sonnet-4-20250514');
-  const config = { model, apiKey: KEY, baseURL: provider === 'openai' ? server.openaiURL : server.anthropicURL, timeoutMs: options.timeoutMs ?? 5000 };
+  const config = { model, apiKey: KEY, baseURL: options.url ?? (provider === 'openai' ? server.openaiURL : server.anthropicURL), timeoutMs: options.timeoutMs ?? 5000 };
   const mode = options.mode ?? 'off';
   return new Gateway({
     provider, model,
-    client: mode === 'replay' ? undefined : provider === 'openai' ? openaiClient(config) : anthropicClient(config),
+    // The CLI gives a replaying gateway no client at all; a test may give it one aimed at a dead port to show it is
+    // never used.
+    client: mode === 'replay' && !options.url ? undefined : provider === 'openai' ? openaiClient(config) : anthropicClient(config),
     mode, cache: options.dir ? new CallCache(options.dir) : undefined, resume: options.resume ?? false,
     budget: new Budget(options.budget ?? null), price: priceOf(provider, model),
     retry: { attempts: 3, baseMs: 500, maxMs: 30_000, seed: 's', sleep: async (ms) => { slept.push(ms); } },
@@ -64,60 +67,11 @@ describe('providers against the fake server', () => {
     expect(server.hits[0]!.body).not.toHaveProperty('temperature');
   });
 
-  it('429 with retry-after: waits what the server asked, then succeeds', async () => {
-    server.handle((_hit, n) => (n === 1 ? { status: 429, headers: { 'retry-after': '3' }, body: { error: { message: 'slow down' } } } : openaiOk('late')));
-    const r = await gateway('openai').call(request(), 'test');
-    expect(r.outcome).toMatchObject({ ok: true, response: { text: 'late' } });
-    expect(slept).toEqual([3000]);
-    expect(server.hits).toHaveLength(2);
-  });
-
-  it('500 then success: retried after a seeded backoff in [base/2, base)', async () => {
-    server.handle((_hit, n) => (n === 1 ? { status: 500, body: { error: { type: 'api_error', message: 'boom' } } } : anthropicOk('fine')));
-    const r = await gateway('anthropic').call(request(), 'test');
-    expect(r.outcome.ok).toBe(true);
-    expect(server.hits).toHaveLength(2);
-    expect(slept).toHaveLength(1);
-    expect(slept[0]).toBeGreaterThanOrEqual(250);
-    expect(slept[0]).toBeLessThan(500);
-  });
-
   it('a 400 is not retried and becomes a recorded error', async () => {
     server.handle(() => ({ status: 400, body: { error: { message: 'bad model' } } }));
     const r = await gateway('openai').call(request(), 'test');
     expect(r.outcome).toMatchObject({ ok: false, kind: 'http' });
     expect(server.hits).toHaveLength(1);
-  });
-
-  it('a malformed JSON body is an error of kind malformed, not retried', async () => {
-    for (const provider of ['openai', 'anthropic'] as const) {
-      server.hits.length = 0;
-      server.handle(() => ({ raw: '{"choices": [ not json' }));
-      const r = await gateway(provider).call(request(`malformed ${provider}`), 'test');
-      expect(r.outcome).toMatchObject({ ok: false, kind: 'malformed' });
-      expect(server.hits).toHaveLength(1);
-    }
-  });
-
-  it('a hung response times out, is retried, and ends as a timeout error', async () => {
-    server.handle(() => 'hang');
-    const r = await gateway('openai', { timeoutMs: 150 }).call(request('hang'), 'test');
-    expect(r.outcome).toMatchObject({ ok: false, kind: 'timeout' });
-    expect(server.hits).toHaveLength(3);
-    expect(slept).toHaveLength(2);
-  });
-
-  it('record stores each call under sha256(provider, model, request); replay serves it and reaches no server', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'prunelab-cache-'));
-    server.handle(() => openaiOk('stored'));
-    const recorded = await gateway('openai', { mode: 'record', dir }).call(request('keep me'), 'test');
-    const key = cacheKey('openai', 'gpt-4o-mini', request('keep me'));
-    expect(recorded.key).toBe(key);
-    expect(readdirSync(dir)).toEqual([`${key}.json`]);
-    server.hits.length = 0;
-    const replayed = await gateway('openai', { mode: 'replay', dir }).call(request('keep me'), 'test');
-    expect(replayed).toEqual(recorded);
-    expect(server.hits).toHaveLength(0);
   });
 
   it('replay of a missing entry fails with a message naming the key and the call', async () => {
@@ -162,6 +116,78 @@ describe('providers against the fake server', () => {
     expect((err as BudgetStop).total).toBe(4);
     expect(server.hits).toHaveLength(2);
     expect(g.spentUsd).toBeLessThanOrEqual(worst * 2.5);
+  });
+
+  it('runUntilStopped hands back the calls that completed, in task order, with the stop', async () => {
+    server.handle((hit) => openaiOk(`re: ${String((hit.body.messages as { content: string }[])[1]!.content)}`, { prompt_tokens: 20, completion_tokens: 64, cached: 0 }));
+    const worst = gateway('openai').worstCaseUsd(request('a'))!;
+    const g = gateway('openai', { budget: worst * 2.5 });
+    const { done, stop } = await runUntilStopped(['a', 'b', 'c', 'd'].map((u) => () => g.call(request(u), u)), 1);
+    expect(stop).toBeInstanceOf(BudgetStop);
+    expect(stop).toMatchObject({ completed: 2, total: 4 });
+    expect(done.map((r) => (r.outcome.ok ? r.outcome.response.text : r.outcome.message))).toEqual(['re: a', 're: b']);
+    const free = await runUntilStopped(['e', 'f'].map((u) => () => gateway('openai').call(request(u), u)), 2);
+    expect(free.stop).toBeNull();
+    expect(free.done).toHaveLength(2);
+  });
+});
+
+// The failure cases every backend must survive, run against both APIs of the fake server.
+describe.each(['openai', 'anthropic'] as const)('%s against the fake server: retries, failures and replay', (provider) => {
+  const okReply = (text: string) => (provider === 'openai' ? openaiOk(text) : anthropicOk(text));
+  const errorBody = (type: string, message: string) => (provider === 'openai'
+    ? { error: { message, type } }
+    : { type: 'error', error: { type, message } });
+
+  it('429 with retry-after: waits what the server asked, then succeeds', async () => {
+    server.handle((_hit, n) => (n === 1 ? { status: 429, headers: { 'retry-after': '3' }, body: errorBody('rate_limit_error', 'slow down') } : okReply('late')));
+    const r = await gateway(provider).call(request(), 'test');
+    expect(r.outcome).toMatchObject({ ok: true, response: { text: 'late' } });
+    expect(slept).toEqual([3000]);
+    expect(server.hits).toHaveLength(2);
+  });
+
+  it('500 then success: retried after a seeded backoff in [base/2, base)', async () => {
+    server.handle((_hit, n) => (n === 1 ? { status: 500, body: errorBody('api_error', 'boom') } : okReply('fine')));
+    const r = await gateway(provider).call(request(), 'test');
+    expect(r.outcome).toMatchObject({ ok: true, response: { text: 'fine' } });
+    expect(server.hits).toHaveLength(2);
+    expect(slept).toHaveLength(1);
+    expect(slept[0]).toBeGreaterThanOrEqual(250);
+    expect(slept[0]).toBeLessThan(500);
+  });
+
+  it('a malformed JSON body is an error of kind malformed, not retried', async () => {
+    server.handle(() => ({ raw: provider === 'openai' ? '{"choices": [ not json' : '{"content": [ not json' }));
+    const r = await gateway(provider).call(request('malformed'), 'test');
+    expect(r.outcome).toMatchObject({ ok: false, kind: 'malformed' });
+    expect(server.hits).toHaveLength(1);
+  });
+
+  it('a hung response times out, is retried, and ends as a timeout error', async () => {
+    server.handle(() => 'hang');
+    const r = await gateway(provider, { timeoutMs: 150 }).call(request('hang'), 'test');
+    expect(r.outcome).toMatchObject({ ok: false, kind: 'timeout' });
+    expect(server.hits).toHaveLength(3);
+    expect(slept).toHaveLength(2);
+  });
+
+  it('record stores each call under sha256(provider, model, request); replay with the network unreachable serves it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'prunelab-cache-'));
+    server.handle(() => okReply('stored'));
+    const model = provider === 'openai' ? 'gpt-4o-mini' : 'claude-sonnet-4-20250514';
+    const recorded = await gateway(provider, { mode: 'record', dir }).call(request('keep me'), 'test');
+    const key = cacheKey(provider, model, request('keep me'));
+    expect(recorded.key).toBe(key);
+    expect(readdirSync(dir)).toEqual([`${key}.json`]);
+    server.hits.length = 0;
+    const dead = `http://127.0.0.1:${await closedPort()}${provider === 'openai' ? '/v1' : ''}`;
+    const replayed = await gateway(provider, { mode: 'replay', dir, url: dead }).call(request('keep me'), 'test');
+    expect(replayed).toEqual(recorded);
+    expect(server.hits).toHaveLength(0);
+    // Another epoch of the same request is another call: replay has no entry for it.
+    const other = await gateway(provider, { mode: 'replay', dir, url: dead }).call({ ...request('keep me'), epoch: 1 }, 'epoch 1').catch((e: unknown) => e);
+    expect((other as RunError).code).toBe('PL_LLM_REPLAY_MISS');
   });
 });
 
