@@ -9,6 +9,8 @@ export const messages = {
   PL_USAGE_POSITIONAL: (arg: string) => `unexpected argument "${arg}": every option is a --flag`,
   PL_USAGE_NO_CONDITIONS: () => 'option --condition names no condition',
   PL_USAGE_OUT_NOT_DIR: (path: string) => `option --out names ${path}, which is a file, not a folder`,
+  PL_USAGE_EXPLORATORY_NEEDS_OUT: (why: string) =>
+    `this run is exploratory (${why}); give --out DIR: results/ holds only the preregistered study`,
   PL_USAGE_POLICY_NEEDS_OUT: () => 'option --policy needs --out DIR: results/ holds only the built-in study',
   PL_USAGE_UNKNOWN_CONDITION: (name: string, valid: readonly string[]) =>
     `unknown condition "${name}"; valid conditions: ${valid.join(', ')}`,

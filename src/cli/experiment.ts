@@ -133,7 +133,7 @@ export async function experiment(argv: readonly string[], io: CliIO): Promise<nu
   if (existsSync(plan.outDir) && !statSync(plan.outDir).isDirectory()) throw usage('PL_USAGE_OUT_NOT_DIR', relativePath(plan.outDir, io.cwd));
   // A check of a model-backed run regenerates from the recorded calls: it must not call (or pay) again.
   if (flags.check) return check(usesModels(plan.models) ? { ...plan, models: { ...plan.models, cacheMode: 'replay' } } : plan, io);
-  const { summaries, study } = await execute(plan, io, plan.outDir);
+  const { summaries, study } = await execute(plan, io, plan.outDir, flags.out === undefined);
   const notice = study.exploratory ? `EXPLORATORY (${study.why}): every output is stamped exploratory and cannot stand for the preregistered study\n\n` : '';
   io.stdout(flags.json ? `${JSON.stringify(summaries, null, 2)}\n` : notice + renderSummaryTable(summaries, plan.outDir, io.cwd));
   return 0;
@@ -177,9 +177,11 @@ function studyFor(plan: Plan, root: string): Study {
 }
 
 /** Checks the frozen inputs, loads and validates everything, then streams the run into a staging folder. */
-async function execute(plan: Plan, io: CliIO, outDir: string): Promise<{ summaries: Summary[]; study: Study }> {
+/** `intoDefault`: writing to the default results/, which only the preregistered study may replace. */
+async function execute(plan: Plan, io: CliIO, outDir: string, intoDefault = false): Promise<{ summaries: Summary[]; study: Study }> {
   const root = io.cwd;
   const study = studyFor(plan, root);
+  if (intoDefault && study.exploratory) throw usage('PL_USAGE_EXPLORATORY_NEEDS_OUT', study.why);
   const fixtures = loadFixtures(plan.fixturesPath, root);
   if (study.frozen) checkLoaded(fixtures, study.frozen);
   const startedAt = new Date().toISOString();

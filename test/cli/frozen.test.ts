@@ -48,6 +48,19 @@ describe('the preregistered study (default fixtures)', () => {
     for (const c of conditionNames()) expect(Summary.parse(JSON.parse(readFileSync(join(outIn(s), c, 'summary.json'), 'utf8'))).exploratory).toBe(false);
   });
 
+  it('lets only the preregistered study replace the default results/: an exploratory run there needs --out', async () => {
+    const s = studyRoot();
+    for (const args of [['--exploratory'], ['--timing', 'pressure:0.8'], ['--seed', '7']]) {
+      const r = await cli(['experiment', '--condition', 'raw', ...args], s.root);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('[PL_USAGE_EXPLORATORY_NEEDS_OUT]');
+      expect(existsSync(join(s.root, 'results'))).toBe(false);
+    }
+    const ok = await cli(['experiment', '--condition', 'raw'], s.root);
+    expect(ok.code).toBe(0);
+    expect(manifestOf(join(s.root, 'results')).study.exploratory).toBe(false);
+  });
+
   it('writes the canonical logs plain, the generated corpus\'s compressed, and points.csv for every fixture', async () => {
     const s = studyRoot();
     expect((await cli(['experiment', '--out', 'out', '--condition', 'exact-redundancy'], s.root)).code).toBe(0);
