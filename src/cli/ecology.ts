@@ -16,6 +16,7 @@ import { renderChart } from '../report/render-chart.js';
 import { totalEcology, traceEcology } from '../traces/ecology.js';
 import { conditionsCsv, conditionsMarkdown, ecologyChartSpec, ecologyCsv, ecologyMarkdown } from '../traces/ecology-report.js';
 import { importTrace, importTraces } from '../traces/import.js';
+import { SecretNumbering } from '../traces/redact.js';
 import { parseFlagsAndFiles } from './args.js';
 import type { CliIO } from './io.js';
 
@@ -52,7 +53,9 @@ export async function ecology(argv: readonly string[], io: CliIO): Promise<numbe
   if (flags.check) throw usage('PL_USAGE_CHECK_NEEDS_REAL');
   if (positionals.length === 0) throw usage('PL_USAGE_ECOLOGY_INPUTS');
   const tokens = tokenCounter();
-  const fixtures = positionals.flatMap((p) => inputs(resolve(io.cwd, p), p, io.cwd, tokens));
+  // One numbering for every session this run imports, as one import would give them.
+  const numbering = new SecretNumbering();
+  const fixtures = positionals.flatMap((p) => inputs(resolve(io.cwd, p), p, io.cwd, tokens, numbering));
   const files = await ecologyFiles(fixtures, tokens);
   if (flags.out !== undefined) {
     const out = resolve(io.cwd, flags.out);
@@ -65,7 +68,7 @@ export async function ecology(argv: readonly string[], io: CliIO): Promise<numbe
 }
 
 /** Fixtures from a path: a folder of fixtures, a fixture file, or a recorded session to import in memory. */
-function inputs(path: string, shownAs: string, root: string, tokens: TokenCounter): Fixture[] {
+function inputs(path: string, shownAs: string, root: string, tokens: TokenCounter, numbering: SecretNumbering): Fixture[] {
   if (!existsSync(path)) throw input('PL_FIXTURE_PATH_MISSING', shownAs);
   const files = statSync(path).isFile() ? [path] : sessionFiles(path);
   if (files.length === 0) throw input('PL_FIXTURE_NONE', shownAs);
@@ -79,7 +82,7 @@ function inputs(path: string, shownAs: string, root: string, tokens: TokenCounte
       }
     })();
     const shown = files.length === 1 ? shownAs : relativePath(file, root);
-    return looksLikeFixture ? loadFixture(file, root).fixture : importTrace(file, shown, { redact: true, tokens }).fixture;
+    return looksLikeFixture ? loadFixture(file, root).fixture : importTrace(file, shown, { redact: true, tokens, numbering }).fixture;
   });
 }
 
