@@ -19,6 +19,7 @@ import { importTrace, importTraces } from '../traces/import.js';
 import { SecretNumbering } from '../traces/redact.js';
 import { parseFlagsAndFiles } from './args.js';
 import type { CliIO } from './io.js';
+import { notices } from '../messages.js';
 
 export const REAL_TRACES_DIR = 'data/real-traces';
 export const REAL_OUT_DIR = 'results/ecology';
@@ -60,7 +61,7 @@ export async function ecology(argv: readonly string[], io: CliIO): Promise<numbe
   if (flags.out !== undefined) {
     const out = resolve(io.cwd, flags.out);
     for (const [name, data] of files) writeAtomic(join(out, name), data);
-    io.stdout(`${files.get('ecology.md') as string}\nwritten to ${relativePath(out, io.cwd)}/ (${[...files.keys()].join(', ')})\n`);
+    io.stdout(notices.ecologyWritten(files.get('ecology.md') as string, relativePath(out, io.cwd), [...files.keys()]));
   } else {
     io.stdout(files.get('ecology.md') as string);
   }
@@ -149,13 +150,13 @@ async function real(io: CliIO, check: boolean): Promise<number> {
     }).map(([name]) => name);
     const extra = existsSync(out) ? listFiles(out).filter((f) => !files.has(f)) : [];
     if (differs.length + extra.length > 0) throw failure('PL_CHECK_DIFFERS', [...differs, ...extra.map((f) => `${f} (not produced by this code)`)]);
-    io.stdout(`${REAL_OUT_DIR} matches a fresh regeneration (${files.size} files, ${traces.length} traces, ${runs.length} conditions)\n`);
+    io.stdout(notices.ecologyCheckPassed(REAL_OUT_DIR, files.size, traces.length, runs.length));
     return 0;
   }
   for (const [name, data] of files) writeAtomic(join(out, name), data);
   // The folder holds exactly what this code produces, so --check can say so.
   for (const stale of listFiles(out).filter((f) => !files.has(f))) rmSync(join(out, stale));
-  io.stdout(`${files.get('ecology.md') as string}\nwrote ${REAL_OUT_DIR}/ (${files.size} files from ${traces.length} sessions in ${REAL_TRACES_DIR}/)\n`);
+  io.stdout(notices.ecologyRealWritten(files.get('ecology.md') as string, REAL_OUT_DIR, files.size, traces.length, REAL_TRACES_DIR));
   return 0;
 }
 

@@ -13,6 +13,7 @@ import { buildFixtureManifest, FIXTURE_MANIFEST_FILE, MANIFEST_NAME, manifestSco
 import { corpusReadme, statsOf, type FixtureStats } from '../corpus/readme.js';
 import { integerFlag, parseFlags } from './args.js';
 import type { CliIO } from './io.js';
+import { notices } from '../messages.js';
 
 export const GENERATE_DEFAULTS = { seed: 20261202, count: 400, out: 'fixtures/generated' } as const;
 export const MAX_COUNT = 5000;
@@ -76,7 +77,7 @@ export async function fixturesGenerate(argv: readonly string[], io: CliIO): Prom
   const scope = manifestScope(manifestPath);
   const manifest = buildFixtureManifest(scope.root, [scope.dir], { ...GENERATOR, seed, count, out: relativePath(outDir, scope.root) });
   writeAtomic(manifestPath, renderFixtureManifest(manifest));
-  io.stdout(`wrote ${count} fixtures and oracles to ${shown} (${(bytes.fixtures / 1e6).toFixed(1)} MB compressed fixtures, ${(bytes.oracles / 1e6).toFixed(1)} MB oracles) and ${relativePath(manifestPath, io.cwd)} (${manifest.fixtures.length} fixtures, ${manifest.oracles.length} oracles)\n`);
+  io.stdout(notices.fixturesGenerated(count, shown, bytes.fixtures, bytes.oracles, relativePath(manifestPath, io.cwd), manifest.fixtures.length, manifest.oracles.length));
   return 0;
 }
 

@@ -8,7 +8,7 @@ import { byCodeUnit, relativePath, sha256 } from '../fixture/canonical.js';
 import { isFixtureName, loadFixture, readJsonBytes } from '../fixture/load.js';
 import { forEachGenerated } from '../corpus/corpus.js';
 import { diffEntries, FIXTURE_MANIFEST_FILE, inputFiles, manifestScope, readFixtureManifest, type Entry, type EntryDiff } from '../study/manifest.js';
-import { messages } from '../messages.js';
+import { messages, notices } from '../messages.js';
 import { parseFlags } from './args.js';
 import type { CliIO } from './io.js';
 
@@ -80,7 +80,7 @@ export async function fixturesVerify(argv: readonly string[], io: CliIO): Promis
     }
   }
   if (problems.length > 0) throw input('PL_VERIFY_PROBLEMS', shown, problems);
-  io.stdout(`${shown}: ${manifest.fixtures.length} fixtures and ${manifest.oracles.length} oracles match their hashes and the schema${manifest.generator ? `; the ${generated} generated fixtures equal a regeneration from seed ${manifest.generator.seed}` : ''}\n`);
+  io.stdout(notices.fixturesVerified(shown, manifest.fixtures.length, manifest.oracles.length, manifest.generator ? { count: generated, seed: manifest.generator.seed } : null));
   return 0;
 }
 
