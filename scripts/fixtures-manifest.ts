@@ -2,6 +2,7 @@
 // already there. The corpus generator writes the same manifest; this covers a corpus with no generated part.
 //   npm run fixtures:manifest
 import { writeFixtureManifest } from '../src/study/freeze.js';
+import { notices } from '../src/messages.js';
 
 const r = writeFixtureManifest(process.cwd());
-process.stdout.write(`wrote ${r.file}: ${r.fixtures} fixtures, ${r.oracles} oracles, sha256 ${r.sha256}\n`);
+process.stdout.write(notices.fixtureManifestWritten(r.file, r.fixtures, r.oracles, r.sha256));

@@ -7,7 +7,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { byCodeUnit } from '../src/fixture/canonical.js';
 import { writeAtomic } from '../src/engine/write.js';
-import { messages } from '../src/messages.js';
+import { messages, notices } from '../src/messages.js';
 import { DISPLAY_MARK } from '../src/report/notebook-display.js';
 
 const CELL_MARK = '\u001eprunelab-cell\u001e';
@@ -96,10 +96,10 @@ function main(): number {
     const run = runNotebook(file);
     writeAtomic(file, serialise(run.notebook));
     const name = `notebooks/${basename(file)}`;
-    if (run.ok) process.stdout.write(`ran ${name}\n`);
+    if (run.ok) process.stdout.write(notices.notebookRan(name));
     else {
       failed += 1;
-      process.stderr.write(`prunelab: ${messages.PL_NOTEBOOK_FAILED(name, run.error ?? '')} [PL_NOTEBOOK_FAILED]\n`);
+      process.stderr.write(notices.errorLine(messages.PL_NOTEBOOK_FAILED(name, run.error ?? ''), 'PL_NOTEBOOK_FAILED'));
     }
   }
   return failed === 0 ? 0 : 1;

@@ -1,4 +1,5 @@
-// Every user-facing message in one catalogue, keyed by the stable code the error carries.
+// Every user-facing message in one catalogue: `messages`, keyed by the stable PL_* code an error carries, and
+// `notices` (at the end): status, success and warning lines, and the frame an error is printed in.
 export const messages = {
   PL_USAGE_UNKNOWN_FLAG: (flag: string, valid: readonly string[]) =>
     `unknown option ${flag}; valid options: ${valid.join(', ')}`,
@@ -121,3 +122,37 @@ export const messages = {
 } as const;
 
 export type MessageCode = keyof typeof messages;
+
+// Informational lines: what a command prints when it works or wants a word heard (status, success, warnings). No
+// error carries them, so they have no PL_* code and live apart from `messages`, whose keys are the codes errors use.
+// Each renders the whole line, newline included, exactly as the command prints it.
+export const notices = {
+  errorLine: (message: string, code: string) => `prunelab: ${message} [${code}]\n`,
+  unexpectedFailure: (detail: string) => `prunelab: unexpected failure: ${detail}\n`,
+  noRedactWarning: () =>
+    'prunelab: warning: --no-redact: credential-looking strings are written as recorded; do not share or commit this output\n',
+  exploratoryRun: (why: string) =>
+    `EXPLORATORY (${why}): every output is stamped exploratory and cannot stand for the preregistered study\n\n`,
+  modelCalls: (sent: number, cached: number) => `model calls: ${sent} sent, ${cached} served from the cache\n`,
+  experimentCheckPassed: (dir: string, files: number, conditions: number, fixtures: number, pinnedOnly: number) =>
+    `${dir} matches a fresh regeneration (${files} files, ${conditions} conditions, ${fixtures} fixtures${pinnedOnly > 0 ? `; ${pinnedOnly} compressed logs not present here, verified against their pinned sha256` : ''})\n`,
+  fixturesGenerated: (count: number, out: string, fixtureBytes: number, oracleBytes: number, manifest: string, fixtures: number, oracles: number) =>
+    `wrote ${count} fixtures and oracles to ${out} (${(fixtureBytes / 1e6).toFixed(1)} MB compressed fixtures, ${(oracleBytes / 1e6).toFixed(1)} MB oracles) and ${manifest} (${fixtures} fixtures, ${oracles} oracles)\n`,
+  fixturesVerified: (manifest: string, fixtures: number, oracles: number, generated: { count: number; seed: number } | null) =>
+    `${manifest}: ${fixtures} fixtures and ${oracles} oracles match their hashes and the schema${generated ? `; the ${generated.count} generated fixtures equal a regeneration from seed ${generated.seed}` : ''}\n`,
+  fixtureManifestWritten: (file: string, fixtures: number, oracles: number, sha: string) =>
+    `wrote ${file}: ${fixtures} fixtures, ${oracles} oracles, sha256 ${sha}\n`,
+  preregistrationPinned: (file: string, manifest: string, sha: string) => `${file} already pins ${manifest} (sha256 ${sha})\n`,
+  preregistrationRepinned: (file: string, manifest: string, previous: string, pinned: string) =>
+    `${file} now pins ${manifest}: sha256 ${previous} -> ${pinned}; rerun npm run experiment\n`,
+  reportWritten: (tables: number, tablesDir: string, charts: number, chartsDir: string, fixtures: number, conditions: number) =>
+    `wrote ${tables} tables to ${tablesDir}/ and ${charts} charts to ${chartsDir}/ (${fixtures} fixtures, ${conditions} conditions)\n`,
+  bundleWritten: (out: string, files: number) => `wrote the bundle to ${out} (${files} files)\n`,
+  ecologyWritten: (report: string, out: string, files: readonly string[]) => `${report}\nwritten to ${out}/ (${files.join(', ')})\n`,
+  ecologyCheckPassed: (dir: string, files: number, traces: number, conditions: number) =>
+    `${dir} matches a fresh regeneration (${files} files, ${traces} traces, ${conditions} conditions)\n`,
+  ecologyRealWritten: (report: string, out: string, files: number, sessions: number, from: string) =>
+    `${report}\nwrote ${out}/ (${files} files from ${sessions} sessions in ${from}/)\n`,
+  generatedWritten: (files: readonly string[], readme: string) => `wrote ${files.join(', ')} and the generated tables of ${readme}\n`,
+  notebookRan: (file: string) => `ran ${file}\n`,
+} as const;

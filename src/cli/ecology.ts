@@ -16,8 +16,10 @@ import { renderChart } from '../report/render-chart.js';
 import { totalEcology, traceEcology } from '../traces/ecology.js';
 import { conditionsCsv, conditionsMarkdown, ecologyChartSpec, ecologyCsv, ecologyMarkdown } from '../traces/ecology-report.js';
 import { importTrace, importTraces } from '../traces/import.js';
+import { SecretNumbering } from '../traces/redact.js';
 import { parseFlagsAndFiles } from './args.js';
 import type { CliIO } from './io.js';
+import { notices } from '../messages.js';
 
 export const REAL_TRACES_DIR = 'data/real-traces';
 export const REAL_OUT_DIR = 'results/ecology';
@@ -52,12 +54,14 @@ export async function ecology(argv: readonly string[], io: CliIO): Promise<numbe
   if (flags.check) throw usage('PL_USAGE_CHECK_NEEDS_REAL');
   if (positionals.length === 0) throw usage('PL_USAGE_ECOLOGY_INPUTS');
   const tokens = tokenCounter();
-  const fixtures = positionals.flatMap((p) => inputs(resolve(io.cwd, p), p, io.cwd, tokens));
+  // One numbering for every session this run imports, as one import would give them.
+  const numbering = new SecretNumbering();
+  const fixtures = positionals.flatMap((p) => inputs(resolve(io.cwd, p), p, io.cwd, tokens, numbering));
   const files = await ecologyFiles(fixtures, tokens);
   if (flags.out !== undefined) {
     const out = resolve(io.cwd, flags.out);
     for (const [name, data] of files) writeAtomic(join(out, name), data);
-    io.stdout(`${files.get('ecology.md') as string}\nwritten to ${relativePath(out, io.cwd)}/ (${[...files.keys()].join(', ')})\n`);
+    io.stdout(notices.ecologyWritten(files.get('ecology.md') as string, relativePath(out, io.cwd), [...files.keys()]));
   } else {
     io.stdout(files.get('ecology.md') as string);
   }
@@ -65,7 +69,7 @@ export async function ecology(argv: readonly string[], io: CliIO): Promise<numbe
 }
 
 /** Fixtures from a path: a folder of fixtures, a fixture file, or a recorded session to import in memory. */
-function inputs(path: string, shownAs: string, root: string, tokens: TokenCounter): Fixture[] {
+function inputs(path: string, shownAs: string, root: string, tokens: TokenCounter, numbering: SecretNumbering): Fixture[] {
   if (!existsSync(path)) throw input('PL_FIXTURE_PATH_MISSING', shownAs);
   const files = statSync(path).isFile() ? [path] : sessionFiles(path);
   if (files.length === 0) throw input('PL_FIXTURE_NONE', shownAs);
@@ -79,7 +83,7 @@ function inputs(path: string, shownAs: string, root: string, tokens: TokenCounte
       }
     })();
     const shown = files.length === 1 ? shownAs : relativePath(file, root);
-    return looksLikeFixture ? loadFixture(file, root).fixture : importTrace(file, shown, { redact: true, tokens }).fixture;
+    return looksLikeFixture ? loadFixture(file, root).fixture : importTrace(file, shown, { redact: true, tokens, numbering }).fixture;
   });
 }
 
@@ -146,13 +150,13 @@ async function real(io: CliIO, check: boolean): Promise<number> {
     }).map(([name]) => name);
     const extra = existsSync(out) ? listFiles(out).filter((f) => !files.has(f)) : [];
     if (differs.length + extra.length > 0) throw failure('PL_CHECK_DIFFERS', [...differs, ...extra.map((f) => `${f} (not produced by this code)`)]);
-    io.stdout(`${REAL_OUT_DIR} matches a fresh regeneration (${files.size} files, ${traces.length} traces, ${runs.length} conditions)\n`);
+    io.stdout(notices.ecologyCheckPassed(REAL_OUT_DIR, files.size, traces.length, runs.length));
     return 0;
   }
   for (const [name, data] of files) writeAtomic(join(out, name), data);
   // The folder holds exactly what this code produces, so --check can say so.
   for (const stale of listFiles(out).filter((f) => !files.has(f))) rmSync(join(out, stale));
-  io.stdout(`${files.get('ecology.md') as string}\nwrote ${REAL_OUT_DIR}/ (${files.size} files from ${traces.length} sessions in ${REAL_TRACES_DIR}/)\n`);
+  io.stdout(notices.ecologyRealWritten(files.get('ecology.md') as string, REAL_OUT_DIR, files.size, traces.length, REAL_TRACES_DIR));
   return 0;
 }
 

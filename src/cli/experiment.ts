@@ -28,6 +28,7 @@ import { relativePath } from '../fixture/canonical.js';
 import { renderConditionList, renderSummaryTable } from './render.js';
 import { estimateCost, MODEL_FLAGS, MODEL_HELP, parseModelFlags, prepareStudy, rolesOf, usesModels, type ModelPlan } from './models.js';
 import { buildView } from '../fixture/view.js';
+import { notices } from '../messages.js';
 
 export const DEFAULTS = { fixtures: 'fixtures', out: 'results', seed: 20261202, timing: 'immediate', placeholders: 'marker' } as const;
 
@@ -134,7 +135,7 @@ export async function experiment(argv: readonly string[], io: CliIO): Promise<nu
   // A check of a model-backed run regenerates from the recorded calls: it must not call (or pay) again.
   if (flags.check) return check(usesModels(plan.models) ? { ...plan, models: { ...plan.models, cacheMode: 'replay' } } : plan, io);
   const { summaries, study } = await execute(plan, io, plan.outDir, flags.out === undefined);
-  const notice = study.exploratory ? `EXPLORATORY (${study.why}): every output is stamped exploratory and cannot stand for the preregistered study\n\n` : '';
+  const notice = study.exploratory ? notices.exploratoryRun(study.why) : '';
   io.stdout(flags.json ? `${JSON.stringify(summaries, null, 2)}\n` : notice + renderSummaryTable(summaries, plan.outDir, io.cwd));
   return 0;
 }
@@ -201,7 +202,7 @@ async function execute(plan: Plan, io: CliIO, outDir: string, intoDefault = fals
         : { fixture: () => undefined };
       return streamStudy({ conditions, fixtures, timing: plan.timing, placeholders: plan.placeholders, tokens, exploratory: study.exploratory, models }, sink);
     });
-    if (prepared.gateway) io.stderr(`model calls: ${prepared.gateway.stats.networkCalls} sent, ${prepared.gateway.stats.cacheHits} served from the cache\n`);
+    if (prepared.gateway) io.stderr(notices.modelCalls(prepared.gateway.stats.networkCalls, prepared.gateway.stats.cacheHits));
     for (const f of fixtures) {
       if (f.oracleFile === null) continue;
       const now = sha256(readFileSync(resolve(root, f.oracleFile)));
@@ -304,8 +305,7 @@ async function check(plan: Plan, io: CliIO): Promise<number> {
       else if (actual !== o.sha256) differs.push(o.file);
     }
     if (differs.length > 0) throw failure('PL_CHECK_DIFFERS', differs);
-    const note = pinnedOnly > 0 ? `; ${pinnedOnly} compressed logs not present here, verified against their pinned sha256` : '';
-    io.stdout(`${relativePath(plan.outDir, io.cwd)} matches a fresh regeneration (${fresh.outputs.length} files, ${fresh.conditions.length} conditions, ${fresh.fixtures.length} fixtures${note})\n`);
+    io.stdout(notices.experimentCheckPassed(relativePath(plan.outDir, io.cwd), fresh.outputs.length, fresh.conditions.length, fresh.fixtures.length, pinnedOnly));
     return 0;
   } finally {
     rmSync(temp, { recursive: true, force: true });

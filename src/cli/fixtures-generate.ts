@@ -9,10 +9,11 @@ import { swapIn, writeAtomic } from '../engine/write.js';
 import { failure, input, usage } from '../errors.js';
 import { relativePath } from '../fixture/canonical.js';
 import { forEachGenerated, GENERATOR, gzipText } from '../corpus/corpus.js';
-import { buildFixtureManifest, renderFixtureManifest } from '../study/manifest.js';
+import { buildFixtureManifest, FIXTURE_MANIFEST_FILE, MANIFEST_NAME, manifestScope, renderFixtureManifest } from '../study/manifest.js';
 import { corpusReadme, statsOf, type FixtureStats } from '../corpus/readme.js';
 import { integerFlag, parseFlags } from './args.js';
 import type { CliIO } from './io.js';
+import { notices } from '../messages.js';
 
 export const GENERATE_DEFAULTS = { seed: 20261202, count: 400, out: 'fixtures/generated' } as const;
 export const MAX_COUNT = 5000;
@@ -23,7 +24,9 @@ const FLAGS = { seed: { type: 'string' }, count: { type: 'string' }, out: { type
 export const FIXTURES_GENERATE_HELP = `npm run fixtures:generate -- [options]
 
 Writes a seeded corpus of generated fixtures (gen-NNNN.json.gz) with their oracles (oracles/gen-NNNN.oracle.json)
-and a README.md into --out, then writes MANIFEST.json in --out's parent covering every fixture and oracle there.
+and a README.md into --out, then writes the fixture manifest: for the study's own corpus (--out ${GENERATE_DEFAULTS.out})
+that is ${FIXTURE_MANIFEST_FILE}, covering every fixture and oracle under fixtures/; for any other --out it is
+MANIFEST.json inside --out, covering only --out (paths start with --out's own name). Nothing outside --out is read.
 An existing --out is replaced only when it holds a generated corpus.
 
   --seed N     the corpus seed (default ${GENERATE_DEFAULTS.seed})
@@ -70,11 +73,20 @@ export async function fixturesGenerate(argv: readonly string[], io: CliIO): Prom
     if (err instanceof Error && 'code' in err && typeof (err as NodeJS.ErrnoException).code === 'string') throw failure('PL_IO', shown, err.message);
     throw err;
   }
-  const manifestPath = join(parent, 'MANIFEST.json');
-  const manifest = buildFixtureManifest(io.cwd, [parent], { ...GENERATOR, seed, count, out: shown });
+  const manifestPath = manifestPathFor(outDir, io.cwd);
+  const scope = manifestScope(manifestPath);
+  const manifest = buildFixtureManifest(scope.root, [scope.dir], { ...GENERATOR, seed, count, out: relativePath(outDir, scope.root) });
   writeAtomic(manifestPath, renderFixtureManifest(manifest));
-  io.stdout(`wrote ${count} fixtures and oracles to ${shown} (${(bytes.fixtures / 1e6).toFixed(1)} MB compressed fixtures, ${(bytes.oracles / 1e6).toFixed(1)} MB oracles) and ${relativePath(manifestPath, io.cwd)} (${manifest.fixtures.length} fixtures, ${manifest.oracles.length} oracles)\n`);
+  io.stdout(notices.fixturesGenerated(count, shown, bytes.fixtures, bytes.oracles, relativePath(manifestPath, io.cwd), manifest.fixtures.length, manifest.oracles.length));
   return 0;
+}
+
+/**
+ * The study's corpus (the default --out below the package root) is recorded in the study manifest beside it, with
+ * the canonical fixtures; any other corpus gets its own manifest inside --out, so nothing next to it is hashed.
+ */
+function manifestPathFor(outDir: string, root: string): string {
+  return outDir === resolve(root, GENERATE_DEFAULTS.out) ? resolve(root, FIXTURE_MANIFEST_FILE) : join(outDir, MANIFEST_NAME);
 }
 
 /** An empty folder, or one whose README.md the generator wrote. */

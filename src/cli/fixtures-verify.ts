@@ -2,13 +2,13 @@
 // missing, extra), validates every fixture and oracle, and regenerates the generated corpus from the manifest's
 // seed and count to check each file equals the generator's ground truth. Any problem: exit 2, every problem listed.
 import { existsSync, readdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { PrunelabError, input } from '../errors.js';
 import { byCodeUnit, relativePath, sha256 } from '../fixture/canonical.js';
 import { isFixtureName, loadFixture, readJsonBytes } from '../fixture/load.js';
 import { forEachGenerated } from '../corpus/corpus.js';
-import { diffEntries, FIXTURE_MANIFEST_FILE, inputFiles, readFixtureManifest, type Entry, type EntryDiff } from '../study/manifest.js';
-import { messages } from '../messages.js';
+import { diffEntries, FIXTURE_MANIFEST_FILE, inputFiles, manifestScope, readFixtureManifest, type Entry, type EntryDiff } from '../study/manifest.js';
+import { messages, notices } from '../messages.js';
 import { parseFlags } from './args.js';
 import type { CliIO } from './io.js';
 
@@ -17,9 +17,10 @@ const FLAGS = { manifest: { type: 'string' }, help: { type: 'boolean' } } as con
 
 export const FIXTURES_VERIFY_HELP = `npm run fixtures:verify -- [options]
 
-Checks every fixture and oracle under the manifest's folder against the manifest's sha256s, validates each one,
-and regenerates the generated corpus from the manifest's seed and count to compare with the files. Exit 2 on
-any problem, each named with its file and both hashes.
+Checks every fixture and oracle under the manifest's folder against the manifest's sha256s (a manifest names
+files from its folder's parent: fixtures/MANIFEST.json from the package root), validates each one, and
+regenerates the generated corpus from the manifest's seed and count to compare with the files. Exit 2 on any
+problem, each named with its file and both hashes.
 
   --manifest FILE   the manifest (default ${VERIFY_DEFAULTS.manifest})
   --help            this text
@@ -34,13 +35,14 @@ export async function fixturesVerify(argv: readonly string[], io: CliIO): Promis
   const manifestPath = resolve(io.cwd, flags.manifest ?? VERIFY_DEFAULTS.manifest);
   const shown = relativePath(manifestPath, io.cwd);
   const manifest = readFixtureManifest(manifestPath, io.cwd);
-  const dir = dirname(manifestPath);
-  const onDisk = inputFiles(dir, io.cwd);
+  // The manifest's paths (and its generator's out) start at its folder's parent, wherever the command is run from.
+  const { dir, root } = manifestScope(manifestPath);
+  const onDisk = inputFiles(dir, root);
   const byFile = (a: Entry, b: Entry) => byCodeUnit(a.file, b.file);
   const problems = diffEntries([...manifest.fixtures, ...manifest.oracles].sort(byFile), [...onDisk.fixtures, ...onDisk.oracles].sort(byFile)).map(problemOf);
   for (const f of onDisk.fixtures) {
     try {
-      loadFixture(f.path, io.cwd);
+      loadFixture(f.path, root);
     } catch (err) {
       if (!(err instanceof PrunelabError)) throw err;
       problems.push(err.message);
@@ -48,10 +50,10 @@ export async function fixturesVerify(argv: readonly string[], io: CliIO): Promis
   }
   let generated = 0;
   if (manifest.generator) {
-    const out = resolve(io.cwd, manifest.generator.out);
+    const out = resolve(root, manifest.generator.out);
     const expected = new Set<string>();
     const compare = (path: string, text: string) => {
-      const file = relativePath(path, io.cwd);
+      const file = relativePath(path, root);
       expected.add(file);
       const want = sha256(text);
       if (!existsSync(path)) return problems.push(messages.PL_VERIFY_MISSING(file, want));
@@ -73,12 +75,12 @@ export async function fixturesVerify(argv: readonly string[], io: CliIO): Promis
     const present = existsSync(out)
       ? [...readdirSync(out).filter(isFixtureName).map((n) => join(out, n)), ...(existsSync(join(out, 'oracles')) ? readdirSync(join(out, 'oracles')).map((n) => join(out, 'oracles', n)) : [])]
       : [];
-    for (const path of present.map((p) => relativePath(p, io.cwd)).sort(byCodeUnit)) {
+    for (const path of present.map((p) => relativePath(p, root)).sort(byCodeUnit)) {
       if (!expected.has(path)) problems.push(messages.PL_VERIFY_NOT_GENERATED(path));
     }
   }
   if (problems.length > 0) throw input('PL_VERIFY_PROBLEMS', shown, problems);
-  io.stdout(`${shown}: ${manifest.fixtures.length} fixtures and ${manifest.oracles.length} oracles match their hashes and the schema${manifest.generator ? `; the ${generated} generated fixtures equal a regeneration from seed ${manifest.generator.seed}` : ''}\n`);
+  io.stdout(notices.fixturesVerified(shown, manifest.fixtures.length, manifest.oracles.length, manifest.generator ? { count: generated, seed: manifest.generator.seed } : null));
   return 0;
 }
 

@@ -17,6 +17,7 @@ import { renderConditionsMarkdown, renderFixturesMarkdown, renderResultsMarkdown
 import type { CliIO } from './io.js';
 import { loadPreregistration, PREREGISTRATION_PROSE_FILE } from '../study/preregistration.js';
 import { renderPreregistrationMarkdown } from '../study/prose.js';
+import { notices } from '../messages.js';
 
 export const SCHEMA_PATH = 'fixtures/schema.json';
 export const ARTIFACT_SCHEMA_PATH = 'results/schema.json';
@@ -82,6 +83,6 @@ export async function generate(argv: readonly string[], io: CliIO): Promise<numb
   writeAtomic(resolve(io.cwd, PREREGISTRATION_PROSE_FILE), renderPreregistrationMarkdown(loadPreregistration(io.cwd).preregistration));
   const readme = resolve(io.cwd, README_PATH);
   writeAtomic(readme, readmeWithGeneratedTables(readFileSync(readme, 'utf8'), io.cwd));
-  io.stdout(`wrote ${SCHEMA_PATH}, ${ARTIFACT_SCHEMA_PATH}, ${PREREGISTRATION_PROSE_FILE} and the generated tables of ${README_PATH}\n`);
+  io.stdout(notices.generatedWritten([SCHEMA_PATH, ARTIFACT_SCHEMA_PATH, PREREGISTRATION_PROSE_FILE], README_PATH));
   return 0;
 }

@@ -11,6 +11,7 @@ import { importTraces, type ImportedTrace } from '../traces/import.js';
 import { REDACTION_KINDS } from '../traces/redact.js';
 import { choiceFlag, parseFlagsAndFiles } from './args.js';
 import type { CliIO } from './io.js';
+import { notices } from '../messages.js';
 
 const FLAGS = {
   format: { type: 'string' },
@@ -31,8 +32,6 @@ Turns recorded agent sessions into prunelab fixtures (no oracle: they run throug
   --help          this text
 `;
 
-export const NO_REDACT_WARNING = 'prunelab: warning: --no-redact: credential-looking strings are written as recorded; do not share or commit this output\n';
-
 export async function importCommand(argv: readonly string[], io: CliIO): Promise<number> {
   const { values: flags, positionals } = parseFlagsAndFiles(argv, FLAGS);
   if (flags.help) {
@@ -45,7 +44,7 @@ export async function importCommand(argv: readonly string[], io: CliIO): Promise
   const outDir = resolve(io.cwd, flags.out);
   if (existsSync(outDir) && !statSync(outDir).isDirectory()) throw usage('PL_USAGE_OUT_NOT_DIR', relativePath(outDir, io.cwd));
   const redact = !flags['no-redact'];
-  if (!redact) io.stderr(NO_REDACT_WARNING);
+  if (!redact) io.stderr(notices.noRedactWarning());
   const traces = importTraces(positionals.map((p) => ({ path: resolve(io.cwd, p), shownAs: p })), { ...(format ? { format } : {}), redact, tokens: tokenCounter() });
   for (const t of traces) writeAtomic(join(outDir, `${t.fixture.id}.json`), `${JSON.stringify(t.fixture, null, 2)}\n`);
   io.stdout(flags.json ? `${JSON.stringify(traces.map(reportRow), null, 2)}\n` : renderImportReport(traces, relativePath(outDir, io.cwd)));

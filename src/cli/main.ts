@@ -9,6 +9,7 @@ import { generate } from './generate.js';
 import { importCommand } from './import.js';
 import { publish } from './publish.js';
 import { report } from './report.js';
+import { notices } from '../messages.js';
 
 const COMMANDS: Record<string, (argv: readonly string[], io: CliIO) => Promise<number>> = {
   ecology, experiment, 'fixtures-generate': fixturesGenerate, 'fixtures-verify': fixturesVerify, generate, import: importCommand, publish, report,
@@ -22,10 +23,10 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
     return await run(rest, io);
   } catch (err) {
     if (err instanceof PrunelabError) {
-      io.stderr(`prunelab: ${err.message} [${err.code}]\n`);
+      io.stderr(notices.errorLine(err.message, err.code));
       return err.exitCode;
     }
-    io.stderr(`prunelab: unexpected failure: ${(err as Error).stack ?? String(err)}\n`);
+    io.stderr(notices.unexpectedFailure((err as Error).stack ?? String(err)));
     return 1;
   }
 }

@@ -6,6 +6,7 @@ import { buildBundle } from '../report/publish.js';
 import { writeFolders } from '../report/report.js';
 import { parseFlags } from './args.js';
 import type { CliIO } from './io.js';
+import { notices } from '../messages.js';
 
 export const PUBLISH_USAGE = `usage: prunelab publish --out DIR [--results DIR] [--allow-exploratory]
   --out DIR              where the bundle is written (charts/, tables/, index.md, provenance.json)
@@ -26,6 +27,6 @@ export async function publish(argv: readonly string[], io: CliIO): Promise<numbe
   const out = resolve(io.cwd, flags.out);
   const files = await buildBundle(dir, relativePath(dir, io.cwd), io.cwd, { allowExploratory: flags['allow-exploratory'] === true });
   writeFolders(out, files);
-  io.stdout(`wrote the bundle to ${relativePath(out, io.cwd)} (${files.size} files)\n`);
+  io.stdout(notices.bundleWritten(relativePath(out, io.cwd), files.size));
   return 0;
 }

@@ -4,6 +4,7 @@ import { relativePath } from '../fixture/canonical.js';
 import { buildReport, CHARTS_DIR, TABLES_DIR, writeFolders } from '../report/report.js';
 import { parseFlags } from './args.js';
 import type { CliIO } from './io.js';
+import { notices } from '../messages.js';
 
 export const REPORT_USAGE = `usage: prunelab report [--results DIR]
   --results DIR   the results folder to read and write tables/ and charts/ into (default results)
@@ -19,6 +20,6 @@ export async function report(argv: readonly string[], io: CliIO): Promise<number
   const label = relativePath(dir, io.cwd);
   const built = await buildReport(dir, label, io.cwd);
   writeFolders(dir, built.files);
-  io.stdout(`wrote ${built.tables.length} tables to ${label}/${TABLES_DIR}/ and ${built.charts.length} charts to ${label}/${CHARTS_DIR}/ (${built.analysis.fixtures} fixtures, ${built.analysis.rows.length} conditions)\n`);
+  io.stdout(notices.reportWritten(built.tables.length, `${label}/${TABLES_DIR}`, built.charts.length, `${label}/${CHARTS_DIR}`, built.analysis.fixtures, built.analysis.rows.length));
   return 0;
 }

@@ -2,13 +2,24 @@
 // be frozen before any condition runs and a run can prove it used exactly those inputs. The corpus generator writes
 // it, fixtures:verify and the preregistration gate read it and compare it with the files on disk.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { FixtureManifest, MANIFEST_VERSION, type FixtureManifest as FixtureManifestT } from '../artifacts/schema.js';
 import { input } from '../errors.js';
 import { byCodeUnit, relativePath, sha256 } from '../fixture/canonical.js';
 import { fixtureFiles, readJsonBytes } from '../fixture/load.js';
 
 export const FIXTURE_MANIFEST_FILE = 'fixtures/MANIFEST.json';
+export const MANIFEST_NAME = 'MANIFEST.json';
+
+/**
+ * What a manifest file covers and where its paths start, one rule for every manifest: it covers the folder it sits
+ * in, and names files relative to that folder's parent. So fixtures/MANIFEST.json lists fixtures/... from the
+ * package root, and DIR/MANIFEST.json lists DIR/... from DIR's parent, never anything beside DIR.
+ */
+export function manifestScope(manifestPath: string): { readonly dir: string; readonly root: string } {
+  const dir = dirname(resolve(manifestPath));
+  return { dir, root: dirname(dir) };
+}
 
 export interface InputFile {
   /** Where the file is on disk. */

@@ -14,7 +14,7 @@ import { importMiniSweAgent } from './mini-swe-agent.js';
 import { importOpenCode } from './opencode.js';
 import { importOpenHands } from './openhands.js';
 import { Reader, parseTrace, type Parsed } from './parse.js';
-import { emptyCounts, redactJson, type RedactionCounts } from './redact.js';
+import { emptyCounts, redactJson, SecretNumbering, type RedactionCounts } from './redact.js';
 import { importSweAgent } from './swe-agent.js';
 
 export interface ImportOptions {
@@ -22,6 +22,8 @@ export interface ImportOptions {
   readonly format?: Format;
   readonly redact: boolean;
   readonly tokens: TokenCounter;
+  /** Shared by every file of one import, so a secret keeps its marker across files; a fresh one when absent. */
+  readonly numbering?: SecretNumbering;
 }
 
 export interface ImportedTrace {
@@ -39,9 +41,9 @@ export function traceId(format: Format, file: string): string {
   return safeId(`${format}.${stem}`);
 }
 
-function redactParsed(parsed: Parsed, counts: RedactionCounts): Parsed {
-  if (parsed.kind === 'json') return { kind: 'json', value: redactJson(parsed.value, counts) };
-  return { kind: 'jsonl', lines: parsed.lines.map((l) => ({ line: l.line, value: redactJson(l.value, counts) })) };
+function redactParsed(parsed: Parsed, counts: RedactionCounts, numbering: SecretNumbering): Parsed {
+  if (parsed.kind === 'json') return { kind: 'json', value: redactJson(parsed.value, counts, numbering) };
+  return { kind: 'jsonl', lines: parsed.lines.map((l) => ({ line: l.line, value: redactJson(l.value, counts, numbering) })) };
 }
 
 export function importTrace(path: string, shownAs: string, options: ImportOptions): ImportedTrace {
@@ -51,7 +53,7 @@ export function importTrace(path: string, shownAs: string, options: ImportOption
   const format = requireFormat(raw, shownAs, options.format);
   const counts = emptyCounts();
   // Redaction runs on the parsed record, before any item exists, so no later step can see an unredacted secret.
-  const parsed = options.redact ? redactParsed(raw, counts) : raw;
+  const parsed = options.redact ? redactParsed(raw, counts, options.numbering ?? new SecretNumbering()) : raw;
   const reader = new Reader(shownAs);
   const b = new TraceBuilder(format);
   if (parsed.kind === 'jsonl') {
@@ -80,7 +82,8 @@ export function importTrace(path: string, shownAs: string, options: ImportOption
 
 /** Imports every file or none: the first bad file stops the import before anything is returned for writing. */
 export function importTraces(files: readonly { path: string; shownAs: string }[], options: ImportOptions): ImportedTrace[] {
-  const out = files.map((f) => importTrace(f.path, f.shownAs, options));
+  const shared = { ...options, numbering: options.numbering ?? new SecretNumbering() };
+  const out = files.map((f) => importTrace(f.path, f.shownAs, shared));
   const dup = duplicateId(out);
   if (dup) throw input('PL_TRACE_DUPLICATE_ID', dup.file, dup.id, dup.other);
   return out;

@@ -97,6 +97,40 @@ describe('fixtures:generate', () => {
     expect(readdirSync(join(root, 'fixtures')).sort()).toEqual(['MANIFEST.json', 'generated']);
   });
 
+  it('writes the manifest of any other --out inside --out, over --out only, with relative paths that fixtures:verify reads', async () => {
+    const root = tempRoot(true);
+    const studyManifest = join(root, 'fixtures', 'MANIFEST.json');
+    writeFileSync(studyManifest, 'untouched');
+    const elsewhere = tempRoot();
+    mkdirSync(join(elsewhere, 'x'));
+    writeFileSync(join(elsewhere, 'x', 'junk.json'), '{"id": "junk"}');
+    writeFileSync(join(elsewhere, 'loose.json'), '{"id": "loose"}');
+    const r = await cli(['fixtures-generate', '--seed', '7', '--count', '3', '--out', join(elsewhere, 'gen')], root);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(readdirSync(elsewhere).sort()).toEqual(['fixtures', 'gen', 'loose.json', 'x']);
+    expect(readFileSync(studyManifest, 'utf8')).toBe('untouched');
+    const manifest = FixtureManifest.parse(JSON.parse(readFileSync(join(elsewhere, 'gen', 'MANIFEST.json'), 'utf8')));
+    expect(manifest.generator).toMatchObject({ seed: 7, count: 3, out: 'gen' });
+    expect(manifest.fixtures.map((f) => f.file)).toEqual(['gen/gen-0000.json.gz', 'gen/gen-0001.json.gz', 'gen/gen-0002.json.gz']);
+    expect(manifest.oracles.map((o) => o.file)).toEqual(['gen/oracles/gen-0000.oracle.json', 'gen/oracles/gen-0001.oracle.json', 'gen/oracles/gen-0002.oracle.json']);
+    const v = await cli(['fixtures-verify', '--manifest', join(elsewhere, 'gen', 'MANIFEST.json')], root);
+    expect(v.stderr).toBe('');
+    expect(v.stdout).toContain('3 fixtures and 3 oracles match');
+    expect(v.code).toBe(0);
+  });
+
+  it('keeps a corpus at another folder of the package out of fixtures/MANIFEST.json', async () => {
+    const root = tempRoot(true);
+    expect((await gen(root, '--count', '2')).code).toBe(0);
+    const before = readFileSync(join(root, 'fixtures', 'MANIFEST.json'));
+    const r = await cli(['fixtures-generate', '--count', '2', '--out', 'fixtures/extra'], root);
+    expect(r.code).toBe(0);
+    expect(readFileSync(join(root, 'fixtures', 'MANIFEST.json'))).toEqual(before);
+    const own = FixtureManifest.parse(JSON.parse(readFileSync(join(root, 'fixtures/extra/MANIFEST.json'), 'utf8')));
+    expect(own.fixtures.map((f) => f.file)).toEqual(['extra/gen-0000.json.gz', 'extra/gen-0001.json.gz']);
+  });
+
   const bad: [string, string[], RegExp][] = [
     ['a non-integer count', ['--count', 'many'], /--count does not take "many"/],
     ['a zero count', ['--count', '0'], /--count does not take "0": expected an integer from 1/],
