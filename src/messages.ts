@@ -82,6 +82,8 @@ export const messages = {
   PL_RESULTS_UNSCORED: (file: string) =>
     `${file}: holds imported traces with no oracle, so precision, false-prune rate and coverage are undefined there; the report needs scored fixtures (for imported traces use \`npm run ecology\`)`,
   PL_RESULTS_INCONSISTENT: (file: string, problem: string) => `${file}: ${problem}`,
+  PL_RESULTS_MIXED_READERS: (path: string, readers: readonly string[]) =>
+    `${path}: the conditions' behaviour was answered by different readers, which the report will not put in one column (${readers.join('; ')}); report each reader's run from its own results folder`,
   PL_REPORT_PREREG_MISSING: (file: string, results: string) =>
     `no preregistration at ${file}: the report reads its comparisons, outcomes, alpha, bootstrap and acceptance criteria from it (results: ${results})`,
   PL_REPORT_PREREG_CHANGED: (file: string, results: string, expected: string, actual: string) =>

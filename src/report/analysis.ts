@@ -1,7 +1,7 @@
 // The report's numbers, computed once from validated results: per-condition measures with their intervals, the
 // paired comparisons, the ladder's steps, the per-family breakdown and the safety/reduction frontier. Tables,
 // charts and notebooks all read this; none of them computes an interval of its own.
-import type { FixtureMeasures, OracleRatio, Ratio, Summary, Tokens } from '../artifacts/schema.js';
+import type { BehaviourSide, FixtureMeasures, OracleRatio, Ratio, Summary, Tokens } from '../artifacts/schema.js';
 import { byCodeUnit } from '../fixture/canonical.js';
 import { POINT_OUTCOMES, SECONDARY_COMPARISONS, SECONDARY_OUTCOMES } from './comparisons.js';
 import { providerCost } from './cost.js';
@@ -137,6 +137,27 @@ export interface ThresholdRow {
   readonly variants: number;
 }
 
+/** One side's behavioural measures, each proportion with its Wilson interval. */
+export interface BehaviourSideRow {
+  readonly taskSuccess: Proportion;
+  readonly constraintViolations: Proportion;
+  readonly unsupportedClaims: Proportion;
+  readonly recoveryFailures: Proportion;
+  readonly errors: number;
+}
+
+/** A condition's behaviour block, as the report reads it: which reader answered, and the paired figures. */
+export interface BehaviourRow {
+  readonly condition: string;
+  readonly reader: string;
+  readonly epochs: number;
+  readonly probes: number;
+  readonly full: BehaviourSideRow;
+  readonly pruned: BehaviourSideRow;
+  /** Probes the full context answers correctly and the pruned one does not, over those the full context answers correctly. */
+  readonly causedFailures: Proportion;
+}
+
 export interface Analysis {
   readonly label: string;
   readonly fixtures: number;
@@ -159,6 +180,8 @@ export interface Analysis {
   readonly ladder: readonly LadderRow[];
   readonly families: readonly FamilyRow[];
   readonly thresholds: readonly ThresholdRow[];
+  /** Per condition, in results order; the load step guarantees one reader across them. */
+  readonly behaviour: readonly BehaviourRow[];
 }
 
 function sumTokens(rows: readonly { tokens: Tokens }[]): Tokens {
@@ -432,7 +455,24 @@ export function analyse(results: StudyResults, plan: AnalysisPlan): Analysis {
     ladder: ladder(rows, results),
     families: families(results),
     thresholds: thresholds(rows),
+    behaviour: behaviourRows(results),
   };
+}
+
+function behaviourSide(s: BehaviourSide): BehaviourSideRow {
+  const p = (r: Ratio) => proportion(r.numerator, r.denominator);
+  return {
+    taskSuccess: p(s.taskSuccess), constraintViolations: p(s.constraintViolations), unsupportedClaims: p(s.unsupportedClaims),
+    recoveryFailures: p(s.recoveryFailures), errors: s.errors,
+  };
+}
+
+function behaviourRows(results: StudyResults): BehaviourRow[] {
+  return results.conditions.map(({ summary: { condition, behaviour: b } }) => ({
+    condition, reader: b.reader, epochs: b.epochs, probes: b.probes,
+    full: behaviourSide(b.full), pruned: behaviourSide(b.pruned),
+    causedFailures: proportion(b.paired.causedFailures.numerator, b.paired.causedFailures.denominator),
+  }));
 }
 
 /** One line naming what the figures rest on, for every caption. */

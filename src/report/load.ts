@@ -102,6 +102,11 @@ export function loadResults(dir: string, label: string = dir): StudyResults {
     }
     return { summary, points };
   });
+  // Structural and model-read behaviour must never share a column: a results folder holds one reader's figures.
+  const readers = [...new Set(conditions.map((c) => c.summary.behaviour.reader))].sort(byCodeUnit);
+  if (readers.length > 1) {
+    throw input('PL_RESULTS_MIXED_READERS', label, conditions.map((c) => `${c.summary.condition}: ${c.summary.behaviour.reader}`));
+  }
   const families = new Map(manifest.fixtures.map((f) => [f.id, [...f.families].sort(byCodeUnit)] as const));
   return { label, manifest, conditions, families };
 }

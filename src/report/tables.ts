@@ -2,7 +2,7 @@
 // Markdown (a proportion as numerator/denominator, value and Wilson interval in one cell, for readers).
 // Undefined values (0/0) print as "undefined", never as 0 or 1.
 import { from, type ColumnTable } from 'arquero';
-import { caption, curveOf, NO_FAMILY, SAFETY_THRESHOLDS, type Analysis, type ConditionRow, type Proportion } from './analysis.js';
+import { caption, curveOf, NO_FAMILY, SAFETY_THRESHOLDS, type Analysis, type BehaviourSideRow, type ConditionRow, type Proportion } from './analysis.js';
 import { PROPOSED } from './comparisons.js';
 import { COST_UNKNOWN } from './cost.js';
 import type { BootstrapResult } from './stats.js';
@@ -231,7 +231,42 @@ export function buildTables(a: Analysis): ReportTable[] {
       'false-prune rate': t.best ? formatProportion(t.best.falsePruneRate) : UNDEFINED,
     })),
   ));
+  tables.push(behaviourTable(a));
   return tables;
+}
+
+function sideColumns(prefix: string, s: BehaviourSideRow): Row {
+  return {
+    ...propColumns(`${prefix}_task_success`, s.taskSuccess), ...propColumns(`${prefix}_constraint_violations`, s.constraintViolations),
+    ...propColumns(`${prefix}_unsupported_claims`, s.unsupportedClaims), ...propColumns(`${prefix}_recovery_failures`, s.recoveryFailures),
+    [`${prefix}_errors`]: s.errors,
+  };
+}
+
+/** Behaviour per condition; the reader is a column of every row (the load step refuses results of mixed readers). */
+function behaviourTable(a: Analysis): ReportTable {
+  const readers = [...new Set(a.behaviour.map((b) => b.reader))];
+  return table(
+    'behaviour',
+    `Behaviour: probes answered from the full and the pruned context (reader: ${readers.join(', ') || 'none'})`,
+    [
+      'Task success: probes answered correctly over probes. Constraint violations: probes on a user constraint answered wrongly, over such probes. Unsupported claims: answers the given context does not support, over probes. Recovery failures: probes whose facts left the context and could not be recovered by pointer or re-read, over such probes (judged structurally, from the scoring, whatever the reader). Caused failures: probes the full context answers correctly and the pruned context does not, over probes the full context answers correctly (paired, same probes and epochs). Errors: failed or unparseable model calls, counted as wrong answers.',
+      'Constraint violations, unsupported claims and recovery failures are of the pruned context; the CSV also has the full context\'s. Proportions carry 95% Wilson intervals; 0/0 is undefined.',
+    ],
+    a.behaviour.map((b) => ({
+      condition: b.condition, reader: b.reader, epochs: b.epochs, probes: b.probes,
+      ...sideColumns('full', b.full), ...sideColumns('pruned', b.pruned), ...propColumns('caused_failures', b.causedFailures),
+    })),
+    a.behaviour.map((b) => ({
+      condition: b.condition, reader: b.reader, probes: String(b.probes),
+      'task success, full': formatProportion(b.full.taskSuccess), 'task success, pruned': formatProportion(b.pruned.taskSuccess),
+      'caused failures (paired)': formatProportion(b.causedFailures),
+      'constraint violations': formatProportion(b.pruned.constraintViolations),
+      'unsupported claims': formatProportion(b.pruned.unsupportedClaims),
+      'recovery failures': formatProportion(b.pruned.recoveryFailures),
+      errors: String(b.full.errors + b.pruned.errors),
+    })),
+  );
 }
 
 export function tableCsv(t: ReportTable): string {
