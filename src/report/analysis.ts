@@ -429,7 +429,7 @@ export function analyse(results: StudyResults, plan: AnalysisPlan): Analysis {
     .map((d) => ({ ...d, interval: pairedDifference(d.measure, byName.get(d.condition)!, byName.get(d.reference)!, fixtureOrder, boot) }));
   const comparisons = preregistered(results, plan);
   const evidence = {
-    alpha: multiplicity.alpha, rows, differences,
+    alpha: multiplicity.alpha, models: results.manifest.models, rows, differences,
     comparisons: comparisons.map((c) => ({ id: c.id, candidate: c.candidate, reference: c.reference, test: c.test, pHolm: c.pHolm })),
   };
   const p = plan.preregistration;

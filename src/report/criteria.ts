@@ -4,6 +4,7 @@
 // form pins the sha256 of the wording it was written from, so an edited criterion is refused rather than judged by
 // a form written for other words. Verdicts are never stored: they follow from the figures every time.
 import { sha256 } from '../fixture/canonical.js';
+import { EMBEDDED } from '../providers/embedded.js';
 import type { Proportion } from './analysis.js';
 import type { BootstrapResult } from './stats.js';
 
@@ -39,14 +40,26 @@ export interface CriterionForm {
   readonly parts: readonly { readonly subject: string; readonly checks: readonly Check[] }[];
 }
 
-export type OutcomeForm =
+/**
+ * A row whose wording presumes the preregistered embedded backend for a role (the lexical predictor, no model
+ * reading pruned contexts). On a run where the manifest names another provider for that role, the row is not
+ * evaluable as worded, and says which backend ran instead.
+ */
+export interface BackendPresumed {
+  readonly role: 'predictor' | 'reader';
+  /** Why the wording does not fit another backend. */
+  readonly note: string;
+}
+
+export type OutcomeForm = (
   /** The row holds when each named criterion has the given verdict. */
   | { readonly id: string; readonly wording: string; readonly kind: 'verdicts'; readonly when: readonly { readonly criterion: string; readonly verdict: 'met' | 'not met' }[] }
   /** The row holds for each part ("for it") of a criterion judged per part that has the verdict. */
   | { readonly id: string; readonly wording: string; readonly kind: 'per-part'; readonly criterion: string; readonly verdict: 'met' | 'not met' }
   /** The row holds when no condition other than the control has a net reduction whose bootstrap interval lies above 0. */
   | { readonly id: string; readonly wording: string; readonly kind: 'no-reduction' }
-  | { readonly id: string; readonly wording: string; readonly kind: 'not-evaluable'; readonly reason: string };
+  | { readonly id: string; readonly wording: string; readonly kind: 'not-evaluable'; readonly reason: string }
+) & { readonly backend?: BackendPresumed };
 
 const zeroFalsePrunes = (condition: string): Check => ({ kind: 'count-zero', condition, count: 'falsePrunes' });
 const allObligations = (condition: string): Check => ({ kind: 'all-obligations', condition });
@@ -109,14 +122,20 @@ export const OUTCOMES: readonly OutcomeForm[] = [
   { id: 'O3', wording: '77fbaee6dfaf', kind: 'verdicts', when: [{ criterion: 'A3', verdict: 'not met' }] },
   { id: 'O4', wording: '96fd8cdc71fc', kind: 'verdicts', when: [{ criterion: 'A4', verdict: 'not met' }] },
   { id: 'O5', wording: '28b6557179e4', kind: 'verdicts', when: [{ criterion: 'A5', verdict: 'met' }] },
-  { id: 'O6', wording: 'dd2e6545beb4', kind: 'verdicts', when: [{ criterion: 'A5', verdict: 'not met' }] },
+  {
+    id: 'O6', wording: 'dd2e6545beb4', kind: 'verdicts', when: [{ criterion: 'A5', verdict: 'not met' }],
+    backend: { role: 'predictor', note: 'the row speaks of the embedded lexical predictor, which this run did not use' },
+  },
   { id: 'O7', wording: 'e57fe5cebd78', kind: 'per-part', criterion: 'A6', verdict: 'met' },
   { id: 'O8', wording: 'd0c6dd07444a', kind: 'verdicts', when: [{ criterion: 'A7', verdict: 'met' }] },
   {
     id: 'O9', wording: '5efe133042cf', kind: 'not-evaluable',
     reason: 'needs cache effects and a cost of overhead, which this study does not observe (embedded policies spend 0 overhead tokens and no cache is simulated)',
   },
-  { id: 'O10', wording: '720a27de21b8', kind: 'not-evaluable', reason: 'needs behaviour after pruning; no model is run on pruned contexts in this study' },
+  {
+    id: 'O10', wording: '720a27de21b8', kind: 'not-evaluable', reason: 'needs behaviour after pruning; no model is run on pruned contexts in this study',
+    backend: { role: 'reader', note: 'a model answered probes on pruned contexts (tables/behaviour.md), but no preregistered criterion or design reads behaviour' },
+  },
   { id: 'O11', wording: 'aaf6fedf068d', kind: 'no-reduction' },
 ];
 
@@ -158,6 +177,8 @@ export interface DifferenceEvidence {
 
 export interface Evidence {
   readonly alpha: number;
+  /** The manifest's backends per role; absent means the embedded ones. */
+  readonly models?: readonly { readonly role: string; readonly provider: string; readonly model: string | null }[];
   readonly rows: readonly ConditionEvidence[];
   readonly comparisons: readonly ComparisonEvidence[];
   readonly differences: readonly DifferenceEvidence[];
@@ -342,6 +363,11 @@ export function evaluateCriterion(form: CriterionForm, wording: { hypothesis: st
 export function evaluateOutcome(form: OutcomeForm, wording: { pattern: string; meaning: string }, criteria: readonly CriterionResult[], e: Evidence): OutcomeResult {
   const base = { id: form.id, pattern: wording.pattern, meaning: wording.meaning };
   const byId = (id: string) => criteria.find((c) => c.id === id);
+  const other = form.backend ? (e.models ?? []).find((m) => m.role === form.backend!.role && m.provider !== EMBEDDED) : undefined;
+  if (form.backend && other) {
+    const backend = other.model === null ? other.provider : `${other.provider}/${other.model}`;
+    return { ...base, status: 'not evaluable', detail: `not the preregistered backend: ${form.backend.role} ${backend}; ${form.backend.note}`, criteria: form.kind === 'verdicts' ? form.when.map((w) => w.criterion) : [] };
+  }
   switch (form.kind) {
     case 'not-evaluable':
       return { ...base, status: 'not evaluable', detail: form.reason, criteria: [] };

@@ -187,4 +187,21 @@ describe('the outcome table on hand-built results', () => {
     const flat = Object.fromEntries(Object.entries(BASE_ROWS).map(([k, s]) => [k, { ...s, reduction: boot(0.01, -0.01, 0.03) }]));
     expect(outcomes(evidence({ rows: flat })).get('O11')!.status).toBe('holds');
   });
+
+  it('O6 and O10 say which backend ran when the manifest names a non-embedded predictor or reader, and read as worded otherwise', () => {
+    const bad = { rows: { 'ladder-0-2': { fp: [1, 10] as [number, number] } }, comparisons: { C1: comparison('C1', 0.9) } };
+    const embedded = [{ role: 'predictor', provider: 'embedded', model: null }, { role: 'reader', provider: 'embedded', model: null }];
+    const asWorded = outcomes({ ...evidence(bad), models: embedded });
+    expect(asWorded.get('O6')!.status).toBe('holds');
+    expect(asWorded.get('O10')!.detail).toContain('no model is run on pruned contexts');
+    const predictor = outcomes({ ...evidence(bad), models: [{ role: 'predictor', provider: 'anthropic', model: 'claude-x' }, embedded[1]!] });
+    expect(predictor.get('O6')!.status).toBe('not evaluable');
+    expect(predictor.get('O6')!.detail).toContain('not the preregistered backend: predictor anthropic/claude-x');
+    expect(predictor.get('O10')!.detail).toContain('no model is run on pruned contexts');
+    const reader = outcomes({ ...evidence(bad), models: [embedded[0]!, { role: 'reader', provider: 'openai', model: 'gpt-x' }] });
+    expect(reader.get('O6')!.status).toBe('holds');
+    expect(reader.get('O10')!.status).toBe('not evaluable');
+    expect(reader.get('O10')!.detail).toContain('not the preregistered backend: reader openai/gpt-x');
+    expect(reader.get('O10')!.detail).not.toContain('no model is run');
+  });
 });
