@@ -1,6 +1,8 @@
 // --max-cost-usd. Before each paid call the gateway reserves that call's worst case (its counted input plus its
 // full output allowance); when the reservation would pass the limit the call is not made and the run stops. The
 // reservation is settled to the response's real cost, so concurrent calls can never jointly overshoot.
+import { addUsd } from './pricing.js';
+
 export class BudgetExhausted extends Error {
   constructor(readonly limitUsd: number, readonly spentUsd: number, readonly nextUsd: number) {
     super(`the next call (up to $${nextUsd.toFixed(6)}) would pass the budget of $${limitUsd} ($${spentUsd.toFixed(6)} spent)`);
@@ -24,12 +26,12 @@ export class Budget {
     if (this.limitUsd !== null && this.spent + this.reserved + worstUsd > this.limitUsd) {
       throw new BudgetExhausted(this.limitUsd, this.spent, worstUsd);
     }
-    this.reserved += worstUsd;
+    this.reserved = addUsd(this.reserved, worstUsd);
   }
 
   /** Replaces a reservation with what the call really cost (the worst case again when the cost is unknown). */
   settle(worstUsd: number, actualUsd: number | null): void {
-    this.reserved -= worstUsd;
-    this.spent += actualUsd ?? worstUsd;
+    this.reserved = addUsd(this.reserved, -worstUsd);
+    this.spent = addUsd(this.spent, actualUsd ?? worstUsd);
   }
 }

@@ -41,6 +41,21 @@ export function priceOf(provider: string, model: string, table: PricingTable = p
   return table.models.find((m) => m.provider === provider && m.ids.includes(model));
 }
 
+/**
+ * Dollar amounts are kept to the nano-dollar (1e-9 USD, far below any billed rate): binary floating point turns
+ * sums of decimal prices into noise such as 0.007199999999999999, so every price and every sum of prices is
+ * rounded once here and written clean. An integer count of nano-dollars divided by 1e9 is the closest double to
+ * the decimal amount, which JSON prints in its shortest form.
+ */
+export function roundUsd(usd: number): number {
+  return Math.round(usd * 1e9) / 1e9;
+}
+
+/** The sum of two dollar amounts, rounded to the nano-dollar (see roundUsd). */
+export function addUsd(a: number, b: number): number {
+  return roundUsd(a + b);
+}
+
 /** USD for one response's usage; null when the model is not in the table or a rate it needs is unconfirmed. */
 export function costUsd(price: Price | undefined, usage: Usage): number | null {
   if (!price) return null;
@@ -51,7 +66,8 @@ export function costUsd(price: Price | undefined, usage: Usage): number | null {
   for (const [tokens, rate] of parts) {
     if (tokens === 0) continue;
     if (rate === null) return null;
-    total += (tokens * rate) / 1_000_000;
+    // Rates are per million tokens, so this sums micro-dollars; one rounding at the end.
+    total += tokens * rate;
   }
-  return total;
+  return roundUsd(total / 1_000_000);
 }

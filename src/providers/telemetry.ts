@@ -1,7 +1,8 @@
 // Turns call results into the ModelUsage blocks a run reports. Sums run in the caller's order (fixture, prune
-// point, probe), so the floating-point cost total is the same on every run of the same inputs.
+// point, probe); costs are summed to the nano-dollar (pricing.ts), so totals carry no floating-point noise.
 import type { ModelUsage } from '../artifacts/schema.js';
 import type { CallResult } from './gateway.js';
+import { addUsd } from './pricing.js';
 
 /** One call as a condition or reader is charged for it; `failed` also covers a parsed-but-unusable answer. */
 export interface CallCharge {
@@ -31,7 +32,7 @@ export function usageOf(charges: readonly CallCharge[]): ModelUsage | null {
     usage.outputTokens += c.call.usage.output;
     usage.cacheReadTokens += c.call.usage.cacheRead;
     usage.cacheWriteTokens += c.call.usage.cacheWrite;
-    cost = cost === null || c.call.costUsd === null ? null : cost + c.call.costUsd;
+    cost = cost === null || c.call.costUsd === null ? null : addUsd(cost, c.call.costUsd);
     usage.latencyMs.total += c.call.latencyMs;
     usage.latencyMs.max = Math.max(usage.latencyMs.max, c.call.latencyMs);
   }
@@ -52,7 +53,7 @@ export function poolUsage(blocks: readonly (ModelUsage | null)[]): ModelUsage | 
     out.outputTokens += b.outputTokens;
     out.cacheReadTokens += b.cacheReadTokens;
     out.cacheWriteTokens += b.cacheWriteTokens;
-    cost = cost === null || b.costUsd === null ? null : cost + b.costUsd;
+    cost = cost === null || b.costUsd === null ? null : addUsd(cost, b.costUsd);
     out.latencyMs.total += b.latencyMs.total;
     out.latencyMs.max = Math.max(out.latencyMs.max, b.latencyMs.max);
   }
