@@ -57,16 +57,16 @@ export const messages = {
     `${file}: condition name "${name}" is already used by a built-in or another --policy module`,
   PL_TRACE_MISSING: (file: string) => `trace file ${file} does not exist`,
   PL_TRACE_JSON: (file: string, position: string, detail: string) =>
-    `${file}: not valid JSON at ${position} (${detail}); nothing was imported`,
+    `${file}: not valid JSON at ${position} (${detail}); nothing was written`,
   PL_TRACE_JSONL: (file: string, line: number, detail: string) =>
-    `${file}: line ${line} is not valid JSON (${detail}); nothing was imported`,
+    `${file}: line ${line} is not valid JSON (${detail}); nothing was written`,
   PL_TRACE_SHAPE: (file: string, path: string, problem: string) =>
-    `${file}: at ${path}: ${problem}; nothing was imported`,
+    `${file}: at ${path}: ${problem}; nothing was written`,
   PL_TRACE_UNKNOWN_FORMAT: (file: string, detail: string, formats: readonly string[]) =>
-    `${file}: unknown trace format (${detail}); known formats: ${formats.join(', ')}; nothing was imported`,
+    `${file}: unknown trace format (${detail}); known formats: ${formats.join(', ')}; nothing was written`,
   PL_TRACE_FORMAT_MISMATCH: (file: string, given: string, detected: string) =>
-    `${file}: --format ${given} was given but the file is a ${detected} record; nothing was imported`,
-  PL_TRACE_EMPTY: (file: string) => `${file}: the record holds no message or event the model saw; nothing was imported`,
+    `${file}: --format ${given} was given but the file is a ${detected} record; nothing was written`,
+  PL_TRACE_EMPTY: (file: string) => `${file}: the record holds no message or event the model saw; nothing was written`,
   PL_TRACE_DUPLICATE_ID: (file: string, id: string, other: string) =>
     `${file}: would be imported as "${id}", which ${other} also becomes; rename one of them`,
   PL_USAGE_IMPORT_FILES: () => 'import needs at least one trace FILE, e.g. npm run import -- --format swe-agent run.traj --out DIR',

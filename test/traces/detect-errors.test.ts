@@ -63,7 +63,7 @@ describe('malformed and truncated input', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`cut.traj: not valid JSON at byte ${Buffer.byteLength(cut)}`);
     expect(r.stderr).toContain('truncated');
-    expect(r.stderr).toContain('nothing was imported');
+    expect(r.stderr).toContain('nothing was written');
     expect(existsSync(out)).toBe(false);
   });
 

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tokenCounter } from '../../src/accounting/tokens.js';
@@ -81,6 +81,18 @@ describe('the ecological gate', () => {
     expect(readFileSync(join(out, 'ecology.png')).subarray(1, 4).toString()).toBe('PNG');
     expect(readFileSync(join(out, 'ecology.svg'), 'utf8')).toContain('Candidate volumes, not safe removals, and not labels');
     expect(JSON.parse(readFileSync(join(out, 'ecology.vl.json'), 'utf8')).$schema).toContain('vega-lite');
+  });
+
+  it('a malformed trace stops it before anything is written, in words that fit the ecology (nothing is imported there)', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'cut.traj'), readFileSync(join(REAL, 'swe-agent', 'pydicom__pydicom-1458.traj'), 'utf8').slice(0, 3000));
+    const out = join(dir, 'eco');
+    const r = await cli(['ecology', join(dir, 'cut.traj'), '--out', out]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('[PL_TRACE_JSON]');
+    expect(r.stderr).toContain('nothing was written');
+    expect(r.stderr).not.toContain('imported');
+    expect(existsSync(out)).toBe(false);
   });
 
   it('refuses to run with nothing to read', async () => {
