@@ -133,6 +133,12 @@ export const Behaviour = z.strictObject({
   temperature: z.number().nullable(),
   /** One seed per epoch; null where the reader draws nothing or the provider takes no seed. */
   seeds: z.array(z.int()).nullable(),
+  /**
+   * Present on a model reader's block only, and then 'structural': its recoveryFailures are not the model's
+   * judgement but the scoring's (facts that left the context with no pointer or re-read to bring them back), since
+   * the model reader does not re-fetch. The structural reader judges everything structurally, so it needs no label.
+   */
+  recoveryJudgedBy: z.literal('structural').optional(),
   /** Probe answers per side: obligations times epochs. */
   probes: z.int().nonnegative(),
   full: BehaviourSide,

@@ -8,6 +8,7 @@ import { pool, ratio } from '../score/ratio.js';
 import type { AppliedRemoval } from '../score/score.js';
 import { poolUsage, usageOf, type CallCharge } from '../providers/telemetry.js';
 import type { ContextEntry, Judgement, Reader } from './reader.js';
+import { STRUCTURAL } from './structural.js';
 
 export interface PointBehaviourInput {
   readonly fixture: Fixture;
@@ -108,8 +109,10 @@ export function pointBehaviour(reader: Reader, input: PointBehaviourInput): Beha
 }
 
 /** Which reader answered, as every behaviour block records it. */
-function readerOf(reader: Reader): Pick<Behaviour, 'reader' | 'epochs' | 'temperature' | 'seeds'> {
-  return { reader: reader.label, epochs: reader.epochs, temperature: reader.temperature, seeds: reader.seeds ? [...reader.seeds] : null };
+function readerOf(reader: Reader): Pick<Behaviour, 'reader' | 'epochs' | 'temperature' | 'seeds' | 'recoveryJudgedBy'> {
+  const who = { reader: reader.label, epochs: reader.epochs, temperature: reader.temperature, seeds: reader.seeds ? [...reader.seeds] : null };
+  // The embedded run's blocks stay byte-identical: only a model reader's block carries the label.
+  return reader.label === STRUCTURAL ? who : { ...who, recoveryJudgedBy: STRUCTURAL };
 }
 
 /** Pruned minus full correct answers over the probes; undefined (null) with no probes, never 0. */

@@ -3,7 +3,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tokenCounter } from '../../src/accounting/tokens.js';
 import { factsPresent, pointBehaviour, poolBehaviour } from '../../src/behaviour/measure.js';
+import type { Reader } from '../../src/behaviour/reader.js';
 import { structuralReader } from '../../src/behaviour/structural.js';
+import { Behaviour } from '../../src/artifacts/schema.js';
 import { runStudy } from '../../src/engine/run.js';
 import { loadFixtures, type LoadedFixture } from '../../src/fixture/load.js';
 import { buildView } from '../../src/fixture/view.js';
@@ -93,5 +95,21 @@ describe('structural reader on the canonical fixtures', () => {
     expect(run!.summary.behaviour.paired.causedFailures.numerator).toBe(failed);
     // ladder-0-4 is upper-risk: it loses obligations, and the structural reader sees exactly those losses.
     expect(run!.summary.behaviour.pruned.taskSuccess.numerator).toBe(run!.summary.obligations.preserved);
+  });
+
+  it('a model reader\'s block says its recovery failures are judged structurally; the structural reader\'s carries no such label', () => {
+    const loaded = fixtures[0]!;
+    const point = loaded.fixture.prunePoints[0]!;
+    const view = buildView(loaded.fixture, point.id, tokens);
+    // A stand-in model reader: answers like the structural one, labelled as a model (no network).
+    const model: Reader = { ...structuralReader(), label: 'anthropic/claude-test' };
+    const input = { fixture: loaded.fixture, point, view, removals: [], outcomes: [] };
+    const byModel = pointBehaviour(model, input);
+    expect(byModel.recoveryJudgedBy).toBe('structural');
+    expect(poolBehaviour([byModel], model).recoveryJudgedBy).toBe('structural');
+    expect(Behaviour.parse(byModel)).toEqual(byModel);
+    const structural = pointBehaviour(structuralReader(), input);
+    expect('recoveryJudgedBy' in structural).toBe(false);
+    expect('recoveryJudgedBy' in poolBehaviour([structural], structuralReader())).toBe(false);
   });
 });
