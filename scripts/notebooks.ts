@@ -8,7 +8,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { byCodeUnit } from '../src/fixture/canonical.js';
 import { writeAtomic } from '../src/engine/write.js';
 import { messages, notices } from '../src/messages.js';
-import { DISPLAY_MARK } from '../src/report/notebook-display.js';
+import { DISPLAY_MARK } from '../notebooks/display.js';
 
 const CELL_MARK = '\u001eprunelab-cell\u001e';
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');

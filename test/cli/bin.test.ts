@@ -1,4 +1,6 @@
 import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 // The real entry point, run as `npm run experiment` runs it: exit codes and streams reach the shell.
@@ -18,5 +20,13 @@ describe('the prunelab entry point', () => {
     expect(r.status).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('unknown condition "nope"');
+  });
+});
+
+describe('the process boundary', () => {
+  it('no module under src/ but src/cli/bin.ts touches the process streams (notebook display lives in notebooks/)', () => {
+    const files = (readdirSync('src', { recursive: true, encoding: 'utf8' }) as string[]).filter((f) => f.endsWith('.ts')).map((f) => join('src', f));
+    const touching = files.filter((f) => /process\.(stdout|stderr)/.test(readFileSync(f, 'utf8'))).map((f) => f.split('\\').join('/'));
+    expect(touching).toEqual(['src/cli/bin.ts']);
   });
 });
