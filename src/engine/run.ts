@@ -14,6 +14,7 @@ import { pool, poolOracle } from '../score/ratio.js';
 import { scorePoint, type AppliedRemoval } from '../score/score.js';
 import { decideTiming, timingLabel, type Timing } from '../timing/timing.js';
 import { poolBehaviour, pointBehaviour } from '../behaviour/measure.js';
+import type { Reader } from '../behaviour/reader.js';
 import { EMBEDDED_STUDY, type StudyModels } from '../behaviour/study.js';
 import { chargeTokens, usageOf, type CallCharge } from '../providers/telemetry.js';
 import { leftBehind, type PlaceholderMode } from './placeholder.js';
@@ -62,6 +63,7 @@ export interface StudySink {
  * accumulated per fixture; they come back in the conditions' order.
  */
 export function streamStudy(options: StudyOptions, sink: StudySink): Summary[] {
+  const models = options.models ?? EMBEDDED_STUDY;
   const totals = options.conditions.map(() => ({ perFixture: [] as FixtureMeasures[], removedBy: new Map<string, RemovedBy>(), charges: [] as CallCharge[] }));
   for (const loaded of options.fixtures) {
     const prepared: PreparedPoint[] = loaded.fixture.prunePoints.map((point) => ({
@@ -71,15 +73,15 @@ export function streamStudy(options: StudyOptions, sink: StudySink): Summary[] {
       view: buildView(loaded.fixture, point.id, options.tokens),
     }));
     options.conditions.forEach((condition, i) => {
-      const { records, points, charges } = runCondition(condition, prepared, options);
+      const { records, points, charges } = runCondition(condition, prepared, options, models);
       const total = totals[i]!;
       total.charges.push(...charges);
-      if (points.length > 0) total.perFixture.push({ fixture: loaded.fixture.id, prunePoints: points.length, ...aggregate(points, options) });
+      if (points.length > 0) total.perFixture.push({ fixture: loaded.fixture.id, prunePoints: points.length, ...aggregate(points, models.reader) });
       countRemovals(total.removedBy, records);
       sink.fixture({ condition, loaded, records, points });
     });
   }
-  return options.conditions.map((c, i) => summarise(c, options, totals[i]!));
+  return options.conditions.map((c, i) => summarise(c, options, models.reader, totals[i]!));
 }
 
 /** The whole study in memory: for tests and small corpora. The CLI streams instead (streamStudy). */
@@ -96,10 +98,9 @@ export function runStudy(options: StudyOptions): ConditionRun[] {
   return options.conditions.map((c, i) => ({ info: c, ...collected[i]!, summary: summaries[i]! }));
 }
 
-function runCondition(condition: Condition, prepared: readonly PreparedPoint[], options: StudyOptions): { records: DecisionRecord[]; points: PointMeasures[]; charges: CallCharge[] } {
+function runCondition(condition: Condition, prepared: readonly PreparedPoint[], options: StudyOptions, models: StudyModels): { records: DecisionRecord[]; points: PointMeasures[]; charges: CallCharge[] } {
   const records: DecisionRecord[] = [];
   const points: PointMeasures[] = [];
-  const models = options.models ?? EMBEDDED_STUDY;
   const charges: CallCharge[] = [];
   for (const { loaded, point, oracle, view } of prepared) {
     const charge = models.predictorCharge?.(condition.name, view);
@@ -197,7 +198,7 @@ function decideChecked(condition: Condition, view: PolicyView): readonly Eligibi
 }
 
 /** Pools measures; `weights` says how many prune points each one already pools (1 for a prune point's own). */
-function aggregate(points: readonly Measures[], options: StudyOptions, weights?: readonly number[]): Measures {
+function aggregate(points: readonly Measures[], reader: Reader, weights?: readonly number[]): Measures {
   const sum = (f: (p: Measures) => number): number => points.reduce((s, p) => s + f(p), 0);
   return {
     decisions: {
@@ -214,7 +215,7 @@ function aggregate(points: readonly Measures[], options: StudyOptions, weights?:
       raw: sum((p) => p.tokens.raw), removed: sum((p) => p.tokens.removed), placeholder: sum((p) => p.tokens.placeholder),
       overhead: sum((p) => p.tokens.overhead), final: sum((p) => p.tokens.final),
     },
-    behaviour: poolBehaviour(points.map((p) => p.behaviour), (options.models ?? EMBEDDED_STUDY).reader),
+    behaviour: poolBehaviour(points.map((p) => p.behaviour), reader),
   };
 }
 
@@ -234,7 +235,7 @@ function countRemovals(into: Map<string, RemovedBy>, records: readonly DecisionR
 /** Pools per-fixture sums, which equals pooling every prune point: sums of counts are associative. */
 interface Totals { perFixture: readonly FixtureMeasures[]; removedBy: ReadonlyMap<string, RemovedBy>; charges: readonly CallCharge[] }
 
-function summarise(c: ConditionInfo, options: StudyOptions, { perFixture, removedBy, charges }: Totals): Summary {
+function summarise(c: ConditionInfo, options: StudyOptions, reader: Reader, { perFixture, removedBy, charges }: Totals): Summary {
   return {
     artifactVersion: ARTIFACT_VERSION,
     exploratory: options.exploratory ?? false,
@@ -249,7 +250,7 @@ function summarise(c: ConditionInfo, options: StudyOptions, { perFixture, remove
     placeholders: options.placeholders,
     fixtures: perFixture.length,
     prunePoints: perFixture.reduce((s, f) => s + f.prunePoints, 0),
-    ...aggregate(perFixture, options, perFixture.map((f) => f.prunePoints)),
+    ...aggregate(perFixture, reader, perFixture.map((f) => f.prunePoints)),
     removedBy: [...removedBy.values()].map((r) => ({ ...r })).sort((a, b) => (a.step ?? 0) - (b.step ?? 0) || byCodeUnit(a.rule, b.rule)),
     perFixture: [...perFixture],
     modelUsage: usageOf(charges),

@@ -25,7 +25,7 @@ export function unscored(denominator: number | null, reason: string = NO_ORACLE_
  * pass for the whole), with how many points lacked an oracle; per-fixture summaries still score the scored ones.
  */
 export function poolOracle(ratios: readonly OracleRatio[], points: readonly number[] = ratios.map(() => 1)): OracleRatio {
-  const missing = ratios.filter((r): r is Unscored => r.value === null && r.numerator === null);
+  const missing = ratios.filter((r): r is Unscored => r.numerator === null);
   if (missing.length === 0) return pool(ratios as readonly Ratio[]);
   // Each ratio may already pool several prune points (a fixture's); the reason counts prune points, not ratios.
   const unscoredPoints = ratios.reduce((n, r, i) => n + (r.numerator === null ? points[i] ?? 1 : 0), 0);
