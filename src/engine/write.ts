@@ -152,6 +152,11 @@ interface ConditionFiles {
   bulkPoints?: OutputFile;
 }
 
+/** Every file a condition has open, the bulk ones only once a generated fixture opened them. */
+function filesOf(f: ConditionFiles): OutputFile[] {
+  return [f.decisions, f.points, f.rows, f.bulkDecisions, f.bulkPoints].filter((file): file is OutputFile => file !== undefined);
+}
+
 /**
  * A run being written. Open it before the study runs, hand it to streamStudy as the sink, then finish() with the
  * summaries, or abort() on any failure: the output folder is then exactly as it was.
@@ -220,7 +225,7 @@ export class RunWriter implements StudySink {
       };
       for (const c of this.conditions) {
         const f = this.files.get(c.name)!;
-        for (const file of [f.decisions, f.points, f.rows, f.bulkDecisions, f.bulkPoints]) if (file) written.push(file.close());
+        for (const file of filesOf(f)) written.push(file.close());
         const summary = summaries.find((s) => s.condition === c.name);
         if (!summary) throw new Error(`internal: no summary for condition ${c.name}`);
         text(`${c.name}/${LAYOUT.summary}`, renderSummary(summary));
@@ -248,12 +253,8 @@ export class RunWriter implements StudySink {
       const manifest: ManifestT = { ...fixed, conditions, outputs, run };
       writeFileSync(join(this.staging, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
       for (const c of this.conditions) swapIn(join(this.staging, c.name), join(this.outDir, c.name));
-      const marker = join(this.outDir, LAYOUT.exploratoryMarker);
-      if (this.layout.exploratory) renameSync(join(this.staging, LAYOUT.exploratoryMarker), marker);
-      else rmSync(marker, { force: true });
-      const unfinished = join(this.outDir, LAYOUT.incompleteMarker);
-      if (inputs.incomplete) renameSync(join(this.staging, LAYOUT.incompleteMarker), unfinished);
-      else rmSync(unfinished, { force: true });
+      this.placeMarker(LAYOUT.exploratoryMarker, this.layout.exploratory);
+      this.placeMarker(LAYOUT.incompleteMarker, Boolean(inputs.incomplete));
       renameSync(join(this.staging, 'manifest.json'), join(this.outDir, 'manifest.json'));
       for (const c of stale) rmSync(join(this.outDir, c.name), { recursive: true, force: true });
       this.done = true;
@@ -265,9 +266,15 @@ export class RunWriter implements StudySink {
     }
   }
 
+  /** A marker file at the output root: moved in from staging when this run has it, removed when it has not. */
+  private placeMarker(name: string, present: boolean): void {
+    if (present) renameSync(join(this.staging, name), join(this.outDir, name));
+    else rmSync(join(this.outDir, name), { force: true });
+  }
+
   /** Drops everything staged; removes the output folder too when this run created it and it is still empty. */
   abort(): void {
-    for (const f of this.files.values()) for (const file of [f.decisions, f.points, f.rows, f.bulkDecisions, f.bulkPoints]) file?.abandon();
+    for (const f of this.files.values()) for (const file of filesOf(f)) file.abandon();
     this.files.clear();
     this.cleanUp();
   }
