@@ -45,11 +45,7 @@ export function checkFrozenInputs(root: string, fixturesDir: string): FrozenStud
   if (!parsed.ok) throw input('PL_FROZEN_MANIFEST_INVALID', pin.file, parsed.field, parsed.problem);
   const manifest = parsed.manifest;
   const onDisk = inputFiles(fixturesDir, root);
-  const problems = [
-    ...compareEntries('fixture', manifest.fixtures, onDisk.fixtures),
-    ...compareEntries('oracle', manifest.oracles, onDisk.oracles),
-  ];
-  if (problems.length > 0) throw input('PL_FROZEN_INPUTS_CHANGED', pin.file, problems);
+  refuseDifferences(pin.file, manifest, onDisk.fixtures, onDisk.oracles);
   return {
     preregistration: { file: loaded.file, sha256: sha256(loaded.text) },
     fixtureManifest: { file: pin.file, sha256: actual },
@@ -60,11 +56,15 @@ export function checkFrozenInputs(root: string, fixturesDir: string): FrozenStud
 
 /** The fixtures the engine actually loaded must be byte for byte the frozen ones (the files could change in between). */
 export function checkLoaded(loaded: readonly LoadedFixture[], frozen: FrozenStudy): void {
-  const problems = [
-    ...compareEntries('fixture', frozen.manifest.fixtures, loaded.map((l) => ({ file: l.file, sha256: l.sha256 }))),
-    ...compareEntries('oracle', frozen.manifest.oracles, loaded.flatMap((l) => (l.oracleFile !== null && l.oracleSha256 !== null ? [{ file: l.oracleFile, sha256: l.oracleSha256 }] : []))),
-  ];
-  if (problems.length > 0) throw input('PL_FROZEN_INPUTS_CHANGED', frozen.fixtureManifest.file, problems);
+  const fixtures = loaded.map((l) => ({ file: l.file, sha256: l.sha256 }));
+  const oracles = loaded.flatMap((l) => (l.oracleFile !== null && l.oracleSha256 !== null ? [{ file: l.oracleFile, sha256: l.oracleSha256 }] : []));
+  refuseDifferences(frozen.fixtureManifest.file, frozen.manifest, fixtures, oracles);
+}
+
+/** Stops the run, naming every file and both hashes, when fixtures or oracles differ from what the manifest lists. */
+function refuseDifferences(manifestFile: string, manifest: FixtureManifestT, fixtures: readonly Entry[], oracles: readonly Entry[]): void {
+  const problems = [...compareEntries('fixture', manifest.fixtures, fixtures), ...compareEntries('oracle', manifest.oracles, oracles)];
+  if (problems.length > 0) throw input('PL_FROZEN_INPUTS_CHANGED', manifestFile, problems);
 }
 
 export interface RunShape {
