@@ -15,7 +15,7 @@ import { allConditions } from '../policy/registry.js';
 import { renderChart } from '../report/render-chart.js';
 import { totalEcology, traceEcology } from '../traces/ecology.js';
 import { conditionsCsv, conditionsMarkdown, ecologyChartSpec, ecologyCsv, ecologyMarkdown } from '../traces/ecology-report.js';
-import { importTrace, importTraces } from '../traces/import.js';
+import { fixtureText, importTrace, importTraces } from '../traces/import.js';
 import { SecretNumbering } from '../traces/redact.js';
 import { parseFlagsAndFiles } from './args.js';
 import type { CliIO } from './io.js';
@@ -131,7 +131,7 @@ async function real(io: CliIO, check: boolean): Promise<number> {
   traces.forEach((t, i) => {
     const folder = relative(src, dirname(sessions[i]!)).split('\\').join('/');
     const name = `fixtures/${folder ? `${folder}/` : ''}${t.fixture.id}.json`;
-    const text = `${JSON.stringify(t.fixture, null, 2)}\n`;
+    const text = fixtureText(t.fixture);
     files.set(name, text);
     loaded.push({ file: `${REAL_OUT_DIR}/${name}`, sha256: sha256(text), fixture: t.fixture, oracleFile: null, oracleSha256: null, oracle: null });
     const licence = join(dirname(sessions[i]!), 'LICENSE');

@@ -7,7 +7,7 @@ import { usage } from '../errors.js';
 import { relativePath } from '../fixture/canonical.js';
 import { writeAtomic } from '../engine/write.js';
 import { FORMATS, type Format } from '../traces/build.js';
-import { importTraces, type ImportedTrace } from '../traces/import.js';
+import { fixtureText, importTraces, type ImportedTrace } from '../traces/import.js';
 import { REDACTION_KINDS } from '../traces/redact.js';
 import { choiceFlag, parseFlagsAndFiles } from './args.js';
 import type { CliIO } from './io.js';
@@ -46,7 +46,7 @@ export async function importCommand(argv: readonly string[], io: CliIO): Promise
   const redact = !flags['no-redact'];
   if (!redact) io.stderr(notices.noRedactWarning());
   const traces = importTraces(positionals.map((p) => ({ path: resolve(io.cwd, p), shownAs: p })), { ...(format ? { format } : {}), redact, tokens: tokenCounter() });
-  for (const t of traces) writeAtomic(join(outDir, `${t.fixture.id}.json`), `${JSON.stringify(t.fixture, null, 2)}\n`);
+  for (const t of traces) writeAtomic(join(outDir, `${t.fixture.id}.json`), fixtureText(t.fixture));
   io.stdout(flags.json ? `${JSON.stringify(traces.map(reportRow), null, 2)}\n` : renderImportReport(traces, relativePath(outDir, io.cwd)));
   return 0;
 }

@@ -41,6 +41,11 @@ export function traceId(format: Format, file: string): string {
   return safeId(`${format}.${stem}`);
 }
 
+/** The file text of an imported fixture, as `import` writes it and `ecology --real` reproduces it. */
+export function fixtureText(fixture: FixtureT): string {
+  return `${JSON.stringify(fixture, null, 2)}\n`;
+}
+
 function redactParsed(parsed: Parsed, counts: RedactionCounts, numbering: SecretNumbering): Parsed {
   if (parsed.kind === 'json') return { kind: 'json', value: redactJson(parsed.value, counts, numbering) };
   return { kind: 'jsonl', lines: parsed.lines.map((l) => ({ line: l.line, value: redactJson(l.value, counts, numbering) })) };

@@ -87,15 +87,6 @@ function firstError(text: string): number {
   }
 }
 
-export function parseJsonText(text: string, file: string): Json {
-  try {
-    return JSON.parse(text) as Json;
-  } catch (err) {
-    const at = offsetOf(err as Error, text);
-    throw input('PL_TRACE_JSON', file, position(text, at), detail(err as Error, text, at));
-  }
-}
-
 /**
  * JSON for a whole-document record, JSON Lines for a line-per-event one. A text whose first line is a JSON object
  * and which has more lines (or any `.jsonl` file) is read as JSON Lines, so a truncated JSONL file is reported by
