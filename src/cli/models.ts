@@ -21,7 +21,7 @@ import { EMBEDDED_ROLES, modelRoles } from '../providers/embedded.js';
 import { BudgetStop, Gateway } from '../providers/gateway.js';
 import { openaiClient } from '../providers/openai.js';
 import { preparedFor, preparePredictions, lookupPredictor, predictorRequest, PREDICTOR_MAX_TOKENS } from '../providers/predictor.js';
-import { priceOf, pricingTable, PRICING_FILE, type Price } from '../providers/pricing.js';
+import { hasRates, priceOf, pricingTable, PRICING_FILE, ratedUsd, type Price } from '../providers/pricing.js';
 import { PROMPT_VERSIONS } from '../providers/prompts.js';
 import { DEFAULT_RETRY, realSleep } from '../providers/retry.js';
 import { PROVIDERS, type ChatRequest, type ProviderName, type RemoteProvider } from '../providers/types.js';
@@ -121,10 +121,6 @@ export function parseModelFlags(flags: Flags, io: CliIO): ModelPlan {
     resume: flags.resume ?? false,
     estimateCost: flags['estimate-cost'] ?? false,
   };
-}
-
-function hasRates(price: Price | undefined): boolean {
-  return price !== undefined && price.input !== null && price.output !== null;
 }
 
 export function usesModels(plan: ModelPlan): boolean {
@@ -299,8 +295,8 @@ export function estimateCost(plan: ModelPlan, selected: readonly Condition[], po
 function renderEstimate(provider: RemoteProvider, model: string, price: Price | undefined, rows: readonly { role: string; calls: number; input: number; output: number }[]): string {
   const table = pricingTable();
   const usd = (tokensIn: number, tokensOut: number): string => {
-    if (!price || price.input === null || price.output === null) return 'unknown (not in the pricing table)';
-    return `$${((tokensIn * price.input + tokensOut * price.output) / 1_000_000).toFixed(2)}`;
+    if (!hasRates(price)) return 'unknown (not in the pricing table)';
+    return `$${ratedUsd(price, tokensIn, tokensOut).toFixed(2)}`;
   };
   const lines = [
     `Cost estimate for ${provider}/${model}: nothing was called.`,

@@ -6,7 +6,7 @@ import type { TokenCounter } from '../accounting/tokens.js';
 import { failure } from '../errors.js';
 import { Budget, BudgetExhausted } from './budget.js';
 import { CallCache, cacheKey, type CacheEntry, type CacheMode } from './cache.js';
-import { costUsd, type Price } from './pricing.js';
+import { costUsd, hasRates, ratedUsd, type Price } from './pricing.js';
 import { withRetry, type RetryPolicy } from './retry.js';
 import { ProviderCallError, redact, type ChatRequest, type ModelClient, type RemoteProvider, type Usage } from './types.js';
 
@@ -76,10 +76,10 @@ export class Gateway {
   /** Worst-case USD of a request: counted input at the input rate plus the whole output allowance; null if unpriced. */
   worstCaseUsd(request: ChatRequest): number | null {
     const { price } = this.options;
-    if (!price || price.input === null || price.output === null) return null;
+    if (!hasRates(price)) return null;
     const counted = this.options.tokens(request.system) + this.options.tokens(request.user);
     const input = this.options.provider === 'anthropic' ? Math.ceil(counted * ANTHROPIC_COUNT_MARGIN) : counted;
-    return (input * price.input + request.maxTokens * price.output) / 1_000_000;
+    return ratedUsd(price, input, request.maxTokens);
   }
 
   /** `what` names the call in errors (fixture, prune point, role) so a missing replay entry can be found. */
