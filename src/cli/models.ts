@@ -18,7 +18,7 @@ import { anthropicClient } from '../providers/anthropic.js';
 import { Budget } from '../providers/budget.js';
 import { CACHE_MODES, CallCache, type CacheMode } from '../providers/cache.js';
 import { EMBEDDED_ROLES, modelRoles } from '../providers/embedded.js';
-import { BudgetStop, Gateway } from '../providers/gateway.js';
+import { BudgetStop, Gateway, requestTokens } from '../providers/gateway.js';
 import { openaiClient } from '../providers/openai.js';
 import { preparedFor, preparePredictions, lookupPredictor, predictorRequest, PREDICTOR_MAX_TOKENS } from '../providers/predictor.js';
 import { hasRates, priceOf, pricingTable, PRICING_FILE, ratedUsd, type Price } from '../providers/pricing.js';
@@ -156,9 +156,11 @@ function gatewayFor(plan: ModelPlan, tokens: TokenCounter, seed: number, sleeper
   });
 }
 
+const isConsumer = (c: Condition): boolean => PREDICTOR_CONSUMERS.includes(c.name);
+
 /** The conditions to run: the selected ones, the predictor consumers rebuilt around an injected predictor. */
 function swapConsumers(selected: readonly Condition[], replacements: readonly Condition[]): Condition[] {
-  return selected.map((c) => (PREDICTOR_CONSUMERS.includes(c.name) ? replacements.find((r) => r.name === c.name) ?? c : c));
+  return selected.map((c) => (isConsumer(c) ? replacements.find((r) => r.name === c.name) ?? c : c));
 }
 
 /** One pass of the pure study; `final` is false for a model reader's collecting pass, whose output is discarded. */
@@ -211,7 +213,6 @@ export async function prepareStudy(plan: ModelPlan, selected: readonly Condition
       cacheDir: relativePath(plan.cacheDir, io.cwd), missing: selected.filter((c) => !done.has(c.name)).map((c) => c.name),
     };
   };
-  const isConsumer = (c: Condition) => PREDICTOR_CONSUMERS.includes(c.name);
   let conditions: Condition[] = [...selected];
   let predictorCharge: StudyModels['predictorCharge'];
   let predictorStop: BudgetStop | null = null;
@@ -269,8 +270,8 @@ export function estimateCost(plan: ModelPlan, selected: readonly Condition[], po
   const model = plan.model!;
   const price = priceOf(provider, model);
   const rows: { role: string; calls: number; input: number; output: number }[] = [];
-  const count = (r: ChatRequest) => tokens(r.system) + tokens(r.user);
-  if (selected.some((c) => PREDICTOR_CONSUMERS.includes(c.name))) {
+  const count = (r: ChatRequest) => requestTokens(tokens, r);
+  if (selected.some(isConsumer)) {
     const requests = points.map((p) => predictorRequest(p.view, provider, seed));
     rows.push({ role: 'predictor', calls: requests.length, input: requests.reduce((n, r) => n + count(r), 0), output: requests.length * PREDICTOR_MAX_TOKENS });
   }

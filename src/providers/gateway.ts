@@ -41,6 +41,11 @@ export interface GatewayStats {
   cacheHits: number;
 }
 
+/** The input tokens a request is counted at: its system and user texts (the budget's and the estimate's count). */
+export function requestTokens(tokens: TokenCounter, request: ChatRequest): number {
+  return tokens(request.system) + tokens(request.user);
+}
+
 const ZERO: Usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
 
 /** o200k counts are not Claude's; the worst case of an Anthropic call pads them so the budget errs on the safe side. */
@@ -77,7 +82,7 @@ export class Gateway {
   worstCaseUsd(request: ChatRequest): number | null {
     const { price } = this.options;
     if (!hasRates(price)) return null;
-    const counted = this.options.tokens(request.system) + this.options.tokens(request.user);
+    const counted = requestTokens(this.options.tokens, request);
     const input = this.options.provider === 'anthropic' ? Math.ceil(counted * ANTHROPIC_COUNT_MARGIN) : counted;
     return ratedUsd(price, input, request.maxTokens);
   }
