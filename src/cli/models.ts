@@ -18,10 +18,10 @@ import { anthropicClient } from '../providers/anthropic.js';
 import { Budget } from '../providers/budget.js';
 import { CACHE_MODES, CallCache, type CacheMode } from '../providers/cache.js';
 import { EMBEDDED_ROLES, modelRoles } from '../providers/embedded.js';
-import { BudgetStop, Gateway } from '../providers/gateway.js';
+import { BudgetStop, Gateway, requestTokens } from '../providers/gateway.js';
 import { openaiClient } from '../providers/openai.js';
 import { preparedFor, preparePredictions, lookupPredictor, predictorRequest, PREDICTOR_MAX_TOKENS } from '../providers/predictor.js';
-import { priceOf, pricingTable, PRICING_FILE, type Price } from '../providers/pricing.js';
+import { hasRates, priceOf, pricingTable, PRICING_FILE, ratedUsd, type Price } from '../providers/pricing.js';
 import { PROMPT_VERSIONS } from '../providers/prompts.js';
 import { DEFAULT_RETRY, realSleep } from '../providers/retry.js';
 import { PROVIDERS, type ChatRequest, type ProviderName, type RemoteProvider } from '../providers/types.js';
@@ -123,10 +123,6 @@ export function parseModelFlags(flags: Flags, io: CliIO): ModelPlan {
   };
 }
 
-function hasRates(price: Price | undefined): boolean {
-  return price !== undefined && price.input !== null && price.output !== null;
-}
-
 export function usesModels(plan: ModelPlan): boolean {
   return plan.provider !== 'embedded';
 }
@@ -160,9 +156,11 @@ function gatewayFor(plan: ModelPlan, tokens: TokenCounter, seed: number, sleeper
   });
 }
 
+const isConsumer = (c: Condition): boolean => PREDICTOR_CONSUMERS.includes(c.name);
+
 /** The conditions to run: the selected ones, the predictor consumers rebuilt around an injected predictor. */
 function swapConsumers(selected: readonly Condition[], replacements: readonly Condition[]): Condition[] {
-  return selected.map((c) => (PREDICTOR_CONSUMERS.includes(c.name) ? replacements.find((r) => r.name === c.name) ?? c : c));
+  return selected.map((c) => (isConsumer(c) ? replacements.find((r) => r.name === c.name) ?? c : c));
 }
 
 /** One pass of the pure study; `final` is false for a model reader's collecting pass, whose output is discarded. */
@@ -215,7 +213,6 @@ export async function prepareStudy(plan: ModelPlan, selected: readonly Condition
       cacheDir: relativePath(plan.cacheDir, io.cwd), missing: selected.filter((c) => !done.has(c.name)).map((c) => c.name),
     };
   };
-  const isConsumer = (c: Condition) => PREDICTOR_CONSUMERS.includes(c.name);
   let conditions: Condition[] = [...selected];
   let predictorCharge: StudyModels['predictorCharge'];
   let predictorStop: BudgetStop | null = null;
@@ -273,8 +270,8 @@ export function estimateCost(plan: ModelPlan, selected: readonly Condition[], po
   const model = plan.model!;
   const price = priceOf(provider, model);
   const rows: { role: string; calls: number; input: number; output: number }[] = [];
-  const count = (r: ChatRequest) => tokens(r.system) + tokens(r.user);
-  if (selected.some((c) => PREDICTOR_CONSUMERS.includes(c.name))) {
+  const count = (r: ChatRequest) => requestTokens(tokens, r);
+  if (selected.some(isConsumer)) {
     const requests = points.map((p) => predictorRequest(p.view, provider, seed));
     rows.push({ role: 'predictor', calls: requests.length, input: requests.reduce((n, r) => n + count(r), 0), output: requests.length * PREDICTOR_MAX_TOKENS });
   }
@@ -299,8 +296,8 @@ export function estimateCost(plan: ModelPlan, selected: readonly Condition[], po
 function renderEstimate(provider: RemoteProvider, model: string, price: Price | undefined, rows: readonly { role: string; calls: number; input: number; output: number }[]): string {
   const table = pricingTable();
   const usd = (tokensIn: number, tokensOut: number): string => {
-    if (!price || price.input === null || price.output === null) return 'unknown (not in the pricing table)';
-    return `$${((tokensIn * price.input + tokensOut * price.output) / 1_000_000).toFixed(2)}`;
+    if (!hasRates(price)) return 'unknown (not in the pricing table)';
+    return `$${ratedUsd(price, tokensIn, tokensOut).toFixed(2)}`;
   };
   const lines = [
     `Cost estimate for ${provider}/${model}: nothing was called.`,

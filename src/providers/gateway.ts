@@ -6,7 +6,7 @@ import type { TokenCounter } from '../accounting/tokens.js';
 import { failure } from '../errors.js';
 import { Budget, BudgetExhausted } from './budget.js';
 import { CallCache, cacheKey, type CacheEntry, type CacheMode } from './cache.js';
-import { costUsd, type Price } from './pricing.js';
+import { costUsd, hasRates, ratedUsd, type Price } from './pricing.js';
 import { withRetry, type RetryPolicy } from './retry.js';
 import { ProviderCallError, redact, type ChatRequest, type ModelClient, type RemoteProvider, type Usage } from './types.js';
 
@@ -39,6 +39,11 @@ export interface GatewayOptions {
 export interface GatewayStats {
   networkCalls: number;
   cacheHits: number;
+}
+
+/** The input tokens a request is counted at: its system and user texts (the budget's and the estimate's count). */
+export function requestTokens(tokens: TokenCounter, request: ChatRequest): number {
+  return tokens(request.system) + tokens(request.user);
 }
 
 const ZERO: Usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
@@ -76,10 +81,10 @@ export class Gateway {
   /** Worst-case USD of a request: counted input at the input rate plus the whole output allowance; null if unpriced. */
   worstCaseUsd(request: ChatRequest): number | null {
     const { price } = this.options;
-    if (!price || price.input === null || price.output === null) return null;
-    const counted = this.options.tokens(request.system) + this.options.tokens(request.user);
+    if (!hasRates(price)) return null;
+    const counted = requestTokens(this.options.tokens, request);
     const input = this.options.provider === 'anthropic' ? Math.ceil(counted * ANTHROPIC_COUNT_MARGIN) : counted;
-    return (input * price.input + request.maxTokens * price.output) / 1_000_000;
+    return ratedUsd(price, input, request.maxTokens);
   }
 
   /** `what` names the call in errors (fixture, prune point, role) so a missing replay entry can be found. */

@@ -41,6 +41,18 @@ export function priceOf(provider: string, model: string, table: PricingTable = p
   return table.models.find((m) => m.provider === provider && m.ids.includes(model));
 }
 
+/** A price with both an input and an output rate: what a worst case or an estimate needs. */
+export type RatedPrice = Price & { readonly input: number; readonly output: number };
+
+export function hasRates(price: Price | undefined): price is RatedPrice {
+  return price !== undefined && price.input !== null && price.output !== null;
+}
+
+/** USD of input and output token counts at a rated price (unrounded: a bound or an estimate, never written as a cost). */
+export function ratedUsd(price: RatedPrice, input: number, output: number): number {
+  return (input * price.input + output * price.output) / 1_000_000;
+}
+
 /**
  * Dollar amounts are kept to the nano-dollar (1e-9 USD, far below any billed rate): binary floating point turns
  * sums of decimal prices into noise such as 0.007199999999999999, so every price and every sum of prices is

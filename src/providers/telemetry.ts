@@ -17,26 +17,18 @@ export function chargeTokens(charge: CallCharge): number {
   return u.input + u.output + u.cacheRead + u.cacheWrite;
 }
 
-export function usageOf(charges: readonly CallCharge[]): ModelUsage | null {
-  const first = charges[0];
-  if (!first) return null;
-  let cost: number | null = 0;
-  const usage: ModelUsage = {
-    provider: first.provider, model: first.model, calls: 0, errors: 0, inputTokens: 0, outputTokens: 0,
-    cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: null, latencyMs: { total: 0, max: 0 },
+/** One call as a usage block of its own; a run's block for many calls is these pooled. */
+function chargeUsage(c: CallCharge): ModelUsage {
+  const u = c.call.usage;
+  return {
+    provider: c.provider, model: c.model, calls: 1, errors: c.failed ? 1 : 0, inputTokens: u.input, outputTokens: u.output,
+    cacheReadTokens: u.cacheRead, cacheWriteTokens: u.cacheWrite, costUsd: c.call.costUsd,
+    latencyMs: { total: c.call.latencyMs, max: c.call.latencyMs },
   };
-  for (const c of charges) {
-    usage.calls += 1;
-    if (c.failed) usage.errors += 1;
-    usage.inputTokens += c.call.usage.input;
-    usage.outputTokens += c.call.usage.output;
-    usage.cacheReadTokens += c.call.usage.cacheRead;
-    usage.cacheWriteTokens += c.call.usage.cacheWrite;
-    cost = cost === null || c.call.costUsd === null ? null : addUsd(cost, c.call.costUsd);
-    usage.latencyMs.total += c.call.latencyMs;
-    usage.latencyMs.max = Math.max(usage.latencyMs.max, c.call.latencyMs);
-  }
-  return { ...usage, costUsd: cost };
+}
+
+export function usageOf(charges: readonly CallCharge[]): ModelUsage | null {
+  return poolUsage(charges.map(chargeUsage));
 }
 
 /** Pools already-pooled blocks (null blocks contribute nothing). */
