@@ -338,7 +338,7 @@ function secondary(results: StudyResults, fixtureOrder: readonly string[], boot:
 
 function ladder(rows: readonly ConditionRow[], results: StudyResults): LadderRow[] {
   // A ladder's rules are the Layer A mechanisms of the same name; a sweep variant is not one of them.
-  const rungOf = new Map(rows.filter((r) => r.layer === 'A' && (r.sweep === null || r.sweep.base === r.condition)).map((r) => [r.condition, r.rung]));
+  const rungOf = new Map(rows.filter((r) => r.layer === 'A' && !isVariant(r)).map((r) => [r.condition, r.rung]));
   const summaries = new Map(results.conditions.map((c) => [c.summary.condition, c.summary]));
   const ladders = rows.filter((r) => r.layer === 'B');
   return ladders.map((row, i) => {
@@ -385,6 +385,11 @@ function families(results: StudyResults): FamilyRow[] {
     }
   }
   return out;
+}
+
+/** Whether a row is a sweep variant (its sweep's base is another condition), not a condition in its own right. */
+export function isVariant(row: ConditionRow): boolean {
+  return row.sweep !== null && row.sweep.base !== row.condition;
 }
 
 /** The curve a row belongs to: its sweep's base, or itself. */
