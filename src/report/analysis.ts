@@ -3,6 +3,7 @@
 // charts and notebooks all read this; none of them computes an interval of its own.
 import type { BehaviourSide, FixtureMeasures, OracleRatio, Ratio, Summary, Tokens } from '../artifacts/schema.js';
 import { byCodeUnit } from '../fixture/canonical.js';
+import { pool, ratio } from '../score/ratio.js';
 import { POINT_OUTCOMES, SECONDARY_COMPARISONS, SECONDARY_OUTCOMES } from './comparisons.js';
 import { providerCost } from './cost.js';
 import {
@@ -26,7 +27,7 @@ export interface Proportion {
 }
 
 export function proportion(numerator: number, denominator: number): Proportion {
-  return { numerator, denominator, value: denominator === 0 ? null : numerator / denominator, ...wilson(numerator, denominator) };
+  return { ...ratio(numerator, denominator), ...wilson(numerator, denominator) };
 }
 
 /** The load step refuses unscored results, so an oracle measure here is always a ratio. */
@@ -35,9 +36,8 @@ function scored(r: OracleRatio): Ratio {
   return r;
 }
 
-function proportionOf(r: OracleRatio): Proportion {
-  const { numerator, denominator } = scored(r);
-  return proportion(numerator, denominator);
+function proportionOf(r: Ratio): Proportion {
+  return proportion(r.numerator, r.denominator);
 }
 
 export interface Sweep {
@@ -238,10 +238,10 @@ function conditionRow(c: ConditionResults, fixtureOrder: readonly string[], base
     fixtures: s.fixtures,
     prunePoints: s.prunePoints,
     prunes: s.decisions.prune,
-    precision: proportionOf(s.precision),
-    falsePruneRate: proportionOf(s.falsePruneRate),
-    coverage: proportionOf(s.coverage),
-    abstentionRate: proportion(s.abstentionRate.numerator, s.abstentionRate.denominator),
+    precision: proportionOf(scored(s.precision)),
+    falsePruneRate: proportionOf(scored(s.falsePruneRate)),
+    coverage: proportionOf(scored(s.coverage)),
+    abstentionRate: proportionOf(s.abstentionRate),
     obligationsPreserved: proportion(s.obligations.preserved, s.obligations.total),
     refetchAlerts: s.refetchAlerts,
     tokens: s.tokens,
@@ -338,7 +338,7 @@ function secondary(results: StudyResults, fixtureOrder: readonly string[], boot:
 
 function ladder(rows: readonly ConditionRow[], results: StudyResults): LadderRow[] {
   // A ladder's rules are the Layer A mechanisms of the same name; a sweep variant is not one of them.
-  const rungOf = new Map(rows.filter((r) => r.layer === 'A' && (r.sweep === null || r.sweep.base === r.condition)).map((r) => [r.condition, r.rung]));
+  const rungOf = new Map(rows.filter((r) => r.layer === 'A' && !isVariant(r)).map((r) => [r.condition, r.rung]));
   const summaries = new Map(results.conditions.map((c) => [c.summary.condition, c.summary]));
   const ladders = rows.filter((r) => r.layer === 'B');
   return ladders.map((row, i) => {
@@ -377,14 +377,19 @@ function families(results: StudyResults): FamilyRow[] {
         condition: summary.condition,
         fixtures: mine.length,
         prunePoints: sum((f) => f.prunePoints),
-        falsePruneRate: proportion(sum((f) => scored(f.falsePruneRate).numerator), sum((f) => scored(f.falsePruneRate).denominator)),
-        coverage: proportion(sum((f) => scored(f.coverage).numerator), sum((f) => scored(f.coverage).denominator)),
+        falsePruneRate: proportionOf(pool(mine.map((f) => scored(f.falsePruneRate)))),
+        coverage: proportionOf(pool(mine.map((f) => scored(f.coverage)))),
         obligationsPreserved: proportion(sum((f) => f.obligations.preserved), sum((f) => f.obligations.total)),
         reduction: reductionOf(sumTokens(mine)),
       });
     }
   }
   return out;
+}
+
+/** Whether a row is a sweep variant (its sweep's base is another condition), not a condition in its own right. */
+export function isVariant(row: ConditionRow): boolean {
+  return row.sweep !== null && row.sweep.base !== row.condition;
 }
 
 /** The curve a row belongs to: its sweep's base, or itself. */
@@ -460,10 +465,9 @@ export function analyse(results: StudyResults, plan: AnalysisPlan): Analysis {
 }
 
 function behaviourSide(s: BehaviourSide): BehaviourSideRow {
-  const p = (r: Ratio) => proportion(r.numerator, r.denominator);
   return {
-    taskSuccess: p(s.taskSuccess), constraintViolations: p(s.constraintViolations), unsupportedClaims: p(s.unsupportedClaims),
-    recoveryFailures: p(s.recoveryFailures), errors: s.errors,
+    taskSuccess: proportionOf(s.taskSuccess), constraintViolations: proportionOf(s.constraintViolations), unsupportedClaims: proportionOf(s.unsupportedClaims),
+    recoveryFailures: proportionOf(s.recoveryFailures), errors: s.errors,
   };
 }
 
@@ -471,7 +475,7 @@ function behaviourRows(results: StudyResults): BehaviourRow[] {
   return results.conditions.map(({ summary: { condition, behaviour: b } }) => ({
     condition, reader: b.reader, epochs: b.epochs, probes: b.probes,
     full: behaviourSide(b.full), pruned: behaviourSide(b.pruned),
-    causedFailures: proportion(b.paired.causedFailures.numerator, b.paired.causedFailures.denominator),
+    causedFailures: proportionOf(b.paired.causedFailures),
   }));
 }
 

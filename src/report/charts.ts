@@ -1,7 +1,7 @@
 // The report's charts as vega-lite specs. Every interval is computed by the harness and handed over as fields
 // (lo, hi); no spec asks vega to aggregate or bootstrap, so two renders of the same results are identical.
 // Colours are the Okabe-Ito palette, distinguishable with the common colour-vision deficiencies.
-import { caption, curveOf, type Analysis, type ConditionRow } from './analysis.js';
+import { caption, curveOf, isVariant, type Analysis, type ConditionRow } from './analysis.js';
 import { FONT_FAMILY } from './render-chart.js';
 
 export const OKABE_ITO = ['#0072B2', '#E69F00', '#009E73', '#D55E00', '#CC79A7', '#56B4E9', '#F0E442', '#000000'] as const;
@@ -20,7 +20,6 @@ const LAYER_LABEL: Record<ConditionRow['layer'], string> = {
 const LAYER_ORDER = Object.values(LAYER_LABEL);
 const layerColour = { field: 'group', type: 'nominal', title: 'kind of condition', scale: { domain: LAYER_ORDER, range: OKABE_ITO.slice(0, 4) } };
 
-const isVariant = (r: ConditionRow) => r.sweep !== null && r.sweep.base !== r.condition;
 const label = (r: ConditionRow) => (r.upperRisk ? `${r.condition} (upper-risk)` : r.condition);
 
 function frame(name: string, title: string, a: Analysis, body: Record<string, unknown>): ChartSpec {

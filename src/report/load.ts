@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import { csvCells } from '../artifacts/csv.js';
 import { Manifest, POINT_ROW_COLUMNS, PointRow, Summary } from '../artifacts/schema.js';
 import { input } from '../errors.js';
-import { byCodeUnit } from '../fixture/canonical.js';
+import { byCodeUnit, sha256 } from '../fixture/canonical.js';
 import { conditionNames } from '../policy/registry.js';
 
 export interface ConditionResults {
@@ -34,6 +34,8 @@ export interface StudyResults {
   /** The folder as the user named it, for messages and captions. */
   readonly label: string;
   readonly manifest: Manifest;
+  /** sha256 of manifest.json's bytes as read, for provenance. */
+  readonly manifestSha256: string;
   /** In the registry's order; conditions the registry does not know (a --policy run) follow by name. */
   readonly conditions: readonly ConditionResults[];
   /** Fixture id to the families it instantiates, from the manifest. */
@@ -47,9 +49,11 @@ function parseWith<S extends z.ZodType>(schema: S, value: unknown, file: string,
   throw input('PL_RESULTS_FIELD', file, where, issue.path.join('.') || '(root)', issue.message);
 }
 
-function readJson(path: string, file: string, where: string): unknown {
+/** A JSON file's bytes and parsed value. */
+function readJson(path: string, file: string, where: string): { bytes: Buffer; value: unknown } {
   try {
-    return JSON.parse(readFileSync(path, 'utf8')) as unknown;
+    const bytes = readFileSync(path);
+    return { bytes, value: JSON.parse(bytes.toString('utf8')) as unknown };
   } catch (err) {
     throw input('PL_RESULTS_FIELD', file, where, '(root)', `not readable JSON (${(err as Error).message})`);
   }
@@ -69,11 +73,12 @@ export function loadResults(dir: string, label: string = dir): StudyResults {
   const manifestPath = join(dir, 'manifest.json');
   if (!existsSync(manifestPath)) throw input('PL_RESULTS_MISSING', label);
   const manifestFile = `${label}/manifest.json`;
-  const manifest = parseWith(Manifest, readJson(manifestPath, manifestFile, 'manifest'), manifestFile, 'manifest');
+  const manifestJson = readJson(manifestPath, manifestFile, 'manifest');
+  const manifest = parseWith(Manifest, manifestJson.value, manifestFile, 'manifest');
   const fixtureIds = new Set(manifest.fixtures.map((f) => f.id));
   const conditions = registryOrder(manifest.conditions.map((c) => c.name)).map((name) => {
     const summaryFile = `${label}/${name}/summary.json`;
-    const summary = parseWith(Summary, readJson(join(dir, name, 'summary.json'), summaryFile, 'summary'), summaryFile, 'summary');
+    const summary = parseWith(Summary, readJson(join(dir, name, 'summary.json'), summaryFile, 'summary').value, summaryFile, 'summary');
     if (summary.condition !== name) throw input('PL_RESULTS_INCONSISTENT', summaryFile, `names condition "${summary.condition}", expected "${name}"`);
     for (const [i, f] of summary.perFixture.entries()) {
       if (!fixtureIds.has(f.fixture)) throw input('PL_RESULTS_FIELD', summaryFile, `perFixture[${i}]`, 'fixture', `"${f.fixture}" is not in the manifest`);
@@ -108,5 +113,5 @@ export function loadResults(dir: string, label: string = dir): StudyResults {
     throw input('PL_RESULTS_MIXED_READERS', label, conditions.map((c) => `${c.summary.condition}: ${c.summary.behaviour.reader}`));
   }
   const families = new Map(manifest.fixtures.map((f) => [f.id, [...f.families].sort(byCodeUnit)] as const));
-  return { label, manifest, conditions, families };
+  return { label, manifest, manifestSha256: sha256(manifestJson.bytes), conditions, families };
 }

@@ -1,10 +1,7 @@
 // The bundle for the book's repository: charts in all three forms, tables, an index.md listing every figure with
 // its caption, and provenance.json naming what the figures rest on. Results stamped exploratory are refused
 // unless the caller allows them, and then every caption says so (the caption is built from the manifest's stamp).
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { usage } from '../errors.js';
-import { sha256 } from '../fixture/canonical.js';
 import { caption } from './analysis.js';
 import { verdict } from './criteria.js';
 import { HYPOTHESES_TABLE } from './hypotheses.js';
@@ -18,7 +15,7 @@ export interface PublishOptions {
   readonly allowExploratory: boolean;
 }
 
-export function provenance(results: StudyResults, report: Report, manifestSha256: string): Record<string, unknown> {
+export function provenance(results: StudyResults, report: Report): Record<string, unknown> {
   const m = results.manifest;
   return {
     package: m.package,
@@ -27,7 +24,7 @@ export function provenance(results: StudyResults, report: Report, manifestSha256
     exploratory: m.study.exploratory,
     preregistration: m.study.preregistration,
     fixtureManifest: m.study.fixtureManifest,
-    resultsManifestSha256: manifestSha256,
+    resultsManifestSha256: results.manifestSha256,
     tokenizer: m.tokenizer,
     models: m.models,
     seed: m.seed,
@@ -81,9 +78,8 @@ export async function buildBundle(resultsDir: string, label: string, root: strin
   const { results, analysis } = analyseFolder(resultsDir, label, root);
   if (results.manifest.study.exploratory && !options.allowExploratory) throw usage('PL_PUBLISH_EXPLORATORY', label);
   const report = await renderReport(analysis);
-  const manifestSha256 = sha256(readFileSync(join(resultsDir, 'manifest.json')));
   const files = new Map(report.files);
   files.set(INDEX_FILE, indexMarkdown(results, report));
-  files.set(PROVENANCE_FILE, `${JSON.stringify(provenance(results, report, manifestSha256), null, 2)}\n`);
+  files.set(PROVENANCE_FILE, `${JSON.stringify(provenance(results, report), null, 2)}\n`);
   return files;
 }

@@ -2,7 +2,7 @@
 // Markdown (a proportion as numerator/denominator, value and Wilson interval in one cell, for readers).
 // Undefined values (0/0) print as "undefined", never as 0 or 1.
 import { from, type ColumnTable } from 'arquero';
-import { caption, curveOf, NO_FAMILY, SAFETY_THRESHOLDS, type Analysis, type BehaviourSideRow, type ConditionRow, type Proportion } from './analysis.js';
+import { caption, curveOf, isVariant, NO_FAMILY, SAFETY_THRESHOLDS, type Analysis, type BehaviourSideRow, type ConditionRow, type Proportion } from './analysis.js';
 import { PROPOSED } from './comparisons.js';
 import { COST_UNKNOWN } from './cost.js';
 import type { BootstrapResult } from './stats.js';
@@ -72,8 +72,6 @@ function measureView(r: ConditionRow): Row {
     're-fetch alerts': String(r.refetchAlerts),
   };
 }
-
-const isVariant = (r: ConditionRow) => r.sweep !== null && r.sweep.base !== r.condition;
 
 function table(name: string, title: string, notes: readonly string[], data: readonly Row[], view: readonly Row[]): ReportTable {
   return { name, title, notes, data: from([...data]), view: from([...view]) };
