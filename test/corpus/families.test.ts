@@ -3,12 +3,19 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../src/fixture/canonical.js';
 import { reread, resolvePointer } from '../../src/fixture/world.js';
+import type { WorkUnit } from '../../src/fixture/schema.js';
 import { casesOf, standing, targetPoint, type Case } from './helpers.js';
 
 const results = (c: Case) => c.items.filter((it) => it.kind === 'tool-result');
 /** What the episode's own later steps need at its prune point (other episodes share the point). */
 const neededStrings = (c: Case) => targetPoint(c).point.downstream.filter((o) => o.id.startsWith(`ob-${c.prefix}-`)).flatMap((o) => o.needs.strings);
 const holdsNeed = (c: Case, content: string) => neededStrings(c).some((s) => content.includes(s));
+
+const recordOf = (unit: WorkUnit): string => {
+  const c = unit.consequence;
+  if (!c || !('itemId' in c)) throw new Error(`${unit.id} has no consequence record in context`);
+  return c.itemId;
+};
 
 describe('immutable-duplicate-read', () => {
   for (const variant of ['identical-copies', 'numbered-and-plain']) {
@@ -118,14 +125,14 @@ describe('completed-subtask', () => {
       const unit = point.visible.workUnits.find((w) => w.id === `wu-${c.prefix}`)!;
       expect(unit.state).toBe('closed');
       for (const id of unit.traceItems) expect(standing(oracle, id)).toBe('removable');
-      expect(standing(oracle, unit.consequence!.itemId)).toBe('necessary');
+      expect(standing(oracle, recordOf(unit))).toBe('necessary');
     }
   });
   it('later dependency: a trace item holding what a later step needs (and the summary lacks) is not removable', () => {
     for (const c of casesOf('completed-subtask', 'later-dependency')) {
       const { point, oracle } = targetPoint(c);
       const unit = point.visible.workUnits.find((w) => w.id === `wu-${c.prefix}`)!;
-      const summary = c.fixture.items.find((it) => it.id === unit.consequence!.itemId)!;
+      const summary = c.fixture.items.find((it) => it.id === recordOf(unit))!;
       const needed = unit.traceItems.filter((id) => {
         const item = c.fixture.items.find((it) => it.id === id)!;
         return neededStrings(c).some((s) => item.content.includes(s) && !summary.content.includes(s));

@@ -15,6 +15,7 @@ type Closure = { readonly verified: true; readonly record: string } | { readonly
 function closureOf(view: PolicyView, unit: WorkUnit): Closure {
   const consequence = unit.consequence;
   if (!consequence) return { verified: false, why: `${unit.id} closed with no recorded consequence` };
+  if (!('itemId' in consequence)) return { verified: false, why: `${unit.id}'s consequence sits behind pointer ${consequence.pointer.storeKey}, which this rule cannot yet resolve` };
   const record = view.items.find((item) => item.id === consequence.itemId);
   if (!record) return { verified: false, why: `${unit.id}'s consequence record ${consequence.itemId} is not in context` };
   const missing = consequence.strings.filter((s) => !record.content.includes(s));
@@ -33,7 +34,7 @@ export function verifiedCompletion(): ConfiguredMechanism {
     assess(view, candidates) {
       const wanted = new Set(candidates);
       const units = view.visible.workUnits;
-      const records = new Set(units.flatMap((unit) => (unit.consequence ? [unit.consequence.itemId] : [])));
+      const records = new Set(units.flatMap((unit) => (unit.consequence && 'itemId' in unit.consequence ? [unit.consequence.itemId] : [])));
       const findings: Finding[] = [];
       for (const item of view.items) {
         if (!wanted.has(item.id) || records.has(item.id)) continue;
