@@ -19,12 +19,12 @@ export interface AgentTool {
   readonly name: string;
 }
 
-export function agentTool(name: string, input: Record<string, unknown>): AgentTool {
+export async function agentTool(name: string, input: Record<string, unknown>): Promise<AgentTool> {
   const lower = name.toLowerCase();
   const path = [input['file_path'], input['filePath'], input['notebook_path'], input['path']].find((p): p is string => typeof p === 'string');
   if (lower === 'bash') {
     const command = typeof input['command'] === 'string' ? input['command'] : '';
-    const s = readShell(command);
+    const s = await readShell(command);
     return { sideEffect: s.kind === 'read' ? 'read-mutable' : 'non-idempotent', writes: false, search: s.search, transient: s.transient, name: s.kind === 'read' ? 'shell.read' : 'shell.exec', ...(s.path ? { path: s.path } : {}) };
   }
   if (READS.has(lower)) return { sideEffect: 'read-mutable', writes: false, search: false, transient: false, name, ...(path ? { path } : {}) };

@@ -51,7 +51,7 @@ function redactParsed(parsed: Parsed, counts: RedactionCounts, numbering: Secret
   return { kind: 'jsonl', lines: parsed.lines.map((l) => ({ line: l.line, value: redactJson(l.value, counts, numbering) })) };
 }
 
-export function importTrace(path: string, shownAs: string, options: ImportOptions): ImportedTrace {
+export async function importTrace(path: string, shownAs: string, options: ImportOptions): Promise<ImportedTrace> {
   if (!existsSync(path) || !statSync(path).isFile()) throw input('PL_TRACE_MISSING', shownAs);
   const bytes = readFileSync(path);
   const raw = parseTrace(bytes.toString('utf8'), shownAs);
@@ -63,13 +63,13 @@ export function importTrace(path: string, shownAs: string, options: ImportOption
   const b = new TraceBuilder(format);
   if (parsed.kind === 'jsonl') {
     if (format !== 'claude-code') throw new Error(`internal: ${format} detected on JSON Lines`);
-    importClaudeCode(parsed, reader, b);
+    await importClaudeCode(parsed, reader, b);
   } else {
     const importers: Record<Exclude<Format, 'claude-code'>, typeof importSweAgent> = {
       'swe-agent': importSweAgent, 'mini-swe-agent': importMiniSweAgent, openhands: importOpenHands, opencode: importOpenCode,
     };
     if (format === 'claude-code') throw new Error('internal: claude-code detected on JSON');
-    importers[format](parsed.value, reader, b);
+    await importers[format](parsed.value, reader, b);
   }
   if (!b.size) throw input('PL_TRACE_EMPTY', shownAs);
   const built = b.build({
@@ -86,9 +86,11 @@ export function importTrace(path: string, shownAs: string, options: ImportOption
 }
 
 /** Imports every file or none: the first bad file stops the import before anything is returned for writing. */
-export function importTraces(files: readonly { path: string; shownAs: string }[], options: ImportOptions): ImportedTrace[] {
+export async function importTraces(files: readonly { path: string; shownAs: string }[], options: ImportOptions): Promise<ImportedTrace[]> {
   const shared = { ...options, numbering: options.numbering ?? new SecretNumbering() };
-  const out = files.map((f) => importTrace(f.path, f.shownAs, shared));
+  // One file after another: secret numbering is shared, so the order of imports decides the markers.
+  const out: ImportedTrace[] = [];
+  for (const f of files) out.push(await importTrace(f.path, f.shownAs, shared));
   const dup = duplicateId(out);
   if (dup) throw input('PL_TRACE_DUPLICATE_ID', dup.file, dup.id, dup.other);
   return out;

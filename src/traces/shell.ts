@@ -1,6 +1,7 @@
 // What a recorded shell command observably is, from its text alone: a read of files (and which one), a search, an
 // observation of transient state, or anything else (which may change the world, so it is treated as
 // non-idempotent). Conservative by design: a command is a read only if every part of it is a known reader.
+import { parse } from 'sh-syntax';
 const READERS = new Set(['cat', 'head', 'tail', 'nl', 'less', 'more', 'wc', 'ls', 'tree', 'file', 'stat', 'grep', 'egrep', 'rg', 'ag', 'find', 'fd', 'awk', 'sort', 'uniq', 'cut', 'diff', 'pwd', 'echo', 'which', 'type']);
 const SEARCHERS = new Set(['grep', 'egrep', 'rg', 'ag', 'find', 'fd']);
 const FILE_READERS = new Set(['cat', 'head', 'tail', 'nl', 'less', 'more']);
@@ -16,13 +17,15 @@ export interface ShellReading {
   readonly selector?: string;
   readonly search: boolean;
   readonly transient: boolean;
+  /** Why the shell parser rejected the command, when it did (the command is then treated as non-idempotent). */
+  readonly parseError?: string;
 }
 
 function words(segment: string): string[] {
   return segment.trim().split(/\s+/).filter(Boolean).map((w) => w.replace(/^['"]|['"]$/g, ''));
 }
 
-export function readShell(command: string): ShellReading {
+function classify(command: string): ShellReading {
   const text = command.trim();
   const segments = text.split(/\|\||&&|;|\|/).map((s) => s.trim()).filter(Boolean);
   let allRead = segments.length > 0 && !/(^|[^2&])>(?!&)/.test(text.replace(/2>&1|>\s*\/dev\/null/g, '')) && !/<</.test(text);
@@ -53,6 +56,24 @@ export function readShell(command: string): ShellReading {
     }
   }
   return { kind: allRead ? 'read' : 'exec', ...(path ? { path } : {}), ...(selector ? { selector } : {}), search, transient };
+}
+
+// Each parse instantiates the parser's WASM module (milliseconds), and recorded sessions repeat commands often.
+const parses = new Map<string, Promise<string | undefined>>();
+
+function parseError(command: string): Promise<string | undefined> {
+  let p = parses.get(command);
+  if (!p) {
+    p = parse(command).then(() => undefined, (e: unknown) => (e instanceof Error ? e.message : String(e)));
+    parses.set(command, p);
+  }
+  return p;
+}
+
+export async function readShell(command: string): Promise<ShellReading> {
+  const error = await parseError(command);
+  if (error !== undefined) return { kind: 'exec', search: false, transient: false, parseError: error };
+  return classify(command);
 }
 
 /** A path as one identity: `./a/b` and `a/b` are the same file; an absolute one is resolved against nothing. */

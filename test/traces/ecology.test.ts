@@ -42,8 +42,8 @@ describe('the ecological gate', () => {
     }), { numRuns: 150 });
   });
 
-  it('counts what the mechanisms find on a small trace: the failed lint call, the negative grep, the non-idempotent edit', () => {
-    const f = imported(sample('opencode-export.json')).fixture;
+  it('counts what the mechanisms find on a small trace: the failed lint call, the negative grep, the non-idempotent edit', async () => {
+    const f = (await imported(sample('opencode-export.json'))).fixture;
     const t = traceEcology(f, tokenCounter());
     sane(t);
     const counter = tokenCounter();
@@ -55,8 +55,8 @@ describe('the ecological gate', () => {
     expect(t.regenerability['single-mention-constraint']).toEqual({ items: 1, tokens: tok('i1') });
   });
 
-  it('finds the duplicated outputs in the real sqlfluff run and reports every figure with its denominator in the CSV', () => {
-    const f = imported(join(REAL, 'mini-swe-agent', 'sqlfluff__sqlfluff-2419.traj.json')).fixture;
+  it('finds the duplicated outputs in the real sqlfluff run and reports every figure with its denominator in the CSV', async () => {
+    const f = (await imported(join(REAL, 'mini-swe-agent', 'sqlfluff__sqlfluff-2419.traj.json'))).fixture;
     const t = traceEcology(f, tokenCounter());
     sane(t);
     expect(t.candidates['exact-duplicate'].eligible.items).toBeGreaterThan(0);
