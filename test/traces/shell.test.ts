@@ -136,7 +136,7 @@ describe('shell commands, parsed by the shell grammar', () => {
   });
 
   it('property: adding a destructive command anywhere in a list makes the whole command destructive', async () => {
-    const readers = fc.constantFrom('cat a', 'ls', 'grep -r x .', "sed -n '1,2p' f", 'git log', 'echo hi');
+    const readers = fc.constantFrom<string>('cat a', 'ls', 'grep -r x .', "sed -n '1,2p' f", 'git log', 'echo hi');
     await fc.assert(fc.asyncProperty(fc.array(readers, { minLength: 1, maxLength: 4 }), fc.nat(), fc.constantFrom(' && ', '; ', ' || ', ' | '), async (parts, at, sep) => {
       const reading = await readShell(parts.join(sep));
       expect(reading.kind).toBe('read');
