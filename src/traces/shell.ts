@@ -16,7 +16,7 @@ export interface ShellReading {
   readonly kind: 'read' | 'exec';
   /** The one file the command read when it read exactly one and showed it (a plain reader, not piped on). */
   readonly path?: string;
-  /** The view of that file the output shows. */
+  /** The view of that file the output shows; absent for the whole file (as in a Source). */
   readonly selector?: ReadSelector;
   readonly search: boolean;
   readonly transient: boolean;
@@ -304,12 +304,13 @@ async function program(cmd: SimpleCommand): Promise<Finding> {
   if (name === 'find' || name === 'fd') return name === 'find' ? find(args, cwd) : finding('read-mutable', { search: true, ...(args.some((w) => /^(-x|-X|--exec|--exec-batch)$/.test(w.value)) ? { cls: 'non-idempotent' } : {}) });
   if (SEARCHERS.has(name)) {
     const ops = operands(args, OPTION_ARGS[name === 'egrep' || name === 'fgrep' || name === 'ack' ? 'grep' : name] ?? new Set());
-    const explicit = args.some((w) => /^(-e|--regexp|-f|--file)$/.test(w.value));
-    const pattern = explicit ? args.filter((_, i) => /^(-e|--regexp)$/.test(args[i - 1]?.value ?? '')).map((w) => w.value).join('|') : ops.shift()?.value ?? '';
+    // The pattern is the first operand unless -e or -f gave it.
+    if (!args.some((w) => /^(-e|--regexp|-f|--file)$/.test(w.value))) ops.shift();
     const recursive = name !== 'grep' && name !== 'egrep' && name !== 'fgrep' || args.some((w) => /^-[a-zA-Z]*[rR]/.test(w.value) && !w.value.startsWith('--') || /^--(recursive|dereference-recursive)$/.test(w.value));
     const targets = files(ops, cwd);
     const scope = targets.length || !recursive ? targets : [resolve('.', cwd)];
-    return finding('read-mutable', { reads: scope.map((path) => ({ path, selector: { kind: 'search', query: pattern } })), search: true, shows: !recursive && scope.length === 1 });
+    // The view is the whole command: context options (-A10 vs -A20) and the pattern both change what is shown.
+    return finding('read-mutable', { reads: scope.map((path) => ({ path, selector: { kind: 'search', query: `${name} ${text(args)}` } })), search: true, shows: !recursive && scope.length === 1 });
   }
   if (LISTERS.has(name)) {
     const targets = files(operands(args, OPTION_ARGS[name]), cwd);
@@ -390,7 +391,8 @@ export async function readShell(command: string): Promise<ShellReading> {
   const one = substantive.length === 1 && substantive[0]!.shows && substantive[0]!.reads.length === 1 ? substantive[0]!.reads[0]! : undefined;
   const read = RANK[cls] <= RANK['read-mutable'];
   return {
-    kind: read ? 'read' : 'exec', sideEffect: cls, ...(read && one ? { path: one.path, selector: one.selector } : {}),
+    // A whole read carries no selector: the schema's absent selector is the whole, untruncated source.
+    kind: read ? 'read' : 'exec', sideEffect: cls, ...(read && one ? { path: one.path, ...(one.selector.kind === 'whole' ? {} : { selector: one.selector }) } : {}),
     search: all.search, transient: all.transient, reads: all.reads, writes: [...new Set(all.writes)],
     ...(unmodelled.length ? { unmodelled } : {}),
   };

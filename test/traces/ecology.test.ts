@@ -23,7 +23,13 @@ function sane(t: TraceEcology): void {
   // Every token is either touched by some class or in the rest, never both.
   expect(t.anyClass.tokens + t.rest.tokens).toBe(t.contextTokens);
   expect(t.anyClass.items + t.rest.items).toBe(t.items);
+  // The assumption only adds: what it decides on top of the strict figures stays within the context.
+  expect(t.anyClassAssumed.tokens).toBeGreaterThanOrEqual(t.anyClass.tokens);
+  expect(t.anyClassAssumed.tokens).toBeLessThanOrEqual(t.contextTokens);
   for (const c of CANDIDATE_CLASSES) {
+    const v = t.candidates[c.key];
+    expect(v.eligible.tokens + v.assumed.eligible.tokens).toBeLessThanOrEqual(t.anyClassAssumed.tokens);
+    expect(v.eligible.tokens + v.assumed.eligible.tokens + v.assumed.undecided.tokens).toBeLessThanOrEqual(t.contextTokens);
     expect(t.candidates[c.key].eligible.tokens).toBeLessThanOrEqual(t.anyClass.tokens);
     expect(t.candidates[c.key].eligible.tokens + t.candidates[c.key].undecided.tokens).toBeLessThanOrEqual(t.contextTokens);
   }

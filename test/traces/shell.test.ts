@@ -90,7 +90,10 @@ describe('shell commands, parsed by the shell grammar', () => {
       expect(r.sideEffect, command).toBe(cls);
       expect(r.kind, command).toBe(cls === 'pure' || cls === 'read-mutable' ? 'read' : 'exec');
       if (expect_.path !== undefined) expect(r.path, command).toBe(expect_.path);
-      if (expect_.whole) expect(r.selector, command).toEqual({ kind: 'whole' });
+      if (expect_.whole) {
+        expect(r.selector, command).toBeUndefined();
+        expect(r.reads, command).toEqual([{ path: expect_.path, selector: { kind: 'whole' } }]);
+      }
       if (expect_.from !== undefined) expect(r.selector, command).toEqual({ kind: 'lines', from: expect_.from, ...(expect_.to !== undefined ? { to: expect_.to } : {}) });
       if (expect_.path === undefined && !expect_.search) expect(r.path, command).toBeUndefined();
       if (expect_.writes) expect([...r.writes].sort(), command).toEqual([...expect_.writes].sort());
@@ -108,10 +111,18 @@ describe('shell commands, parsed by the shell grammar', () => {
   it('names every file a read took, each with its view, and a search with its pattern', async () => {
     const r = await readShell("grep -n 'a|b' x.py && sed -n '3,4p' y.py");
     expect(r.reads).toEqual([
-      { path: 'x.py', selector: { kind: 'search', query: 'a|b' } },
+      { path: 'x.py', selector: { kind: 'search', query: 'grep -n a|b x.py' } },
       { path: 'y.py', selector: { kind: 'lines', from: 3, to: 4 } },
     ]);
     expect(r.path).toBeUndefined();
+  });
+
+  it('two searches of one file with different context options are different views', async () => {
+    const a = await readShell('grep -A10 "class X" f.py');
+    const b = await readShell('grep -A20 "class X" f.py');
+    expect(a.path).toBe('f.py');
+    expect(a.selector).not.toEqual(b.selector);
+    expect(a.selector).toEqual((await readShell("grep -A10 'class X' f.py")).selector);
   });
 
   it('a view it cannot state as lines is another view, not a whole read', async () => {
