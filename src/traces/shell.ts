@@ -41,7 +41,7 @@ const TRANSIENT = new Set(['ps', 'top', 'htop', 'date', 'uptime', 'free', 'df', 
 /** Readers of state that print a derived view of their file operands (never the file as it is). */
 const DERIVED_READERS = new Set(['wc', 'file', 'stat', 'md5sum', 'sha1sum', 'sha256sum', 'cksum', 'diff', 'cmp', 'comm', 'tac', 'rev', 'strings', 'xxd', 'hexdump', 'od', 'jq', 'cut', 'column', 'fold', 'tr', 'paste', 'join', 'fmt', 'expand', 'unexpand', 'iconv']);
 /** Readers of the environment with no file operands. */
-const STATE_READERS = new Set(['pwd', 'whoami', 'id', 'uname', 'hostname', 'which', 'type', 'printenv', 'env', 'locale', 'groups', 'tty', 'nproc', 'arch', 'cd', 'pushd', 'popd', 'dirs', 'test', '[', '[[', 'history', 'help', 'man', 'apropos', 'whereis', 'dpkg-query']);
+const STATE_READERS = new Set(['pwd', 'whoami', 'id', 'uname', 'hostname', 'which', 'type', 'printenv', 'env', 'locale', 'groups', 'tty', 'nproc', 'arch', 'cd', 'pushd', 'popd', 'dirs', 'test', '[', '[[', 'history', 'help', 'man', 'apropos', 'whereis', 'dpkg-query', 'read']);
 const LISTERS = new Set(['ls', 'tree', 'dir', 'exa', 'eza']);
 const SEARCHERS = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'git-grep']);
 /** Removers of files: what they touch is gone. */
@@ -174,7 +174,9 @@ function find(args: readonly Word[], cwd: string | undefined): Promise<Finding> 
   return Promise.all(execs.map((i) => {
     const rest = args.slice(i + 1);
     const end = rest.findIndex((w) => w.value === ';' || w.value === '+');
-    return simple({ words: end < 0 ? rest : rest.slice(0, end), redirects: [], pipedOut: true, substituted: false, ...(cwd ? { cwd } : {}) });
+    // `{}` stands for each file found: not a file of its own name.
+    const words = (end < 0 ? rest : rest.slice(0, end)).map((w) => (w.value.includes('{}') ? { ...w, literal: false } : w));
+    return simple({ words, redirects: [], pipedOut: true, substituted: false, ...(cwd ? { cwd } : {}) });
   })).then((inner) => inner.reduce((acc, f) => ({
     ...acc, cls: worst(acc.cls, f.cls), writes: [...acc.writes, ...f.writes, ...(RANK[f.cls] >= RANK['non-idempotent'] ? scope : [])],
   }), base));
@@ -413,6 +415,8 @@ const DIAGNOSTIC = [
   /^.*: command not found$/m,
   /^.*(?:No such file or directory|Permission denied)$/m,
   /^(?:error|fatal|ERROR|FATAL|Error)(?:\[[^\]]*\])?:.*$/m,
+  // A test runner's summary line (pytest's `==== 2 failed, 5 passed in 0.3s ====`).
+  /^=+ .*\b(?:failed|errors?)\b.* =+$/m,
 ];
 
 function diagnostic(output: string): string | undefined {

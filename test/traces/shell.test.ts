@@ -36,6 +36,13 @@ const TABLE: [string, SideEffectClass, { path?: string; from?: number; to?: numb
   ["awk 'NR>=3 && NR<=9' f.py", 'read-mutable'],
   ['if [ -f a ]; then cat a; fi', 'read-mutable'],
   ['for f in a.py b.py; do head -n 3 "$f"; done', 'read-mutable'],
+  ['while read l; do echo "$l"; done < files.txt', 'read-mutable'],
+  ['wc -l $(find . -name "*.py")', 'read-mutable', { search: true }],
+  ['diff <(sort a) <(sort b)', 'read-mutable'],
+  ['echo "rm -rf /"', 'pure'],
+  ["echo 'rm x' | sh", 'non-idempotent'],
+  ['git checkout main', 'non-idempotent'],
+  ['git branch new-feature', 'non-idempotent'],
   ['ps aux | grep python', 'read-mutable', { transient: true, search: true }],
   ['bash -c "cat a.txt"', 'read-mutable'],
   // Pure.
@@ -66,7 +73,9 @@ const TABLE: [string, SideEffectClass, { path?: string; from?: number; to?: numb
   // Destructive.
   ['rm -rf build', 'destructive', { writes: ['build'] }],
   ['find . -delete', 'destructive', { writes: ['.'] }],
-  ['find . -name "*.pyc" -exec rm {} \\;', 'destructive'],
+  ['find . -name "*.pyc" -exec rm {} \\;', 'destructive', { writes: ['.'] }],
+  ['find src -name "*.orig" -exec rm -f {} +', 'destructive', { writes: ['src'] }],
+  ['find . -name "*.py" -exec grep -l foo {} +', 'read-mutable', { search: true }],
   ['find . -type f | xargs rm -f', 'destructive'],
   ['echo $(rm -rf x)', 'destructive'],
   ['echo "$(rm -rf x)"', 'destructive'],
@@ -183,5 +192,7 @@ describe('the outcome of a shell result', () => {
     expect(shellOutcome(exec, 1, out).status).toEqual({ state: 'error', errorType: 'exit-code', message: "ModuleNotFoundError: No module named 'erfa'", fields: { exitCode: '1' } });
     expect(shellOutcome(exec, 127, 'bash: foo: command not found').status).toMatchObject({ message: 'bash: foo: command not found' });
     expect(shellOutcome(exec, 0, 'Error: something printed but exit 0').status).toEqual({ state: 'ok' });
+    expect(shellOutcome(exec, 1, 'collected 3 items\n\nt.py .F.\n=== 1 failed, 2 passed in 0.12s ===\n').status).toMatchObject({ message: '=== 1 failed, 2 passed in 0.12s ===' });
+    expect(shellOutcome(exec, 2, 'done\n').status).toMatchObject({ message: 'exit code 2', synthesized: true, fields: { exitCode: '2' } });
   });
 });
