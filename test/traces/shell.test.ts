@@ -167,6 +167,18 @@ describe('shell commands, parsed by the shell grammar', () => {
   });
 });
 
+describe('any text at all', () => {
+  it('property: reading never throws, and what is not a read is never shown as one file', async () => {
+    const piece = fc.constantFrom('cat', 'rm', 'grep', '-n', 'f.py', '"a b"', "'x'", '$(', ')', '`', '|', '&&', ';', '>', '<<EOF', '\nEOF\n', '(', '{', '}', 'for', 'do', 'done', 'case', 'esac', '[[', ']]', '$x', '*', '\\', '#', ' ');
+    await fc.assert(fc.asyncProperty(fc.array(piece, { maxLength: 10 }), async (parts) => {
+      const r = await readShell(parts.join(' '));
+      expect(['pure', 'read-mutable', 'non-idempotent', 'destructive']).toContain(r.sideEffect);
+      if (r.kind === 'exec') expect(r.path).toBeUndefined();
+      if (r.parseError) expect(r.sideEffect).toBe('non-idempotent');
+    }), { numRuns: 150 });
+  });
+});
+
 describe('the outcome of a shell result', () => {
   const search = { kind: 'read', search: true, transient: false, sideEffect: 'read-mutable', reads: [], writes: [] } as const;
   const exec = { kind: 'exec', search: false, transient: false, sideEffect: 'non-idempotent', reads: [], writes: [] } as const;
