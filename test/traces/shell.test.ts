@@ -112,9 +112,27 @@ describe('shell commands, parsed by the shell grammar', () => {
   });
 
   it('a piped or redirected read shows another view than the file: no one path', async () => {
-    for (const c of ['cat f.py | head -n 5', 'cat f.py | grep x', 'cat f.py > g.py', '(cat f.py) | wc -l']) expect((await readShell(c)).path, c).toBeUndefined();
-    const piped = await readShell('cat f.py | head -n 5');
+    for (const c of ['cat f.py | grep x', 'cat f.py > g.py', '(cat f.py) | wc -l', 'nl -ba f.py | sed -n 10,20p > out', 'cat f.py | sort | head -n 3', 'echo $(nl f.py | head -3)']) expect((await readShell(c)).path, c).toBeUndefined();
+    const piped = await readShell('cat f.py | grep x');
     expect(piped.reads).toEqual([{ path: 'f.py', selector: { kind: 'other', query: 'output piped or redirected' } }]);
+  });
+
+  it('a file cut down to lines by a pipeline of line filters shows those lines', async () => {
+    const cases: [string, number, number | undefined][] = [
+      ["nl -ba f.py | sed -n '10,20p'", 10, 20],
+      ['cat -n f.py | head -n 40', 1, 40],
+      ["sed -n '100,200p' f.py | head -n 10", 100, 109],
+      ["tail -n +50 f.py | sed -n '1,5p'", 50, 54],
+      ['cd /r && nl -ba f.py | sed -n 30,40p 2>&1', 30, 40],
+      ['head -n 20 f.py | tail -n +5', 5, 20],
+    ];
+    for (const [c, from, to] of cases) {
+      const r = await readShell(c);
+      expect(r.path, c).toBe(c.startsWith('cd /r') ? '/r/f.py' : 'f.py');
+      expect(r.selector, c).toEqual({ kind: 'lines', from, ...(to !== undefined ? { to } : {}) });
+    }
+    expect((await readShell('nl -ba f.py | cat')).selector).toBeUndefined();
+    expect((await readShell('nl -ba f.py | cat')).path).toBe('f.py');
   });
 
   it('names every file a read took, each with its view, and a search with its pattern', async () => {
