@@ -453,7 +453,7 @@ export interface ShellOutcome {
 }
 
 /** The recorders' words for a command that was still running when the output was taken. */
-const RUNNING = /\[(?:The )?command (?:is )?still running|command has no new output after \d+ seconds|\[Command still running/i;
+const RUNNING = /\[(?:The )?command (?:is )?still running|command has no new output after \d+ seconds|\bis still running in (?:the )?background|\[Command still running/i;
 /** A diagnostic line the tool itself printed, preferred over any message an importer would have to write. */
 const DIAGNOSTIC = [
   /^(?:[\w.]+\.)?\w*(?:Error|Exception|Exit|Interrupt)(?::.*)?$/m,

@@ -215,6 +215,8 @@ describe('the outcome of a shell result', () => {
   it('a still-running command is not an error', () => {
     expect(shellOutcome(exec, -1, 'Serving on :8000')).toEqual({ status: { state: 'ok' }, negativeResult: false, running: true });
     expect(shellOutcome(exec, undefined, 'log...\n[The command is still running. You may wait longer]').running).toBe(true);
+    expect(shellOutcome(exec, -2, 'x\n[The command has no new output after 30 seconds. It is still running in background session "b1".]')).toMatchObject({ running: true, status: { state: 'ok' } });
+    expect(shellOutcome(exec, 124, 'Command timed out after 120 seconds').running).toBe(false);
   });
 
   it("keeps the tool's own diagnostic as the message rather than writing one", () => {
