@@ -1,5 +1,6 @@
 // Every condition the experiment runs, in the one stable order reports and the CLI use. Conditions are built once
 // with their default parameters; all are pure, so sharing the instances is safe.
+import { dcpPurgeErrors } from './comparators/dcp-purge-errors.js';
 import { DEFAULT_KEEP_LAST, OBSERVATION_MASKING, observationMasking } from './comparators/observation-masking.js';
 import { oldestFirst } from './comparators/oldest-first.js';
 import { regenerabilityGuard } from './comparators/regenerability-guard.js';
@@ -70,11 +71,12 @@ function build(injected?: InjectedPredictor): readonly Condition[] {
     raw(),
     single(er, { ...gated, description: 'rung 0: byte-identical tool outputs; one copy (the latest, or every protected copy) stays' }),
     single(si, { ...gated, description: 'rung 1: reads of one source state (known version or immutable source); the latest read stays' }),
-    single(eir, { ...gated, description: `rung 2: failed calls at least ${String(eir.parameters.afterTurns)} turns old lose their bulk; tool, error type, message and fields stay` }),
+    single(eir, { ...gated, description: 'rung 2: a failed call loses its bulk (payload, arguments) when no visible obligation string or referenced id is in it; tool, error type, the tool\'s own message and fields stay; abstains when nothing but a synthesized message was recorded' }),
     single(cs, { ...gated, description: 'rung 2: an older observation covered by a newer same-call observation, the change explained by a recorded transition' }),
-    single(vc, { ...gated, description: 'rung 3: trace of a closed work unit whose consequence record is in context and holds every consequence string' }),
+    single(vc, { ...gated, description: 'rung 3: trace of a closed work unit whose consequence record (an item in context, or a pointer resolving at the prune point with its recorded hash) holds every consequence string; a unit closed unresolved is not closure' }),
     single(ps, { gate: false, upperRisk: true, description: `rung 4, upper-risk: ${predictionText}; no gate` }),
     sameToolArgsDedup(),
+    dcpPurgeErrors(),
     observationMasking(),
     oldestFirst(),
     regenerabilityGuard(withPredictor),

@@ -54,8 +54,9 @@ describe('the ecological gate', () => {
     sane(t);
     const counter = tokenCounter();
     const tok = (id: string) => counter(f.items.find((i) => i.id === id)!.content);
-    // The lint call and its result errored 2 turns before the end; errored-input-residue waits 4 turns: none yet.
-    expect(t.candidates['failed-call-bulk'].eligible.tokens).toBe(0);
+    // The failed lint run and the failed edit: nothing visible needs their bulk and each recorded a field or the
+    // tool's own message, so rung 2 (no age threshold) finds both calls and both results reducible.
+    expect(t.candidates['failed-call-bulk'].eligible).toEqual({ items: 4, tokens: ['i3', 'i4', 'i7', 'i8'].reduce((s, id) => s + tok(id), 0) });
     expect(t.regenerability['negative-result']).toEqual({ items: 1, tokens: tok('i11') });
     expect(t.regenerability['non-idempotent-output'].items).toBe(2);
     expect(t.regenerability['single-mention-constraint']).toEqual({ items: 1, tokens: tok('i1') });

@@ -85,8 +85,9 @@ const expectations: FixtureExpectations = {
       condition: 'errored-input-residue',
       prunePoint: 'p2',
       item: 'i37',
-      decision: 'KEEP',
-      why: 'The mistyped query errored only two turns before p2, inside the four-turn window.',
+      decision: 'PRUNE',
+      outcome: 'true-prune',
+      why: 'The mistyped query errored two turns before p2; rung 2 waits for no age (that is DCP\'s rule) and no visible obligation string or referenced id is in its bulk, so it is cut to its recorded residue.',
     },
     {
       condition: 'verified-completion',

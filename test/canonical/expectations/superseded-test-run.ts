@@ -37,7 +37,7 @@ const expectations: FixtureExpectations = {
     },
     {
       condition: 'errored-input-residue', prunePoint: 'pp-mid', item: 'r-R4', decision: 'KEEP',
-      why: 'r-R4 is three turns old (under afterTurns = 4) and a pending step references it.',
+      why: 'A pending step references r-R4: the gate keeps it, and its bulk is not checked unneeded.',
     },
     {
       condition: 'ladder-0-2', prunePoint: 'pp-mid', item: 'r-R3', decision: 'PRUNE', outcome: 'false-prune',
