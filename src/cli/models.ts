@@ -198,7 +198,7 @@ export interface PreparedStudy {
 }
 
 /**
- * The asynchronous phase: the predictor's calls (once per prune point, shared by every consumer), then the study
+ * The asynchronous phase: the predictor's calls (once per prune point and scope, shared by the consumers of that scope), then the study
  * itself with a lookup predictor. A budget stop leaves every finished call in the cache and a progress note, and the
  * final pass then runs only the conditions whose every call completed; the caller writes them as an incomplete run.
  */
