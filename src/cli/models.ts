@@ -198,8 +198,8 @@ export interface PreparedStudy {
 }
 
 /**
- * The asynchronous phase: the predictor's calls (once per prune point and scope, shared by the consumers of that scope), then the study
- * itself with a lookup predictor. A budget stop leaves every finished call in the cache and a progress note, and the
+ * The asynchronous phase: the predictor's calls (once per prune point and scope, shared by that scope's consumers),
+ * then the study itself with a lookup predictor. A budget stop leaves every finished call in the cache and a progress note, and the
  * final pass then runs only the conditions whose every call completed; the caller writes them as an incomplete run.
  */
 export async function prepareStudy(plan: ModelPlan, selected: readonly Condition[], views: readonly PolicyView[],
