@@ -64,8 +64,12 @@ const expectations: FixtureExpectations = {
       why: 'The passing inventory run shares no word with the billing rounding subgoal, but the PR later cites it.',
     },
     {
-      condition: 'regenerability-guard', prunePoint: 'pp-mid', item: 'r-R2', decision: 'ABSTAIN',
-      why: 'The predictor\'s proposal includes edit_file results (outputs of a non-idempotent tool), so the whole prune is refused.',
+      condition: 'regenerability-guard',
+      prunePoint: 'pp-mid',
+      item: 'r-R2',
+      decision: 'PRUNE',
+      outcome: 'false-prune',
+      why: 'Since the predictor is never shown pinned, protected or gated items (issue 10, rule 7): nothing refused among the proposals, so the guard passes the predictor\'s mistake through: the cost of withholding refusal cases from the classifier.',
     },
     {
       condition: 'checked-supersession', prunePoint: 'pp-pr', item: 'r-R3', decision: 'PRUNE', outcome: 'true-prune',
