@@ -18,7 +18,7 @@ describe('errored-input-residue (rung 2: bulk checked against the visible state)
     const view = makeView({ items: [...callAndResult('1', 5, 'run', { cmd: 'python x.py' }, failure({ line: '12', exitCode: '1' }))] });
     const d = decideById(eir, view);
     expect(eir.parameters).toEqual({});
-    expect(eir.version).toBe('2.0.0');
+    expect(eir.version).toBe('3.0.0'); // mechanism 2.0.0, major raised once for the gate
     expect(at(d, 'r1')).toMatchObject({ verdict: 'eligible', rule: 'errored-input-residue', rung: 2 });
     expect(at(d, 'r1').residue).toEqual(['tool', 'errorType', 'message', 'fields.exitCode', 'fields.line']);
     expect(at(d, 'r1').reason).toBe(
