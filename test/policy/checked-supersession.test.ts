@@ -19,7 +19,7 @@ describe('checked-supersession (rung 2)', () => {
     const d = decideById(cs, view);
     expect(at(d, 'r1')).toMatchObject({ verdict: 'eligible', rule: 'checked-supersession', rung: 2 });
     expect(at(d, 'r1').reason).toBe(
-      `superseded by r3: same tool and arguments on ${ws}, its coverage includes all of r1's, and c2 between them changed ${ws}`,
+      `superseded by r3: same tool on ${ws}, its scope contains r1's, and c2 between them changed ${ws}, each effect recorded as succeeded`,
     );
     expect(at(d, 'r3').verdict).toBe('keep');
   });

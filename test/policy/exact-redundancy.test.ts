@@ -10,7 +10,7 @@ describe('exact-redundancy (rung 0)', () => {
     });
     const d = decideById(er, view);
     expect(verdicts(er, view)).toEqual({ r1: 'eligible', r2: 'eligible', r3: 'keep', r4: 'keep' });
-    expect(at(d, 'r1').reason).toBe('byte-identical to r4, the latest copy, which stays');
+    expect(at(d, 'r1').reason).toBe('same call, status and every content block as r4, the latest copy, which stays');
     expect(at(d, 'r1')).toMatchObject({ rule: 'exact-redundancy', rung: 0 });
     expect(at(d, 'r1').residue).toBeUndefined();
     expect(at(d, 'r4').reason).toBe('no rule establishes eligibility');
@@ -35,7 +35,7 @@ describe('exact-redundancy (rung 0)', () => {
     expect(verdicts(er, view)).toEqual({ r1: 'keep', r2: 'eligible', r3: 'keep', r4: 'eligible' });
     expect(at(d, 'r1')).toMatchObject({ rule: 'protection', reason: 'pinned by the runtime' });
     expect(at(d, 'r3').reason).toBe('referenced by pending step ps1');
-    expect(at(d, 'r4').reason).toBe('byte-identical to r1 and r3, which all stay (excluded from removal)');
+    expect(at(d, 'r4').reason).toBe('same call, status and every content block as r1 and r3, which all stay (excluded from removal)');
   });
 
   it('gates on visible obligations by item id and by needed string, and lists what it consulted', () => {

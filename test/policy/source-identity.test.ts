@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { at, condition, decideById, makeView, result, verdicts } from './build-view.js';
 
 const si = condition('source-identity');
-const sha = (value: string) => ({ kind: 'git-sha', value });
+const sha = (value: string) => ({ kind: 'git-sha', value, of: 'blob' });
 const src = (identity: string, version: unknown, mutable: unknown, selector?: string) => ({
   source: { identity, version, mutable, ...(selector !== undefined ? { selector } : {}) },
 });
@@ -18,7 +18,7 @@ describe('source-identity (rung 1)', () => {
     });
     const d = decideById(si, view);
     expect(verdicts(si, view)).toEqual({ r1: 'eligible', r2: 'eligible', r3: 'keep' });
-    expect(at(d, 'r1').reason).toBe('reads repo:a.ts at git-sha aaa, as does r3, the latest read of that state, which stays');
+    expect(at(d, 'r1').reason).toBe('reads repo:a.ts (read_file whole) at git blob aaa, as does r3, the latest read of that view and state, which stays');
     expect(at(d, 'r1').rung).toBe(1);
   });
 
@@ -54,7 +54,7 @@ describe('source-identity (rung 1)', () => {
     });
     const d = decideById(si, view);
     expect(verdicts(si, view)).toEqual({ r1: 'abstain', r2: 'keep' });
-    expect(at(d, 'r1').reason).toContain('the later read r2');
+    expect(at(d, 'r1').reason).toContain('the later read of the same view r2 reads repo:a.ts with UNKNOWN version');
   });
 
   it('names the latest read of the same state across reads of other states', () => {
