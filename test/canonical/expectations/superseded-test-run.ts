@@ -4,8 +4,8 @@ const expectations: FixtureExpectations = {
   fixture: 'superseded-test-run',
   decisions: [
     {
-      condition: 'checked-supersession', prunePoint: 'pp-mid', item: 'r-R1', decision: 'PRUNE', outcome: 'true-prune',
-      why: 'r-R2 reruns the same command on workspace:inventory-api, covers all 31 tests, and c-edit1 between them lists that identity in its effects.',
+      condition: 'checked-supersession', prunePoint: 'pp-mid', item: 'r-R1', decision: 'ABSTAIN',
+      why: 'The edit call c-edit1 records its effects as bare strings beside another effect, so no outcome is recorded per effect: rung 2 cannot check that the transition succeeded for this source and abstains (was PRUNE: r-R2 reruns the same command on workspace:inventory-api, covers all 31 tests, and c-edit1 between them lists that identity in its effects.)',
     },
     {
       condition: 'checked-supersession', prunePoint: 'pp-mid', item: 'r-R3', decision: 'KEEP',
@@ -68,12 +68,12 @@ const expectations: FixtureExpectations = {
       why: 'The predictor\'s proposal includes edit_file results (outputs of a non-idempotent tool), so the whole prune is refused.',
     },
     {
-      condition: 'checked-supersession', prunePoint: 'pp-pr', item: 'r-R3', decision: 'PRUNE', outcome: 'true-prune',
-      why: 'r-R5 covers all 24 billing tests and the agent\'s edits to workspace:billing-worker lie between the runs.',
+      condition: 'checked-supersession', prunePoint: 'pp-pr', item: 'r-R3', decision: 'ABSTAIN',
+      why: 'The edit call c-edit2 and c-edit3 records its effects as bare strings beside another effect, so no outcome is recorded per effect: rung 2 cannot check that the transition succeeded for this source and abstains (was PRUNE: r-R5 covers all 24 billing tests and the agent\'s edits to workspace:billing-worker lie between the runs.)',
     },
     {
-      condition: 'checked-supersession', prunePoint: 'pp-pr', item: 'r-R4', decision: 'PRUNE', outcome: 'true-prune',
-      why: 'r-R5 covers a superset of r-R4\'s 18 tests and c-edit3 between them names workspace:billing-worker.',
+      condition: 'checked-supersession', prunePoint: 'pp-pr', item: 'r-R4', decision: 'ABSTAIN',
+      why: 'The edit call c-edit3 records its effects as bare strings beside another effect, so no outcome is recorded per effect: rung 2 cannot check that the transition succeeded for this source and abstains (was PRUNE: r-R5 covers a superset of r-R4\'s 18 tests and c-edit3 between them names workspace:billing-worker.)',
     },
   ],
   obligations: [
