@@ -98,7 +98,7 @@ function copies(view: PolicyView, a: ViewItem, b: ViewItem): boolean {
   if (a.kind !== 'tool-result' || b.kind !== 'tool-result' || a.tool?.name !== b.tool?.name) return false;
   if (JSON.stringify(a.status) !== JSON.stringify(b.status)) return false;
   if (JSON.stringify(a.blocks ?? [{ type: 'text', text: a.content }]) !== JSON.stringify(b.blocks ?? [{ type: 'text', text: b.content }])) return false;
-  return irrelevant(view, a.tool.name) || canonicalJson(a.tool.arguments) === canonicalJson(b.tool?.arguments);
+  return irrelevant(view, a.tool?.name ?? '') || canonicalJson(a.tool?.arguments) === canonicalJson(b.tool?.arguments);
 }
 
 function sameView(a: ViewItem, b: ViewItem): boolean {
