@@ -94,8 +94,8 @@ describe('checked-supersession: scope, per-effect outcomes, what is never supers
   it('abstains when the relied-on effect failed or its outcome is unknown, naming the call', () => {
     for (const [effects, words] of [
       [[{ source: file, outcome: 'failed' }], 'c2 failed to change'],
-      [[{ source: file, outcome: 'unknown' }], "the outcome of c2's effect"],
-      [[file, 'repo:svc/other.ts'], "the outcome of c2's effect"],
+      [[{ source: file, outcome: 'unknown' }], 'no outcome is recorded for the effect of c2'],
+      [[file, 'repo:svc/other.ts'], 'no outcome is recorded for the effect of c2'],
       [[{ source: 'repo:svc/other.ts', outcome: 'succeeded' }, { source: file, outcome: 'failed' }], 'c2 failed to change'],
     ] as const) {
       const view = makeView({ items: [...read('1', 1, 'a', { kind: 'whole' }), ...editWith('2', 2, [...effects]), ...read('3', 3, 'b', { kind: 'whole' })] });

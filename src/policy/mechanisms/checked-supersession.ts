@@ -64,7 +64,7 @@ function check(items: readonly ViewItem[], olderIndex: number, newerIndex: numbe
     .flatMap((call) => effectsOf(items, call).filter((e) => e.source === identity).map((e) => ({ call: call.id, outcome: e.outcome })));
   const unknown = effects.filter((e) => e.outcome === 'unknown').map((e) => e.call);
   if (unknown.length > 0) {
-    return { outcome: 'abstain', reason: `the outcome of ${listIds(unknown)}'s effect on ${identity} is not recorded, so the transition ${newer.id} relies on cannot be checked to have succeeded` };
+    return { outcome: 'abstain', reason: `no outcome is recorded for the effect of ${listIds(unknown)} on ${identity} (unknown), so the transition ${newer.id} relies on cannot be checked to have succeeded` };
   }
   const failed = effects.filter((e) => e.outcome === 'failed').map((e) => e.call);
   if (failed.length > 0) {
