@@ -130,8 +130,19 @@ describe('checked-supersession: scope, per-effect outcomes, what is never supers
     expect(at(d, 'r2').verdict).toBe('eligible');
   });
 
+  it('takes an absent selector as a whole read when the other side records a view, or when both read a recorded version', () => {
+    const plain = (base: string, turn: number, content: string, version: unknown = hashOf(content)) =>
+      callAndResult(base, turn, 'read_file', { path: 'src/pool.ts' }, { content, source: { identity: file, version, mutable: true } });
+    const ranged = makeView({ items: [...read('1', 1, 'old 10-20', { kind: 'lines', from: 10, to: 20 }, { path: 'src/pool.ts', from: 10, to: 20 }), ...editWith('2', 2, [{ source: file, outcome: 'succeeded' }]), ...plain('3', 3, 'whole new')] });
+    expect(at(decideById(cs, ranged), 'r1').verdict).toBe('eligible');
+    const versioned = makeView({ items: [...plain('1', 1, 'whole old'), ...editWith('2', 2, [{ source: file, outcome: 'succeeded' }]), ...plain('3', 3, 'whole new')] });
+    expect(at(decideById(cs, versioned), 'r1').verdict).toBe('eligible');
+    const unversioned = makeView({ items: [...plain('1', 1, 'whole old', 'UNKNOWN'), ...editWith('2', 2, [{ source: file, outcome: 'succeeded' }]), ...plain('3', 3, 'whole new', 'UNKNOWN')] });
+    expect(at(decideById(cs, unversioned), 'r1').verdict).toBe('abstain');
+  });
+
   it('abstains on a re-observation of the same call with no recorded scope at all', () => {
     const view = makeView({ items: [...run('1', 1, 'a', undefined), ...edit('2', 2), ...run('3', 3, 'b', undefined)] });
-    expect(at(decideById(cs, view), 'r1').reason).toContain('no coverage keys or selector recorded');
+    expect(at(decideById(cs, view), 'r1').reason).toContain('no coverage keys, selector or version recorded');
   });
 });

@@ -26,9 +26,10 @@ const sameCall = (a: ViewItem, b: ViewItem): boolean =>
 const sameRendering = (a: ViewItem, b: ViewItem): boolean => canonicalJson(blocksOf(a)) === canonicalJson(blocksOf(b));
 
 /**
- * Scope: coverage keys when both report them (then the call must match, as the keys are its keys), else the views
- * when both record a selector. Containment must be demonstrable: an observation with neither keys nor a selector
- * has no recorded scope, so a re-observation of the same call cannot be checked to contain it.
+ * Scope: coverage keys when both report them (then the call must match, as the keys are its keys); else the views,
+ * when either records a selector (an absent one is then a whole, untruncated read, as the schema says) or both read
+ * a recorded version of the source with the same call (whole reads of its content). Containment must be
+ * demonstrable: a re-observation with neither keys, nor a selector, nor a version records no scope to compare.
  */
 function scope(older: ViewItem, newer: ViewItem): Check | 'contains' {
   if (older.covers && newer.covers) {
@@ -36,8 +37,9 @@ function scope(older: ViewItem, newer: ViewItem): Check | 'contains' {
     const newerCovers = new Set(newer.covers);
     return older.covers.every((key) => newerCovers.has(key)) ? 'contains' : NONE;
   }
-  const stated = (item: ViewItem) => item.covers !== undefined || item.source?.selector !== undefined;
-  if (!older.covers && !newer.covers && older.source?.selector !== undefined && newer.source?.selector !== undefined) {
+  const selected = older.source?.selector !== undefined || newer.source?.selector !== undefined;
+  const versioned = older.source?.version !== 'UNKNOWN' && newer.source?.version !== 'UNKNOWN' && sameCall(older, newer);
+  if (!older.covers && !newer.covers && (selected || versioned)) {
     const contained = viewContains(newer, older);
     if (contained.result === 'contains') return 'contains';
     if (contained.result === 'unavailable') return { outcome: 'abstain', reason: contained.why };
@@ -45,10 +47,10 @@ function scope(older: ViewItem, newer: ViewItem): Check | 'contains' {
   }
   if (!sameCall(older, newer)) return NONE;
   const missing = [older, newer].filter((item) => !item.covers).map((item) => item.id).join(' and ');
-  const unstated = [older, newer].every((item) => !stated(item));
+  const unstated = [older, newer].every((item) => item.covers === undefined && item.source?.selector === undefined);
   return {
     outcome: 'abstain',
-    reason: `coverage of ${missing} is unparsed${unstated ? ' (no coverage keys or selector recorded)' : ''}, so ${newer.id} cannot be checked to cover ${older.id}`,
+    reason: `coverage of ${missing} is unparsed${unstated ? ' (no coverage keys, selector or version recorded)' : ''}, so ${newer.id} cannot be checked to cover ${older.id}`,
   };
 }
 
