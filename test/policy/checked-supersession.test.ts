@@ -19,7 +19,7 @@ describe('checked-supersession (rung 2)', () => {
     const d = decideById(cs, view);
     expect(at(d, 'r1')).toMatchObject({ verdict: 'eligible', rule: 'checked-supersession', rung: 2 });
     expect(at(d, 'r1').reason).toBe(
-      `superseded by r3: same tool on ${ws}, its scope contains r1's, and c2 between them changed ${ws}, each effect recorded as succeeded`,
+      `superseded by r3: same tool on ${ws}, its coverage keys include all of r1's, and c2 between them changed ${ws}, each effect recorded as succeeded`,
     );
     expect(at(d, 'r3').verdict).toBe('keep');
   });
@@ -78,7 +78,7 @@ describe('checked-supersession: scope, per-effect outcomes, what is never supers
   it('removes a line range contained in a newer range after a succeeded edit, and keeps one not contained', () => {
     const contained = makeView({ items: [...read('1', 1, 'old 10-20', { kind: 'lines', from: 10, to: 20 }), ...editWith('2', 2, [{ source: file, outcome: 'succeeded' }]), ...read('3', 3, 'new 1-60', { kind: 'lines', from: 1, to: 60 }, { path: 'src/pool.ts', offset: 0, limit: 60 })] });
     expect(at(decideById(cs, contained), 'r1')).toMatchObject({ verdict: 'eligible' });
-    expect(at(decideById(cs, contained), 'r1').reason).toContain('each effect recorded as succeeded');
+    expect(at(decideById(cs, contained), 'r1').reason).toBe(`superseded by r3: same tool on ${file}, its view (read_file lines 1-60) contains r1's (read_file lines 10-20), and c2 between them changed ${file}, each effect recorded as succeeded`);
     const outside = makeView({ items: [...read('1', 1, 'old 10-80', { kind: 'lines', from: 10, to: 80 }), ...editWith('2', 2, [{ source: file, outcome: 'succeeded' }]), ...read('3', 3, 'new 1-60', { kind: 'lines', from: 1, to: 60 })] });
     expect(at(decideById(cs, outside), 'r1').verdict).toBe('keep');
   });

@@ -9,7 +9,7 @@ import type { ViewItem } from '../../fixture/view.js';
 import { blocksOf, effectsOf } from '../../fixture/view.js';
 import type { ConfiguredMechanism } from '../eligibility.js';
 import { listIds } from '../eligibility.js';
-import { viewContains } from '../read-view.js';
+import { describeView, viewContains } from '../read-view.js';
 import type { Finding } from '../types.js';
 
 export const CHECKED_SUPERSESSION = 'checked-supersession';
@@ -31,17 +31,17 @@ const sameRendering = (a: ViewItem, b: ViewItem): boolean => canonicalJson(block
  * a recorded version of the source with the same call (whole reads of its content). Containment must be
  * demonstrable: a re-observation with neither keys, nor a selector, nor a version records no scope to compare.
  */
-function scope(older: ViewItem, newer: ViewItem): Check | 'contains' {
+function scope(older: ViewItem, newer: ViewItem): Check | { readonly contains: string } {
   if (older.covers && newer.covers) {
     if (!sameCall(older, newer)) return NONE;
     const newerCovers = new Set(newer.covers);
-    return older.covers.every((key) => newerCovers.has(key)) ? 'contains' : NONE;
+    return older.covers.every((key) => newerCovers.has(key)) ? { contains: `its coverage keys include all of ${older.id}'s` } : NONE;
   }
   const selected = older.source?.selector !== undefined || newer.source?.selector !== undefined;
   const versioned = older.source?.version !== 'UNKNOWN' && newer.source?.version !== 'UNKNOWN' && sameCall(older, newer);
   if (!older.covers && !newer.covers && (selected || versioned)) {
     const contained = viewContains(newer, older);
-    if (contained.result === 'contains') return 'contains';
+    if (contained.result === 'contains') return { contains: `its view (${describeView(newer)}) contains ${older.id}'s (${describeView(older)})` };
     if (contained.result === 'unavailable') return { outcome: 'abstain', reason: contained.why };
     return NONE;
   }
@@ -59,7 +59,7 @@ function check(items: readonly ViewItem[], olderIndex: number, newerIndex: numbe
   const newer = items[newerIndex];
   if (!older || !newer) return NONE;
   const covered = scope(older, newer);
-  if (covered !== 'contains') return covered;
+  if (!('contains' in covered)) return covered;
   const between = items.slice(olderIndex + 1, newerIndex);
   const effects = between
     .filter((item) => item.kind === 'tool-call')
@@ -92,7 +92,7 @@ function check(items: readonly ViewItem[], olderIndex: number, newerIndex: numbe
   const calls = [...new Set(effects.map((e) => e.call))];
   return {
     outcome: 'eligible',
-    reason: `superseded by ${newer.id}: same tool on ${identity}, its scope contains ${older.id}'s, and ${listIds(calls)} between them changed ${identity}, each effect recorded as succeeded`,
+    reason: `superseded by ${newer.id}: same tool on ${identity}, ${covered.contains}, and ${listIds(calls)} between them changed ${identity}, each effect recorded as succeeded`,
   };
 }
 
