@@ -2,7 +2,7 @@
 // Families and filler write through it, in trajectory order, so turn order and id uniqueness hold by construction.
 import type { z } from 'zod';
 import { sha256 } from '../fixture/canonical.js';
-import type { DurablePointer, Item, SideEffectClass, Source, Status, ToolDeclaration } from '../fixture/schema.js';
+import type { DurablePointer, Effect, Item, SideEffectClass, Source, Status, ToolDeclaration } from '../fixture/schema.js';
 
 /** An item as written to the fixture file: flags that are false are left to the schema's defaults. */
 export type DraftItem = z.input<typeof Item>;
@@ -20,7 +20,8 @@ export interface CallSpec {
   readonly arguments: Record<string, unknown>;
   /** The call as the model rendered it (a command line, a patch). */
   readonly content: string;
-  readonly effects?: string[];
+  /** Sources the call changed; an Effect records its outcome per source, a bare string leaves it to the call's result. */
+  readonly effects?: (string | Effect)[];
 }
 
 export interface Pair {

@@ -80,10 +80,10 @@ function build(injected?: InjectedPredictor): readonly Condition[] {
   const gated = { gate: true, upperRisk: false } as const;
   return [
     raw(),
-    single(er, { ...gated, description: 'rung 0: byte-identical tool outputs; one copy (the latest, or every protected copy) stays' }),
-    single(si, { ...gated, description: 'rung 1: reads of one source state (known version or immutable source); the latest read stays' }),
+    single(er, { ...gated, description: 'rung 0: tool results identical in call, status and every content block (across calls only where repetition is declared irrelevant); one copy (the latest, or every protected copy) stays' }),
+    single(si, { ...gated, description: 'rung 1: reads of the same view (tool and selector) of one source state, established by a version that hashes the content or an immutable source; the latest read stays' }),
     single(eir, { ...gated, description: 'rung 2: a failed call loses its bulk (payload, arguments) when no visible obligation string or referenced id is in it; tool, error type, the tool\'s own message and fields stay; abstains when nothing but a synthesized message was recorded' }),
-    single(cs, { ...gated, description: 'rung 2: an older observation covered by a newer same-call observation, the change explained by a recorded transition' }),
+    single(cs, { ...gated, description: 'rung 2: an older observation whose scope a newer successful observation demonstrably contains, every recorded transition between them succeeded for that source' }),
     single(vc, { ...gated, description: 'rung 3: trace of a closed work unit whose consequence record (an item in context, or a pointer resolving at the prune point with its recorded hash) holds every consequence string; a unit closed unresolved is not closure' }),
     single(psAlone, { gate: false, upperRisk: true, description: `rung 4, upper-risk: ${predictionText}; no gate (pinned and protected items are never shown to the predictor)` }),
     sameToolArgsDedup(),

@@ -6,6 +6,11 @@ import { reread, resolvePointer } from '../../src/fixture/world.js';
 import type { WorkUnit } from '../../src/fixture/schema.js';
 import { casesOf, standing, targetPoint, type Case } from './helpers.js';
 
+/** Whether a call records an effect on the source, bare or with a per-effect outcome (then it must be succeeded). */
+function changes(item: { effects?: readonly (string | { source: string; outcome: string })[] }, identity: string): boolean {
+  return (item.effects ?? []).some((e) => (typeof e === 'string' ? e === identity : e.source === identity && e.outcome === 'succeeded'));
+}
+
 const results = (c: Case) => c.items.filter((it) => it.kind === 'tool-result');
 /** What the episode's own later steps need at its prune point (other episodes share the point). */
 const neededStrings = (c: Case) => targetPoint(c).point.downstream.filter((o) => o.id.startsWith(`ob-${c.prefix}-`)).flatMap((o) => o.needs.strings);
@@ -47,7 +52,7 @@ describe('mutable-reread', () => {
     for (const c of casesOf('mutable-reread', 'changed-externally')) {
       const [first, second] = results(c);
       expect(first!.content).not.toBe(second!.content);
-      expect(c.items.some((it) => it.kind === 'tool-call' && it.effects?.includes(first!.source!.identity))).toBe(false);
+      expect(c.items.some((it) => it.kind === 'tool-call' && changes(it, first!.source!.identity))).toBe(false);
       const history = c.fixture.world.sources.find((s) => s.identity === first!.source!.identity)!.history;
       expect(history.length).toBe(2);
       expect(holdsNeed(c, first!.content)).toBe(true);
@@ -58,7 +63,7 @@ describe('mutable-reread', () => {
     for (const c of casesOf('mutable-reread', 'changed-by-agent')) {
       const [first, second] = results(c).filter((r) => r.tool!.name === 'read_file');
       expect(first!.content).not.toBe(second!.content);
-      expect(c.items.some((it) => it.kind === 'tool-call' && it.effects?.includes(first!.source!.identity))).toBe(true);
+      expect(c.items.some((it) => it.kind === 'tool-call' && changes(it, first!.source!.identity))).toBe(true);
       expect(standing(targetPoint(c).oracle, first!.id)).toBe('removable');
       expect(standing(targetPoint(c).oracle, second!.id)).toBe('necessary');
     }
@@ -96,7 +101,7 @@ describe('superseded-run', () => {
       expect(older!.status?.state).toBe('error');
       expect(canonicalJson(older!.tool!.arguments)).toBe(canonicalJson(newer!.tool!.arguments));
       expect(older!.covers!.every((k) => newer!.covers!.includes(k))).toBe(true);
-      expect(c.items.some((it) => it.turn > older!.turn && it.turn < newer!.turn && it.effects?.includes(older!.source!.identity))).toBe(true);
+      expect(c.items.some((it) => it.turn > older!.turn && it.turn < newer!.turn && changes(it, older!.source!.identity))).toBe(true);
       expect(standing(targetPoint(c).oracle, older!.id)).toBe('removable');
       expect(standing(targetPoint(c).oracle, newer!.id)).toBe('necessary');
     }
@@ -112,7 +117,7 @@ describe('superseded-run', () => {
   it('flaky rerun: with no transition between the runs, the failing run is needed evidence', () => {
     for (const c of casesOf('superseded-run', 'flaky-rerun')) {
       const [older, newer] = results(c);
-      expect(c.fixture.items.some((it) => it.turn > older!.turn && it.turn < newer!.turn && it.effects?.includes(older!.source!.identity))).toBe(false);
+      expect(c.fixture.items.some((it) => it.turn > older!.turn && it.turn < newer!.turn && changes(it, older!.source!.identity))).toBe(false);
       expect(standing(targetPoint(c).oracle, older!.id)).toBe('necessary');
     }
   });

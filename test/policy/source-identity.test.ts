@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import type { ItemSpec } from './build-view.js';
 import { at, condition, decideById, makeView, result, verdicts } from './build-view.js';
 
 const si = condition('source-identity');
-const sha = (value: string) => ({ kind: 'git-sha', value });
+const sha = (value: string) => ({ kind: 'git-sha', value, of: 'blob' });
 const src = (identity: string, version: unknown, mutable: unknown, selector?: string) => ({
   source: { identity, version, mutable, ...(selector !== undefined ? { selector } : {}) },
 });
@@ -18,7 +19,7 @@ describe('source-identity (rung 1)', () => {
     });
     const d = decideById(si, view);
     expect(verdicts(si, view)).toEqual({ r1: 'eligible', r2: 'eligible', r3: 'keep' });
-    expect(at(d, 'r1').reason).toBe('reads repo:a.ts at git-sha aaa, as does r3, the latest read of that state, which stays');
+    expect(at(d, 'r1').reason).toBe('reads repo:a.ts (read_file whole) at git blob aaa, as does r3, the latest read of that view and state, which stays');
     expect(at(d, 'r1').rung).toBe(1);
   });
 
@@ -54,7 +55,7 @@ describe('source-identity (rung 1)', () => {
     });
     const d = decideById(si, view);
     expect(verdicts(si, view)).toEqual({ r1: 'abstain', r2: 'keep' });
-    expect(at(d, 'r1').reason).toContain('the later read r2');
+    expect(at(d, 'r1').reason).toContain('the later read of the same view r2 reads repo:a.ts with UNKNOWN version');
   });
 
   it('names the latest read of the same state across reads of other states', () => {
@@ -88,5 +89,71 @@ describe('source-identity (rung 1)', () => {
       visible: { pinned: ['r1'] },
     });
     expect(verdicts(si, view)).toEqual({ r1: 'keep', r2: 'keep' });
+  });
+});
+
+describe('source-identity: the view and what the version hashes', () => {
+  const hash = { kind: 'content-hash', value: 'sha256:1f2e' };
+  const read = (id: string, turn: number, selector: unknown, extra: Record<string, unknown> = {}, tool = 'read_file') =>
+    result(id, turn, `${id} text`, {
+      tool: { name: tool, arguments: { path: 'src/pool.ts' }, callId: `call-${id}` },
+      source: { identity: 'repo:src/pool.ts', version: hash, mutable: true, ...(selector !== undefined ? { selector } : {}) },
+      ...extra,
+    });
+
+  it('refuses different line ranges, truncated versus whole, and different tools of one version', () => {
+    const view = makeView({
+      items: [
+        read('r1', 1, { kind: 'lines', from: 1, to: 40 }),
+        read('r2', 2, { kind: 'lines', from: 41, to: 80 }),
+        read('r3', 3, { kind: 'whole', truncated: true }),
+        read('r4', 4, undefined, {}, 'cat'),
+        read('r5', 5, { kind: 'whole' }),
+      ],
+    });
+    expect(verdicts(si, view)).toEqual({ r1: 'keep', r2: 'keep', r3: 'keep', r4: 'keep', r5: 'keep' });
+  });
+
+  it('removes the same view at the same content hash, an absent selector being a whole read', () => {
+    const view = makeView({ items: [read('r1', 1, undefined), read('r2', 2, { kind: 'whole' }), read('r3', 3, { kind: 'lines', from: 1, to: 40 }), read('r4', 4, { kind: 'lines', from: 1, to: 40 })] });
+    const d = decideById(si, view);
+    expect(verdicts(si, view)).toEqual({ r1: 'eligible', r2: 'keep', r3: 'eligible', r4: 'keep' });
+    expect(at(d, 'r3').reason).toBe('reads repo:src/pool.ts (read_file lines 1-40) at content hash sha256:1f2e, as does r4, the latest read of that view and state, which stays');
+  });
+
+  it('abstains on a commit sha for a mutable working-tree source, and accepts it for an immutable one', () => {
+    const commit = { kind: 'git-sha', value: '9c1e2f0', of: 'commit' };
+    for (const version of [commit, { kind: 'git-sha', value: '9c1e2f0' }]) {
+      const mutable = makeView({ items: [read('r1', 1, undefined, { source: { identity: 'repo:src/pool.ts', version, mutable: true } }), read('r2', 2, undefined, { source: { identity: 'repo:src/pool.ts', version, mutable: true } })] });
+      const d = decideById(si, mutable);
+      expect(at(d, 'r1').verdict).toBe('abstain');
+      expect(at(d, 'r1').reason).toContain('pinned only by commit 9c1e2f0, which fixes the committed tree, not the state of mutable source');
+    }
+    const show = (id: string, turn: number) => read(id, turn, undefined, { source: { identity: 'git:9c1e2f0:src/pool.ts', version: commit, mutable: false } }, 'git_show');
+    expect(verdicts(si, makeView({ items: [show('r1', 1), show('r2', 2)] }))).toEqual({ r1: 'eligible', r2: 'keep' });
+  });
+
+  it('acts on agent-writes but says it is a weaker guarantee', () => {
+    const aw = { kind: 'agent-writes', value: '2' };
+    const view = makeView({ items: [read('r1', 1, undefined, { source: { identity: 'repo:src/pool.ts', version: aw, mutable: true } }), read('r2', 2, undefined, { source: { identity: 'repo:src/pool.ts', version: aw, mutable: true } })] });
+    const d = decideById(si, view);
+    expect(at(d, 'r1').verdict).toBe('eligible');
+    expect(at(d, 'r1').reason).toContain('a weaker guarantee than a recorded version');
+  });
+
+  it('abstains when a write to the source lies between reads whose label does not hash the content, not when it does', () => {
+    const write = (id: string, turn: number, outcome: string): ItemSpec => ({
+      id, turn, kind: 'tool-call', origin: 'model', content: 'edit', tool: { name: 'edit', arguments: { path: 'src/pool.ts' }, callId: `call-${id}` },
+      effects: [{ source: 'repo:src/pool.ts', outcome }],
+    });
+    const etag = { identity: 'repo:src/pool.ts', version: { kind: 'etag', value: 'W/"7"' }, mutable: true };
+    const pinned = makeView({ items: [read('r1', 1, undefined, { source: etag }), write('c2', 2, 'succeeded'), read('r3', 3, undefined, { source: etag })] });
+    expect(at(decideById(si, pinned), 'r1').verdict).toBe('abstain');
+    expect(at(decideById(si, pinned), 'r1').reason).toContain('c2 (succeeded) between them recorded a write to repo:src/pool.ts');
+    const failedWrite = makeView({ items: [read('r1', 1, undefined, { source: etag }), write('c2', 2, 'failed'), read('r3', 3, undefined, { source: etag })] });
+    expect(at(decideById(si, failedWrite), 'r1').verdict).toBe('eligible');
+    const hashed = makeView({ items: [read('r1', 1, undefined), write('c2', 2, 'succeeded'), read('r3', 3, undefined)] });
+    expect(at(decideById(si, hashed), 'r1').verdict).toBe('eligible');
+    expect(at(decideById(si, hashed), 'r1').reason).toContain('the hash is of the bytes read');
   });
 });

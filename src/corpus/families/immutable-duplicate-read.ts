@@ -26,7 +26,7 @@ export const immutableDuplicateRead: FamilyFactory = (r, p, ctx) => {
       file = sourceFile(r, language, path, tokens);
       b.tool('git_show', 'pure', 'git show <sha>:<path>; a fixed sha names fixed bytes');
       b.tool('read_file', 'read-mutable', 'reads a workspace file');
-      const source = { identity: `${ctx.repo}/${path}`, version: { kind: 'git-sha' as const, value: rev }, mutable: false };
+      const source = { identity: `${ctx.repo}/${path}`, version: { kind: 'git-sha' as const, value: rev, of: 'commit' as const }, mutable: false };
       for (let i = 0; i < copies; i += 1) {
         b.at(at.start + i);
         const numbered = variant === 'numbered-and-plain' && i === 0;

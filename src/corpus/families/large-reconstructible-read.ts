@@ -36,7 +36,7 @@ export const largeReconstructibleRead: FamilyFactory = (r, p, ctx) => {
         b.sourceState(identity, 0, file.content);
         const pointer = b.stored(`artifacts/${path}@${rev.slice(0, 7)}`, file.content);
         id = b.call(`${p}-big`, { tool: 'git_show', arguments: { rev, path }, content: `git show ${rev.slice(0, 7)}:${path}` },
-          { content: file.content, source: { identity, version: { kind: 'git-sha', value: rev }, mutable: false }, flags: { durablePointer: pointer } }).result;
+          { content: file.content, source: { identity, version: { kind: 'git-sha', value: rev, of: 'commit' }, mutable: false }, flags: { durablePointer: pointer } }).result;
       } else {
         const url = `https://${ctx.domain}.staging.internal/v2/${r.pick(['catalog', 'limits', 'flags', 'routes'])}`;
         what = url;

@@ -38,7 +38,7 @@ export const mutableReread: FamilyFactory = (r, p, ctx) => {
       if (variant === 'changed-by-agent') {
         b.tool('edit_file', 'non-idempotent', 'replaces one string in a file');
         b.at(at.start + 1);
-        b.call(`${p}-edit`, { tool: 'edit_file', arguments: { path, old: value(before), new: value(after) }, content: `edit_file ${path}\n-  ${value(before)}\n+  ${value(after)}`, effects: [identity] }, { content: `Edited ${path}: 1 line changed` });
+        b.call(`${p}-edit`, { tool: 'edit_file', arguments: { path, old: value(before), new: value(after) }, content: `edit_file ${path}\n-  ${value(before)}\n+  ${value(after)}`, effects: [{ source: identity, outcome: 'succeeded' }] }, { content: `Edited ${path}: 1 line changed` });
       } else if (variant === 'changed-externally') {
         b.at(at.start + 1);
         b.note(`${p}-heads-up`, 'user', 'instruction', `FYI ${person} changed ${key} in ${path} from the config UI a minute ago.`);

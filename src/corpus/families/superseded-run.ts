@@ -28,9 +28,10 @@ export const supersededRun: FamilyFactory = (r, p, ctx) => {
         ...(variant === 'flaky-rerun' ? { flags: { transientState: true } } : {}) });
     return { run, id: pair.result, turn: b.turn };
   };
+  // The generator applies the edit, so it knows the outcome for each source it names, and records it per effect.
   const edit = (b: TrajectoryBuilder) => {
     b.tool('edit_file', 'non-idempotent', 'replaces one string in a file');
-    b.call(`${p}-fix`, { tool: 'edit_file', arguments: { path: `${target}/${fixedFile}`, old: 'Math.round(', new: 'roundHalfEven(' }, content: `edit_file ${target}/${fixedFile}\n-    return Math.round(amount * 100) / 100;\n+    return roundHalfEven(amount, 2);`, effects: [`${ctx.repo}/${target}/${fixedFile}`, identity] },
+    b.call(`${p}-fix`, { tool: 'edit_file', arguments: { path: `${target}/${fixedFile}`, old: 'Math.round(', new: 'roundHalfEven(' }, content: `edit_file ${target}/${fixedFile}\n-    return Math.round(amount * 100) / 100;\n+    return roundHalfEven(amount, 2);`, effects: [{ source: `${ctx.repo}/${target}/${fixedFile}`, outcome: 'succeeded' }, { source: identity, outcome: 'succeeded' }] },
       { content: `Edited ${target}/${fixedFile}: 1 line changed` });
   };
   return {

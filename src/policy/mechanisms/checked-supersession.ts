@@ -1,9 +1,15 @@
 // Rung 2, checked subsumption: a newer observation replaces an older one only when the replacement is checked, not
-// assumed. Same tool, same canonical arguments, same source, the newer coverage a superset of the older, and the
-// change between them explained by the agent's own recorded transition (a call whose effects name the source).
-import type { ViewItem } from '../../fixture/view.js';
+// assumed. The newer one must be a successful observation of the same source by the same tool, its scope must
+// demonstrably contain the older one's (coverage keys a superset, or a view that contains the other: an explicit
+// line range around it, an untruncated whole read), and the change between them must rest on the agent's own
+// recorded transitions, every one of which succeeded for that source (per effect, not per call). Transient state and
+// negative results record conditions that may no longer hold: a re-observation never supersedes them.
 import { canonicalJson } from '../../fixture/canonical.js';
+import type { ViewItem } from '../../fixture/view.js';
+import { blocksOf, effectsOf } from '../../fixture/view.js';
 import type { ConfiguredMechanism } from '../eligibility.js';
+import { listIds } from '../eligibility.js';
+import { describeView, viewContains } from '../read-view.js';
 import type { Finding } from '../types.js';
 
 export const CHECKED_SUPERSESSION = 'checked-supersession';
@@ -12,43 +18,94 @@ type Check =
   | { readonly outcome: 'eligible' | 'abstain'; readonly reason: string }
   | { readonly outcome: 'none' };
 
+const NONE: Check = { outcome: 'none' };
+
+const sameCall = (a: ViewItem, b: ViewItem): boolean =>
+  a.tool?.name === b.tool?.name && canonicalJson(a.tool?.arguments) === canonicalJson(b.tool?.arguments);
+
+const sameRendering = (a: ViewItem, b: ViewItem): boolean => canonicalJson(blocksOf(a)) === canonicalJson(blocksOf(b));
+
+/**
+ * Scope: coverage keys when both report them (then the call must match, as the keys are its keys); else the views,
+ * when either records a selector (an absent one is then a whole, untruncated read, as the schema says) or both read
+ * a recorded version of the source with the same call (whole reads of its content). Containment must be
+ * demonstrable: a re-observation with neither keys, nor a selector, nor a version records no scope to compare.
+ */
+function scope(older: ViewItem, newer: ViewItem): Check | { readonly contains: string } {
+  if (older.covers && newer.covers) {
+    if (!sameCall(older, newer)) return NONE;
+    const newerCovers = new Set(newer.covers);
+    return older.covers.every((key) => newerCovers.has(key)) ? { contains: `its coverage keys include all of ${older.id}'s` } : NONE;
+  }
+  const selected = older.source?.selector !== undefined || newer.source?.selector !== undefined;
+  const versioned = older.source?.version !== 'UNKNOWN' && newer.source?.version !== 'UNKNOWN' && sameCall(older, newer);
+  if (!older.covers && !newer.covers && (selected || versioned)) {
+    const contained = viewContains(newer, older);
+    if (contained.result === 'contains') return { contains: `its view (${describeView(newer)}) contains ${older.id}'s (${describeView(older)})` };
+    if (contained.result === 'unavailable') return { outcome: 'abstain', reason: contained.why };
+    return NONE;
+  }
+  if (!sameCall(older, newer)) return NONE;
+  const missing = [older, newer].filter((item) => !item.covers).map((item) => item.id).join(' and ');
+  const unstated = [older, newer].every((item) => item.covers === undefined && item.source?.selector === undefined);
+  return {
+    outcome: 'abstain',
+    reason: `coverage of ${missing} is unparsed${unstated ? ' (no coverage keys, selector or version recorded)' : ''}, so ${newer.id} cannot be checked to cover ${older.id}`,
+  };
+}
+
 function check(items: readonly ViewItem[], olderIndex: number, newerIndex: number, identity: string): Check {
   const older = items[olderIndex];
   const newer = items[newerIndex];
-  if (!older || !newer) return { outcome: 'none' };
-  if (!older.covers || !newer.covers) {
-    const missing = [!older.covers ? older.id : '', !newer.covers ? newer.id : ''].filter(Boolean).join(' and ');
-    return { outcome: 'abstain', reason: `coverage of ${missing} is unparsed, so ${newer.id} cannot be checked to cover ${older.id}` };
+  if (!older || !newer) return NONE;
+  const covered = scope(older, newer);
+  if (!('contains' in covered)) return covered;
+  const between = items.slice(olderIndex + 1, newerIndex);
+  const effects = between
+    .filter((item) => item.kind === 'tool-call')
+    .flatMap((call) => effectsOf(items, call).filter((e) => e.source === identity).map((e) => ({ call: call.id, outcome: e.outcome })));
+  const unknown = effects.filter((e) => e.outcome === 'unknown').map((e) => e.call);
+  if (unknown.length > 0) {
+    return { outcome: 'abstain', reason: `no outcome is recorded for the effect of ${listIds(unknown)} on ${identity} (unknown), so the transition ${newer.id} relies on cannot be checked to have succeeded` };
   }
-  const newerCovers = new Set(newer.covers);
-  const uncovered = older.covers.filter((key) => !newerCovers.has(key));
-  if (uncovered.length > 0) return { outcome: 'none' };
-  const transition = items
-    .slice(olderIndex + 1, newerIndex)
-    .find((item) => item.kind === 'tool-call' && (item.effects ?? []).includes(identity));
-  if (transition) {
-    return {
-      outcome: 'eligible',
-      reason:
-        `superseded by ${newer.id}: same tool and arguments on ${identity}, its coverage includes all of ` +
-        `${older.id}'s, and ${transition.id} between them changed ${identity}`,
-    };
+  const failed = effects.filter((e) => e.outcome === 'failed').map((e) => e.call);
+  if (failed.length > 0) {
+    return { outcome: 'abstain', reason: `${listIds(failed)} failed to change ${identity}, so ${newer.id} does not rest on a successful transition from ${older.id}` };
   }
-  if (older.content !== newer.content) {
-    return {
-      outcome: 'abstain',
-      reason: `${newer.id} differs from ${older.id} on ${identity} and no recorded transition between them explains the change`,
-    };
+  if (effects.length === 0) {
+    // Identical output of the same call with nothing in between is a rung-0/1 question, not one this rule answers.
+    if (sameCall(older, newer) && sameRendering(older, newer)) return NONE;
+    return { outcome: 'abstain', reason: `no recorded transition on ${identity} between ${older.id} and ${newer.id} explains a change, so the drift itself may matter` };
   }
-  // Identical output with no transition is a rung-0/1 question, not one this rule answers.
-  return { outcome: 'none' };
+  // Every change along the way must be explained: a re-observation of the same call in between that differs from
+  // its predecessor with no successful transition between them is drift the agent did not cause.
+  const chain = [older, ...between.filter((item) => isObservation(item, identity) && sameCall(item, older)), ...(sameCall(newer, older) ? [newer] : [])];
+  for (let i = 1; i < chain.length; i += 1) {
+    const a = chain[i - 1]!;
+    const b = chain[i]!;
+    if (sameRendering(a, b)) continue;
+    const from = items.indexOf(a);
+    const to = items.indexOf(b);
+    const explained = items.slice(from + 1, to).some((item) => item.kind === 'tool-call' && effectsOf(items, item).some((e) => e.source === identity && e.outcome === 'succeeded'));
+    if (!explained) return { outcome: 'abstain', reason: `${b.id} differs from ${a.id} on ${identity} and no recorded transition between them explains the change` };
+  }
+  const calls = [...new Set(effects.map((e) => e.call))];
+  return {
+    outcome: 'eligible',
+    reason: `superseded by ${newer.id}: same tool on ${identity}, ${covered.contains}, and ${listIds(calls)} between them changed ${identity}, each effect recorded as succeeded`,
+  };
+}
+
+/** A successful tool result observing the source: the only kind of item that can be a newer version of it. */
+function isObservation(item: ViewItem, identity: string): boolean {
+  return item.kind === 'tool-result' && item.status?.state === 'ok' && item.source?.identity === identity;
 }
 
 export function checkedSupersession(): ConfiguredMechanism {
   return {
     rule: CHECKED_SUPERSESSION,
     rung: 2,
-    version: '1.0.0',
+    version: '2.0.0',
     parameters: {},
     assess(view, candidates) {
       const wanted = new Set(candidates);
@@ -57,18 +114,12 @@ export function checkedSupersession(): ConfiguredMechanism {
       items.forEach((older, olderIndex) => {
         const identity = older.source?.identity;
         if (!wanted.has(older.id) || older.kind !== 'tool-result' || !older.tool || !identity || identity === 'UNKNOWN') return;
-        const args = canonicalJson(older.tool.arguments);
+        // A record of a condition that may no longer hold (transient state, a negative result) is not an earlier
+        // version of anything: a re-observation never makes it redundant.
+        if (older.flags.transientState || older.flags.negativeResult) return;
         const newerIndexes: number[] = [];
         items.forEach((newer, index) => {
-          if (
-            index > olderIndex &&
-            newer.kind === 'tool-result' &&
-            newer.tool?.name === older.tool?.name &&
-            newer.source?.identity === identity &&
-            canonicalJson(newer.tool?.arguments) === args
-          ) {
-            newerIndexes.push(index);
-          }
+          if (index > olderIndex && isObservation(newer, identity) && newer.tool?.name === older.tool?.name) newerIndexes.push(index);
         });
         // The latest replacement is tried first: it is the most complete account of the source, and the first
         // eligible check wins, otherwise the first abstention (latest first) is reported.

@@ -1,8 +1,12 @@
-// Rung 0, representation identity: byte-equal environment output. It establishes only that the same rendered
-// payload appears more than once, which is why it is limited to tool results and always leaves one copy.
-import type { ViewItem } from '../../fixture/view.js';
+// Rung 0, representation identity: the same observation rendered more than once. Two tool results are copies only
+// when the call that produced them, their status and every content block agree (`observationKey`); equal text from
+// different commands is a different observation, unless the tool or fixture declares repetition irrelevant. It
+// establishes only duplicate representation, which is why it is limited to tool results and always leaves one copy.
+import type { PolicyView, ViewItem } from '../../fixture/view.js';
+import { repetitionOf } from '../../fixture/view.js';
 import type { ConfiguredMechanism } from '../eligibility.js';
 import { listIds } from '../eligibility.js';
+import { observationKey } from '../identity.js';
 import type { Finding } from '../types.js';
 
 export const EXACT_REDUNDANCY = 'exact-redundancy';
@@ -11,43 +15,50 @@ export function exactRedundancy(): ConfiguredMechanism {
   return {
     rule: EXACT_REDUNDANCY,
     rung: 0,
-    version: '1.0.0',
+    version: '2.0.0',
     parameters: {},
     assess(view, candidates) {
       const wanted = new Set(candidates);
       // Groups are built over the whole context, not only the candidates: a copy the caller excluded (a protected
       // one) still stays and so still counts as the survivor that makes the other copies redundant.
       const copies = new Map<string, ViewItem[]>();
+      const keys = new Map<string, string>();
       for (const item of view.items) {
-        if (item.kind !== 'tool-result') continue;
-        const group = copies.get(item.content);
+        const key = observationKey(view, item);
+        if (key === undefined) continue;
+        keys.set(item.id, key);
+        const group = copies.get(key);
         if (group) group.push(item);
-        else copies.set(item.content, [item]);
+        else copies.set(key, [item]);
       }
       const findings: Finding[] = [];
       for (const item of view.items) {
-        if (!wanted.has(item.id) || item.kind !== 'tool-result') continue;
-        const group = copies.get(item.content) ?? [];
+        const key = keys.get(item.id);
+        if (!wanted.has(item.id) || key === undefined) continue;
+        const group = copies.get(key) ?? [];
         if (group.length < 2) continue;
+        const same = sameness(view, item);
         const staying = group.filter((copy) => !wanted.has(copy.id)).map((copy) => copy.id);
         if (staying.length > 0) {
           const which = staying.length === 1 ? 'which stays' : 'which all stay';
-          findings.push({
-            itemId: item.id,
-            outcome: 'eligible',
-            reason: `byte-identical to ${listIds(staying)}, ${which} (excluded from removal)`,
-          });
+          findings.push({ itemId: item.id, outcome: 'eligible', reason: `${same} ${listIds(staying)}, ${which} (excluded from removal)` });
           continue;
         }
         const survivor = group[group.length - 1];
         if (!survivor || survivor.id === item.id) continue;
-        findings.push({
-          itemId: item.id,
-          outcome: 'eligible',
-          reason: `byte-identical to ${survivor.id}, the latest copy, which stays`,
-        });
+        findings.push({ itemId: item.id, outcome: 'eligible', reason: `${same} ${survivor.id}, the latest copy, which stays` });
       }
       return findings;
     },
   };
+}
+
+/** What the copies share, so the reason says which identity was established (and on whose declaration). */
+function sameness(view: PolicyView, item: ViewItem): string {
+  const name = item.tool?.name ?? '';
+  if (repetitionOf(view, name) === 'irrelevant') {
+    const by = view.tools.some((t) => t.name === name && t.repetition !== undefined) ? `tool ${name}` : 'the fixture';
+    return `same ${name} output, status and every content block (any call: ${by} declares repetition irrelevant) as`;
+  }
+  return 'same call, status and every content block as';
 }

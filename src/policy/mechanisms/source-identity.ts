@@ -1,10 +1,12 @@
-// Rung 1, source identity: two reads of one source in one recorded state. The state is established by a known
-// version (content hash, git sha, etag) or, failing that, by the source being immutable; a mutable source read with
-// an UNKNOWN version cannot be shown to be the same state, however alike the reads look.
-import { versionLabel } from '../../fixture/canonical.js';
+// Rung 1, source identity: two reads of the same view of one recorded source state. The view is the tool and its
+// selector (a line range, a symbol listing, a search, a truncated read are different views of one version); the
+// state is established by a version that says what it hashes, or by the source being immutable. A mutable source
+// read with an UNKNOWN version, or pinned only by a commit, cannot be shown to be the same state.
 import type { Source } from '../../fixture/schema.js';
 import type { ViewItem } from '../../fixture/view.js';
+import { effectsOf } from '../../fixture/view.js';
 import type { ConfiguredMechanism } from '../eligibility.js';
+import { describeView, viewKey } from '../read-view.js';
 import type { Finding } from '../types.js';
 
 export const SOURCE_IDENTITY = 'source-identity';
@@ -13,84 +15,115 @@ interface Read {
   readonly item: ViewItem;
   /** A source whose identity is known (not UNKNOWN). */
   readonly source: Source;
+  readonly view: string;
 }
 
 function asRead(item: ViewItem): Read | undefined {
   const source = item.source;
   if (item.kind !== 'tool-result' || item.status?.state !== 'ok' || !source || source.identity === 'UNKNOWN') return undefined;
-  return { item, source };
+  return { item, source, view: viewKey(item) };
 }
 
 /**
- * The recorded state a read observed, or undefined when it cannot be established. A known version wins over the
- * mutability flag because it is evidence about this read, while the flag is a claim about the source in general.
+ * What a read's version establishes about the state it saw. `hashes`: the version hashes this source's content as
+ * read, so equal labels are equal bytes whatever happened in between. `pins`: a claim about the source (a commit of
+ * an immutable source, an etag validator, immutability itself, the importer's count of agent writes) that a recorded
+ * write to the source between two reads contradicts. `none`: no state can be established, and why.
  */
-function stateKey(source: Source): string | undefined {
-  if (source.version !== 'UNKNOWN') return versionLabel(source.version);
-  if (source.mutable === false) return 'immutable';
-  return undefined;
+type State =
+  | { readonly kind: 'hashes' | 'pins'; readonly key: string; readonly says: string; readonly weaker?: string }
+  | { readonly kind: 'none'; readonly why: string };
+
+function stateOf(read: Read): State {
+  const { version, mutable, identity } = read.source;
+  if (version === 'UNKNOWN') {
+    if (mutable === false) return { kind: 'pins', key: 'immutable', says: 'its one immutable state' };
+    return { kind: 'none', why: `${read.item.id} reads ${identity} with UNKNOWN version (mutable: ${String(mutable)})` };
+  }
+  switch (version.kind) {
+    case 'content-hash':
+      return { kind: 'hashes', key: `content-hash:${version.value}`, says: `content hash ${version.value}` };
+    case 'etag':
+      return { kind: 'pins', key: `etag:${version.value}`, says: `etag ${version.value} (the server's validator of the representation)` };
+    case 'agent-writes':
+      return {
+        kind: 'pins', key: `agent-writes:${version.value}`, says: `agent-writes ${version.value}`,
+        weaker: 'a weaker guarantee than a recorded version: the importer inferred it assuming no writer but the agent touched the source',
+      };
+    case 'git-sha':
+      if (version.of === 'blob') return { kind: 'hashes', key: `git-blob:${version.value}`, says: `git blob ${version.value}` };
+      if (mutable === false) return { kind: 'pins', key: `git-commit:${version.value}`, says: `commit ${version.value} of an immutable source` };
+      return {
+        kind: 'none',
+        why: `${read.item.id} is pinned only by commit ${version.value}, which fixes the committed tree, not the state of mutable source ${identity} (mutable: ${String(mutable)})`,
+      };
+  }
 }
 
-function describeState(source: Source): string {
-  if (source.version !== 'UNKNOWN') return `${source.version.kind} ${source.version.value}`;
-  return 'its one immutable state';
-}
-
-function where(source: Source): string {
-  return source.selector === undefined ? source.identity : `${source.identity} (${source.selector})`;
+/** Calls between two reads whose recorded effects may have written the source (a failed effect wrote nothing). */
+function writesBetween(items: readonly ViewItem[], from: number, to: number, identity: string): string[] {
+  const out: string[] = [];
+  for (const item of items.slice(from + 1, to)) {
+    if (item.kind !== 'tool-call') continue;
+    const effect = effectsOf(items, item).find((e) => e.source === identity && e.outcome !== 'failed');
+    if (effect) out.push(`${item.id} (${effect.outcome})`);
+  }
+  return out;
 }
 
 export function sourceIdentity(): ConfiguredMechanism {
   return {
     rule: SOURCE_IDENTITY,
     rung: 1,
-    version: '1.0.0',
+    version: '2.0.0',
     parameters: {},
     assess(view, candidates) {
       const wanted = new Set(candidates);
-      const reads = view.items.map(asRead);
+      const items = view.items;
+      const reads = items.map(asRead);
       const findings: Finding[] = [];
       reads.forEach((read, index) => {
         if (!read || !wanted.has(read.item.id)) return;
+        // Only the same view of the same source is a candidate twin: another view shows other lines of one version.
         const later = reads
+          .map((other, at) => ({ other, at }))
           .slice(index + 1)
-          .filter((other): other is Read => other !== undefined)
-          .filter((other) => other.source.identity === read.source.identity && other.source.selector === read.source.selector);
+          .filter((x): x is { other: Read; at: number } => x.other !== undefined && x.other.source.identity === read.source.identity && x.other.view === read.view);
         if (later.length === 0) return;
-        const key = stateKey(read.source);
-        if (key === undefined) {
-          findings.push({
-            itemId: read.item.id,
-            outcome: 'abstain',
-            reason:
-              `cannot establish same source state: ${read.item.id} reads ${where(read.source)} with UNKNOWN version ` +
-              `(mutable: ${String(read.source.mutable)}) and ${later[later.length - 1]?.item.id} reads it later`,
-          });
+        const where = `${read.source.identity} (${describeView(read.item)})`;
+        const state = stateOf(read);
+        if (state.kind === 'none') {
+          findings.push({ itemId: read.item.id, outcome: 'abstain', reason: `cannot establish same source state: ${state.why}, and ${later[later.length - 1]?.other.item.id} reads the same view later` });
           return;
         }
-        const sameState = later.filter((other) => stateKey(other.source) === key);
-        const survivor = sameState[sameState.length - 1];
+        const same = later.filter((x) => { const s = stateOf(x.other); return s.kind !== 'none' && s.key === state.key; });
+        const survivor = same[same.length - 1];
         if (survivor) {
+          const writes = writesBetween(items, index, survivor.at, read.source.identity);
+          if (writes.length > 0 && state.kind === 'pins') {
+            findings.push({
+              itemId: read.item.id, outcome: 'abstain',
+              reason: `cannot establish same source state: ${read.item.id} and ${survivor.other.item.id} both carry ${state.says}, but ${writes.join(', ')} between them recorded a write to ${read.source.identity}, which that label does not hash`,
+            });
+            return;
+          }
+          const despite = writes.length > 0 ? ` (the hash is of the bytes read, so the write by ${writes.join(', ')} between them changed nothing they show)` : '';
+          const weaker = state.weaker ? `; ${state.weaker}` : '';
           findings.push({
-            itemId: read.item.id,
-            outcome: 'eligible',
-            reason:
-              `reads ${where(read.source)} at ${describeState(read.source)}, as does ${survivor.item.id}, ` +
-              'the latest read of that state, which stays',
+            itemId: read.item.id, outcome: 'eligible',
+            reason: `reads ${where} at ${state.says}, as does ${survivor.other.item.id}, the latest read of that view and state, which stays${despite}${weaker}`,
           });
           return;
         }
         // A later read whose state is unknown might be this very state; only reads of known other states are
         // established as different, and those leave this read the survivor of its own state.
-        const unknown = later.filter((other) => stateKey(other.source) === undefined);
+        const unknown = later.filter((x) => stateOf(x.other).kind === 'none');
         const last = unknown[unknown.length - 1];
         if (last) {
+          const why = stateOf(last.other);
           findings.push({
-            itemId: read.item.id,
-            outcome: 'abstain',
-            reason:
-              `cannot establish same source state: the later read ${last.item.id} of ${where(read.source)} has ` +
-              `UNKNOWN version (mutable: ${String(last.source.mutable)})`,
+            itemId: read.item.id, outcome: 'abstain',
+            reason: `cannot establish same source state: the later read of the same view ${why.kind === 'none' ? why.why : last.other.item.id}`,
           });
         }
       });

@@ -68,9 +68,8 @@ const expectations: FixtureExpectations = {
       condition: 'checked-supersession',
       prunePoint: 'p1',
       item: 'i28',
-      decision: 'PRUNE',
-      outcome: 'true-prune',
-      why: 'The same footer test run passed after the agent\'s own edit, with equal coverage.',
+      decision: 'ABSTAIN',
+      why: 'The edit call i29 records its effects as bare strings beside another effect, so no outcome is recorded per effect: rung 2 cannot check that the transition succeeded for this source and abstains (was PRUNE: The same footer test run passed after the agent\'s own edit, with equal coverage.)',
     },
     {
       condition: 'same-tool-args-dedup',

@@ -37,12 +37,12 @@ const expectations: FixtureExpectations = {
       why: 'Representation identity only considers tool results, and the credential appears once.',
     },
     {
-      condition: 'checked-supersession', prunePoint: 'pp-build', item: 'r-build1', decision: 'PRUNE', outcome: 'true-prune',
-      why: 'r-build2 reruns npm run build on workspace:notify-svc with the same tsc target after edits that name the workspace.',
+      condition: 'checked-supersession', prunePoint: 'pp-build', item: 'r-build1', decision: 'ABSTAIN',
+      why: 'The edit call c-edit1 and c-edit2 records its effects as bare strings beside another effect, so no outcome is recorded per effect: rung 2 cannot check that the transition succeeded for this source and abstains (was PRUNE: r-build2 reruns npm run build on workspace:notify-svc with the same tsc target after edits that name the workspace.)',
     },
     {
-      condition: 'checked-supersession', prunePoint: 'pp-build', item: 'r-test1', decision: 'PRUNE', outcome: 'true-prune',
-      why: 'r-test2 covers all six test files after c-edit3 changed the workspace.',
+      condition: 'checked-supersession', prunePoint: 'pp-build', item: 'r-test1', decision: 'ABSTAIN',
+      why: 'The edit call c-edit3 records its effects as bare strings beside another effect, so no outcome is recorded per effect: rung 2 cannot check that the transition succeeded for this source and abstains (was PRUNE: r-test2 covers all six test files after c-edit3 changed the workspace.)',
     },
     {
       condition: 'errored-input-residue', prunePoint: 'pp-build', item: 'r-build1', decision: 'PRUNE', outcome: 'true-prune',

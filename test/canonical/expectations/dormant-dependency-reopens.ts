@@ -44,8 +44,8 @@ const expectations: FixtureExpectations = {
       why: 'r-explain is the third of fourteen observations, older than the last ten.',
     },
     {
-      condition: 'checked-supersession', prunePoint: 'pp-node22', item: 'r-test-events', decision: 'PRUNE', outcome: 'true-prune',
-      why: 'The rerun on Node 20 covers the same three test files after c-edit-pkg changed workspace:relay.',
+      condition: 'checked-supersession', prunePoint: 'pp-node22', item: 'r-test-events', decision: 'ABSTAIN',
+      why: 'The edit call c-edit-pkg records its effects as bare strings beside another effect, so no outcome is recorded per effect: rung 2 cannot check that the transition succeeded for this source and abstains (was PRUNE: The rerun on Node 20 covers the same three test files after c-edit-pkg changed workspace:relay.)',
     },
     {
       condition: 'exact-redundancy', prunePoint: 'pp-node22', item: 'r-gs1', decision: 'PRUNE', outcome: 'true-prune',

@@ -97,9 +97,8 @@ const expectations: FixtureExpectations = {
       condition: 'checked-supersession',
       prunePoint: 'p2',
       item: 'i10',
-      decision: 'PRUNE',
-      outcome: 'true-prune',
-      why: 'The same snapshot run with equal coverage passed after the agent\'s own edit.',
+      decision: 'ABSTAIN',
+      why: 'The edit call i18 records its effects as bare strings beside another effect, so no outcome is recorded per effect: rung 2 cannot check that the transition succeeded for this source and abstains (was PRUNE: The same snapshot run with equal coverage passed after the agent\'s own edit.)',
     },
     {
       condition: 'verified-completion',

@@ -54,9 +54,8 @@ const expectations: FixtureExpectations = {
       condition: 'checked-supersession',
       prunePoint: 'p1',
       item: 'i09',
-      decision: 'PRUNE',
-      outcome: 'false-prune',
-      why: 'The same build re-ran green with equal coverage after the agent\'s own patch, so the rule removes the failed run whole: the state is superseded but the record of the failure was still owed.',
+      decision: 'ABSTAIN',
+      why: 'The edit call i17 records its effects as bare strings beside another effect, so no outcome is recorded per effect: rung 2 cannot check that the transition succeeded for this source and abstains (was PRUNE: The same build re-ran green with equal coverage after the agent\'s own patch, so the rule removes the failed run whole: the state is superseded but the record of the failure was still owed.)',
     },
     {
       condition: 'ladder-0-2',
@@ -139,8 +138,8 @@ const expectations: FixtureExpectations = {
       condition: 'checked-supersession',
       prunePoint: 'p1',
       obligation: 'd-build-break-entry',
-      preserved: false,
-      why: 'Supersession removes the failed build whole.',
+      preserved: true,
+      why: 'Supersession now abstains on the failed build (the patch records no per-effect outcome), so the record of the break stays (was: removed whole).',
     },
     {
       condition: 'ladder-0-2',

@@ -129,9 +129,8 @@ const expectations: FixtureExpectations = {
       condition: 'checked-supersession',
       prunePoint: 'p2',
       item: 'i32',
-      decision: 'PRUNE',
-      outcome: 'true-prune',
-      why: 'The failing pytest run is superseded by the same run after the agent\'s second edit.',
+      decision: 'ABSTAIN',
+      why: 'The edit call i34 records its effects as bare strings beside another effect, so no outcome is recorded per effect: rung 2 cannot check that the transition succeeded for this source and abstains (was PRUNE: The failing pytest run is superseded by the same run after the agent\'s second edit.)',
     },
     {
       condition: 'oldest-first',

@@ -29,8 +29,8 @@ const expectations: FixtureExpectations = {
       why: 'The line-numbered read holds the same file but different bytes, so representation identity cannot see it.',
     },
     {
-      condition: 'source-identity', prunePoint: 'pp-fix', item: 'r-read1', decision: 'PRUNE', outcome: 'true-prune',
-      why: 'Same immutable source at the same git sha as r-show2, so its rendering does not matter.',
+      condition: 'source-identity', prunePoint: 'pp-fix', item: 'r-read1', decision: 'KEEP',
+      why: 'Same immutable source and commit as r-show2, but read through read_file rather than git show: a different view, so rung 1 does not pair them (was PRUNE when the view was not part of source identity).',
     },
     {
       condition: 'source-identity', prunePoint: 'pp-fix', item: 'r-show1', decision: 'PRUNE', outcome: 'true-prune',
@@ -45,8 +45,8 @@ const expectations: FixtureExpectations = {
       why: 'The configmap is mutable and read at an UNKNOWN version, so same source state cannot be established (and it did change).',
     },
     {
-      condition: 'ladder-0-1', prunePoint: 'pp-fix', item: 'r-read1', decision: 'PRUNE', outcome: 'true-prune',
-      why: 'After exact redundancy removes r-show1, source identity still removes the differently rendered read while r-show2 stays.',
+      condition: 'ladder-0-1', prunePoint: 'pp-fix', item: 'r-read1', decision: 'KEEP',
+      why: 'Neither rung pairs the read_file view with the git show view of the same commit (was PRUNE before the view was part of source identity).',
     },
     {
       condition: 'same-tool-args-dedup', prunePoint: 'pp-fix', item: 'r-cm1', decision: 'PRUNE', outcome: 'false-prune',

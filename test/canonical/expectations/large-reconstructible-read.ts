@@ -44,8 +44,8 @@ const expectations: FixtureExpectations = {
       why: 'The task statement is the oldest item and goes first.',
     },
     {
-      condition: 'checked-supersession', prunePoint: 'pp-retry', item: 'r-tc1', decision: 'PRUNE', outcome: 'true-prune',
-      why: 'r-tc2 reruns the same typecheck on workspace:dashboard-web with the same tsconfig after c-edit named that workspace.',
+      condition: 'checked-supersession', prunePoint: 'pp-retry', item: 'r-tc1', decision: 'ABSTAIN',
+      why: 'The edit call c-edit records its effects as bare strings beside another effect, so no outcome is recorded per effect: rung 2 cannot check that the transition succeeded for this source and abstains (was PRUNE: r-tc2 reruns the same typecheck on workspace:dashboard-web with the same tsconfig after c-edit named that workspace.)',
     },
     {
       condition: 'errored-input-residue', prunePoint: 'pp-retry', item: 'r-tc1', decision: 'PRUNE', outcome: 'true-prune',

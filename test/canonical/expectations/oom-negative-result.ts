@@ -112,9 +112,8 @@ const expectations: FixtureExpectations = {
       condition: 'checked-supersession',
       prunePoint: 'p1',
       item: 'i28',
-      decision: 'PRUNE',
-      outcome: 'true-prune',
-      why: 'The same Gradle test task re-ran with equal coverage after the agent\'s own edit of the workspace, so the failing run is superseded.',
+      decision: 'ABSTAIN',
+      why: 'The edit call i31 records its effects as bare strings beside another effect, so no outcome is recorded per effect: rung 2 cannot check that the transition succeeded for this source and abstains (was PRUNE: The same Gradle test task re-ran with equal coverage after the agent\'s own edit of the workspace, so the failing run is superseded.)',
     },
     {
       condition: 'errored-input-residue',

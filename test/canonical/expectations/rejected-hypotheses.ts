@@ -69,8 +69,8 @@ const expectations: FixtureExpectations = {
       why: 'The context is over its 1,000-token budget and the oldest item holds the ask-before-touching-pgbouncer rule.',
     },
     {
-      condition: 'checked-supersession', prunePoint: 'pp-pr', item: 'r-k6-1', decision: 'PRUNE', outcome: 'true-prune',
-      why: 'r-k6-2 reruns the same k6 scenario on workspace:orders-api, covers checkout_flash_sale, and c-edit between them names that workspace.',
+      condition: 'checked-supersession', prunePoint: 'pp-pr', item: 'r-k6-1', decision: 'ABSTAIN',
+      why: 'The edit call c-edit records its effects as bare strings beside another effect, so no outcome is recorded per effect: rung 2 cannot check that the transition succeeded for this source and abstains (was PRUNE: r-k6-2 reruns the same k6 scenario on workspace:orders-api, covers checkout_flash_sale, and c-edit between them names that workspace.)',
     },
     {
       condition: 'errored-input-residue', prunePoint: 'pp-pr', item: 'r-k6-1', decision: 'PRUNE', outcome: 'true-prune',

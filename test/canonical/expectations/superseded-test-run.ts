@@ -4,8 +4,8 @@ const expectations: FixtureExpectations = {
   fixture: 'superseded-test-run',
   decisions: [
     {
-      condition: 'checked-supersession', prunePoint: 'pp-mid', item: 'r-R1', decision: 'PRUNE', outcome: 'true-prune',
-      why: 'r-R2 reruns the same command on workspace:inventory-api, covers all 31 tests, and c-edit1 between them lists that identity in its effects.',
+      condition: 'checked-supersession', prunePoint: 'pp-mid', item: 'r-R1', decision: 'ABSTAIN',
+      why: 'The edit call c-edit1 records its effects as bare strings beside another effect, so no outcome is recorded per effect: rung 2 cannot check that the transition succeeded for this source and abstains (was PRUNE: r-R2 reruns the same command on workspace:inventory-api, covers all 31 tests, and c-edit1 between them lists that identity in its effects.)',
     },
     {
       condition: 'checked-supersession', prunePoint: 'pp-mid', item: 'r-R3', decision: 'KEEP',
@@ -72,12 +72,12 @@ const expectations: FixtureExpectations = {
       why: 'Since the predictor is never shown pinned, protected or gated items (issue 10, rule 7): nothing refused among the proposals, so the guard passes the predictor\'s mistake through: the cost of withholding refusal cases from the classifier.',
     },
     {
-      condition: 'checked-supersession', prunePoint: 'pp-pr', item: 'r-R3', decision: 'PRUNE', outcome: 'true-prune',
-      why: 'r-R5 covers all 24 billing tests and the agent\'s edits to workspace:billing-worker lie between the runs.',
+      condition: 'checked-supersession', prunePoint: 'pp-pr', item: 'r-R3', decision: 'ABSTAIN',
+      why: 'The edit call c-edit2 and c-edit3 records its effects as bare strings beside another effect, so no outcome is recorded per effect: rung 2 cannot check that the transition succeeded for this source and abstains (was PRUNE: r-R5 covers all 24 billing tests and the agent\'s edits to workspace:billing-worker lie between the runs.)',
     },
     {
-      condition: 'checked-supersession', prunePoint: 'pp-pr', item: 'r-R4', decision: 'PRUNE', outcome: 'true-prune',
-      why: 'r-R5 covers a superset of r-R4\'s 18 tests and c-edit3 between them names workspace:billing-worker.',
+      condition: 'checked-supersession', prunePoint: 'pp-pr', item: 'r-R4', decision: 'ABSTAIN',
+      why: 'The edit call c-edit3 records its effects as bare strings beside another effect, so no outcome is recorded per effect: rung 2 cannot check that the transition succeeded for this source and abstains (was PRUNE: r-R5 covers a superset of r-R4\'s 18 tests and c-edit3 between them names workspace:billing-worker.)',
     },
   ],
   obligations: [

@@ -1,0 +1,61 @@
+// The view a read took of its source (rungs 1 and 2): the tool and its selector. Two reads of one version are
+// interchangeable only in the same view; one observation covers another only when its view demonstrably contains
+// the other's. An absent selector is, by the schema, a whole untruncated read.
+import { canonicalJson } from '../fixture/canonical.js';
+import type { ReadSelector } from '../fixture/schema.js';
+import type { ViewItem } from '../fixture/view.js';
+
+/** A selector with the schema's default made explicit: absent is a whole, untruncated read. */
+export function selectorOf(item: ViewItem): ReadSelector | string {
+  return item.source?.selector ?? { kind: 'whole' };
+}
+
+/** The view as a comparable key: tool name and selector (a truncated read is its own view). */
+export function viewKey(item: ViewItem): string {
+  const selector = selectorOf(item);
+  const normal = typeof selector === 'string' ? { label: selector } : { ...selector, truncated: selector.truncated === true };
+  return canonicalJson({ tool: item.tool?.name ?? null, selector: normal });
+}
+
+/** The view as prose, for reasons: `read_file lines 10-40 (truncated)`. */
+export function describeView(item: ViewItem): string {
+  const selector = selectorOf(item);
+  const tool = item.tool?.name ?? 'an unnamed tool';
+  if (typeof selector === 'string') return `${tool} "${selector}"`;
+  const bounds = selector.kind === 'lines' ? ` ${String(selector.from ?? 1)}-${selector.to === undefined ? 'end' : String(selector.to)}` : '';
+  const query = selector.query !== undefined ? ` "${selector.query}"` : '';
+  return `${tool} ${selector.kind}${bounds}${query}${selector.truncated === true ? ' (truncated)' : ''}`;
+}
+
+export type Containment =
+  | { readonly result: 'contains' }
+  | { readonly result: 'not'; readonly why: string }
+  | { readonly result: 'unavailable'; readonly why: string };
+
+/**
+ * Whether `newer`'s view demonstrably contains `older`'s, by selectors alone (coverage keys are checked by the
+ * caller). A truncated newer read shows an unrecorded part of its scope, so containment cannot be checked.
+ */
+export function viewContains(newer: ViewItem, older: ViewItem): Containment {
+  const n = selectorOf(newer);
+  const o = selectorOf(older);
+  if (typeof n !== 'string' && n.truncated === true) {
+    return { result: 'unavailable', why: `${newer.id} was truncated (${describeView(newer)}), so its scope cannot be shown to contain ${older.id}'s` };
+  }
+  if (typeof n === 'string' || typeof o === 'string') {
+    if (typeof n === 'string' && n === o) return { result: 'contains' };
+    if (typeof n !== 'string' && n.kind === 'whole') return { result: 'contains' };
+    return { result: 'not', why: `${describeView(newer)} and ${describeView(older)} are different views (an opaque selector is compared only for equality)` };
+  }
+  if (n.kind === 'whole') return { result: 'contains' };
+  if (n.kind === 'lines' && o.kind === 'lines') {
+    const nFrom = n.from ?? 1;
+    const oFrom = o.from ?? 1;
+    const nTo = n.to ?? Number.POSITIVE_INFINITY;
+    const oTo = o.to ?? Number.POSITIVE_INFINITY;
+    if (nFrom <= oFrom && nTo >= oTo) return { result: 'contains' };
+    return { result: 'not', why: `${describeView(newer)} does not contain ${describeView(older)}` };
+  }
+  if (n.kind === o.kind && n.query === o.query && n.from === o.from && n.to === o.to) return { result: 'contains' };
+  return { result: 'not', why: `${describeView(newer)} does not contain ${describeView(older)}` };
+}
