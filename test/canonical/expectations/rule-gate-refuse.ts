@@ -6,12 +6,12 @@ const expectations: FixtureExpectations = {
   fixture: 'rule-gate-refuse',
   decisions: [
     {
-      condition: 'exact-redundancy', prunePoint: 'p1', item: 'i20', decision: 'ABSTAIN',
-      why: 'The tags push answered "Everything up-to-date", byte-identical to the later branch push, but that is another non-idempotent call, so not the same observation: the gate refuses (a rung 0 that compares the call finds nothing here, and keeps it).',
+      condition: 'exact-redundancy', prunePoint: 'p1', item: 'i20', decision: 'KEEP',
+      why: 'The tags push answered "Everything up-to-date", byte-identical to the later branch push, but that is another non-idempotent call, so not the same observation: rung 0 compares the call and finds no copy, so the gate never has to refuse.',
     },
     {
-      condition: 'ladder-0', prunePoint: 'p1', item: 'i20', decision: 'ABSTAIN',
-      why: 'The same refusal inside the ladder.',
+      condition: 'ladder-0', prunePoint: 'p1', item: 'i20', decision: 'KEEP',
+      why: 'The same inside the ladder: no rule finds a copy.',
     },
     {
       condition: 'source-identity', prunePoint: 'p1', item: 'i07', decision: 'ABSTAIN',
@@ -22,8 +22,8 @@ const expectations: FixtureExpectations = {
       why: 'Rung 1 inside the ladder is gated the same way.',
     },
     {
-      condition: 'checked-supersession', prunePoint: 'p1', item: 'i05', decision: 'ABSTAIN',
-      why: 'The search after the patch covers the first one, but the first is a negative result: never superseded, never removed without a copy.',
+      condition: 'checked-supersession', prunePoint: 'p1', item: 'i05', decision: 'KEEP',
+      why: 'The search after the patch covers the first one, but the first is a negative result: rung 2 never supersedes one, so it makes no finding (and the gate would refuse it).',
     },
     {
       condition: 'ladder-0-2', prunePoint: 'p1', item: 'i05', decision: 'ABSTAIN',
