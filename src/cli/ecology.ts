@@ -15,7 +15,7 @@ import { allConditions } from '../policy/registry.js';
 import { renderChart } from '../report/render-chart.js';
 import { totalEcology, traceEcology } from '../traces/ecology.js';
 import { conditionsCsv, conditionsMarkdown, ecologyChartSpec, ecologyCsv, ecologyMarkdown } from '../traces/ecology-report.js';
-import { fixtureText, importTrace, importTraces } from '../traces/import.js';
+import { fixtureText, importFile, importTraces } from '../traces/import.js';
 import { SecretNumbering } from '../traces/redact.js';
 import { parseFlagsAndFiles } from './args.js';
 import type { CliIO } from './io.js';
@@ -85,7 +85,8 @@ async function inputs(path: string, shownAs: string, root: string, tokens: Token
       }
     })();
     const shown = files.length === 1 ? shownAs : relativePath(file, root);
-    out.push(looksLikeFixture ? loadFixture(file, root).fixture : (await importTrace(file, shown, { redact: true, tokens, numbering })).fixture);
+    if (looksLikeFixture) out.push(loadFixture(file, root).fixture);
+    else for (const t of await importFile(file, shown, { redact: true, tokens, numbering })) out.push(t.fixture);
   }
   return out;
 }

@@ -25,7 +25,7 @@ function check(items: readonly ViewItem[], olderIndex: number, newerIndex: numbe
   if (uncovered.length > 0) return { outcome: 'none' };
   const transition = items
     .slice(olderIndex + 1, newerIndex)
-    .find((item) => item.kind === 'tool-call' && (item.effects ?? []).includes(identity));
+    .find((item) => item.kind === 'tool-call' && (item.effects ?? []).some((e) => (typeof e === 'string' ? e : e.source) === identity));
   if (transition) {
     return {
       outcome: 'eligible',
