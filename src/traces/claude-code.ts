@@ -113,11 +113,11 @@ async function importRecords(lines: readonly { line: number; value: Json }[], re
       let status: Status = { state: 'ok' };
       let negative = false;
       let running = false;
-      if (isShell) {
+      const exit = isShell ? /^Exit code (-?\d+)\n?/.exec(text) : null;
+      if (isShell && (exit || !failed)) {
         // A failed Bash result starts with the exit code; the rest is the command's own output.
-        const exit = /^Exit code (-?\d+)\n?/.exec(text);
         const command = typeof call.input['command'] === 'string' ? call.input['command'] : '';
-        const o = shellOutcome(await readShell(command), exit ? Number(exit[1]) : failed ? 1 : 0, exit ? text.slice(exit[0].length) : text);
+        const o = shellOutcome(await readShell(command), exit ? Number(exit[1]) : 0, exit ? text.slice(exit[0].length) : text);
         status = o.status;
         negative = o.negativeResult;
         running = o.running;
