@@ -10,7 +10,7 @@
 import type { ReadSelector, Source, Status } from '../fixture/schema.js';
 import { agentTool, foundNothing, type AgentTool } from './agent-tools.js';
 import type { TraceBuilder } from './build.js';
-import type { Json, JsonObject, Parsed, Reader } from './parse.js';
+import { intOr, objectOr, type Json, type JsonObject, type Parsed, type Reader } from './parse.js';
 import { normalisePath, readShell, shellOutcome } from './shell.js';
 
 interface Call { readonly name: string; readonly tool: AgentTool; readonly input: Record<string, unknown> }
@@ -24,8 +24,6 @@ function blockText(r: Reader, v: Json | undefined, path: (string | number)[]): s
   }).join('\n');
 }
 
-const objectOr = (v: Json | undefined): JsonObject | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as JsonObject) : undefined);
-const int = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) ? v : undefined);
 
 /**
  * The view a Read took: `offset`/`limit` as asked, and the lines the tool says it showed (`toolUseResult.file`:
@@ -33,10 +31,10 @@ const int = (v: unknown): number | undefined => (typeof v === 'number' && Number
  */
 function readSelector(input: Record<string, unknown>, result: JsonObject | undefined): ReadSelector | undefined {
   const file = objectOr(result?.['file']);
-  const start = int(file?.['startLine']) ?? int(input['offset']) ?? 1;
-  const shown = int(file?.['numLines']);
-  const total = int(file?.['totalLines']);
-  const limit = int(input['limit']);
+  const start = intOr(file?.['startLine']) ?? intOr(input['offset']) ?? 1;
+  const shown = intOr(file?.['numLines']);
+  const total = intOr(file?.['totalLines']);
+  const limit = intOr(input['limit']);
   const asked = limit !== undefined ? start + limit - 1 : total;
   if (shown !== undefined && total !== undefined) {
     const to = start + Math.max(shown, 1) - 1;
@@ -44,7 +42,7 @@ function readSelector(input: Record<string, unknown>, result: JsonObject | undef
     if (start <= 1 && to >= total && !cut) return undefined;
     return { kind: 'lines', from: start, to, ...(cut ? { truncated: true } : {}) };
   }
-  if (int(input['offset']) === undefined && limit === undefined) return undefined;
+  if (intOr(input['offset']) === undefined && limit === undefined) return undefined;
   return { kind: 'lines', from: start, ...(limit !== undefined ? { to: start + limit - 1 } : {}) };
 }
 

@@ -11,7 +11,7 @@
 // the model never saw, so it is left out.
 import type { Source } from '../fixture/schema.js';
 import type { TraceBuilder } from './build.js';
-import type { Json, JsonObject, Reader } from './parse.js';
+import { objectOr, type Json, type Reader } from './parse.js';
 import { normalisePath, readShell, shellOutcome, type ShellReading } from './shell.js';
 
 interface Call { readonly command: string; readonly callId: string; readonly name: string; readonly sideEffect: 'read-mutable' | 'non-idempotent'; readonly reading: ShellReading }
@@ -70,8 +70,6 @@ function answer(b: TraceBuilder, c: Call, content: string, returncode: number | 
     status, ...(source ? { source } : {}), negativeResult: outcome.negativeResult && status.state === 'ok', transientState: c.reading.transient,
   });
 }
-
-const objectOr = (v: Json | undefined): JsonObject | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as JsonObject) : undefined);
 
 export async function importMiniSweAgent(root: Json, r: Reader, b: TraceBuilder): Promise<void> {
   const bare = Array.isArray(root);

@@ -8,15 +8,13 @@
 import type { ReadSelector, Source, Status } from '../fixture/schema.js';
 import { agentTool, foundNothing } from './agent-tools.js';
 import type { TraceBuilder } from './build.js';
-import type { Json, Reader } from './parse.js';
+import { intOr, type Json, type Reader } from './parse.js';
 import { normalisePath, readShell, shellOutcome } from './shell.js';
-
-const int = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) ? v : undefined);
 
 /** The lines a read showed: from its 0-based offset, as many as its limit, cut short when the tool says so. */
 function readSelector(input: Record<string, unknown>, output: string): ReadSelector | undefined {
-  const offset = int(input['offset']);
-  const limit = int(input['limit']);
+  const offset = intOr(input['offset']);
+  const limit = intOr(input['limit']);
   const more = /File has more lines|\(Output truncated|lines truncated/i.test(output);
   if (offset === undefined && limit === undefined && !more) return undefined;
   const from = (offset ?? 0) + 1;

@@ -9,7 +9,7 @@
 import type { ReadSelector, SideEffectClass, Source, Status } from '../fixture/schema.js';
 import type { TraceBuilder } from './build.js';
 import { clipped, editorRefusal, shownLines, viewRange } from './file-editor.js';
-import type { Json, JsonObject, Reader } from './parse.js';
+import { intOr, type Json, type JsonObject, type Reader } from './parse.js';
 import { normalisePath, readShell, shellOutcome, type ShellReading } from './shell.js';
 
 const SKIPPED = new Set(['agent_state_changed', 'change_agent_state', 'null', 'recall']);
@@ -28,14 +28,12 @@ interface Call {
   readonly selector?: ReadSelector;
 }
 
-const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) ? v : undefined);
-
 /** The lines a read asked for: `view_range` (ACI editor), else `start`/`end` (0 and -1: the whole file). */
 function readSelector(args: JsonObject): ReadSelector | undefined {
   const range = viewRange(args['view_range']);
   if (range) return range;
-  const start = num(args['start']);
-  const end = num(args['end']);
+  const start = intOr(args['start']);
+  const end = intOr(args['end']);
   if ((start === undefined || start <= 1) && (end === undefined || end === -1)) return undefined;
   const from = Math.max(1, start ?? 1);
   return end !== undefined && end !== -1 ? (end >= from ? { kind: 'lines', from, to: end } : undefined) : { kind: 'lines', from };
@@ -187,7 +185,7 @@ export async function importOpenHands(root: Json, r: Reader, b: TraceBuilder): P
       }
       const extras = e['extras'] === undefined || e['extras'] === null ? {} : r.object(e['extras'], [...path, 'extras']);
       const metadata = extras['metadata'] && typeof extras['metadata'] === 'object' && !Array.isArray(extras['metadata']) ? (extras['metadata'] as JsonObject) : {};
-      const exit = num(metadata['exit_code']) ?? num(extras['exit_code']) ?? num(e['exit_code']);
+      const exit = intOr(metadata['exit_code']) ?? intOr(extras['exit_code']) ?? intOr(e['exit_code']);
       const { status, negative, running } = observationStatus(observation, content, call, exit);
       // A read that failed showed nothing of its source.
       const src = status.state === 'ok' ? sourceOf(call, content) : undefined;
