@@ -3,7 +3,7 @@
 // places the prune points. An imported trace has no oracle and no downstream obligations.
 import type { TokenCounter } from '../accounting/tokens.js';
 import { byCodeUnit } from '../fixture/canonical.js';
-import { Imported, type Effect, type Fixture, type Item, type ItemKind, type Origin, type SideEffectClass, type Source, type Status } from '../fixture/schema.js';
+import { Imported, type ContentBlock, type Effect, type Fixture, type Item, type ItemKind, type Origin, type SideEffectClass, type Source, type Status } from '../fixture/schema.js';
 import { holdsSecret } from './redact.js';
 
 export const IMPORTER_VERSION = '2.0.0';
@@ -15,6 +15,8 @@ export interface Draft {
   readonly origin: Origin;
   readonly kind: ItemKind;
   readonly content: string;
+  /** Every block the model saw, when the record holds more than text (an image a tool returned). */
+  readonly blocks?: readonly ContentBlock[];
   /** ISO 8601 (any offset) or epoch milliseconds, when the record has it. */
   readonly time?: string | number | undefined;
   readonly tool?: { readonly name: string; readonly sideEffect: SideEffectClass; readonly arguments: Record<string, unknown>; readonly callId: string };
@@ -118,6 +120,7 @@ export class TraceBuilder {
           pendingPlanReference: false,
         },
       };
+      if (draft.blocks && draft.blocks.some((b) => b.type !== 'text')) item.blocks = [...draft.blocks];
       if (draft.tool) item.tool = { name: safeId(draft.tool.name), arguments: { ...draft.tool.arguments }, callId: callIds[i]! };
       if (draft.status) item.status = draft.status;
       if (draft.source) item.source = draft.source;

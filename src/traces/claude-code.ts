@@ -7,7 +7,8 @@
 // own file (agent-<id>.jsonl) imports as its session, and sidechain records inside a main file as one session per
 // agent. Other record types (summary, system, progress, file-history-snapshot) are not what the model saw, and
 // are left out; so are thinking blocks, which the API drops from later turns.
-import type { ReadSelector, Source, Status } from '../fixture/schema.js';
+import { sha256 } from '../fixture/canonical.js';
+import type { ContentBlock, ReadSelector, Source, Status } from '../fixture/schema.js';
 import { agentTool, foundNothing, type AgentTool } from './agent-tools.js';
 import type { TraceBuilder } from './build.js';
 import { intOr, objectOr, type Json, type JsonObject, type Parsed, type Reader } from './parse.js';
@@ -15,15 +16,24 @@ import { normalisePath, readShell, shellOutcome } from './shell.js';
 
 interface Call { readonly name: string; readonly tool: AgentTool; readonly input: Record<string, unknown> }
 
-function blockText(r: Reader, v: Json | undefined, path: (string | number)[]): string {
-  if (typeof v === 'string') return v;
-  if (v === undefined || v === null) return '';
-  return r.array(v, path).map((b, i) => {
+/**
+ * A tool result's content as the model saw it: its text blocks joined (the item's content), and every block, an image
+ * carried by the sha256 of its bytes as recorded (base64 data, or its URL when the record holds only that).
+ */
+function resultBlocks(r: Reader, v: Json | undefined, path: (string | number)[]): { text: string; blocks: ContentBlock[] } {
+  if (typeof v === 'string') return { text: v, blocks: [{ type: 'text', text: v }] };
+  if (v === undefined || v === null) return { text: '', blocks: [{ type: 'text', text: '' }] };
+  const blocks = r.array(v, path).map((b, i): ContentBlock => {
     const o = r.object(b, [...path, i]);
-    return typeof o['text'] === 'string' ? o['text'] : `[${String(o['type'] ?? 'block')}]`;
-  }).join('\n');
+    if (typeof o['text'] === 'string') return { type: 'text', text: o['text'] };
+    const source = objectOr(o['source']);
+    const data = typeof source?.['data'] === 'string' ? source['data'] : typeof source?.['url'] === 'string' ? source['url'] : JSON.stringify(o);
+    const media = typeof source?.['media_type'] === 'string' ? source['media_type'] : undefined;
+    return o['type'] === 'image' && media ? { type: 'image', mediaType: media, sha256: sha256(data) } : { type: 'other', kind: String(o['type'] ?? 'block'), sha256: sha256(data) };
+  });
+  const text = blocks.filter((b): b is Extract<ContentBlock, { type: 'text' }> => b.type === 'text').map((b) => b.text).join('\n');
+  return { text, blocks: blocks.length ? blocks : [{ type: 'text', text: '' }] };
 }
-
 
 /**
  * The view a Read took: `offset`/`limit` as asked, and the lines the tool says it showed (`toolUseResult.file`:
@@ -105,7 +115,7 @@ async function importRecords(lines: readonly { line: number; value: Json }[], re
       const callId = r.string(block['tool_use_id'], [...path, 'tool_use_id']);
       const call = calls.get(callId);
       if (!call) r.fail([...path, 'tool_use_id'], `answers tool_use "${callId}", which no earlier assistant record made`);
-      const text = blockText(r, block['content'], [...path, 'content']);
+      const { text, blocks } = resultBlocks(r, block['content'], [...path, 'content']);
       const failed = block['is_error'] === true;
       const isShell = call.name.startsWith('shell.');
       let status: Status = { state: 'ok' };
@@ -128,7 +138,7 @@ async function importRecords(lines: readonly { line: number; value: Json }[], re
       const source: Source | undefined = readsFile ? { identity: normalisePath(call.tool.path!), version: 'UNKNOWN', mutable: 'UNKNOWN', ...(selector ? { selector } : {}) } : undefined;
       b.settleEffects(callId, status.state === 'ok' ? (running ? 'unknown' : 'succeeded') : 'failed');
       b.add({
-        origin: 'environment', kind: 'tool-result', content: text, time,
+        origin: 'environment', kind: 'tool-result', content: text, blocks, time,
         tool: { name: call.name, sideEffect: call.tool.sideEffect, arguments: { ...call.input }, callId },
         status, ...(source ? { source } : {}),
         negativeResult: status.state === 'ok' && negative, transientState: call.tool.transient || running,

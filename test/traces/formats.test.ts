@@ -227,6 +227,19 @@ describe('Claude Code 2.x', () => {
     expect(result(f, 't4')).toMatchObject({ status: { state: 'ok' }, flags: { negativeResult: true } });
   });
 
+  it('a result holding an image keeps it as a block carried by its hash; a text-only result has no blocks', async () => {
+    const f = await one('img.jsonl', [
+      userRec('u1', 'Look at the screenshot'),
+      asst('a1', 'msg_1', use('t1', 'Read', { file_path: '/r/shot.png' })),
+      userRec('u2', [{ type: 'tool_result', tool_use_id: 't1', content: [{ type: 'text', text: 'Image read' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } }] }]),
+      asst('a2', 'msg_2', use('t2', 'Read', { file_path: '/r/a.py' })),
+      userRec('u3', res('t2', '1→a')),
+    ], true);
+    expect(result(f, 't1').content).toBe('Image read');
+    expect(result(f, 't1').blocks).toEqual([{ type: 'text', text: 'Image read' }, { type: 'image', mediaType: 'image/png', sha256: expect.stringMatching(/^[0-9a-f]{64}$/) }]);
+    expect(result(f, 't2')).not.toHaveProperty('blocks');
+  });
+
   it('a Read the tool cut at its line limit is a truncated line view', async () => {
     const f = await one('big.jsonl', [
       userRec('u1', 'Read it'),
