@@ -12,7 +12,7 @@ import type { ContentBlock, ReadSelector, Source, Status } from '../fixture/sche
 import { agentTool, foundNothing, type AgentTool } from './agent-tools.js';
 import type { TraceBuilder } from './build.js';
 import { intOr, objectOr, type Json, type JsonObject, type Parsed, type Reader } from './parse.js';
-import { normalisePath, readShell, shellOutcome } from './shell.js';
+import { normalisePath, shellOutcome } from './shell.js';
 
 interface Call { readonly name: string; readonly tool: AgentTool; readonly input: Record<string, unknown> }
 
@@ -87,8 +87,7 @@ async function importRecords(lines: readonly { line: number; value: Json }[], re
         const input = block['input'] === undefined ? {} : r.object(block['input'], ['message', 'content', i, 'input']);
         const tool = await agentTool(name, input);
         calls.set(callId, { name: tool.name, tool, input });
-        const command = typeof input['command'] === 'string' ? input['command'] : undefined;
-        const writes = tool.writes && tool.path ? [normalisePath(tool.path)] : command !== undefined && name.toLowerCase() === 'bash' ? (await readShell(command)).writes.map((w) => normalisePath(w)) : [];
+        const writes = tool.writes && tool.path ? [normalisePath(tool.path)] : tool.shell ? tool.shell.writes.map((w) => normalisePath(w)) : [];
         b.add({
           origin: 'model', kind: 'tool-call', content: JSON.stringify({ name, input }), time,
           tool: { name: tool.name, sideEffect: tool.sideEffect, arguments: { ...input }, callId }, effects: writes,
@@ -117,15 +116,15 @@ async function importRecords(lines: readonly { line: number; value: Json }[], re
       if (!call) r.fail([...path, 'tool_use_id'], `answers tool_use "${callId}", which no earlier assistant record made`);
       const { text, blocks } = resultBlocks(r, block['content'], [...path, 'content']);
       const failed = block['is_error'] === true;
-      const isShell = call.name.startsWith('shell.');
+      const shell = call.tool.shell;
+      const isShell = shell !== undefined;
       let status: Status = { state: 'ok' };
       let negative = false;
       let running = false;
       const exit = isShell ? /^Exit code (-?\d+)\n?/.exec(text) : null;
       if (isShell && (exit || !failed)) {
         // A failed Bash result starts with the exit code; the rest is the command's own output.
-        const command = typeof call.input['command'] === 'string' ? call.input['command'] : '';
-        const o = shellOutcome(await readShell(command), exit ? Number(exit[1]) : 0, exit ? text.slice(exit[0].length) : text);
+        const o = shellOutcome(shell, exit ? Number(exit[1]) : 0, exit ? text.slice(exit[0].length) : text);
         status = o.status;
         negative = o.negativeResult;
         running = o.running;
@@ -133,8 +132,9 @@ async function importRecords(lines: readonly { line: number; value: Json }[], re
         const line = text.replace(/<\/?tool_use_error>/g, '').split('\n').find((l) => l.trim() !== '')?.trim() ?? '';
         status = { state: 'error', errorType: 'tool-error', message: line.slice(0, 200) || 'tool error', fields: {}, ...(line ? {} : { synthesized: true }) };
       } else negative = call.tool.search && foundNothing(text);
-      const readsFile = !call.tool.writes && !isShell && call.tool.path;
-      const selector = readsFile ? readSelector(call.input, result) : undefined;
+      // What the call showed of a file: a Read's line view, or the view a shell reader took (`sed -n 10,20p f`).
+      const readsFile = status.state === 'ok' && !call.tool.writes && call.tool.path !== undefined;
+      const selector = !readsFile ? undefined : shell ? shell.selector : readSelector(call.input, result);
       const source: Source | undefined = readsFile ? { identity: normalisePath(call.tool.path!), version: 'UNKNOWN', mutable: 'UNKNOWN', ...(selector ? { selector } : {}) } : undefined;
       b.settleEffects(callId, status.state === 'ok' ? (running ? 'unknown' : 'succeeded') : 'failed');
       b.add({

@@ -128,7 +128,7 @@ export function ecologyChartSpec(rows: readonly TraceEcology[], total: TraceEcol
     },
     background: 'white',
     data: { values },
-    facet: { row: { field: 'class', type: 'nominal', sort: order, title: null, header: { labelAngle: 0, labelAlign: 'left', labelLimit: 220 } } },
+    facet: { row: { field: 'class', type: 'nominal', sort: order, title: null, header: { labelAngle: 0, labelAlign: 'left', labelLimit: 300 } } },
     spacing: 4,
     spec: {
       width: 420,

@@ -9,16 +9,16 @@
 // `<output_head>`/`<output_tail>`, or a timeout notice); a user message that answers no action is mini-swe-agent's
 // own feedback (a format error, a limit), never a person. The closing `exit` message carries the submission, which
 // the model never saw, so it is left out.
-import type { Source } from '../fixture/schema.js';
+import type { SideEffectClass, Source } from '../fixture/schema.js';
 import type { TraceBuilder } from './build.js';
 import { objectOr, type Json, type Reader } from './parse.js';
 import { normalisePath, readShell, shellOutcome, type ShellReading } from './shell.js';
 
-interface Call { readonly command: string; readonly callId: string; readonly name: string; readonly sideEffect: 'read-mutable' | 'non-idempotent'; readonly reading: ShellReading }
+interface Call { readonly command: string; readonly callId: string; readonly name: string; readonly sideEffect: SideEffectClass; readonly reading: ShellReading }
 
 async function call(command: string, callId: string): Promise<Call> {
   const reading = await readShell(command);
-  return { command, callId, reading, name: reading.kind === 'read' ? 'shell.read' : 'shell.exec', sideEffect: reading.kind === 'read' ? 'read-mutable' : 'non-idempotent' };
+  return { command, callId, reading, name: reading.kind === 'read' ? 'shell.read' : 'shell.exec', sideEffect: reading.sideEffect };
 }
 
 const BLOCKS: readonly { version: string; re: RegExp }[] = [

@@ -9,7 +9,7 @@ import type { ReadSelector, Source, Status } from '../fixture/schema.js';
 import { agentTool, foundNothing } from './agent-tools.js';
 import type { TraceBuilder } from './build.js';
 import { intOr, type Json, type Reader } from './parse.js';
-import { normalisePath, readShell, shellOutcome } from './shell.js';
+import { normalisePath, shellOutcome } from './shell.js';
 
 /** The lines a read showed: from its 0-based offset, as many as its limit, cut short when the tool says so. */
 function readSelector(input: Record<string, unknown>, output: string): ReadSelector | undefined {
@@ -61,8 +61,7 @@ export async function importOpenCode(root: Json, r: Reader, b: TraceBuilder): Pr
       const end = r.optNumber(times['end'], [...ppath, 'state', 'time', 'end']) ?? start;
       const tool = await agentTool(name, input);
       const recorded = { name: tool.name, sideEffect: tool.sideEffect, arguments: { ...input }, callId };
-      const command = name.toLowerCase() === 'bash' && typeof input['command'] === 'string' ? input['command'] : undefined;
-      const reading = command !== undefined ? await readShell(command) : undefined;
+      const reading = tool.shell;
       const effects = tool.writes && tool.path ? [normalisePath(tool.path)] : reading ? reading.writes.map((w) => normalisePath(w)) : [];
       b.add({ origin: 'model', kind: 'tool-call', content: JSON.stringify({ tool: name, input }), time: start, tool: recorded, effects });
       if (status === 'completed') {
@@ -71,7 +70,7 @@ export async function importOpenCode(root: Json, r: Reader, b: TraceBuilder): Pr
         const exit = typeof metadata['exit'] === 'number' ? metadata['exit'] : undefined;
         const outcome = reading ? shellOutcome(reading, exit, output) : undefined;
         const st: Status = outcome ? outcome.status : { state: 'ok' };
-        const selector = !tool.writes && tool.path && !reading ? readSelector(input, output) : undefined;
+        const selector = tool.writes || !tool.path ? undefined : reading ? reading.selector : readSelector(input, output);
         const source: Source | undefined = !tool.writes && tool.path ? { identity: normalisePath(tool.path), version: 'UNKNOWN', mutable: 'UNKNOWN', ...(selector ? { selector } : {}) } : undefined;
         b.settleEffects(callId, st.state === 'ok' ? (outcome?.running ? 'unknown' : 'succeeded') : 'failed');
         b.add({

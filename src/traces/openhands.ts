@@ -48,7 +48,7 @@ async function toolFor(action: string, args: JsonObject, callId: string): Promis
   if (action === 'run') {
     const command = typeof args['command'] === 'string' ? args['command'] : '';
     const shell = await readShell(command);
-    return { name: shell.kind === 'read' ? 'shell.read' : 'shell.exec', sideEffect: shell.kind === 'read' ? 'read-mutable' : 'non-idempotent', arguments: rest, callId, action, shell };
+    return { name: shell.kind === 'read' ? 'shell.read' : 'shell.exec', sideEffect: shell.sideEffect, arguments: rest, callId, action, shell };
   }
   if (action === 'read') {
     const selector = readSelector(args);

@@ -253,7 +253,12 @@ export function parseShell(command: string): Promise<ShellParse> {
     p = print(command, { singleLine: true, keepComments: false }).then(
       (canonical): ShellParse => {
         const into = { commands: [] as SimpleCommand[], unmodelled: new Set<string>() };
-        build(canonical, false, undefined, into);
+        try {
+          build(canonical, false, undefined, into);
+        } catch {
+          // Valid bash this reader cannot follow: said so, and the command is then non-idempotent.
+          return { ok: true, script: { commands: [], unmodelled: ['a structure the reader cannot follow'] } };
+        }
         return { ok: true, script: { commands: into.commands, unmodelled: [...into.unmodelled] } };
       },
       (e: unknown): ShellParse => ({ ok: false, error: e instanceof Error ? e.message : String(e) }),

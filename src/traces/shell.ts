@@ -41,7 +41,7 @@ const TRANSIENT = new Set(['ps', 'top', 'htop', 'date', 'uptime', 'free', 'df', 
 /** Readers of state that print a derived view of their file operands (never the file as it is). */
 const DERIVED_READERS = new Set(['wc', 'file', 'stat', 'md5sum', 'sha1sum', 'sha256sum', 'cksum', 'diff', 'cmp', 'comm', 'tac', 'rev', 'strings', 'xxd', 'hexdump', 'od', 'jq', 'cut', 'column', 'fold', 'tr', 'paste', 'join', 'fmt', 'expand', 'unexpand', 'iconv']);
 /** Readers of the environment with no file operands. */
-const STATE_READERS = new Set(['pwd', 'whoami', 'id', 'uname', 'hostname', 'which', 'type', 'printenv', 'env', 'locale', 'groups', 'tty', 'nproc', 'arch', 'cd', 'pushd', 'popd', 'dirs', 'test', '[', '[[', 'history', 'help', 'man', 'apropos', 'whereis', 'dpkg-query']);
+const STATE_READERS = new Set(['pwd', 'whoami', 'id', 'uname', 'hostname', 'which', 'type', 'printenv', 'env', 'locale', 'groups', 'tty', 'nproc', 'arch', 'cd', 'pushd', 'popd', 'dirs', 'test', '[', '[[', 'history', 'help', 'man', 'apropos', 'whereis', 'dpkg-query', 'read']);
 const LISTERS = new Set(['ls', 'tree', 'dir', 'exa', 'eza']);
 const SEARCHERS = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'git-grep']);
 /** Removers of files: what they touch is gone. */
@@ -174,7 +174,9 @@ function find(args: readonly Word[], cwd: string | undefined): Promise<Finding> 
   return Promise.all(execs.map((i) => {
     const rest = args.slice(i + 1);
     const end = rest.findIndex((w) => w.value === ';' || w.value === '+');
-    return simple({ words: end < 0 ? rest : rest.slice(0, end), redirects: [], pipedOut: true, substituted: false, ...(cwd ? { cwd } : {}) });
+    // `{}` stands for each file found: not a file of its own name.
+    const words = (end < 0 ? rest : rest.slice(0, end)).map((w) => (w.value.includes('{}') ? { ...w, literal: false } : w));
+    return simple({ words, redirects: [], pipedOut: true, substituted: false, ...(cwd ? { cwd } : {}) });
   })).then((inner) => inner.reduce((acc, f) => ({
     ...acc, cls: worst(acc.cls, f.cls), writes: [...acc.writes, ...f.writes, ...(RANK[f.cls] >= RANK['non-idempotent'] ? scope : [])],
   }), base));
@@ -379,6 +381,48 @@ function combine(findings: readonly Finding[]): Finding {
   }), finding('pure'));
 }
 
+/** The lines a line-selecting filter keeps of its input (`sed -n A,Bp`, `head -n N`, `tail -n +K`), or identity (`cat`, `nl`). */
+function lineFilter(cmd: SimpleCommand): { from: number; to?: number } | 'identity' | undefined {
+  const words = unwrap(cmd.words);
+  const name = words[0]?.value ?? '';
+  const args = words.slice(1);
+  if (cmd.redirects.some((r) => !/^\d*>&?$/.test(r.op) || !isSink(r.target))) return undefined;
+  if ((name === 'cat' || name === 'nl') && operands(args).length === 0) return 'identity';
+  let view: ReadSelector | undefined;
+  if (name === 'head' && operands(args, OPTION_ARGS['head']).length === 0) view = headSelector(args);
+  if (name === 'tail' && operands(args, OPTION_ARGS['tail']).length === 0) view = tailSelector(args);
+  if (name === 'sed' && !args.some((w) => /^-[a-zA-Z]*i|^--in-place/.test(w.value)) && args.some((w) => /^-[a-zA-Z]*n/.test(w.value) && !w.value.startsWith('--'))) {
+    const ops = operands(args, OPTION_ARGS['sed']);
+    if (ops.length === 1) view = sedSelector(ops[0]!.value);
+  }
+  return view?.kind === 'lines' && view.from !== undefined ? { from: view.from, ...(view.to !== undefined ? { to: view.to } : {}) } : undefined;
+}
+
+/**
+ * One file read and cut down to lines by a pipeline of line filters (`nl -ba f | sed -n '10,20p'`, `cat f | head -n
+ * 40`): that file, with the lines the last filter shows. Anything else in the pipeline gives no one view.
+ */
+async function pipelineView(cmds: readonly SimpleCommand[]): Promise<ShellRead | undefined> {
+  if (cmds.length < 2 || cmds.some((c, i) => c.substituted || c.pipedOut !== (i < cmds.length - 1))) return undefined;
+  const first = await program({ ...cmds[0]!, pipedOut: false });
+  if (!first.shows || first.reads.length !== 1 || cmds[0]!.redirects.some((r) => /^\d*(>|>>|&>|&>>|>\|)$/.test(r.op) && !isSink(r.target))) return undefined;
+  const read = first.reads[0]!;
+  if (read.selector.kind !== 'lines' && read.selector.kind !== 'whole') return undefined;
+  let from: number = read.selector.kind === 'lines' ? read.selector.from ?? 1 : 1;
+  let to: number | undefined = read.selector.kind === 'lines' ? read.selector.to : undefined;
+  for (const cmd of cmds.slice(1)) {
+    const f = lineFilter(cmd);
+    if (f === undefined) return undefined;
+    if (f === 'identity') continue;
+    const start: number = from + f.from - 1;
+    const end: number | undefined = f.to === undefined ? to : Math.min(to ?? Infinity, from + f.to - 1);
+    from = start;
+    to = end;
+    if (to !== undefined && to < from) return undefined;
+  }
+  return { path: read.path, selector: from === 1 && to === undefined ? { kind: 'whole' } : { kind: 'lines', from, ...(to !== undefined ? { to } : {}) } };
+}
+
 export async function readShell(command: string): Promise<ShellReading> {
   const parsed = await parseShell(command);
   if (!parsed.ok) return { kind: 'exec', sideEffect: 'non-idempotent', search: false, transient: false, reads: [], writes: [], parseError: parsed.error };
@@ -387,8 +431,11 @@ export async function readShell(command: string): Promise<ShellReading> {
   const all = combine(findings);
   const cls = unmodelled.length ? worst(all.cls, 'non-idempotent') : commands.length === 0 ? 'pure' : all.cls;
   // The reading names one file only when the command is that one file shown: every other command is a `cd`.
-  const substantive = findings.filter((_, i) => !['cd', 'pushd'].includes(commands[i]!.words[0]?.value ?? ''));
-  const one = substantive.length === 1 && substantive[0]!.shows && substantive[0]!.reads.length === 1 ? substantive[0]!.reads[0]! : undefined;
+  const indices = commands.map((_, i) => i).filter((i) => !['cd', 'pushd'].includes(commands[i]!.words[0]?.value ?? ''));
+  const substantive = indices.map((i) => findings[i]!);
+  const one = substantive.length === 1 && substantive[0]!.shows && substantive[0]!.reads.length === 1
+    ? substantive[0]!.reads[0]!
+    : await pipelineView(indices.map((i) => commands[i]!));
   const read = RANK[cls] <= RANK['read-mutable'];
   return {
     // A whole read carries no selector: the schema's absent selector is the whole, untruncated source.
@@ -406,13 +453,15 @@ export interface ShellOutcome {
 }
 
 /** The recorders' words for a command that was still running when the output was taken. */
-const RUNNING = /\[(?:The )?command (?:is )?still running|command has no new output after \d+ seconds|\[Command still running/i;
+const RUNNING = /\[(?:The )?command (?:is )?still running|command has no new output after \d+ seconds|\bis still running in (?:the )?background|\[Command still running/i;
 /** A diagnostic line the tool itself printed, preferred over any message an importer would have to write. */
 const DIAGNOSTIC = [
   /^(?:[\w.]+\.)?\w*(?:Error|Exception|Exit|Interrupt)(?::.*)?$/m,
   /^.*: command not found$/m,
   /^.*(?:No such file or directory|Permission denied)$/m,
   /^(?:error|fatal|ERROR|FATAL|Error)(?:\[[^\]]*\])?:.*$/m,
+  // A test runner's summary line (pytest's `==== 2 failed, 5 passed in 0.3s ====`).
+  /^=+ .*\b(?:failed|errors?)\b.* =+$/m,
 ];
 
 function diagnostic(output: string): string | undefined {

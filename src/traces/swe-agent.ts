@@ -84,7 +84,7 @@ async function makeCall(action: string, callId: string, fnName: string | undefin
   if (own) return { name: word, sideEffect: own === 'read' || own === 'search' ? 'read-mutable' : 'non-idempotent', args: fnArgs ?? { action }, callId, action, own };
   const command = fnArgs && typeof fnArgs['command'] === 'string' ? fnArgs['command'] : action;
   const shell = await readShell(command);
-  return { name: shell.kind === 'read' ? 'shell.read' : 'shell.exec', sideEffect: shell.kind === 'read' ? 'read-mutable' : 'non-idempotent', args: fnArgs ?? { action }, callId, action: command, shell };
+  return { name: shell.kind === 'read' ? 'shell.read' : 'shell.exec', sideEffect: shell.sideEffect, args: fnArgs ?? { action }, callId, action: command, shell };
 }
 
 /** The file a call changes, from its arguments or the window state. */

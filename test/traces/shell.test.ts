@@ -36,6 +36,13 @@ const TABLE: [string, SideEffectClass, { path?: string; from?: number; to?: numb
   ["awk 'NR>=3 && NR<=9' f.py", 'read-mutable'],
   ['if [ -f a ]; then cat a; fi', 'read-mutable'],
   ['for f in a.py b.py; do head -n 3 "$f"; done', 'read-mutable'],
+  ['while read l; do echo "$l"; done < files.txt', 'read-mutable'],
+  ['wc -l $(find . -name "*.py")', 'read-mutable', { search: true }],
+  ['diff <(sort a) <(sort b)', 'read-mutable'],
+  ['echo "rm -rf /"', 'pure'],
+  ["echo 'rm x' | sh", 'non-idempotent'],
+  ['git checkout main', 'non-idempotent'],
+  ['git branch new-feature', 'non-idempotent'],
   ['ps aux | grep python', 'read-mutable', { transient: true, search: true }],
   ['bash -c "cat a.txt"', 'read-mutable'],
   // Pure.
@@ -66,7 +73,9 @@ const TABLE: [string, SideEffectClass, { path?: string; from?: number; to?: numb
   // Destructive.
   ['rm -rf build', 'destructive', { writes: ['build'] }],
   ['find . -delete', 'destructive', { writes: ['.'] }],
-  ['find . -name "*.pyc" -exec rm {} \\;', 'destructive'],
+  ['find . -name "*.pyc" -exec rm {} \\;', 'destructive', { writes: ['.'] }],
+  ['find src -name "*.orig" -exec rm -f {} +', 'destructive', { writes: ['src'] }],
+  ['find . -name "*.py" -exec grep -l foo {} +', 'read-mutable', { search: true }],
   ['find . -type f | xargs rm -f', 'destructive'],
   ['echo $(rm -rf x)', 'destructive'],
   ['echo "$(rm -rf x)"', 'destructive'],
@@ -103,9 +112,27 @@ describe('shell commands, parsed by the shell grammar', () => {
   });
 
   it('a piped or redirected read shows another view than the file: no one path', async () => {
-    for (const c of ['cat f.py | head -n 5', 'cat f.py | grep x', 'cat f.py > g.py', '(cat f.py) | wc -l']) expect((await readShell(c)).path, c).toBeUndefined();
-    const piped = await readShell('cat f.py | head -n 5');
+    for (const c of ['cat f.py | grep x', 'cat f.py > g.py', '(cat f.py) | wc -l', 'nl -ba f.py | sed -n 10,20p > out', 'cat f.py | sort | head -n 3', 'echo $(nl f.py | head -3)']) expect((await readShell(c)).path, c).toBeUndefined();
+    const piped = await readShell('cat f.py | grep x');
     expect(piped.reads).toEqual([{ path: 'f.py', selector: { kind: 'other', query: 'output piped or redirected' } }]);
+  });
+
+  it('a file cut down to lines by a pipeline of line filters shows those lines', async () => {
+    const cases: [string, number, number | undefined][] = [
+      ["nl -ba f.py | sed -n '10,20p'", 10, 20],
+      ['cat -n f.py | head -n 40', 1, 40],
+      ["sed -n '100,200p' f.py | head -n 10", 100, 109],
+      ["tail -n +50 f.py | sed -n '1,5p'", 50, 54],
+      ['cd /r && nl -ba f.py | sed -n 30,40p 2>&1', 30, 40],
+      ['head -n 20 f.py | tail -n +5', 5, 20],
+    ];
+    for (const [c, from, to] of cases) {
+      const r = await readShell(c);
+      expect(r.path, c).toBe(c.startsWith('cd /r') ? '/r/f.py' : 'f.py');
+      expect(r.selector, c).toEqual({ kind: 'lines', from, ...(to !== undefined ? { to } : {}) });
+    }
+    expect((await readShell('nl -ba f.py | cat')).selector).toBeUndefined();
+    expect((await readShell('nl -ba f.py | cat')).path).toBe('f.py');
   });
 
   it('names every file a read took, each with its view, and a search with its pattern', async () => {
@@ -158,6 +185,18 @@ describe('shell commands, parsed by the shell grammar', () => {
   });
 });
 
+describe('any text at all', () => {
+  it('property: reading never throws, and what is not a read is never shown as one file', async () => {
+    const piece = fc.constantFrom('cat', 'rm', 'grep', '-n', 'f.py', '"a b"', "'x'", '$(', ')', '`', '|', '&&', ';', '>', '<<EOF', '\nEOF\n', '(', '{', '}', 'for', 'do', 'done', 'case', 'esac', '[[', ']]', '$x', '*', '\\', '#', ' ');
+    await fc.assert(fc.asyncProperty(fc.array(piece, { maxLength: 10 }), async (parts) => {
+      const r = await readShell(parts.join(' '));
+      expect(['pure', 'read-mutable', 'non-idempotent', 'destructive']).toContain(r.sideEffect);
+      if (r.kind === 'exec') expect(r.path).toBeUndefined();
+      if (r.parseError) expect(r.sideEffect).toBe('non-idempotent');
+    }), { numRuns: 150 });
+  });
+});
+
 describe('the outcome of a shell result', () => {
   const search = { kind: 'read', search: true, transient: false, sideEffect: 'read-mutable', reads: [], writes: [] } as const;
   const exec = { kind: 'exec', search: false, transient: false, sideEffect: 'non-idempotent', reads: [], writes: [] } as const;
@@ -176,6 +215,8 @@ describe('the outcome of a shell result', () => {
   it('a still-running command is not an error', () => {
     expect(shellOutcome(exec, -1, 'Serving on :8000')).toEqual({ status: { state: 'ok' }, negativeResult: false, running: true });
     expect(shellOutcome(exec, undefined, 'log...\n[The command is still running. You may wait longer]').running).toBe(true);
+    expect(shellOutcome(exec, -2, 'x\n[The command has no new output after 30 seconds. It is still running in background session "b1".]')).toMatchObject({ running: true, status: { state: 'ok' } });
+    expect(shellOutcome(exec, 124, 'Command timed out after 120 seconds').running).toBe(false);
   });
 
   it("keeps the tool's own diagnostic as the message rather than writing one", () => {
@@ -183,5 +224,7 @@ describe('the outcome of a shell result', () => {
     expect(shellOutcome(exec, 1, out).status).toEqual({ state: 'error', errorType: 'exit-code', message: "ModuleNotFoundError: No module named 'erfa'", fields: { exitCode: '1' } });
     expect(shellOutcome(exec, 127, 'bash: foo: command not found').status).toMatchObject({ message: 'bash: foo: command not found' });
     expect(shellOutcome(exec, 0, 'Error: something printed but exit 0').status).toEqual({ state: 'ok' });
+    expect(shellOutcome(exec, 1, 'collected 3 items\n\nt.py .F.\n=== 1 failed, 2 passed in 0.12s ===\n').status).toMatchObject({ message: '=== 1 failed, 2 passed in 0.12s ===' });
+    expect(shellOutcome(exec, 2, 'done\n').status).toMatchObject({ message: 'exit code 2', synthesized: true, fields: { exitCode: '2' } });
   });
 });
