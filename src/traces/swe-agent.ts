@@ -104,6 +104,9 @@ function sourceOf(call: Call, content: string, cwd: string | undefined, openFile
   const lines = shownLines(content);
   const window = windowFile(content);
   const truncated = clipped(content) ? { truncated: true } : {};
+  if (call.editor?.kind === 'read' && call.editor.path && /^Here's the files and directories/.test(content)) {
+    return { identity: normalisePath(call.editor.path, cwd), version: 'UNKNOWN', mutable: 'UNKNOWN', selector: { kind: 'listing', query: call.editor.path, ...truncated } };
+  }
   if (call.editor?.kind === 'read' && call.editor.path) {
     const selector: ReadSelector | undefined = call.editor.selector ? { ...call.editor.selector, ...truncated } : clipped(content) ? { kind: 'whole', truncated: true } : undefined;
     return { identity: normalisePath(call.editor.path, cwd), version: 'UNKNOWN', mutable: 'UNKNOWN', ...(selector ? { selector } : {}) };

@@ -42,6 +42,7 @@ describe('SWE-agent 1.x', () => {
     expect(result(f, 'c2').status).toEqual({ state: 'error', errorType: 'edit-failed', message: 'No replacement was performed, old_str `x = 1` did not appear verbatim in /r/a.py.', fields: {} });
     expect(call(f, 'c2').effects).toEqual([{ source: '/r/a.py', outcome: 'failed' }]);
     expect(result(f, 'c3').status).toEqual({ state: 'ok' });
+    expect(result(f, 'c1').source!.selector).not.toMatchObject({ kind: 'listing' });
     expect(call(f, 'c3').effects).toEqual([{ source: '/r/a.py', outcome: 'succeeded' }]);
   });
 

@@ -142,6 +142,12 @@ describe('the committed real traces', () => {
     expect(windowed.source).toMatchObject({ identity: '/workspace/ponylang__ponyc__0.1/src/libponyc/ast/parser.c', selector: { kind: 'lines', from: 650, to: 700 } });
   });
 
+  it('a SWE-agent window read is the line range its numbered lines show', async () => {
+    const f = await session('swe-agent/pydicom__pydicom-1458.traj');
+    const open = f.items.find((i) => i.kind === 'tool-result' && i.tool!.name === 'open')!;
+    expect(open.source).toEqual({ identity: '/pydicom__pydicom/pydicom/pixel_data_handlers/numpy_handler.py', version: 'UNKNOWN', mutable: 'UNKNOWN', selector: { kind: 'lines', from: 273, to: 372 } });
+  });
+
   it('Claude Code 2.x: one turn per API message however many block records; the sidechain file is its own session', async () => {
     const f = await session('claude-code/sample_main_transcript.jsonl');
     // The message written as [thinking][tool_use][tool_use][tool_use] records: three calls, one turn.
