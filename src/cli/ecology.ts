@@ -15,7 +15,7 @@ import { allConditions } from '../policy/registry.js';
 import { renderChart } from '../report/render-chart.js';
 import { totalEcology, traceEcology } from '../traces/ecology.js';
 import { conditionsCsv, conditionsMarkdown, ecologyChartSpec, ecologyCsv, ecologyMarkdown } from '../traces/ecology-report.js';
-import { fixtureText, importTrace, importTraces } from '../traces/import.js';
+import { fixtureText, importFile, importTraces } from '../traces/import.js';
 import { SecretNumbering } from '../traces/redact.js';
 import { parseFlagsAndFiles } from './args.js';
 import type { CliIO } from './io.js';
@@ -85,7 +85,8 @@ async function inputs(path: string, shownAs: string, root: string, tokens: Token
       }
     })();
     const shown = files.length === 1 ? shownAs : relativePath(file, root);
-    out.push(looksLikeFixture ? loadFixture(file, root).fixture : (await importTrace(file, shown, { redact: true, tokens, numbering })).fixture);
+    if (looksLikeFixture) out.push(loadFixture(file, root).fixture);
+    else for (const t of await importFile(file, shown, { redact: true, tokens, numbering })) out.push(t.fixture);
   }
   return out;
 }
@@ -127,17 +128,20 @@ async function real(io: CliIO, check: boolean): Promise<number> {
   if (!existsSync(src) || !statSync(src).isDirectory()) throw input('PL_FIXTURE_PATH_MISSING', REAL_TRACES_DIR);
   const tokens = tokenCounter();
   const sessions = sessionFiles(src);
-  const traces = await importTraces(sessions.map((p) => ({ path: p, shownAs: relativePath(p, io.cwd) })), { redact: true, tokens });
+  const shown = new Map(sessions.map((p) => [relativePath(p, io.cwd), p]));
+  const traces = await importTraces([...shown].map(([shownAs, path]) => ({ path, shownAs })), { redact: true, tokens });
   const files: Files = new Map();
   const loaded: LoadedFixture[] = [];
   const licences: { from: string; to: string }[] = [];
-  traces.forEach((t, i) => {
-    const folder = relative(src, dirname(sessions[i]!)).split('\\').join('/');
+  // A file may hold several sessions: each trace finds its file by the name it was imported under.
+  traces.forEach((t) => {
+    const session = shown.get(t.file)!;
+    const folder = relative(src, dirname(session)).split('\\').join('/');
     const name = `fixtures/${folder ? `${folder}/` : ''}${t.fixture.id}.json`;
     const text = fixtureText(t.fixture);
     files.set(name, text);
     loaded.push({ file: `${REAL_OUT_DIR}/${name}`, sha256: sha256(text), fixture: t.fixture, oracleFile: null, oracleSha256: null, oracle: null });
-    const licence = join(dirname(sessions[i]!), 'LICENSE');
+    const licence = join(dirname(session), 'LICENSE');
     if (existsSync(licence)) licences.push({ from: licence, to: `fixtures/${folder ? `${folder}/` : ''}LICENSE` });
   });
   for (const l of licences) files.set(l.to, readFileSync(l.from, 'utf8'));

@@ -3,10 +3,10 @@
 // places the prune points. An imported trace has no oracle and no downstream obligations.
 import type { TokenCounter } from '../accounting/tokens.js';
 import { byCodeUnit } from '../fixture/canonical.js';
-import { Imported, type Fixture, type Item, type ItemKind, type Origin, type SideEffectClass, type Source, type Status } from '../fixture/schema.js';
+import { Imported, type ContentBlock, type Effect, type Fixture, type Item, type ItemKind, type Origin, type SideEffectClass, type Source, type Status } from '../fixture/schema.js';
 import { holdsSecret } from './redact.js';
 
-export const IMPORTER_VERSION = '1.0.0';
+export const IMPORTER_VERSION = '2.0.0';
 
 export type Format = Imported['format'];
 export const FORMATS: readonly Format[] = Imported.shape.format.options;
@@ -15,12 +15,15 @@ export interface Draft {
   readonly origin: Origin;
   readonly kind: ItemKind;
   readonly content: string;
+  /** Every block the model saw, when the record holds more than text (an image a tool returned). */
+  readonly blocks?: readonly ContentBlock[];
   /** ISO 8601 (any offset) or epoch milliseconds, when the record has it. */
   readonly time?: string | number | undefined;
   readonly tool?: { readonly name: string; readonly sideEffect: SideEffectClass; readonly arguments: Record<string, unknown>; readonly callId: string };
   readonly status?: Status;
   readonly source?: Source;
-  readonly effects?: readonly string[];
+  /** Sources the call changed, each with its outcome when the record shows it (see `settleEffects`). */
+  readonly effects?: readonly (string | Effect)[];
   readonly negativeResult?: boolean;
   readonly transientState?: boolean;
 }
@@ -44,8 +47,24 @@ export class TraceBuilder {
   private turn = 0;
   private subgoal = '';
   private worked = false;
+  /** The recorder's format version as the record states or shows it (e.g. `1.x function-calling`). */
+  formatVersion: string | undefined;
 
   constructor(readonly format: Format) {}
+
+  /**
+   * The recorded outcome of a call that changed files: every effect of the call item `callId` takes the result's
+   * outcome (an edit the tool refused is `failed`), so a per-effect outcome is on the call, where the schema keeps it.
+   */
+  settleEffects(callId: string, outcome: Effect['outcome']): void {
+    for (let i = this.drafts.length - 1; i >= 0; i--) {
+      const { draft } = this.drafts[i]!;
+      if (draft.kind !== 'tool-call' || draft.tool?.callId !== callId) continue;
+      if (!draft.effects?.length) return;
+      this.drafts[i] = { ...this.drafts[i]!, draft: { ...draft, effects: draft.effects.map((e) => ({ source: typeof e === 'string' ? e : e.source, outcome })) } };
+      return;
+    }
+  }
 
   /** The model acts: a new turn begins (its calls and their results share it). */
   modelTurn(): void {
@@ -81,9 +100,10 @@ export class TraceBuilder {
     return this.drafts.length;
   }
 
-  build(meta: { id: string; sourceFile: string; sourceSha256: string; redaction: Imported['redaction']; tokens: TokenCounter }): Fixture {
+  build(meta: { id: string; sourceFile: string; sourceSha256: string; redaction: Imported['redaction']; tokens: TokenCounter; session?: string }): Fixture {
     const times = fillTimes(this.drafts.map((d) => d.draft.time));
     const allTexts = this.drafts.map((d) => d.draft.content);
+    const callIds = uniqueCallIds(this.drafts.map((d) => d.draft));
     const items: Item[] = this.drafts.map(({ draft, turn }, i) => {
       const item: Item = {
         id: `i${i + 1}`,
@@ -100,7 +120,8 @@ export class TraceBuilder {
           pendingPlanReference: false,
         },
       };
-      if (draft.tool) item.tool = { name: safeId(draft.tool.name), arguments: { ...draft.tool.arguments }, callId: safeId(draft.tool.callId) };
+      if (draft.blocks && draft.blocks.some((b) => b.type !== 'text')) item.blocks = [...draft.blocks];
+      if (draft.tool) item.tool = { name: safeId(draft.tool.name), arguments: { ...draft.tool.arguments }, callId: callIds[i]! };
       if (draft.status) item.status = draft.status;
       if (draft.source) item.source = draft.source;
       if (draft.effects && draft.effects.length > 0) item.effects = [...draft.effects];
@@ -127,8 +148,8 @@ export class TraceBuilder {
     return {
       schemaVersion: 1,
       id: meta.id,
-      title: `${this.format} session ${meta.sourceFile}`,
-      description: `Imported from a recorded ${this.format} session (${meta.sourceFile}). It has no oracle and no downstream obligations: conditions run over it, nothing scores it.`,
+      title: `${this.format} session ${meta.sourceFile}${meta.session ? ` (${meta.session})` : ''}`,
+      description: `Imported from a recorded ${this.format} session (${meta.sourceFile}${meta.session ? `, ${meta.session}` : ''}). It has no oracle and no downstream obligations: conditions run over it, nothing scores it.`,
       exercises: [],
       families: [],
       tools: [...this.tools].sort(([a], [b]) => byCodeUnit(a, b)).map(([name, sideEffect]) => ({ name, sideEffect })),
@@ -140,11 +161,31 @@ export class TraceBuilder {
         sourceFile: meta.sourceFile,
         sourceSha256: meta.sourceSha256,
         importerVersion: IMPORTER_VERSION,
+        ...(this.formatVersion ? { formatVersion: this.formatVersion } : {}),
         timestamps: times.kind,
         redaction: meta.redaction,
       },
     };
   }
+}
+
+/**
+ * One id per call: some records reuse a call id for a later call (SWE-agent's replayed demonstrations do), which
+ * would pair a result with the wrong call. A reused id gets a `:n` suffix from its second call on; each result takes
+ * the id of the latest call so named.
+ */
+function uniqueCallIds(drafts: readonly Draft[]): (string | undefined)[] {
+  const calls = new Map<string, number>();
+  return drafts.map((d) => {
+    if (!d.tool) return undefined;
+    const id = safeId(d.tool.callId);
+    const n = calls.get(id) ?? 0;
+    if (d.kind === 'tool-call') {
+      calls.set(id, n + 1);
+      return n === 0 ? id : `${id}:${n + 1}`;
+    }
+    return n <= 1 ? id : `${id}:${n}`;
+  });
 }
 
 function rank(s: SideEffectClass): number {

@@ -1,90 +1,166 @@
 // Claude Code session transcripts (~/.claude/projects/<project>/<session>.jsonl): one record per line. `user` and
 // `assistant` records hold an Anthropic API `message`; assistant content blocks are `text`, `thinking` and
 // `tool_use` {id, name, input}; user content is a prompt string or blocks of `text` and `tool_result`
-// {tool_use_id, content, is_error}, with the tool's structured result beside it in `toolUseResult`. Other record
-// types (summary, system, progress, file-history-snapshot) and sidechain (sub-agent) records are not what the main
-// model saw, and are left out; so are thinking blocks, which the API drops from later turns.
-import type { Source } from '../fixture/schema.js';
+// {tool_use_id, content, is_error}, with the tool's structured result beside it in `toolUseResult`.
+// Claude Code 2.x writes one record per content block: records of one API message share `message.id` and are one
+// model turn. Sub-agent records (`isSidechain`, with an `agentId`) are another model's conversation: a sub-agent's
+// own file (agent-<id>.jsonl) imports as its session, and sidechain records inside a main file as one session per
+// agent. Other record types (summary, system, progress, file-history-snapshot) are not what the model saw, and
+// are left out; so are thinking blocks, which the API drops from later turns.
+import { sha256 } from '../fixture/canonical.js';
+import type { ContentBlock, ReadSelector, Source, Status } from '../fixture/schema.js';
 import { agentTool, foundNothing, type AgentTool } from './agent-tools.js';
 import type { TraceBuilder } from './build.js';
-import type { Json, JsonObject, Parsed, Reader } from './parse.js';
-import { normalisePath } from './shell.js';
+import { intOr, objectOr, type Json, type JsonObject, type Parsed, type Reader } from './parse.js';
+import { normalisePath, shellOutcome } from './shell.js';
 
-function blockText(r: Reader, v: Json | undefined, path: (string | number)[]): string {
-  if (typeof v === 'string') return v;
-  if (v === undefined || v === null) return '';
-  return r.array(v, path).map((b, i) => {
+interface Call { readonly name: string; readonly tool: AgentTool; readonly input: Record<string, unknown> }
+
+/**
+ * A tool result's content as the model saw it: its text blocks joined (the item's content), and every block, an image
+ * carried by the sha256 of its bytes as recorded (base64 data, or its URL when the record holds only that).
+ */
+function resultBlocks(r: Reader, v: Json | undefined, path: (string | number)[]): { text: string; blocks: ContentBlock[] } {
+  if (typeof v === 'string') return { text: v, blocks: [{ type: 'text', text: v }] };
+  if (v === undefined || v === null) return { text: '', blocks: [{ type: 'text', text: '' }] };
+  const blocks = r.array(v, path).map((b, i): ContentBlock => {
     const o = r.object(b, [...path, i]);
-    return typeof o['text'] === 'string' ? o['text'] : `[${String(o['type'] ?? 'block')}]`;
-  }).join('\n');
+    if (typeof o['text'] === 'string') return { type: 'text', text: o['text'] };
+    const source = objectOr(o['source']);
+    const data = typeof source?.['data'] === 'string' ? source['data'] : typeof source?.['url'] === 'string' ? source['url'] : JSON.stringify(o);
+    const media = typeof source?.['media_type'] === 'string' ? source['media_type'] : undefined;
+    return o['type'] === 'image' && media ? { type: 'image', mediaType: media, sha256: sha256(data) } : { type: 'other', kind: String(o['type'] ?? 'block'), sha256: sha256(data) };
+  });
+  const text = blocks.filter((b): b is Extract<ContentBlock, { type: 'text' }> => b.type === 'text').map((b) => b.text).join('\n');
+  return { text, blocks: blocks.length ? blocks : [{ type: 'text', text: '' }] };
 }
 
-export async function importClaudeCode(parsed: Parsed & { kind: 'jsonl' }, reader: Reader, b: TraceBuilder): Promise<void> {
-  const calls = new Map<string, { name: string; tool: AgentTool; input: Record<string, unknown> }>();
-  for (const { line, value } of parsed.lines) {
+/**
+ * The view a Read took: `offset`/`limit` as asked, and the lines the tool says it showed (`toolUseResult.file`:
+ * startLine, numLines, totalLines), cut short when it showed fewer lines than the range it was asked for.
+ */
+function readSelector(input: Record<string, unknown>, result: JsonObject | undefined): ReadSelector | undefined {
+  const file = objectOr(result?.['file']);
+  const start = intOr(file?.['startLine']) ?? intOr(input['offset']) ?? 1;
+  const shown = intOr(file?.['numLines']);
+  const total = intOr(file?.['totalLines']);
+  const limit = intOr(input['limit']);
+  const asked = limit !== undefined ? start + limit - 1 : total;
+  if (shown !== undefined && total !== undefined) {
+    const to = start + Math.max(shown, 1) - 1;
+    const cut = asked !== undefined && to < Math.min(asked, total);
+    if (start <= 1 && to >= total && !cut) return undefined;
+    return { kind: 'lines', from: start, to, ...(cut ? { truncated: true } : {}) };
+  }
+  if (intOr(input['offset']) === undefined && limit === undefined) return undefined;
+  return { kind: 'lines', from: start, ...(limit !== undefined ? { to: start + limit - 1 } : {}) };
+}
+
+/** The runtime's own user-side text: meta caveats, compaction summaries, local command echoes. */
+function runtimeText(rec: JsonObject, text: string): boolean {
+  return rec['isMeta'] === true || rec['isCompactSummary'] === true || /^\s*<(command-name|local-command-stdout|local-command-stderr)>/.test(text);
+}
+
+async function importRecords(lines: readonly { line: number; value: Json }[], reader: Reader, b: TraceBuilder): Promise<void> {
+  const calls = new Map<string, Call>();
+  let lastMessage: string | undefined;
+  for (const { line, value } of lines) {
     const r: Reader = reader.atLine(line);
     const rec = r.object(value, []);
     const type = rec['type'];
-    if ((type !== 'user' && type !== 'assistant') || rec['isSidechain'] === true) continue;
     const time = r.optString(rec['timestamp'], ['timestamp']);
+    if (typeof rec['version'] === 'string') b.formatVersion = `Claude Code ${rec['version']}`;
     const message = r.object(rec['message'], ['message']);
     const content = message['content'];
     if (type === 'assistant') {
-      b.modelTurn();
+      // Records of one API message (one per content block in 2.x) are one turn.
+      const id = typeof message['id'] === 'string' ? message['id'] : undefined;
+      if (id === undefined || id !== lastMessage) b.modelTurn();
+      lastMessage = id;
       const blocks = typeof content === 'string' ? [{ type: 'text', text: content } as JsonObject] : r.array(content, ['message', 'content']);
       for (const [i, raw] of blocks.entries()) {
         const block = r.object(raw, ['message', 'content', i]);
         if (block['type'] === 'text') b.add({ origin: 'model', kind: 'reasoning', content: r.string(block['text'], ['message', 'content', i, 'text']), time });
         if (block['type'] !== 'tool_use') continue;
-        const id = r.string(block['id'], ['message', 'content', i, 'id']);
+        const callId = r.string(block['id'], ['message', 'content', i, 'id']);
         const name = r.string(block['name'], ['message', 'content', i, 'name']);
         const input = block['input'] === undefined ? {} : r.object(block['input'], ['message', 'content', i, 'input']);
         const tool = await agentTool(name, input);
-        calls.set(id, { name: tool.name, tool, input });
+        calls.set(callId, { name: tool.name, tool, input });
+        const writes = tool.writes && tool.path ? [normalisePath(tool.path)] : tool.shell ? tool.shell.writes.map((w) => normalisePath(w)) : [];
         b.add({
           origin: 'model', kind: 'tool-call', content: JSON.stringify({ name, input }), time,
-          tool: { name: tool.name, sideEffect: tool.sideEffect, arguments: { ...input }, callId: id },
-          effects: tool.writes && tool.path ? [normalisePath(tool.path)] : [],
+          tool: { name: tool.name, sideEffect: tool.sideEffect, arguments: { ...input }, callId }, effects: writes,
         });
       }
       continue;
     }
     if (typeof content === 'string') {
-      if (rec['isMeta'] === true) b.add({ origin: 'system', kind: 'instruction', content, time });
+      if (runtimeText(rec, content)) b.add({ origin: 'system', kind: 'instruction', content, time });
       else b.userInstruction(content, time);
       continue;
     }
-    r.array(content, ['message', 'content']).forEach((raw, i) => {
+    const result = objectOr(rec['toolUseResult']);
+    for (const [i, raw] of r.array(content, ['message', 'content']).entries()) {
       const path = ['message', 'content', i];
       const block = r.object(raw, path);
       if (block['type'] === 'text') {
         const text = r.string(block['text'], [...path, 'text']);
-        if (rec['isMeta'] === true) b.add({ origin: 'system', kind: 'instruction', content: text, time });
+        if (runtimeText(rec, text)) b.add({ origin: 'system', kind: 'instruction', content: text, time });
         else b.userInstruction(text, time);
-        return;
+        continue;
       }
-      if (block['type'] !== 'tool_result') return;
-      const id = r.string(block['tool_use_id'], [...path, 'tool_use_id']);
-      const call = calls.get(id);
-      if (!call) r.fail([...path, 'tool_use_id'], `answers tool_use "${id}", which no earlier assistant record made`);
-      const text = blockText(r, block['content'], [...path, 'content']);
+      if (block['type'] !== 'tool_result') continue;
+      const callId = r.string(block['tool_use_id'], [...path, 'tool_use_id']);
+      const call = calls.get(callId);
+      if (!call) r.fail([...path, 'tool_use_id'], `answers tool_use "${callId}", which no earlier assistant record made`);
+      const { text, blocks } = resultBlocks(r, block['content'], [...path, 'content']);
       const failed = block['is_error'] === true;
-      const source: Source | undefined = !call.tool.writes && call.tool.path ? { identity: normalisePath(call.tool.path), version: 'UNKNOWN', mutable: 'UNKNOWN', ...selector(call.input) } : undefined;
+      const shell = call.tool.shell;
+      const isShell = shell !== undefined;
+      let status: Status = { state: 'ok' };
+      let negative = false;
+      let running = false;
+      const exit = isShell ? /^Exit code (-?\d+)\n?/.exec(text) : null;
+      if (isShell && (exit || !failed)) {
+        // A failed Bash result starts with the exit code; the rest is the command's own output.
+        const o = shellOutcome(shell, exit ? Number(exit[1]) : 0, exit ? text.slice(exit[0].length) : text);
+        status = o.status;
+        negative = o.negativeResult;
+        running = o.running;
+      } else if (failed) {
+        const line = text.replace(/<\/?tool_use_error>/g, '').split('\n').find((l) => l.trim() !== '')?.trim() ?? '';
+        status = { state: 'error', errorType: 'tool-error', message: line.slice(0, 200) || 'tool error', fields: {}, ...(line ? {} : { synthesized: true }) };
+      } else negative = call.tool.search && foundNothing(text);
+      // What the call showed of a file: a Read's line view, or the view a shell reader took (`sed -n 10,20p f`).
+      const readsFile = status.state === 'ok' && !call.tool.writes && call.tool.path !== undefined;
+      const selector = !readsFile ? undefined : shell ? shell.selector : readSelector(call.input, result);
+      const source: Source | undefined = readsFile ? { identity: normalisePath(call.tool.path!), version: 'UNKNOWN', mutable: 'UNKNOWN', ...(selector ? { selector } : {}) } : undefined;
+      b.settleEffects(callId, status.state === 'ok' ? (running ? 'unknown' : 'succeeded') : 'failed');
       b.add({
-        origin: 'environment', kind: 'tool-result', content: text, time,
-        tool: { name: call.name, sideEffect: call.tool.sideEffect, arguments: { ...call.input }, callId: id },
-        status: failed ? { state: 'error', errorType: 'tool-error', message: text.split('\n')[0]!.slice(0, 200) || 'tool error', fields: {} } : { state: 'ok' },
-        ...(source ? { source } : {}),
-        negativeResult: !failed && call.tool.search && foundNothing(text), transientState: call.tool.transient,
+        origin: 'environment', kind: 'tool-result', content: text, blocks, time,
+        tool: { name: call.name, sideEffect: call.tool.sideEffect, arguments: { ...call.input }, callId },
+        status, ...(source ? { source } : {}),
+        negativeResult: status.state === 'ok' && negative, transientState: call.tool.transient || running,
       });
-    });
+    }
   }
 }
 
-/** A Read of part of a file (offset/limit) reads a selection of it, not the whole source. */
-function selector(input: Record<string, unknown>): { selector?: string } {
-  const offset = input['offset'];
-  const limit = input['limit'];
-  if (offset === undefined && limit === undefined) return {};
-  return { selector: `offset ${String(offset ?? 0)} limit ${String(limit ?? 'all')}` };
+/**
+ * The sessions of a transcript: the main conversation, and each sub-agent's sidechain as its own. A file that
+ * holds only one agent's sidechain (Claude Code 2.x writes agent-<id>.jsonl) is that agent's session.
+ */
+export async function importClaudeCode(parsed: Parsed & { kind: 'jsonl' }, reader: Reader, open: (session?: string) => TraceBuilder): Promise<void> {
+  const groups = new Map<string, { line: number; value: Json }[]>();
+  for (const entry of parsed.lines) {
+    const rec = objectOr(entry.value);
+    if (!rec || (rec['type'] !== 'user' && rec['type'] !== 'assistant')) continue;
+    const key = rec['isSidechain'] === true ? `agent-${typeof rec['agentId'] === 'string' ? rec['agentId'] : 'sidechain'}` : '';
+    groups.set(key, [...(groups.get(key) ?? []), entry]);
+  }
+  const only = groups.size === 1;
+  for (const [key, lines] of [...groups].sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : 0))) {
+    await importRecords(lines, reader, open(key === '' || only ? undefined : key));
+  }
 }

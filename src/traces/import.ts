@@ -53,7 +53,42 @@ async function redactParsed(parsed: Parsed, counts: RedactionCounts, numbering: 
   return { kind: 'jsonl', lines };
 }
 
-export async function importTrace(path: string, shownAs: string, options: ImportOptions): Promise<ImportedTrace> {
+/** One session of a file being imported: the builder its importer fills and the name that tells it apart. */
+interface Session { readonly builder: TraceBuilder; readonly name?: string }
+
+/** Runs the format's importer over a parsed file; formats that hold several sessions in one file open one each. */
+async function importSessions(format: Format, parsed: Parsed, reader: Reader): Promise<Session[]> {
+  const sessions: Session[] = [];
+  const open = (name?: string): TraceBuilder => {
+    const builder = new TraceBuilder(format);
+    sessions.push({ builder, ...(name ? { name } : {}) });
+    return builder;
+  };
+  if (parsed.kind === 'jsonl') {
+    if (format === 'claude-code') await importClaudeCode(parsed, reader, open);
+    else if (format === 'openhands') {
+      // An evaluation output.jsonl: one instance and its history per line, each its own session.
+      for (const { line, value } of parsed.lines) {
+        const r = reader.atLine(line);
+        const id = value && typeof value === 'object' && !Array.isArray(value) ? value['instance_id'] ?? value['id'] : undefined;
+        await importOpenHands(value, r, open(parsed.lines.length === 1 ? undefined : typeof id === 'string' || typeof id === 'number' ? String(id) : `line-${line}`));
+      }
+    } else throw new Error(`internal: ${format} detected on JSON Lines`);
+    return sessions;
+  }
+  const importers: Record<Exclude<Format, 'claude-code'>, typeof importSweAgent> = {
+    'swe-agent': importSweAgent, 'mini-swe-agent': importMiniSweAgent, openhands: importOpenHands, opencode: importOpenCode,
+  };
+  if (format === 'claude-code') throw new Error('internal: claude-code detected on JSON');
+  await importers[format](parsed.value, reader, open());
+  return sessions;
+}
+
+/**
+ * Every session a recorded file holds, one fixture each (most files hold one; an OpenHands output.jsonl holds one
+ * per instance, a Claude Code file its main session and each sub-agent's sidechain).
+ */
+export async function importFile(path: string, shownAs: string, options: ImportOptions): Promise<ImportedTrace[]> {
   if (!existsSync(path) || !statSync(path).isFile()) throw input('PL_TRACE_MISSING', shownAs);
   const bytes = readFileSync(path);
   const raw = parseTrace(bytes.toString('utf8'), shownAs);
@@ -62,34 +97,32 @@ export async function importTrace(path: string, shownAs: string, options: Import
   // Redaction runs on the parsed record, before any item exists, so no later step can see an unredacted secret.
   const numbering = options.numbering ?? new SecretNumbering();
   const parsed = options.redact ? await redactParsed(raw, counts, numbering) : raw;
-  const reader = new Reader(shownAs);
-  const b = new TraceBuilder(format);
-  if (parsed.kind === 'jsonl') {
-    if (format !== 'claude-code') throw new Error(`internal: ${format} detected on JSON Lines`);
-    await importClaudeCode(parsed, reader, b);
-  } else {
-    const importers: Record<Exclude<Format, 'claude-code'>, typeof importSweAgent> = {
-      'swe-agent': importSweAgent, 'mini-swe-agent': importMiniSweAgent, openhands: importOpenHands, opencode: importOpenCode,
-    };
-    if (format === 'claude-code') throw new Error('internal: claude-code detected on JSON');
-    await importers[format](parsed.value, reader, b);
+  const sessions = (await importSessions(format, parsed, new Reader(shownAs))).filter((s) => s.builder.size > 0);
+  if (sessions.length === 0) throw input('PL_TRACE_EMPTY', shownAs);
+  const out: ImportedTrace[] = [];
+  for (const { builder, name } of sessions) {
+    const draft = builder.build({
+      id: name ? safeId(`${traceId(format, path)}.${name}`) : traceId(format, path), sourceFile: basename(path), sourceSha256: sha256(bytes),
+      redaction: { enabled: options.redact, counts }, tokens: options.tokens, ...(name ? { session: name } : {}),
+    });
+    // Importers derive strings the record never held whole (a shell word with its quotes removed joins `'sk-'"..."`,
+    // a selector quotes a pattern): the built fixture is redacted once more, with the same numbering and counts.
+    const built = options.redact ? await redactJson(draft as unknown as Json, counts, numbering) as unknown as typeof draft : draft;
+    const checked = Fixture.safeParse(built);
+    if (!checked.success) {
+      const issue = checked.error.issues[0]!;
+      throw new Error(`internal: the ${format} importer built an invalid fixture from ${shownAs} at ${issue.path.join('.')}: ${issue.message}`);
+    }
+    out.push({ file: shownAs, fixture: checked.data, format, redactions: counts, tokens: checked.data.items.reduce((s, i) => s + options.tokens(i.content), 0) });
   }
-  if (!b.size) throw input('PL_TRACE_EMPTY', shownAs);
-  const draft = b.build({
-    id: traceId(format, path), sourceFile: basename(path), sourceSha256: sha256(bytes),
-    redaction: { enabled: options.redact, counts }, tokens: options.tokens,
-  });
-  // Importers derive strings the record never held whole (a shell word with its quotes removed joins `'sk-'"..."`,
-  // a selector quotes a pattern): the built fixture is redacted once more, with the same numbering and counts.
-  const built = options.redact ? await redactJson(draft as unknown as Json, counts, numbering) as unknown as typeof draft : draft;
-  if (built.imported) built.imported.redaction.counts = { ...counts };
-  const checked = Fixture.safeParse(built);
-  if (!checked.success) {
-    const issue = checked.error.issues[0]!;
-    throw new Error(`internal: the ${format} importer built an invalid fixture from ${shownAs} at ${issue.path.join('.')}: ${issue.message}`);
-  }
-  const fixture = checked.data;
-  return { file: shownAs, fixture, format, redactions: counts, tokens: fixture.items.reduce((s, i) => s + options.tokens(i.content), 0) };
+  // The counts cover the whole file, after every session's second pass.
+  for (const t of out) if (t.fixture.imported) t.fixture.imported.redaction.counts = { ...counts };
+  return out;
+}
+
+/** The one session of a recorded file (the main one, when the file holds several: see importFile). */
+export async function importTrace(path: string, shownAs: string, options: ImportOptions): Promise<ImportedTrace> {
+  return (await importFile(path, shownAs, options))[0]!;
 }
 
 /** Imports every file or none: the first bad file stops the import before anything is returned for writing. */
@@ -97,7 +130,7 @@ export async function importTraces(files: readonly { path: string; shownAs: stri
   const shared = { ...options, numbering: options.numbering ?? new SecretNumbering() };
   // One file after another: secret numbering is shared, so the order of imports decides the markers.
   const out: ImportedTrace[] = [];
-  for (const f of files) out.push(await importTrace(f.path, f.shownAs, shared));
+  for (const f of files) out.push(...await importFile(f.path, f.shownAs, shared));
   const dup = duplicateId(out);
   if (dup) throw input('PL_TRACE_DUPLICATE_ID', dup.file, dup.id, dup.other);
   return out;

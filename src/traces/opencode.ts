@@ -3,15 +3,31 @@
 // ms); its parts are `text`, `reasoning`, `tool` {callID, tool, state}, `file`, step markers and others. A tool
 // part's state is pending, running, completed {input, output} or error {input, error}. Reasoning parts are left
 // out (not resent to the model), as are step markers and a tool call that never finished (no result was seen).
-import type { Source, Status } from '../fixture/schema.js';
+// The bash tool completes whatever the command's exit code and records the code in `metadata.exit`; the read tool
+// takes a 0-based `offset` and a `limit` and says when it cut the file ("File has more lines").
+import type { ReadSelector, Source, Status } from '../fixture/schema.js';
 import { agentTool, foundNothing } from './agent-tools.js';
 import type { TraceBuilder } from './build.js';
-import type { Json, Reader } from './parse.js';
-import { normalisePath } from './shell.js';
+import { intOr, type Json, type Reader } from './parse.js';
+import { normalisePath, shellOutcome } from './shell.js';
+
+/** The lines a read showed: from its 0-based offset, as many as its limit, cut short when the tool says so. */
+function readSelector(input: Record<string, unknown>, output: string): ReadSelector | undefined {
+  const offset = intOr(input['offset']);
+  const limit = intOr(input['limit']);
+  const more = /File has more lines|\(Output truncated|lines truncated/i.test(output);
+  if (offset === undefined && limit === undefined && !more) return undefined;
+  const from = (offset ?? 0) + 1;
+  const numbers = [...output.matchAll(/^(\d{5})\|/gm)].map((m) => Number(m[1]));
+  const to = numbers.length ? numbers[numbers.length - 1] : limit !== undefined ? from + limit - 1 : undefined;
+  return { kind: 'lines', from, ...(to !== undefined && to >= from ? { to } : {}), ...(more ? { truncated: true } : {}) };
+}
 
 export async function importOpenCode(root: Json, r: Reader, b: TraceBuilder): Promise<void> {
   const top = r.object(root, []);
   const messages = r.array(top['messages'], ['messages']);
+  const info = top['info'] && typeof top['info'] === 'object' && !Array.isArray(top['info']) ? (top['info'] as Record<string, Json>) : {};
+  if (typeof info['version'] === 'string') b.formatVersion = `opencode ${info['version']}`;
   for (const [i, raw] of messages.entries()) {
     const path = ['messages', i];
     const m = r.object(raw, path);
@@ -45,20 +61,26 @@ export async function importOpenCode(root: Json, r: Reader, b: TraceBuilder): Pr
       const end = r.optNumber(times['end'], [...ppath, 'state', 'time', 'end']) ?? start;
       const tool = await agentTool(name, input);
       const recorded = { name: tool.name, sideEffect: tool.sideEffect, arguments: { ...input }, callId };
-      b.add({ origin: 'model', kind: 'tool-call', content: JSON.stringify({ tool: name, input }), time: start, tool: recorded, effects: tool.writes && tool.path ? [normalisePath(tool.path)] : [] });
+      const reading = tool.shell;
+      const effects = tool.writes && tool.path ? [normalisePath(tool.path)] : reading ? reading.writes.map((w) => normalisePath(w)) : [];
+      b.add({ origin: 'model', kind: 'tool-call', content: JSON.stringify({ tool: name, input }), time: start, tool: recorded, effects });
       if (status === 'completed') {
         const output = r.string(state['output'], [...ppath, 'state', 'output']);
-        const source: Source | undefined = !tool.writes && tool.path ? { identity: normalisePath(tool.path), version: 'UNKNOWN', mutable: 'UNKNOWN' } : undefined;
         const metadata = state['metadata'] && typeof state['metadata'] === 'object' && !Array.isArray(state['metadata']) ? (state['metadata'] as Record<string, Json>) : {};
         const exit = typeof metadata['exit'] === 'number' ? metadata['exit'] : undefined;
-        // The bash tool completes whatever the command's exit code; the code it records says whether the command failed.
-        const st: Status = exit !== undefined && exit !== 0
-          ? { state: 'error', errorType: 'exit-code', message: `exit code ${exit}`, fields: { exit: String(exit) } }
-          : { state: 'ok' };
-        b.add({ origin: 'environment', kind: 'tool-result', content: output, time: end, tool: recorded, status: st, ...(source ? { source } : {}), negativeResult: tool.search && foundNothing(output), transientState: tool.transient });
+        const outcome = reading ? shellOutcome(reading, exit, output) : undefined;
+        const st: Status = outcome ? outcome.status : { state: 'ok' };
+        const selector = tool.writes || !tool.path ? undefined : reading ? reading.selector : readSelector(input, output);
+        const source: Source | undefined = !tool.writes && tool.path ? { identity: normalisePath(tool.path), version: 'UNKNOWN', mutable: 'UNKNOWN', ...(selector ? { selector } : {}) } : undefined;
+        b.settleEffects(callId, st.state === 'ok' ? (outcome?.running ? 'unknown' : 'succeeded') : 'failed');
+        b.add({
+          origin: 'environment', kind: 'tool-result', content: output, time: end, tool: recorded, status: st, ...(source ? { source } : {}),
+          negativeResult: outcome ? outcome.negativeResult : tool.search && foundNothing(output), transientState: tool.transient || !!outcome?.running,
+        });
       } else if (status === 'error') {
         const error = r.string(state['error'], [...ppath, 'state', 'error']);
-        b.add({ origin: 'environment', kind: 'tool-result', content: error, time: end, tool: recorded, status: { state: 'error', errorType: 'tool-error', message: error.split('\n')[0]!.slice(0, 200) || 'tool error', fields: {} } });
+        b.settleEffects(callId, 'failed');
+        b.add({ origin: 'environment', kind: 'tool-result', content: error, time: end, tool: recorded, status: { state: 'error', errorType: 'tool-error', message: error.split('\n').find((l) => l.trim() !== '')?.trim().slice(0, 200) || 'tool error', fields: {}, ...(error.trim() === '' ? { synthesized: true } : {}) } });
       } else if (status !== 'pending' && status !== 'running') {
         r.fail([...ppath, 'state', 'status'], `unknown tool state "${status}" (expected pending, running, completed or error)`);
       }

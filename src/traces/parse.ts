@@ -138,6 +138,12 @@ export function jsonPath(path: readonly (string | number)[]): string {
 
 export type JsonObject = { [key: string]: Json };
 
+/** An optional nested object of a record (`extra`, `metadata`, `toolUseResult`): the object, or nothing. */
+export const objectOr = (v: Json | undefined): JsonObject | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as JsonObject) : undefined);
+
+/** An integer field as recorded, or nothing (a line number, an exit code, an offset). */
+export const intOr = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) ? v : undefined);
+
 /** Typed reads of a parsed record whose failures name the file and the JSON path (or line) of the bad value. */
 export class Reader {
   constructor(readonly file: string, private readonly prefix: string = '') {}

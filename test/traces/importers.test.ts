@@ -33,9 +33,9 @@ describe('swe-agent importer', () => {
     const open = f.items.find((i) => i.kind === 'tool-result' && i.tool!.name === 'open')!;
     expect(open.source).toMatchObject({ identity: '/pydicom__pydicom/pydicom/pixel_data_handlers/numpy_handler.py', version: 'UNKNOWN' });
     const edit = f.items.find((i) => i.kind === 'tool-call' && i.tool!.name === 'edit' && i.turn > open.turn)!;
-    expect(edit.effects).toEqual(['/pydicom__pydicom/pydicom/pixel_data_handlers/numpy_handler.py']);
+    expect(edit.effects).toEqual([{ source: '/pydicom__pydicom/pydicom/pixel_data_handlers/numpy_handler.py', outcome: 'failed' }]);
     expect(f.tools.find((x) => x.name === 'edit')!.sideEffect).toBe('non-idempotent');
-    expect(f.imported).toMatchObject({ format: 'swe-agent', sourceFile: 'pydicom__pydicom-1458.traj', timestamps: 'synthetic', importerVersion: '1.0.0' });
+    expect(f.imported).toMatchObject({ format: 'swe-agent', sourceFile: 'pydicom__pydicom-1458.traj', timestamps: 'synthetic', importerVersion: '2.0.0', formatVersion: '0.x' });
     expect(f.prunePoints).toEqual([expect.objectContaining({ id: 'end', turn: f.items[f.items.length - 1]!.turn, taskBoundary: false, downstream: [] })]);
   });
 
@@ -78,23 +78,23 @@ describe('openhands importer', () => {
     expect(f.items.some((i) => i.content.includes('Retrieving content'))).toBe(false);
     expect(f.items.some((i) => i.content === '')).toBe(false);
     const failing = f.items.find((i) => i.status?.state === 'error')!;
-    expect(failing).toMatchObject({ tool: { name: 'shell.exec', callId: 'ev-4' }, status: { errorType: 'exit-code', fields: { exit_code: '1' } } });
+    expect(failing).toMatchObject({ tool: { name: 'shell.exec', callId: 'ev-4' }, status: { errorType: 'exit-code', fields: { exitCode: '1' } } });
     expect(f.items.find((i) => i.kind === 'tool-result' && i.tool!.name === 'read')!.source!.identity).toBe('/workspace/calc.py');
-    expect(f.items.find((i) => i.kind === 'tool-call' && i.tool!.name === 'edit')!.effects).toEqual(['/workspace/calc.py']);
+    expect(f.items.find((i) => i.kind === 'tool-call' && i.tool!.name === 'edit')!.effects).toEqual([{ source: '/workspace/calc.py', outcome: 'succeeded' }]);
     expect(f.items.at(-1)).toMatchObject({ origin: 'model', kind: 'reasoning', content: 'The test passes after fixing the sign in calc.add.' });
     expect(f.items.some((i) => i.content.includes('agent_state'))).toBe(false);
   });
 });
 
 describe('claude-code importer', () => {
-  it('reads user and assistant records, skips sidechains, summaries and thinking, and marks a new prompt as a task boundary', async () => {
+  it('reads user and assistant records, keeps sidechains out of the main session, skips summaries and thinking, and marks a new prompt as a task boundary', async () => {
     const f = (await imported(sample('claude-code-session.jsonl'), 'claude-code')).fixture;
     callsPair(f.items);
     expect(f.items.some((i) => i.content.includes('sub-agent'))).toBe(false);
     expect(f.items.some((i) => i.content.includes('I should read the parser'))).toBe(false);
     expect(f.items.find((i) => i.tool?.callId === 'toolu_01A' && i.kind === 'tool-result')!.source!.identity).toBe('/repo/src/parser.ts');
     expect(f.items.find((i) => i.tool?.callId === 'toolu_01B' && i.kind === 'tool-result')!.status).toMatchObject({ state: 'error', errorType: 'tool-error' });
-    expect(f.items.find((i) => i.tool?.callId === 'toolu_01C' && i.kind === 'tool-call')!.effects).toEqual(['/repo/src/parser.ts']);
+    expect(f.items.find((i) => i.tool?.callId === 'toolu_01C' && i.kind === 'tool-call')!.effects).toEqual([{ source: '/repo/src/parser.ts', outcome: 'succeeded' }]);
     const [boundary, end] = f.prunePoints;
     expect(boundary).toMatchObject({ id: 'task-1', taskBoundary: true });
     expect(boundary!.subgoal).toContain('trailing commas');

@@ -1,0 +1,161 @@
+// Every committed real session imports, and what it becomes matches counts taken from the source files themselves
+// (not from the importer): the source's steps, calls and results, and its own error markers (a non-zero return or
+// exit code, `is_error`, an editor's refusal, a traceback, an error observation). Where the importer's count
+// differs from the raw marker count, the comment beside the row says which items and why.
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tokenCounter } from '../../src/accounting/tokens.js';
+import { Fixture, type Item } from '../../src/fixture/schema.js';
+import { detectFormat } from '../../src/traces/detect.js';
+import { importFile } from '../../src/traces/import.js';
+import { parseTrace } from '../../src/traces/parse.js';
+import { readFileSync } from 'node:fs';
+import { REAL } from './support.js';
+
+interface Expected {
+  readonly file: string;
+  /** Items, and of them tool calls and tool results. */
+  readonly items: number;
+  readonly calls: number;
+  readonly results: number;
+  /** Results with an error status; of those, how many carry a message the importer wrote (synthesized). */
+  readonly errors: number;
+  readonly synthesized: number;
+  /** Results flagged as negative results (a search that found nothing). */
+  readonly negative: number;
+  /** Per-effect outcomes recorded as failed on the calls. */
+  readonly failedEffects: number;
+  readonly formatVersion: string;
+}
+
+/*
+ * Source-side counts, from the raw files:
+ * - SWE-agent: `trajectory` steps = assistant actions; every action but a final `submit` is answered (0.x and xml: the
+ *   next user message; 1.x function calling: a `role: "tool"` message naming its id). Items: one per history message,
+ *   plus one reasoning item per function-calling assistant message whose text is not empty (its thought, beside the call).
+ *   Error markers: observations with an editor refusal ("Your proposed edit has introduced new syntax error") or a
+ *   traceback; pydicom: 3 rejected edits + 1 traceback.
+ * - mini-swe-agent: return codes != 0 in `extra.returncode` or `<returncode>`; sqlfluff's last call has no answer
+ *   (the run stopped). Items: every message but `exit`; v2 tool calls: the assistant text, when present, is its own item.
+ * - OpenHands: actions other than message/system/recall/think/finish are calls; observations caused by them are results.
+ *   ponyc-4593 and ponyc-4588 each hold one `error` observation with no cause (a malformed call the runtime refused
+ *   before it became an action: a system instruction here) and one grep exiting 1 with no output (a negative result,
+ *   not an error); the raw markers are 14 and 25.
+ * - Claude Code: 12 assistant messages written as 27 block records; 10 tool_use / tool_result pairs, 2 with is_error.
+ */
+const EXPECTED: readonly Expected[] = [
+  { file: 'swe-agent/pydicom__pydicom-1458.traj', items: 26, calls: 12, results: 11, errors: 4, synthesized: 0, negative: 0, failedEffects: 3, formatVersion: '0.x' },
+  { file: 'swe-agent/swe-agent__test-repo-i1.traj', items: 12, calls: 5, results: 4, errors: 0, synthesized: 0, negative: 0, failedEffects: 0, formatVersion: '0.x' },
+  { file: 'swe-agent/6e44b9__sweagenttestrepo-1c2844.traj', items: 14, calls: 4, results: 4, errors: 0, synthesized: 0, negative: 0, failedEffects: 0, formatVersion: '1.x function-calling' },
+  { file: 'swe-agent/function_calling_replace__marshmallow-code__marshmallow-1867.traj', items: 35, calls: 11, results: 11, errors: 1, synthesized: 0, negative: 0, failedEffects: 1, formatVersion: '1.x function-calling' },
+  { file: 'swe-agent/xml_sys-env_window100__marshmallow-code__marshmallow-1867.traj', items: 23, calls: 11, results: 10, errors: 1, synthesized: 0, negative: 0, failedEffects: 1, formatVersion: '1.x text actions' },
+  { file: 'mini-swe-agent/pvlib__pvlib-python-1072.traj.json', items: 32, calls: 15, results: 15, errors: 3, synthesized: 0, negative: 0, failedEffects: 1, formatVersion: 'mini-swe-agent-1.1, mini 2.2.7, v2 tool calls' },
+  { file: 'mini-swe-agent/sqlfluff__sqlfluff-2419.traj.json', items: 129, calls: 43, results: 42, errors: 3, synthesized: 0, negative: 0, failedEffects: 2, formatVersion: 'mini-swe-agent-1.1, mini 2.2.7, v2 tool calls' },
+  { file: 'mini-swe-agent/github_issue.v1.traj.json', items: 22, calls: 10, results: 10, errors: 2, synthesized: 0, negative: 0, failedEffects: 0, formatVersion: 'v1 text (bash block)' },
+  { file: 'mini-swe-agent/github_issue.v2.traj.json', items: 22, calls: 10, results: 10, errors: 2, synthesized: 0, negative: 0, failedEffects: 0, formatVersion: 'v2 text (mswea_bash_command)' },
+  { file: 'openhands/basic.json', items: 4, calls: 1, results: 1, errors: 0, synthesized: 0, negative: 0, failedEffects: 0, formatVersion: 'event stream' },
+  { file: 'openhands/wrong_initial_state.json', items: 8, calls: 3, results: 3, errors: 0, synthesized: 0, negative: 0, failedEffects: 0, formatVersion: 'event stream' },
+  { file: 'openhands/multi-swe-bench.output.jsonl#ponylang__ponyc-4595', items: 47, calls: 21, results: 21, errors: 6, synthesized: 2, negative: 0, failedEffects: 2, formatVersion: 'evaluation output' },
+  { file: 'openhands/multi-swe-bench.output.jsonl#ponylang__ponyc-4593', items: 69, calls: 32, results: 32, errors: 12, synthesized: 0, negative: 5, failedEffects: 10, formatVersion: 'evaluation output' },
+  { file: 'openhands/multi-swe-bench.output.jsonl#ponylang__ponyc-4588', items: 101, calls: 48, results: 48, errors: 23, synthesized: 8, negative: 1, failedEffects: 15, formatVersion: 'evaluation output' },
+  { file: 'openhands/resolver-mock.output.jsonl#line-1', items: 8, calls: 3, results: 3, errors: 0, synthesized: 0, negative: 0, failedEffects: 0, formatVersion: 'evaluation output, legacy flattened events' },
+  { file: 'openhands/resolver-mock.output.jsonl#line-2', items: 44, calls: 21, results: 21, errors: 0, synthesized: 0, negative: 0, failedEffects: 0, formatVersion: 'evaluation output, legacy flattened events' },
+  { file: 'claude-code/sample_main_transcript.jsonl', items: 35, calls: 10, results: 10, errors: 2, synthesized: 0, negative: 0, failedEffects: 0, formatVersion: 'Claude Code 2.0.76' },
+  { file: 'claude-code/agent-af1ff21.jsonl', items: 2, calls: 0, results: 0, errors: 0, synthesized: 0, negative: 0, failedEffects: 0, formatVersion: 'Claude Code 2.0.76' },
+];
+
+const tokens = tokenCounter();
+const sessions = new Map<string, Fixture>();
+
+async function session(file: string): Promise<Fixture> {
+  const [path, name] = file.split('#') as [string, string | undefined];
+  if (!sessions.has(file)) {
+    const all = await importFile(join(REAL, path), path, { redact: true, tokens });
+    for (const t of all) sessions.set(all.length === 1 ? path : `${path}#${t.fixture.id.split('.output.')[1]}`, t.fixture);
+  }
+  const f = sessions.get(name ? file : path);
+  if (!f) throw new Error(`no session ${file}`);
+  return f;
+}
+
+const count = (items: readonly Item[], test: (i: Item) => boolean) => items.filter(test).length;
+
+describe('the committed real traces', () => {
+  it('every file in data/real-traces is detected and listed here', () => {
+    const files = ['swe-agent', 'mini-swe-agent', 'openhands', 'claude-code']
+      .flatMap((d) => readdirSync(join(REAL, d)).filter((n) => n !== 'LICENSE').map((n) => `${d}/${n}`));
+    expect(new Set(EXPECTED.map((e) => e.file.split('#')[0]))).toEqual(new Set(files));
+    for (const f of files) expect(detectFormat(parseTrace(readFileSync(join(REAL, f), 'utf8'), f)), f).toBe(f.split('/')[0]);
+    expect(EXPECTED.length).toBeGreaterThanOrEqual(15);
+  });
+
+  for (const e of EXPECTED) {
+    it(`${e.file}: items, calls, results, errors and negatives as counted in the source`, async () => {
+      const f = Fixture.parse(await session(e.file));
+      const items = f.items;
+      expect({
+        items: items.length,
+        calls: count(items, (i) => i.kind === 'tool-call'),
+        results: count(items, (i) => i.kind === 'tool-result'),
+        errors: count(items, (i) => i.status?.state === 'error'),
+        synthesized: count(items, (i) => i.status?.state === 'error' && i.status.synthesized === true),
+        negative: count(items, (i) => i.flags.negativeResult),
+        failedEffects: items.flatMap((i) => i.effects ?? []).filter((x) => typeof x !== 'string' && x.outcome === 'failed').length,
+        formatVersion: f.imported?.formatVersion,
+      }).toEqual({
+        items: e.items, calls: e.calls, results: e.results, errors: e.errors, synthesized: e.synthesized,
+        negative: e.negative, failedEffects: e.failedEffects, formatVersion: e.formatVersion,
+      });
+      // A negative result is never an error; an error's message is the tool's own unless marked synthesized.
+      expect(items.every((i) => !(i.flags.negativeResult && i.status?.state === 'error'))).toBe(true);
+      // Every result answers an earlier call of the same tool and id, and call ids are unique.
+      const calls = items.filter((i) => i.kind === 'tool-call');
+      expect(new Set(calls.map((c) => c.tool!.callId)).size).toBe(calls.length);
+      for (const r of items.filter((i) => i.kind === 'tool-result')) {
+        const c = calls.find((x) => x.tool!.callId === r.tool!.callId);
+        expect(c, `${r.id} answers a call`).toBeDefined();
+        expect(items.indexOf(c!)).toBeLessThan(items.indexOf(r));
+      }
+    });
+  }
+
+  it('keeps every character of what the model saw: SWE-agent history text and OpenHands observation content arrive whole', async () => {
+    const pydicom = await session('swe-agent/pydicom__pydicom-1458.traj');
+    const raw = JSON.parse(readFileSync(join(REAL, 'swe-agent/pydicom__pydicom-1458.traj'), 'utf8')) as { history: { content: string }[] };
+    expect(pydicom.items.reduce((s, i) => s + i.content.length, 0)).toBe(raw.history.reduce((s, m) => s + m.content.length, 0));
+    const pony = await session('openhands/multi-swe-bench.output.jsonl#ponylang__ponyc-4595');
+    const line = JSON.parse(readFileSync(join(REAL, 'openhands/multi-swe-bench.output.jsonl'), 'utf8').split('\n')[0]!) as { history: { observation?: string; content?: string }[] };
+    const observed = line.history.filter((o) => o.observation && !['recall', 'agent_state_changed', 'null', 'think'].includes(o.observation));
+    expect(pony.items.filter((i) => i.kind === 'tool-result').reduce((s, i) => s + i.content.length, 0)).toBe(observed.reduce((s, o) => s + (o.content ?? '').length, 0));
+  });
+
+  it('an OpenHands failed str_replace is an error in the editor words with a failed effect; the read before it keeps its view range', async () => {
+    const f = await session('openhands/multi-swe-bench.output.jsonl#ponylang__ponyc-4595');
+    const failed = f.items.find((i) => i.kind === 'tool-result' && i.tool!.name === 'edit' && i.status?.state === 'error')!;
+    expect(failed.status).toMatchObject({ errorType: 'edit-failed', message: expect.stringMatching(/^No replacement was performed, old_str `DEF\(idseqsingle\);/) });
+    expect(failed.status).not.toHaveProperty('synthesized');
+    const call = f.items.find((i) => i.kind === 'tool-call' && i.tool!.callId === failed.tool!.callId)!;
+    expect(call.tool!.arguments).toMatchObject({ command: 'str_replace', old_str: expect.stringContaining('DEF(idseqsingle);'), new_str: expect.any(String) });
+    expect(call.effects).toEqual([{ source: '/workspace/ponylang__ponyc__0.1/src/libponyc/ast/parser.c', outcome: 'failed' }]);
+    const windowed = f.items.find((i) => i.kind === 'tool-result' && i.tool!.name === 'read' && i.tool!.arguments['view_range'] !== null && i.tool!.arguments['view_range'] !== undefined)!;
+    expect(windowed.source).toMatchObject({ identity: '/workspace/ponylang__ponyc__0.1/src/libponyc/ast/parser.c', selector: { kind: 'lines', from: 650, to: 700 } });
+  });
+
+  it('a SWE-agent window read is the line range its numbered lines show', async () => {
+    const f = await session('swe-agent/pydicom__pydicom-1458.traj');
+    const open = f.items.find((i) => i.kind === 'tool-result' && i.tool!.name === 'open')!;
+    expect(open.source).toEqual({ identity: '/pydicom__pydicom/pydicom/pixel_data_handlers/numpy_handler.py', version: 'UNKNOWN', mutable: 'UNKNOWN', selector: { kind: 'lines', from: 273, to: 372 } });
+  });
+
+  it('Claude Code 2.x: one turn per API message however many block records; the sidechain file is its own session', async () => {
+    const f = await session('claude-code/sample_main_transcript.jsonl');
+    // The message written as [thinking][tool_use][tool_use][tool_use] records: three calls, one turn.
+    const turns = new Set(f.items.filter((i) => ['toolu_0121Xkn9uW9TJCnTjQjc656P', 'toolu_018vFotHvxxm3NcDcXDk1wSh', 'toolu_01MV7Z6p51X7jX276ddEU4zf'].includes(i.tool?.callId ?? '') && i.kind === 'tool-call').map((i) => i.turn));
+    expect(turns.size).toBe(1);
+    // 12 assistant messages and 4 task boundaries (5 prompts): 16 turns after the first prompt's turn 0.
+    expect(f.items.at(-1)!.turn).toBe(16);
+    const agent = await session('claude-code/agent-af1ff21.jsonl');
+    expect(agent.items.map((i) => [i.origin, i.kind])).toEqual([['user', 'instruction'], ['model', 'reasoning']]);
+  });
+});
