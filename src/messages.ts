@@ -84,6 +84,15 @@ export const messages = {
   PL_RESULTS_INCONSISTENT: (file: string, problem: string) => `${file}: ${problem}`,
   PL_RESULTS_MIXED_READERS: (path: string, readers: readonly string[]) =>
     `${path}: the conditions' behaviour was answered by different readers, which the report will not put in one column (${readers.join('; ')}); report each reader's run from its own results folder`,
+  PL_RESULTS_UNVERIFIED: (path: string, problems: readonly string[]) =>
+    `${path} is not what its manifest.json pins, so nothing in it is read or published:\n  ${problems.join('\n  ')}\n(a results folder must be exactly what a run wrote: rerun npm run experiment with the same options to regenerate it)`,
+  PL_RESULTS_FILE_CHANGED: (file: string, pinned: string, actual: string) =>
+    `${file}: changed: manifest.json pins sha256 ${pinned}, the file has ${actual}`,
+  PL_RESULTS_FILE_MISSING: (file: string, pinned: string) => `${file}: missing: manifest.json pins sha256 ${pinned}`,
+  PL_RESULTS_FILE_UNPINNED: (file: string) => `${file}: not pinned by manifest.json (every condition's summary.json and points.csv must be)`,
+  PL_RESULTS_FILE_EXTRA: (file: string) => `${file}: extra: in a condition folder but not in manifest.json`,
+  PL_RESULTS_DEBRIS: (file: string, pid: number) =>
+    `${file}: left by a writer (process ${pid}) that is still running or was killed; a dead writer's leftovers are cleared, and a swap it committed is finished, by the next run, report or publish on this folder`,
   PL_REPORT_PREREG_MISSING: (file: string, results: string) =>
     `no preregistration at ${file}: the report reads its comparisons, outcomes, alpha, bootstrap and acceptance criteria from it (results: ${results})`,
   PL_REPORT_PREREG_CHANGED: (file: string, results: string, expected: string, actual: string) =>
@@ -157,4 +166,9 @@ export const notices = {
     `${report}\nwrote ${out}/ (${files} files from ${sessions} sessions in ${from}/)\n`,
   generatedWritten: (files: readonly string[], readme: string) => `wrote ${files.join(', ')} and the generated tables of ${readme}\n`,
   notebookRan: (file: string) => `ran ${file}\n`,
+  debrisCleared: (dir: string, finished: readonly string[], removed: readonly string[]) =>
+    `${dir}: cleared what killed runs left: ${[
+      ...finished.map((f) => `finished the committed swap in ${f}`),
+      ...(removed.length > 0 ? [`removed ${removed.join(', ')}`] : []),
+    ].join('; ')}\n`,
 } as const;

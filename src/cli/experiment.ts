@@ -23,12 +23,13 @@ import type { Condition } from '../policy/types.js';
 import { parseTiming, timingLabel, type Timing } from '../timing/timing.js';
 import { choiceFlag, integerFlag, parseFlags } from './args.js';
 import { loadPolicyModule } from './policy-module.js';
-import type { CliIO } from './io.js';
+import { clearDebris, type CliIO } from './io.js';
 import { relativePath } from '../fixture/canonical.js';
 import { renderConditionList, renderSummaryTable } from './render.js';
 import { estimateCost, MODEL_FLAGS, MODEL_HELP, parseModelFlags, prepareStudy, rolesOf, usesModels, type ModelPlan } from './models.js';
 import { buildView } from '../fixture/view.js';
-import { notices } from '../messages.js';
+import { messages, notices } from '../messages.js';
+import { findDebris } from '../engine/atomic.js';
 
 export const DEFAULTS = { fixtures: 'fixtures', out: 'results', seed: 20261202, timing: 'immediate', placeholders: 'marker' } as const;
 
@@ -193,6 +194,7 @@ async function execute(plan: Plan, io: CliIO, outDir: string, intoDefault = fals
   // make no calls, so they need no views built ahead.
   const views = usesModels(plan.models) ? fixtures.flatMap((f) => f.fixture.prunePoints.map((point) => buildView(f.fixture, point.id, tokens))) : [];
   const prepared = await prepareStudy(plan.models, plan.conditions, views, tokens, plan.seed, io);
+  clearDebris(outDir, io);
   let writer: RunWriter | undefined;
   try {
     const { value: summaries, stop } = await prepared.run((conditions, models, final) => {
@@ -304,6 +306,8 @@ async function check(plan: Plan, io: CliIO): Promise<number> {
       if (actual === undefined && o.file.endsWith('.gz') && pin?.sha256 === o.sha256) pinnedOnly += 1;
       else if (actual !== o.sha256) differs.push(o.file);
     }
+    // What a killed or running writer left is not output this code produces, whatever it holds.
+    for (const d of findDebris(plan.outDir)) differs.push(messages.PL_RESULTS_DEBRIS(d.name, d.pid));
     if (differs.length > 0) throw failure('PL_CHECK_DIFFERS', differs);
     io.stdout(notices.experimentCheckPassed(relativePath(plan.outDir, io.cwd), fresh.outputs.length, fresh.conditions.length, fresh.fixtures.length, pinnedOnly));
     return 0;
