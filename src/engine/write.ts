@@ -7,16 +7,20 @@ import { createHash, type Hash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { csvRow } from '../artifacts/csv.js';
-import { Manifest, POINT_ROW_COLUMNS, type Manifest as ManifestT, type PointMeasures, type PointRow, type Summary } from '../artifacts/schema.js';
+import { Manifest, POINT_ROW_COLUMNS, type Manifest as ManifestT, type RunBlock, type RunRecord, type PointMeasures, type PointRow, type Summary } from '../artifacts/schema.js';
 import { failure } from '../errors.js';
-import { byCodeUnit } from '../fixture/canonical.js';
+import { byCodeUnit, sha256 } from '../fixture/canonical.js';
 import type { ConditionInfo } from '../policy/types.js';
 import { commitSwap, discardStaging, stagingFolder, type SwapStep } from './atomic.js';
 import type { FixtureChunk, StudySink } from './run.js';
 
 export { swapIn, writeAtomic } from './atomic.js';
 
-export type ManifestInputs = Omit<ManifestT, 'outputs' | 'conditions'>;
+/** What a run knows before it writes: the manifest's inputs, and the volatile facts that go to run.json. */
+export type ManifestInputs = Omit<ManifestT, 'outputs' | 'conditions' | 'run'> & { readonly run: RunBlock };
+
+/** The run's volatile facts, git-ignored beside the manifest (see RunRecord). */
+export const RUN_FILE = 'run.json';
 
 /** The per-condition files: the committed tier in plain text, the generated corpus's bulk gzip-compressed. */
 export const LAYOUT = {
@@ -56,7 +60,7 @@ export function readManifest(dir: string): ManifestT | undefined {
 
 /** Inputs that must match for an earlier run's condition folders to stand beside this run's. */
 function sameInputs(a: ManifestT, b: ManifestInputs): boolean {
-  const sig = (m: ManifestInputs) => JSON.stringify([m.package, m.tokenizer, m.seed, m.timing, m.placeholders, m.study, m.models, m.fixtures]);
+  const sig = (m: Omit<ManifestInputs, 'run'>) => JSON.stringify([m.package, m.tokenizer, m.seed, m.timing, m.placeholders, m.study, m.models, m.fixtures]);
   return sig(a) === sig(b);
 }
 
@@ -242,14 +246,18 @@ export class RunWriter implements StudySink {
         ...this.conditions.map((c) => ({ name: c.name, layer: c.layer, rung: c.rung, version: c.version })),
       ].sort((a, b) => byCodeUnit(a.name, b.name));
       const { run, ...fixed } = inputs;
-      const manifest: ManifestT = { ...fixed, conditions, outputs, run };
-      writeFileSync(join(this.staging, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+      const manifest: ManifestT = { ...fixed, conditions, outputs };
+      const manifestText = `${JSON.stringify(manifest, null, 2)}\n`;
+      const record: RunRecord = { manifestSha256: sha256(manifestText), ...run };
+      writeFileSync(join(this.staging, 'manifest.json'), manifestText);
+      writeFileSync(join(this.staging, RUN_FILE), `${JSON.stringify(record, null, 2)}\n`);
       const marker = (name: string, present: boolean): SwapStep => (present ? { move: name } : { remove: name });
       commitSwap(this.outDir, this.staging, [
         ...this.conditions.map((c) => ({ move: c.name })),
         marker(LAYOUT.exploratoryMarker, this.layout.exploratory),
         marker(LAYOUT.incompleteMarker, Boolean(inputs.incomplete)),
         { move: 'manifest.json' },
+        { move: RUN_FILE },
         ...stale.map((c) => ({ remove: c.name })),
       ]);
       this.done = true;

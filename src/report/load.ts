@@ -7,8 +7,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { z } from 'zod';
 import { csvCells } from '../artifacts/csv.js';
-import { Manifest, POINT_ROW_COLUMNS, PointRow, Summary } from '../artifacts/schema.js';
+import { Manifest, POINT_ROW_COLUMNS, PointRow, RunRecord, Summary, type RunBlock } from '../artifacts/schema.js';
 import { verifyResultsFolder } from '../artifacts/verify.js';
+import { RUN_FILE } from '../engine/write.js';
 import { input } from '../errors.js';
 import { byCodeUnit, sha256 } from '../fixture/canonical.js';
 import { conditionNames } from '../policy/registry.js';
@@ -38,6 +39,11 @@ export interface StudyResults {
   readonly manifest: Manifest;
   /** sha256 of manifest.json's bytes as read, for provenance. */
   readonly manifestSha256: string;
+  /**
+   * When, from which commit and on which Node the run was made: run.json when it names this manifest, else the
+   * block a manifest written before run.json carried, else null (run.json is git-ignored: a fresh clone has none).
+   */
+  readonly run: RunBlock | null;
   /** In the registry's order; conditions the registry does not know (a --policy run) follow by name. */
   readonly conditions: readonly ConditionResults[];
   /** Fixture id to the families it instantiates, from the manifest. */
@@ -123,5 +129,17 @@ export function loadResults(dir: string, label: string = dir): StudyResults {
     throw input('PL_RESULTS_MIXED_READERS', label, conditions.map((c) => `${c.summary.condition}: ${c.summary.behaviour.reader}`));
   }
   const families = new Map(manifest.fixtures.map((f) => [f.id, [...f.families].sort(byCodeUnit)] as const));
-  return { label, manifest, manifestSha256: sha256(manifestJson.bytes), conditions, families };
+  const manifestSha256 = sha256(manifestJson.bytes);
+  return { label, manifest, manifestSha256, run: runOf(dir, manifest, manifestSha256), conditions, families };
+}
+
+/** The run record that belongs to this manifest; one that names another manifest (or does not parse) is ignored. */
+function runOf(dir: string, manifest: Manifest, manifestSha256: string): RunBlock | null {
+  try {
+    const { manifestSha256: names, ...run } = RunRecord.parse(JSON.parse(readFileSync(join(dir, RUN_FILE), 'utf8')));
+    if (names === manifestSha256) return run;
+  } catch {
+    // Absent or unreadable: the run's facts are unknown, which provenance says.
+  }
+  return manifest.run ?? null;
 }
