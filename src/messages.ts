@@ -34,6 +34,12 @@ export const messages = {
   PL_PREREG_MISSING: (file: string) =>
     `no preregistration at ${file}: the default fixtures are the preregistered study and are checked against it (run with --exploratory to run anyway, stamped exploratory)`,
   PL_PREREG_INVALID: (file: string, where: string, problem: string) => `${file}: ${where}: ${problem}`,
+  PL_PREREG_PIN_MISSING: (pin: string, file: string) =>
+    `no pin at ${pin}: ${file} was never frozen, so no run can be checked against it (freeze it with npm run prereg:freeze, or run with --exploratory)`,
+  PL_PREREG_PIN_INVALID: (pin: string, file: string) =>
+    `${pin} is not a pin of ${file}: expected one line "<sha256>  ${file.split('/').pop()}" as npm run prereg:freeze writes it`,
+  PL_PREREG_EDITED: (file: string, pin: string, pinned: string, actual: string) =>
+    `${file} was edited after it was frozen (${pin} pins sha256 ${pinned}, the file has ${actual}); an amendment is frozen with npm run prereg:freeze`,
   PL_FROZEN_MANIFEST_MISSING: (file: string, preregistration: string) =>
     `no fixture manifest at ${file}, which ${preregistration} pins (write it with npm run fixtures:manifest, then npm run prereg:freeze)`,
   PL_FROZEN_MANIFEST_CHANGED: (file: string, preregistration: string, expected: string, actual: string) =>
@@ -156,6 +162,10 @@ export const notices = {
   preregistrationPinned: (file: string, manifest: string, sha: string) => `${file} already pins ${manifest} (sha256 ${sha})\n`,
   preregistrationRepinned: (file: string, manifest: string, previous: string, pinned: string) =>
     `${file} now pins ${manifest}: sha256 ${previous} -> ${pinned}; rerun npm run experiment\n`,
+  preregistrationFrozen: (pin: string, file: string, previous: string | null, pinned: string) =>
+    previous === pinned
+      ? `${pin} already pins ${file} (sha256 ${pinned})\n`
+      : `${pin} now pins ${file}: sha256 ${previous ?? '(none)'} -> ${pinned}; commit both files\n`,
   reportWritten: (tables: number, tablesDir: string, charts: number, chartsDir: string, fixtures: number, conditions: number) =>
     `wrote ${tables} tables to ${tablesDir}/ and ${charts} charts to ${chartsDir}/ (${fixtures} fixtures, ${conditions} conditions)\n`,
   bundleWritten: (out: string, files: number) => `wrote the bundle to ${out} (${files} files)\n`,

@@ -172,9 +172,10 @@ function studyFor(plan: Plan, root: string): Study {
     return { exploratory: true, why: `--fixtures ${relativePath(plan.fixturesPath, root)} is not the preregistered fixture set`, frozen: null };
   }
   const frozen = checkFrozenInputs(root, plan.fixturesPath);
-  const off = departures(frozen.pinned, {
+  // An edit to the preregistration since it was frozen departs from the design as much as another option does.
+  const off = [...(frozen.edited ? [frozen.edited] : []), ...departures(frozen.pinned, {
     timing: timingLabel(plan.timing), placeholders: plan.placeholders, seed: plan.seed, conditions: plan.conditions, own: plan.own,
-  });
+  })];
   return { exploratory: off.length > 0, why: off.join('; '), frozen };
 }
 
