@@ -18,6 +18,19 @@ export const messages = {
   PL_USAGE_UNKNOWN_COMMAND: (name: string, valid: readonly string[]) =>
     `unknown command "${name}"; valid commands: ${valid.join(', ')}`,
   PL_FIXTURE_PATH_MISSING: (path: string) => `fixture path ${path} does not exist (give a fixture .json file or a folder of them, such as fixtures/ or fixtures/canonical/)`,
+  PL_FIXTURE_PATH_SPECIAL: (path: string, kind: string) =>
+    `fixture path ${path} is ${kind}, not a fixture file or a folder of them; nothing was read`,
+  PL_INPUT_NOT_REGULAR: (file: string, kind: string) => `${file}: is ${kind}, not a regular file; nothing was read from it`,
+  PL_INPUT_TOO_LARGE: (file: string, what: string, limit: number) =>
+    `${file}: ${what} is over the limit of ${limit} bytes of JSON text per file`,
+  PL_INPUT_UTF8: (file: string, offset: number) =>
+    `${file}: not valid UTF-8 at byte ${offset} (a file is read as UTF-8 and never silently repaired)`,
+  PL_INPUT_DUPLICATE_KEY: (file: string, where: string, key: string) =>
+    `${file}: ${where}: key "${key}" appears twice in one object (which one is meant cannot be known)`,
+  PL_INPUT_TOO_DEEP: (file: string, where: string, limit: number) =>
+    `${file}: ${where}: nested deeper than the limit of ${limit} objects and arrays`,
+  PL_INPUT_STRING_TOO_LONG: (file: string, where: string, length: number, limit: number) =>
+    `${file}: ${where}: a string of ${length} characters, over the limit of ${limit}`,
   PL_FIXTURE_NONE: (path: string) => `no fixture files (*.json) found under ${path}`,
   PL_FIXTURE_GZIP: (file: string, detail: string) => `${file}: not a readable gzip file (${detail})`,
   PL_FIXTURE_JSON: (file: string, detail: string) => `${file}: not valid JSON (${detail})`,
@@ -176,6 +189,7 @@ export const notices = {
     `${report}\nwrote ${out}/ (${files} files from ${sessions} sessions in ${from}/)\n`,
   generatedWritten: (files: readonly string[], readme: string) => `wrote ${files.join(', ')} and the generated tables of ${readme}\n`,
   notebookRan: (file: string) => `ran ${file}\n`,
+  inputSkipped: (file: string, why: string) => `prunelab: skipped ${file}: it is ${why}, not a regular file\n`,
   debrisCleared: (dir: string, finished: readonly string[], removed: readonly string[]) =>
     `${dir}: cleared what killed runs left: ${[
       ...finished.map((f) => `finished the committed swap in ${f}`),

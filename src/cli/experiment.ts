@@ -12,7 +12,7 @@ import { TOKENIZER, tokenCounter } from '../accounting/tokens.js';
 import { failure, usage } from '../errors.js';
 import { sha256 } from '../fixture/canonical.js';
 import { deepFreeze } from '../fixture/freeze.js';
-import { loadFixtures, type LoadedFixture } from '../fixture/load.js';
+import { loadFixtures, type LoadedFixture, type OnSkip } from '../fixture/load.js';
 import { PLACEHOLDER_CHOICES, type PlaceholderMode } from '../engine/placeholder.js';
 import { streamStudy } from '../engine/run.js';
 import { readManifest, RunWriter, type ManifestInputs } from '../engine/write.js';
@@ -126,7 +126,7 @@ export async function experiment(argv: readonly string[], io: CliIO): Promise<nu
   };
   if (usesModels(plan.models) && flags.out === undefined && !plan.models.estimateCost) throw usage('PL_USAGE_MODEL_NEEDS_OUT');
   if (plan.models.estimateCost) {
-    const fixtures = loadFixtures(plan.fixturesPath, io.cwd);
+    const fixtures = loadFixtures(plan.fixturesPath, io.cwd, skipNotice(io));
     const tokens = tokenCounter();
     const points = fixtures.flatMap((f) => f.fixture.prunePoints.map((point) => ({ point, view: buildView(f.fixture, point.id, tokens) })));
     io.stdout(estimateCost(plan.models, plan.conditions, points, tokens, plan.seed));
@@ -139,6 +139,11 @@ export async function experiment(argv: readonly string[], io: CliIO): Promise<nu
   const notice = study.exploratory ? notices.exploratoryRun(study.why) : '';
   io.stdout(flags.json ? `${JSON.stringify(summaries, null, 2)}\n` : notice + renderSummaryTable(summaries, plan.outDir, io.cwd));
   return 0;
+}
+
+/** Says on stderr which files in a fixtures folder were passed over as not regular files. */
+function skipNotice(io: CliIO): OnSkip {
+  return (file, why) => io.stderr(notices.inputSkipped(relativePath(file, io.cwd), why));
 }
 
 function info(c: Condition) {
@@ -185,7 +190,7 @@ async function execute(plan: Plan, io: CliIO, outDir: string, intoDefault = fals
   const root = io.cwd;
   const study = studyFor(plan, root);
   if (intoDefault && study.exploratory) throw usage('PL_USAGE_EXPLORATORY_NEEDS_OUT', study.why);
-  const fixtures = loadFixtures(plan.fixturesPath, root);
+  const fixtures = loadFixtures(plan.fixturesPath, root, skipNotice(io));
   if (study.frozen) checkLoaded(fixtures, study.frozen);
   const startedAt = new Date().toISOString();
   deepFreeze(fixtures);

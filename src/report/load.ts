@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import { csvCells } from '../artifacts/csv.js';
 import { Manifest, POINT_ROW_COLUMNS, PointRow, RunRecord, Summary, type RunBlock } from '../artifacts/schema.js';
 import { verifyResultsFolder } from '../artifacts/verify.js';
+import { parseJsonStrict } from '../fixture/json.js';
 import { RUN_FILE } from '../engine/write.js';
 import { input } from '../errors.js';
 import { byCodeUnit, sha256 } from '../fixture/canonical.js';
@@ -69,11 +70,15 @@ function readJson(path: string, file: string, where: string): { bytes: Buffer; v
 }
 
 function parseJson(bytes: Buffer, file: string, where: string): { bytes: Buffer; value: unknown } {
+  let value: unknown;
   try {
-    return { bytes, value: JSON.parse(bytes.toString('utf8')) as unknown };
+    value = JSON.parse(bytes.toString('utf8')) as unknown;
   } catch (err) {
     throw input('PL_RESULTS_FIELD', file, where, '(root)', `not readable JSON (${(err as Error).message})`);
   }
+  // Valid JSON that would be read wrongly (a key twice, invalid UTF-8 replaced) is refused too, naming where.
+  parseJsonStrict(bytes, file);
+  return { bytes, value };
 }
 
 /** Orders condition names as the registry does, unknown names after them by code unit. */

@@ -7,6 +7,7 @@ import { FixtureManifest, MANIFEST_VERSION, type FixtureManifest as FixtureManif
 import { input } from '../errors.js';
 import { byCodeUnit, relativePath, sha256 } from '../fixture/canonical.js';
 import { fixtureFiles, readJsonBytes } from '../fixture/load.js';
+import { kindOf } from '../fixture/json.js';
 
 export const FIXTURE_MANIFEST_FILE = 'fixtures/MANIFEST.json';
 export const MANIFEST_NAME = 'MANIFEST.json';
@@ -53,7 +54,8 @@ function oracleFiles(dir: string): string[] {
       const full = join(d, entry.name);
       if (entry.isDirectory()) {
         if (entry.name !== 'node_modules') walk(full, entry.name === 'oracles');
-      } else if (inOracles && /\.oracle\.json(\.gz)?$/.test(entry.name)) {
+      } else if (inOracles && /\.oracle\.json(\.gz)?$/.test(entry.name) && kindOf(full) === undefined) {
+        // Only regular files: the loader passes over (and reports) a FIFO or a looping link, which a read would hang on.
         found.push(full);
       }
     }

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { input } from '../errors.js';
+import { parseJsonStrict } from '../fixture/json.js';
 
 export const PREREGISTRATION_FILE = 'experiments/ch10-ablation/preregistration.json';
 export const PREREGISTRATION_PROSE_FILE = 'experiments/ch10-ablation/preregistration.md';
@@ -165,6 +166,8 @@ export function parsePreregistration(text: string, file: string): Preregistratio
   } catch (err) {
     throw input('PL_PREREG_INVALID', file, 'the whole file', `not valid JSON (${(err as Error).message})`);
   }
+  // A key given twice would be read as its last value without a word; refuse it, naming where.
+  parseJsonStrict(Buffer.from(text, 'utf8'), file);
   const result = Preregistration.safeParse(raw);
   if (!result.success) {
     const issue = result.error.issues[0]!;
