@@ -189,7 +189,7 @@ export const notices = {
     `${report}\nwrote ${out}/ (${files} files from ${sessions} sessions in ${from}/)\n`,
   generatedWritten: (files: readonly string[], readme: string) => `wrote ${files.join(', ')} and the generated tables of ${readme}\n`,
   notebookRan: (file: string) => `ran ${file}\n`,
-  inputSkipped: (file: string, why: string) => `prunelab: skipped ${file}: it is ${why}, not a regular file\n`,
+  inputSkipped: (file: string, why: string) => `prunelab: skipped ${file}: ${why}\n`,
   debrisCleared: (dir: string, finished: readonly string[], removed: readonly string[]) =>
     `${dir}: cleared what killed runs left: ${[
       ...finished.map((f) => `finished the committed swap in ${f}`),

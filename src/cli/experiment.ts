@@ -29,7 +29,7 @@ import { renderConditionList, renderSummaryTable } from './render.js';
 import { estimateCost, MODEL_FLAGS, MODEL_HELP, parseModelFlags, prepareStudy, rolesOf, usesModels, type ModelPlan } from './models.js';
 import { buildView } from '../fixture/view.js';
 import { messages, notices } from '../messages.js';
-import { findDebris } from '../engine/atomic.js';
+import { findDebris, removeDeadTemps } from '../engine/atomic.js';
 
 export const DEFAULTS = { fixtures: 'fixtures', out: 'results', seed: 20261202, timing: 'immediate', placeholders: 'marker' } as const;
 
@@ -284,8 +284,13 @@ async function textHash(path: string): Promise<string | undefined> {
  * the fresh run's hash and the committed manifest's pin; a compressed log that is absent (git-ignored, so missing
  * from a fresh clone) is verified through its pin alone.
  */
+const CHECK_TEMP = 'prunelab-check-';
+
 async function check(plan: Plan, io: CliIO): Promise<number> {
-  const temp = mkdtempSync(join(tmpdir(), 'prunelab-check-'));
+  // Named after this process, so the next check removes what a killed one left in the temp folder.
+  const removed = removeDeadTemps(tmpdir(), CHECK_TEMP);
+  if (removed.length > 0) io.stderr(notices.debrisCleared(tmpdir(), [], removed));
+  const temp = mkdtempSync(join(tmpdir(), `${CHECK_TEMP}${process.pid}-`));
   try {
     await execute(plan, io, temp);
     const fresh = readManifest(temp);

@@ -186,6 +186,32 @@ export function recoverDebris(dir: string): Recovery {
   return { finished, removed };
 }
 
+/**
+ * Temporary folders named `<prefix><pid>-…` in `dir` (the system's temp folder) whose process is gone: removed, and
+ * their names returned. A `--check` killed while it regenerated leaves a whole study in one.
+ */
+export function removeDeadTemps(dir: string, prefix: string): string[] {
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return removed;
+  }
+  for (const name of names.sort()) {
+    if (!name.startsWith(prefix)) continue;
+    const m = /^(\d+)-/.exec(name.slice(prefix.length));
+    if (!m || processAlive(Number(m[1]))) continue;
+    try {
+      rmSync(join(dir, name), { recursive: true, force: true });
+      removed.push(name);
+    } catch {
+      // Another user's, or already going: not this check's to remove.
+    }
+  }
+  return removed;
+}
+
 function readJournal(path: string): { pid: number; steps: SwapStep[] } | undefined {
   try {
     const raw = JSON.parse(readFileSync(path, 'utf8')) as { pid?: unknown; steps?: unknown };

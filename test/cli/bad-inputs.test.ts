@@ -211,13 +211,16 @@ describe('bad input that is handled: the run goes on, saying what it passed over
     symlinkSync('loop.json', join(f, 'loop.json'));
     symlinkSync('nowhere.json', join(f, 'dangling.json'));
     symlinkSync('.', join(f, 'again'));
+    mkdirSync(join(f, '.staging-4242'));
+    writeFileSync(join(f, '.staging-4242', 'half.json'), '{"id": ');
     const out = join(dir, 'out');
     const r = await cli(['experiment', '--fixtures', f, '--out', out, '--condition', 'raw']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('pipe.json: it is a FIFO (named pipe)');
     expect(r.stderr).toContain('loop.json: it is a symbolic link that loops');
     expect(r.stderr).toContain('dangling.json: it is a symbolic link to nothing');
-    expect(r.stderr).toContain('again: it is a folder already walked through another link');
+    expect(r.stderr).toContain('again: a folder already walked through another link');
+    expect(r.stderr).toContain(".staging-4242: an unfinished write's staging folder");
     expect(r.stdout).toContain('1 fixtures');
   });
 

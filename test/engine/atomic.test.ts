@@ -5,7 +5,7 @@ import * as realFs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { commitSwap, findDebris, processAlive, recoverDebris, type SwapStep } from '../../src/engine/atomic.js';
+import { commitSwap, findDebris, processAlive, recoverDebris, removeDeadTemps, type SwapStep } from '../../src/engine/atomic.js';
 
 // Every rename, removal and write the swap makes counts down; at zero the "process" dies mid-swap.
 const ops = { left: Number.POSITIVE_INFINITY };
@@ -126,5 +126,15 @@ describe('recoverDebris', () => {
     expect(recoverDebris(dir)).toEqual({ finished: [], removed: [] });
     expect(tree(dir)).toEqual({ ...OLD, ...live });
     expect(findDebris(dir).map((d) => d.kind).sort()).toEqual(['old', 'staging']);
+  });
+});
+
+describe('removeDeadTemps', () => {
+  it('removes the temporary folders of dead processes with the prefix, and nothing else', () => {
+    const pid = deadPid();
+    const dir = mkdtempSync(join(tmpdir(), 'prunelab-temps-'));
+    write(dir, { [`prunelab-check-${pid}-abc/manifest.json`]: 'x', [`prunelab-check-${process.pid}-def/manifest.json`]: 'y', 'prunelab-check-old/x': 'z', [`other-${pid}-a/x`]: 'w' });
+    expect(removeDeadTemps(dir, 'prunelab-check-')).toEqual([`prunelab-check-${pid}-abc`]);
+    expect(Object.keys(tree(dir)).sort()).toEqual([`other-${pid}-a/x`, `prunelab-check-${process.pid}-def/manifest.json`, 'prunelab-check-old/x']);
   });
 });
