@@ -1,34 +1,16 @@
 // As a user meets them: a results folder edited by hand, a condition folder with a file no run wrote, and the
 // leftovers of a run killed before and during its swap. report and publish refuse a folder that is not what its
 // manifest pins; the next run, report or publish clears a dead run's leftovers; --check names them.
-import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { processAlive } from '../../src/engine/atomic.js';
 import { cli } from '../support/cli.js';
 import { writeFixture } from '../support/minimal.js';
 import { copyResults } from '../report/support.js';
+import { deadPid, tree } from '../support/debris.js';
 
 const tmp = (what: string) => mkdtempSync(join(tmpdir(), `prunelab-${what}-`));
-
-function deadPid(): number {
-  const pid = spawnSync(process.execPath, ['-e', '']).pid!;
-  expect(processAlive(pid)).toBe(false);
-  return pid;
-}
-
-/** Every file under dir (debris folders included), relative, with its bytes as text. */
-function tree(dir: string, prefix = ''): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const e of readdirSync(join(dir, prefix), { withFileTypes: true })) {
-    const rel = prefix ? `${prefix}/${e.name}` : e.name;
-    if (e.isDirectory()) Object.assign(out, tree(dir, rel));
-    else out[rel] = readFileSync(join(dir, rel), 'latin1');
-  }
-  return out;
-}
 
 const noRunJson = (t: Record<string, string>) => Object.fromEntries(Object.entries(t).filter(([f]) => f !== 'run.json'));
 

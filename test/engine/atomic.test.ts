@@ -1,11 +1,11 @@
 // A writer killed at any file operation of its swap leaves a folder that the next process restores to the old
 // output or the new one, whole; and only a dead writer's leftovers are touched.
-import { spawnSync } from 'node:child_process';
 import * as realFs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { commitSwap, findDebris, processAlive, recoverDebris, removeDeadTemps, type SwapStep } from '../../src/engine/atomic.js';
+import { commitSwap, findDebris, recoverDebris, removeDeadTemps, type SwapStep } from '../../src/engine/atomic.js';
+import { deadPid, tree } from '../support/debris.js';
 
 // Every rename, removal and write the swap makes counts down; at zero the "process" dies mid-swap.
 const ops = { left: Number.POSITIVE_INFINITY };
@@ -20,31 +20,13 @@ vi.mock('node:fs', async (importOriginal) => {
   return { ...patched, default: patched };
 });
 
-const { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, writeFileSync } = realFs;
-
-/** The pid of a process that has exited: what a killed run leaves its folders named after. */
-function deadPid(): number {
-  const pid = spawnSync(process.execPath, ['-e', '']).pid!;
-  expect(processAlive(pid)).toBe(false);
-  return pid;
-}
+const { mkdirSync, mkdtempSync, readFileSync, renameSync, writeFileSync } = realFs;
 
 function write(dir: string, files: Record<string, string>): void {
   for (const [file, text] of Object.entries(files)) {
     mkdirSync(join(dir, file, '..'), { recursive: true });
     writeFileSync(join(dir, file), text);
   }
-}
-
-/** Every file under dir, relative, with its text. */
-function tree(dir: string, prefix = ''): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const e of readdirSync(join(dir, prefix), { withFileTypes: true })) {
-    const rel = prefix ? `${prefix}/${e.name}` : e.name;
-    if (e.isDirectory()) Object.assign(out, tree(dir, rel));
-    else out[rel] = readFileSync(join(dir, rel), 'utf8');
-  }
-  return out;
 }
 
 const OLD = { 'a/x.txt': 'old a', 'b/x.txt': 'old b', 'stale/x.txt': 'old stale', 'manifest.json': 'old manifest', 'tables/t.md': 'kept' };
