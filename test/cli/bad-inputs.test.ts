@@ -144,6 +144,10 @@ const FIXTURE_CASES: Case[] = [
   { name: 'a --policy file that does not exist', setup: (d) => ({ args: ['experiment', '--fixtures', folder(d), '--out', OUT, '--policy', join(d, 'mine.ts')] }), says: ['mine.ts does not exist'] },
   { name: 'a positional argument', setup: (d) => ({ args: ['experiment', folder(d)] }), says: ['unexpected argument'] },
   { name: 'an unknown command', setup: () => ({ args: ['experimnet'] }), says: ['unknown command "experimnet"'] },
+  // npm run ecology reads the same kinds of path
+  { name: 'ecology of a FIFO', setup: (d) => { mkfifo(join(d, 'pipe')); return { args: ['ecology', join(d, 'pipe'), '--out', OUT] }; }, says: ['pipe is a FIFO (named pipe)', '[PL_FIXTURE_PATH_SPECIAL]'] },
+  { name: 'ecology of /dev/zero', setup: () => ({ args: ['ecology', '/dev/zero', '--out', OUT] }), says: ['/dev/zero is a character device'] },
+  { name: 'ecology of a folder whose only session is a FIFO (must not hang)', setup: (d) => { mkdirSync(join(d, 's')); mkfifo(join(d, 's', 'run.traj')); return { args: ['ecology', join(d, 's'), '--out', OUT] }; }, says: ['run.traj: it is a FIFO', '[PL_FIXTURE_NONE]'] },
   { name: '--concurrency 0', setup: (d) => run(folder(d), ['--provider', 'openai', '--model', 'm', '--concurrency', '0', '--llm-cache', 'replay']), says: ['--concurrency'] },
 ];
 
