@@ -1,6 +1,8 @@
 // As a user meets them: a results folder edited by hand, a condition folder with a file no run wrote, and the
 // leftovers of a run killed before and during its swap. report and publish refuse a folder that is not what its
 // manifest pins; the next run, report or publish clears a dead run's leftovers; --check names them.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -115,4 +117,31 @@ describe('a run killed before or during its swap', () => {
     const after = tree(out);
     for (const [f, text] of Object.entries(before)) expect(after[f], f).toBe(text);
   });
+
+  it('a real kill -9 at several moments: after the next report the folder is the old run or the new one, whole', async () => {
+    const { dir } = writeFixture();
+    const [out, before, after] = [tmp('out'), tmp('before'), tmp('after')];
+    const conditions = ['--condition', 'raw,ladder-0,ladder-0-3'];
+    expect((await cli(['experiment', '--fixtures', dir, '--out', before, ...conditions])).code).toBe(0);
+    expect((await cli(['experiment', '--fixtures', dir, '--out', after, ...conditions, '--placeholders', 'none'])).code).toBe(0);
+    const results = (d: string) => Object.fromEntries(Object.entries(tree(d)).filter(([f]) => !/^(run\.json|tables\/|charts\/)/.test(f)));
+    const outcomes = new Set<string>();
+    for (const delay of [400, 1200, 2000, 2800, 3600]) {
+      rmSync(out, { recursive: true, force: true });
+      cpSync(before, out, { recursive: true });
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', 'experiment', '--fixtures', dir, '--out', out, ...conditions, '--placeholders', 'none'], { stdio: 'ignore' });
+      const exited = once(child, 'exit');
+      await new Promise((r) => setTimeout(r, delay));
+      child.kill('SIGKILL');
+      await exited;
+      const r = await cli(['report', '--results', out]);
+      expect(r.code, `killed after ${delay} ms: ${r.stderr}`).toBe(0);
+      const now = results(out);
+      const whole = JSON.stringify(now) === JSON.stringify(results(before)) ? 'old' : JSON.stringify(now) === JSON.stringify(results(after)) ? 'new' : 'mixed';
+      expect(whole, `killed after ${delay} ms`).not.toBe('mixed');
+      outcomes.add(whole);
+    }
+    // Which side each kill fell on depends on the machine; that every one is whole does not.
+    expect(outcomes.size).toBeGreaterThan(0);
+  }, 120_000);
 });
