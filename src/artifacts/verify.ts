@@ -49,12 +49,16 @@ export function verifyResultsFolder(dir: string, label: string, manifest: Manife
       const file = `${c.name}/${name}`;
       if (!pinned.has(file)) problems.push(messages.PL_RESULTS_FILE_UNPINNED(`${label}/${file}`));
     }
-    for (const file of filesUnder(dir, c.name)) {
-      if (!pinned.has(file) && !required.has(file)) problems.push(messages.PL_RESULTS_FILE_EXTRA(`${label}/${file}`));
-    }
   }
+  for (const file of unpinnedFiles(dir, manifest)) if (!required.has(file)) problems.push(messages.PL_RESULTS_FILE_EXTRA(`${label}/${file}`));
   for (const d of findDebris(dir)) problems.push(messages.PL_RESULTS_DEBRIS(`${label}/${d.name}`, d.pid));
   return { files, problems };
+}
+
+/** Files inside the manifest's condition folders that it does not pin, relative to `dir`. */
+export function unpinnedFiles(dir: string, manifest: Manifest): string[] {
+  const pinned = new Set(manifest.outputs.map((o) => o.file));
+  return manifest.conditions.flatMap((c) => filesUnder(dir, c.name)).filter((f) => !pinned.has(f));
 }
 
 /** Every file below `dir/sub`, relative to `dir`, with forward slashes, in code-unit order; none when it is absent. */

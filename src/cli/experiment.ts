@@ -30,6 +30,7 @@ import { estimateCost, MODEL_FLAGS, MODEL_HELP, parseModelFlags, prepareStudy, r
 import { buildView } from '../fixture/view.js';
 import { messages, notices } from '../messages.js';
 import { findDebris, removeDeadTemps } from '../engine/atomic.js';
+import { unpinnedFiles } from '../artifacts/verify.js';
 
 export const DEFAULTS = { fixtures: 'fixtures', out: 'results', seed: 20261202, timing: 'immediate', placeholders: 'marker' } as const;
 
@@ -317,6 +318,7 @@ async function check(plan: Plan, io: CliIO): Promise<number> {
       if (actual === undefined && o.file.endsWith('.gz') && pin?.sha256 === o.sha256) pinnedOnly += 1;
       else if (actual !== o.sha256) differs.push(o.file);
     }
+    if (committed) for (const f of unpinnedFiles(plan.outDir, committed)) differs.push(messages.PL_RESULTS_FILE_EXTRA(f));
     // What a killed or running writer left is not output this code produces, whatever it holds.
     for (const d of findDebris(plan.outDir)) differs.push(messages.PL_RESULTS_DEBRIS(d.name, d.pid));
     if (differs.length > 0) throw failure('PL_CHECK_DIFFERS', differs);

@@ -66,10 +66,13 @@ describe('a run killed before or during its swap', () => {
     mkdirSync(join(out, `.staging-${pid}`, 'raw'), { recursive: true });
     writeFileSync(join(out, `.staging-${pid}`, 'raw', 'decisions.jsonl'), '{"half": ');
     cpSync(join(out, 'ladder-0'), join(out, `ladder-0.old-${pid}`), { recursive: true });
+    writeFileSync(join(out, 'raw', 'notes.md'), 'mine');
     const check = await cli(['experiment', '--check', '--fixtures', dir, '--out', out, '--condition', 'raw,ladder-0']);
     expect(check.code).toBe(1);
     expect(check.stderr).toContain(`.staging-${pid}: left by a writer (process ${pid})`);
     expect(check.stderr).toContain(`ladder-0.old-${pid}: left by a writer`);
+    expect(check.stderr).toContain('raw/notes.md: extra: in a condition folder but not in manifest.json');
+    rmSync(join(out, 'raw', 'notes.md'));
     const again = await cli(['experiment', '--fixtures', dir, '--out', out, '--condition', 'raw,ladder-0']);
     expect(again.code).toBe(0);
     expect(again.stderr).toContain(`removed .staging-${pid}, ladder-0.old-${pid}`);
