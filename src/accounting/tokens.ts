@@ -52,6 +52,8 @@ export function piecesOf(text: string): string[] | null {
     else if (++run > MAX_RUN) {
       // Never between the halves of a surrogate pair: both halves go with the piece before the cut.
       const cut = (text.charCodeAt(i) & 0xfc00) === 0xdc00 ? i + 1 : i;
+      // A pair that ends the text stays with the piece before: a cut there would leave nothing after it.
+      if (cut >= text.length) break;
       pieces.push(text.slice(start, cut));
       start = cut;
       run = i + 1 - cut;

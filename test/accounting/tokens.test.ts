@@ -16,10 +16,10 @@ describe('token counting in pieces', () => {
   it('cuts only unbroken runs longer than MAX_RUN, keeps every character, and never splits a surrogate pair', () => {
     fc.assert(fc.property(text, (t) => {
       const pieces = piecesOf(t);
-      if (longestRun(t) <= MAX_RUN) {
-        expect(pieces).toBeNull();
-        return;
-      }
+      if (longestRun(t) <= MAX_RUN) expect(pieces).toBeNull();
+      if (longestRun(t) > MAX_RUN + 1) expect(pieces).not.toBeNull();
+      if (pieces === null) return;
+      expect(pieces.length).toBeGreaterThan(1);
       expect(pieces!.join('')).toBe(t);
       for (const p of pieces!) {
         expect(p.length).toBeGreaterThan(0);
@@ -27,7 +27,14 @@ describe('token counting in pieces', () => {
       }
       // No piece holds more than MAX_RUN characters of one run (a pair's two halves may take it one over).
       for (const p of pieces!) expect(longestRun(p)).toBeLessThanOrEqual(MAX_RUN + 1);
-    }), { numRuns: 200 });
+    }), { numRuns: 300 });
+  });
+
+  it('never cuts after the last character (a pair ending a run one over the limit stays whole)', () => {
+    expect(piecesOf(`${'x'.repeat(MAX_RUN - 1)}😀`)).toBeNull();
+    expect(piecesOf(`${'x'.repeat(MAX_RUN - 1)}😀y`)).toEqual([`${'x'.repeat(MAX_RUN - 1)}😀`, 'y']);
+    const tokens = tokenCounter();
+    expect(tokens(`${'x'.repeat(MAX_RUN - 1)}😀`)).toBeGreaterThan(0);
   });
 
   it('counts a text without a long run exactly as the tokenizer does, and a long run as the sum of its pieces', () => {
