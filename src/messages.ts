@@ -135,6 +135,8 @@ export const messages = {
     `stopped before passing the budget: ${detail}. ${completed} of ${total} calls of this phase completed; every finished call is stored in ${dir}. Nothing was written to --out. Run again with --resume (and a budget for the rest) to continue without repeating a paid call`,
   PL_BUDGET_STOPPED_PARTIAL: (detail: string, completed: number, total: number, dir: string, out: string, written: readonly string[], missing: readonly string[]) =>
     `stopped before passing the budget: ${detail}. ${completed} of ${total} calls of this phase completed; every finished call is stored in ${dir}. Wrote the complete conditions (${written.join(', ')}) to ${out} as an incomplete run (see ${out}/INCOMPLETE.md); missing: ${missing.join(', ')}. Run again with --resume (and a budget for the rest) to finish without repeating a paid call`,
+  PL_MODEL_CALLS_ALL_FAILED: (total: number, first: string) =>
+    `every model call failed (${total} of ${total}); the provider error: ${first}. Nothing was written to --out`,
   PL_GEN_OUT_NOT_CORPUS: (path: string) =>
     `option --out names ${path}, which exists and is not a generated corpus (no generated README.md); refusing to replace it`,
   PL_GEN_OUT_IS_FILE: (path: string) => `option --out names ${path}, which is a file, not a folder`,
@@ -164,6 +166,8 @@ export const notices = {
   exploratoryRun: (why: string) =>
     `EXPLORATORY (${why}): every output is stamped exploratory and cannot stand for the preregistered study\n\n`,
   modelCalls: (sent: number, cached: number) => `model calls: ${sent} sent, ${cached} served from the cache\n`,
+  modelCallsFailed: (failed: number, total: number, first: string) =>
+    `model calls: ${failed} of ${total} failed (first: ${first}); every condition that needed one ABSTAINs where it would have used it\n`,
   experimentCheckPassed: (dir: string, files: number, conditions: number, fixtures: number, pinnedOnly: number) =>
     `${dir} matches a fresh regeneration (${files} files, ${conditions} conditions, ${fixtures} fixtures${pinnedOnly > 0 ? `; ${pinnedOnly} compressed logs not present here, verified against their pinned sha256` : ''})\n`,
   fixturesGenerated: (count: number, out: string, fixtureBytes: number, oracleBytes: number, manifest: string, fixtures: number, oracles: number) =>

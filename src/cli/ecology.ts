@@ -58,7 +58,8 @@ export async function ecology(argv: readonly string[], io: CliIO): Promise<numbe
   // One numbering for every session this run imports, as one import would give them.
   const numbering = new SecretNumbering();
   const skipped = (file: string, why: string) => io.stderr(notices.inputSkipped(relativePath(file, io.cwd), why));
-  const fixtures = positionals.flatMap((p) => inputs(resolve(io.cwd, p), p, io.cwd, tokens, numbering, skipped));
+  const fixtures: Fixture[] = [];
+  for (const p of positionals) fixtures.push(...(await inputs(resolve(io.cwd, p), p, io.cwd, tokens, numbering, skipped)));
   const files = await ecologyFiles(fixtures, tokens);
   if (flags.out !== undefined) {
     const out = resolve(io.cwd, flags.out);
@@ -71,13 +72,14 @@ export async function ecology(argv: readonly string[], io: CliIO): Promise<numbe
 }
 
 /** Fixtures from a path: a folder of fixtures, a fixture file, or a recorded session to import in memory. */
-function inputs(path: string, shownAs: string, root: string, tokens: TokenCounter, numbering: SecretNumbering, onSkip: OnSkip): Fixture[] {
+async function inputs(path: string, shownAs: string, root: string, tokens: TokenCounter, numbering: SecretNumbering, onSkip: OnSkip): Promise<Fixture[]> {
   if (!existsSync(path)) throw input('PL_FIXTURE_PATH_MISSING', shownAs);
   const kind = kindOf(path);
   if (kind !== undefined && kind !== 'a folder') throw input('PL_FIXTURE_PATH_SPECIAL', shownAs, kind);
   const files = kind === undefined ? [path] : sessionFiles(path, onSkip);
   if (files.length === 0) throw input('PL_FIXTURE_NONE', shownAs);
-  return files.map((file) => {
+  const out: Fixture[] = [];
+  for (const file of files) {
     const shown = files.length === 1 ? shownAs : relativePath(file, root);
     // A FIFO or device would hang the read: refused by name before anything reads it.
     const bytes = readRegularFile(file, shown);
@@ -89,8 +91,9 @@ function inputs(path: string, shownAs: string, root: string, tokens: TokenCounte
         return false;
       }
     })();
-    return looksLikeFixture ? loadFixture(file, root).fixture : importTrace(file, shown, { redact: true, tokens, numbering }).fixture;
-  });
+    out.push(looksLikeFixture ? loadFixture(file, root).fixture : (await importTrace(file, shown, { redact: true, tokens, numbering })).fixture);
+  }
+  return out;
 }
 
 type Files = Map<string, string | Buffer>;
@@ -135,7 +138,7 @@ async function real(io: CliIO, check: boolean): Promise<number> {
   if (!existsSync(src) || !statSync(src).isDirectory()) throw input('PL_FIXTURE_PATH_MISSING', REAL_TRACES_DIR);
   const tokens = tokenCounter();
   const sessions = sessionFiles(src);
-  const traces = importTraces(sessions.map((p) => ({ path: p, shownAs: relativePath(p, io.cwd) })), { redact: true, tokens });
+  const traces = await importTraces(sessions.map((p) => ({ path: p, shownAs: relativePath(p, io.cwd) })), { redact: true, tokens });
   const files: Files = new Map();
   const loaded: LoadedFixture[] = [];
   const licences: { from: string; to: string }[] = [];

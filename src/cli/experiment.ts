@@ -211,7 +211,13 @@ async function execute(plan: Plan, io: CliIO, outDir: string, intoDefault = fals
         : { fixture: () => undefined };
       return streamStudy({ conditions, fixtures, timing: plan.timing, placeholders: plan.placeholders, tokens, exploratory: study.exploratory, models }, sink);
     });
-    if (prepared.gateway) io.stderr(notices.modelCalls(prepared.gateway.stats.networkCalls, prepared.gateway.stats.cacheHits));
+    if (prepared.gateway) {
+      const { networkCalls, cacheHits, finished, failed, firstFailure } = prepared.gateway.stats;
+      io.stderr(notices.modelCalls(networkCalls, cacheHits));
+      // Every consumer of a failed call abstains, so a run whose every call failed measured nothing: it is a failure.
+      if (finished > 0 && failed === finished) throw failure('PL_MODEL_CALLS_ALL_FAILED', finished, firstFailure ?? 'unknown');
+      if (failed > 0) io.stderr(notices.modelCallsFailed(failed, finished, firstFailure ?? 'unknown'));
+    }
     for (const f of fixtures) {
       if (f.oracleFile === null) continue;
       const now = sha256(readFileSync(resolve(root, f.oracleFile)));

@@ -45,7 +45,7 @@ export async function importCommand(argv: readonly string[], io: CliIO): Promise
   if (existsSync(outDir) && !statSync(outDir).isDirectory()) throw usage('PL_USAGE_OUT_NOT_DIR', relativePath(outDir, io.cwd));
   const redact = !flags['no-redact'];
   if (!redact) io.stderr(notices.noRedactWarning());
-  const traces = importTraces(positionals.map((p) => ({ path: resolve(io.cwd, p), shownAs: p })), { ...(format ? { format } : {}), redact, tokens: tokenCounter() });
+  const traces = await importTraces(positionals.map((p) => ({ path: resolve(io.cwd, p), shownAs: p })), { ...(format ? { format } : {}), redact, tokens: tokenCounter() });
   for (const t of traces) writeAtomic(join(outDir, `${t.fixture.id}.json`), fixtureText(t.fixture));
   io.stdout(flags.json ? `${JSON.stringify(traces.map(reportRow), null, 2)}\n` : renderImportReport(traces, relativePath(outDir, io.cwd)));
   return 0;

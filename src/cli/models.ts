@@ -12,7 +12,8 @@ import { writeAtomic } from '../engine/write.js';
 import { relativePath } from '../fixture/canonical.js';
 import type { PrunePoint } from '../fixture/schema.js';
 import type { PolicyView } from '../fixture/view.js';
-import { conditionsWith, PREDICTOR_CONSUMERS } from '../policy/registry.js';
+import { conditionsWith, PREDICTOR_CONSUMERS, predictorScopeOf } from '../policy/registry.js';
+import type { PredictorScope } from '../policy/mechanisms/predictive-semantic.js';
 import type { Condition } from '../policy/types.js';
 import { anthropicClient } from '../providers/anthropic.js';
 import { Budget } from '../providers/budget.js';
@@ -158,6 +159,12 @@ function gatewayFor(plan: ModelPlan, tokens: TokenCounter, seed: number, sleeper
 
 const isConsumer = (c: Condition): boolean => PREDICTOR_CONSUMERS.includes(c.name);
 
+/** The predictor requests the selected consumers need: one per scope, each shared by its consumers. */
+function scopesOf(selected: readonly Condition[]): PredictorScope[] {
+  const scopes = selected.flatMap((c) => predictorScopeOf(c.name) ?? []);
+  return (['gated', 'ungated'] as const).filter((scope) => scopes.includes(scope));
+}
+
 /** The conditions to run: the selected ones, the predictor consumers rebuilt around an injected predictor. */
 function swapConsumers(selected: readonly Condition[], replacements: readonly Condition[]): Condition[] {
   return selected.map((c) => (isConsumer(c) ? replacements.find((r) => r.name === c.name) ?? c : c));
@@ -191,8 +198,8 @@ export interface PreparedStudy {
 }
 
 /**
- * The asynchronous phase: the predictor's calls (once per prune point, shared by every consumer), then the study
- * itself with a lookup predictor. A budget stop leaves every finished call in the cache and a progress note, and the
+ * The asynchronous phase: the predictor's calls (once per prune point and scope, shared by that scope's consumers),
+ * then the study itself with a lookup predictor. A budget stop leaves every finished call in the cache and a progress note, and the
  * final pass then runs only the conditions whose every call completed; the caller writes them as an incomplete run.
  */
 export async function prepareStudy(plan: ModelPlan, selected: readonly Condition[], views: readonly PolicyView[],
@@ -217,14 +224,15 @@ export async function prepareStudy(plan: ModelPlan, selected: readonly Condition
   let predictorCharge: StudyModels['predictorCharge'];
   let predictorStop: BudgetStop | null = null;
   if (selected.some(isConsumer)) {
-    const { prepared, stop } = await preparePredictions(views, gateway, provider, seed, plan.concurrency);
+    const { prepared, stop } = await preparePredictions(views, gateway, provider, seed, plan.concurrency, scopesOf(selected));
     predictorStop = stop;
     const label = `${gateway.label}:${PROMPT_VERSIONS.predictor}`;
     // A consumer needs the prediction of every prune point; after a stop some are missing, so no consumer can run.
     conditions = stop ? selected.filter((c) => !isConsumer(c)) : swapConsumers(selected, conditionsWith({ predictor: lookupPredictor(prepared), label }));
     predictorCharge = (condition, view) => {
-      if (!PREDICTOR_CONSUMERS.includes(condition)) return undefined;
-      const p = preparedFor(prepared, view);
+      const scope = predictorScopeOf(condition);
+      if (!scope) return undefined;
+      const p = preparedFor(prepared, view, scope);
       return p && { provider, model: gateway.model, call: p.call, failed: !(p.prediction instanceof Map) };
     };
   }
@@ -272,7 +280,7 @@ export function estimateCost(plan: ModelPlan, selected: readonly Condition[], po
   const rows: { role: string; calls: number; input: number; output: number }[] = [];
   const count = (r: ChatRequest) => requestTokens(tokens, r);
   if (selected.some(isConsumer)) {
-    const requests = points.map((p) => predictorRequest(p.view, provider, seed));
+    const requests = scopesOf(selected).flatMap((scope) => points.map((p) => predictorRequest(p.view, provider, seed, scope)));
     rows.push({ role: 'predictor', calls: requests.length, input: requests.reduce((n, r) => n + count(r), 0), output: requests.length * PREDICTOR_MAX_TOKENS });
   }
   if (plan.reader === 'model') {

@@ -7,7 +7,7 @@ import { failure } from '../errors.js';
 import { byCodeUnit, versionLabel } from '../fixture/canonical.js';
 import type { LoadedFixture } from '../fixture/load.js';
 import type { OraclePoint, PrunePoint } from '../fixture/schema.js';
-import { buildView, type PolicyView } from '../fixture/view.js';
+import { buildView, counterpart, type PolicyView } from '../fixture/view.js';
 import { classify, recoverabilityOf } from '../policy/regenerability.js';
 import { EligibilitySchema, type Condition, type ConditionInfo, type Eligibility } from '../policy/types.js';
 import { pool, poolOracle } from '../score/ratio.js';
@@ -107,14 +107,24 @@ function runCondition(condition: Condition, prepared: readonly PreparedPoint[], 
     if (charge) charges.push(charge);
     const eligibilities = decideChecked(condition, view);
     const timing = decideTiming(options.timing, view);
-    const decided = eligibilities.map((e) => ({ e, decision: decisionOf(e, timing.applyNow) }));
-    const removals: AppliedRemoval[] = [];
     const itemsById = new Map(view.items.map((i) => [i.id, i]));
-    for (const { e, decision } of decided) {
+    const proposed = eligibilities.map((e) => ({ e, decision: decisionOf(e, timing.applyNow) }));
+    const texts = new Map<string, string>();
+    for (const { e, decision } of proposed) {
       if (decision !== 'PRUNE') continue;
       const item = itemsById.get(e.itemId)!;
-      const text = leftBehind(view, item, { rule: e.rule, rung: e.rung, recoverability: recoverabilityOf(view, item) },
-        options.placeholders, e.residue, e.replacement);
+      texts.set(e.itemId, leftBehind(view, item, { rule: e.rule, rung: e.rung, recoverability: recoverabilityOf(view, item) },
+        options.placeholders, e.residue, e.replacement));
+    }
+    const splits = pairSplits(view, texts);
+    const decided = proposed.map(({ e, decision }) => {
+      const split = splits.get(e.itemId);
+      return split ? { e: { ...e, reason: `${e.reason}; kept: ${split}` }, decision: 'KEEP' as const } : { e, decision };
+    });
+    const removals: AppliedRemoval[] = [];
+    for (const { e, decision } of decided) {
+      if (decision !== 'PRUNE') continue;
+      const text = texts.get(e.itemId)!;
       removals.push({ itemId: e.itemId, residue: e.residue, leftBehind: text, leftBehindTokens: options.tokens(text) });
     }
     const score = scorePoint({
@@ -163,6 +173,31 @@ function runCondition(condition: Condition, prepared: readonly PreparedPoint[], 
     }
   }
   return { records, points, charges };
+}
+
+/**
+ * Removals that would split a call from its result, with why. A removal that leaves nothing behind (placeholders
+ * none, no residue) takes the item's turn out of the message list, and a lone result without its call, or a call
+ * without its result, breaks every provider's message format; so such a removal stands only when the other half is
+ * removed the same way now. A call whose result has not arrived yet would leave that result alone, so it stays. A
+ * removal that leaves text (a marker, a residue, a comparator's replacement) keeps the turn, and the pair's shape.
+ */
+export function pairSplits(view: PolicyView, leftBehindById: ReadonlyMap<string, string>): Map<string, string> {
+  const vanishes = (id: string): boolean => leftBehindById.get(id) === '';
+  const splits = new Map<string, string>();
+  for (const item of view.items) {
+    if (!vanishes(item.id) || !item.tool || (item.kind !== 'tool-call' && item.kind !== 'tool-result')) continue;
+    const other = counterpart(view.items, item);
+    const call = item.tool.callId;
+    if (!other) {
+      if (item.kind === 'tool-call') splits.set(item.id, `its result (call ${call}) has not arrived, and removing the call alone would leave that result without it (placeholders none)`);
+      continue;
+    }
+    if (!vanishes(other.id)) {
+      splits.set(item.id, `${other.id}, the ${other.kind} of call ${call}, stays, and removing ${item.id} alone would split the pair (placeholders none)`);
+    }
+  }
+  return splits;
 }
 
 function decisionOf(e: Eligibility, applyNow: boolean): Decision {

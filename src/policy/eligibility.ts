@@ -51,6 +51,15 @@ export function fromFinding(
   };
 }
 
+/**
+ * An eligible verdict the regenerability gate refused: ABSTAIN, still naming the rule that found the item eligible
+ * (so the record says what was refused) and its evidence, with the refusal case first; no residue is cut.
+ */
+export function refuse(verdict: Eligibility, refusal: string): Eligibility {
+  const { residue: _none, replacement: _neither, ...rest } = verdict;
+  return { ...rest, verdict: 'abstain', reason: `${refusal} (${rest.rule} found: ${verdict.reason})` };
+}
+
 /** Indexes a mechanism's findings by item id; a mechanism reporting one item twice is a programming error. */
 export function findingsById(rule: string, findings: readonly Finding[]): Map<string, Finding> {
   const byId = new Map<string, Finding>();

@@ -3,13 +3,15 @@
 // never each remove a copy on the strength of the other. A partial (residue) removal leaves the item in context as
 // what it has become, its residue with no coverage of its own, so no later rule can lean on the bulk that went;
 // it is not judged again. The first rule that finds an item eligible removes it and is recorded with its step;
-// an abstention does not stop a later rule with a different check.
+// an abstention does not stop a later rule with a different check. Every step's eligible items pass the one
+// regenerability gate first (the predictor's step included), against everything removed so far and at that step.
 import { residueText } from '../fixture/residue.js';
 import type { ResidueField } from '../fixture/schema.js';
 import type { PolicyView, ViewItem } from '../fixture/view.js';
-import { fromFinding, findingsById, keepByDefault, mergeIds, splitByGate } from './eligibility.js';
+import { fromFinding, findingsById, keepByDefault, mergeIds, refuse, splitByGate } from './eligibility.js';
 import type { ConfiguredMechanism } from './eligibility.js';
 import { visibleIds } from './protection.js';
+import { regenerabilityGate } from './regenerability.js';
 import type { Condition, Eligibility, Rung } from './types.js';
 
 /** What the ladder does with the predictor after its evidence rules. */
@@ -60,7 +62,7 @@ export function ladder(options: LadderOptions): Condition {
     name: options.name,
     layer: 'B',
     rung,
-    version: '1.0.0',
+    version: '2.0.0',
     description: options.description,
     upperRisk: options.predictor?.mode === 'apply',
     consultsObligations: true,
@@ -78,9 +80,11 @@ export function ladder(options: LadderOptions): Condition {
       let candidates = split.candidates;
       for (const [id, kept] of split.gated) decided.set(id, kept);
       let current = view;
+      const gone = new Set<string>();
       applied.forEach((rule, index) => {
         const step = index + 1;
         const findings = findingsById(rule.rule, rule.assess(current, candidates));
+        const refused = regenerabilityGate(view, candidates.filter((id) => findings.get(id)?.outcome === 'eligible'), gone);
         const removedNow = new Set<string>();
         const wholly = new Set<string>();
         const cut = new Map<string, readonly ResidueField[]>();
@@ -89,7 +93,11 @@ export function ladder(options: LadderOptions): Condition {
           if (!finding) continue;
           note(id, finding.consulted);
           const record = (): Eligibility => fromFinding(finding, rule.rule, rule.rung, consulted.get(id) ?? checked, step);
-          if (finding.outcome === 'eligible') {
+          const refusal = refused.get(id);
+          if (refusal !== undefined) {
+            // The refusal is what decides the item, whatever an earlier rule abstained on.
+            abstained.set(id, refuse(record(), refusal));
+          } else if (finding.outcome === 'eligible') {
             decided.set(id, record());
             removedNow.add(id);
             if (finding.residue) cut.set(id, finding.residue);
@@ -99,6 +107,7 @@ export function ladder(options: LadderOptions): Condition {
           }
         }
         candidates = candidates.filter((id) => !removedNow.has(id));
+        for (const id of removedNow) gone.add(id);
         current = withoutItems(current, wholly, cut);
       });
       if (options.predictor?.mode === 'abstain') {
@@ -108,13 +117,11 @@ export function ladder(options: LadderOptions): Condition {
         const findings = findingsById(rule.rule, rule.assess(current, open));
         for (const id of open) {
           const finding = findings.get(id);
-          if (!finding || finding.outcome !== 'eligible') continue;
+          if (!finding) continue;
           note(id, finding.consulted);
-          abstained.set(id, {
-            ...fromFinding(finding, rule.rule, rule.rung, consulted.get(id) ?? checked, step),
-            verdict: 'abstain',
-            reason: `${ONLY_PREDICTION} (${finding.reason})`,
-          });
+          // A predictor that could not decide the item fails closed here too: ABSTAIN with its reason, never KEEP.
+          const record = fromFinding(finding, rule.rule, rule.rung, consulted.get(id) ?? checked, step);
+          abstained.set(id, finding.outcome === 'eligible' ? { ...record, verdict: 'abstain', reason: `${ONLY_PREDICTION} (${finding.reason})` } : record);
         }
       }
       return view.items.map((item) => {

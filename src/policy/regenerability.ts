@@ -2,6 +2,7 @@
 // refuses on them, every decision record carries them, and scoring raises re-fetch alerts on irreducible removals.
 import type { PolicyView, ViewItem } from '../fixture/view.js';
 import { toolDeclaration } from '../fixture/view.js';
+import { sameObservation } from './identity.js';
 
 export type RegenerabilityClass = 'deterministic' | 'durable-pointer' | 'irreducible';
 
@@ -49,4 +50,52 @@ export function recoverabilityOf(view: PolicyView, item: ViewItem): Recoverabili
   const cls = classify(view, item).class;
   if (cls !== 'deterministic') return 'none';
   return item.source && item.source.identity !== 'UNKNOWN' ? 're-read' : 're-invoke';
+}
+
+/**
+ * Why the regenerability gate refuses to remove an item, if it does: the record's refusal cases (above), a pending
+ * step that references it (recorded as a flag, or declared in the view), and a user constraint, credential or
+ * preference no other item in context holds, derived from the view beside the recorded flag. Only what the runtime
+ * recorded counts: flags, tool declarations, kinds, origins and the content in the view.
+ */
+export function gateRefusal(view: PolicyView, item: ViewItem, gone: ReadonlySet<string> = new Set()): string | undefined {
+  const refusal = refusalCase(view, item);
+  if (refusal) return refusal;
+  const steps = view.visible.pendingSteps.filter((s) => s.references.includes(item.id)).map((s) => s.id);
+  if (steps.length > 0) return `referenced by pending step ${steps.join(', ')}`;
+  if (item.flags.pendingPlanReference) return 'referenced by a pending plan step';
+  if (item.origin === 'user' && USER_RECORDS.has(item.kind)) {
+    const text = item.content.trim();
+    const elsewhere = text !== '' && view.items.some((other) => other.id !== item.id && !gone.has(other.id) && other.content.includes(text));
+    if (!elsewhere) return `sole record of a user ${item.kind}`;
+  }
+  return undefined;
+}
+
+const USER_RECORDS: ReadonlySet<string> = new Set(['constraint', 'credential', 'preference']);
+
+/**
+ * The one regenerability gate every gated rule passes through before an eligibility becomes a removal. `removing`
+ * are the items the rule would remove now (whole or to a residue: a partial removal is a removal too), in view
+ * order; `gone` those already removed earlier (a ladder's earlier steps). An item with a refusal case may still go
+ * when an identical copy of the same observation (`sameObservation`, rung 0's identity) stays in context; the copy
+ * must itself stay, so among identical refused copies the latest is kept and the earlier ones may go. Returns the
+ * refused items with the reason, naming the refusal case.
+ */
+export function regenerabilityGate(view: PolicyView, removing: readonly string[], gone: ReadonlySet<string> = new Set()): Map<string, string> {
+  const out = new Set([...gone, ...removing]);
+  const refused = new Map<string, string>();
+  const byId = new Map(view.items.map((item) => [item.id, item]));
+  // Latest first, so a refused copy that must stay is the latest one and the earlier copies can lean on it.
+  for (const id of [...removing].reverse()) {
+    const item = byId.get(id);
+    if (!item) continue;
+    const refusal = gateRefusal(view, item, out);
+    if (!refusal) continue;
+    const copy = view.items.find((other) => other.id !== id && !out.has(other.id) && sameObservation(view, item, other));
+    if (copy) continue;
+    refused.set(id, `regenerability gate: ${refusal}, and no identical copy of it stays in context`);
+    out.delete(id);
+  }
+  return refused;
 }

@@ -1,5 +1,6 @@
 // Every condition the experiment runs, in the one stable order reports and the CLI use. Conditions are built once
 // with their default parameters; all are pure, so sharing the instances is safe.
+import { dcpPurgeErrors } from './comparators/dcp-purge-errors.js';
 import { DEFAULT_KEEP_LAST, OBSERVATION_MASKING, observationMasking } from './comparators/observation-masking.js';
 import { oldestFirst } from './comparators/oldest-first.js';
 import { regenerabilityGuard } from './comparators/regenerability-guard.js';
@@ -8,7 +9,7 @@ import { ladder } from './ladder.js';
 import { checkedSupersession } from './mechanisms/checked-supersession.js';
 import { erroredInputResidue } from './mechanisms/errored-input-residue.js';
 import { exactRedundancy } from './mechanisms/exact-redundancy.js';
-import { DEFAULT_THRESHOLD, PREDICTIVE_SEMANTIC, predictiveSemantic, type Predictor } from './mechanisms/predictive-semantic.js';
+import { DEFAULT_THRESHOLD, PREDICTIVE_SEMANTIC, predictiveSemantic, type Predictor, type PredictorScope } from './mechanisms/predictive-semantic.js';
 import { sourceIdentity } from './mechanisms/source-identity.js';
 import { verifiedCompletion } from './mechanisms/verified-completion.js';
 import { raw } from './raw.js';
@@ -32,7 +33,7 @@ function sweepVariants(): Condition[] {
   const predictive = SWEEPS[PREDICTIVE_SEMANTIC];
   const masking = SWEEPS[OBSERVATION_MASKING];
   return [
-    ...predictive.values.map((threshold) => single(predictiveSemantic({ threshold }), {
+    ...predictive.values.map((threshold) => single(predictiveSemantic({ threshold, scope: 'ungated' }), {
       gate: false,
       upperRisk: true,
       name: sweepName(PREDICTIVE_SEMANTIC, threshold),
@@ -56,6 +57,15 @@ export interface InjectedPredictor {
 /** The conditions that consult the predictor, and so change (and make model calls) when one is injected. */
 export const PREDICTOR_CONSUMERS: readonly string[] = ['predictive-semantic', 'regenerability-guard', 'ladder-0-3', 'ladder-0-4'];
 
+/**
+ * Which predictor request a consumer reads: the ungated Layer A ablation its own (it may show the classifier the
+ * refusal-case items), every gated consumer the one that withholds them. Undefined for a condition that makes none.
+ */
+export function predictorScopeOf(condition: string): PredictorScope | undefined {
+  if (!PREDICTOR_CONSUMERS.includes(condition)) return undefined;
+  return condition === PREDICTIVE_SEMANTIC ? 'ungated' : 'gated';
+}
+
 function build(injected?: InjectedPredictor): readonly Condition[] {
   const er = exactRedundancy();
   const si = sourceIdentity();
@@ -63,6 +73,8 @@ function build(injected?: InjectedPredictor): readonly Condition[] {
   const cs = checkedSupersession();
   const vc = verifiedCompletion();
   const withPredictor = injected ? { predictor: injected.predictor, predictorLabel: injected.label } : {};
+  // Layer A's ablation and the ladders' rung 4 read the same predictor under different scopes (see PredictorScope).
+  const psAlone = predictiveSemantic({ ...withPredictor, scope: 'ungated' });
   const ps = predictiveSemantic(withPredictor);
   const predictionText = injected ? `${injected.label} predicts the item unneeded` : `lexical relevance to the subgoal below ${String(ps.parameters.threshold)}`;
   const gated = { gate: true, upperRisk: false } as const;
@@ -70,11 +82,12 @@ function build(injected?: InjectedPredictor): readonly Condition[] {
     raw(),
     single(er, { ...gated, description: 'rung 0: byte-identical tool outputs; one copy (the latest, or every protected copy) stays' }),
     single(si, { ...gated, description: 'rung 1: reads of one source state (known version or immutable source); the latest read stays' }),
-    single(eir, { ...gated, description: `rung 2: failed calls at least ${String(eir.parameters.afterTurns)} turns old lose their bulk; tool, error type, message and fields stay` }),
+    single(eir, { ...gated, description: 'rung 2: a failed call loses its bulk (payload, arguments) when no visible obligation string or referenced id is in it; tool, error type, the tool\'s own message and fields stay; abstains when nothing but a synthesized message was recorded' }),
     single(cs, { ...gated, description: 'rung 2: an older observation covered by a newer same-call observation, the change explained by a recorded transition' }),
-    single(vc, { ...gated, description: 'rung 3: trace of a closed work unit whose consequence record is in context and holds every consequence string' }),
-    single(ps, { gate: false, upperRisk: true, description: `rung 4, upper-risk: ${predictionText}; no gate` }),
+    single(vc, { ...gated, description: 'rung 3: trace of a closed work unit whose consequence record (an item in context, or a pointer resolving at the prune point with its recorded hash) holds every consequence string; a unit closed unresolved is not closure' }),
+    single(psAlone, { gate: false, upperRisk: true, description: `rung 4, upper-risk: ${predictionText}; no gate (pinned and protected items are never shown to the predictor)` }),
     sameToolArgsDedup(),
+    dcpPurgeErrors(),
     observationMasking(),
     oldestFirst(),
     regenerabilityGuard(withPredictor),

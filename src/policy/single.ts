@@ -1,9 +1,10 @@
 // Layer A: one mechanism alone against the raw history, so its marginal effect can be read off. A consulting
-// mechanism sits behind the protection gate; the predictive one does not, because it is the upper-risk ablation
-// that shows what prediction does without the obligations.
-import { fromFinding, findingsById, keepByDefault, mergeIds, splitByGate } from './eligibility.js';
+// mechanism sits behind the protection gate and the regenerability gate; the predictive one does not, because it is
+// the upper-risk ablation that shows what prediction does without the obligations or the refusal cases.
+import { fromFinding, findingsById, keepByDefault, mergeIds, refuse, splitByGate } from './eligibility.js';
 import type { ConfiguredMechanism } from './eligibility.js';
 import { visibleIds } from './protection.js';
+import { regenerabilityGate } from './regenerability.js';
 import type { Condition, Eligibility, SweepOf } from './types.js';
 
 export interface SingleOptions {
@@ -22,7 +23,7 @@ export function single(mechanism: ConfiguredMechanism, options: SingleOptions): 
     ...(options.sweepOf ? { sweepOf: options.sweepOf } : {}),
     layer: 'A',
     rung: mechanism.rung,
-    version: mechanism.version,
+    version: options.gate ? withGate(mechanism.version) : mechanism.version,
     description: options.description,
     upperRisk: options.upperRisk,
     consultsObligations: options.gate,
@@ -31,13 +32,26 @@ export function single(mechanism: ConfiguredMechanism, options: SingleOptions): 
       const checked = options.gate ? visibleIds(view) : [];
       const { gated, candidates } = options.gate ? splitByGate(view, checked) : { gated: new Map<string, Eligibility>(), candidates: view.items.map((i) => i.id) };
       const findings = findingsById(mechanism.rule, mechanism.assess(view, candidates));
+      const eligible = view.items.filter((item) => findings.get(item.id)?.outcome === 'eligible').map((item) => item.id);
+      const refused = options.gate ? regenerabilityGate(view, eligible) : new Map<string, string>();
       return view.items.map((item) => {
         const kept = gated.get(item.id);
         if (kept) return kept;
         const finding = findings.get(item.id);
         if (!finding) return keepByDefault(item.id, checked);
-        return fromFinding(finding, mechanism.rule, mechanism.rung, mergeIds(checked, finding.consulted));
+        const verdict = fromFinding(finding, mechanism.rule, mechanism.rung, mergeIds(checked, finding.consulted));
+        const refusal = refused.get(item.id);
+        return refusal ? refuse(verdict, refusal) : verdict;
       });
     },
   };
+}
+
+/**
+ * The regenerability gate (issue 10, rule 6) is part of what a gated condition decides, so a gated single's version
+ * is its mechanism's with the major number raised once for it: a mechanism bump still moves the condition's version.
+ */
+function withGate(version: string): string {
+  const [major = '0', ...rest] = version.split('.');
+  return [String(Number(major) + 1), ...rest].join('.');
 }

@@ -39,6 +39,11 @@ export interface GatewayOptions {
 export interface GatewayStats {
   networkCalls: number;
   cacheHits: number;
+  /** Distinct calls that finished (from the network or the cache), and those of them with no usable response. */
+  finished: number;
+  failed: number;
+  /** The first failure's kind and message (secrets redacted), to name the provider error when every call failed. */
+  firstFailure: string | null;
 }
 
 /** The input tokens a request is counted at: its system and user texts (the budget's and the estimate's count). */
@@ -52,7 +57,7 @@ const ZERO: Usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
 const ANTHROPIC_COUNT_MARGIN = 1.25;
 
 export class Gateway {
-  readonly stats: GatewayStats = { networkCalls: 0, cacheHits: 0 };
+  readonly stats: GatewayStats = { networkCalls: 0, cacheHits: 0, finished: 0, failed: 0, firstFailure: null };
   private readonly inFlight = new Map<string, Promise<CallResult>>();
 
   constructor(private readonly options: GatewayOptions) {}
@@ -142,6 +147,11 @@ export class Gateway {
   }
 
   private result(entry: CacheEntry): CallResult {
+    this.stats.finished += 1;
+    if (!entry.outcome.ok) {
+      this.stats.failed += 1;
+      this.stats.firstFailure ??= `${entry.outcome.kind}: ${entry.outcome.message}`;
+    }
     const usage = entry.outcome.ok ? entry.outcome.response.usage : ZERO;
     return { key: entry.key, outcome: entry.outcome, latencyMs: entry.latencyMs, usage, costUsd: costUsd(this.options.price, usage) };
   }

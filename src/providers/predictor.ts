@@ -1,10 +1,12 @@
 // The model-backed predictor. Model calls are asynchronous and conditions are pure and synchronous, so the work is
-// split: `preparePredictions` asks the model once per prune point (full context, every item a candidate) before any
-// condition runs, and `lookupPredictor` hands the conditions a pure Predictor that answers from those prepared
-// answers. predictive-semantic, regenerability-guard and the ladders then see one and the same prediction.
+// split: `preparePredictions` asks the model once per prune point and scope before any condition runs, and
+// `lookupPredictor` hands the conditions a pure Predictor that answers from those prepared answers. The gated
+// consumers (regenerability-guard and the ladders) share one answer; the ungated Layer A ablation has its own,
+// because it may show the classifier the refusal-case items the gated request withholds. Pinned and protected items
+// are never in any request.
 import { z } from 'zod';
 import type { PolicyView } from '../fixture/view.js';
-import type { Predictor, PredictorAbstention } from '../policy/mechanisms/predictive-semantic.js';
+import { classifierCandidates, type Prediction, type Predictor, type PredictorAbstention, type PredictorScope } from '../policy/mechanisms/predictive-semantic.js';
 import type { CallResult, Gateway } from './gateway.js';
 import { runUntilStopped, type BudgetStop } from './gateway.js';
 import { answerJson, prompt, PROMPT_VERSIONS } from './prompts.js';
@@ -14,31 +16,41 @@ import { sampling, type ChatRequest, type RemoteProvider } from './types.js';
 export const PREDICTOR_MAX_TOKENS = 2048;
 
 const Answer = z.strictObject({
-  unneeded: z.array(z.strictObject({ id: z.string().min(1), reason: z.string() })),
+  unneeded: z.array(z.strictObject({ id: z.string().min(1), reason: z.string(), confidence: z.number().min(0).max(1) })),
 });
 
 export interface PreparedPrediction {
   readonly fixture: string;
   readonly prunePoint: string;
+  readonly scope: PredictorScope;
   readonly call: CallResult;
-  /** Predicted-unneeded items with the model's reason, or why the answer could not be used. */
-  readonly prediction: ReadonlyMap<string, string> | PredictorAbstention;
+  /** Predicted-unneeded items with the model's reason and confidence, or why the answer could not be used. */
+  readonly prediction: ReadonlyMap<string, Prediction> | PredictorAbstention;
 }
 
-export function predictorRequest(view: PolicyView, provider: RemoteProvider, seed: number): ChatRequest {
+/** The items a request under `scope` shows the model: never a pinned or protected one, nor (gated) a refused one. */
+export function shownItems(view: PolicyView, scope: PredictorScope): PolicyView['items'] {
+  const shown = new Set(classifierCandidates(view, view.items.map((item) => item.id), scope));
+  return view.items.filter((item) => shown.has(item.id));
+}
+
+export function predictorRequest(view: PolicyView, provider: RemoteProvider, seed: number, scope: PredictorScope = 'gated'): ChatRequest {
   const payload = {
     subgoal: view.prunePoint.subgoal,
     obligations: view.visible.obligations.map((o) => o.description),
     pendingSteps: view.visible.pendingSteps.map((s) => s.description),
-    items: view.items.map((item) => ({
+    items: shownItems(view, scope).map((item) => ({
       id: item.id, kind: item.kind, origin: item.origin, turn: item.turn, tool: item.tool?.name ?? null, content: item.content,
     })),
   };
   return { system: prompt(PROMPT_VERSIONS.predictor), user: JSON.stringify(payload), maxTokens: PREDICTOR_MAX_TOKENS, ...sampling(provider, 0, seed), epoch: 0 };
 }
 
-/** Strict reading of the answer: unknown ids, repeated ids or any other shape make the whole answer unusable. */
-export function parsePrediction(text: string, view: PolicyView): ReadonlyMap<string, string> | PredictorAbstention {
+/**
+ * Strict reading of the answer: ids it was not shown, repeated ids or any other shape make the whole answer
+ * unusable. A confidence below the consumer's threshold is judged where the threshold lives (`consult`).
+ */
+export function parsePrediction(text: string, view: PolicyView, scope: PredictorScope = 'gated'): ReadonlyMap<string, Prediction> | PredictorAbstention {
   const json = answerJson(text);
   if (!json.ok) return { abstain: `model answer unparseable: ${json.reason}` };
   const parsed = Answer.safeParse(json.value);
@@ -46,48 +58,49 @@ export function parsePrediction(text: string, view: PolicyView): ReadonlyMap<str
     const issue = parsed.error.issues[0]!;
     return { abstain: `model answer does not match the schema at "${issue.path.join('.') || '(root)'}": ${issue.message}` };
   }
-  const known = new Set(view.items.map((i) => i.id));
-  const out = new Map<string, string>();
-  for (const { id, reason } of parsed.data.unneeded) {
-    if (!known.has(id)) return { abstain: `model answer names item "${id}", which is not in context` };
+  const known = new Set(shownItems(view, scope).map((i) => i.id));
+  const out = new Map<string, Prediction>();
+  for (const { id, reason, confidence } of parsed.data.unneeded) {
+    if (!known.has(id)) return { abstain: `model answer names item "${id}", which it was not shown` };
     if (out.has(id)) return { abstain: `model answer names item "${id}" twice` };
-    out.set(id, `model says: ${reason.trim() || '(no reason given)'}`);
+    out.set(id, { reason: `model says: ${reason.trim() || '(no reason given)'}`, confidence });
   }
   return out;
 }
 
-const pointKey = (fixture: string, prunePoint: string): string => `${fixture}\u0000${prunePoint}`;
+const pointKey = (fixture: string, prunePoint: string, scope: PredictorScope): string => `${fixture}\u0000${prunePoint}\u0000${scope}`;
 
-/** Every prune point's prediction; after a budget stop, those that completed, with the stop. */
+/** Every prune point's prediction under each scope asked for; after a budget stop, those that completed, with the stop. */
 export async function preparePredictions(views: readonly PolicyView[], gateway: Gateway, provider: RemoteProvider,
-  seed: number, concurrency: number): Promise<{ prepared: Map<string, PreparedPrediction>; stop: BudgetStop | null }> {
-  const tasks = views.map((view) => async (): Promise<PreparedPrediction> => {
-    const call = await gateway.call(predictorRequest(view, provider, seed), `predictor, ${view.fixtureId} at ${view.prunePoint.id}`);
+  seed: number, concurrency: number, scopes: readonly PredictorScope[] = ['gated']): Promise<{ prepared: Map<string, PreparedPrediction>; stop: BudgetStop | null }> {
+  const tasks = scopes.flatMap((scope) => views.map((view) => async (): Promise<PreparedPrediction> => {
+    const call = await gateway.call(predictorRequest(view, provider, seed, scope), `predictor (${scope}), ${view.fixtureId} at ${view.prunePoint.id}`);
     const prediction = call.outcome.ok
-      ? parsePrediction(call.outcome.response.text, view)
+      ? parsePrediction(call.outcome.response.text, view, scope)
       : { abstain: `model call failed (${call.outcome.kind}): ${call.outcome.message}` };
-    return { fixture: view.fixtureId, prunePoint: view.prunePoint.id, call, prediction };
-  });
+    return { fixture: view.fixtureId, prunePoint: view.prunePoint.id, scope, call, prediction };
+  }));
   const { done, stop } = await runUntilStopped(tasks, concurrency);
-  return { prepared: new Map(done.map((p) => [pointKey(p.fixture, p.prunePoint), p])), stop };
+  return { prepared: new Map(done.map((p) => [pointKey(p.fixture, p.prunePoint, p.scope), p])), stop };
 }
 
-export function preparedFor(prepared: ReadonlyMap<string, PreparedPrediction>, view: PolicyView): PreparedPrediction | undefined {
-  return prepared.get(pointKey(view.fixtureId, view.prunePoint.id));
+export function preparedFor(prepared: ReadonlyMap<string, PreparedPrediction>, view: PolicyView, scope: PredictorScope = 'gated'): PreparedPrediction | undefined {
+  return prepared.get(pointKey(view.fixtureId, view.prunePoint.id, scope));
 }
 
 /** A pure Predictor over prepared answers; a ladder's reduced view just narrows the candidates. */
 export function lookupPredictor(prepared: ReadonlyMap<string, PreparedPrediction>): Predictor {
-  return (view, candidates) => {
-    const entry = preparedFor(prepared, view);
-    if (!entry) throw new Error(`internal: no prepared prediction for ${view.fixtureId} at ${view.prunePoint.id}`);
+  return (view, candidates, scope) => {
+    const entry = preparedFor(prepared, view, scope);
+    if (!entry) throw new Error(`internal: no prepared ${scope} prediction for ${view.fixtureId} at ${view.prunePoint.id}`);
     if (!(entry.prediction instanceof Map)) return entry.prediction;
     const wanted = new Set(candidates);
-    const out = new Map<string, string>();
+    const out = new Map<string, Prediction>();
     for (const item of view.items) {
-      const why = entry.prediction.get(item.id);
-      if (why !== undefined && wanted.has(item.id)) out.set(item.id, why);
+      const p = entry.prediction.get(item.id);
+      if (p !== undefined && wanted.has(item.id)) out.set(item.id, p);
     }
     return out;
   };
 }
+

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const PROMPT_VERSIONS = { predictor: 'predict-v1', reader: 'reader-v1' } as const;
+export const PROMPT_VERSIONS = { predictor: 'predict-v2', reader: 'reader-v1' } as const;
 
 const DIR = join(dirname(fileURLToPath(import.meta.url)), 'prompts');
 const loaded = new Map<string, string>();

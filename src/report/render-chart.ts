@@ -17,6 +17,24 @@ function fontFiles(): string[] {
   return ['DejaVuSans.ttf', 'DejaVuSans-Bold.ttf', 'DejaVuSans-Oblique.ttf'].map((f) => join(root, 'ttf', f));
 }
 
+/**
+ * Colours for `n` series, never the same twice: a fixed list chosen to be told apart (also in grey print), then
+ * hues spaced by the golden angle at alternating lightness. Vega's own schemes repeat after 10 or 20.
+ */
+const BASE_PALETTE = [
+  '#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf',
+  '#aec7e8', '#ffbb78', '#98df8a', '#ff9896', '#c5b0d5', '#c49c94', '#f7b6d2', '#c7c7c7', '#dbdb8d', '#9edae5',
+];
+
+export function distinctColours(n: number): string[] {
+  const out = BASE_PALETTE.slice(0, n);
+  for (let i = 0; out.length < n; i++) {
+    const colour = `hsl(${Math.round((i * 137.508) % 360)}, ${55 + (i % 3) * 15}%, ${35 + (i % 4) * 12}%)`;
+    if (!out.includes(colour)) out.push(colour);
+  }
+  return out;
+}
+
 export async function renderChart(spec: object): Promise<{ svg: string; png: Buffer }> {
   const vega = compile(spec as TopLevelSpec).spec;
   const view = new View(parse(vega), { renderer: 'none' });

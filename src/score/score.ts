@@ -122,7 +122,7 @@ function obligationsAt(input: PointInput): ObligationOutcome[] {
 
 function recovery(fixture: Fixture, o: Obligation, item: Item, wanted: (text: string) => boolean): 'pointer' | 're-read' | undefined {
   if (o.pointerSatisfies && item.flags.durablePointer) {
-    const r = resolvePointer(fixture.world, item.flags.durablePointer);
+    const r = resolvePointer(fixture.world, item.flags.durablePointer, o.neededAtTurn);
     if (r.resolved && wanted(r.content)) return 'pointer';
   }
   if (o.rereadSatisfies && item.source && item.source.identity !== 'UNKNOWN') {

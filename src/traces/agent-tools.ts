@@ -1,7 +1,7 @@
 // The file tools Claude Code and OpenCode share by purpose (under different spellings): which read a file, which
 // change one, which search. Tool names are compared lower-case; anything unknown is treated as non-idempotent.
 import type { SideEffectClass } from '../fixture/schema.js';
-import { readShell } from './shell.js';
+import { readShell, type ShellReading } from './shell.js';
 
 const READS = new Set(['read', 'notebookread', 'view']);
 const SEARCHES = new Set(['glob', 'grep', 'ls', 'list', 'codesearch']);
@@ -17,15 +17,17 @@ export interface AgentTool {
   readonly transient: boolean;
   /** For a shell call: the tool name to record (shell.read or shell.exec). */
   readonly name: string;
+  /** For a shell call: everything its command says (files read with their views, files written, parse error). */
+  readonly shell?: ShellReading;
 }
 
-export function agentTool(name: string, input: Record<string, unknown>): AgentTool {
+export async function agentTool(name: string, input: Record<string, unknown>): Promise<AgentTool> {
   const lower = name.toLowerCase();
   const path = [input['file_path'], input['filePath'], input['notebook_path'], input['path']].find((p): p is string => typeof p === 'string');
   if (lower === 'bash') {
     const command = typeof input['command'] === 'string' ? input['command'] : '';
-    const s = readShell(command);
-    return { sideEffect: s.kind === 'read' ? 'read-mutable' : 'non-idempotent', writes: false, search: s.search, transient: s.transient, name: s.kind === 'read' ? 'shell.read' : 'shell.exec', ...(s.path ? { path: s.path } : {}) };
+    const s = await readShell(command);
+    return { sideEffect: s.sideEffect, writes: false, search: s.search, transient: s.transient, name: s.kind === 'read' ? 'shell.read' : 'shell.exec', shell: s, ...(s.path ? { path: s.path } : {}) };
   }
   if (READS.has(lower)) return { sideEffect: 'read-mutable', writes: false, search: false, transient: false, name, ...(path ? { path } : {}) };
   if (SEARCHES.has(lower) || WEB.has(lower)) return { sideEffect: 'read-mutable', writes: false, search: SEARCHES.has(lower), transient: false, name };

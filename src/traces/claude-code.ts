@@ -19,7 +19,7 @@ function blockText(r: Reader, v: Json | undefined, path: (string | number)[]): s
   }).join('\n');
 }
 
-export function importClaudeCode(parsed: Parsed & { kind: 'jsonl' }, reader: Reader, b: TraceBuilder): void {
+export async function importClaudeCode(parsed: Parsed & { kind: 'jsonl' }, reader: Reader, b: TraceBuilder): Promise<void> {
   const calls = new Map<string, { name: string; tool: AgentTool; input: Record<string, unknown> }>();
   for (const { line, value } of parsed.lines) {
     const r: Reader = reader.atLine(line);
@@ -32,21 +32,21 @@ export function importClaudeCode(parsed: Parsed & { kind: 'jsonl' }, reader: Rea
     if (type === 'assistant') {
       b.modelTurn();
       const blocks = typeof content === 'string' ? [{ type: 'text', text: content } as JsonObject] : r.array(content, ['message', 'content']);
-      blocks.forEach((raw, i) => {
+      for (const [i, raw] of blocks.entries()) {
         const block = r.object(raw, ['message', 'content', i]);
         if (block['type'] === 'text') b.add({ origin: 'model', kind: 'reasoning', content: r.string(block['text'], ['message', 'content', i, 'text']), time });
-        if (block['type'] !== 'tool_use') return;
+        if (block['type'] !== 'tool_use') continue;
         const id = r.string(block['id'], ['message', 'content', i, 'id']);
         const name = r.string(block['name'], ['message', 'content', i, 'name']);
         const input = block['input'] === undefined ? {} : r.object(block['input'], ['message', 'content', i, 'input']);
-        const tool = agentTool(name, input);
+        const tool = await agentTool(name, input);
         calls.set(id, { name: tool.name, tool, input });
         b.add({
           origin: 'model', kind: 'tool-call', content: JSON.stringify({ name, input }), time,
           tool: { name: tool.name, sideEffect: tool.sideEffect, arguments: { ...input }, callId: id },
           effects: tool.writes && tool.path ? [normalisePath(tool.path)] : [],
         });
-      });
+      }
       continue;
     }
     if (typeof content === 'string') {

@@ -13,7 +13,7 @@ import { requireFormat } from './detect.js';
 import { importMiniSweAgent } from './mini-swe-agent.js';
 import { importOpenCode } from './opencode.js';
 import { importOpenHands } from './openhands.js';
-import { Reader, parseTrace, type Parsed } from './parse.js';
+import { Reader, parseTrace, type Json, type Parsed } from './parse.js';
 import { emptyCounts, redactJson, SecretNumbering, type RedactionCounts } from './redact.js';
 import { importSweAgent } from './swe-agent.js';
 
@@ -46,36 +46,43 @@ export function fixtureText(fixture: FixtureT): string {
   return `${JSON.stringify(fixture, null, 2)}\n`;
 }
 
-function redactParsed(parsed: Parsed, counts: RedactionCounts, numbering: SecretNumbering): Parsed {
-  if (parsed.kind === 'json') return { kind: 'json', value: redactJson(parsed.value, counts, numbering) };
-  return { kind: 'jsonl', lines: parsed.lines.map((l) => ({ line: l.line, value: redactJson(l.value, counts, numbering) })) };
+async function redactParsed(parsed: Parsed, counts: RedactionCounts, numbering: SecretNumbering): Promise<Parsed> {
+  if (parsed.kind === 'json') return { kind: 'json', value: await redactJson(parsed.value, counts, numbering) };
+  const lines = [];
+  for (const l of parsed.lines) lines.push({ line: l.line, value: await redactJson(l.value, counts, numbering) });
+  return { kind: 'jsonl', lines };
 }
 
-export function importTrace(path: string, shownAs: string, options: ImportOptions): ImportedTrace {
+export async function importTrace(path: string, shownAs: string, options: ImportOptions): Promise<ImportedTrace> {
   if (!existsSync(path) || !statSync(path).isFile()) throw input('PL_TRACE_MISSING', shownAs);
   const bytes = readFileSync(path);
   const raw = parseTrace(bytes.toString('utf8'), shownAs);
   const format = requireFormat(raw, shownAs, options.format);
   const counts = emptyCounts();
   // Redaction runs on the parsed record, before any item exists, so no later step can see an unredacted secret.
-  const parsed = options.redact ? redactParsed(raw, counts, options.numbering ?? new SecretNumbering()) : raw;
+  const numbering = options.numbering ?? new SecretNumbering();
+  const parsed = options.redact ? await redactParsed(raw, counts, numbering) : raw;
   const reader = new Reader(shownAs);
   const b = new TraceBuilder(format);
   if (parsed.kind === 'jsonl') {
     if (format !== 'claude-code') throw new Error(`internal: ${format} detected on JSON Lines`);
-    importClaudeCode(parsed, reader, b);
+    await importClaudeCode(parsed, reader, b);
   } else {
     const importers: Record<Exclude<Format, 'claude-code'>, typeof importSweAgent> = {
       'swe-agent': importSweAgent, 'mini-swe-agent': importMiniSweAgent, openhands: importOpenHands, opencode: importOpenCode,
     };
     if (format === 'claude-code') throw new Error('internal: claude-code detected on JSON');
-    importers[format](parsed.value, reader, b);
+    await importers[format](parsed.value, reader, b);
   }
   if (!b.size) throw input('PL_TRACE_EMPTY', shownAs);
-  const built = b.build({
+  const draft = b.build({
     id: traceId(format, path), sourceFile: basename(path), sourceSha256: sha256(bytes),
-    redaction: { enabled: options.redact, counts: { ...counts } }, tokens: options.tokens,
+    redaction: { enabled: options.redact, counts }, tokens: options.tokens,
   });
+  // Importers derive strings the record never held whole (a shell word with its quotes removed joins `'sk-'"..."`,
+  // a selector quotes a pattern): the built fixture is redacted once more, with the same numbering and counts.
+  const built = options.redact ? await redactJson(draft as unknown as Json, counts, numbering) as unknown as typeof draft : draft;
+  if (built.imported) built.imported.redaction.counts = { ...counts };
   const checked = Fixture.safeParse(built);
   if (!checked.success) {
     const issue = checked.error.issues[0]!;
@@ -86,9 +93,11 @@ export function importTrace(path: string, shownAs: string, options: ImportOption
 }
 
 /** Imports every file or none: the first bad file stops the import before anything is returned for writing. */
-export function importTraces(files: readonly { path: string; shownAs: string }[], options: ImportOptions): ImportedTrace[] {
+export async function importTraces(files: readonly { path: string; shownAs: string }[], options: ImportOptions): Promise<ImportedTrace[]> {
   const shared = { ...options, numbering: options.numbering ?? new SecretNumbering() };
-  const out = files.map((f) => importTrace(f.path, f.shownAs, shared));
+  // One file after another: secret numbering is shared, so the order of imports decides the markers.
+  const out: ImportedTrace[] = [];
+  for (const f of files) out.push(await importTrace(f.path, f.shownAs, shared));
   const dup = duplicateId(out);
   if (dup) throw input('PL_TRACE_DUPLICATE_ID', dup.file, dup.id, dup.other);
   return out;

@@ -9,8 +9,8 @@ import { normalisePath, readShell } from './shell.js';
 
 interface Call { readonly command: string; readonly callId: string; readonly name: string; readonly sideEffect: 'read-mutable' | 'non-idempotent' }
 
-function call(command: string, callId: string): Call {
-  const kind = readShell(command).kind;
+async function call(command: string, callId: string): Promise<Call> {
+  const kind = (await readShell(command)).kind;
   return { command, callId, name: kind === 'read' ? 'shell.read' : 'shell.exec', sideEffect: kind === 'read' ? 'read-mutable' : 'non-idempotent' };
 }
 
@@ -20,8 +20,8 @@ function status(returncode: number | undefined, exception: string | undefined): 
   return { state: 'ok' };
 }
 
-function result(c: Call, content: string, st: Status, time: number | undefined): Draft {
-  const reading = readShell(c.command);
+async function result(c: Call, content: string, st: Status, time: number | undefined): Promise<Draft> {
+  const reading = await readShell(c.command);
   const source: Source | undefined = reading.path
     ? { identity: normalisePath(reading.path), version: 'UNKNOWN', mutable: 'UNKNOWN', ...(reading.selector ? { selector: reading.selector } : {}) }
     : undefined;
@@ -34,14 +34,14 @@ function result(c: Call, content: string, st: Status, time: number | undefined):
   };
 }
 
-export function importMiniSweAgent(root: Json, r: Reader, b: TraceBuilder): void {
+export async function importMiniSweAgent(root: Json, r: Reader, b: TraceBuilder): Promise<void> {
   const top = r.object(root, []);
   const messages = r.array(top['messages'], ['messages']);
   const pending = new Map<string, Call>();
   let legacy: Call | undefined;
   let seenTask = false;
   let n = 0;
-  messages.forEach((raw, i) => {
+  for (const [i, raw] of messages.entries()) {
     const path = ['messages', i];
     const m = r.object(raw, path);
     const role = r.string(m['role'], [...path, 'role']);
@@ -56,7 +56,7 @@ export function importMiniSweAgent(root: Json, r: Reader, b: TraceBuilder): void
       const time = created === undefined ? undefined : created * 1000;
       if (content.trim() !== '') b.add({ origin: 'model', kind: 'reasoning', content, time });
       const calls = m['tool_calls'] === undefined || m['tool_calls'] === null ? [] : r.array(m['tool_calls'], [...path, 'tool_calls']);
-      calls.forEach((rawCall, j) => {
+      for (const [j, rawCall] of calls.entries()) {
         const cpath = [...path, 'tool_calls', j];
         const tc = r.object(rawCall, cpath);
         const id = r.string(tc['id'], [...cpath, 'id']);
@@ -69,15 +69,15 @@ export function importMiniSweAgent(root: Json, r: Reader, b: TraceBuilder): void
         } catch {
           // The model's arguments were not JSON; the runtime then ran nothing sensible, and the text is kept as is.
         }
-        const c = call(command, id);
+        const c = await call(command, id);
         pending.set(id, c);
         b.add({ origin: 'model', kind: 'tool-call', content: args, time, tool: { name: c.name, sideEffect: c.sideEffect, arguments: { command }, callId: id } });
-      });
+      }
       if (calls.length === 0) {
         const block = [...content.matchAll(/```(?:bash|sh)\s*\n([\s\S]*?)```/g)].pop()?.[1]?.trim();
         if (block) {
           n += 1;
-          legacy = call(block, `action-${n}`);
+          legacy = await call(block, `action-${n}`);
           b.add({ origin: 'model', kind: 'tool-call', content: block, time, tool: { name: legacy.name, sideEffect: legacy.sideEffect, arguments: { command: block }, callId: legacy.callId } });
         }
       }
@@ -89,21 +89,21 @@ export function importMiniSweAgent(root: Json, r: Reader, b: TraceBuilder): void
       const rc = r.optNumber(extra?.['returncode'], [...path, 'extra', 'returncode']);
       const exception = typeof extra?.['exception_info'] === 'string' ? extra['exception_info'] : undefined;
       const ts = r.optNumber(extra?.['timestamp'], [...path, 'extra', 'timestamp']);
-      b.add(result(c, content, status(rc, exception), ts === undefined ? undefined : ts * 1000));
+      b.add(await result(c, content, status(rc, exception), ts === undefined ? undefined : ts * 1000));
     } else if (role === 'user' && !seenTask) {
       seenTask = true;
       b.userInstruction(content);
     } else if (role === 'user' && legacy && /<returncode>/.test(content)) {
       const rc = Number(/<returncode>(-?\d+)<\/returncode>/.exec(content)?.[1]);
-      b.add(result(legacy, content, status(Number.isFinite(rc) ? rc : undefined, undefined), undefined));
+      b.add(await result(legacy, content, status(Number.isFinite(rc) ? rc : undefined, undefined), undefined));
       legacy = undefined;
     } else if (role === 'user') {
       // After the task, mini-swe-agent's user turns are its own feedback (format errors, limits), not a person.
       b.add({ origin: 'system', kind: 'instruction', content });
     } else if (role === 'exit') {
-      return;
+      continue;
     } else {
       r.fail([...path, 'role'], `unknown role "${role}" (expected system, user, assistant, tool or exit)`);
     }
-  });
+  }
 }

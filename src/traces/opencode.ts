@@ -9,10 +9,10 @@ import type { TraceBuilder } from './build.js';
 import type { Json, Reader } from './parse.js';
 import { normalisePath } from './shell.js';
 
-export function importOpenCode(root: Json, r: Reader, b: TraceBuilder): void {
+export async function importOpenCode(root: Json, r: Reader, b: TraceBuilder): Promise<void> {
   const top = r.object(root, []);
   const messages = r.array(top['messages'], ['messages']);
-  messages.forEach((raw, i) => {
+  for (const [i, raw] of messages.entries()) {
     const path = ['messages', i];
     const m = r.object(raw, path);
     const info = r.object(m['info'], [...path, 'info']);
@@ -22,7 +22,7 @@ export function importOpenCode(root: Json, r: Reader, b: TraceBuilder): void {
     const parts = r.array(m['parts'], [...path, 'parts']);
     if (role === 'assistant') b.modelTurn();
     else if (role !== 'user') r.fail([...path, 'info', 'role'], `unknown role "${role}" (expected user or assistant)`);
-    parts.forEach((rawPart, j) => {
+    for (const [j, rawPart] of parts.entries()) {
       const ppath = [...path, 'parts', j];
       const part = r.object(rawPart, ppath);
       const type = r.string(part['type'], [...ppath, 'type']);
@@ -32,9 +32,9 @@ export function importOpenCode(root: Json, r: Reader, b: TraceBuilder): void {
           if (part['synthetic'] === true) b.add({ origin: 'system', kind: 'instruction', content: text, time: created });
           else b.userInstruction(text, created);
         } else b.add({ origin: 'model', kind: 'reasoning', content: text, time: created });
-        return;
+        continue;
       }
-      if (type !== 'tool') return;
+      if (type !== 'tool') continue;
       const name = r.string(part['tool'], [...ppath, 'tool']);
       const callId = r.string(part['callID'], [...ppath, 'callID']);
       const state = r.object(part['state'], [...ppath, 'state']);
@@ -43,7 +43,7 @@ export function importOpenCode(root: Json, r: Reader, b: TraceBuilder): void {
       const times = state['time'] && typeof state['time'] === 'object' && !Array.isArray(state['time']) ? (state['time'] as Record<string, Json>) : {};
       const start = r.optNumber(times['start'], [...ppath, 'state', 'time', 'start']) ?? created;
       const end = r.optNumber(times['end'], [...ppath, 'state', 'time', 'end']) ?? start;
-      const tool = agentTool(name, input);
+      const tool = await agentTool(name, input);
       const recorded = { name: tool.name, sideEffect: tool.sideEffect, arguments: { ...input }, callId };
       b.add({ origin: 'model', kind: 'tool-call', content: JSON.stringify({ tool: name, input }), time: start, tool: recorded, effects: tool.writes && tool.path ? [normalisePath(tool.path)] : [] });
       if (status === 'completed') {
@@ -62,6 +62,6 @@ export function importOpenCode(root: Json, r: Reader, b: TraceBuilder): void {
       } else if (status !== 'pending' && status !== 'running') {
         r.fail([...ppath, 'state', 'status'], `unknown tool state "${status}" (expected pending, running, completed or error)`);
       }
-    });
-  });
+    }
+  }
 }

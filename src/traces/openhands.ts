@@ -10,11 +10,11 @@ import { normalisePath, readShell } from './shell.js';
 
 const SKIPPED = new Set(['agent_state_changed', 'change_agent_state', 'null', 'recall']);
 
-function toolFor(action: string, args: JsonObject): { name: string; sideEffect: SideEffectClass; arguments: Record<string, unknown>; path?: string } {
+async function toolFor(action: string, args: JsonObject): Promise<{ name: string; sideEffect: SideEffectClass; arguments: Record<string, unknown>; path?: string }> {
   const path = typeof args['path'] === 'string' ? args['path'] : undefined;
   if (action === 'run') {
     const command = typeof args['command'] === 'string' ? args['command'] : '';
-    const kind = readShell(command).kind;
+    const kind = (await readShell(command)).kind;
     return { name: kind === 'read' ? 'shell.read' : 'shell.exec', sideEffect: kind === 'read' ? 'read-mutable' : 'non-idempotent', arguments: { command } };
   }
   if (action === 'read') return { name: 'read', sideEffect: 'read-mutable', arguments: { path: path ?? '' }, ...(path ? { path } : {}) };
@@ -25,23 +25,23 @@ function toolFor(action: string, args: JsonObject): { name: string; sideEffect: 
   return { name: action, sideEffect: 'non-idempotent', arguments: { ...args } };
 }
 
-export function importOpenHands(root: Json, r: Reader, b: TraceBuilder): void {
+export async function importOpenHands(root: Json, r: Reader, b: TraceBuilder): Promise<void> {
   const events = Array.isArray(root) ? root : r.array(r.object(root, [])['events'], ['events']);
   const base: (string | number)[] = Array.isArray(root) ? [] : ['events'];
   const calls = new Map<number, { name: string; sideEffect: SideEffectClass; arguments: Record<string, unknown>; path?: string; command: string }>();
-  events.forEach((raw, i) => {
+  for (const [i, raw] of events.entries()) {
     const path = [...base, i];
     const e = r.object(raw, path);
     const time = r.optString(e['timestamp'], [...path, 'timestamp']);
     const source = r.optString(e['source'], [...path, 'source']) ?? 'agent';
     if (typeof e['action'] === 'string') {
       const action = e['action'];
-      if (SKIPPED.has(action)) return;
+      if (SKIPPED.has(action)) continue;
       const args = e['args'] === undefined ? {} : r.object(e['args'], [...path, 'args']);
       const id = typeof e['id'] === 'number' ? e['id'] : r.fail([...path, 'id'], 'expected the event id, a number');
       if (action === 'system') {
         b.add({ origin: 'system', kind: 'instruction', content: r.string(args['content'] ?? e['message'] ?? '', [...path, 'args', 'content']), time });
-        return;
+        continue;
       }
       if (action === 'message') {
         const content = r.string(args['content'] ?? e['message'] ?? '', [...path, 'args', 'content']);
@@ -50,17 +50,17 @@ export function importOpenHands(root: Json, r: Reader, b: TraceBuilder): void {
           b.modelTurn();
           b.add({ origin: 'model', kind: 'reasoning', content, time });
         }
-        return;
+        continue;
       }
       if (action === 'think' || action === 'finish') {
         b.modelTurn();
         const text = [args['thought'], args['final_thought'], e['message']].find((t): t is string => typeof t === 'string' && t !== '') ?? '';
         b.add({ origin: 'model', kind: 'reasoning', content: text, time });
-        return;
+        continue;
       }
       b.modelTurn();
       const thought = typeof args['thought'] === 'string' ? args['thought'] : '';
-      const tool = toolFor(action, args);
+      const tool = await toolFor(action, args);
       const shown = typeof args['command'] === 'string' ? args['command'] : JSON.stringify(tool.arguments);
       calls.set(id, { ...tool, command: shown });
       const effects = tool.sideEffect === 'non-idempotent' && tool.path ? [normalisePath(tool.path)] : [];
@@ -70,15 +70,15 @@ export function importOpenHands(root: Json, r: Reader, b: TraceBuilder): void {
       const content = r.string(e['content'] ?? '', [...path, 'content']);
       if (observation === 'recall') {
         if (content.trim() !== '') b.add({ origin: 'system', kind: 'instruction', content, time });
-        return;
+        continue;
       }
-      if (SKIPPED.has(observation)) return;
+      if (SKIPPED.has(observation)) continue;
       const cause = r.optNumber(e['cause'], [...path, 'cause']);
       const call = cause === undefined ? undefined : calls.get(cause);
       if (!call) {
         // An observation no recorded action caused (a user-side error, a runtime notice): the runtime speaking.
         b.add({ origin: 'system', kind: 'instruction', content, time });
-        return;
+        continue;
       }
       const extras = e['extras'] === undefined ? {} : r.object(e['extras'], [...path, 'extras']);
       const metadata = extras['metadata'] && typeof extras['metadata'] === 'object' && !Array.isArray(extras['metadata']) ? (extras['metadata'] as JsonObject) : {};
@@ -86,7 +86,7 @@ export function importOpenHands(root: Json, r: Reader, b: TraceBuilder): void {
       let status: Status = { state: 'ok' };
       if (observation === 'error') status = { state: 'error', errorType: 'error-observation', message: content.split('\n')[0]!.slice(0, 200) || 'error', fields: {} };
       else if (exit !== undefined && exit !== 0) status = { state: 'error', errorType: 'exit-code', message: `exit code ${exit}`, fields: { exit_code: String(exit) } };
-      const reading = call.name.startsWith('shell') ? readShell(call.command) : undefined;
+      const reading = call.name.startsWith('shell') ? await readShell(call.command) : undefined;
       const readPath = call.name === 'read' ? call.path : reading?.path;
       const src: Source | undefined = readPath ? { identity: normalisePath(readPath), version: 'UNKNOWN', mutable: 'UNKNOWN' } : undefined;
       b.add({
@@ -96,5 +96,5 @@ export function importOpenHands(root: Json, r: Reader, b: TraceBuilder): void {
         negativeResult: !!reading?.search && exit === 1 && content.trim() === '', transientState: !!reading?.transient,
       });
     }
-  });
+  }
 }

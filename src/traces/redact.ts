@@ -3,11 +3,17 @@
 // import, so the same secret keeps one marker in every file of that import (duplicates stay duplicates for the
 // ecology) while the marker carries nothing derived from the secret (a hash of a weak password can be reversed by
 // guessing; a number cannot).
+//
+// Two rule sets run: this module's own patterns first (they keep what is around a secret readable: the key of an
+// assignment, the user and host of a URL), then secretlint's recommended preset, run in-process over every string of
+// the record at once, for the vendor formats it maintains; whatever it still finds is replaced whole.
+import { lintSource } from '@secretlint/core';
+import { creator as recommended } from '@secretlint/secretlint-rule-preset-recommend';
 import type { Json } from './parse.js';
 
 export const REDACTION_KINDS = [
-  'private-key', 'anthropic-key', 'openai-key', 'github-token', 'aws-access-key', 'slack-token', 'google-api-key',
-  'bearer-token', 'url-password', 'basic-auth', 'secret-assignment',
+  'private-key', 'anthropic-key', 'openai-key', 'github-token', 'aws-access-key', 'aws-secret-key', 'slack-token',
+  'google-api-key', 'jwt', 'bearer-token', 'url-password', 'basic-auth', 'secret-assignment', 'vendor-token',
 ] as const;
 export type RedactionKind = (typeof REDACTION_KINDS)[number];
 
@@ -40,11 +46,14 @@ export class SecretNumbering {
 const SECRET_WORDS = new Set(['password', 'passwd', 'pwd', 'pass', 'passphrase', 'secret', 'token', 'apikey']);
 const KEY_QUALIFIERS = new Set(['api', 'access', 'secret', 'private', 'signing', 'encryption', 'client', 'master', 'auth']);
 
+/** Words that name a secret also when glued to a prefix: PGPASSWORD, MYSQLPASSWD, CSRFTOKEN, VAULTSECRET. */
+const GLUED = /^[a-z0-9]+(password|passwd|passphrase|secret|token|apikey)$/;
+
 export function isSecretName(key: string): boolean {
   const words = key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase().split(/[_.-]+/).filter((w) => w !== '');
   const last = words[words.length - 1];
   if (last === undefined) return false;
-  if (SECRET_WORDS.has(last)) return true;
+  if (SECRET_WORDS.has(last) || GLUED.test(last)) return true;
   return last === 'key' && words.length > 1 && KEY_QUALIFIERS.has(words[words.length - 2]!);
 }
 
@@ -74,12 +83,21 @@ const value = (q: number, bare = '[^\\s"\'`;&|(),]+') => `(?:(["'])${quoted(q)}|
 
 // Order matters: a PEM block first (it may contain anything), vendor keys before the generic forms, so a key of a
 // known vendor keeps its vendor's name, and the key = value forms last, where an earlier marker is skipped.
+/** A line break as text shows it: a real one, or the two characters `\n` of a quoted or escaped string. */
+const NL = '(?:\\r?\\n|\\\\n)';
+
 const PATTERNS: readonly Pattern[] = [
-  { kind: 'private-key', re: /-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY-----[\s\S]*?-----END \1PRIVATE KEY-----/dg, group: 0 },
+  // PEM, OpenSSH and PGP armour: through the END line when there is one; without it (output cut short), through
+  // every following line that looks like key material (base64, an armour header, a checksum).
+  { kind: 'private-key', re: new RegExp(`-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----(?:[\\s\\S]*?-----END \\1-----|(?:${NL}(?:[A-Za-z-]+: [^\\n]*|[A-Za-z0-9+/=]*)(?=${NL}|$))*)`, 'dg'), group: 0 },
   { kind: 'anthropic-key', re: /\bsk-ant-[A-Za-z0-9_-]{20,}/dg, group: 0 },
   { kind: 'openai-key', re: /\bsk-(?:proj-|svcacct-)?[A-Za-z0-9_-]{20,}/dg, group: 0 },
   { kind: 'github-token', re: /\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})/dg, group: 0 },
-  { kind: 'aws-access-key', re: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/dg, group: 0 },
+  { kind: 'aws-access-key', re: /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[0-9A-Z]{16}\b/dg, group: 0 },
+  // The secret half of an AWS key pair in any of its config forms (INI, env, JSON, YAML), spaces around = allowed.
+  { kind: 'aws-secret-key', re: /\baws_?secret_?(?:access_?)?key["']?\s*[:=]\s*["']?([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/dgi, group: 1 },
+  // A JSON Web Token anywhere (a cookie, a header, a log line): header and payload are base64url JSON objects.
+  { kind: 'jwt', re: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/dg, group: 0 },
   { kind: 'slack-token', re: /\bxox[abposr]-[A-Za-z0-9-]{10,}/dg, group: 0 },
   { kind: 'google-api-key', re: /\bAIza[0-9A-Za-z_-]{35}/dg, group: 0 },
   { kind: 'bearer-token', re: /\b[Bb]earer\s+([A-Za-z0-9._~+/-]{16,}=*)/dg, group: 1 },
@@ -93,6 +111,9 @@ const PATTERNS: readonly Pattern[] = [
   // value, since code such as `token = getToken()` assigns no secret.
   { kind: 'secret-assignment', re: new RegExp(`(?<![\\w.$-])${KEY}=(?!=)${value(2)}`, 'dg'), group: 0, key: 1 },
   { kind: 'secret-assignment', re: new RegExp(`(?<![\\w.$-])${KEY}[ \\t]+=[ \\t]*(["'])${quoted(2)}`, 'dg'), group: 3, key: 1 },
+  // key = value as a whole line (INI, TOML, .pgpass-style config), spaces allowed, when the value looks like a
+  // credential (no spaces, brackets or calls, and a digit in it): `token = getToken()` and `secret = None` stay.
+  { kind: 'secret-assignment', re: new RegExp(`^[ \\t]*${KEY}[ \\t]*=[ \\t]*([A-Za-z0-9+/=_~!@#%^*.-]*[0-9][A-Za-z0-9+/=_~!@#%^*.-]*)[ \\t]*$`, 'dgm'), group: 2, key: 1 },
   // key: value at the start of a line (YAML, HTTP headers such as X-Api-Key), up to the end of the line or a comment.
   { kind: 'secret-assignment', re: new RegExp(`^[ \\t]*(?:-[ \\t]+)?${KEY}:[ \\t]+${value(2, '[^\\s#"\'][^\\n#]*?(?=[ \\t]*(?:#|$))')}`, 'dgm'), group: 0, key: 1 },
   // --password X, --api-key=X on a command line.
@@ -144,13 +165,10 @@ export function holdsSecret(text: string): boolean {
   return Object.values(counts).some((n) => n > 0);
 }
 
-/**
- * Every string of a parsed record redacted (keys too, since a key can be a token), and the whole string value of a
- * secret-named key ({"password": "..."} in a tool call's arguments), since no text pattern sees key and value together.
- */
-export function redactJson(value: Json, counts: RedactionCounts, numbering: SecretNumbering): Json {
+/** Own patterns, and the whole string value of a secret-named key, over every string of a record (keys too). */
+function redactOwn(value: Json, counts: RedactionCounts, numbering: SecretNumbering): Json {
   if (typeof value === 'string') return redactText(value, counts, numbering);
-  if (Array.isArray(value)) return value.map((v) => redactJson(v, counts, numbering));
+  if (Array.isArray(value)) return value.map((v) => redactOwn(v, counts, numbering));
   if (value !== null && typeof value === 'object') {
     const out: { [key: string]: Json } = {};
     for (const [k, v] of Object.entries(value)) {
@@ -159,10 +177,100 @@ export function redactJson(value: Json, counts: RedactionCounts, numbering: Secr
         counts['secret-assignment'] += 1;
         out[key] = numbering.markerFor('secret-assignment', v);
       } else {
-        out[key] = redactJson(v, counts, numbering);
+        out[key] = redactOwn(v, counts, numbering);
       }
     }
     return out;
   }
   return value;
+}
+
+/** Every string of a record, keys included, in one fixed walk order; `rebuild` puts replacements back in that order. */
+function strings(value: Json, into: string[]): void {
+  if (typeof value === 'string') into.push(value);
+  else if (Array.isArray(value)) for (const v of value) strings(v, into);
+  else if (value !== null && typeof value === 'object') for (const [k, v] of Object.entries(value)) { into.push(k); strings(v, into); }
+}
+
+function rebuild(value: Json, next: () => string): Json {
+  if (typeof value === 'string') return next();
+  if (Array.isArray(value)) return value.map((v) => rebuild(v, next));
+  if (value !== null && typeof value === 'object') {
+    const out: { [key: string]: Json } = {};
+    for (const [, v] of Object.entries(value)) {
+      const key = next();
+      out[key] = rebuild(v, next);
+    }
+    return out;
+  }
+  return value;
+}
+
+/** Which of this module's kinds a secretlint finding is; a vendor format this module does not name is a vendor token. */
+function kindOf(ruleId: string, messageId: string): RedactionKind {
+  const rule = ruleId.replace(/^@secretlint\/secretlint-rule-/, '');
+  if (rule === 'aws') return /secret/i.test(messageId) ? 'aws-secret-key' : /accesskey/i.test(messageId) ? 'aws-access-key' : 'vendor-token';
+  const known: Record<string, RedactionKind> = {
+    privatekey: 'private-key', gcp: 'private-key', github: 'github-token', anthropic: 'anthropic-key', openai: 'openai-key',
+    slack: 'slack-token', basicauth: 'basic-auth', 'database-connection-string': 'url-password',
+  };
+  return known[rule] ?? 'vendor-token';
+}
+
+// The preset's comment filter would let a recorded `secretlint-disable` comment switch detection off: it is disabled.
+const CONFIG = {
+  rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: recommended, rules: [{ id: '@secretlint/secretlint-rule-filter-comments', disabled: true }] }],
+};
+/** Between two strings of one record: no rule's match can run across it. */
+const SEPARATOR = '\n\u0000\u0000\n';
+
+/** secretlint's recommended rules over a list of strings at once (one lint per record, not per string). */
+async function redactMaintained(texts: readonly string[], counts: RedactionCounts, numbering: SecretNumbering): Promise<string[]> {
+  const starts: number[] = [];
+  let at = 0;
+  for (const t of texts) { starts.push(at); at += t.length + SEPARATOR.length; }
+  const content = texts.join(SEPARATOR);
+  if (content.trim() === '') return [...texts];
+  const result = await lintSource({ source: { content, filePath: 'record.txt', ext: '.txt', contentType: 'text' }, options: { config: CONFIG, noPhysicFilePath: true } });
+  const cuts = new Map<number, { from: number; to: number; kind: RedactionKind }[]>();
+  for (const m of result.messages) {
+    const [from, to] = m.range;
+    // The string the finding starts in; a finding is cut at that string's end.
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) { const mid = (lo + hi + 1) >> 1; if (starts[mid]! <= from) lo = mid; else hi = mid - 1; }
+    const local = from - starts[lo]!;
+    const end = Math.min(to - starts[lo]!, texts[lo]!.length);
+    const found = texts[lo]!.slice(local, end);
+    if (end <= local || MARKER.test(found)) continue;
+    const list = cuts.get(lo) ?? [];
+    list.push({ from: local, to: end, kind: kindOf(m.ruleId, m.messageId) });
+    cuts.set(lo, list);
+  }
+  return texts.map((t, i) => {
+    const list = (cuts.get(i) ?? []).sort((a, b) => a.from - b.from || b.to - a.to);
+    let out = '';
+    let pos = 0;
+    for (const c of list) {
+      if (c.from < pos) continue;
+      counts[c.kind] += 1;
+      out += t.slice(pos, c.from) + numbering.markerFor(c.kind, t.slice(c.from, c.to));
+      pos = c.to;
+    }
+    return out + t.slice(pos);
+  });
+}
+
+/**
+ * Every string of a parsed record redacted (keys too, since a key can be a token), and the whole string value of a
+ * secret-named key ({"password": "..."} in a tool call's arguments), since no text pattern sees key and value together;
+ * then secretlint's recommended rules over what is left.
+ */
+export async function redactJson(value: Json, counts: RedactionCounts, numbering: SecretNumbering): Promise<Json> {
+  const own = redactOwn(value, counts, numbering);
+  const texts: string[] = [];
+  strings(own, texts);
+  const done = await redactMaintained(texts, counts, numbering);
+  let k = 0;
+  return rebuild(own, () => done[k++]!);
 }

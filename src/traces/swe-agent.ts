@@ -32,14 +32,14 @@ function observedStatus(text: string): Status {
   return { state: 'ok' };
 }
 
-export function importSweAgent(root: Json, r: Reader, b: TraceBuilder): void {
+export async function importSweAgent(root: Json, r: Reader, b: TraceBuilder): Promise<void> {
   const top = r.object(root, []);
   const history = r.array(top['history'], ['history']);
   let pending: { name: string; sideEffect: 'read-mutable' | 'non-idempotent'; args: Record<string, unknown>; callId: string; action: string } | undefined;
   let cwd: string | undefined;
   let openFile: string | undefined;
   let step = 0;
-  history.forEach((raw, i) => {
+  for (const [i, raw] of history.entries()) {
     const m = r.object(raw, ['history', i]);
     const role = r.string(m['role'], ['history', i, 'role']);
     const content = r.string(m['content'], ['history', i, 'content']);
@@ -51,12 +51,12 @@ export function importSweAgent(root: Json, r: Reader, b: TraceBuilder): void {
       if (!action) {
         b.add({ origin: 'model', kind: 'reasoning', content });
         pending = undefined;
-        return;
+        continue;
       }
       step += 1;
       const word = action.split(/\s+/)[0] ?? '';
       const own = COMMANDS[word];
-      const shell = own ? undefined : readShell(action);
+      const shell = own ? undefined : await readShell(action);
       const name = own ? word : shell!.kind === 'read' ? 'shell.read' : 'shell.exec';
       const sideEffect = own === 'read' || own === 'search' || shell?.kind === 'read' ? 'read-mutable' : 'non-idempotent';
       pending = { name, sideEffect, args: { action }, callId: `step-${step}`, action };
@@ -77,22 +77,23 @@ export function importSweAgent(root: Json, r: Reader, b: TraceBuilder): void {
         const window = word === 'open' ? call.action.split(/\s+/).slice(2).join(' ') : '';
         source = { identity: seen.openFile, version: 'UNKNOWN', mutable: 'UNKNOWN', selector: window ? `line ${window}` : `window after ${call.action}` };
       } else if (call.name === 'shell.read') {
-        const reading = readShell(call.action);
+        const reading = await readShell(call.action);
         if (reading.path) source = { identity: normalisePath(reading.path, cwd), version: 'UNKNOWN', mutable: 'UNKNOWN', ...(reading.selector ? { selector: reading.selector } : {}) };
       }
       if (seen.openFile) openFile = seen.openFile;
       const status = observedStatus(content);
+      const callReading = await readShell(call.action);
       const negative = /^No matches found for|Found 0 matches|did not find any matches/m.test(content)
-        || ((readShell(call.action).search) && content.replace(/\(Open file:[\s\S]*$/, '').trim() === '');
+        || (callReading.search && content.replace(/\(Open file:[\s\S]*$/, '').trim() === '');
       b.add({
         origin: 'environment', kind: 'tool-result', content,
         tool: { name: call.name, sideEffect: call.sideEffect, arguments: call.args, callId: call.callId },
-        status, ...(source ? { source } : {}), negativeResult: negative, transientState: call.name.startsWith('shell') && readShell(call.action).transient,
+        status, ...(source ? { source } : {}), negativeResult: negative, transientState: call.name.startsWith('shell') && callReading.transient,
       });
     } else if (role === 'user') {
       b.userInstruction(content);
     } else {
       r.fail(['history', i, 'role'], `unknown role "${role}" (expected system, user or assistant)`);
     }
-  });
+  }
 }

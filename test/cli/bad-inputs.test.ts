@@ -114,7 +114,8 @@ const FIXTURE_CASES: Case[] = [
   { name: 'an error status without error type', setup: (d) => run(folder(d, fixtureWith((f) => { item(f, 2)['status'] = { state: 'error', message: 'boom' }; }))), says: ['item "r1" (items[2]), field "status'] },
   { name: 'a duplicate item id', setup: (d) => run(folder(d, fixtureWith((f) => { item(f, 3)['id'] = 'c1'; }))), says: ['item "c1" (items[3]), field "id": duplicate item id'] },
   { name: 'items out of trajectory order', setup: (d) => run(folder(d, fixtureWith((f) => { item(f, 3)['turn'] = 0; }))), says: ['item "c2" (items[3]), field "turn"', 'trajectory order'] },
-  { name: 'a prune point past the end of the trajectory', setup: (d) => run(folder(d, fixtureWith((f) => { point(f)['turn'] = 9; point(f).downstream[0]!['neededAtTurn'] = 12; }), null)), says: ['prune point "pp1" (prunePoints[0]), field "turn": turn 9 is past the end of the trajectory (its last item is at turn 5)'] },
+  { name: 'a prune point past the end of the trajectory', setup: (d) => run(folder(d, fixtureWith((f) => { point(f)['turn'] = 9; point(f).downstream = []; }), null)), says: ['prune point "pp1" (prunePoints[0]), field "turn": turn 9 is past the end of the trajectory (turn 6: its last item is at turn 5)'] },
+  { name: 'a prune point past the last turn an obligation names', setup: (d) => run(folder(d, fixtureWith((f) => { point(f)['turn'] = 13; point(f).downstream[0]!['neededAtTurn'] = 12; }), null)), says: ['turn 13 is past the end of the trajectory (turn 12: its last item is at turn 5, its last obligation is needed at turn 12)'] },
   { name: 'a duplicate prune point id', setup: (d) => run(folder(d, fixtureWith((f) => { f.prunePoints.push(structuredClone(f.prunePoints[0]!)); }))), says: ['prune point "pp1" (prunePoints[1]), field "id": duplicate prune point id'] },
   { name: 'a pin of an item that does not exist', setup: (d) => run(folder(d, fixtureWith((f) => { point(f).visible['pinned'] = ['zz']; }))), says: ['field "visible.pinned": names item "zz"'] },
   { name: 'a protected tool that is not declared', setup: (d) => run(folder(d, fixtureWith((f) => { point(f).visible['protectedTools'] = ['bash']; }))), says: ['field "visible.protectedTools[0]"'] },
@@ -226,6 +227,15 @@ describe('bad input that is handled: the run goes on, saying what it passed over
     expect(r.stderr).toContain('again: a folder already walked through another link');
     expect(r.stderr).toContain(".staging-4242: an unfinished write's staging folder");
     expect(r.stdout).toContain('1 fixtures');
+  });
+
+  it('a prune point at the turn after the last item, or before a later obligation, is within the trajectory', async () => {
+    for (const [turn, needed] of [[6, 8], [10, 11]] as const) {
+      const dir = mkdtempSync(join(tmpdir(), 'prunelab-bad-'));
+      const f = folder(dir, fixtureWith((x) => { point(x)['turn'] = turn; point(x).downstream[0]!['neededAtTurn'] = needed; }));
+      const r = await cli(['experiment', '--fixtures', f, '--out', join(dir, 'out'), '--condition', 'raw']);
+      expect(r.code, r.stderr).toBe(0);
+    }
   });
 
   it('a payload of one character repeated 8 million times is counted in bounded time, in pieces', async () => {

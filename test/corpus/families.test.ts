@@ -247,7 +247,7 @@ describe('large-reconstructible-read', () => {
       const { point, oracle } = targetPoint(c);
       const o = point.downstream.find((d) => d.needs.itemIds.includes(big.id))!;
       expect(o.pointerSatisfies && o.rereadSatisfies).toBe(true);
-      const pointed = resolvePointer(c.fixture.world, big.flags.durablePointer!);
+      const pointed = resolvePointer(c.fixture.world, big.flags.durablePointer!, o.neededAtTurn);
       expect(pointed.resolved && o.needs.strings.every((s) => pointed.content.includes(s))).toBe(true);
       expect(o.needs.strings.every((s) => (reread(c.fixture.world, big.source!.identity, o.neededAtTurn) ?? '').includes(s))).toBe(true);
       expect(standing(oracle, big.id)).toBe('removable');

@@ -18,7 +18,7 @@ describe('generated oracles (property)', () => {
           for (const id of o.needs.itemIds.filter((x) => removable.has(x))) {
             expect(o.pointerSatisfies || o.rereadSatisfies, `${f.id} ${point.id} ${o.id} ${id}`).toBe(true);
             const item = f.items.find((it) => it.id === id)!;
-            const viaPointer = o.pointerSatisfies && item.flags.durablePointer ? resolvePointer(f.world, item.flags.durablePointer) : undefined;
+            const viaPointer = o.pointerSatisfies && item.flags.durablePointer ? resolvePointer(f.world, item.flags.durablePointer, o.neededAtTurn) : undefined;
             const viaReread = o.rereadSatisfies && item.source ? reread(f.world, item.source.identity, o.neededAtTurn) : undefined;
             for (const s of o.needs.strings) {
               expect((viaPointer?.resolved ? viaPointer.content : '').includes(s) || (viaReread ?? '').includes(s)).toBe(true);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { regenerabilityGuard } from '../../src/policy/comparators/regenerability-guard.js';
 import { at, callAndResult, condition, decideById, makeView, note, verdicts } from './build-view.js';
 
 const guard = condition('regenerability-guard');
@@ -23,30 +24,65 @@ describe('regenerability-guard (safe_prune whole-prune refusal)', () => {
     expect(guard).toMatchObject({ layer: 'comparator', rung: 4, consultsObligations: true, upperRisk: false });
   });
 
-  it('refuses the whole prune when one proposed candidate has a refusal case', () => {
+  it('never shows the predictor a refusal-case item, so it is KEEP with why, and the other proposals go', () => {
     const items = base().map((item) => (item.id === 'n3' ? { ...item, flags: { negativeResult: true } } : item));
     const view = makeView({ items, tools, subgoal });
     const d = decideById(guard, view);
-    expect(verdicts(guard, view)).toEqual({ c1: 'abstain', r1: 'abstain', n2: 'keep', n3: 'abstain' });
-    expect(at(d, 'r1').reason).toBe('whole prune refused: 1 proposed candidate(s) not safely evictable (n3: negative result)');
+    expect(verdicts(guard, view)).toEqual({ c1: 'eligible', r1: 'eligible', n2: 'keep', n3: 'keep' });
+    expect(at(d, 'n3').reason).toContain('never shown to the predictor: regenerability gate: negative result');
   });
 
-  it('refuses on the output of a non-idempotent call and on a candidate a pending step references', () => {
+  it('refuses the whole prune when a proposed non-idempotent output leans on a copy proposed with it', () => {
+    // Each copy alone has an identical copy in context, so both are shown and both proposed; the gate then refuses
+    // the latest (its only copy goes in the same prune) and the whole proposal is refused.
     const view = makeView({
-      items: [...base(), ...callAndResult('4', 4, 'post_payment', { amount: 5 }, { content: 'nonce=8f3a' })],
+      items: [
+        ...base(),
+        ...callAndResult('4', 4, 'post_payment', { amount: 5 }, { content: 'payment accepted' }),
+        ...callAndResult('5', 5, 'post_payment', { amount: 5 }, { content: 'payment accepted' }),
+      ],
       tools,
       subgoal,
-      visible: { pendingSteps: [{ id: 'ps1', description: 'retry with the same nonce', references: ['n3'] }] },
     });
     const d = decideById(guard, view);
+    expect(at(d, 'r4').verdict).toBe('abstain');
     expect(at(d, 'c1').verdict).toBe('abstain');
-    expect(at(d, 'c1').reason).toContain('n3: referenced by pending step ps1');
-    expect(at(d, 'c1').reason).toContain('r4: output of a non-idempotent call');
-    expect(at(d, 'c1').obligationsConsulted).toEqual(['ps1']);
+    expect(at(d, 'c1').reason).toContain('r5: regenerability gate: output of a non-idempotent call, and no identical copy of it stays in context');
+    expect(at(d, 'c1').reason).not.toContain('r4:');
   });
 
-  it('never makes a protected item eligible: a pinned proposal refuses the prune', () => {
-    const view = makeView({ items: base(), tools, subgoal, visible: { pinned: ['n3'] } });
-    expect(verdicts(guard, view)).toEqual({ c1: 'abstain', r1: 'abstain', n2: 'keep', n3: 'abstain' });
+  it('lets a non-idempotent output go when its identical copy is not proposed and stays', () => {
+    const view = makeView({
+      items: [
+        ...base(),
+        ...callAndResult('4', 4, 'post_payment', { amount: 5 }, { content: 'payment accepted' }),
+        ...callAndResult('5', 5, 'post_payment', { amount: 5 }, { content: 'payment accepted pool timeout fix' }),
+      ],
+      tools,
+      subgoal,
+    });
+    // r5 differs (so r4 has no copy): r4 is withheld; nothing refused among the proposals.
+    expect(verdicts(guard, view)).toMatchObject({ r4: 'keep', r5: 'keep', r1: 'eligible' });
+  });
+
+  it('an item a pending step references or a pinned one is never shown to the predictor: KEEP with why', () => {
+    const view = makeView({
+      items: base(), tools, subgoal,
+      visible: { pinned: ['c1'], pendingSteps: [{ id: 'ps1', description: 'retry with the same nonce', references: ['n3'] }] },
+    });
+    const d = decideById(guard, view);
+    expect(verdicts(guard, view)).toEqual({ c1: 'keep', r1: 'eligible', n2: 'keep', n3: 'keep' });
+    expect(at(d, 'n3').reason).toBe('never shown to the predictor: referenced by pending step ps1');
+    expect(at(d, 'c1').reason).toBe('never shown to the predictor: pinned by the runtime');
+  });
+
+  it('fails closed: an unusable answer or a confidence below the threshold is ABSTAIN, never KEEP or PRUNE', () => {
+    const low = regenerabilityGuard({ predictor: (_v, shown) => new Map(shown.map((id) => [id, { reason: 'stale', confidence: 0.2 }])), predictorLabel: 'm' });
+    const view = makeView({ items: base(), tools, subgoal, visible: { pinned: ['n2'] } });
+    expect(verdicts(low, view)).toEqual({ c1: 'abstain', r1: 'abstain', n2: 'keep', n3: 'abstain' });
+    expect(at(decideById(low, view), 'n3').reason).toContain('confidence 0.2 in "stale" is below the threshold 0.5');
+    const stray = regenerabilityGuard({ predictor: () => new Map([['n2', { reason: 'x', confidence: 1 }]]), predictorLabel: 'm' });
+    expect(verdicts(stray, view)).toEqual({ c1: 'abstain', r1: 'abstain', n2: 'keep', n3: 'abstain' });
+    expect(at(decideById(stray, view), 'c1').reason).toContain('it named item "n2", which it was not asked about');
   });
 });

@@ -4,7 +4,7 @@ import { allConditions, conditionNames, getCondition } from '../../src/policy/re
 const ORDER = [
   'raw',
   'exact-redundancy', 'source-identity', 'errored-input-residue', 'checked-supersession', 'verified-completion', 'predictive-semantic',
-  'same-tool-args-dedup', 'observation-masking', 'oldest-first', 'regenerability-guard',
+  'same-tool-args-dedup', 'dcp-purge-errors', 'observation-masking', 'oldest-first', 'regenerability-guard',
   'ladder-0', 'ladder-0-1', 'ladder-0-2', 'ladder-0-3', 'ladder-0-4',
   'predictive-semantic@0.05', 'predictive-semantic@0.1', 'predictive-semantic@0.3', 'predictive-semantic@0.4', 'predictive-semantic@0.5',
   'observation-masking@1', 'observation-masking@2', 'observation-masking@5', 'observation-masking@20', 'observation-masking@40',
@@ -37,6 +37,7 @@ describe('condition registry', () => {
       'verified-completion': ['A', 3, true, false],
       'predictive-semantic': ['A', 4, false, true],
       'same-tool-args-dedup': ['comparator', null, false, false],
+      'dcp-purge-errors': ['comparator', null, false, false],
       'observation-masking': ['comparator', null, false, false],
       'oldest-first': ['comparator', null, false, false],
       'regenerability-guard': ['comparator', 4, true, false],
@@ -55,7 +56,10 @@ describe('condition registry', () => {
       if (c.layer === 'comparator') expect(c.reference).toBeTruthy();
       if (c.layer === 'B') expect(c.order?.[0]).toBe('exact-redundancy');
     }
-    expect(getCondition('errored-input-residue')?.parameters).toEqual({ afterTurns: 4 });
+    // Age is DCP's rule, not rung 2's: the conservative mechanism has no threshold, the comparator keeps DCP's default.
+    expect(getCondition('errored-input-residue')?.parameters).toEqual({});
+    expect(getCondition('dcp-purge-errors')?.parameters).toEqual({ afterTurns: 4 });
+    expect(getCondition('dcp-purge-errors')?.reference).toContain('Tarquinen/opencode-dynamic-context-pruning @ 7b0e2e8');
     expect(getCondition('predictive-semantic@0.4')?.parameters).toMatchObject({ threshold: 0.4 });
     expect(getCondition('predictive-semantic@0.4')?.sweepOf).toEqual({ condition: 'predictive-semantic', parameter: 'threshold', value: 0.4 });
     expect(getCondition('observation-masking@2')?.parameters).toMatchObject({ keepLast: 2 });
@@ -64,7 +68,8 @@ describe('condition registry', () => {
     expect(getCondition('ladder-0-3')?.order).toEqual([
       'exact-redundancy', 'source-identity', 'errored-input-residue', 'checked-supersession', 'verified-completion', 'predictive-semantic',
     ]);
-    expect(getCondition('ladder-0-3')?.parameters).toMatchObject({ afterTurns: 4, threshold: 0.2, predictorMode: 'abstain' });
+    expect(getCondition('ladder-0-3')?.parameters).toMatchObject({ threshold: 0.2, predictorMode: 'abstain' });
+    expect(getCondition('ladder-0-3')?.parameters).not.toHaveProperty('afterTurns');
     expect(getCondition('ladder-0-4')?.parameters).toMatchObject({ predictorMode: 'apply' });
     expect(getCondition('same-tool-args-dedup')?.reference).toContain('Tarquinen');
     expect(getCondition('observation-masking')?.reference).toContain('Complexity Trap');

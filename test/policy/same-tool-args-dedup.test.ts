@@ -26,7 +26,21 @@ describe('same-tool-args-dedup (OpenCode DCP deduplication)', () => {
     const d = decideById(dedup, view);
     expect(verdicts(dedup, view)).toEqual({ c1: 'keep', r1: 'eligible', c2: 'keep', r2: 'keep', c3: 'keep', r3: 'keep' });
     expect(at(d, 'r1')).toMatchObject({ rule: 'same-tool-args-dedup', rung: null, replacement: DCP_PLACEHOLDER, obligationsConsulted: [] });
-    expect(at(d, 'r1').reason).toBe('same tool and arguments as r2 (read::{"path":"config.json"}), the latest, which is kept');
+    expect(at(d, 'r1').reason).toBe('same tool (read) and arguments as r2, the latest, which is kept');
+  });
+
+  it('never quotes the arguments in a reason: a secret typed into a command stays out of every decision', () => {
+    const typed = 'PGPASSWORD=' + 'hunter2-xyz psql -h db';
+    const view = makeView({
+      items: [
+        ...callAndResult('1', 1, 'bash', { command: typed }, { content: 'ok' }),
+        ...callAndResult('2', 2, 'bash', { command: typed }, { content: 'ok' }),
+        ...callAndResult('3', 3, 'bash', { command: typed }, { content: 'boom', status: { state: 'error', errorType: 'exit-code', message: 'boom', fields: {} } }),
+      ],
+    });
+    const d = decideById(dedup, view);
+    expect(verdicts(dedup, view)).toMatchObject({ r1: 'eligible', r2: 'eligible', r3: 'keep' });
+    for (const id of ['r1', 'r2', 'r3', 'c1']) expect(at(d, id).reason, id).not.toContain('hunter2');
   });
 
   it('treats differently ordered nested arguments as the same call', () => {

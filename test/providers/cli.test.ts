@@ -20,9 +20,18 @@ beforeEach(() => { server.hits.length = 0; });
 
 const isPredictor = (hit: Hit) => systemText(hit).startsWith('You help an agent manage');
 
-/** Predictor: c1 and c2 (the tool calls) are unneeded. Reader: answers prod-eu when the context holds it. */
+/** The item ids a predictor request showed the model. */
+const shown = (hit: Hit): string[] => (JSON.parse(userText(hit)) as { items: { id: string }[] }).items.map((i) => i.id);
+
+/**
+ * Predictor: c1 (a tool call) and u1 (the constraint) are unneeded, whenever the request shows them (the gated
+ * request withholds u1, the sole record of a user constraint). Reader: answers prod-eu when the context holds it.
+ */
 function wellBehaved(hit: Hit) {
-  if (isPredictor(hit)) return ok(hit.api, '{"unneeded": [{"id": "c1", "reason": "old call"}, {"id": "u1", "reason": "looks stale"}]}');
+  if (isPredictor(hit)) {
+    const unneeded = [{ id: 'c1', reason: 'old call', confidence: 0.9 }, { id: 'u1', reason: 'looks stale', confidence: 0.8 }].filter((u) => shown(hit).includes(u.id));
+    return ok(hit.api, JSON.stringify({ unneeded }));
+  }
   return ok(hit.api, userText(hit).includes('prod-eu.') ? '{"answer": "prod-eu"}' : '{"answer": "UNKNOWN"}');
 }
 
@@ -65,8 +74,10 @@ describe('experiment with a model provider', () => {
       expect(recorded.stderr).toContain('model calls:');
       expect(recorded.code).toBe(0);
       const paid = server.hits.length;
-      expect(server.hits.filter(isPredictor)).toHaveLength(1);
-      expect(paid).toBeGreaterThan(1);
+      // One predictor request per scope: the gated consumers share one, the ungated ablation has its own.
+      expect(server.hits.filter(isPredictor)).toHaveLength(2);
+      expect(server.hits.filter(isPredictor).map(shown)).toEqual(expect.arrayContaining([['c1', 'r1', 'c2', 'r2'], ['u1', 'c1', 'r1', 'c2', 'r2']]));
+      expect(paid).toBeGreaterThan(2);
 
       const summary = (c: string) => Summary.parse(JSON.parse(readFileSync(join(out, c, 'summary.json'), 'utf8')));
       for (const c of ['predictive-semantic', 'regenerability-guard', 'ladder-0-4']) {
@@ -76,7 +87,7 @@ describe('experiment with a model provider', () => {
       expect(summary('raw').modelUsage).toBeNull();
       expect(summary('raw').tokens.overhead).toBe(0);
       const ps = summary('predictive-semantic');
-      expect(ps.parameters.predictor).toBe(`${provider}/${provider === 'openai' ? 'gpt-4o-mini' : 'claude-sonnet-4-20250514'}:predict-v1`);
+      expect(ps.parameters.predictor).toBe(`${provider}/${provider === 'openai' ? 'gpt-4o-mini' : 'claude-sonnet-4-20250514'}:predict-v2`);
       // The model proposed u1, the constraint: the ungated ablation removes it and the probe fails from the pruned context.
       expect(ps.behaviour.reader).toBe(`${provider}/${provider === 'openai' ? 'gpt-4o-mini' : 'claude-sonnet-4-20250514'}`);
       expect(ps.behaviour.full.taskSuccess).toEqual({ numerator: 1, denominator: 1, value: 1 });
@@ -148,8 +159,8 @@ describe('experiment with a model provider', () => {
       expect(h.body).not.toHaveProperty('temperature');
       expect(h.body).not.toHaveProperty('seed');
     }
-    // One cache entry per call: the predictor's and each epoch's reader calls.
-    expect(readdirSync(cache3).filter((f) => f.endsWith('.json'))).toHaveLength(1 + 3 * single);
+    // One cache entry per call: the predictor's (one per scope) and each epoch's reader calls.
+    expect(readdirSync(cache3).filter((f) => f.endsWith('.json'))).toHaveLength(2 + 3 * single);
     const raw = Summary.parse(JSON.parse(readFileSync(join(three, 'raw', 'summary.json'), 'utf8')));
     expect(raw.behaviour).toMatchObject({ epochs: 3, temperature: null, seeds: null, probes: 3 });
     // Raw's pruned context is its full one: one call per epoch. Two epochs found prod-eu, the third said UNKNOWN.
@@ -162,7 +173,7 @@ describe('experiment with a model provider', () => {
     const [out, cache] = [tmp(), tmp()];
     const r = await cli(args(file, join(out, 'x'), cache, 'openai', ['--llm-cache', 'replay']), process.cwd(), {});
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/no recorded call [0-9a-f]{64} \(predictor, mini at pp1\)/);
+    expect(r.stderr).toMatch(/no recorded call [0-9a-f]{64} \(predictor \(gated\), mini at pp1\)/);
     expect(r.stderr).toContain('[PL_LLM_REPLAY_MISS]');
     expect(existsSync(join(out, 'x'))).toBe(false);
   });
@@ -184,6 +195,32 @@ describe('experiment with a model provider', () => {
     }
   });
 
+  it('a run in which every model call failed exits 1 naming the provider error, and writes nothing', async () => {
+    server.handle(() => ({ status: 401, body: { error: { message: 'invalid api key for project orders-lab' } } }));
+    const { file } = writeFixture();
+    const out = join(tmp(), 'r');
+    const r = await cli(args(file, out, tmp(), 'openai'), process.cwd(), env('openai'));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('[PL_MODEL_CALLS_ALL_FAILED]');
+    expect(r.stderr).toContain('every model call failed (2 of 2)');
+    expect(r.stderr).toContain('invalid api key for project orders-lab');
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('a partly failed run exits 0 and prints how many model calls failed on stderr', async () => {
+    // The predictor's calls fail; the reader's succeed.
+    server.handle((hit) => (isPredictor(hit) ? { status: 401, body: { error: { message: 'predictor key revoked' } } } : wellBehaved(hit)));
+    const { file } = writeFixture();
+    const out = tmp();
+    const r = await cli(args(file, out, tmp(), 'openai', ['--reader', 'model']), process.cwd(), env('openai'));
+    expect(r.code).toBe(0);
+    const finished = server.hits.length;
+    expect(r.stderr).toContain(`model calls: 2 of ${finished} failed (first: `);
+    expect(r.stderr).toContain('predictor key revoked');
+    const decisions = readFileSync(join(out, 'ladder-0-4', 'decisions.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { decision: string; reason: string });
+    expect(decisions.some((d) => d.decision === 'ABSTAIN' && d.reason.startsWith('predictor abstained: model call failed'))).toBe(true);
+  });
+
   it('a reader error stays in the denominators as a counted error', async () => {
     server.handle((hit) => (isPredictor(hit) ? wellBehaved(hit) : ok(hit.api, 'prod-eu, I believe')));
     const { file } = writeFixture();
@@ -199,7 +236,8 @@ describe('experiment with a model provider', () => {
 
   it('a budget stop writes the complete conditions as an incomplete run; --resume finishes it without repeating a paid call', async () => {
     // Every call reports 5000 input and 200 output tokens: $0.00087 at gpt-4o-mini's rates. The budget admits the
-    // predictor (worst case about $0.0013) and one reader call, then stops before the next would pass $0.0018.
+    // two predictor calls (one per scope, worst case about $0.0013 each) and the first reader calls, then stops
+    // before the next would pass $0.0030.
     server.handle((hit) => {
       const reply = wellBehaved(hit) as { status: number; body: { usage: Record<string, unknown> } };
       return { ...reply, body: { ...reply.body, usage: { prompt_tokens: 5000, completion_tokens: 200, total_tokens: 5200, prompt_tokens_details: { cached_tokens: 0 } } } };
@@ -207,7 +245,7 @@ describe('experiment with a model provider', () => {
     const { file } = writeFixture();
     const [out, cache] = [tmp(), tmp()];
     const r = join(out, 'r');
-    const stopped = await cli(args(file, r, cache, 'openai', ['--reader', 'model', '--max-cost-usd', '0.0018']), process.cwd(), env('openai'));
+    const stopped = await cli(args(file, r, cache, 'openai', ['--reader', 'model', '--max-cost-usd', '0.0030']), process.cwd(), env('openai'));
     expect(stopped.code).toBe(1);
     expect(stopped.stderr).toContain('[PL_BUDGET_STOPPED_PARTIAL]');
     expect(stopped.stderr).toContain('--resume');
@@ -215,16 +253,14 @@ describe('experiment with a model provider', () => {
     expect(progress).toMatchObject({ stoppedBy: 'budget', phase: 'reader' });
     expect(progress.completed).toBeGreaterThan(0);
     expect(progress.completed).toBeLessThan(progress.total);
-    // The one reader call made is the full context's, shared by raw (whose pruned context is the full one) and by
-    // the guard (which removes nothing here); the other two conditions removed items and need a pruned-context call.
-    const removed = (c: string) => Summary.parse(JSON.parse(readFileSync(join(r, c, 'summary.json'), 'utf8'))).tokens.removed;
-    expect(removed('regenerability-guard')).toBe(0);
+    // The reader calls made answer the full context (raw's) and predictive-semantic's pruned one; the guard and the
+    // ladder (shown no refusal case, both remove c1) need a pruned-context call the budget did not admit.
     const partial = Manifest.parse(JSON.parse(readFileSync(join(r, 'manifest.json'), 'utf8')));
-    expect(partial.conditions.map((c) => c.name)).toEqual(['raw', 'regenerability-guard']);
-    expect(partial.incomplete).toEqual({ stoppedBy: 'budget', phase: 'reader', missing: ['predictive-semantic', 'ladder-0-4'] });
+    expect(partial.conditions.map((c) => c.name).sort()).toEqual(['predictive-semantic', 'raw']);
+    expect(partial.incomplete).toEqual({ stoppedBy: 'budget', phase: 'reader', missing: ['regenerability-guard', 'ladder-0-4'] });
     expect(partial.study.exploratory).toBe(true);
-    expect(readdirSync(r).sort()).toEqual(['EXPLORATORY.md', 'INCOMPLETE.md', 'manifest.json', 'raw', 'regenerability-guard', 'run.json']);
-    expect(readFileSync(join(r, 'INCOMPLETE.md'), 'utf8')).toContain('Missing: predictive-semantic, ladder-0-4');
+    expect(readdirSync(r).sort()).toEqual(['EXPLORATORY.md', 'INCOMPLETE.md', 'manifest.json', 'predictive-semantic', 'raw', 'run.json']);
+    expect(readFileSync(join(r, 'INCOMPLETE.md'), 'utf8')).toContain('Missing: regenerability-guard, ladder-0-4');
     expect(partial.outputs.map((o) => o.file)).toContain('INCOMPLETE.md');
     const written = outputs(r);
     const firstHits = server.hits.map((h) => JSON.stringify(h.body));
@@ -242,7 +278,7 @@ describe('experiment with a model provider', () => {
     expect(existsSync(join(r, 'INCOMPLETE.md'))).toBe(false);
     // What the stopped run wrote was final: the resumed run writes those conditions byte for byte the same.
     const finished = outputs(r);
-    for (const f of Object.keys(written).filter((f) => f.startsWith('raw/') || f.startsWith('regenerability-guard/'))) expect(finished[f]).toBe(written[f]);
+    for (const f of Object.keys(written).filter((f) => f.startsWith('raw/') || f.startsWith('predictive-semantic/'))) expect(finished[f]).toBe(written[f]);
 
     // A third, fully recorded run repeats nothing at all.
     server.hits.length = 0;
@@ -301,10 +337,11 @@ describe('experiment with a model provider', () => {
     expect(server.hits).toHaveLength(0);
     expect(r.stdout).toContain('nothing was called');
     expect(r.stdout).toContain('APPROXIMATE');
-    expect(r.stdout).toMatch(/^predictor +1 /m);
+    // Predictor: one request per scope (the gated consumers' and the ungated ablation's).
+    expect(r.stdout).toMatch(/^predictor +2 /m);
     // Reader: one probe, answered from the full context and from each of the 3 pruning conditions' contexts.
     expect(r.stdout).toMatch(/^reader +4 /m);
-    expect(r.stdout).toMatch(/^total +5 +\d+ +3072 +\$/m);
+    expect(r.stdout).toMatch(/^total +6 +\d+ +5120 +\$/m);
 
     const unpriced = await cli(['experiment', '--fixtures', file, '--estimate-cost', '--provider', 'openai', '--model', 'my-local-llama'], process.cwd(), {});
     expect(unpriced.code).toBe(0);

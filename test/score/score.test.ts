@@ -7,7 +7,7 @@ import { scorePoint, type AppliedRemoval } from '../../src/score/score.js';
 const stored = 'openapi: 3.1.0\npaths:\n  /v1/refunds:\n    post: {}\n';
 const hash = (s: string) => `sha256:${createHash('sha256').update(s, 'utf8').digest('hex')}`;
 
-function fixture(pointerHash = hash(stored)) {
+function fixture(pointerHash = hash(stored), store: { key: string; content: string; fromTurn?: number }[] = [{ key: 'notes/api.yaml', content: stored }]) {
   return Fixture.parse({
     schemaVersion: 1, id: 'score', title: 'scoring', description: 'recovery and alerts',
     tools: [{ name: 'read', sideEffect: 'read-mutable' }, { name: 'probe', sideEffect: 'read-mutable' }],
@@ -27,7 +27,7 @@ function fixture(pointerHash = hash(stored)) {
     world: {
       sources: [{ identity: 'repo:config.json', history: [{ fromTurn: 0, content: '{"pool": 20}' }, { fromTurn: 4, content: '{"pool": 5}' }] },
         { identity: 'repo:api.yaml', history: [{ fromTurn: 0, content: stored }] }],
-      store: [{ key: 'notes/api.yaml', content: stored }],
+      store,
     },
     prunePoints: [{
       id: 'pp', turn: 3, time: '2026-03-04T10:03:00Z', budgetTokens: 50, subgoal: 'raise the pool size',
@@ -72,6 +72,18 @@ describe('scoring a prune point', () => {
   it('does not trust a pointer whose stored bytes hash differently', () => {
     const m = score(['spec'], fixture(hash('something else')));
     expect(m.obligationOutcomes.find((o) => o.id === 'spec-needed')).toMatchObject({ preserved: false, how: 'lost', missing: ['/v1/refunds'] });
+  });
+
+  it('resolves a pointer against the store as of the turn the obligation needs it: a later write breaks it, an earlier one is replaced', () => {
+    const rewritten = [{ key: 'notes/api.yaml', content: stored, fromTurn: 1 }, { key: 'notes/api.yaml', content: 'openapi: 3.1.0\npaths: {}\n', fromTurn: 4 }];
+    expect(score(['spec'], fixture(hash(stored), rewritten)).obligationOutcomes.find((o) => o.id === 'spec-needed'))
+      .toMatchObject({ preserved: false, how: 'lost', missing: ['/v1/refunds'] });
+    const restored = [...rewritten, { key: 'notes/api.yaml', content: stored, fromTurn: 5 }];
+    expect(score(['spec'], fixture(hash(stored), restored)).obligationOutcomes.find((o) => o.id === 'spec-needed'))
+      .toMatchObject({ preserved: true, how: 'pointer' });
+    const tooLate = [{ key: 'notes/api.yaml', content: stored, fromTurn: 6 }];
+    expect(score(['spec'], fixture(hash(stored), tooLate)).obligationOutcomes.find((o) => o.id === 'spec-needed'))
+      .toMatchObject({ preserved: false, how: 'lost' });
   });
 
   it('computes a re-read against the world: a mutable source that changed does not recover the old bytes', () => {

@@ -40,6 +40,7 @@ const flags = fc.record({
   transientState: fc.boolean(),
   oneTimeSecret: fc.boolean(),
   soleConstraintRecord: fc.boolean(),
+  pendingPlanReference: fc.boolean(),
 });
 
 const entry = fc.record({

@@ -23,7 +23,13 @@ function sane(t: TraceEcology): void {
   // Every token is either touched by some class or in the rest, never both.
   expect(t.anyClass.tokens + t.rest.tokens).toBe(t.contextTokens);
   expect(t.anyClass.items + t.rest.items).toBe(t.items);
+  // The assumption only adds: what it decides on top of the strict figures stays within the context.
+  expect(t.anyClassAssumed.tokens).toBeGreaterThanOrEqual(t.anyClass.tokens);
+  expect(t.anyClassAssumed.tokens).toBeLessThanOrEqual(t.contextTokens);
   for (const c of CANDIDATE_CLASSES) {
+    const v = t.candidates[c.key];
+    expect(v.eligible.tokens + v.assumed.eligible.tokens).toBeLessThanOrEqual(t.anyClassAssumed.tokens);
+    expect(v.eligible.tokens + v.assumed.eligible.tokens + v.assumed.undecided.tokens).toBeLessThanOrEqual(t.contextTokens);
     expect(t.candidates[c.key].eligible.tokens).toBeLessThanOrEqual(t.anyClass.tokens);
     expect(t.candidates[c.key].eligible.tokens + t.candidates[c.key].undecided.tokens).toBeLessThanOrEqual(t.contextTokens);
   }
@@ -42,21 +48,22 @@ describe('the ecological gate', () => {
     }), { numRuns: 150 });
   });
 
-  it('counts what the mechanisms find on a small trace: the failed lint call, the negative grep, the non-idempotent edit', () => {
-    const f = imported(sample('opencode-export.json')).fixture;
+  it('counts what the mechanisms find on a small trace: the failed lint call, the negative grep, the non-idempotent edit', async () => {
+    const f = (await imported(sample('opencode-export.json'))).fixture;
     const t = traceEcology(f, tokenCounter());
     sane(t);
     const counter = tokenCounter();
     const tok = (id: string) => counter(f.items.find((i) => i.id === id)!.content);
-    // The lint call and its result errored 2 turns before the end; errored-input-residue waits 4 turns: none yet.
-    expect(t.candidates['failed-call-bulk'].eligible.tokens).toBe(0);
+    // The failed lint run and the failed edit: nothing visible needs their bulk and each recorded a field or the
+    // tool's own message, so rung 2 (no age threshold) finds both calls and both results reducible.
+    expect(t.candidates['failed-call-bulk'].eligible).toEqual({ items: 4, tokens: ['i3', 'i4', 'i7', 'i8'].reduce((s, id) => s + tok(id), 0) });
     expect(t.regenerability['negative-result']).toEqual({ items: 1, tokens: tok('i11') });
     expect(t.regenerability['non-idempotent-output'].items).toBe(2);
     expect(t.regenerability['single-mention-constraint']).toEqual({ items: 1, tokens: tok('i1') });
   });
 
-  it('finds the duplicated outputs in the real sqlfluff run and reports every figure with its denominator in the CSV', () => {
-    const f = imported(join(REAL, 'mini-swe-agent', 'sqlfluff__sqlfluff-2419.traj.json')).fixture;
+  it('finds the duplicated outputs in the real sqlfluff run and reports every figure with its denominator in the CSV', async () => {
+    const f = (await imported(join(REAL, 'mini-swe-agent', 'sqlfluff__sqlfluff-2419.traj.json'))).fixture;
     const t = traceEcology(f, tokenCounter());
     sane(t);
     expect(t.candidates['exact-duplicate'].eligible.items).toBeGreaterThan(0);

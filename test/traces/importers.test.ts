@@ -20,8 +20,8 @@ function callsPair(items: readonly Item[]): void {
 }
 
 describe('swe-agent importer', () => {
-  it('imports the real pydicom trajectory: history in order, own commands as tools, rejected edits as errors', () => {
-    const t = imported(join(REAL, 'swe-agent', 'pydicom__pydicom-1458.traj'), 'swe-agent');
+  it('imports the real pydicom trajectory: history in order, own commands as tools, rejected edits as errors', async () => {
+    const t = await imported(join(REAL, 'swe-agent', 'pydicom__pydicom-1458.traj'), 'swe-agent');
     const f = Fixture.parse(t.fixture);
     expect(f.items).toHaveLength(26);
     expect(f.items[0]).toMatchObject({ origin: 'system', kind: 'instruction' });
@@ -39,16 +39,16 @@ describe('swe-agent importer', () => {
     expect(f.prunePoints).toEqual([expect.objectContaining({ id: 'end', turn: f.items[f.items.length - 1]!.turn, taskBoundary: false, downstream: [] })]);
   });
 
-  it('imports the second real trajectory and every turn only grows', () => {
-    const f = imported(join(REAL, 'swe-agent', 'swe-agent__test-repo-i1.traj')).fixture;
+  it('imports the second real trajectory and every turn only grows', async () => {
+    const f = (await imported(join(REAL, 'swe-agent', 'swe-agent__test-repo-i1.traj'))).fixture;
     expect(f.items.map((i) => i.turn)).toEqual([...f.items.map((i) => i.turn)].sort((a, b) => a - b));
     expect(f.items.filter((i) => i.kind === 'tool-call').map((i) => i.tool!.name)).toEqual(['find_file', 'open', 'edit', 'shell.exec', 'submit']);
   });
 });
 
 describe('mini-swe-agent importer', () => {
-  it('imports the real sqlfluff run: tool calls by id, return codes as status, recorded timestamps', () => {
-    const f = imported(join(REAL, 'mini-swe-agent', 'sqlfluff__sqlfluff-2419.traj.json'), 'mini-swe-agent').fixture;
+  it('imports the real sqlfluff run: tool calls by id, return codes as status, recorded timestamps', async () => {
+    const f = (await imported(join(REAL, 'mini-swe-agent', 'sqlfluff__sqlfluff-2419.traj.json'), 'mini-swe-agent')).fixture;
     callsPair(f.items);
     expect(f.imported!.timestamps).toBe('inferred');
     const cat = f.items.find((i) => i.kind === 'tool-result' && i.tool!.arguments['command'] === 'cat ./src/sqlfluff/rules/L060.py')!;
@@ -61,8 +61,8 @@ describe('mini-swe-agent importer', () => {
     expect(new Date(f.items[3]!.time).getUTCFullYear()).toBe(2026);
   });
 
-  it('imports the real pvlib run, whose assistant turns carry only tool calls', () => {
-    const f = imported(join(REAL, 'mini-swe-agent', 'pvlib__pvlib-python-1072.traj.json')).fixture;
+  it('imports the real pvlib run, whose assistant turns carry only tool calls', async () => {
+    const f = (await imported(join(REAL, 'mini-swe-agent', 'pvlib__pvlib-python-1072.traj.json'))).fixture;
     expect(byKind(f.items, 'tool-call').length).toBe(15);
     expect(byKind(f.items, 'tool-result').length).toBe(15);
     expect(f.items.filter((i) => i.tool?.name === 'shell.read').every(() => f.tools.find((t) => t.name === 'shell.read')!.sideEffect === 'read-mutable')).toBe(true);
@@ -70,8 +70,8 @@ describe('mini-swe-agent importer', () => {
 });
 
 describe('openhands importer', () => {
-  it('pairs observations with their causing actions and reads exit codes and paths', () => {
-    const f = imported(sample('openhands-events.json'), 'openhands').fixture;
+  it('pairs observations with their causing actions and reads exit codes and paths', async () => {
+    const f = (await imported(sample('openhands-events.json'), 'openhands')).fixture;
     callsPair(f.items);
     expect(f.items[0]).toMatchObject({ origin: 'system', kind: 'instruction', content: expect.stringContaining('You are OpenHands agent') });
     expect(f.items[1]).toMatchObject({ origin: 'user', kind: 'instruction', time: '2025-03-01T09:00:01.000Z' });
@@ -87,8 +87,8 @@ describe('openhands importer', () => {
 });
 
 describe('claude-code importer', () => {
-  it('reads user and assistant records, skips sidechains, summaries and thinking, and marks a new prompt as a task boundary', () => {
-    const f = imported(sample('claude-code-session.jsonl'), 'claude-code').fixture;
+  it('reads user and assistant records, skips sidechains, summaries and thinking, and marks a new prompt as a task boundary', async () => {
+    const f = (await imported(sample('claude-code-session.jsonl'), 'claude-code')).fixture;
     callsPair(f.items);
     expect(f.items.some((i) => i.content.includes('sub-agent'))).toBe(false);
     expect(f.items.some((i) => i.content.includes('I should read the parser'))).toBe(false);
@@ -107,8 +107,8 @@ describe('claude-code importer', () => {
 });
 
 describe('opencode importer', () => {
-  it('reads text and tool parts, states as status, leaves reasoning and an unfinished call without a result', () => {
-    const f = imported(sample('opencode-export.json'), 'opencode').fixture;
+  it('reads text and tool parts, states as status, leaves reasoning and an unfinished call without a result', async () => {
+    const f = (await imported(sample('opencode-export.json'), 'opencode')).fixture;
     callsPair(f.items);
     expect(f.items.some((i) => i.content === 'run the linter')).toBe(false);
     expect(f.items.find((i) => i.tool?.callId === 'call_lint1' && i.kind === 'tool-result')!.status).toMatchObject({ state: 'error', errorType: 'exit-code' });
@@ -120,14 +120,14 @@ describe('opencode importer', () => {
     expect(f.prunePoints.map((p) => [p.id, p.taskBoundary])).toEqual([['task-1', true], ['end', false]]);
   });
 
-  it('every sample and real trace imports to a fixture the schema accepts, with no oracle and no downstream obligations', () => {
+  it('every sample and real trace imports to a fixture the schema accepts, with no oracle and no downstream obligations', async () => {
     const files = [
       ...readdirSync(join(REAL, 'swe-agent')).filter((n) => n.endsWith('.traj')).map((n) => join(REAL, 'swe-agent', n)),
       ...readdirSync(join(REAL, 'mini-swe-agent')).filter((n) => n.endsWith('.json')).map((n) => join(REAL, 'mini-swe-agent', n)),
       sample('openhands-events.json'), sample('claude-code-session.jsonl'), sample('opencode-export.json'),
     ];
     for (const file of files) {
-      const f = Fixture.parse(imported(file).fixture);
+      const f = Fixture.parse((await imported(file)).fixture);
       expect(f.prunePoints.every((p) => p.downstream.length === 0 && p.visible.obligations.length === 0)).toBe(true);
       expect(f.imported).toBeDefined();
     }
@@ -135,14 +135,14 @@ describe('opencode importer', () => {
 });
 
 describe('importing several traces', () => {
-  it('refuses two files that would become one fixture id, naming both', () => {
+  it('refuses two files that would become one fixture id, naming both', async () => {
     const dir = tempDir();
     mkdirSync(join(dir, 'b'));
     copyFileSync(sample('openhands-events.json'), join(dir, 'openhands-events.json'));
     copyFileSync(sample('openhands-events.json'), join(dir, 'b', 'openhands-events.json'));
     const files = ['openhands-events.json', 'b/openhands-events.json'].map((f) => ({ path: join(dir, f), shownAs: f }));
-    expect(() => importTraces(files, { redact: true, tokens: tokenCounter() }))
-      .toThrow(/b\/openhands-events\.json: would be imported as "openhands\.openhands-events", which openhands-events\.json also becomes/);
-    expect(importTraces(files.slice(0, 1), { redact: true, tokens: tokenCounter() })).toHaveLength(1);
+    await expect(importTraces(files, { redact: true, tokens: tokenCounter() }))
+      .rejects.toThrow(/b\/openhands-events\.json: would be imported as "openhands\.openhands-events", which openhands-events\.json also becomes/);
+    expect(await importTraces(files.slice(0, 1), { redact: true, tokens: tokenCounter() })).toHaveLength(1);
   });
 });

@@ -7,18 +7,18 @@
 // pointer with no content); its Decision Boundary lists the refusal cases as non-idempotent output, transient
 // state, negative result, sole record of a user constraint/credential, and reference by an unresolved promise.
 // Mapping here:
-// - the refusal cases are `refusalCase` (regenerability.ts), which encodes that list; `classify`'s broader
-//   irreducible class (any mutable read, any model reasoning) is not a refusal, since the record's boundary list is
-//   what the spec adopts;
-// - "referenced by a pending step" is one of the protections `protectionOf` derives; the other declared protections
-//   (pins, protected tools, visible obligations) are refusals of the same kind, so a proposal that includes any
-//   protected item is refused whole rather than partially executed;
-// - pointer loss cannot be checked from a policy's view (the view carries no store), so it is not a refusal here.
+// - the refusal cases are the one regenerability gate (`regenerabilityGate`, regenerability.ts) every gated rule
+//   passes through, identical-copy exception included: a proposal set is refused whole when the gate refuses any of
+//   its members (a copy proposed together with the item it would vouch for does not stay, so it vouches for nothing);
+// - pinned, protected and refused items are never shown to the predictor (the seam withholds them), so they are
+//   never proposed: they are KEEP with the reason they were withheld;
+// - an unusable prediction (a failed call, an answer naming what it was not shown, a confidence below the
+//   threshold) is ABSTAIN for every item it would have decided, never KEEP.
 import type { PolicyView } from '../../fixture/view.js';
 import type { Predictor } from '../mechanisms/predictive-semantic.js';
-import { DEFAULT_THRESHOLD, isAbstention, lexicalPredictor } from '../mechanisms/predictive-semantic.js';
-import { protectionOf, visibleIds } from '../protection.js';
-import { classify, refusalCase } from '../regenerability.js';
+import { consult, DEFAULT_MIN_CONFIDENCE, DEFAULT_THRESHOLD, lexicalPredictor, withheldFromClassifier } from '../mechanisms/predictive-semantic.js';
+import { visibleIds } from '../protection.js';
+import { classify, regenerabilityGate } from '../regenerability.js';
 import type { Condition, Eligibility } from '../types.js';
 
 export const REGENERABILITY_GUARD = 'regenerability-guard';
@@ -27,43 +27,39 @@ export interface RegenerabilityGuardParameters {
   readonly threshold?: number;
   readonly predictor?: Predictor;
   readonly predictorLabel?: string;
+  readonly minConfidence?: number;
 }
 
 export function regenerabilityGuard(parameters: RegenerabilityGuardParameters = {}): Condition {
   const threshold = parameters.threshold ?? DEFAULT_THRESHOLD;
+  const minConfidence = parameters.minConfidence ?? DEFAULT_MIN_CONFIDENCE;
   const predictor = parameters.predictor ?? lexicalPredictor(threshold);
   const rule = REGENERABILITY_GUARD;
   return {
     name: rule,
     layer: 'comparator',
     rung: 4,
-    version: '1.0.0',
-    description: `${parameters.predictor ? parameters.predictorLabel ?? 'an injected predictor' : 'the embedded predictor'} proposes; any refusal case or protected item among the proposals refuses the whole prune`,
+    version: '2.0.0',
+    description: `${parameters.predictor ? parameters.predictorLabel ?? 'an injected predictor' : 'the embedded predictor'} proposes among the items it may be shown; any proposal the regenerability gate refuses refuses the whole prune`,
     upperRisk: false,
     consultsObligations: true,
-    parameters: { threshold, predictor: parameters.predictor ? parameters.predictorLabel ?? 'injected' : 'lexical-overlap' },
+    parameters: { threshold, minConfidence, predictor: parameters.predictor ? parameters.predictorLabel ?? 'injected' : 'lexical-overlap' },
     reference: "regenerability record's safe_prune: whole-prune refusal when any candidate is irreducible or referenced by a pending step",
     decide(view: PolicyView) {
-      const proposed = predictor(view, view.items.map((item) => item.id));
       const checked = visibleIds(view);
-      // With no proposal there is nothing to guard; every item says why rather than passing for a considered KEEP.
-      if (isAbstention(proposed)) {
-        return view.items.map((item): Eligibility => ({
-          itemId: item.id, verdict: 'abstain', rule, rung: 4, reason: `predictor abstained: ${proposed.abstain}`, obligationsConsulted: checked,
-        }));
-      }
-      const refusals: string[] = [];
-      for (const item of view.items) {
-        if (!proposed.has(item.id)) continue;
-        const refusal = refusalCase(view, item);
-        if (refusal) refusals.push(`${item.id}: ${refusal}`);
-        const protection = protectionOf(view, item);
-        if (protection) refusals.push(`${item.id}: ${protection.reason}`);
-      }
+      const { unneeded, unusable } = consult(predictor, view, view.items.map((item) => item.id), 'gated', minConfidence);
+      const proposed = view.items.filter((item) => unneeded.has(item.id)).map((item) => item.id);
+      const refused = regenerabilityGate(view, proposed);
+      const refusals = proposed.flatMap((id) => (refused.has(id) ? [`${id}: ${refused.get(id)!}`] : []));
       return view.items.map((item): Eligibility => {
-        const why = proposed.get(item.id);
+        const failed = unusable.get(item.id);
+        if (failed !== undefined) return { itemId: item.id, verdict: 'abstain', rule, rung: 4, reason: failed, obligationsConsulted: checked };
+        const why = unneeded.get(item.id);
         if (why === undefined) {
-          return { itemId: item.id, verdict: 'keep', rule, rung: null, reason: 'not proposed by the predictor', obligationsConsulted: [] };
+          const withheld = withheldFromClassifier(view, item, 'gated');
+          return withheld
+            ? { itemId: item.id, verdict: 'keep', rule, rung: null, reason: `never shown to the predictor: ${withheld}`, obligationsConsulted: checked }
+            : { itemId: item.id, verdict: 'keep', rule, rung: null, reason: 'not proposed by the predictor', obligationsConsulted: [] };
         }
         if (refusals.length > 0) {
           return {
@@ -81,7 +77,7 @@ export function regenerabilityGuard(parameters: RegenerabilityGuardParameters = 
           verdict: 'eligible',
           rule,
           rung: 4,
-          reason: `proposed (${why}); no proposed candidate has a refusal case; class ${regenerability.class}: ${regenerability.why}`,
+          reason: `proposed (${why}); the regenerability gate refuses no proposed candidate; class ${regenerability.class}: ${regenerability.why}`,
           obligationsConsulted: checked,
         };
       });

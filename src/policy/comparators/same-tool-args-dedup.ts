@@ -61,11 +61,12 @@ export function sameToolArgsDedup(): Condition {
         if (protectedTools.has(item.tool.name)) return verdict(item.id, 'keep', `output of protected tool ${item.tool.name}`);
         const key = dedupKey(item.tool.name, item.tool.arguments);
         const kept = latest.get(key);
-        if (!kept || kept.id === item.id) return verdict(item.id, 'keep', `latest output for ${key}`);
+        if (!kept || kept.id === item.id) return verdict(item.id, 'keep', `latest output of ${item.tool.name} with these arguments`);
+        // Reasons name the calls, never the arguments: a command's arguments are where secrets are typed.
         if (item.status?.state === 'error') {
-          return verdict(item.id, 'keep', `errored output: DCP replaces only completed outputs, though ${kept.id} repeats ${key}`);
+          return verdict(item.id, 'keep', `errored output: DCP replaces only completed outputs, though ${kept.id} repeats its tool and arguments`);
         }
-        return verdict(item.id, 'eligible', `same tool and arguments as ${kept.id} (${key}), the latest, which is kept`, DCP_PLACEHOLDER);
+        return verdict(item.id, 'eligible', `same tool (${item.tool.name}) and arguments as ${kept.id}, the latest, which is kept`, DCP_PLACEHOLDER);
       });
     },
   };

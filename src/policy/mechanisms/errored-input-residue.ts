@@ -1,59 +1,118 @@
-// Rung 2, the residue of failed work: once a failed call is old enough, its bulk (the result's payload, the call's
-// arguments) may go while the diagnostic residue the runtime recorded stays. The residue is existing structured
-// metadata, never text derived from the payload, so the operation stays pruning rather than compression.
+// Rung 2, the residue of failed work: a failed call's bulk (the result's payload, the call's arguments) may go while
+// the diagnostic residue the runtime recorded stays, but only once that bulk has been checked against what is
+// visible now. Age is no evidence (that is DCP's rule, the dcp-purge-errors comparator); the check is:
+// - no visible obligation's needed string occurs in the bulk;
+// - no referenced id reaches the bulk. A "referenced id" is every id a pending step references or a visible
+//   obligation names (needs.itemIds). It reaches the bulk when it is the item itself, the other half of its
+//   call/result pair, or their shared call id (a step that will retry or inspect the failed call needs the pair's
+//   bulk, whichever half it names), or when it occurs as a token in the bulk's text.
+// The residue is existing structured metadata, never text derived from the payload, so the operation stays pruning
+// rather than compression. A message the importer synthesized (e.g. "exit code 1") is not recorded residue: it is
+// left out, and with no structured field either there is nothing recorded to keep, so the rule abstains.
+import { canonicalJson } from '../../fixture/canonical.js';
 import type { ResidueField, Status } from '../../fixture/schema.js';
-import { counterpart } from '../../fixture/view.js';
+import { blocksOf, counterpart, type PolicyView, type ViewItem } from '../../fixture/view.js';
 import type { ConfiguredMechanism } from '../eligibility.js';
+import { listIds } from '../eligibility.js';
 import type { Finding } from '../types.js';
 
 export const ERRORED_INPUT_RESIDUE = 'errored-input-residue';
 
-/** DCP's purgeErrors default, which the chapter's "failed calls older than four turns" scenario also uses. */
-export const DEFAULT_AFTER_TURNS = 4;
-
 type ErrorStatus = Extract<Status, { state: 'error' }>;
 
-export interface ErroredInputResidueParameters {
-  readonly afterTurns?: number;
-}
-
-/** What survives of an errored result: its tool, error type, message and every structured field it reported. */
+/**
+ * What survives of an errored result: its tool, error type, the tool's own message and every structured field it
+ * reported. A synthesized message is not the tool's, so it is not kept.
+ */
 export function resultResidue(status: ErrorStatus): ResidueField[] {
   const fields = Object.keys(status.fields).sort().map((name): ResidueField => `fields.${name}`);
-  return ['tool', 'errorType', 'message', ...fields];
+  return ['tool', 'errorType', ...(status.synthesized ? [] : ['message' as const]), ...fields];
 }
 
-export function erroredInputResidue(parameters: ErroredInputResidueParameters = {}): ConfiguredMechanism {
-  const afterTurns = parameters.afterTurns ?? DEFAULT_AFTER_TURNS;
-  if (!Number.isInteger(afterTurns) || afterTurns < 0) throw new Error(`afterTurns must be a non-negative integer, got ${afterTurns}`);
+/** The bulk a residue removal takes: a result's rendered payload (every text block), a call's arguments as well. */
+export function bulkOf(item: ViewItem): string[] {
+  const texts = blocksOf(item).flatMap((b) => (b.type === 'text' ? [b.text] : []));
+  if (item.kind === 'tool-call' && item.tool) texts.push(canonicalJson(item.tool.arguments));
+  return texts;
+}
+
+/** An id occurs as a token: not glued to further id characters on either side. */
+function mentions(text: string, id: string): boolean {
+  const idChar = /[A-Za-z0-9._:-]/;
+  for (let at = text.indexOf(id); at >= 0; at = text.indexOf(id, at + 1)) {
+    const before = at > 0 ? text[at - 1]! : '';
+    const after = text[at + id.length] ?? '';
+    if (!idChar.test(before) && !idChar.test(after)) return true;
+  }
+  return false;
+}
+
+/** Why the visible state still needs this item's bulk, with what it consulted; undefined when nothing does. */
+export function bulkNeeded(view: PolicyView, item: ViewItem, pair: ViewItem | undefined): { why: string; consulted: string[] } | undefined {
+  const bulk = bulkOf(item);
+  const { obligations, pendingSteps } = view.visible;
+  const reasons: string[] = [];
+  const consulted: string[] = [];
+  for (const o of obligations) {
+    const held = o.needs.strings.filter((s) => bulk.some((t) => t.includes(s)));
+    if (held.length > 0) {
+      reasons.push(`its bulk holds ${held.map((s) => JSON.stringify(s)).join(', ')}, which visible obligation ${o.id} needs`);
+      consulted.push(o.id);
+    }
+  }
+  const own = new Set([item.id, ...(pair ? [pair.id] : []), ...(item.tool ? [item.tool.callId] : [])]);
+  const referencing = [
+    ...pendingSteps.map((s) => ({ id: s.id, what: 'pending step', refs: s.references })),
+    ...obligations.map((o) => ({ id: o.id, what: 'visible obligation', refs: o.needs.itemIds })),
+  ];
+  for (const r of referencing) {
+    const hit = r.refs.filter((ref) => own.has(ref) || bulk.some((t) => mentions(t, ref)));
+    if (hit.length > 0) {
+      reasons.push(`${r.what} ${r.id} references ${listIds(hit)}, ${hit.every((h) => own.has(h)) ? 'part of this failed call' : 'named in its bulk'}`);
+      if (!consulted.includes(r.id)) consulted.push(r.id);
+    }
+  }
+  return reasons.length > 0 ? { why: reasons.join('; '), consulted } : undefined;
+}
+
+export function erroredInputResidue(): ConfiguredMechanism {
   return {
     rule: ERRORED_INPUT_RESIDUE,
     rung: 2,
-    version: '1.0.0',
-    parameters: { afterTurns },
+    version: '2.0.0',
+    parameters: {},
     assess(view, candidates) {
       const wanted = new Set(candidates);
       const findings: Finding[] = [];
       for (const item of view.items) {
         if (!wanted.has(item.id) || !item.tool) continue;
-        const result = item.kind === 'tool-result' ? item : item.kind === 'tool-call' ? counterpart(view.items, item) : undefined;
+        const pair = counterpart(view.items, item);
+        const result = item.kind === 'tool-result' ? item : item.kind === 'tool-call' ? pair : undefined;
         const status = result?.status;
         if (!result || status?.state !== 'error') continue;
-        const age = view.prunePoint.turn - item.turn;
-        if (age < afterTurns) continue;
-        const failure = `${status.errorType}: ${status.message}`;
+        const failure = status.synthesized ? `${status.errorType}, message synthesized by the importer` : `${status.errorType}: ${status.message}`;
+        const subject = item.kind === 'tool-result' ? `${item.tool.name} result errored (${failure})` : `its result ${result.id} errored (${failure})`;
         // The call and its result keep the same residue: the call's error fields are read from its recorded
         // result, so either item alone still names the tool and the failure once its bulk has gone.
         const residue = resultResidue(status);
+        if (status.synthesized && Object.keys(status.fields).length === 0) {
+          findings.push({
+            itemId: item.id,
+            outcome: 'abstain',
+            reason: `${subject}; the message is not the tool's and no structured field was recorded, so no recorded residue would stay`,
+          });
+          continue;
+        }
+        // Bulk the visible state still needs is kept: the check ran and refused, which is KEEP, not ABSTAIN.
+        if (bulkNeeded(view, item, pair)) continue;
+        const consulted = [...view.visible.obligations.map((o) => o.id), ...view.visible.pendingSteps.map((s) => s.id)];
         const bulk = item.kind === 'tool-result' ? 'the payload goes' : 'the arguments go';
-        const subject = item.kind === 'tool-result' ? `${item.tool.name} result errored` : `its result ${result.id} errored`;
         findings.push({
           itemId: item.id,
           outcome: 'eligible',
-          reason:
-            `${subject} (${failure}) ${age} turns before the prune point (at least ${afterTurns}); ` +
-            `${bulk}, ${residue.join(', ')} stay`,
+          reason: `${subject}; no visible obligation string or referenced id is in its bulk: ${bulk}, ${residue.join(', ')} stay`,
           residue,
+          consulted,
         });
       }
       return findings;

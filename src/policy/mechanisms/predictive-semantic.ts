@@ -1,26 +1,98 @@
 // Rung 4, prediction: an estimate that an item will not be needed. It establishes nothing about safety, so alone
 // it is the labelled upper-risk ablation; the conservative ladder only lets it abstain, and the regenerability
 // guard lets it propose. All three reach prediction through the one `Predictor` seam below, so a model-backed
-// predictor can replace the embedded lexical one without touching them.
-import type { PolicyView } from '../../fixture/view.js';
+// predictor can replace the embedded lexical one without touching them. The seam fails closed: an unusable answer
+// (a failure, an unknown id, a confidence below the threshold) is ABSTAIN for every item it would have decided, and
+// what the runtime pinned, protects or must not evict is never shown to the classifier at all.
+import type { PolicyView, ViewItem } from '../../fixture/view.js';
 import type { ConfiguredMechanism } from '../eligibility.js';
+import { protectionOf } from '../protection.js';
+import { regenerabilityGate } from '../regenerability.js';
 import type { Finding } from '../types.js';
 
 export const PREDICTIVE_SEMANTIC = 'predictive-semantic';
 
-/**
- * The items among `candidates` predicted not to be needed, each with the predictor's stated basis. Keys are
- * meaningful only as a lookup: callers walk the view's order, never the map's.
- */
-export type Predictor = (view: PolicyView, candidates: readonly string[]) => ReadonlyMap<string, string> | PredictorAbstention;
+/** One item the predictor says will not be needed: its stated basis and its confidence in [0, 1]. */
+export interface Prediction {
+  readonly reason: string;
+  readonly confidence: number;
+}
 
-/** A predictor that could not predict (a model answered unparseably or failed): every candidate is ABSTAIN with why. */
+/**
+ * Which items a consumer may show the classifier. `gated`: neither pinned nor protected items nor those the
+ * regenerability gate refuses (with no identical copy in context). `ungated`: the Layer A ablation, which has no
+ * regenerability gate by design, withholds only what the runtime pinned or protects; the refusal cases are what its
+ * risk is measured on.
+ */
+export type PredictorScope = 'gated' | 'ungated';
+
+/**
+ * The items among `candidates` predicted not to be needed. Keys are meaningful only as a lookup: callers walk the
+ * view's order, never the map's. A predictor is only ever asked about items `classifierCandidates` lets through.
+ */
+export type Predictor = (view: PolicyView, candidates: readonly string[], scope: PredictorScope) => ReadonlyMap<string, Prediction> | PredictorAbstention;
+
+/** A predictor that could not predict (a model answered unusably or failed): every item it was asked about is ABSTAIN. */
 export interface PredictorAbstention {
   readonly abstain: string;
 }
 
-export function isAbstention(prediction: ReadonlyMap<string, string> | PredictorAbstention): prediction is PredictorAbstention {
+export function isAbstention(prediction: ReadonlyMap<string, Prediction> | PredictorAbstention): prediction is PredictorAbstention {
   return !(prediction instanceof Map);
+}
+
+/** Below this confidence a prediction is unusable: the item is ABSTAIN, neither kept nor removed on it. */
+export const DEFAULT_MIN_CONFIDENCE = 0.5;
+
+/** Why an item is never shown to the classifier under `scope`, or undefined when it may be. */
+export function withheldFromClassifier(view: PolicyView, item: ViewItem, scope: PredictorScope): string | undefined {
+  const protection = protectionOf(view, item);
+  if (protection) return protection.reason;
+  if (scope === 'ungated') return undefined;
+  return regenerabilityGate(view, [item.id]).get(item.id);
+}
+
+/** The candidates, in view order, that may be shown to the classifier under `scope`. */
+export function classifierCandidates(view: PolicyView, candidates: readonly string[], scope: PredictorScope): string[] {
+  const wanted = new Set(candidates);
+  return view.items.filter((item) => wanted.has(item.id) && !withheldFromClassifier(view, item, scope)).map((item) => item.id);
+}
+
+/** What consulting the predictor gave for the items it was shown: usable predictions, or per-item abstentions. */
+export interface Consultation {
+  /** Items the classifier was shown. */
+  readonly shown: readonly string[];
+  /** Predicted unneeded with at least the threshold confidence. */
+  readonly unneeded: ReadonlyMap<string, string>;
+  /** Items whose prediction is unusable, with why. */
+  readonly unusable: ReadonlyMap<string, string>;
+}
+
+/**
+ * The one way every consumer asks the predictor: only the items it may see, and an answer naming anything it was not
+ * shown is unusable as a whole (a predictor that strays past what it was asked cannot be trusted on the rest).
+ */
+export function consult(predictor: Predictor, view: PolicyView, candidates: readonly string[], scope: PredictorScope, minConfidence: number): Consultation {
+  const shown = classifierCandidates(view, candidates, scope);
+  const everyone = (why: string): Consultation => ({ shown, unneeded: new Map(), unusable: new Map(shown.map((id) => [id, why])) });
+  if (shown.length === 0) return { shown, unneeded: new Map(), unusable: new Map() };
+  const answer = predictor(view, shown, scope);
+  if (isAbstention(answer)) return everyone(`predictor abstained: ${answer.abstain}`);
+  const asked = new Set(shown);
+  const stray = [...answer.keys()].find((id) => !asked.has(id));
+  if (stray !== undefined) return everyone(`predictor abstained: it named item "${stray}", which it was not asked about`);
+  const unneeded = new Map<string, string>();
+  const unusable = new Map<string, string>();
+  for (const id of shown) {
+    const p = answer.get(id);
+    if (!p) continue;
+    if (!(p.confidence >= minConfidence)) {
+      unusable.set(id, `predictor abstained: confidence ${String(p.confidence)} in "${p.reason}" is below the threshold ${String(minConfidence)}`);
+    } else {
+      unneeded.set(id, p.reason);
+    }
+  }
+  return { shown, unneeded, unusable };
 }
 
 /**
@@ -59,17 +131,21 @@ export function relevance(subgoal: string, text: string): number | undefined {
   return hits / wanted.size;
 }
 
-/** The embedded predictor: token-set overlap between an item's content and the prune point's subgoal. */
-export function lexicalPredictor(threshold: number = DEFAULT_THRESHOLD): (view: PolicyView, candidates: readonly string[]) => ReadonlyMap<string, string> {
-  return (view, candidates) => {
-    const wanted = new Set(candidates);
-    const unneeded = new Map<string, string>();
+/**
+ * The embedded predictor: token-set overlap between an item's content and the prune point's subgoal. It follows the
+ * seam's rule itself (it never scores an item withheld from the classifier), and, being a rule rather than an
+ * estimate, states confidence 1 for every prediction.
+ */
+export function lexicalPredictor(threshold: number = DEFAULT_THRESHOLD): Predictor {
+  return (view, candidates, scope) => {
+    const shown = new Set(classifierCandidates(view, candidates, scope));
+    const unneeded = new Map<string, Prediction>();
     for (const item of view.items) {
-      if (!wanted.has(item.id)) continue;
+      if (!shown.has(item.id)) continue;
       const score = relevance(view.prunePoint.subgoal, item.content);
       // A subgoal with no content words gives no basis for any prediction, so nothing is proposed.
       if (score === undefined || score >= threshold) continue;
-      unneeded.set(item.id, `lexical relevance ${score.toFixed(2)} to the subgoal is below threshold ${threshold}`);
+      unneeded.set(item.id, { reason: `lexical relevance ${score.toFixed(2)} to the subgoal is below threshold ${threshold}`, confidence: 1 });
     }
     return unneeded;
   };
@@ -79,31 +155,34 @@ export interface PredictiveSemanticParameters {
   readonly threshold?: number;
   /** Replaces the embedded lexical predictor (the seam for a model-backed one); `threshold` then only labels it. */
   readonly predictor?: Predictor;
-  /** How an injected predictor is named in the condition's parameters (e.g. openai/gpt-4o-mini:predict-v1). */
+  /** How an injected predictor is named in the condition's parameters (e.g. openai/gpt-4o-mini:predict-v2). */
   readonly predictorLabel?: string;
+  /** Below this confidence a prediction is unusable (ABSTAIN). */
+  readonly minConfidence?: number;
+  /** What the classifier may be shown: `gated` (default) for the ladders, `ungated` for the Layer A ablation. */
+  readonly scope?: PredictorScope;
 }
 
 export function predictiveSemantic(parameters: PredictiveSemanticParameters = {}): ConfiguredMechanism {
   const threshold = parameters.threshold ?? DEFAULT_THRESHOLD;
   if (!(threshold >= 0 && threshold <= 1)) throw new Error(`threshold must be in [0, 1], got ${threshold}`);
+  const minConfidence = parameters.minConfidence ?? DEFAULT_MIN_CONFIDENCE;
+  if (!(minConfidence >= 0 && minConfidence <= 1)) throw new Error(`minConfidence must be in [0, 1], got ${minConfidence}`);
+  const scope = parameters.scope ?? 'gated';
   const predictor = parameters.predictor ?? lexicalPredictor(threshold);
   return {
     rule: PREDICTIVE_SEMANTIC,
     rung: 4,
-    version: '1.0.0',
-    parameters: { threshold, predictor: parameters.predictor ? parameters.predictorLabel ?? 'injected' : 'lexical-overlap' },
+    version: '2.0.0',
+    parameters: { threshold, minConfidence, predictor: parameters.predictor ? parameters.predictorLabel ?? 'injected' : 'lexical-overlap' },
     assess(view, candidates) {
-      const wanted = new Set(candidates);
-      const unneeded = predictor(view, candidates);
-      if (isAbstention(unneeded)) {
-        return candidates.map((itemId): Finding => ({ itemId, outcome: 'abstain', reason: `predictor abstained: ${unneeded.abstain}` }));
-      }
+      const { unneeded, unusable } = consult(predictor, view, candidates, scope, minConfidence);
       const findings: Finding[] = [];
       for (const item of view.items) {
         const why = unneeded.get(item.id);
-        if (why !== undefined && wanted.has(item.id)) {
-          findings.push({ itemId: item.id, outcome: 'eligible', reason: `predicted unneeded: ${why}` });
-        }
+        const failed = unusable.get(item.id);
+        if (why !== undefined) findings.push({ itemId: item.id, outcome: 'eligible', reason: `predicted unneeded: ${why}` });
+        else if (failed !== undefined) findings.push({ itemId: item.id, outcome: 'abstain', reason: failed });
       }
       return findings;
     },

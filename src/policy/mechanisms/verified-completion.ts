@@ -1,9 +1,12 @@
 // Rung 3, verified closure: the trace of finished work may leave once what it established survives elsewhere. The
-// runtime's record says a unit closed and where its consequence was written; the check is that the record is in
-// context and still holds every consequence string. Closure says nothing about reopening, so an item that is also
-// part of open work, or is itself a consequence record, is not this rule's to remove.
+// runtime's record says a unit closed and where its consequence was written: an item in context, or a durable
+// pointer. The check is that the record still holds every consequence string: the item is in context, or the
+// pointer resolves at the prune point to bytes with the recorded hash (a later write to the key breaks it; a write
+// after the prune point is not seen). Closure says nothing about reopening, so an item that is also part of open
+// work, or is itself a consequence record, is not this rule's to remove. A unit that closed unresolved (abandoned,
+// blocked) did not finish what it was for: its trace is not completed work, and the rule abstains, saying so.
 import type { WorkUnit } from '../../fixture/schema.js';
-import type { PolicyView } from '../../fixture/view.js';
+import { resolveInView, type PolicyView } from '../../fixture/view.js';
 import type { ConfiguredMechanism } from '../eligibility.js';
 import { listIds } from '../eligibility.js';
 import type { Finding } from '../types.js';
@@ -15,7 +18,15 @@ type Closure = { readonly verified: true; readonly record: string } | { readonly
 function closureOf(view: PolicyView, unit: WorkUnit): Closure {
   const consequence = unit.consequence;
   if (!consequence) return { verified: false, why: `${unit.id} closed with no recorded consequence` };
-  if (!('itemId' in consequence)) return { verified: false, why: `${unit.id}'s consequence sits behind pointer ${consequence.pointer.storeKey}, which this rule cannot yet resolve` };
+  if (!('itemId' in consequence)) {
+    const resolved = resolveInView(view, consequence.pointer);
+    if (!resolved.resolved) return { verified: false, why: `${unit.id}'s consequence pointer fails at the prune point: ${resolved.why}` };
+    const absent = consequence.strings.filter((s) => !resolved.content.includes(s));
+    if (absent.length > 0) {
+      return { verified: false, why: `${unit.id}'s consequence at ${consequence.pointer.storeKey} lacks ${absent.map((s) => JSON.stringify(s)).join(', ')}` };
+    }
+    return { verified: true, record: `${consequence.pointer.storeKey} (hash as recorded)` };
+  }
   const record = view.items.find((item) => item.id === consequence.itemId);
   if (!record) return { verified: false, why: `${unit.id}'s consequence record ${consequence.itemId} is not in context` };
   const missing = consequence.strings.filter((s) => !record.content.includes(s));
@@ -29,7 +40,7 @@ export function verifiedCompletion(): ConfiguredMechanism {
   return {
     rule: VERIFIED_COMPLETION,
     rung: 3,
-    version: '1.0.0',
+    version: '2.0.0',
     parameters: {},
     assess(view, candidates) {
       const wanted = new Set(candidates);
@@ -41,6 +52,11 @@ export function verifiedCompletion(): ConfiguredMechanism {
         const containing = units.filter((unit) => unit.traceItems.includes(item.id));
         if (containing.length === 0 || containing.some((unit) => unit.state === 'open')) continue;
         const consulted = containing.map((unit) => unit.id);
+        const unresolved = containing.filter((unit) => unit.state === 'closed-unresolved').map((unit) => unit.id);
+        if (unresolved.length > 0) {
+          findings.push({ itemId: item.id, outcome: 'abstain', reason: `not completed work: ${listIds(unresolved)} closed unresolved`, consulted });
+          continue;
+        }
         const closures = containing.map((unit) => closureOf(view, unit));
         const unverified = closures.flatMap((c) => (c.verified ? [] : [c.why]));
         if (unverified.length > 0) {

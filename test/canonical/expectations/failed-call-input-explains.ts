@@ -4,12 +4,23 @@ const expectations: FixtureExpectations = {
   fixture: 'failed-call-input-explains',
   decisions: [
     {
+      condition: 'dcp-purge-errors', prunePoint: 'pp-mid', item: 'c-apply1', decision: 'PRUNE', outcome: 'false-prune',
+      why: 'DCP\'s age rule: five turns after the failure it replaces the call\'s string inputs, the generated SQL among them, which is the only record of line 692.',
+    },
+    {
+      condition: 'dcp-purge-errors', prunePoint: 'pp-mid', item: 'r-apply1', decision: 'KEEP',
+      why: 'DCP keeps the error output of a failed call.',
+    },
+    {
       condition: 'errored-input-residue', prunePoint: 'pp-mid', item: 'c-apply1', decision: 'PRUNE', outcome: 'false-prune',
       why: 'The call errored five turns before the prune point, so the rule strips its arguments, but the generated script existed nowhere else and the fix needs its line 692.',
     },
     {
-      condition: 'errored-input-residue', prunePoint: 'pp-mid', item: 'r-apply1', decision: 'PRUNE', outcome: 'true-prune',
-      why: 'On the error result itself the residue (message plus fields.line) is all the fix needs from it; the command tags can go.',
+      condition: 'errored-input-residue',
+      prunePoint: 'pp-mid',
+      item: 'r-apply1',
+      decision: 'ABSTAIN',
+      why: 'Since the regenerability gate (issue 10, rule 6): the failed output of a non-idempotent migration call is a refusal case, and a residue removal is a removal too (lost coverage, not safety).',
     },
     {
       condition: 'errored-input-residue', prunePoint: 'pp-mid', item: 'r-tw', decision: 'PRUNE', outcome: 'true-prune',

@@ -31,9 +31,8 @@ const expectations: FixtureExpectations = {
       condition: 'errored-input-residue',
       prunePoint: 'p2',
       item: 'i32',
-      decision: 'PRUNE',
-      outcome: 'true-prune',
-      why: 'The frozen-lockfile failure is four turns old and superseded; its residue removal is harmless.',
+      decision: 'ABSTAIN',
+      why: 'Since the regenerability gate (issue 10, rule 6): the output of a destructive install is a refusal case even when only its bulk would go.',
     },
     {
       condition: 'oldest-first',

@@ -9,8 +9,8 @@ const expectations: FixtureExpectations = {
       why: `Relevance 0.11 is below the base threshold 0.2 (which prunes it) but not below ${t}.`,
     })),
     ...(['0.3', '0.4', '0.5'] as const).map((t) => ({
-      condition: `predictive-semantic@${t}`, prunePoint: 'pp-fix', item: 'u-task', decision: 'PRUNE' as const, outcome: 'false-prune' as const,
-      why: `The task statement scores 0.22, above the base threshold 0.2 but below ${t}: a higher threshold removes the task itself.`,
+      condition: `predictive-semantic@${t}`, prunePoint: 'pp-fix', item: 'u-task', decision: 'KEEP' as const,
+      why: `The task statement scores 0.22, below ${t}, but it is protected (a visible obligation names it), and since issue 10 (rule 7) protected items are never shown to the predictor, the ungated sweep included.`,
     })),
     ...(['1', '2', '5'] as const).map((m) => ({
       condition: `observation-masking@${m}`, prunePoint: 'pp-fix', item: 'r-cm1', decision: 'PRUNE' as const, outcome: 'false-prune' as const,

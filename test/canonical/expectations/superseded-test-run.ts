@@ -37,7 +37,7 @@ const expectations: FixtureExpectations = {
     },
     {
       condition: 'errored-input-residue', prunePoint: 'pp-mid', item: 'r-R4', decision: 'KEEP',
-      why: 'r-R4 is three turns old (under afterTurns = 4) and a pending step references it.',
+      why: 'A pending step references r-R4: the gate keeps it, and its bulk is not checked unneeded.',
     },
     {
       condition: 'ladder-0-2', prunePoint: 'pp-mid', item: 'r-R3', decision: 'PRUNE', outcome: 'false-prune',
@@ -64,8 +64,12 @@ const expectations: FixtureExpectations = {
       why: 'The passing inventory run shares no word with the billing rounding subgoal, but the PR later cites it.',
     },
     {
-      condition: 'regenerability-guard', prunePoint: 'pp-mid', item: 'r-R2', decision: 'ABSTAIN',
-      why: 'The predictor\'s proposal includes edit_file results (outputs of a non-idempotent tool), so the whole prune is refused.',
+      condition: 'regenerability-guard',
+      prunePoint: 'pp-mid',
+      item: 'r-R2',
+      decision: 'PRUNE',
+      outcome: 'false-prune',
+      why: 'Since the predictor is never shown pinned, protected or gated items (issue 10, rule 7): nothing refused among the proposals, so the guard passes the predictor\'s mistake through: the cost of withholding refusal cases from the classifier.',
     },
     {
       condition: 'checked-supersession', prunePoint: 'pp-pr', item: 'r-R3', decision: 'PRUNE', outcome: 'true-prune',

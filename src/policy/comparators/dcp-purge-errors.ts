@@ -1,0 +1,78 @@
+// Comparator: OpenCode Dynamic Context Pruning's purge-errors strategy. Once a failed call is old enough, its inputs
+// go and its error stays. The only check is age: nothing compares the inputs with what the task still needs, which
+// is why this is a comparator and not rung 2 (the chapter's "failed calls older than four turns go").
+//
+// Facts verified against Tarquinen/opencode-dynamic-context-pruning at 7b0e2e882fc86fa5de5534b2006c037fffc3dee6:
+// - lib/config.ts: strategies.purgeErrors defaults to { enabled: true, turns: 4, protectedTools: DEFAULT_PROTECTED_TOOLS };
+//   protectedFilePatterns defaults to [];
+// - lib/strategies/purge-errors.ts: a tool call is marked when its status is "error", its tool is not protected and
+//   `state.currentTurn - metadata.turn >= turns` (a turn is a model step, counted by step-start parts);
+// - lib/messages/prune.ts (pruneToolErrors): for a marked errored tool part, every string-valued input is replaced by
+//   "[input removed due to failed tool call]"; other inputs stay, and the error output is never replaced (output
+//   replacement, pruneToolOutputs, touches only completed parts).
+// Here the input is the tool call item, the error output its result item; the configured protected tools are the
+// view's protectedTools, as for same-tool-args-dedup.
+import { canonicalJson } from '../../fixture/canonical.js';
+import { counterpart, type PolicyView, type ViewItem } from '../../fixture/view.js';
+import { comparatorVerdict } from '../eligibility.js';
+import type { Condition, Eligibility } from '../types.js';
+
+export const DCP_PURGE_ERRORS = 'dcp-purge-errors';
+
+/** DCP's purgeErrors.turns default (lib/config.ts). */
+export const DEFAULT_AFTER_TURNS = 4;
+
+export const DCP_ERROR_INPUT_PLACEHOLDER = '[input removed due to failed tool call]';
+
+export const DCP_REFERENCE =
+  'OpenCode Dynamic Context Pruning plugin (Tarquinen/opencode-dynamic-context-pruning @ 7b0e2e8): purge-errors strategy, ' +
+  'lib/strategies/purge-errors.ts and lib/messages/prune.ts; strategies.purgeErrors.turns defaults to 4 (lib/config.ts)';
+
+export interface DcpPurgeErrorsParameters {
+  readonly afterTurns?: number;
+}
+
+/** The call as DCP leaves it: its tool and arguments, every string argument replaced by DCP's marker. */
+export function purgedCall(item: ViewItem): string {
+  const args = item.tool?.arguments ?? {};
+  const masked = Object.fromEntries(Object.entries(args).map(([k, v]) => [k, typeof v === 'string' ? DCP_ERROR_INPUT_PLACEHOLDER : v]));
+  return `${item.tool?.name ?? ''} ${canonicalJson(masked)}`;
+}
+
+export function dcpPurgeErrors(parameters: DcpPurgeErrorsParameters = {}): Condition {
+  const afterTurns = parameters.afterTurns ?? DEFAULT_AFTER_TURNS;
+  if (!Number.isInteger(afterTurns) || afterTurns < 0) throw new Error(`afterTurns must be a non-negative integer, got ${afterTurns}`);
+  const rule = DCP_PURGE_ERRORS;
+  const verdict = comparatorVerdict(rule);
+  return {
+    name: rule,
+    layer: 'comparator',
+    rung: null,
+    version: '1.0.0',
+    description: `OpenCode DCP purge-errors: ${String(afterTurns)} turns after a call failed, its string inputs are replaced by a marker; the error output stays; nothing is checked but age`,
+    upperRisk: false,
+    consultsObligations: false,
+    parameters: { afterTurns },
+    reference: DCP_REFERENCE,
+    decide(view: PolicyView): Eligibility[] {
+      const protectedTools = new Set(view.visible.protectedTools);
+      return view.items.map((item) => {
+        if (!item.tool) return verdict(item.id, 'keep', 'not a tool call');
+        if (item.kind === 'tool-result') return verdict(item.id, 'keep', 'a tool output: DCP purges the inputs of failed calls and keeps their error');
+        if (item.kind !== 'tool-call') return verdict(item.id, 'keep', 'not a tool call');
+        if (protectedTools.has(item.tool.name)) return verdict(item.id, 'keep', `call of protected tool ${item.tool.name}`);
+        const status = counterpart(view.items, item)?.status;
+        if (status?.state !== 'error') return verdict(item.id, 'keep', 'the call did not fail (or its result is not in context)');
+        const age = view.prunePoint.turn - item.turn;
+        if (age < afterTurns) return verdict(item.id, 'keep', `failed ${age} turns before the prune point, under ${afterTurns}`);
+        const strings = Object.keys(item.tool.arguments).filter((k) => typeof item.tool!.arguments[k] === 'string').sort();
+        if (strings.length === 0) return verdict(item.id, 'keep', 'failed, but has no string input to purge');
+        return {
+          ...verdict(item.id, 'eligible', `failed (${status.errorType}) ${age} turns before the prune point (at least ${afterTurns}); ` +
+            `string inputs ${strings.join(', ')} replaced, the error stays`, purgedCall(item)),
+          residue: ['tool'],
+        };
+      });
+    },
+  };
+}

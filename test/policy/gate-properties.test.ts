@@ -1,0 +1,85 @@
+// Issue 10's invariants over generated fixtures: the regenerability gate (rule 6), the predictor failing closed
+// (rule 7) and call/result pairs under placeholders none (rule 8).
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { tokenCounter } from '../../src/accounting/tokens.js';
+import { runStudy } from '../../src/engine/run.js';
+import { Fixture } from '../../src/fixture/schema.js';
+import type { PolicyView } from '../../src/fixture/view.js';
+import { buildView, counterpart } from '../../src/fixture/view.js';
+import { sameObservation } from '../../src/policy/identity.js';
+import type { Predictor } from '../../src/policy/mechanisms/predictive-semantic.js';
+import { allConditions, conditionsWith, PREDICTOR_CONSUMERS } from '../../src/policy/registry.js';
+import { gateRefusal } from '../../src/policy/regenerability.js';
+import { fixtureArb, toFixture } from '../support/arbitrary.js';
+
+const viewArb: fc.Arbitrary<PolicyView> = fixtureArb.map((plan) => buildView(Fixture.parse(toFixture(plan)), 'pp', (t) => t.length));
+const RUNS = { numRuns: 300 };
+
+// Every condition behind the regenerability gate: the gated singles, the ladders (rung 4 of ladder-0-4 included)
+// and the guard. predictive-semantic and its sweeps are the ungated ablation; the comparators have no gate.
+const GATED = ['exact-redundancy', 'source-identity', 'errored-input-residue', 'checked-supersession', 'verified-completion',
+  'regenerability-guard', 'ladder-0', 'ladder-0-1', 'ladder-0-2', 'ladder-0-3', 'ladder-0-4'];
+
+describe('the regenerability gate (rule 6)', () => {
+  it('no gated condition removes (whole or to a residue) an item with a refusal case unless an identical copy stays', () => {
+    const gated = allConditions().filter((c) => GATED.includes(c.name));
+    expect(gated.map((c) => c.name).sort()).toEqual([...GATED].sort());
+    fc.assert(fc.property(viewArb, (view) => {
+      for (const c of gated) {
+        const verdicts = c.decide(view);
+        const removed = new Set(verdicts.filter((e) => e.verdict === 'eligible').map((e) => e.itemId));
+        for (const item of view.items) {
+          if (!removed.has(item.id) || !gateRefusal(view, item, removed)) continue;
+          const copy = view.items.some((other) => other.id !== item.id && !removed.has(other.id) && sameObservation(view, item, other));
+          expect({ condition: c.name, item: item.id, refusal: gateRefusal(view, item, removed), copyStays: copy }).toMatchObject({ copyStays: true });
+        }
+      }
+    }), RUNS);
+  });
+});
+
+describe('the predictor fails closed (rule 7)', () => {
+  it('a failing predictor never yields PRUNE or KEEP for an item it was asked about, in any consumer', () => {
+    fc.assert(fc.property(viewArb, fc.constantFrom('transport', 'stray', 'unsure'), (view, how) => {
+      const asked = new Set<string>();
+      const predictor: Predictor = (_v, shown) => {
+        for (const id of shown) asked.add(id);
+        if (how === 'transport') return { abstain: 'model call failed (timeout): no answer' };
+        if (how === 'stray') return new Map([['not-an-item', { reason: 'x', confidence: 1 }]]);
+        return new Map(shown.map((id) => [id, { reason: 'maybe', confidence: 0.1 }]));
+      };
+      const consumers = conditionsWith({ predictor, label: 'failing' }).filter((c) => PREDICTOR_CONSUMERS.includes(c.name));
+      expect(consumers).toHaveLength(PREDICTOR_CONSUMERS.length);
+      for (const c of consumers) {
+        asked.clear();
+        const verdicts = c.decide(view);
+        for (const e of verdicts) {
+          if (e.verdict === 'eligible') expect({ condition: c.name, item: e.itemId, rung: e.rung }).not.toMatchObject({ rung: 4 });
+          if (asked.has(e.itemId)) expect({ condition: c.name, item: e.itemId, verdict: e.verdict }).toMatchObject({ verdict: 'abstain' });
+        }
+      }
+    }), RUNS);
+  });
+});
+
+describe('call/result pairs (rule 8)', () => {
+  it('with placeholders none, no prune point\'s applied removals leave one half of a call/result pair, or a call without its result', () => {
+    const tokens = tokenCounter();
+    const conditions = allConditions().filter((c) => !c.name.includes('@'));
+    fc.assert(fc.property(fixtureArb, (plan) => {
+      const fixture = Fixture.parse(toFixture(plan));
+      const loaded = { file: 'generated.json', sha256: '0', fixture, oracleFile: null, oracleSha256: null, oracle: null };
+      const view = buildView(fixture, 'pp', tokens);
+      for (const run of runStudy({ conditions, fixtures: [loaded], timing: { kind: 'immediate' }, placeholders: 'none', tokens })) {
+        const vanished = new Set(run.records.filter((r) => r.decision === 'PRUNE' && r.placeholder === '').map((r) => r.itemId));
+        for (const item of view.items) {
+          if (!vanished.has(item.id) || !item.tool || (item.kind !== 'tool-call' && item.kind !== 'tool-result')) continue;
+          const other = counterpart(view.items, item);
+          if (item.kind === 'tool-call') expect({ condition: run.info.name, call: item.id, result: other?.id }).toMatchObject({ result: expect.any(String) });
+          if (other) expect({ condition: run.info.name, item: item.id, other: other.id, otherVanished: vanished.has(other.id) }).toMatchObject({ otherVanished: true });
+        }
+      }
+    }), { numRuns: 60 });
+  });
+});
