@@ -1,4 +1,5 @@
-// Pins the current fixtures/MANIFEST.json into the preregistration and re-renders its prose.
+// Pins the current fixtures/MANIFEST.json into the preregistration, re-renders its prose, and pins the whole
+// preregistration in the pin file beside it: an amended preregistration is frozen by this one command.
 //   npm run prereg:freeze
 import { freezePreregistration } from '../src/study/freeze.js';
 import { notices } from '../src/messages.js';
@@ -8,3 +9,4 @@ const r = freezePreregistration(process.cwd());
 process.stdout.write(r.pinned === r.previous
   ? notices.preregistrationPinned(r.file, FIXTURE_MANIFEST_FILE, r.pinned)
   : notices.preregistrationRepinned(r.file, FIXTURE_MANIFEST_FILE, r.previous, r.pinned));
+process.stdout.write(notices.preregistrationFrozen(r.pin, r.file, r.preregistration.previous, r.preregistration.pinned));

@@ -18,6 +18,19 @@ export const messages = {
   PL_USAGE_UNKNOWN_COMMAND: (name: string, valid: readonly string[]) =>
     `unknown command "${name}"; valid commands: ${valid.join(', ')}`,
   PL_FIXTURE_PATH_MISSING: (path: string) => `fixture path ${path} does not exist (give a fixture .json file or a folder of them, such as fixtures/ or fixtures/canonical/)`,
+  PL_FIXTURE_PATH_SPECIAL: (path: string, kind: string) =>
+    `fixture path ${path} is ${kind}, not a fixture file or a folder of them; nothing was read`,
+  PL_INPUT_NOT_REGULAR: (file: string, kind: string) => `${file}: is ${kind}, not a regular file; nothing was read from it`,
+  PL_INPUT_TOO_LARGE: (file: string, what: string, limit: number) =>
+    `${file}: ${what} is over the limit of ${limit} bytes of JSON text per file`,
+  PL_INPUT_UTF8: (file: string, offset: number) =>
+    `${file}: not valid UTF-8 at byte ${offset} (a file is read as UTF-8 and never silently repaired)`,
+  PL_INPUT_DUPLICATE_KEY: (file: string, where: string, key: string) =>
+    `${file}: ${where}: key "${key}" appears twice in one object (which one is meant cannot be known)`,
+  PL_INPUT_TOO_DEEP: (file: string, where: string, limit: number) =>
+    `${file}: ${where}: nested deeper than the limit of ${limit} objects and arrays`,
+  PL_INPUT_STRING_TOO_LONG: (file: string, where: string, length: number, limit: number) =>
+    `${file}: ${where}: a string of ${length} characters, over the limit of ${limit}`,
   PL_FIXTURE_NONE: (path: string) => `no fixture files (*.json) found under ${path}`,
   PL_FIXTURE_GZIP: (file: string, detail: string) => `${file}: not a readable gzip file (${detail})`,
   PL_FIXTURE_JSON: (file: string, detail: string) => `${file}: not valid JSON (${detail})`,
@@ -34,6 +47,12 @@ export const messages = {
   PL_PREREG_MISSING: (file: string) =>
     `no preregistration at ${file}: the default fixtures are the preregistered study and are checked against it (run with --exploratory to run anyway, stamped exploratory)`,
   PL_PREREG_INVALID: (file: string, where: string, problem: string) => `${file}: ${where}: ${problem}`,
+  PL_PREREG_PIN_MISSING: (pin: string, file: string) =>
+    `no pin at ${pin}: ${file} was never frozen, so no run can be checked against it (freeze it with npm run prereg:freeze, or run with --exploratory)`,
+  PL_PREREG_PIN_INVALID: (pin: string, file: string) =>
+    `${pin} is not a pin of ${file}: expected one line "<sha256>  ${file.split('/').pop()}" as npm run prereg:freeze writes it`,
+  PL_PREREG_EDITED: (file: string, pin: string, pinned: string, actual: string) =>
+    `${file} was edited after it was frozen (${pin} pins sha256 ${pinned}, the file has ${actual}); an amendment is frozen with npm run prereg:freeze`,
   PL_FROZEN_MANIFEST_MISSING: (file: string, preregistration: string) =>
     `no fixture manifest at ${file}, which ${preregistration} pins (write it with npm run fixtures:manifest, then npm run prereg:freeze)`,
   PL_FROZEN_MANIFEST_CHANGED: (file: string, preregistration: string, expected: string, actual: string) =>
@@ -84,6 +103,15 @@ export const messages = {
   PL_RESULTS_INCONSISTENT: (file: string, problem: string) => `${file}: ${problem}`,
   PL_RESULTS_MIXED_READERS: (path: string, readers: readonly string[]) =>
     `${path}: the conditions' behaviour was answered by different readers, which the report will not put in one column (${readers.join('; ')}); report each reader's run from its own results folder`,
+  PL_RESULTS_UNVERIFIED: (path: string, problems: readonly string[]) =>
+    `${path} is not what its manifest.json pins, so nothing in it is read or published:\n  ${problems.join('\n  ')}\n(a results folder must be exactly what a run wrote: rerun npm run experiment with the same options to regenerate it)`,
+  PL_RESULTS_FILE_CHANGED: (file: string, pinned: string, actual: string) =>
+    `${file}: changed: manifest.json pins sha256 ${pinned}, the file has ${actual}`,
+  PL_RESULTS_FILE_MISSING: (file: string, pinned: string) => `${file}: missing: manifest.json pins sha256 ${pinned}`,
+  PL_RESULTS_FILE_UNPINNED: (file: string) => `${file}: not pinned by manifest.json (every condition's summary.json and points.csv must be)`,
+  PL_RESULTS_FILE_EXTRA: (file: string) => `${file}: extra: in a condition folder but not in manifest.json`,
+  PL_RESULTS_DEBRIS: (file: string, pid: number) =>
+    `${file}: left by a writer (process ${pid}) that is still running or was killed; a dead writer's leftovers are cleared, and a swap it committed is finished, by the next run, report or publish on this folder`,
   PL_REPORT_PREREG_MISSING: (file: string, results: string) =>
     `no preregistration at ${file}: the report reads its comparisons, outcomes, alpha, bootstrap and acceptance criteria from it (results: ${results})`,
   PL_REPORT_PREREG_CHANGED: (file: string, results: string, expected: string, actual: string) =>
@@ -151,6 +179,10 @@ export const notices = {
   preregistrationPinned: (file: string, manifest: string, sha: string) => `${file} already pins ${manifest} (sha256 ${sha})\n`,
   preregistrationRepinned: (file: string, manifest: string, previous: string, pinned: string) =>
     `${file} now pins ${manifest}: sha256 ${previous} -> ${pinned}; rerun npm run experiment\n`,
+  preregistrationFrozen: (pin: string, file: string, previous: string | null, pinned: string) =>
+    previous === pinned
+      ? `${pin} already pins ${file} (sha256 ${pinned})\n`
+      : `${pin} now pins ${file}: sha256 ${previous ?? '(none)'} -> ${pinned}; commit both files\n`,
   reportWritten: (tables: number, tablesDir: string, charts: number, chartsDir: string, fixtures: number, conditions: number) =>
     `wrote ${tables} tables to ${tablesDir}/ and ${charts} charts to ${chartsDir}/ (${fixtures} fixtures, ${conditions} conditions)\n`,
   bundleWritten: (out: string, files: number) => `wrote the bundle to ${out} (${files} files)\n`,
@@ -161,4 +193,10 @@ export const notices = {
     `${report}\nwrote ${out}/ (${files} files from ${sessions} sessions in ${from}/)\n`,
   generatedWritten: (files: readonly string[], readme: string) => `wrote ${files.join(', ')} and the generated tables of ${readme}\n`,
   notebookRan: (file: string) => `ran ${file}\n`,
+  inputSkipped: (file: string, why: string) => `prunelab: skipped ${file}: ${why}\n`,
+  debrisCleared: (dir: string, finished: readonly string[], removed: readonly string[]) =>
+    `${dir}: cleared what killed runs left: ${[
+      ...finished.map((f) => `finished the committed swap in ${f}`),
+      ...(removed.length > 0 ? [`removed ${removed.join(', ')}`] : []),
+    ].join('; ')}\n`,
 } as const;

@@ -202,6 +202,10 @@ export const Summary = z.strictObject({
   perFixture: z.array(FixtureMeasures),
 });
 
+/** The volatile facts of one run. */
+export const RunBlock = z.strictObject({ startedAt: z.string(), gitCommit: z.string(), gitDirty: z.boolean().nullable(), node: z.string() });
+export type RunBlock = z.infer<typeof RunBlock>;
+
 export const Manifest = z.strictObject({
   artifactVersion: z.literal(ARTIFACT_VERSION),
   package: z.strictObject({ name: z.string(), version: z.string() }),
@@ -240,9 +244,21 @@ export const Manifest = z.strictObject({
     phase: z.enum(['predictor', 'reader']),
     missing: z.array(z.string()).min(1),
   }).optional(),
-  /** What differs between two runs of the same inputs; `--check` ignores it. */
-  run: z.strictObject({ startedAt: z.string(), gitCommit: z.string(), gitDirty: z.boolean().nullable(), node: z.string() }),
+  /**
+   * Only in manifests written before run.json existed: the run's volatile facts sat here, so every run rewrote the
+   * manifest. Read so such results stay readable; never written.
+   */
+  run: RunBlock.optional(),
 });
+
+/**
+ * run.json beside a manifest, git-ignored: what differs between two runs of the same inputs (when, from which
+ * commit, whether the tree had uncommitted changes, which Node), kept out of manifest.json so that the same inputs
+ * and code give a byte-identical manifest. `manifestSha256` ties it to the manifest it was written with; a run.json
+ * that names another manifest describes another run.
+ */
+export const RunRecord = z.strictObject({ manifestSha256: z.string(), ...RunBlock.shape });
+export type RunRecord = z.infer<typeof RunRecord>;
 
 /**
  * One line of a condition's points.csv: every prune point of every fixture (committed for the whole corpus, for

@@ -3,11 +3,12 @@
 // reproduces results/ecology/ from the committed real sessions in data/real-traces/ in one step; with `--check` it
 // compares instead of writing.
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { kindOf, readRegularFile } from '../fixture/json.js';
 import { dirname, join, relative, resolve } from 'node:path';
 import { tokenCounter, type TokenCounter } from '../accounting/tokens.js';
 import { failure, input, usage } from '../errors.js';
 import { byCodeUnit, relativePath, sha256 } from '../fixture/canonical.js';
-import { loadFixture, type LoadedFixture } from '../fixture/load.js';
+import { isStaging, loadFixture, type LoadedFixture, type OnSkip } from '../fixture/load.js';
 import type { Fixture } from '../fixture/schema.js';
 import { runStudy } from '../engine/run.js';
 import { writeAtomic } from '../engine/write.js';
@@ -56,8 +57,9 @@ export async function ecology(argv: readonly string[], io: CliIO): Promise<numbe
   const tokens = tokenCounter();
   // One numbering for every session this run imports, as one import would give them.
   const numbering = new SecretNumbering();
+  const skipped = (file: string, why: string) => io.stderr(notices.inputSkipped(relativePath(file, io.cwd), why));
   const fixtures: Fixture[] = [];
-  for (const p of positionals) fixtures.push(...(await inputs(resolve(io.cwd, p), p, io.cwd, tokens, numbering)));
+  for (const p of positionals) fixtures.push(...(await inputs(resolve(io.cwd, p), p, io.cwd, tokens, numbering, skipped)));
   const files = await ecologyFiles(fixtures, tokens);
   if (flags.out !== undefined) {
     const out = resolve(io.cwd, flags.out);
@@ -70,21 +72,25 @@ export async function ecology(argv: readonly string[], io: CliIO): Promise<numbe
 }
 
 /** Fixtures from a path: a folder of fixtures, a fixture file, or a recorded session to import in memory. */
-async function inputs(path: string, shownAs: string, root: string, tokens: TokenCounter, numbering: SecretNumbering): Promise<Fixture[]> {
+async function inputs(path: string, shownAs: string, root: string, tokens: TokenCounter, numbering: SecretNumbering, onSkip: OnSkip): Promise<Fixture[]> {
   if (!existsSync(path)) throw input('PL_FIXTURE_PATH_MISSING', shownAs);
-  const files = statSync(path).isFile() ? [path] : sessionFiles(path);
+  const kind = kindOf(path);
+  if (kind !== undefined && kind !== 'a folder') throw input('PL_FIXTURE_PATH_SPECIAL', shownAs, kind);
+  const files = kind === undefined ? [path] : sessionFiles(path, onSkip);
   if (files.length === 0) throw input('PL_FIXTURE_NONE', shownAs);
   const out: Fixture[] = [];
   for (const file of files) {
+    const shown = files.length === 1 ? shownAs : relativePath(file, root);
+    // A FIFO or device would hang the read: refused by name before anything reads it.
+    const bytes = readRegularFile(file, shown);
     const looksLikeFixture = (() => {
       try {
-        const v = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+        const v = JSON.parse(bytes.toString('utf8')) as unknown;
         return !!v && typeof v === 'object' && 'schemaVersion' in v;
       } catch {
         return false;
       }
     })();
-    const shown = files.length === 1 ? shownAs : relativePath(file, root);
     if (looksLikeFixture) out.push(loadFixture(file, root).fixture);
     else for (const t of await importFile(file, shown, { redact: true, tokens, numbering })) out.push(t.fixture);
   }
@@ -108,14 +114,19 @@ async function ecologyFiles(fixtures: readonly Fixture[], tokens: TokenCounter):
 }
 
 /** Fixture and session files under a folder (not READMEs, licences, schemas or oracles), sorted. */
-function sessionFiles(dir: string): string[] {
+function sessionFiles(dir: string, onSkip: OnSkip = () => undefined): string[] {
   const out: string[] = [];
   const walk = (d: string) => {
     for (const e of readdirSync(d, { withFileTypes: true }).sort((a, b) => byCodeUnit(a.name, b.name))) {
       const full = join(d, e.name);
       if (e.isDirectory()) {
-        if (e.name !== 'oracles' && e.name !== 'node_modules') walk(full);
-      } else if (/\.(traj|json|jsonl)$/.test(e.name) && !['schema.json', 'MANIFEST.json', 'package.json'].includes(e.name)) out.push(full);
+        if (e.name !== 'oracles' && e.name !== 'node_modules' && !isStaging(e.name)) walk(full);
+      } else if (/\.(traj|json|jsonl)$/.test(e.name) && !['schema.json', 'MANIFEST.json', 'package.json'].includes(e.name)) {
+        // Only regular files (a FIFO would hang the read); links to folders are not followed, so none can loop.
+        const kind = e.isFile() ? undefined : kindOf(full);
+        if (kind === undefined) out.push(full);
+        else onSkip(full, `it is ${kind}, not a regular file`);
+      }
     }
   };
   walk(dir);

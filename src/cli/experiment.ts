@@ -12,7 +12,7 @@ import { TOKENIZER, tokenCounter } from '../accounting/tokens.js';
 import { failure, usage } from '../errors.js';
 import { sha256 } from '../fixture/canonical.js';
 import { deepFreeze } from '../fixture/freeze.js';
-import { loadFixtures, type LoadedFixture } from '../fixture/load.js';
+import { loadFixtures, type LoadedFixture, type OnSkip } from '../fixture/load.js';
 import { PLACEHOLDER_CHOICES, type PlaceholderMode } from '../engine/placeholder.js';
 import { streamStudy } from '../engine/run.js';
 import { readManifest, RunWriter, type ManifestInputs } from '../engine/write.js';
@@ -23,12 +23,14 @@ import type { Condition } from '../policy/types.js';
 import { parseTiming, timingLabel, type Timing } from '../timing/timing.js';
 import { choiceFlag, integerFlag, parseFlags } from './args.js';
 import { loadPolicyModule } from './policy-module.js';
-import type { CliIO } from './io.js';
+import { clearDebris, type CliIO } from './io.js';
 import { relativePath } from '../fixture/canonical.js';
 import { renderConditionList, renderSummaryTable } from './render.js';
 import { estimateCost, MODEL_FLAGS, MODEL_HELP, parseModelFlags, prepareStudy, rolesOf, usesModels, type ModelPlan } from './models.js';
 import { buildView } from '../fixture/view.js';
-import { notices } from '../messages.js';
+import { messages, notices } from '../messages.js';
+import { findDebris, removeDeadTemps } from '../engine/atomic.js';
+import { unpinnedFiles } from '../artifacts/verify.js';
 
 export const DEFAULTS = { fixtures: 'fixtures', out: 'results', seed: 20261202, timing: 'immediate', placeholders: 'marker' } as const;
 
@@ -125,7 +127,7 @@ export async function experiment(argv: readonly string[], io: CliIO): Promise<nu
   };
   if (usesModels(plan.models) && flags.out === undefined && !plan.models.estimateCost) throw usage('PL_USAGE_MODEL_NEEDS_OUT');
   if (plan.models.estimateCost) {
-    const fixtures = loadFixtures(plan.fixturesPath, io.cwd);
+    const fixtures = loadFixtures(plan.fixturesPath, io.cwd, skipNotice(io));
     const tokens = tokenCounter();
     const points = fixtures.flatMap((f) => f.fixture.prunePoints.map((point) => ({ point, view: buildView(f.fixture, point.id, tokens) })));
     io.stdout(estimateCost(plan.models, plan.conditions, points, tokens, plan.seed));
@@ -138,6 +140,11 @@ export async function experiment(argv: readonly string[], io: CliIO): Promise<nu
   const notice = study.exploratory ? notices.exploratoryRun(study.why) : '';
   io.stdout(flags.json ? `${JSON.stringify(summaries, null, 2)}\n` : notice + renderSummaryTable(summaries, plan.outDir, io.cwd));
   return 0;
+}
+
+/** Says on stderr which files in a fixtures folder were passed over as not regular files. */
+function skipNotice(io: CliIO): OnSkip {
+  return (file, why) => io.stderr(notices.inputSkipped(relativePath(file, io.cwd), why));
 }
 
 function info(c: Condition) {
@@ -171,9 +178,10 @@ function studyFor(plan: Plan, root: string): Study {
     return { exploratory: true, why: `--fixtures ${relativePath(plan.fixturesPath, root)} is not the preregistered fixture set`, frozen: null };
   }
   const frozen = checkFrozenInputs(root, plan.fixturesPath);
-  const off = departures(frozen.pinned, {
+  // An edit to the preregistration since it was frozen departs from the design as much as another option does.
+  const off = [...(frozen.edited ? [frozen.edited] : []), ...departures(frozen.pinned, {
     timing: timingLabel(plan.timing), placeholders: plan.placeholders, seed: plan.seed, conditions: plan.conditions, own: plan.own,
-  });
+  })];
   return { exploratory: off.length > 0, why: off.join('; '), frozen };
 }
 
@@ -183,7 +191,7 @@ async function execute(plan: Plan, io: CliIO, outDir: string, intoDefault = fals
   const root = io.cwd;
   const study = studyFor(plan, root);
   if (intoDefault && study.exploratory) throw usage('PL_USAGE_EXPLORATORY_NEEDS_OUT', study.why);
-  const fixtures = loadFixtures(plan.fixturesPath, root);
+  const fixtures = loadFixtures(plan.fixturesPath, root, skipNotice(io));
   if (study.frozen) checkLoaded(fixtures, study.frozen);
   const startedAt = new Date().toISOString();
   deepFreeze(fixtures);
@@ -193,6 +201,7 @@ async function execute(plan: Plan, io: CliIO, outDir: string, intoDefault = fals
   // make no calls, so they need no views built ahead.
   const views = usesModels(plan.models) ? fixtures.flatMap((f) => f.fixture.prunePoints.map((point) => buildView(f.fixture, point.id, tokens))) : [];
   const prepared = await prepareStudy(plan.models, plan.conditions, views, tokens, plan.seed, io);
+  clearDebris(outDir, io);
   let writer: RunWriter | undefined;
   try {
     const { value: summaries, stop } = await prepared.run((conditions, models, final) => {
@@ -282,8 +291,13 @@ async function textHash(path: string): Promise<string | undefined> {
  * the fresh run's hash and the committed manifest's pin; a compressed log that is absent (git-ignored, so missing
  * from a fresh clone) is verified through its pin alone.
  */
+const CHECK_TEMP = 'prunelab-check-';
+
 async function check(plan: Plan, io: CliIO): Promise<number> {
-  const temp = mkdtempSync(join(tmpdir(), 'prunelab-check-'));
+  // Named after this process, so the next check removes what a killed one left in the temp folder.
+  const removed = removeDeadTemps(tmpdir(), CHECK_TEMP);
+  if (removed.length > 0) io.stderr(notices.debrisCleared(tmpdir(), [], removed));
+  const temp = mkdtempSync(join(tmpdir(), `${CHECK_TEMP}${process.pid}-`));
   try {
     await execute(plan, io, temp);
     const fresh = readManifest(temp);
@@ -310,6 +324,9 @@ async function check(plan: Plan, io: CliIO): Promise<number> {
       if (actual === undefined && o.file.endsWith('.gz') && pin?.sha256 === o.sha256) pinnedOnly += 1;
       else if (actual !== o.sha256) differs.push(o.file);
     }
+    if (committed) for (const f of unpinnedFiles(plan.outDir, committed)) differs.push(messages.PL_RESULTS_FILE_EXTRA(f));
+    // What a killed or running writer left is not output this code produces, whatever it holds.
+    for (const d of findDebris(plan.outDir)) differs.push(messages.PL_RESULTS_DEBRIS(d.name, d.pid));
     if (differs.length > 0) throw failure('PL_CHECK_DIFFERS', differs);
     io.stdout(notices.experimentCheckPassed(relativePath(plan.outDir, io.cwd), fresh.outputs.length, fresh.conditions.length, fresh.fixtures.length, pinnedOnly));
     return 0;

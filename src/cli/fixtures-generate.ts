@@ -12,7 +12,7 @@ import { forEachGenerated, GENERATOR, gzipText } from '../corpus/corpus.js';
 import { buildFixtureManifest, FIXTURE_MANIFEST_FILE, MANIFEST_NAME, manifestScope, renderFixtureManifest } from '../study/manifest.js';
 import { corpusReadme, statsOf, type FixtureStats } from '../corpus/readme.js';
 import { integerFlag, parseFlags } from './args.js';
-import type { CliIO } from './io.js';
+import { clearDebris, type CliIO } from './io.js';
 import { notices } from '../messages.js';
 
 export const GENERATE_DEFAULTS = { seed: 20261202, count: 400, out: 'fixtures/generated' } as const;
@@ -51,6 +51,7 @@ export async function fixturesGenerate(argv: readonly string[], io: CliIO): Prom
     if (!isGeneratedCorpus(outDir)) throw input('PL_GEN_OUT_NOT_CORPUS', shown);
   }
   const parent = dirname(outDir);
+  clearDebris(parent, io);
   const staging = join(parent, `.staging-${basename(outDir)}-${process.pid}`);
   const tokens = tokenCounter();
   const stats: FixtureStats[] = [];

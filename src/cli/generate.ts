@@ -4,7 +4,7 @@
 // headline measures (from the committed results/). Tests fail when either is out of date.
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { DecisionRecord, Manifest, PointMeasures, PointRow, Summary } from '../artifacts/schema.js';
+import { DecisionRecord, Manifest, PointMeasures, PointRow, RunRecord, Summary } from '../artifacts/schema.js';
 import { z } from 'zod';
 import { tokenCounter } from '../accounting/tokens.js';
 import { writeAtomic } from '../engine/write.js';
@@ -27,9 +27,9 @@ export function artifactJsonSchema(): string {
   const out = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'output', target: 'draft-2020-12' });
   const doc = {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
-    title: 'prunelab run artifacts: decisions.jsonl lines, points.jsonl lines, points.csv rows, summary.json, manifest.json',
+    title: 'prunelab run artifacts: decisions.jsonl lines, points.jsonl lines, points.csv rows, summary.json, manifest.json, run.json',
     description: 'Generated from src/artifacts/schema.ts by `npm run generate`; do not edit by hand.',
-    $defs: { DecisionRecord: out(DecisionRecord), PointMeasures: out(PointMeasures), PointRow: out(PointRow), Summary: out(Summary), Manifest: out(Manifest) },
+    $defs: { DecisionRecord: out(DecisionRecord), PointMeasures: out(PointMeasures), PointRow: out(PointRow), Summary: out(Summary), Manifest: out(Manifest), RunRecord: out(RunRecord) },
   };
   return `${JSON.stringify(doc, null, 2)}\n`;
 }

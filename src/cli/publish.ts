@@ -5,7 +5,7 @@ import { relativePath } from '../fixture/canonical.js';
 import { buildBundle } from '../report/publish.js';
 import { writeFolders } from '../report/report.js';
 import { parseFlags } from './args.js';
-import type { CliIO } from './io.js';
+import { clearDebris, type CliIO } from './io.js';
 import { notices } from '../messages.js';
 
 export const PUBLISH_USAGE = `usage: prunelab publish --out DIR [--results DIR] [--allow-exploratory]
@@ -25,6 +25,8 @@ export async function publish(argv: readonly string[], io: CliIO): Promise<numbe
   if (flags.out === undefined) throw usage('PL_PUBLISH_NEEDS_OUT');
   const dir = resolve(io.cwd, flags.results ?? 'results');
   const out = resolve(io.cwd, flags.out);
+  clearDebris(dir, io);
+  clearDebris(out, io);
   const files = await buildBundle(dir, relativePath(dir, io.cwd), io.cwd, { allowExploratory: flags['allow-exploratory'] === true });
   writeFolders(out, files);
   io.stdout(notices.bundleWritten(relativePath(out, io.cwd), files.size));

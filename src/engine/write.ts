@@ -1,18 +1,26 @@
 // Writes a run's artifacts so that a failure never leaves a partial result. Records are streamed, fixture by
-// fixture, into a staging folder beside the output; at the end each condition's folder is swapped in by rename,
-// the manifest last. Nothing is held in memory beyond one fixture's records and the summaries.
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+// fixture, into a staging folder inside the output; at the end one journaled swap (./atomic.ts) puts each
+// condition's folder, the markers, run.json and the manifest in place, so a kill at any moment leaves the old run
+// or the new one whole. Nothing is held in memory beyond one fixture's records and the summaries.
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { createHash, type Hash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { csvRow } from '../artifacts/csv.js';
-import { Manifest, POINT_ROW_COLUMNS, type Manifest as ManifestT, type PointMeasures, type PointRow, type Summary } from '../artifacts/schema.js';
+import { Manifest, POINT_ROW_COLUMNS, type Manifest as ManifestT, type RunBlock, type RunRecord, type PointMeasures, type PointRow, type Summary } from '../artifacts/schema.js';
 import { failure } from '../errors.js';
-import { byCodeUnit } from '../fixture/canonical.js';
+import { byCodeUnit, sha256 } from '../fixture/canonical.js';
 import type { ConditionInfo } from '../policy/types.js';
+import { commitSwap, discardStaging, stagingFolder, type SwapStep } from './atomic.js';
 import type { FixtureChunk, StudySink } from './run.js';
 
-export type ManifestInputs = Omit<ManifestT, 'outputs' | 'conditions'>;
+export { swapIn, writeAtomic } from './atomic.js';
+
+/** What a run knows before it writes: the manifest's inputs, and the volatile facts that go to run.json. */
+export type ManifestInputs = Omit<ManifestT, 'outputs' | 'conditions' | 'run'> & { readonly run: RunBlock };
+
+/** The run's volatile facts, git-ignored beside the manifest (see RunRecord). */
+export const RUN_FILE = 'run.json';
 
 /** The per-condition files: the committed tier in plain text, the generated corpus's bulk gzip-compressed. */
 export const LAYOUT = {
@@ -41,18 +49,6 @@ function incompleteText(incomplete: NonNullable<ManifestT['incomplete']>, writte
 /** Bulk files are compressed in members of about this many characters: bounded memory, the same bytes every time. */
 const GZIP_MEMBER_CHARS = 4 * 1024 * 1024;
 
-export function writeAtomic(path: string, data: string | Uint8Array): void {
-  const tmp = `${path}.${process.pid}.tmp`;
-  try {
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(tmp, data);
-    renameSync(tmp, path);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw failure('PL_IO', path, (err as Error).message);
-  }
-}
-
 /** The manifest a folder holds, or undefined when it has none or one this code cannot read. */
 export function readManifest(dir: string): ManifestT | undefined {
   try {
@@ -64,7 +60,7 @@ export function readManifest(dir: string): ManifestT | undefined {
 
 /** Inputs that must match for an earlier run's condition folders to stand beside this run's. */
 function sameInputs(a: ManifestT, b: ManifestInputs): boolean {
-  const sig = (m: ManifestInputs) => JSON.stringify([m.package, m.tokenizer, m.seed, m.timing, m.placeholders, m.study, m.models, m.fixtures]);
+  const sig = (m: Omit<ManifestInputs, 'run'>) => JSON.stringify([m.package, m.tokenizer, m.seed, m.timing, m.placeholders, m.study, m.models, m.fixtures]);
   return sig(a) === sig(b);
 }
 
@@ -169,7 +165,7 @@ export class RunWriter implements StudySink {
 
   constructor(private readonly outDir: string, private readonly conditions: readonly ConditionInfo[], private readonly layout: RunLayout) {
     this.createdOut = !existsSync(outDir);
-    this.staging = join(outDir, `.staging-${process.pid}`);
+    this.staging = stagingFolder(outDir);
     try {
       rmSync(this.staging, { recursive: true, force: true });
       mkdirSync(this.staging, { recursive: true });
@@ -250,13 +246,20 @@ export class RunWriter implements StudySink {
         ...this.conditions.map((c) => ({ name: c.name, layer: c.layer, rung: c.rung, version: c.version })),
       ].sort((a, b) => byCodeUnit(a.name, b.name));
       const { run, ...fixed } = inputs;
-      const manifest: ManifestT = { ...fixed, conditions, outputs, run };
-      writeFileSync(join(this.staging, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-      for (const c of this.conditions) swapIn(join(this.staging, c.name), join(this.outDir, c.name));
-      this.placeMarker(LAYOUT.exploratoryMarker, this.layout.exploratory);
-      this.placeMarker(LAYOUT.incompleteMarker, Boolean(inputs.incomplete));
-      renameSync(join(this.staging, 'manifest.json'), join(this.outDir, 'manifest.json'));
-      for (const c of stale) rmSync(join(this.outDir, c.name), { recursive: true, force: true });
+      const manifest: ManifestT = { ...fixed, conditions, outputs };
+      const manifestText = `${JSON.stringify(manifest, null, 2)}\n`;
+      const record: RunRecord = { manifestSha256: sha256(manifestText), ...run };
+      writeFileSync(join(this.staging, 'manifest.json'), manifestText);
+      writeFileSync(join(this.staging, RUN_FILE), `${JSON.stringify(record, null, 2)}\n`);
+      const marker = (name: string, present: boolean): SwapStep => (present ? { move: name } : { remove: name });
+      commitSwap(this.outDir, this.staging, [
+        ...this.conditions.map((c) => ({ move: c.name })),
+        marker(LAYOUT.exploratoryMarker, this.layout.exploratory),
+        marker(LAYOUT.incompleteMarker, Boolean(inputs.incomplete)),
+        { move: 'manifest.json' },
+        { move: RUN_FILE },
+        ...stale.map((c) => ({ remove: c.name })),
+      ]);
       this.done = true;
       return manifest;
     } catch (err) {
@@ -264,12 +267,6 @@ export class RunWriter implements StudySink {
     } finally {
       this.cleanUp();
     }
-  }
-
-  /** A marker file at the output root: moved in from staging when this run has it, removed when it has not. */
-  private placeMarker(name: string, present: boolean): void {
-    if (present) renameSync(join(this.staging, name), join(this.outDir, name));
-    else rmSync(join(this.outDir, name), { force: true });
   }
 
   /** Drops everything staged; removes the output folder too when this run created it and it is still empty. */
@@ -281,21 +278,10 @@ export class RunWriter implements StudySink {
 
   private cleanUp(): void {
     try {
-      rmSync(this.staging, { recursive: true, force: true });
+      discardStaging(this.staging);
       if (!this.done && this.createdOut && existsSync(this.outDir) && readdirSync(this.outDir).length === 0) rmSync(this.outDir, { recursive: true });
     } catch {
       // The error that brought us here matters more than a staging folder that could not be cleaned.
     }
   }
-}
-
-/**
- * Puts the folder `from` (built complete in staging) at `to` by rename, replacing whatever folder was there; the old
- * one is moved aside first and removed only after the new one stands, so no reader ever sees a half-written folder.
- */
-export function swapIn(from: string, to: string): void {
-  const old = `${to}.old-${process.pid}`;
-  if (existsSync(to)) renameSync(to, old);
-  renameSync(from, to);
-  rmSync(old, { recursive: true, force: true });
 }

@@ -19,8 +19,8 @@ export function provenance(results: StudyResults, report: Report): Record<string
   const m = results.manifest;
   return {
     package: m.package,
-    gitCommit: m.run.gitCommit,
-    gitDirty: m.run.gitDirty,
+    gitCommit: results.run?.gitCommit ?? null,
+    gitDirty: results.run?.gitDirty ?? null,
     exploratory: m.study.exploratory,
     preregistration: m.study.preregistration,
     fixtureManifest: m.study.fixtureManifest,
@@ -51,7 +51,7 @@ export function indexMarkdown(results: StudyResults, report: Report): string {
       ? '**Exploratory.** These results were not checked against a preregistration; read them as exploration, not as a test.'
       : `Preregistration: \`${m.study.preregistration?.file ?? 'unknown'}\` (sha256 \`${m.study.preregistration?.sha256 ?? 'unknown'}\`).`,
     '',
-    `Git commit \`${m.run.gitCommit}\`; tokenizer ${m.tokenizer.package} ${m.tokenizer.version} (${m.tokenizer.encoding}); models: ${m.models.map((x) => `${x.role} ${x.provider}${x.model ? ` ${x.model}` : ''}`).join(', ')}. Full provenance in [${PROVENANCE_FILE}](${PROVENANCE_FILE}).`,
+    `Git commit ${results.run ? `\`${results.run.gitCommit}\`` : 'unknown (no run.json for this manifest)'}; tokenizer ${m.tokenizer.package} ${m.tokenizer.version} (${m.tokenizer.encoding}); models: ${m.models.map((x) => `${x.role} ${x.provider}${x.model ? ` ${x.model}` : ''}`).join(', ')}. Full provenance in [${PROVENANCE_FILE}](${PROVENANCE_FILE}).`,
     '',
     '## Figures',
     '',

@@ -1,8 +1,8 @@
 // Assembles the report's files from a results folder: every table as CSV and Markdown, every chart as its
 // vega-lite spec, SVG and PNG. Pure in its inputs: the same results give the same bytes.
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { swapIn } from '../engine/write.js';
+import { commitSwap, discardStaging, recoverDebris, stagingFolder, type Recovery } from '../engine/atomic.js';
 import { failure } from '../errors.js';
 import { byCodeUnit } from '../fixture/canonical.js';
 import { analyse, type Analysis } from './analysis.js';
@@ -56,10 +56,12 @@ export async function renderReport(analysis: Analysis): Promise<Report> {
 
 /**
  * Writes `files` under `dir`, replacing each top-level folder they name (so stale files go) by building it in a
- * staging folder first and swapping it in by rename; a failure leaves the previous folders as they were.
+ * staging folder first and swapping everything in with one journaled swap: a failure or a kill leaves the previous
+ * folders, or the new ones, whole. What dead writers left in `dir` is cleared first, and returned.
  */
-export function writeFolders(dir: string, files: ReadonlyMap<string, string | Buffer>): void {
-  const staging = join(dir, `.staging-report-${process.pid}`);
+export function writeFolders(dir: string, files: ReadonlyMap<string, string | Buffer>): Recovery {
+  const recovered = recoverDebris(dir);
+  const staging = stagingFolder(dir, 'report');
   try {
     rmSync(staging, { recursive: true, force: true });
     const tops = new Set<string>();
@@ -69,14 +71,13 @@ export function writeFolders(dir: string, files: ReadonlyMap<string, string | Bu
       mkdirSync(dirname(join(staging, file)), { recursive: true });
       writeFileSync(join(staging, file), data);
     }
-    for (const top of [...tops].sort(byCodeUnit)) {
-      swapIn(join(staging, top), join(dir, top));
-    }
     // Top-level files (index.md, provenance.json) go last, so a folder that has them is complete.
-    for (const file of [...files.keys()].filter((f) => !f.includes('/')).sort(byCodeUnit)) renameSync(join(staging, file), join(dir, file));
+    const loose = [...files.keys()].filter((f) => !f.includes('/')).sort(byCodeUnit);
+    commitSwap(dir, staging, [...[...tops].sort(byCodeUnit), ...loose].map((move) => ({ move })));
+    return recovered;
   } catch (err) {
     throw failure('PL_IO', dir, (err as Error).message);
   } finally {
-    rmSync(staging, { recursive: true, force: true });
+    discardStaging(staging);
   }
 }

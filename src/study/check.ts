@@ -9,10 +9,12 @@ import type { LoadedFixture } from '../fixture/load.js';
 import type { ConditionInfo } from '../policy/types.js';
 import { messages } from '../messages.js';
 import { diffEntries, inputFiles, parseFixtureManifest, type Entry } from './manifest.js';
-import { loadPreregistration, type Preregistration } from './preregistration.js';
+import { loadPreregistration, parsePin, pinFileOf, type Preregistration } from './preregistration.js';
 
 export interface FrozenStudy {
   readonly preregistration: { readonly file: string; readonly sha256: string };
+  /** Why the preregistration is not the frozen one (its text no longer hashes to its pin), or null when it is. */
+  readonly edited: string | null;
   readonly fixtureManifest: { readonly file: string; readonly sha256: string };
   readonly pinned: Preregistration;
   readonly manifest: FixtureManifestT;
@@ -35,6 +37,7 @@ export function compareEntries(kind: 'fixture' | 'oracle', expected: readonly En
  */
 export function checkFrozenInputs(root: string, fixturesDir: string): FrozenStudy {
   const loaded = loadPreregistration(root);
+  const edited = preregistrationEdit(root, loaded.file, loaded.text);
   const pin = loaded.preregistration.fixtureManifest;
   const manifestPath = join(root, pin.file);
   if (!existsSync(manifestPath)) throw input('PL_FROZEN_MANIFEST_MISSING', pin.file, loaded.file);
@@ -48,10 +51,29 @@ export function checkFrozenInputs(root: string, fixturesDir: string): FrozenStud
   refuseDifferences(pin.file, manifest, onDisk.fixtures, onDisk.oracles);
   return {
     preregistration: { file: loaded.file, sha256: sha256(loaded.text) },
+    edited,
     fixtureManifest: { file: pin.file, sha256: actual },
     pinned: loaded.preregistration,
     manifest,
   };
+}
+
+/**
+ * Compares the whole preregistration with the pin beside it. No pin, or one that is not a pin, stops the run (the
+ * study was never frozen); a text that no longer hashes to its pin is an edit since freezing: a departure, returned.
+ */
+function preregistrationEdit(root: string, file: string, text: string): string | null {
+  const pinFile = pinFileOf(file);
+  let pinText: string;
+  try {
+    pinText = readFileSync(join(root, pinFile), 'utf8');
+  } catch {
+    throw input('PL_PREREG_PIN_MISSING', pinFile, file);
+  }
+  const pinned = parsePin(pinText, file);
+  if (pinned === undefined) throw input('PL_PREREG_PIN_INVALID', pinFile, file);
+  const actual = sha256(text);
+  return actual === pinned ? null : messages.PL_PREREG_EDITED(file, pinFile, pinned, actual);
 }
 
 /** The fixtures the engine actually loaded must be byte for byte the frozen ones (the files could change in between). */

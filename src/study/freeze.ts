@@ -6,7 +6,7 @@ import { input } from '../errors.js';
 import { sha256 } from '../fixture/canonical.js';
 import { writeAtomic } from '../engine/write.js';
 import { buildFixtureManifest, FIXTURE_MANIFEST_FILE, readFixtureManifestIfValid, renderFixtureManifest } from './manifest.js';
-import { loadPreregistration, PREREGISTRATION_PROSE_FILE, renderPreregistration } from './preregistration.js';
+import { loadPreregistration, parsePin, pinFileOf, PREREGISTRATION_PROSE_FILE, renderPin, renderPreregistration } from './preregistration.js';
 import { renderPreregistrationMarkdown } from './prose.js';
 
 /**
@@ -22,15 +22,26 @@ export function writeFixtureManifest(root: string, dirs: readonly string[] = ['f
   return { file: FIXTURE_MANIFEST_FILE, sha256: sha256(text), fixtures: manifest.fixtures.length, oracles: manifest.oracles.length };
 }
 
-/** Stamps sha256(fixtures manifest text) into the preregistration and re-renders its prose. */
-export function freezePreregistration(root: string): { file: string; pinned: string; previous: string } {
+/**
+ * Stamps sha256(fixtures manifest text) into the preregistration, re-renders its prose, and pins the whole
+ * preregistration's text in the pin file beside it: the one step that turns an amended preregistration into the
+ * frozen one. `previous` and `pinned` name the fixture manifest's pins; `preregistration` the whole file's.
+ */
+export function freezePreregistration(root: string): {
+  file: string; pinned: string; previous: string; pin: string; preregistration: { previous: string | null; pinned: string };
+} {
   const loaded = loadPreregistration(root);
   const p = loaded.preregistration;
   const manifestPath = join(root, p.fixtureManifest.file);
   if (!existsSync(manifestPath)) throw input('PL_FROZEN_MANIFEST_MISSING', p.fixtureManifest.file, loaded.file);
   const pinned = sha256(readFileSync(manifestPath));
   const next = { ...p, fixtureManifest: { ...p.fixtureManifest, sha256: pinned } };
-  writeAtomic(join(root, loaded.file), renderPreregistration(next));
+  const text = renderPreregistration(next);
+  const pin = pinFileOf(loaded.file);
+  const before = existsSync(join(root, pin)) ? parsePin(readFileSync(join(root, pin), 'utf8'), loaded.file) ?? null : null;
+  writeAtomic(join(root, loaded.file), text);
   writeAtomic(join(root, PREREGISTRATION_PROSE_FILE), renderPreregistrationMarkdown(next));
-  return { file: loaded.file, pinned, previous: p.fixtureManifest.sha256 };
+  // Last, so a preregistration is never pinned before its text is on disk.
+  writeAtomic(join(root, pin), renderPin(loaded.file, sha256(text)));
+  return { file: loaded.file, pinned, previous: p.fixtureManifest.sha256, pin, preregistration: { previous: before, pinned: sha256(text) } };
 }

@@ -6,7 +6,8 @@ import { dirname, join, resolve } from 'node:path';
 import { FixtureManifest, MANIFEST_VERSION, type FixtureManifest as FixtureManifestT } from '../artifacts/schema.js';
 import { input } from '../errors.js';
 import { byCodeUnit, relativePath, sha256 } from '../fixture/canonical.js';
-import { fixtureFiles, readJsonBytes } from '../fixture/load.js';
+import { fixtureFiles, isStaging, readJsonBytes } from '../fixture/load.js';
+import { kindOf } from '../fixture/json.js';
 
 export const FIXTURE_MANIFEST_FILE = 'fixtures/MANIFEST.json';
 export const MANIFEST_NAME = 'MANIFEST.json';
@@ -52,8 +53,9 @@ function oracleFiles(dir: string): string[] {
     for (const entry of readdirSync(d, { withFileTypes: true }).sort((a, b) => byCodeUnit(a.name, b.name))) {
       const full = join(d, entry.name);
       if (entry.isDirectory()) {
-        if (entry.name !== 'node_modules') walk(full, entry.name === 'oracles');
-      } else if (inOracles && /\.oracle\.json(\.gz)?$/.test(entry.name)) {
+        if (entry.name !== 'node_modules' && !isStaging(entry.name)) walk(full, entry.name === 'oracles');
+      } else if (inOracles && /\.oracle\.json(\.gz)?$/.test(entry.name) && kindOf(full) === undefined) {
+        // Only regular files: the loader passes over (and reports) a FIFO or a looping link, which a read would hang on.
         found.push(full);
       }
     }

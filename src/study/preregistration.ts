@@ -5,10 +5,31 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { input } from '../errors.js';
+import { parseJsonStrict } from '../fixture/json.js';
 
 export const PREREGISTRATION_FILE = 'experiments/ch10-ablation/preregistration.json';
 export const PREREGISTRATION_PROSE_FILE = 'experiments/ch10-ablation/preregistration.md';
 export const PREREGISTRATION_VERSION = 1;
+
+/**
+ * The pin of the whole preregistration: one line in sha256sum's format, `<sha256>  preregistration.json`, committed
+ * beside the file it pins and written only by `npm run prereg:freeze`. A preregistration whose text no longer hashes
+ * to its pin has been edited since it was frozen, and a run against it is a departure.
+ */
+export function pinFileOf(file: string): string {
+  return `${file}.sha256`;
+}
+
+/** The pin file's text for a preregistration's sha256 (`sha256sum -c` checks it from the file's folder). */
+export function renderPin(file: string, hash: string): string {
+  return `${hash}  ${file.split('/').pop()}\n`;
+}
+
+/** The sha256 a pin file's text names for `file`, or undefined when the text is not one such line. */
+export function parsePin(text: string, file: string): string | undefined {
+  const m = /^([0-9a-f]{64}) [ *](.+)\n?$/.exec(text);
+  return m && m[2] === file.split('/').pop() ? m[1] : undefined;
+}
 
 const Id = z.string().regex(/^[A-Za-z][A-Za-z0-9-]*$/);
 const Rung = z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3), z.literal(4)]);
@@ -145,6 +166,8 @@ export function parsePreregistration(text: string, file: string): Preregistratio
   } catch (err) {
     throw input('PL_PREREG_INVALID', file, 'the whole file', `not valid JSON (${(err as Error).message})`);
   }
+  // A key given twice would be read as its last value without a word; refuse it, naming where.
+  parseJsonStrict(Buffer.from(text, 'utf8'), file);
   const result = Preregistration.safeParse(raw);
   if (!result.success) {
     const issue = result.error.issues[0]!;

@@ -2,7 +2,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DecisionRecord, Manifest, PointMeasures, Summary } from '../../src/artifacts/schema.js';
+import { DecisionRecord, Manifest, PointMeasures, RunRecord, Summary } from '../../src/artifacts/schema.js';
+import { sha256 } from '../../src/fixture/canonical.js';
 import { conditionNames } from '../../src/policy/registry.js';
 import { cli } from '../support/cli.js';
 import { minimalFixture, writeFixture } from '../support/minimal.js';
@@ -130,13 +131,16 @@ describe('npm run experiment', () => {
     expect((await cli(['experiment', '--fixtures', dir, '--out', b])).code).toBe(0);
     const files = filesUnder(a);
     expect(files).toEqual(filesUnder(b));
-    expect(files.length).toBe(conditionNames().length * 5 + 2);
+    expect(files.length).toBe(conditionNames().length * 5 + 3);
+    // The manifest too: the run's volatile facts (time, commit, dirty flag, Node) are in run.json alone.
     for (const f of files) {
-      if (f === 'manifest.json') continue;
+      if (f === 'run.json') continue;
       expect(readFileSync(join(a, f), 'utf8'), f).toBe(readFileSync(join(b, f), 'utf8'));
     }
-    const strip = (d: string) => ({ ...JSON.parse(readFileSync(join(d, 'manifest.json'), 'utf8')), run: null });
-    expect(strip(a)).toEqual(strip(b));
+    const run = (d: string) => RunRecord.parse(JSON.parse(readFileSync(join(d, 'run.json'), 'utf8')));
+    expect(run(a).manifestSha256).toBe(sha256(readFileSync(join(a, 'manifest.json'))));
+    expect(run(a).startedAt).not.toBe('');
+    expect(readFileSync(join(a, 'manifest.json'), 'utf8')).not.toMatch(/startedAt|gitCommit|gitDirty/);
   });
 
   it('--check passes on an untouched regeneration and names a changed file', async () => {

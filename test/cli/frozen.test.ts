@@ -179,7 +179,7 @@ describe('--exploratory', () => {
       for (const row of lines(readFileSync(join(dir, 'points.csv'), 'utf8')).slice(1)) expect(row.startsWith('true,'), c).toBe(true);
     }
     // Every file the run wrote is pinned, marker files included.
-    expect(m.outputs.map((o) => o.file).sort()).toEqual(filesUnder(out).filter((f) => f !== 'manifest.json'));
+    expect(m.outputs.map((o) => o.file).sort()).toEqual(filesUnder(out).filter((f) => f !== 'manifest.json' && f !== 'run.json'));
   });
 
   it('still refuses a malformed fixture, naming file, item and field, and writes nothing', async () => {
@@ -201,7 +201,8 @@ describe('streamed results', () => {
     expect((await cli(['experiment', '--out', 'b'], s.root)).code).toBe(0);
     const files = filesUnder(s.path('a'));
     expect(files).toEqual(filesUnder(s.path('b')));
-    for (const f of files.filter((x) => x !== 'manifest.json')) expect(readFileSync(join(s.path('a'), f)).equals(readFileSync(join(s.path('b'), f))), f).toBe(true);
+    // The manifest too: only run.json holds what differs between two runs.
+    for (const f of files.filter((x) => x !== 'run.json')) expect(readFileSync(join(s.path('a'), f)).equals(readFileSync(join(s.path('b'), f))), f).toBe(true);
     expect({ ...manifestOf(s.path('a')), run: null }).toEqual({ ...manifestOf(s.path('b')), run: null });
     // The canonical fixtures' decision logs and point measures are those the committed results/ holds.
     for (const c of conditionNames()) {

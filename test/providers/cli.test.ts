@@ -43,6 +43,7 @@ function filesUnder(dir: string, prefix = ''): string[] {
 function outputs(dir: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const f of filesUnder(dir)) {
+    if (f === 'run.json') continue; // the run's volatile facts
     const text = readFileSync(join(dir, f), 'utf8');
     out[f] = f === 'manifest.json' ? JSON.stringify({ ...Manifest.parse(JSON.parse(text)), run: null }) : text;
   }
@@ -258,7 +259,7 @@ describe('experiment with a model provider', () => {
     expect(partial.conditions.map((c) => c.name).sort()).toEqual(['predictive-semantic', 'raw']);
     expect(partial.incomplete).toEqual({ stoppedBy: 'budget', phase: 'reader', missing: ['regenerability-guard', 'ladder-0-4'] });
     expect(partial.study.exploratory).toBe(true);
-    expect(readdirSync(r).sort()).toEqual(['EXPLORATORY.md', 'INCOMPLETE.md', 'manifest.json', 'predictive-semantic', 'raw']);
+    expect(readdirSync(r).sort()).toEqual(['EXPLORATORY.md', 'INCOMPLETE.md', 'manifest.json', 'predictive-semantic', 'raw', 'run.json']);
     expect(readFileSync(join(r, 'INCOMPLETE.md'), 'utf8')).toContain('Missing: regenerability-guard, ladder-0-4');
     expect(partial.outputs.map((o) => o.file)).toContain('INCOMPLETE.md');
     const written = outputs(r);

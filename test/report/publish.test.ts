@@ -61,7 +61,7 @@ describe('npm run publish', () => {
     const manifest = Manifest.parse(JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')));
     const prov = JSON.parse(readFileSync(join(out, 'provenance.json'), 'utf8')) as Record<string, unknown>;
     expect(prov).toMatchObject({
-      gitCommit: manifest.run.gitCommit, exploratory: true, preregistration: null, fixtureManifest: null,
+      gitCommit: manifest.run?.gitCommit ?? null, exploratory: true, preregistration: null, fixtureManifest: null,
       tokenizer: manifest.tokenizer, models: manifest.models, fixtures: manifest.fixtures.length,
     });
   });

@@ -7,7 +7,7 @@ import { PNG_SCALE } from '../../src/report/render-chart.js';
 import { buildReport, type Report } from '../../src/report/report.js';
 import { loadPreregistration } from '../../src/study/preregistration.js';
 import { cli } from '../support/cli.js';
-import { copyResults, decodePng, RESULTS } from './support.js';
+import { copyResults, decodePng, repin, RESULTS } from './support.js';
 
 const temps: string[] = [];
 const temp = (edit?: Parameters<typeof copyResults>[0]) => {
@@ -209,6 +209,7 @@ describe('families and bad results', () => {
     const column = lines[0]!.split(',').indexOf('refetchAlerts');
     lines[1] = lines[1]!.split(',').map((cell, i) => (i === column ? 'none' : cell)).join(',');
     writeFileSync(file, lines.join('\n'));
+    repin(dir);
     const r = await cli(['report', '--results', dir]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/exact-redundancy\/points\.csv: line 2, field "refetchAlerts"/);
@@ -222,6 +223,7 @@ describe('families and bad results', () => {
     const summary = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
     summary.precision = { numerator: null, denominator: 0, value: null, reason: 'imported trace: no oracle' };
     writeFileSync(file, JSON.stringify(summary));
+    repin(dir);
     const r = await cli(['report', '--results', dir]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('[PL_RESULTS_UNSCORED]');

@@ -1,10 +1,11 @@
 // Helpers for the report tests: a copy of the committed results without decision logs (the report must not need
 // them), a way to restamp its manifest, and a small PNG decoder so tests can look at the pixels.
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { Manifest } from '../../src/artifacts/schema.js';
+import { sha256 } from '../../src/fixture/canonical.js';
 
 export const RESULTS = 'results';
 
@@ -18,6 +19,17 @@ export function copyResults(edit?: (m: Manifest) => Manifest): string {
   }
   writeFileSync(join(dir, 'manifest.json'), `${JSON.stringify(edit ? edit(manifest) : manifest, null, 2)}\n`);
   return dir;
+}
+
+/**
+ * Re-pins every present output of a results folder in its manifest: a folder whose files match their pins but
+ * hold what no run would write, to test the validation that follows the hash check.
+ */
+export function repin(dir: string): void {
+  const path = join(dir, 'manifest.json');
+  const manifest = Manifest.parse(JSON.parse(readFileSync(path, 'utf8')));
+  const outputs = manifest.outputs.map((o) => (existsSync(join(dir, o.file)) ? { ...o, sha256: sha256(readFileSync(join(dir, o.file))) } : o));
+  writeFileSync(path, `${JSON.stringify({ ...manifest, outputs }, null, 2)}\n`);
 }
 
 export interface Image {

@@ -79,7 +79,9 @@ describe('npm run prereg:freeze', () => {
     const changed = manifest.replace('"seed": 1', '"seed": 2');
     writeFileSync(s.path('fixtures/MANIFEST.json'), changed);
     const r = freezePreregistration(s.root);
-    expect(r).toEqual({ file: PREREGISTRATION_FILE, previous: sha256(manifest), pinned: sha256(changed) });
+    expect(r).toMatchObject({ file: PREREGISTRATION_FILE, previous: sha256(manifest), pinned: sha256(changed) });
+    // The whole file is pinned again beside it, in the same step.
+    expect(readFileSync(s.path(r.pin), 'utf8')).toBe(`${sha256(readFileSync(s.path(PREREGISTRATION_FILE)))}  preregistration.json\n`);
     const after = loadPreregistration(s.root).preregistration;
     expect({ ...after, fixtureManifest: null }).toEqual({ ...before, fixtureManifest: null });
     expect(readFileSync(s.path(PREREGISTRATION_PROSE_FILE), 'utf8')).toContain(sha256(changed));

@@ -51,7 +51,7 @@ describe('an imported trace is run, never scored', () => {
     }
     expect(pruned).toBeGreaterThan(0);
     // Imported traces are never the preregistered fixtures, so the run is stamped exploratory as well.
-    expect(readdirSync(out).sort()).toEqual([...conditionNames(), 'EXPLORATORY.md', 'manifest.json'].sort());
+    expect(readdirSync(out).sort()).toEqual([...conditionNames(), 'EXPLORATORY.md', 'manifest.json', 'run.json'].sort());
   });
 
   it('refuses an oracle placed beside an imported trace', async () => {

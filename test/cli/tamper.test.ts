@@ -1,0 +1,150 @@
+// As a user meets them: a results folder edited by hand, a condition folder with a file no run wrote, and the
+// leftovers of a run killed before and during its swap. report and publish refuse a folder that is not what its
+// manifest pins; the next run, report or publish clears a dead run's leftovers; --check names them.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cli } from '../support/cli.js';
+import { writeFixture } from '../support/minimal.js';
+import { copyResults } from '../report/support.js';
+import { deadPid, tree } from '../support/debris.js';
+
+const tmp = (what: string) => mkdtempSync(join(tmpdir(), `prunelab-${what}-`));
+
+const noRunJson = (t: Record<string, string>) => Object.fromEntries(Object.entries(t).filter(([f]) => f !== 'run.json'));
+
+describe('report and publish verify a results folder against its manifest', () => {
+  it('refuse a summary whose false prunes were edited to 0, naming the file, and write nothing', async () => {
+    const dir = copyResults();
+    const file = join(dir, 'ladder-0-4', 'summary.json');
+    const text = readFileSync(file, 'utf8');
+    const edited = text.replace(/("falsePruneRate": \{\s*"numerator": )\d+/, '$10');
+    expect(edited).not.toBe(text);
+    writeFileSync(file, edited);
+    const r = await cli(['report', '--results', dir]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('[PL_RESULTS_UNVERIFIED]');
+    expect(r.stderr).toMatch(/ladder-0-4\/summary\.json: changed: manifest\.json pins sha256 [0-9a-f]{64}, the file has [0-9a-f]{64}/);
+    expect(r.stderr).not.toContain('unexpected failure');
+    expect(readdirSync(dir)).not.toContain('tables');
+    const out = join(tmp('bundle'), 'bundle');
+    const p = await cli(['publish', '--results', dir, '--out', out, '--allow-exploratory']);
+    expect(p.code).toBe(2);
+    expect(p.stderr).toContain('ladder-0-4/summary.json: changed');
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('refuse a file in a condition folder that the manifest does not list, and a missing points.csv', async () => {
+    const dir = copyResults();
+    writeFileSync(join(dir, 'raw', 'notes.txt'), 'mine');
+    rmSync(join(dir, 'ladder-0', 'points.csv'));
+    const r = await cli(['report', '--results', dir]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('raw/notes.txt: extra: in a condition folder but not in manifest.json');
+    expect(r.stderr).toContain('ladder-0/points.csv: missing');
+  });
+
+  it('accept the untouched folder (both sides of the rule)', async () => {
+    const dir = copyResults();
+    const r = await cli(['report', '--results', dir]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+  });
+});
+
+describe('a run killed before or during its swap', () => {
+  it('leaves debris that --check names and the next run removes, saying so', async () => {
+    const { dir } = writeFixture();
+    const out = tmp('out');
+    expect((await cli(['experiment', '--fixtures', dir, '--out', out, '--condition', 'raw,ladder-0'])).code).toBe(0);
+    const clean = tree(out);
+    const pid = deadPid();
+    // What a kill during the streaming leaves: a half-written staging folder, and a set-aside folder of a swap.
+    mkdirSync(join(out, `.staging-${pid}`, 'raw'), { recursive: true });
+    writeFileSync(join(out, `.staging-${pid}`, 'raw', 'decisions.jsonl'), '{"half": ');
+    cpSync(join(out, 'ladder-0'), join(out, `ladder-0.old-${pid}`), { recursive: true });
+    writeFileSync(join(out, 'raw', 'notes.md'), 'mine');
+    const check = await cli(['experiment', '--check', '--fixtures', dir, '--out', out, '--condition', 'raw,ladder-0']);
+    expect(check.code).toBe(1);
+    expect(check.stderr).toContain(`.staging-${pid}: left by a writer (process ${pid})`);
+    expect(check.stderr).toContain(`ladder-0.old-${pid}: left by a writer`);
+    expect(check.stderr).toContain('raw/notes.md: extra: in a condition folder but not in manifest.json');
+    rmSync(join(out, 'raw', 'notes.md'));
+    const again = await cli(['experiment', '--fixtures', dir, '--out', out, '--condition', 'raw,ladder-0']);
+    expect(again.code).toBe(0);
+    expect(again.stderr).toContain(`removed .staging-${pid}, ladder-0.old-${pid}`);
+    expect(noRunJson(tree(out))).toEqual(noRunJson(clean));
+    expect((await cli(['experiment', '--check', '--fixtures', dir, '--out', out, '--condition', 'raw,ladder-0'])).code).toBe(0);
+  });
+
+  it('mid-swap: the folder contradicts its manifest until the next report finishes the committed swap', async () => {
+    const { dir } = writeFixture();
+    const [out, next] = [tmp('out'), tmp('next')];
+    expect((await cli(['experiment', '--fixtures', dir, '--out', out, '--condition', 'raw,ladder-0'])).code).toBe(0);
+    expect((await cli(['experiment', '--fixtures', dir, '--out', next, '--condition', 'raw,ladder-0', '--placeholders', 'none'])).code).toBe(0);
+    const pid = deadPid();
+    // The second run, as its writer stood when killed: everything staged, the journal committed, one folder moved.
+    const staging = join(out, `.staging-${pid}`);
+    mkdirSync(staging);
+    for (const f of ['raw', 'ladder-0', 'EXPLORATORY.md', 'manifest.json']) cpSync(join(next, f), join(staging, f), { recursive: true });
+    const steps = [{ move: 'ladder-0' }, { move: 'raw' }, { move: 'EXPLORATORY.md' }, { remove: 'INCOMPLETE.md' }, { move: 'manifest.json' }];
+    writeFileSync(join(staging, 'SWAP.json'), `${JSON.stringify({ pid, steps }, null, 2)}\n`);
+    renameSync(join(out, 'ladder-0'), join(out, `ladder-0.old-${pid}`));
+    renameSync(join(staging, 'ladder-0'), join(out, 'ladder-0'));
+    const check = await cli(['experiment', '--check', '--fixtures', dir, '--out', out, '--condition', 'raw,ladder-0']);
+    expect(check.code).toBe(1);
+    expect(check.stderr).toContain('ladder-0/decisions.jsonl');
+    expect(check.stderr).toContain(`.staging-${pid}`);
+    const r = await cli(['report', '--results', out]);
+    expect(r.stderr).toContain(`finished the committed swap in .staging-${pid}`);
+    expect(r.code).toBe(0);
+    const done = tree(out);
+    for (const [f, text] of Object.entries(tree(next))) if (f !== 'run.json') expect(done[f], f).toBe(text);
+    expect(Object.keys(done).filter((f) => f.includes(`${pid}`))).toEqual([]);
+  });
+
+  it('before the commit point: the old results stand and the staging folder goes', async () => {
+    const { dir } = writeFixture();
+    const out = tmp('out');
+    expect((await cli(['experiment', '--fixtures', dir, '--out', out, '--condition', 'raw'])).code).toBe(0);
+    const before = tree(out);
+    const pid = deadPid();
+    cpSync(join(out, 'raw'), join(out, `.staging-${pid}`, 'raw'), { recursive: true });
+    writeFileSync(join(out, `.staging-${pid}`, 'raw', 'summary.json'), '{}');
+    const r = await cli(['report', '--results', out]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`removed .staging-${pid}`);
+    const after = tree(out);
+    for (const [f, text] of Object.entries(before)) expect(after[f], f).toBe(text);
+  });
+
+  it('a real kill -9 at several moments: after the next report the folder is the old run or the new one, whole', async () => {
+    const { dir } = writeFixture();
+    const [out, before, after] = [tmp('out'), tmp('before'), tmp('after')];
+    const conditions = ['--condition', 'raw,ladder-0,ladder-0-3'];
+    expect((await cli(['experiment', '--fixtures', dir, '--out', before, ...conditions])).code).toBe(0);
+    expect((await cli(['experiment', '--fixtures', dir, '--out', after, ...conditions, '--placeholders', 'none'])).code).toBe(0);
+    const results = (d: string) => Object.fromEntries(Object.entries(tree(d)).filter(([f]) => !/^(run\.json|tables\/|charts\/)/.test(f)));
+    const outcomes = new Set<string>();
+    for (const delay of [400, 1200, 2000, 2800, 3600]) {
+      rmSync(out, { recursive: true, force: true });
+      cpSync(before, out, { recursive: true });
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', 'experiment', '--fixtures', dir, '--out', out, ...conditions, '--placeholders', 'none'], { stdio: 'ignore' });
+      const exited = once(child, 'exit');
+      await new Promise((r) => setTimeout(r, delay));
+      child.kill('SIGKILL');
+      await exited;
+      const r = await cli(['report', '--results', out]);
+      expect(r.code, `killed after ${delay} ms: ${r.stderr}`).toBe(0);
+      const now = results(out);
+      const whole = JSON.stringify(now) === JSON.stringify(results(before)) ? 'old' : JSON.stringify(now) === JSON.stringify(results(after)) ? 'new' : 'mixed';
+      expect(whole, `killed after ${delay} ms`).not.toBe('mixed');
+      outcomes.add(whole);
+    }
+    // Which side each kill fell on depends on the machine; that every one is whole does not.
+    expect(outcomes.size).toBeGreaterThan(0);
+  }, 120_000);
+});
