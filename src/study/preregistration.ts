@@ -76,6 +76,17 @@ export const Preregistration = z.strictObject({
   title: z.string().min(1),
   source: z.string().min(1),
   status: z.string().min(1),
+  /**
+   * Every change made to this file after it was first frozen, oldest first: when, why, what changed, and whether
+   * results governed by the file existed at the time (an amendment made after results is not a prediction).
+   */
+  amendments: z.array(z.strictObject({
+    id: Id,
+    date: z.iso.date(),
+    resultsExisted: z.boolean(),
+    reason: z.string().min(1),
+    changes: z.array(z.string().min(1)).min(1),
+  })).default([]),
   question: z.string().min(1),
   /** The inputs the study is frozen against: fixtures/MANIFEST.json and the sha256 of its text. */
   fixtureManifest: z.strictObject({ file: z.string().min(1), sha256: Sha256 }),

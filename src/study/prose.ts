@@ -16,6 +16,11 @@ export function renderPreregistrationMarkdown(p: Preregistration): string {
   out.push(`# ${p.title}`, '');
   out.push('<!-- Generated from preregistration.json by `npm run generate` or `npm run prereg:freeze`; do not edit by hand. -->', '');
   para(`**Status.** ${p.status}`);
+  for (const a of p.amendments) {
+    para(`**Amendment ${a.id} (${a.date}${a.resultsExisted ? ', made after results governed by this file existed' : ', made before any result it governs existed'}).** ${a.reason}`);
+    for (const c of a.changes) out.push(`- ${c}`);
+    out.push('');
+  }
   para(`**Source.** ${p.source}`);
   para(`**Question.** ${p.question}`);
 
