@@ -23,6 +23,8 @@ export function observationKey(view: PolicyView, item: ViewItem): string | undef
 
 /** Whether two items are the same observation under `observationKey`. */
 export function sameObservation(view: PolicyView, a: ViewItem, b: ViewItem): boolean {
+  // Equal blocks imply equal joined text, so unequal content settles it before any canonical JSON is built.
+  if (a.content !== b.content) return false;
   const key = observationKey(view, a);
   return key !== undefined && key === observationKey(view, b);
 }
