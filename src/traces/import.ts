@@ -85,7 +85,9 @@ async function importSessions(format: Format, parsed: Parsed, reader: Reader): P
     // A recorded event stream: each session it carries (a sub-agent's too) folded to its export and read as one.
     const folded = foldOpenCodeEvents(parsed.value, reader);
     for (const { id, export: session } of folded) {
-      await importOpenCode(session, new Reader(reader.file, `session ${id} as folded from its events, `), open(folded.length === 1 ? undefined : id));
+      const builder = open(folded.length === 1 ? undefined : id);
+      await importOpenCode(session, new Reader(reader.file, `session ${id} as folded from its events, `), builder);
+      builder.formatVersion = `${builder.formatVersion ?? 'opencode'}, event stream`;
     }
     return sessions;
   }
