@@ -2,6 +2,7 @@
 // rule recognises is named as unknown with what was found, never imported half-way.
 import { input } from '../errors.js';
 import { FORMATS, type Format } from './build.js';
+import { isOpenCodeEventStream } from './opencode-events.js';
 import type { Json, JsonObject, Parsed } from './parse.js';
 
 const isObject = (v: Json | undefined): v is JsonObject => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -35,10 +36,11 @@ const RULES: readonly { format: Format; test: (p: Parsed) => boolean }[] = [
       : Array.isArray(p.value) && p.value.length > 0 && p.value.every(isChatMessage)),
   },
   {
-    // `opencode export`: session `info` and `messages`, each message its `info` and `parts`.
+    // `opencode export`: session `info` and `messages`, each message its `info` and `parts`; or the server's event
+    // stream as a client recorded it (bus events, message parts among them).
     format: 'opencode',
-    test: (p) => p.kind === 'json' && isObject(p.value) && isObject(p.value['info']) && Array.isArray(p.value['messages'])
-      && p.value['messages'].every((m) => isObject(m) && isObject(m['info']) && Array.isArray(m['parts'])),
+    test: (p) => p.kind === 'json' && (isOpenCodeEventStream(p.value) || isObject(p.value) && isObject(p.value['info']) && Array.isArray(p.value['messages'])
+      && p.value['messages'].every((m) => isObject(m) && isObject(m['info']) && Array.isArray(m['parts']))),
   },
   {
     // OpenHands: an event stream (a JSON array of events, or {"events": [...]}), or evaluation/resolver output
@@ -65,7 +67,7 @@ export function detectFormat(parsed: Parsed): Format | undefined {
 function describeShape(parsed: Parsed): string {
   if (parsed.kind === 'jsonl') return `JSON Lines, ${parsed.lines.length} records, neither Claude Code user/assistant records with a sessionId nor OpenHands output records with a history of events`;
   const v = parsed.value;
-  if (Array.isArray(v)) return `a JSON array of ${v.length} values, neither OpenHands events nor chat messages`;
+  if (Array.isArray(v)) return `a JSON array of ${v.length} values, neither OpenHands events, OpenCode bus events nor chat messages`;
   if (isObject(v)) return `a JSON object with keys ${Object.keys(v).slice(0, 8).join(', ') || '(none)'}`;
   return `a JSON ${v === null ? 'null' : typeof v}`;
 }

@@ -12,6 +12,7 @@ import { importClaudeCode } from './claude-code.js';
 import { requireFormat } from './detect.js';
 import { importMiniSweAgent } from './mini-swe-agent.js';
 import { importOpenCode } from './opencode.js';
+import { foldOpenCodeEvents, isOpenCodeEventStream } from './opencode-events.js';
 import { importOpenHands } from './openhands.js';
 import { Reader, parseTrace, type Json, type Parsed } from './parse.js';
 import { emptyCounts, redactJson, SecretNumbering, type RedactionCounts } from './redact.js';
@@ -80,6 +81,16 @@ async function importSessions(format: Format, parsed: Parsed, reader: Reader): P
     'swe-agent': importSweAgent, 'mini-swe-agent': importMiniSweAgent, openhands: importOpenHands, opencode: importOpenCode,
   };
   if (format === 'claude-code') throw new Error('internal: claude-code detected on JSON');
+  if (format === 'opencode' && isOpenCodeEventStream(parsed.value)) {
+    // A recorded event stream: each session it carries (a sub-agent's too) folded to its export and read as one.
+    const folded = foldOpenCodeEvents(parsed.value, reader);
+    for (const { id, export: session } of folded) {
+      const builder = open(folded.length === 1 ? undefined : id);
+      await importOpenCode(session, new Reader(reader.file, `session ${id} as folded from its events, `), builder);
+      builder.formatVersion = `${builder.formatVersion ?? 'opencode'}, event stream`;
+    }
+    return sessions;
+  }
   await importers[format](parsed.value, reader, open());
   return sessions;
 }

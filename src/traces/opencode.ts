@@ -4,22 +4,28 @@
 // part's state is pending, running, completed {input, output} or error {input, error}. Reasoning parts are left
 // out (not resent to the model), as are step markers and a tool call that never finished (no result was seen).
 // The bash tool completes whatever the command's exit code and records the code in `metadata.exit`; the read tool
-// takes a 0-based `offset` and a `limit` and says when it cut the file ("File has more lines").
+// takes an `offset` and a `limit` and says which lines it showed and when it cut the file.
+// A recorded event stream is folded into this shape first (opencode-events.ts).
 import type { ReadSelector, Source, Status } from '../fixture/schema.js';
 import { agentTool, foundNothing } from './agent-tools.js';
 import type { TraceBuilder } from './build.js';
 import { intOr, type Json, type Reader } from './parse.js';
 import { normalisePath, shellOutcome } from './shell.js';
 
-/** The lines a read showed: from its 0-based offset, as many as its limit, cut short when the tool says so. */
+/**
+ * The lines a read showed. The output says which, whatever the version: 0.x numbers each line `00001| `, 1.x writes
+ * `<content>1: ` and ends with "(Showing lines 680-809 of 950. ...)" or "(End of file - total 153 lines)". The offset
+ * alone cannot say: 0.x counts it from 0, 1.x from 1.
+ */
 function readSelector(input: Record<string, unknown>, output: string): ReadSelector | undefined {
   const offset = intOr(input['offset']);
   const limit = intOr(input['limit']);
-  const more = /File has more lines|\(Output truncated|lines truncated/i.test(output);
+  const shown = /\(Showing lines (\d+)-(\d+) of (\d+)\b/.exec(output);
+  const more = /File has more lines|\(Output truncated|lines truncated/i.test(output) || (shown !== null && Number(shown[2]) < Number(shown[3]));
   if (offset === undefined && limit === undefined && !more) return undefined;
-  const from = (offset ?? 0) + 1;
-  const numbers = [...output.matchAll(/^(\d{5})\|/gm)].map((m) => Number(m[1]));
-  const to = numbers.length ? numbers[numbers.length - 1] : limit !== undefined ? from + limit - 1 : undefined;
+  const numbers = [...output.matchAll(/^(?:<content>)?(\d+)(?:\||: )/gm)].map((m) => Number(m[1]));
+  const from = shown ? Number(shown[1]) : numbers[0] ?? (offset ?? 0) + 1;
+  const to = shown ? Number(shown[2]) : numbers.length ? numbers[numbers.length - 1] : limit !== undefined ? from + limit - 1 : undefined;
   return { kind: 'lines', from, ...(to !== undefined && to >= from ? { to } : {}), ...(more ? { truncated: true } : {}) };
 }
 

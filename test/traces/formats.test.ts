@@ -286,6 +286,76 @@ describe('OpenCode export', () => {
     expect(result(f, 'g1')).toMatchObject({ status: { state: 'ok' }, flags: { negativeResult: true } });
     expect(result(f, 'b1').status).toMatchObject({ state: 'error', message: 'Error: Cannot find module x' });
   });
+
+  it('a 1.x read counts its offset from 1 and says which lines it showed: the same window as a 0.x read of the same lines', async () => {
+    const f = await one('ses.json', { info: { id: 'ses_1', version: '1.2.15', title: 't', time: { created: 1, updated: 2 } }, messages: [
+      msg('m1', 'user', [{ type: 'text', text: 'Look' }]),
+      msg('m2', 'assistant', [
+        tool('n1', 'read', { status: 'completed', input: { filePath: '/r/a.ts', offset: 21, limit: 3 }, output: '<path>/r/a.ts</path>\n<type>file</type>\n<content>21: a\n22: b\n23: c\n\n(Showing lines 21-23 of 40. Use offset=24 to continue.)\n</content>', metadata: {}, time: { start: 1, end: 2 } }),
+        tool('n2', 'read', { status: 'completed', input: { filePath: '/r/b.ts' }, output: '<path>/r/b.ts</path>\n<type>file</type>\n<content>1: x\n2: y\n\n(End of file - total 2 lines)\n</content>', metadata: {}, time: { start: 3, end: 4 } }),
+        tool('n3', 'read', { status: 'completed', input: { filePath: '/r/c.ts', offset: 38, limit: 10 }, output: '<content>38: p\n39: q\n40: r\n\n(End of file - total 40 lines)\n</content>', metadata: {}, time: { start: 5, end: 6 } }),
+      ]),
+    ] });
+    expect(result(f, 'n1').source!.selector).toEqual({ kind: 'lines', from: 21, to: 23, truncated: true });
+    expect(result(f, 'n2').source).not.toHaveProperty('selector');
+    // A window that reached the end of the file is still the window asked for, not cut short.
+    expect(result(f, 'n3').source!.selector).toEqual({ kind: 'lines', from: 38, to: 40 });
+  });
+});
+
+describe('OpenCode event stream (the server bus as a client recorded it)', () => {
+  const ses = (id: string, parentID?: string) => ({ type: 'session.updated', properties: { info: { id, version: '1.2.15', title: 't', time: { created: 1, updated: 2 }, ...(parentID ? { parentID } : {}) } } });
+  const msgEv = (sessionID: string, id: string, role: string, created = 1750000000000) => ({ type: 'message.updated', properties: { info: { id, sessionID, role, time: { created } } } });
+  const partEv = (sessionID: string, messageID: string, part: Record<string, unknown>) => ({ type: 'message.part.updated', properties: { part: { sessionID, messageID, ...part } } });
+  const readPart = (status: string, extra: Record<string, unknown> = {}) => ({ id: 'prt_t', type: 'tool', callID: 'call_1', tool: 'read', state: { status, input: [], ...extra } });
+
+  it('the last version of each part is the one read; deltas append; removed messages and parts are gone; each session with messages is its own fixture', async () => {
+    const fs = await load('stream.json', [
+      { type: 'server.connected', properties: [] },
+      ses('ses_other'),
+      ses('ses_a'),
+      msgEv('ses_a', 'msg_1', 'user'),
+      partEv('ses_a', 'msg_1', { id: 'prt_u', type: 'text', text: 'read a.ts' }),
+      msgEv('ses_a', 'msg_2', 'assistant'),
+      partEv('ses_a', 'msg_2', { id: 'prt_x', type: 'text', text: 'Let me ' }),
+      { type: 'message.part.delta', properties: { sessionID: 'ses_a', messageID: 'msg_2', partID: 'prt_x', field: 'text', delta: 'look.' } },
+      partEv('ses_a', 'msg_2', readPart('pending')),
+      partEv('ses_a', 'msg_2', readPart('running', { input: { filePath: '/r/a.ts' } })),
+      partEv('ses_a', 'msg_2', readPart('completed', { input: { filePath: '/r/a.ts' }, output: '<content>1: a\n\n(End of file - total 1 lines)\n</content>', metadata: {}, time: { start: 2, end: 3 } })),
+      partEv('ses_a', 'msg_2', { id: 'prt_gone', type: 'text', text: 'a part later removed' }),
+      { type: 'message.part.removed', properties: { sessionID: 'ses_a', messageID: 'msg_2', partID: 'prt_gone' } },
+      msgEv('ses_a', 'msg_3', 'assistant'),
+      partEv('ses_a', 'msg_3', { id: 'prt_r', type: 'text', text: 'a reverted message' }),
+      { type: 'message.removed', properties: { sessionID: 'ses_a', messageID: 'msg_3' } },
+      ses('ses_sub', 'ses_a'),
+      msgEv('ses_sub', 'msg_s1', 'user'),
+      partEv('ses_sub', 'msg_s1', { id: 'prt_s', type: 'text', text: 'explore' }),
+      { type: 'server.heartbeat', properties: [] },
+    ]);
+    expect(fs.map((f) => f.id)).toEqual(['opencode.stream.ses_a', 'opencode.stream.ses_sub']);
+    const [a, sub] = fs as [Fixture, Fixture];
+    expect(a.imported!.formatVersion).toBe('opencode 1.2.15, event stream');
+    expect(a.items.map((i) => [i.kind, i.content])).toEqual([
+      ['instruction', 'read a.ts'], ['reasoning', 'Let me look.'],
+      ['tool-call', JSON.stringify({ tool: 'read', input: { filePath: '/r/a.ts' } })], ['tool-result', '<content>1: a\n\n(End of file - total 1 lines)\n</content>'],
+    ]);
+    expect(result(a, 'call_1').source).toMatchObject({ identity: '/r/a.ts' });
+    expect(sub.items.map((i) => i.content)).toEqual(['explore']);
+  });
+
+  it('one session in the stream is one fixture under the file name; a tool still pending when the recording stops has no result', async () => {
+    const f = await load('one.json', [ses('ses_a'), msgEv('ses_a', 'msg_1', 'user'), partEv('ses_a', 'msg_1', { id: 'prt_u', type: 'text', text: 'go' }), msgEv('ses_a', 'msg_2', 'assistant'), partEv('ses_a', 'msg_2', readPart('pending'))]);
+    expect(f.map((x) => x.id)).toEqual(['opencode.one']);
+    expect(f[0]!.items.filter((i) => i.kind === 'tool-result')).toEqual([]);
+  });
+
+  it('refuses a delta to a part never sent, and parts of a message whose info never came, naming the file and the event', async () => {
+    await expect(load('delta.json', [ses('ses_a'), msgEv('ses_a', 'msg_1', 'user'), partEv('ses_a', 'msg_1', { id: 'prt_u', type: 'text', text: 'go' }),
+      { type: 'message.part.delta', properties: { sessionID: 'ses_a', messageID: 'msg_1', partID: 'prt_nope', field: 'text', delta: 'x' } }])).rejects.toThrow(/delta\.json.*\$\[3\]\.properties\.partID.*prt_nope/);
+    await expect(load('orphan.json', [ses('ses_a'), partEv('ses_a', 'msg_1', { id: 'prt_u', type: 'text', text: 'go' })])).rejects.toThrow(/orphan\.json.*msg_1.*no message\.updated/);
+    // Bus events that carry no message part are no session: the file is an unknown format, not an empty OpenCode one.
+    await expect(load('bus.json', [{ type: 'server.connected', properties: [] }, ses('ses_a')])).rejects.toThrow(/bus\.json.*a JSON array of 2 values/);
+  });
 });
 
 describe('unreadable files', () => {

@@ -43,6 +43,12 @@ interface Expected {
  *   before it became an action: a system instruction here) and one grep exiting 1 with no output (a negative result,
  *   not an error); the raw markers are 14 and 25.
  * - Claude Code: 12 assistant messages written as 27 block records; 10 tool_use / tool_result pairs, 2 with is_error.
+ * - OpenCode event streams: the last `message.part.updated` of each part id. Items: user and assistant `text` parts
+ *   (a synthetic user text is a system instruction), one call per `tool` part and one result per tool part whose
+ *   final status is completed or error; step-start/step-finish/file/patch parts are none. explore.json: the parent
+ *   session 2 text + 1 `task` tool part; its explore sub-agent 6 text + 18 tool parts (9 read, 7 grep, 2 glob), all
+ *   completed, 2 greps answering "No files found". diff.json (0.15.0): 3 user text parts (2 synthetic: the @file
+ *   read OpenCode inlines) + 1 completed edit. Error markers (tool status "error", a message `error`): none in either.
  */
 const EXPECTED: readonly Expected[] = [
   { file: 'swe-agent/pydicom__pydicom-1458.traj', items: 26, calls: 12, results: 11, errors: 4, synthesized: 0, negative: 0, failedEffects: 3, formatVersion: '0.x' },
@@ -62,6 +68,9 @@ const EXPECTED: readonly Expected[] = [
   { file: 'openhands/resolver-mock.output.jsonl#line-1', items: 8, calls: 3, results: 3, errors: 0, synthesized: 0, negative: 0, failedEffects: 0, formatVersion: 'evaluation output, legacy flattened events' },
   { file: 'openhands/resolver-mock.output.jsonl#line-2', items: 44, calls: 21, results: 21, errors: 0, synthesized: 0, negative: 0, failedEffects: 0, formatVersion: 'evaluation output, legacy flattened events' },
   { file: 'claude-code/sample_main_transcript.jsonl', items: 35, calls: 10, results: 10, errors: 2, synthesized: 0, negative: 0, failedEffects: 0, formatVersion: 'Claude Code 2.0.76' },
+  { file: 'opencode/explore.json#ses_341f480cfffekQwFX2LabeJFAU', items: 4, calls: 1, results: 1, errors: 0, synthesized: 0, negative: 0, failedEffects: 0, formatVersion: 'opencode 1.2.15, event stream' },
+  { file: 'opencode/explore.json#ses_341f3e676ffez6WUF6zpok7dUZ', items: 42, calls: 18, results: 18, errors: 0, synthesized: 0, negative: 2, failedEffects: 0, formatVersion: 'opencode 1.2.15, event stream' },
+  { file: 'opencode/diff.json', items: 5, calls: 1, results: 1, errors: 0, synthesized: 0, negative: 0, failedEffects: 0, formatVersion: 'opencode 0.15.0, event stream' },
   { file: 'claude-code/agent-af1ff21.jsonl', items: 2, calls: 0, results: 0, errors: 0, synthesized: 0, negative: 0, failedEffects: 0, formatVersion: 'Claude Code 2.0.76' },
 ];
 
@@ -72,7 +81,8 @@ async function session(file: string): Promise<Fixture> {
   const [path, name] = file.split('#') as [string, string | undefined];
   if (!sessions.has(file)) {
     const all = await importFile(join(REAL, path), path, { redact: true, tokens });
-    for (const t of all) sessions.set(all.length === 1 ? path : `${path}#${t.fixture.id.split('.output.')[1]}`, t.fixture);
+    // A file of several sessions names each after its instance (OpenHands output.jsonl) or session id (OpenCode).
+    for (const t of all) sessions.set(all.length === 1 ? path : `${path}#${t.fixture.id.split('.output.')[1] ?? t.fixture.id.split('.').at(-1)}`, t.fixture);
   }
   const f = sessions.get(name ? file : path);
   if (!f) throw new Error(`no session ${file}`);
@@ -83,11 +93,12 @@ const count = (items: readonly Item[], test: (i: Item) => boolean) => items.filt
 
 describe('the committed real traces', () => {
   it('every file in data/real-traces is detected and listed here', () => {
-    const files = ['swe-agent', 'mini-swe-agent', 'openhands', 'claude-code']
+    const files = ['swe-agent', 'mini-swe-agent', 'openhands', 'claude-code', 'opencode']
       .flatMap((d) => readdirSync(join(REAL, d)).filter((n) => n !== 'LICENSE').map((n) => `${d}/${n}`));
     expect(new Set(EXPECTED.map((e) => e.file.split('#')[0]))).toEqual(new Set(files));
     for (const f of files) expect(detectFormat(parseTrace(readFileSync(join(REAL, f), 'utf8'), f)), f).toBe(f.split('/')[0]);
     expect(EXPECTED.length).toBeGreaterThanOrEqual(15);
+    expect(new Set(files.map((f) => f.split('/')[0])).size).toBe(5);
   });
 
   for (const e of EXPECTED) {
@@ -157,5 +168,19 @@ describe('the committed real traces', () => {
     expect(f.items.at(-1)!.turn).toBe(16);
     const agent = await session('claude-code/agent-af1ff21.jsonl');
     expect(agent.items.map((i) => [i.origin, i.kind])).toEqual([['user', 'instruction'], ['model', 'reasoning']]);
+  });
+
+  it('OpenCode 1.2 event stream: every completed tool output arrives whole from its last event, and each read window is the lines the tool says it showed', async () => {
+    const sub = await session('opencode/explore.json#ses_341f3e676ffez6WUF6zpok7dUZ');
+    const events = JSON.parse(readFileSync(join(REAL, 'opencode/explore.json'), 'utf8')) as { type: string; properties: { part?: { id: string; sessionID: string; type: string; state?: { status: string; output?: string } } } }[];
+    const last = new Map<string, { sessionID: string; type: string; state?: { status: string; output?: string } }>();
+    for (const e of events) if (e.type === 'message.part.updated') last.set(e.properties.part!.id, e.properties.part!);
+    const outputs = [...last.values()].filter((p) => p.sessionID === 'ses_341f3e676ffez6WUF6zpok7dUZ' && p.type === 'tool').map((p) => p.state!.output!);
+    expect(sub.items.filter((i) => i.kind === 'tool-result').map((i) => i.content)).toEqual(outputs);
+    const windows = sub.items.filter((i) => i.kind === 'tool-result' && i.source?.identity.endsWith('/lua/opencode/ui/formatter.lua')).map((i) => i.source!.selector);
+    // offset 680 limit 130 showed "lines 680-809 of 950"; offset 630 limit 80 and offset 900 limit 50 likewise.
+    expect(windows).toEqual([{ kind: 'lines', from: 680, to: 809, truncated: true }, { kind: 'lines', from: 630, to: 709, truncated: true }, { kind: 'lines', from: 900, to: 949, truncated: true }]);
+    // A read with neither offset nor limit that reached "(End of file - total 125 lines)" is a whole read.
+    expect(sub.items.find((i) => i.source?.identity.endsWith('/lua/opencode/ui/icons.lua'))!.source).not.toHaveProperty('selector');
   });
 });
