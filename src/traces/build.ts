@@ -6,7 +6,7 @@ import { byCodeUnit } from '../fixture/canonical.js';
 import { Imported, type ContentBlock, type Effect, type Fixture, type Item, type ItemKind, type Origin, type SideEffectClass, type Source, type Status } from '../fixture/schema.js';
 import { holdsSecret } from './redact.js';
 
-export const IMPORTER_VERSION = '2.0.0';
+export const IMPORTER_VERSION = '2.1.0';
 
 export type Format = Imported['format'];
 export const FORMATS: readonly Format[] = Imported.shape.format.options;

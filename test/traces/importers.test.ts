@@ -35,7 +35,7 @@ describe('swe-agent importer', () => {
     const edit = f.items.find((i) => i.kind === 'tool-call' && i.tool!.name === 'edit' && i.turn > open.turn)!;
     expect(edit.effects).toEqual([{ source: '/pydicom__pydicom/pydicom/pixel_data_handlers/numpy_handler.py', outcome: 'failed' }]);
     expect(f.tools.find((x) => x.name === 'edit')!.sideEffect).toBe('non-idempotent');
-    expect(f.imported).toMatchObject({ format: 'swe-agent', sourceFile: 'pydicom__pydicom-1458.traj', timestamps: 'synthetic', importerVersion: '2.0.0', formatVersion: '0.x' });
+    expect(f.imported).toMatchObject({ format: 'swe-agent', sourceFile: 'pydicom__pydicom-1458.traj', timestamps: 'synthetic', importerVersion: '2.1.0', formatVersion: '0.x' });
     expect(f.prunePoints).toEqual([expect.objectContaining({ id: 'end', turn: f.items[f.items.length - 1]!.turn, taskBoundary: false, downstream: [] })]);
   });
 
