@@ -202,6 +202,10 @@ export const Summary = z.strictObject({
   perFixture: z.array(FixtureMeasures),
 });
 
+/** Model calls of one role: how many finished and how many of them failed (after retries, or unparseable). */
+export const ModelCalls = z.strictObject({ finished: z.int().nonnegative(), failed: z.int().nonnegative() });
+export type ModelCalls = z.infer<typeof ModelCalls>;
+
 /** The volatile facts of one run. */
 export const RunBlock = z.strictObject({ startedAt: z.string(), gitCommit: z.string(), gitDirty: z.boolean().nullable(), node: z.string() });
 export type RunBlock = z.infer<typeof RunBlock>;
@@ -223,7 +227,14 @@ export const Manifest = z.strictObject({
     fixtureManifest: z.strictObject({ file: z.string(), sha256: z.string() }).nullable(),
   }),
   /** Which backend played each model role; `embedded` needs no key and no network. */
-  models: z.array(z.strictObject({ role: z.enum(['predictor', 'reader']), provider: z.string(), model: z.string().nullable() })),
+  models: z.array(z.strictObject({
+    role: z.enum(['predictor', 'reader']), provider: z.string(), model: z.string().nullable(),
+    /**
+     * A remote role's distinct calls in this run (from the network or the cache) and those of them with no usable
+     * response, whose consumers abstained or answered wrongly. Absent for an embedded role, which makes no calls.
+     */
+    calls: ModelCalls.optional(),
+  })),
   fixtures: z.array(z.strictObject({
     file: z.string(), id: z.string(), families: z.array(z.string()), sha256: z.string(),
     /** null for an imported trace, which has no oracle. */

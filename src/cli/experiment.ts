@@ -26,7 +26,7 @@ import { loadPolicyModule } from './policy-module.js';
 import { clearDebris, type CliIO } from './io.js';
 import { relativePath } from '../fixture/canonical.js';
 import { renderConditionList, renderSummaryTable } from './render.js';
-import { estimateCost, MODEL_FLAGS, MODEL_HELP, parseModelFlags, prepareStudy, rolesOf, usesModels, type ModelPlan } from './models.js';
+import { estimateCost, MODEL_FLAGS, MODEL_HELP, parseModelFlags, prepareStudy, rolesOf, usesModels, type ModelPlan, type RoleCalls } from './models.js';
 import { buildView } from '../fixture/view.js';
 import { messages, notices } from '../messages.js';
 import { findDebris, removeDeadTemps } from '../engine/atomic.js';
@@ -225,7 +225,7 @@ async function execute(plan: Plan, io: CliIO, outDir: string, intoDefault = fals
     }
     if (stop && !summaries) throw failure('PL_BUDGET_STOPPED', stop.detail, stop.completed, stop.total, stop.cacheDir);
     if (!writer || !summaries) throw new Error('internal: the study ran no written pass');
-    const inputs = manifestInputs(plan, fixtures, startedAt, study);
+    const inputs = manifestInputs(plan, fixtures, startedAt, study, prepared.calls());
     // A budget-stopped run writes the conditions it finished, atomically like any run, marked incomplete.
     writer.finish(summaries, stop ? { ...inputs, incomplete: { stoppedBy: 'budget', phase: stop.phase, missing: [...stop.missing] } } : inputs);
     if (stop) {
@@ -239,7 +239,7 @@ async function execute(plan: Plan, io: CliIO, outDir: string, intoDefault = fals
   }
 }
 
-function manifestInputs(plan: Plan, fixtures: readonly LoadedFixture[], startedAt: string, study: Study): ManifestInputs {
+function manifestInputs(plan: Plan, fixtures: readonly LoadedFixture[], startedAt: string, study: Study, calls: RoleCalls | undefined): ManifestInputs {
   const pkg = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
   return {
     artifactVersion: ARTIFACT_VERSION,
@@ -253,7 +253,7 @@ function manifestInputs(plan: Plan, fixtures: readonly LoadedFixture[], startedA
       preregistration: study.frozen ? { ...study.frozen.preregistration } : null,
       fixtureManifest: study.frozen ? { ...study.frozen.fixtureManifest } : null,
     },
-    models: rolesOf(plan.models),
+    models: rolesOf(plan.models, calls),
     fixtures: fixtures.map((f) => ({
       file: f.file, id: f.fixture.id, families: [...f.fixture.families], sha256: f.sha256, oracleFile: f.oracleFile, oracleSha256: f.oracleSha256,
     })),

@@ -2,7 +2,7 @@
 // layer (a prepared predictor, a reader) by an asynchronous phase that happens before the pure conditions run.
 import { resolve } from 'node:path';
 import { TOKENIZER, type TokenCounter } from '../accounting/tokens.js';
-import type { Manifest } from '../artifacts/schema.js';
+import type { Manifest, ModelCalls } from '../artifacts/schema.js';
 import { collectingReader, modelReader, prepareAnswers, READER_MAX_TOKENS, readerRequest, type Collected, type ModelReaderSetup } from '../behaviour/model.js';
 import { fullContext } from '../behaviour/measure.js';
 import { structuralReader } from '../behaviour/structural.js';
@@ -128,10 +128,15 @@ export function usesModels(plan: ModelPlan): boolean {
   return plan.provider !== 'embedded';
 }
 
-export function rolesOf(plan: ModelPlan): Manifest['models'] {
+/** Model calls per role, as the manifest records them for each remote role. */
+export type RoleCalls = Record<'predictor' | 'reader', ModelCalls>;
+
+/** The roles the manifest names; with `calls`, each remote role also carries its call and failure counts. */
+export function rolesOf(plan: ModelPlan, calls?: RoleCalls): Manifest['models'] {
   if (plan.provider === 'embedded') return EMBEDDED_ROLES;
   const remote = { provider: plan.provider, model: plan.model };
-  return modelRoles(remote, plan.reader === 'model' ? remote : { provider: 'embedded', model: null });
+  const roles = modelRoles(remote, plan.reader === 'model' ? remote : { provider: 'embedded', model: null });
+  return calls ? roles.map((r) => (r.provider === 'embedded' ? r : { ...r, calls: { ...calls[r.role] } })) : roles;
 }
 
 export interface Sleeper {
@@ -195,6 +200,8 @@ export interface PreparedStudy {
   /** Runs the pure study with the prepared model layer (twice for a model reader: collect, call, answer). */
   readonly run: <T>(runStudy: StudyPass<T>) => Promise<StudyOutcome<T>>;
   readonly gateway: Gateway | undefined;
+  /** Calls per role so far: the predictor's all finish before any reader call starts. Undefined with no gateway. */
+  readonly calls: () => RoleCalls | undefined;
 }
 
 /**
@@ -205,7 +212,7 @@ export interface PreparedStudy {
 export async function prepareStudy(plan: ModelPlan, selected: readonly Condition[], views: readonly PolicyView[],
   tokens: TokenCounter, seed: number, io: CliIO, sleeper: Sleeper = {}): Promise<PreparedStudy> {
   if (!usesModels(plan)) {
-    return { gateway: undefined, run: async (runStudy) => ({ value: runStudy(selected, { reader: structuralReader() }, true), stop: null }) };
+    return { gateway: undefined, calls: () => undefined, run: async (runStudy) => ({ value: runStudy(selected, { reader: structuralReader() }, true), stop: null }) };
   }
   const gateway = gatewayFor(plan, tokens, seed, sleeper);
   const provider = plan.provider as RemoteProvider;
@@ -236,6 +243,12 @@ export async function prepareStudy(plan: ModelPlan, selected: readonly Condition
       return p && { provider, model: gateway.model, call: p.call, failed: !(p.prediction instanceof Map) };
     };
   }
+  // Every predictor call has finished here and no reader call has started, so the split by role is exact.
+  const predictorCalls: ModelCalls = { finished: gateway.stats.finished, failed: gateway.stats.failed };
+  const calls = (): RoleCalls => ({
+    predictor: predictorCalls,
+    reader: { finished: gateway.stats.finished - predictorCalls.finished, failed: gateway.stats.failed - predictorCalls.failed },
+  });
   const run = async <T>(runStudy: StudyPass<T>): Promise<StudyOutcome<T>> => {
     const final = (complete: readonly Condition[], models: StudyModels): T | undefined =>
       (complete.length > 0 ? runStudy(complete, models, true) : undefined);
@@ -259,7 +272,7 @@ export async function prepareStudy(plan: ModelPlan, selected: readonly Condition
     });
     return { value: final(complete, { reader, predictorCharge }), stop: report('reader', stop, complete) };
   };
-  return { gateway, run };
+  return { gateway, calls, run };
 }
 
 export interface EstimatePoint {

@@ -2,6 +2,7 @@
 // Families and filler write through it, in trajectory order, so turn order and id uniqueness hold by construction.
 import type { z } from 'zod';
 import { sha256 } from '../fixture/canonical.js';
+import { drawFresh } from './fresh.js';
 import type { DurablePointer, Effect, Item, SideEffectClass, Source, Status, ToolDeclaration } from '../fixture/schema.js';
 
 /** An item as written to the fixture file: flags that are false are left to the schema's defaults. */
@@ -30,6 +31,8 @@ export interface Pair {
 }
 
 const TURN_SECONDS = 75;
+/** Redraws before numbering: the committed corpus was drawn with 50, so changing it would change its bytes. */
+const UNIQUE_TRIES = 50;
 
 export class TrajectoryBuilder {
   readonly items: DraftItem[] = [];
@@ -56,16 +59,14 @@ export class TrajectoryBuilder {
     return new Date(this.startMs + turn * TURN_SECONDS * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
   }
 
-  /** A name nobody in this trajectory has used yet (paths, test targets), so unrelated reads never look alike. */
+  /**
+   * A name nobody in this trajectory has used yet (paths, test targets), so unrelated reads never look alike. A long
+   * session can use up a name pool; then the name gets a counter (see fresh.ts) instead of failing.
+   */
   unique(make: () => string): string {
-    for (let i = 0; i < 50; i += 1) {
-      const name = make();
-      if (!this.used.has(name)) {
-        this.used.add(name);
-        return name;
-      }
-    }
-    throw new Error('internal: could not draw a fresh name in 50 tries');
+    const name = drawFresh(make, this.used, UNIQUE_TRIES);
+    this.used.add(name);
+    return name;
   }
 
   tool(name: string, sideEffect: SideEffectClass, description: string): string {

@@ -60,7 +60,9 @@ export function readManifest(dir: string): ManifestT | undefined {
 
 /** Inputs that must match for an earlier run's condition folders to stand beside this run's. */
 function sameInputs(a: ManifestT, b: ManifestInputs): boolean {
-  const sig = (m: Omit<ManifestInputs, 'run'>) => JSON.stringify([m.package, m.tokenizer, m.seed, m.timing, m.placeholders, m.study, m.models, m.fixtures]);
+  // Call counts describe one run (a resumed run replays what the stopped one paid for), not its inputs.
+  const roles = (m: Omit<ManifestInputs, 'run'>) => m.models.map(({ calls: _calls, ...role }) => role);
+  const sig = (m: Omit<ManifestInputs, 'run'>) => JSON.stringify([m.package, m.tokenizer, m.seed, m.timing, m.placeholders, m.study, roles(m), m.fixtures]);
   return sig(a) === sig(b);
 }
 

@@ -2,9 +2,10 @@
 // pointer or re-read satisfies it, and then that recovery really returns the needed strings from the world.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { composeFixture } from '../../src/corpus/compose.js';
+import { composeFixture, fixtureId } from '../../src/corpus/compose.js';
 import { Fixture } from '../../src/fixture/schema.js';
 import { reread, resolvePointer } from '../../src/fixture/world.js';
+import { MAX_COUNT } from '../../src/cli/fixtures-generate.js';
 
 describe('generated oracles (property)', () => {
   it('never list an item an unrecoverable obligation needs as removable', () => {
@@ -28,4 +29,24 @@ describe('generated oracles (property)', () => {
       }
     }), { numRuns: 12 });
   });
+});
+
+// Every index the CLI accepts, for any seed, composes and returns. The generator's loops are bounded by construction
+// (fresh.ts), so the bound here is only vitest's timeout on the whole property: a loop that never ends fails it.
+describe('the generator terminates for every seed and index (property)', () => {
+  it('composes a schema-valid fixture with distinct item ids at any index below the CLI maximum', () => {
+    fc.assert(fc.property(fc.integer({ min: 0, max: 2 ** 31 }), fc.integer({ min: 0, max: MAX_COUNT - 1 }), (seed, index) => {
+      const c = composeFixture(seed, index);
+      const f = Fixture.parse(JSON.parse(JSON.stringify(c.fixture)));
+      expect(f.id).toBe(fixtureId(index));
+      expect(new Set(f.items.map((it) => it.id)).size).toBe(f.items.length);
+    }), { numRuns: 150 });
+  }, 120_000);
+
+  it('composes the indexes that used to fail: a used-up name pool (568) and a go suite with more files than names (4148)', () => {
+    expect(composeFixture(20261202, 568).id).toBe('gen-0568');
+    const text = JSON.stringify(composeFixture(20261202, 4148).fixture);
+    // The suite ran out of go's 32 package names and numbered the rest instead of redrawing forever.
+    expect(text).toMatch(/\.\/internal\/[a-z]+2\b/);
+  }, 120_000);
 });

@@ -97,7 +97,11 @@ describe('experiment with a model provider', () => {
       expect(summary('raw').behaviour.paired.causedFailures.numerator).toBe(0);
       const manifest = Manifest.parse(JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')));
       const model = provider === 'openai' ? 'gpt-4o-mini' : 'claude-sonnet-4-20250514';
-      expect(manifest.models).toEqual([{ role: 'predictor', provider, model }, { role: 'reader', provider, model }]);
+      // Two predictor calls (one per scope); every other call was the reader's; none failed.
+      expect(manifest.models).toEqual([
+        { role: 'predictor', provider, model, calls: { finished: 2, failed: 0 } },
+        { role: 'reader', provider, model, calls: { finished: paid - 2, failed: 0 } },
+      ]);
 
       server.hits.length = 0;
       const dead = `http://127.0.0.1:${await closedPort()}${provider === 'openai' ? '/v1' : ''}`;
@@ -219,6 +223,26 @@ describe('experiment with a model provider', () => {
     expect(r.stderr).toContain('predictor key revoked');
     const decisions = readFileSync(join(out, 'ladder-0-4', 'decisions.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { decision: string; reason: string });
     expect(decisions.some((d) => d.decision === 'ABSTAIN' && d.reason.startsWith('predictor abstained: model call failed'))).toBe(true);
+    // The manifest records the same count, split by role: the failures were the predictor's.
+    const manifest = Manifest.parse(JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')));
+    expect(manifest.models).toEqual([
+      { role: 'predictor', provider: 'openai', model: 'gpt-4o-mini', calls: { finished: 2, failed: 2 } },
+      { role: 'reader', provider: 'openai', model: 'gpt-4o-mini', calls: { finished: finished - 2, failed: 0 } },
+    ]);
+  });
+
+  it('with the embedded reader the manifest counts only the remote predictor\'s calls, and the reader carries no count', async () => {
+    server.handle((hit) => (userText(hit).includes('"u1"') ? { status: 500, body: { error: { message: 'ungated scope down' } } } : wellBehaved(hit)));
+    const { file } = writeFixture();
+    const out = tmp();
+    const r = await cli(args(file, out, tmp(), 'openai'), process.cwd(), env('openai'));
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('model calls: 1 of 2 failed (first: ');
+    const manifest = Manifest.parse(JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')));
+    expect(manifest.models).toEqual([
+      { role: 'predictor', provider: 'openai', model: 'gpt-4o-mini', calls: { finished: 2, failed: 1 } },
+      { role: 'reader', provider: 'embedded', model: null },
+    ]);
   });
 
   it('a reader error stays in the denominators as a counted error', async () => {

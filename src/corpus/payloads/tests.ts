@@ -1,5 +1,6 @@
 // Test-runner output as vitest, jest, pytest, cargo test and go test print it, with the test ids a runtime would
 // parse out as coverage and the summary line an obligation can quote.
+import { drawFresh } from '../fresh.js';
 import type { Rng } from '../rng.js';
 import { camel, NOUNS, VERBS, snake } from './vocab.js';
 
@@ -29,20 +30,31 @@ function testName(r: Rng): string {
   return `${r.pick(['rejects', 'accepts', 'keeps', 'returns', 'retries', 'expires', 'settles', 'splits', 'rounds', 'reverses'])} ${r.pick(['an empty', 'a stale', 'a partial', 'a duplicate', 'the oldest', 'every', 'a cancelled'])} ${r.pick(NOUNS)}${r.chance(0.5) ? ` ${r.pick(['after cutoff', 'across a month boundary', 'in UTC', 'under load', 'on retry', 'per tenant'])}` : ''}`;
 }
 
+/**
+ * Redraws of a file or test name before it is numbered. Generous, so that a suite whose redraws used to find a fresh
+ * name still finds the same one (the committed corpus keeps its bytes); only a pool that is used up gets numbers.
+ */
+const SUITE_TRIES = 1000;
+
 export function testSuite(r: Rng, runner: Runner, target: string, size: number): TestSuite {
   const files: { file: string; tests: string[] }[] = [];
   let remaining = size;
+  const names = new Set<string>();
+  // Each pass adds one file of at least one test, so the loop ends after at most `size` passes.
   while (remaining > 0) {
-    const noun = r.pick(NOUNS);
-    const verb = r.pick(VERBS);
-    const file = runner === 'pytest' ? `tests/test_${snake(verb, noun)}.py`
-      : runner === 'go' ? `./internal/${noun}`
-      : runner === 'cargo' ? `${snake(noun, verb)}::tests`
-      : `src/${noun}/${camel(verb, noun)}.test.ts`;
-    if (files.some((f) => f.file === file)) continue;
+    const file = drawFresh(() => {
+      const noun = r.pick(NOUNS);
+      const verb = r.pick(VERBS);
+      return runner === 'pytest' ? `tests/test_${snake(verb, noun)}.py`
+        : runner === 'go' ? `./internal/${noun}`
+        : runner === 'cargo' ? `${snake(noun, verb)}::tests`
+        : `src/${noun}/${camel(verb, noun)}.test.ts`;
+    }, names, SUITE_TRIES);
+    names.add(file);
     const n = Math.min(remaining, r.int(2, 9));
     const tests = new Set<string>();
-    while (tests.size < n) tests.add(runner === 'go' ? `Test${camel(r.pick(VERBS), r.pick(NOUNS), r.pick(NOUNS)).replace(/^./, (c) => c.toUpperCase())}` : runner === 'pytest' || runner === 'cargo' ? snake(...testName(r).split(' ')) : testName(r));
+    const test = () => (runner === 'go' ? `Test${camel(r.pick(VERBS), r.pick(NOUNS), r.pick(NOUNS)).replace(/^./, (c) => c.toUpperCase())}` : runner === 'pytest' || runner === 'cargo' ? snake(...testName(r).split(' ')) : testName(r));
+    while (tests.size < n) tests.add(drawFresh(test, tests, SUITE_TRIES));
     files.push({ file, tests: [...tests] });
     remaining -= n;
   }
