@@ -101,7 +101,8 @@ describe('errored-input-residue (rung 2: bulk checked against the visible state)
         for (const f of erroredInputResidue().assess(view, ['c1', 'r1'])) {
           if (f.outcome !== 'eligible') continue;
           const item = view.items.find((i) => i.id === f.itemId)!;
-          const bulk = [item.content, JSON.stringify(item.tool?.arguments ?? {})];
+          // A result's bulk is its rendered payload; a call's is its text and its arguments (keys included).
+          const bulk = item.kind === 'tool-call' ? [item.content, JSON.stringify(item.tool?.arguments ?? {})] : [item.content];
           expect(needed.some((s) => bulk.some((t) => t.includes(s))), `${f.itemId} ${JSON.stringify(needed)}`).toBe(false);
         }
       }), { numRuns: 300 });
