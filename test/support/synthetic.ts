@@ -7,7 +7,7 @@ import seedrandom from 'seedrandom';
 import { Fixture, Oracle } from '../../src/fixture/schema.js';
 import { timeOf } from '../policy/build-view.js';
 
-/** `id`: removable items are named drop-N, necessary ones keep-N; `position`: the older half is removable; `none`: labels drawn independently of everything. */
+/** `id`: removable items are named drop-N, necessary ones keep-N; `position`: the older half is removable; `none`: labels drawn independently of everything (ids are a random word and a counter). */
 export type Leak = 'id' | 'position' | 'none';
 
 export interface SyntheticOptions {
@@ -19,6 +19,7 @@ export interface SyntheticOptions {
   readonly removableShare?: number;
 }
 
+const ID_WORDS = ['read', 'run', 'note', 'edit', 'grep', 'plan'];
 const VOCABULARY = ['alpha', 'beta', 'gamma', 'delta', 'build', 'test', 'config', 'read', 'file', 'port', 'retry', 'cache', 'error', 'ok', 'node', 'path'];
 
 export function syntheticCorpus(o: SyntheticOptions): { fixture: Fixture; oracle: Oracle }[] {
@@ -30,7 +31,8 @@ export function syntheticCorpus(o: SyntheticOptions): { fixture: Fixture; oracle
     const items = labels.map((removable, i) => {
       const words = Array.from({ length: 3 + Math.floor(random() * 12) }, () => VOCABULARY[Math.floor(random() * VOCABULARY.length)]!);
       return {
-        id: o.leak === 'id' ? `${removable ? 'drop' : 'keep'}-${i}` : `i${i}`,
+        // Without an id leak, ids are a word drawn independently of the label, and a counter.
+        id: o.leak === 'id' ? `${removable ? 'drop' : 'keep'}-${i}` : `${ID_WORDS[Math.floor(random() * ID_WORDS.length)]!}-${i}`,
         turn: i,
         time: timeOf(i),
         origin: 'environment',
