@@ -44,10 +44,9 @@ export async function auditLeakageCommand(argv: readonly string[], io: CliIO): P
     return 0;
   }
   const seed = integerFlag('--seed', flags.seed, AUDIT_DEFAULTS.seed);
-  const maxAuc = flags['max-auc'] === undefined ? AUDIT_DEFAULTS.maxAuc : Number(flags['max-auc']);
-  if (!/^\d*\.?\d+$/.test(flags['max-auc'] ?? '0.6') || !(maxAuc >= 0.5 && maxAuc <= 1)) {
-    throw usage('PL_USAGE_BAD_VALUE', '--max-auc', flags['max-auc'] ?? '', 'a number from 0.5 to 1');
-  }
+  const bar = flags['max-auc'];
+  const maxAuc = bar === undefined ? AUDIT_DEFAULTS.maxAuc : Number(bar);
+  if (bar !== undefined && (!/^\d*\.?\d+$/.test(bar) || maxAuc < 0.5 || maxAuc > 1)) throw usage('PL_USAGE_BAD_VALUE', '--max-auc', bar, 'a number from 0.5 to 1');
   const shown = flags.fixtures ?? AUDIT_DEFAULTS.fixtures;
   const skipped = (file: string, why: string) => io.stderr(notices.inputSkipped(relativePath(file, io.cwd), why));
   const loaded = loadFixtures(resolve(io.cwd, shown), io.cwd, skipped);
