@@ -71,6 +71,14 @@ function bucket(text: string): string {
   return ((h >>> 0) & 0xfffff).toString(36);
 }
 
+/** Share of the subgoal's distinct words the item's content holds (0 when the subgoal has none). */
+export function subgoalOverlap(view: PolicyView, index: number): number {
+  const goal = new Set(view.prunePoint.subgoal.toLowerCase().match(WORD) ?? []);
+  if (goal.size === 0) return 0;
+  const words = new Set(view.items[index]!.content.toLowerCase().match(WORD) ?? []);
+  return [...goal].filter((w) => words.has(w)).length / goal.size;
+}
+
 function roleOf(item: ViewItem): string {
   return item.kind === 'tool-call' ? 'call' : item.kind === 'tool-result' ? 'result' : 'other';
 }
@@ -157,5 +165,10 @@ export const FEATURES: readonly Feature[] = [
     name: 'flags', legitimate: true,
     why: 'runtime-known flags (secret, transient, sole constraint record, plan reference, pointer) exist to protect items',
     of: (v, i) => category(flagsOf(v.items[i]!)),
+  },
+  {
+    name: 'subgoal', legitimate: true,
+    why: 'word overlap with the stated subgoal, the rung-4 predictor\'s premise; reported so a reader sees how much the subgoal tells (a generator must not derive it from the hidden next need)',
+    of: (v, i) => number(subgoalOverlap(v, i)),
   },
 ];

@@ -82,7 +82,7 @@ describe('the features', () => {
 
   it('declare ids, tool, turn, position, age, length and phrasing illegitimate; status, side effects and flags legitimate', () => {
     const legit = Object.fromEntries(FEATURES.map((f) => [f.name, f.legitimate]));
-    expect(legit).toMatchObject({ id: false, tool: false, turn: false, position: false, age: false, length: false, ngrams: false, status: true, 'side-effect': true, flags: true, kind: true, origin: true, role: true });
+    expect(legit).toMatchObject({ subgoal: true, id: false, tool: false, turn: false, position: false, age: false, length: false, ngrams: false, status: true, 'side-effect': true, flags: true, kind: true, origin: true, role: true });
     for (const f of FEATURES) expect(f.why.length).toBeGreaterThan(20);
   });
 });
