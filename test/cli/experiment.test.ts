@@ -42,7 +42,7 @@ describe('npm run experiment', () => {
     expect(r.stderr).toContain('--condition, --epochs, --estimate-cost, --exploratory, --fixtures');
     expect((await cli(['experiment', '--timing', 'later'])).stderr).toContain('option --timing does not take "later"');
     expect((await cli(['experiment', '--out'])).stderr).toContain('option --out needs a value');
-    expect((await cli(['experiments'])).stderr).toContain('valid commands: ecology, experiment, fixtures-generate, fixtures-verify, generate, import');
+    expect((await cli(['experiments'])).stderr).toContain('valid commands: audit-leakage, controls-train, ecology, experiment, fixtures-generate, fixtures-verify, generate, import');
     expect((await cli(['experiment', '--json=false'])).stderr).toContain('option --json takes no value');
     expect((await cli(['experiment', 'raw'])).stderr).toContain('unexpected argument "raw"');
     for (const args of [['--seed', '99999999999999999999'], ['--seed', '1.5'], ['--condition', ','], ['--placeholders', 'text']]) {
