@@ -13,7 +13,7 @@ export interface Side {
 export interface PointInput {
   readonly condition: Side;
   readonly raw: Side;
-  /** Seconds since the previous request; null when the fixture's times are not real (synthetic). */
+  /** Seconds since the previous request (Infinity: none was sent); null when the fixture's times are not real (synthetic). */
   readonly gapSeconds: number | null;
   readonly followingRequests: number;
   readonly overheadTokens: number;

@@ -26,7 +26,8 @@ export const ProfileBill = z.strictObject({
 });
 
 export const PointEconomics = z.strictObject({
-  previousRequest: z.strictObject({ time: z.string(), tokens: z.int().nonnegative() }),
+  /** When the runtime last sent a request (null: never, nothing cached) and its length in tokens. */
+  previousRequest: z.strictObject({ time: z.string().nullable(), tokens: z.int().nonnegative() }),
   requestTokens: z.int().nonnegative(),
   /** The same request with nothing removed: raw's request at this prune point. */
   rawRequestTokens: z.int().nonnegative(),

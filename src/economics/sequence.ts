@@ -1,7 +1,7 @@
 // The request-sequence model: each prune point is a request at its logical time, and the request before it is what
 // the runtime last sent. Before the first prune point nothing was pruned, so that request is the raw context; after
 // a prune point, the runtime kept sending that point's pruned context with the new items appended.
-import type { PolicyView, ViewItem } from '../fixture/view.js';
+import type { ViewItem } from '../fixture/view.js';
 import type { ModelledProfile } from '../providers/caching.js';
 import { billPoint, type PointInput } from './bill.js';
 import type { PointEconomics } from './record.js';
@@ -24,14 +24,15 @@ export function rawEntries(items: readonly ViewItem[]): RequestEntry[] {
 const seconds = (iso: string): number => Date.parse(iso) / 1000;
 
 /**
- * When the runtime last sent a request before this prune point: after the newest item in context arrived (the agent
- * calls the model on each one), or at the previous prune point if nothing has arrived since. A runtime knows its
- * own last request; the view's newest item time is the part of it a policy can see.
+ * When the runtime last sent a request before this prune point: the request that produced the newest model item in
+ * context (the model answers each request; tool results and user messages arrive without one), or the previous prune
+ * point's own request if that was later. Null when the model has not been called yet: nothing is cached. A runtime
+ * knows its own last request; this is the part of it the view shows.
  */
-export function previousRequestTime(view: Pick<PolicyView, 'items'>, previousPointTime: string | null): string {
+export function previousRequestTime(view: { readonly items: readonly Pick<ViewItem, 'time' | 'origin'>[] }, previousPointTime: string | null): string | null {
   let latest = previousPointTime;
-  for (const item of view.items) if (latest === null || seconds(item.time) > seconds(latest)) latest = item.time;
-  return latest ?? '1970-01-01T00:00:00Z';
+  for (const item of view.items) if (item.origin === 'model' && (latest === null || seconds(item.time) > seconds(latest))) latest = item.time;
+  return latest;
 }
 
 export function secondsBetween(earlier: string, later: string): number {
@@ -74,7 +75,8 @@ export function followingRequests(items: readonly { turn: number; origin: string
 /** One prune point of one condition, as the engine has it after applying the point's removals. */
 export interface PointRequestInput {
   readonly time: string;
-  readonly previousRequestTime: string;
+  /** Null: no request was sent before this point, so nothing is cached. */
+  readonly previousRequestTime: string | null;
   readonly raw: readonly RequestEntry[];
   readonly sent: readonly RequestEntry[];
   readonly followingRequests: number;
@@ -97,7 +99,7 @@ export function sequenceEconomics(points: readonly PointRequestInput[], profiles
     const input: PointInput = {
       condition: { previousTokens, divergence, sentTokens: tokensOf(p.sent) },
       raw: { previousTokens: tokensOf(rawPrevious), divergence: firstDivergence(rawPrevious, p.raw), sentTokens: tokensOf(p.raw) },
-      gapSeconds: timesKnown ? secondsBetween(p.previousRequestTime, p.time) : null,
+      gapSeconds: !timesKnown ? null : p.previousRequestTime === null ? Infinity : secondsBetween(p.previousRequestTime, p.time),
       followingRequests: p.followingRequests,
       overheadTokens: p.overheadTokens,
     };

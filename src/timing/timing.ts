@@ -39,8 +39,8 @@ export function timingLabel(timing: Timing): string {
 
 /** What the runtime knows about its own requests at a prune point, beyond the view. */
 export interface RequestClock {
-  /** When it last sent a request; absent: after the newest item in the view (previousRequestTime). */
-  readonly previousRequestTime?: string;
+  /** When it last sent a request (null: never); absent: read from the view (previousRequestTime). */
+  readonly previousRequestTime?: string | null;
 }
 
 export interface TimingVerdict {
@@ -66,7 +66,7 @@ export function decideTiming(timing: Timing, view: PolicyView, clock: RequestClo
         ? { applyNow: true, reason: 'prune point is a task boundary' }
         : { applyNow: false, reason: 'not a task boundary: postponed to the next one' };
     case 'cache-safe':
-      return cacheSafe(modelledProfile(timing.profile), view, clock.previousRequestTime ?? previousRequestTime(view, null));
+      return cacheSafe(modelledProfile(timing.profile), view, clock.previousRequestTime === undefined ? previousRequestTime(view, null) : clock.previousRequestTime);
   }
 }
 
@@ -82,9 +82,10 @@ function modelledProfile(id: string): ModelledProfile {
  * boundary, where the next request changes anyway. A context shorter than the provider's minimum prefix was never
  * cached, so there is nothing to lose.
  */
-function cacheSafe(profile: ModelledProfile, view: PolicyView, previous: string): TimingVerdict {
+function cacheSafe(profile: ModelledProfile, view: PolicyView, previous: string | null): TimingVerdict {
   const { taskBoundary, time } = view.prunePoint;
   if (taskBoundary) return { applyNow: true, reason: 'prune point is a task boundary' };
+  if (previous === null) return { applyNow: true, reason: 'no request has been sent yet: nothing is cached' };
   const gap = secondsBetween(previous, time);
   if (gap > profile.ttlSeconds) return { applyNow: true, reason: `${gap} s since the previous request, past the ${profile.id} cache's ${profile.ttlSeconds} s: the cached prefix has expired` };
   if (view.contextTokens < profile.minPrefixTokens) return { applyNow: true, reason: `context of ${view.contextTokens} tokens, below ${profile.id}'s ${profile.minPrefixTokens}-token minimum prefix: nothing is cached` };

@@ -49,10 +49,11 @@ describe('the request before a prune point', () => {
     expect(previousRequest(sent1, raw1, raw2).map((e) => e.id)).toEqual(['a', 'c']);
   });
 
-  it('was sent after the newest item, or at the previous prune point if nothing arrived since', () => {
-    const items = [{ time: '2026-01-01T10:00:00Z' }, { time: '2026-01-01T10:04:00Z' }] as never;
+  it('was the request that produced the newest model item, or the previous prune point\'s if later; none before the model spoke', () => {
+    const items = [{ time: '2026-01-01T10:00:00Z', origin: 'model' }, { time: '2026-01-01T10:04:00Z', origin: 'model' }, { time: '2026-01-01T10:40:00Z', origin: 'user' }] as const;
     expect(previousRequestTime({ items }, null)).toBe('2026-01-01T10:04:00Z');
     expect(previousRequestTime({ items }, '2026-01-01T10:30:00Z')).toBe('2026-01-01T10:30:00Z');
+    expect(previousRequestTime({ items: [items[2]] }, null)).toBeNull();
   });
 
   it('counts the model turns after the point and before the next', () => {

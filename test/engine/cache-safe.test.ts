@@ -26,12 +26,12 @@ describe('cache-safe timing', () => {
     expect(TIMING_CHOICES).toContain('cache-safe');
   });
 
-  it('postpones while the previous request is younger than the TTL (the newest item in view, 58 s before)', () => {
+  it('postpones while the previous request is younger than the TTL (the newest model item in view, 60 s before)', () => {
     const v = view();
     expect(v.contextTokens).toBeGreaterThan(cacheProfile('anthropic-5m')!.minPrefixTokens!);
     const verdict = decideTiming(SAFE, v);
     expect(verdict.applyNow).toBe(false);
-    expect(verdict.reason).toMatch(/58 s since the previous request, within the anthropic-5m cache's 300 s/);
+    expect(verdict.reason).toMatch(/60 s since the previous request, within the anthropic-5m cache's 300 s/);
   });
 
   it('applies once the prefix has expired: the runtime last sent more than the TTL ago', () => {
@@ -46,6 +46,10 @@ describe('cache-safe timing', () => {
     const later = view({ time: '2026-03-04T10:15:02Z' });
     expect(decideTiming(SAFE, later).applyNow).toBe(true);
     expect(decideTiming(parseTiming('cache-safe:anthropic-1h'), later).applyNow).toBe(false);
+  });
+
+  it('applies when no request has been sent yet: nothing is cached', () => {
+    expect(decideTiming(SAFE, view(), { previousRequestTime: null })).toEqual({ applyNow: true, reason: 'no request has been sent yet: nothing is cached' });
   });
 
   it('applies at a task boundary even while the cache is warm', () => {
