@@ -1,7 +1,7 @@
 // The declared shape of everything a run writes: decision records, per-prune-point measures, summaries and the
 // run manifest. Writers build these objects and tests validate written files against the same schemas.
 import { z } from 'zod';
-import { EconomicsTotal, PointEconomics } from '../economics/record.js';
+import { CacheTelemetry, EconomicsTotal, PointEconomics } from '../economics/record.js';
 import { ResidueField } from '../fixture/schema.js';
 
 export const ARTIFACT_VERSION = 1;
@@ -205,6 +205,8 @@ export const Summary = z.strictObject({
   perFixture: z.array(FixtureMeasures),
   /** Per cache profile: tokens saved × price, cache loss, overhead and net over every prune point (src/economics/). */
   economics: z.array(EconomicsTotal).optional(),
+  /** The predictor calls' reported cache tokens against the prediction; absent when no call kept its request or no profile covers the model. */
+  cacheTelemetry: CacheTelemetry.optional(),
 });
 
 /** Model calls of one role: how many finished and how many of them failed (after retries, or unparseable). */

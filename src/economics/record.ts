@@ -52,6 +52,19 @@ export const EconomicsTotal = z.strictObject({
   net: z.number(),
 });
 
+/** A run's provider-reported cache tokens against the model's prediction for the same calls (economics/telemetry.ts). */
+export const CacheTelemetry = z.strictObject({
+  profile: z.string(),
+  calls: z.int().nonnegative(),
+  /** Calls whose reported reads and writes are within the tokenizer tolerance of the prediction. */
+  agreeing: z.int().nonnegative(),
+  predictedRead: z.int().nonnegative(),
+  observedRead: z.int().nonnegative(),
+  predictedWrite: z.int().nonnegative(),
+  observedWrite: z.int().nonnegative(),
+});
+
+export type CacheTelemetry = z.infer<typeof CacheTelemetry>;
 export type ProfileBill = z.infer<typeof ProfileBill>;
 export type PointEconomics = z.infer<typeof PointEconomics>;
 export type EconomicsTotal = z.infer<typeof EconomicsTotal>;

@@ -5,7 +5,10 @@
 // within a tolerance, and a disagreement is reported, never corrected.
 import type { TokenCounter } from '../accounting/tokens.js';
 import type { ModelledProfile } from '../providers/caching.js';
+import type { CallCharge } from '../providers/telemetry.js';
 import type { ChatRequest, Usage } from '../providers/types.js';
+import { modelledProfiles } from '../providers/caching.js';
+import type { CacheTelemetry } from './record.js';
 
 export interface ObservedCall {
   readonly request: Pick<ChatRequest, 'system' | 'user'>;
@@ -63,4 +66,24 @@ export function predictCallCache(calls: readonly ObservedCall[], profile: Modell
     const agrees = Math.abs(read - c.usage.cacheRead) <= slack && Math.abs(write - c.usage.cacheWrite) <= slack;
     return { call: i, predictedRead: read, observedRead: c.usage.cacheRead, predictedWrite: write, observedWrite: c.usage.cacheWrite, agrees };
   });
+}
+
+/**
+ * A condition's predictor calls in the order it relied on them, compared with the prediction of the profile that
+ * lists their model (the harness's Anthropic client sends no breakpoints). Undefined when no call kept its request,
+ * the calls are of several models, or no modelled profile lists the model.
+ */
+export function cacheTelemetryOf(charges: readonly CallCharge[], tokens: TokenCounter): CacheTelemetry | undefined {
+  const kept = charges.filter((c): c is CallCharge & { request: ObservedCall['request'] } => c.request !== undefined);
+  const first = kept[0];
+  if (!first || kept.some((c) => c.model !== first.model || c.provider !== first.provider)) return undefined;
+  const profile = modelledProfiles().find((p) => p.provider === first.provider && p.models.includes(first.model));
+  if (!profile) return undefined;
+  const checks = predictCallCache(kept.map((c) => ({ request: c.request, usage: c.call.usage })), profile, tokens, false);
+  const sum = (f: (c: CallCacheCheck) => number): number => checks.reduce((s, c) => s + f(c), 0);
+  return {
+    profile: profile.id, calls: checks.length, agreeing: checks.filter((c) => c.agrees).length,
+    predictedRead: sum((c) => c.predictedRead), observedRead: sum((c) => c.observedRead),
+    predictedWrite: sum((c) => c.predictedWrite), observedWrite: sum((c) => c.observedWrite),
+  };
 }

@@ -21,6 +21,7 @@ import { chargeTokens, usageOf, type CallCharge } from '../providers/telemetry.j
 import { leftBehind, type PlaceholderMode } from './placeholder.js';
 import { followingRequests, previousRequestTime, rawEntries, sequenceEconomics, type PointRequestInput, type RequestEntry } from '../economics/sequence.js';
 import { poolEconomics } from '../economics/bill.js';
+import { cacheTelemetryOf } from '../economics/telemetry.js';
 import { modelledProfiles } from '../providers/caching.js';
 
 export interface StudyOptions {
@@ -317,5 +318,11 @@ function summarise(c: ConditionInfo, options: StudyOptions, reader: Reader, { pe
     perFixture: [...perFixture],
     modelUsage: usageOf(charges),
     economics: poolEconomics(economics, modelledProfiles().map((p) => p.id)),
+    ...optional('cacheTelemetry', cacheTelemetryOf(charges, options.tokens)),
   };
+}
+
+/** A field written only when it has a value, so results without it stay byte-identical. */
+function optional<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
 }

@@ -67,3 +67,30 @@ describe('cache telemetry against the prediction', () => {
     expect(checks).toMatchObject([{ predictedRead: 0, predictedWrite: t1, agrees: true }, { predictedRead: t1, predictedWrite: t2 - t1, agrees: true }]);
   });
 });
+
+describe('cache telemetry in a run', () => {
+  it('is written per condition from the predictor calls it relied on, and absent where none kept a request', async () => {
+    const { runStudy } = await import('../../src/engine/run.js');
+    const { loadFixtures } = await import('../../src/fixture/load.js');
+    const { allConditions } = await import('../../src/policy/registry.js');
+    const { structuralReader } = await import('../../src/behaviour/structural.js');
+    const fixtures = loadFixtures('fixtures/canonical/cache-timing-prune-now.json', process.cwd());
+    const conditions = allConditions().filter((c) => c.name === 'predictive-semantic' || c.name === 'raw');
+    const usage = { input: 100, output: 5, cacheRead: 0, cacheWrite: 0 };
+    const runs = runStudy({
+      conditions, fixtures, timing: { kind: 'immediate' }, placeholders: 'marker', tokens,
+      models: {
+        reader: structuralReader(),
+        predictorCharge: (condition, view) => (condition !== 'predictive-semantic' ? undefined : {
+          provider: 'openai', model: 'gpt-4o-mini', failed: false, request: request(view.prunePoint.id),
+          call: { key: view.prunePoint.id, outcome: { ok: false, kind: 'http', message: 'fake' } as never, latencyMs: 0, usage, costUsd: null },
+        }),
+      },
+    });
+    const telemetry = runs.find((r) => r.info.name === 'predictive-semantic')!.summary.cacheTelemetry!;
+    // Two calls sharing the long prefix: the second is predicted to read it, the provider reported nothing.
+    expect(telemetry).toMatchObject({ profile: 'openai-in-memory', calls: 2, agreeing: 1, observedRead: 0, predictedWrite: 0 });
+    expect(telemetry.predictedRead).toBeGreaterThan(1024);
+    expect(runs.find((r) => r.info.name === 'raw')!.summary).not.toHaveProperty('cacheTelemetry');
+  });
+});
