@@ -1,6 +1,7 @@
 // The declared shape of everything a run writes: decision records, per-prune-point measures, summaries and the
 // run manifest. Writers build these objects and tests validate written files against the same schemas.
 import { z } from 'zod';
+import { CacheTelemetry, EconomicsTotal, PointEconomics } from '../economics/record.js';
 import { ResidueField } from '../fixture/schema.js';
 
 export const ARTIFACT_VERSION = 1;
@@ -174,6 +175,8 @@ export const PointMeasures = z.strictObject({
   ...Measures.shape,
   obligationOutcomes: z.array(ObligationOutcome),
   alerts: z.array(z.strictObject({ itemId: z.string(), refetchedBy: z.string() })),
+  /** First divergence, reuse and economic effect of this prune point's request (src/economics/). */
+  economics: PointEconomics.optional(),
 });
 
 export const FixtureMeasures = z.strictObject({ fixture: z.string(), prunePoints: z.int().nonnegative(), ...Measures.shape });
@@ -200,6 +203,10 @@ export const Summary = z.strictObject({
   /** The predictor's model calls this condition relied on (management overhead); null when it made none. */
   modelUsage: ModelUsage.nullable(),
   perFixture: z.array(FixtureMeasures),
+  /** Per cache profile: tokens saved × price, cache loss, overhead and net over every prune point (src/economics/). */
+  economics: z.array(EconomicsTotal).optional(),
+  /** The predictor calls' reported cache tokens against the prediction; absent when no call kept its request or no profile covers the model. */
+  cacheTelemetry: CacheTelemetry.optional(),
 });
 
 /** Model calls of one role: how many finished and how many of them failed (after retries, or unparseable). */

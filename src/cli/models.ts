@@ -240,7 +240,7 @@ export async function prepareStudy(plan: ModelPlan, selected: readonly Condition
       const scope = predictorScopeOf(condition);
       if (!scope) return undefined;
       const p = preparedFor(prepared, view, scope);
-      return p && { provider, model: gateway.model, call: p.call, failed: !(p.prediction instanceof Map) };
+      return p && { provider, model: gateway.model, call: p.call, failed: !(p.prediction instanceof Map), request: predictorRequest(view, provider, seed, scope) };
     };
   }
   // Every predictor call has finished here and no reader call has started, so the split by role is exact.

@@ -1,5 +1,6 @@
 // Runs every condition over every prune point of every fixture. Policies get a view and nothing else; the oracle
 // joins only after the decisions exist, in the scoring step.
+import type { PointEconomics } from '../economics/record.js';
 import type { Decision, DecisionRecord, FixtureMeasures, Measures, PointMeasures, Summary } from '../artifacts/schema.js';
 import { ARTIFACT_VERSION } from '../artifacts/schema.js';
 import type { TokenCounter } from '../accounting/tokens.js';
@@ -18,6 +19,10 @@ import type { Reader } from '../behaviour/reader.js';
 import { EMBEDDED_STUDY, type StudyModels } from '../behaviour/study.js';
 import { chargeTokens, usageOf, type CallCharge } from '../providers/telemetry.js';
 import { leftBehind, type PlaceholderMode } from './placeholder.js';
+import { followingRequests, previousRequestTime, rawEntries, sequenceEconomics, type PointRequestInput, type RequestEntry } from '../economics/sequence.js';
+import { poolEconomics } from '../economics/bill.js';
+import { cacheTelemetryOf } from '../economics/telemetry.js';
+import { modelledProfiles } from '../providers/caching.js';
 
 export interface StudyOptions {
   readonly conditions: readonly Condition[];
@@ -64,7 +69,7 @@ export interface StudySink {
  */
 export function streamStudy(options: StudyOptions, sink: StudySink): Summary[] {
   const models = options.models ?? EMBEDDED_STUDY;
-  const totals = options.conditions.map(() => ({ perFixture: [] as FixtureMeasures[], removedBy: new Map<string, RemovedBy>(), charges: [] as CallCharge[] }));
+  const totals = options.conditions.map(() => ({ perFixture: [] as FixtureMeasures[], removedBy: new Map<string, RemovedBy>(), charges: [] as CallCharge[], economics: [] as (PointEconomics | undefined)[] }));
   for (const loaded of options.fixtures) {
     const prepared: PreparedPoint[] = loaded.fixture.prunePoints.map((point) => ({
       loaded,
@@ -76,6 +81,7 @@ export function streamStudy(options: StudyOptions, sink: StudySink): Summary[] {
       const { records, points, charges } = runCondition(condition, prepared, options, models);
       const total = totals[i]!;
       total.charges.push(...charges);
+      total.economics.push(...points.map((p) => p.economics));
       if (points.length > 0) total.perFixture.push({ fixture: loaded.fixture.id, prunePoints: points.length, ...aggregate(points, models.reader) });
       countRemovals(total.removedBy, records);
       sink.fixture({ condition, loaded, records, points });
@@ -102,11 +108,15 @@ function runCondition(condition: Condition, prepared: readonly PreparedPoint[], 
   const records: DecisionRecord[] = [];
   const points: PointMeasures[] = [];
   const charges: CallCharge[] = [];
-  for (const { loaded, point, oracle, view } of prepared) {
+  const requests: PointRequestInput[] = [];
+  let previousPointTime: string | null = null;
+  for (const [k, { loaded, point, oracle, view }] of prepared.entries()) {
     const charge = models.predictorCharge?.(condition.name, view);
     if (charge) charges.push(charge);
     const eligibilities = decideChecked(condition, view);
-    const timing = decideTiming(effectiveTiming(condition, options), view);
+    const lastRequest = previousRequestTime(view, previousPointTime);
+    previousPointTime = point.time;
+    const timing = decideTiming(effectiveTiming(condition, options), view, { previousRequestTime: lastRequest });
     const itemsById = new Map(view.items.map((i) => [i.id, i]));
     const proposed = eligibilities.map((e) => ({ e, decision: decisionOf(e, timing.applyNow) }));
     const texts = new Map<string, string>();
@@ -135,6 +145,11 @@ function runCondition(condition: Condition, prepared: readonly PreparedPoint[], 
     const behaviour = pointBehaviour(models.reader, { fixture: loaded.fixture, point, view, removals, outcomes: score.measures.obligationOutcomes });
     points.push({ ...score.measures, behaviour });
     const removalById = new Map(removals.map((r) => [r.itemId, r]));
+    requests.push({
+      time: point.time, previousRequestTime: lastRequest, raw: rawEntries(view.items), sent: sentEntries(view, removalById),
+      followingRequests: followingRequests(loaded.fixture.items, point.turn, prepared[k + 1]?.point.turn ?? null),
+      overheadTokens: score.measures.tokens.overhead,
+    });
     for (const { e, decision } of decided) {
       const item = itemsById.get(e.itemId)!;
       const removal = removalById.get(e.itemId);
@@ -172,7 +187,20 @@ function runCondition(condition: Condition, prepared: readonly PreparedPoint[], 
       });
     }
   }
-  return { records, points, charges };
+  const timesKnown = prepared[0]?.loaded.fixture.imported?.timestamps !== 'synthetic';
+  const economics = sequenceEconomics(requests, modelledProfiles(), timesKnown);
+  return { records, points: points.map((p, i) => ({ ...p, economics: economics[i]! })), charges };
+}
+
+/** The request a prune point sends: each item, or what its removal left behind (nothing, when it left no text). */
+function sentEntries(view: PolicyView, removals: ReadonlyMap<string, AppliedRemoval>): RequestEntry[] {
+  const out: RequestEntry[] = [];
+  for (const item of view.items) {
+    const removal = removals.get(item.id);
+    if (!removal) out.push({ id: item.id, text: item.content, tokens: item.tokens });
+    else if (removal.leftBehind !== '') out.push({ id: item.id, text: removal.leftBehind, tokens: removal.leftBehindTokens });
+  }
+  return out;
 }
 
 /**
@@ -273,9 +301,9 @@ function countRemovals(into: Map<string, RemovedBy>, records: readonly DecisionR
 }
 
 /** Pools per-fixture sums, which equals pooling every prune point: sums of counts are associative. */
-interface Totals { perFixture: readonly FixtureMeasures[]; removedBy: ReadonlyMap<string, RemovedBy>; charges: readonly CallCharge[] }
+interface Totals { perFixture: readonly FixtureMeasures[]; removedBy: ReadonlyMap<string, RemovedBy>; charges: readonly CallCharge[]; economics: readonly (PointEconomics | undefined)[] }
 
-function summarise(c: ConditionInfo, options: StudyOptions, reader: Reader, { perFixture, removedBy, charges }: Totals): Summary {
+function summarise(c: ConditionInfo, options: StudyOptions, reader: Reader, { perFixture, removedBy, charges, economics }: Totals): Summary {
   return {
     artifactVersion: ARTIFACT_VERSION,
     exploratory: options.exploratory ?? false,
@@ -294,5 +322,12 @@ function summarise(c: ConditionInfo, options: StudyOptions, reader: Reader, { pe
     removedBy: [...removedBy.values()].map((r) => ({ ...r })).sort((a, b) => (a.step ?? 0) - (b.step ?? 0) || byCodeUnit(a.rule, b.rule)),
     perFixture: [...perFixture],
     modelUsage: usageOf(charges),
+    economics: poolEconomics(economics, modelledProfiles().map((p) => p.id)),
+    ...optional('cacheTelemetry', cacheTelemetryOf(charges, options.tokens)),
   };
+}
+
+/** A field written only when it has a value, so results without it stay byte-identical. */
+function optional<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
 }

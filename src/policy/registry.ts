@@ -19,7 +19,7 @@ import { raw } from './raw.js';
 import { single } from './single.js';
 import { timed, timedName } from './timed.js';
 import type { Condition } from './types.js';
-import type { Timing } from '../timing/timing.js';
+import { DEFAULT_CACHE_PROFILE, type Timing } from '../timing/timing.js';
 
 /**
  * The parameter sweeps, so a tunable condition's trade-off is a curve rather than one point. The base conditions
@@ -37,7 +37,7 @@ export function sweepName(base: string, value: number): string {
 const LADDER_0_3 = 'ladder-0-3';
 
 /** The timings the conservative ladder is also registered with, so the study exercises DEFER (name: see timedName). */
-export const TIMED: readonly Timing[] = [{ kind: 'task-boundary' }, { kind: 'pressure', threshold: 0.8 }];
+export const TIMED: readonly Timing[] = [{ kind: 'task-boundary' }, { kind: 'pressure', threshold: 0.8 }, { kind: 'cache-safe', profile: DEFAULT_CACHE_PROFILE }];
 
 function timedLadderNames(): string[] {
   return TIMED.map((timing) => timedName(LADDER_0_3, timing));

@@ -3,6 +3,7 @@
 import type { ModelUsage } from '../artifacts/schema.js';
 import type { CallResult } from './gateway.js';
 import { addUsd } from './pricing.js';
+import type { ChatRequest } from './types.js';
 
 /** One call as a condition or reader is charged for it; `failed` also covers a parsed-but-unusable answer. */
 export interface CallCharge {
@@ -10,6 +11,8 @@ export interface CallCharge {
   readonly model: string;
   readonly call: CallResult;
   readonly failed: boolean;
+  /** What was sent, when the caller kept it: the cache telemetry compares the reported cache tokens with it. */
+  readonly request?: Pick<ChatRequest, 'system' | 'user'>;
 }
 
 export function chargeTokens(charge: CallCharge): number {

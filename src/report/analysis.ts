@@ -2,6 +2,7 @@
 // paired comparisons, the ladder's steps, the per-family breakdown and the safety/reduction frontier. Tables,
 // charts and notebooks all read this; none of them computes an interval of its own.
 import type { BehaviourSide, FixtureMeasures, OracleRatio, Ratio, Summary, Tokens } from '../artifacts/schema.js';
+import type { EconomicsTotal } from '../economics/record.js';
 import { byCodeUnit } from '../fixture/canonical.js';
 import { pool, ratio } from '../score/ratio.js';
 import { POINT_OUTCOMES, SECONDARY_COMPARISONS, SECONDARY_OUTCOMES } from './comparisons.js';
@@ -68,6 +69,8 @@ export interface ConditionRow {
   readonly reduction: BootstrapResult;
   /** Provider cost in US dollars; null when not known. */
   readonly cost: number | null;
+  /** Per cache profile: savings, cache loss, overhead and net (src/economics/); empty for results written before it. */
+  readonly economics: readonly EconomicsTotal[];
 }
 
 /** An exact McNemar test on one point outcome; b: points where only the candidate has it, c: only the reference. */
@@ -247,6 +250,7 @@ function conditionRow(c: ConditionResults, fixtureOrder: readonly string[], base
     tokens: s.tokens,
     reduction: bootstrap(present.length, pooledReduction(present.map((f) => f.tokens.raw), present.map((f) => f.tokens.final)), boot),
     cost: providerCost(s),
+    economics: s.economics ?? [],
   };
 }
 

@@ -7,6 +7,7 @@ import { failure } from '../errors.js';
 import { byCodeUnit } from '../fixture/canonical.js';
 import { analyse, type Analysis } from './analysis.js';
 import { buildCharts, type ChartSpec } from './charts.js';
+import { economicsTables } from './economics.js';
 import { hypothesesMarkdown, hypothesesTable, HYPOTHESES_TABLE } from './hypotheses.js';
 import { loadResults, type StudyResults } from './load.js';
 import { loadAnalysisPlan } from './plan.js';
@@ -38,7 +39,7 @@ export async function buildReport(resultsDir: string, label: string, root: strin
 }
 
 export async function renderReport(analysis: Analysis): Promise<Report> {
-  const tables = [...buildTables(analysis), hypothesesTable(analysis)];
+  const tables = [...buildTables(analysis), hypothesesTable(analysis), ...economicsTables(analysis)];
   const charts = buildCharts(analysis);
   const files = new Map<string, string | Buffer>();
   for (const t of tables) {

@@ -25,7 +25,7 @@ beforeAll(async () => {
     const name = f.slice(0, -'.ts'.length);
     expectations.push(((await import(`./expectations/${name}.ts`)) as { default: FixtureExpectations }).default);
   }
-});
+}, 120_000); // every condition over every canonical fixture: well past the 10 s default on a shared, loaded machine
 
 const record = (condition: string, fixture: string, point: string, item: string): DecisionRecord | undefined =>
   runs.find((r) => r.info.name === condition)?.records.find((x) => x.fixture === fixture && x.prunePoint === point && x.itemId === item);

@@ -35,6 +35,7 @@ const timingArb: fc.Arbitrary<Timing> = fc.oneof(
   fc.constant({ kind: 'immediate' as const }),
   fc.constant({ kind: 'task-boundary' as const }),
   fc.double({ min: 0.05, max: 1, noNaN: true }).map((threshold) => ({ kind: 'pressure' as const, threshold })),
+  fc.constantFrom('anthropic-5m', 'anthropic-1h', 'openai-in-memory').map((profile) => ({ kind: 'cache-safe' as const, profile })),
 );
 
 const expectRatio = (r: OracleRatio | Ratio, numerator: number, denominator: number, what: string) => {

@@ -5,7 +5,7 @@ const ORDER = [
   'raw', 'prune-all', 'id-only', 'position-only',
   'exact-redundancy', 'source-identity', 'errored-input-residue', 'checked-supersession', 'verified-completion', 'predictive-semantic',
   'same-tool-args-dedup', 'dcp-purge-errors', 'observation-masking', 'oldest-first', 'regenerability-guard',
-  'ladder-0', 'ladder-0-1', 'ladder-0-2', 'ladder-0-3', 'ladder-0-4', 'ladder-0-3~task-boundary', 'ladder-0-3~pressure-0.8',
+  'ladder-0', 'ladder-0-1', 'ladder-0-2', 'ladder-0-3', 'ladder-0-4', 'ladder-0-3~task-boundary', 'ladder-0-3~pressure-0.8', 'ladder-0-3~cache-safe',
   'predictive-semantic@0.05', 'predictive-semantic@0.1', 'predictive-semantic@0.3', 'predictive-semantic@0.4', 'predictive-semantic@0.5',
   'observation-masking@1', 'observation-masking@2', 'observation-masking@5', 'observation-masking@20', 'observation-masking@40',
 ];
@@ -51,6 +51,7 @@ describe('condition registry', () => {
       'ladder-0-4': ['B', 4, true, true],
       'ladder-0-3~task-boundary': ['B', 3, true, false],
       'ladder-0-3~pressure-0.8': ['B', 3, true, false],
+      'ladder-0-3~cache-safe': ['B', 3, true, false],
       ...Object.fromEntries([0.05, 0.1, 0.3, 0.4, 0.5].map((t) => [`predictive-semantic@${t}`, ['A', 4, false, true]])),
       ...Object.fromEntries([1, 2, 5, 20, 40].map((m) => [`observation-masking@${m}`, ['comparator', null, false, false]])),
     });
