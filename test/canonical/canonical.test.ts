@@ -25,7 +25,8 @@ beforeAll(async () => {
     const name = f.slice(0, -'.ts'.length);
     expectations.push(((await import(`./expectations/${name}.ts`)) as { default: FixtureExpectations }).default);
   }
-});
+  // Every condition over every canonical fixture: seconds alone, longer on a shared machine.
+}, 120_000);
 
 const record = (condition: string, fixture: string, point: string, item: string): DecisionRecord | undefined =>
   runs.find((r) => r.info.name === condition)?.records.find((x) => x.fixture === fixture && x.prunePoint === point && x.itemId === item);
