@@ -157,9 +157,26 @@ export const messages = {
   PL_AUDIT_NO_ORACLES: (path: string) => `${path} holds no fixture with an oracle: the leak audit needs scored fixtures (an imported trace has no label to leak)`,
   PL_AUDIT_LEAKAGE: (features: readonly string[], maxAuc: number) =>
     `the corpus leaks its labels: ${features.join(', ')} predict${features.length === 1 ? 's' : ''} the oracle's label above AUC ${maxAuc} though a policy must not rely on ${features.length === 1 ? 'it' : 'them'}`,
+  PL_ORACLE_NOT_NECESSARY: (file: string, where: string, item: string, field: string) =>
+    `${file}: ${where}, item "${item}", field "${field}": labelled necessary (in no removable, partial or redundant-group list), but removing it alone, with everything else present, loses no obligation, visible or downstream; label it removable, put it in a redundant group with its copies, or declare why it stays (pinned, a protected tool, a pending step or open work unit naming it, or keptBecause)`,
+  PL_ORACLE_LABEL_LOSES: (file: string, where: string, item: string, field: string, label: 'removable' | 'partial' | 'a redundant copy', lost: readonly LostObligation[]) =>
+    `${file}: ${where}, item "${item}", field "${field}": labelled ${label}, but removing it alone${label === 'partial' ? ' (keeping its residue)' : ''} loses ${lost.map(lostText).join('; ')}`,
+  PL_ORACLE_GROUP_UNNEEDED: (file: string, where: string, field: string, items: readonly string[]) =>
+    `${file}: ${where}, items ${items.map((i) => `"${i}"`).join(', ')}, field "${field}": removing every copy of the group at once loses no obligation, so its copies are removable, not a group`,
 } as const;
 
 export type MessageCode = keyof typeof messages;
+
+/** An obligation a counterfactual removal would lose, and what went missing. */
+export interface LostObligation {
+  readonly id: string;
+  readonly visibility: 'visible' | 'downstream';
+  readonly missing: readonly string[];
+}
+
+function lostText(l: LostObligation): string {
+  return `${l.visibility} obligation ${l.id} (missing ${l.missing.join(' | ')})`;
+}
 
 // Informational lines: what a command prints when it works or wants a word heard (status, success, warnings). No
 // error carries them, so they have no PL_* code and live apart from `messages`, whose keys are the codes errors use.

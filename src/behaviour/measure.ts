@@ -4,6 +4,7 @@
 import type { Behaviour, BehaviourSide, ObligationOutcome } from '../artifacts/schema.js';
 import type { Fixture, Obligation, PrunePoint } from '../fixture/schema.js';
 import type { PolicyView } from '../fixture/view.js';
+import { obligationJudge } from '../oracle/obligations.js';
 import { pool, ratio } from '../score/ratio.js';
 import type { AppliedRemoval } from '../score/score.js';
 import { poolUsage, usageOf, type CallCharge } from '../providers/telemetry.js';
@@ -72,12 +73,15 @@ export function pointBehaviour(reader: Reader, input: PointBehaviourInput): Beha
   const obligations = [...input.point.visible.obligations, ...input.point.downstream];
   const outcomeOf = new Map(input.outcomes.map((o) => [o.id, o]));
   const contexts = { full: fullContext(input.view), pruned: prunedContext(input.view, input.removals) };
+  // Whether the facts are in context is the scoring's own judgement (anyOf, facts, placeholder text), without recovery.
+  const base = { fixture: input.fixture, point: input.point, view: input.view };
+  const judges = { full: obligationJudge({ ...base, removals: [] }), pruned: obligationJudge({ ...base, removals: input.removals }) };
   const answers = { full: [] as Answered[], pruned: [] as Answered[] };
   for (let epoch = 0; epoch < reader.epochs; epoch += 1) {
     for (const obligation of obligations) {
       for (const which of ['full', 'pruned'] as const) {
         const context = contexts[which];
-        const present = factsPresent(obligation, input.view, context);
+        const present = judges[which].judge(obligation, 'downstream').how === 'present';
         const how = outcomeOf.get(obligation.id)?.how;
         const recovered = !present && which === 'pruned' && (how === 'pointer' || how === 're-read');
         const judgement = reader.judge({

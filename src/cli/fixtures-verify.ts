@@ -1,5 +1,6 @@
 // `prunelab fixtures-verify` (npm run fixtures:verify): checks the fixture manifest against the files (changed,
-// missing, extra), validates every fixture and oracle, and regenerates the generated corpus from the manifest's
+// missing, extra), validates every fixture and oracle, holds every oracle to the counterfactual rule
+// (../oracle/counterfactual.ts: a necessary item is one whose removal alone loses an obligation), and regenerates the generated corpus from the manifest's
 // seed and count to check each file equals the generator's ground truth. Any problem: exit 2, every problem listed.
 import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -7,6 +8,7 @@ import { PrunelabError, input } from '../errors.js';
 import { byCodeUnit, relativePath, sha256 } from '../fixture/canonical.js';
 import { isFixtureName, loadFixture, readJsonBytes } from '../fixture/load.js';
 import { forEachGenerated } from '../corpus/corpus.js';
+import { counterfactualProblems, problemText } from '../oracle/counterfactual.js';
 import { diffEntries, FIXTURE_MANIFEST_FILE, inputFiles, manifestScope, readFixtureManifest, type Entry, type EntryDiff } from '../study/manifest.js';
 import { messages, notices } from '../messages.js';
 import { parseFlags } from './args.js';
@@ -18,8 +20,10 @@ const FLAGS = { manifest: { type: 'string' }, help: { type: 'boolean' } } as con
 export const FIXTURES_VERIFY_HELP = `npm run fixtures:verify -- [options]
 
 Checks every fixture and oracle under the manifest's folder against the manifest's sha256s (a manifest names
-files from its folder's parent: fixtures/MANIFEST.json from the package root), validates each one, and
-regenerates the generated corpus from the manifest's seed and count to compare with the files. Exit 2 on any
+files from its folder's parent: fixtures/MANIFEST.json from the package root), validates each one, checks
+each oracle against its obligations (an item labelled necessary must lose an obligation when removed alone,
+unless something declared protects it; an item labelled removable, partial or a redundant copy must lose none),
+and regenerates the generated corpus from the manifest's seed and count to compare with the files. Exit 2 on any
 problem, each named with its file and both hashes.
 
   --manifest FILE   the manifest (default ${VERIFY_DEFAULTS.manifest})
@@ -42,7 +46,8 @@ export async function fixturesVerify(argv: readonly string[], io: CliIO): Promis
   const problems = diffEntries([...manifest.fixtures, ...manifest.oracles].sort(byFile), [...onDisk.fixtures, ...onDisk.oracles].sort(byFile)).map(problemOf);
   for (const f of onDisk.fixtures) {
     try {
-      loadFixture(f.path, root);
+      const loaded = loadFixture(f.path, root);
+      if (loaded.oracle) problems.push(...counterfactualProblems(loaded.fixture, loaded.oracle).map((p) => problemText(loaded.oracleFile ?? loaded.file, p)));
     } catch (err) {
       if (!(err instanceof PrunelabError)) throw err;
       problems.push(err.message);

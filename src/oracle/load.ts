@@ -30,10 +30,23 @@ export function checkOracle(o: OracleT, f: FixtureT, file: string): void {
     };
     pt.removable.forEach((id, j) => listed(`removable[${j}]`, id));
     pt.partial.forEach((p, j) => listed(`partial[${j}].itemId`, p.itemId));
+    // Groups may overlap (an item holding two facts each held elsewhere too), but never repeat an item nor reuse one
+    // the point already calls removable or partial.
+    const grouped = new Set<string>();
     pt.redundantGroups.forEach((g, j) => {
-      g.items.forEach((id, k) => listed(`redundantGroups[${j}].items[${k}]`, id));
+      const inGroup = new Set<string>();
+      g.items.forEach((id, k) => {
+        const field = `redundantGroups[${j}].items[${k}]`;
+        if (inGroup.has(id)) fail(where, field, `item "${id}" is listed twice in this group`);
+        inGroup.add(id);
+        if (grouped.has(id)) {
+          if (!inContext.has(id)) fail(where, field, `item "${id}" is not in context at prune point "${point.id}" (turn ${point.turn})`);
+        } else listed(field, id);
+      });
+      inGroup.forEach((id) => grouped.add(id));
       if (g.keep >= g.items.length) fail(where, `redundantGroups[${j}].keep`, `keeps ${g.keep} of ${g.items.length} copies, so none is removable`);
     });
+    (pt.keptBecause ?? []).forEach((k, j) => listed(`keptBecause[${j}].itemId`, k.itemId));
   });
   for (const p of f.prunePoints) if (!covered.has(p.id)) fail('oracle', 'points', `no oracle point for prune point "${p.id}"`);
 }

@@ -1,5 +1,6 @@
 // The ladder's first question: is the item required by a declared current obligation? Protection is derived from
 // what the view declares (pins, protected tools, visible obligations, pending steps), never from a list of kinds.
+import { namedItems, namedStrings } from '../fixture/needs.js';
 import type { PolicyView, ViewItem } from '../fixture/view.js';
 
 export interface Protection {
@@ -14,9 +15,10 @@ export function protectionOf(view: PolicyView, item: ViewItem): Protection | und
   if (item.tool && protectedTools.includes(item.tool.name)) {
     return { reason: `output of protected tool ${item.tool.name}`, consulted: [] };
   }
-  const byId = obligations.filter((o) => o.needs.itemIds.includes(item.id)).map((o) => o.id);
+  // Every item or string an obligation names counts, in any of its alternatives: which one will hold is not known.
+  const byId = obligations.filter((o) => namedItems(o.needs).includes(item.id)).map((o) => o.id);
   const byText = obligations
-    .filter((o) => !byId.includes(o.id) && o.needs.strings.some((s) => item.content.includes(s)))
+    .filter((o) => !byId.includes(o.id) && namedStrings(o.needs).some((s) => item.content.includes(s)))
     .map((o) => o.id);
   const steps = pendingSteps.filter((s) => s.references.includes(item.id)).map((s) => s.id);
   const consulted = [...byId, ...byText, ...steps];

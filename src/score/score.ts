@@ -1,11 +1,12 @@
-// Per-prune-point measures: pruning quality against the oracle, obligation preservation (with recovery tested
-// against the world), re-fetch alerts and token accounting. Counts are kept so aggregation can pool them.
-import type { Decision, DecisionCounts, ObligationOutcome, PointMeasures, Tokens } from '../artifacts/schema.js';
+// Per-prune-point measures: pruning quality against the oracle, obligation preservation (judged in
+// ../oracle/obligations.ts, recovery tested against the world), re-fetch alerts and token accounting. Counts are
+// kept so aggregation can pool them.
+import type { Decision, DecisionCounts, PointMeasures, Tokens } from '../artifacts/schema.js';
 import { canonicalJson } from '../fixture/canonical.js';
-import type { Fixture, Item, Obligation, OraclePoint, PrunePoint, ResidueField } from '../fixture/schema.js';
-import type { PolicyView, ViewItem } from '../fixture/view.js';
-import { reread, resolvePointer } from '../fixture/world.js';
+import type { Fixture, OraclePoint, PrunePoint, ResidueField } from '../fixture/schema.js';
+import type { PolicyView } from '../fixture/view.js';
 import { oracleJudge, type Outcome, type Verdict } from '../oracle/judge.js';
+import { obligationsAt } from '../oracle/obligations.js';
 import { classify } from '../policy/regenerability.js';
 import { ratio, unscored } from './ratio.js';
 
@@ -77,59 +78,6 @@ function tokensAt(view: PolicyView, removals: readonly AppliedRemoval[], overhea
   const removed = removals.reduce((s, r) => s + (byId.get(r.itemId) ?? 0), 0);
   const placeholder = removals.reduce((s, r) => s + r.leftBehindTokens, 0);
   return { raw: view.contextTokens, removed, placeholder, overhead, final: view.contextTokens - removed + placeholder };
-}
-
-/** The texts in context after the removals, one per item, so a required string never matches across items. */
-function contextTexts(view: PolicyView, removals: readonly AppliedRemoval[]): string[] {
-  const removed = new Map(removals.map((r) => [r.itemId, r]));
-  return view.items.map((item) => removed.get(item.id)?.leftBehind ?? item.content);
-}
-
-function obligationsAt(input: PointInput): ObligationOutcome[] {
-  const texts = contextTexts(input.view, input.removals);
-  const removedIds = new Set(input.removals.map((r) => r.itemId));
-  const removedItems = input.view.items.filter((i) => removedIds.has(i.id));
-  const judgeOne = (o: Obligation, visibility: 'visible' | 'downstream'): ObligationOutcome => {
-    const missing: string[] = [];
-    const ways = new Set<'pointer' | 're-read'>();
-    const recover = (wanted: (text: string) => boolean, from: readonly ViewItem[]): boolean => {
-      for (const item of from) {
-        const way = recovery(input.fixture, o, item, wanted);
-        if (way) {
-          ways.add(way);
-          return true;
-        }
-      }
-      return false;
-    };
-    for (const s of o.needs.strings) {
-      if (texts.some((t) => t.includes(s))) continue;
-      if (!recover((t) => t.includes(s), removedItems.filter((i) => i.content.includes(s)))) missing.push(s);
-    }
-    for (const id of o.needs.itemIds) {
-      const item = removedItems.find((i) => i.id === id);
-      if (!item || o.needs.strings.length > 0) continue;
-      if (!recover((t) => t === item.content, [item])) missing.push(`item ${id}`);
-    }
-    const how = missing.length > 0 ? 'lost' : ways.has('pointer') ? 'pointer' : ways.has('re-read') ? 're-read' : 'present';
-    return { id: o.id, visibility, preserved: missing.length === 0, how, missing };
-  };
-  return [
-    ...input.point.visible.obligations.map((o) => judgeOne(o, 'visible')),
-    ...input.point.downstream.map((o) => judgeOne(o, 'downstream')),
-  ];
-}
-
-function recovery(fixture: Fixture, o: Obligation, item: Item, wanted: (text: string) => boolean): 'pointer' | 're-read' | undefined {
-  if (o.pointerSatisfies && item.flags.durablePointer) {
-    const r = resolvePointer(fixture.world, item.flags.durablePointer, o.neededAtTurn);
-    if (r.resolved && wanted(r.content)) return 'pointer';
-  }
-  if (o.rereadSatisfies && item.source && item.source.identity !== 'UNKNOWN') {
-    const again = reread(fixture.world, item.source.identity, o.neededAtTurn);
-    if (again !== undefined && wanted(again)) return 're-read';
-  }
-  return undefined;
 }
 
 /** A removed irreducible item, with no identical copy left, whose tool the trajectory invokes again later with the same arguments. */

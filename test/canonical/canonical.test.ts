@@ -7,6 +7,7 @@ import { residueText } from '../../src/fixture/residue.js';
 import { runStudy, type ConditionRun } from '../../src/engine/run.js';
 import { loadFixtures, type LoadedFixture } from '../../src/fixture/load.js';
 import { buildView } from '../../src/fixture/view.js';
+import { counterfactualProblems, problemText } from '../../src/oracle/counterfactual.js';
 import { protectionOf } from '../../src/policy/protection.js';
 import { allConditions, conditionNames } from '../../src/policy/registry.js';
 import { scorePoint } from '../../src/score/score.js';
@@ -79,7 +80,16 @@ describe('canonical fixtures', () => {
       for (const point of fixture.prunePoints) {
         const o = oracle!.points.find((p) => p.prunePoint === point.id)!;
         const view = buildView(fixture, point.id, counter);
-        const spare = o.redundantGroups.flatMap((g) => g.items.slice(0, g.items.length - g.keep));
+        // Spare copies taken greedily, an item once, while every group it is in (groups may overlap) can spare it.
+        const left = o.redundantGroups.map((g) => g.items.length - g.keep);
+        const spare: string[] = [];
+        for (const id of new Set(o.redundantGroups.flatMap((g) => g.items))) {
+          const groups = o.redundantGroups.flatMap((g, i) => (g.items.includes(id) ? [i] : []));
+          if (groups.every((i) => left[i]! > 0)) {
+            groups.forEach((i) => { left[i]! -= 1; });
+            spare.push(id);
+          }
+        }
         const removals = [
           ...o.removable.map((itemId) => ({ itemId, residue: undefined })),
           ...o.partial.map((p) => ({ itemId: p.itemId, residue: p.residue })),
@@ -95,6 +105,11 @@ describe('canonical fixtures', () => {
         expect(m.falsePruneRate.numerator, `${fixture.id} ${point.id}`).toBe(0);
       }
     }
+  });
+
+  it('has oracles that pass the counterfactual rule: each necessary item loses an obligation alone or is declared kept', () => {
+    const problems = fixtures.flatMap(({ fixture, oracle, oracleFile }) => counterfactualProblems(fixture, oracle!).map((p) => problemText(oracleFile!, p)));
+    expect(problems).toEqual([]);
   });
 
   it('never lets a consulting condition remove an item a visible obligation protects', () => {

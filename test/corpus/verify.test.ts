@@ -57,6 +57,21 @@ describe('fixtures:verify', () => {
     expect(r.stderr).toContain(`${file} changed: the manifest records sha256 ${recorded}, the file has ${sha256(text)}`);
   });
 
+  it('refuses an oracle that contradicts its obligations, naming file, prune point, item and field, and exits 2', async () => {
+    const root = copy();
+    const file = 'fixtures/canonical/oracles/failed-call-input-explains.oracle.json';
+    const o = JSON.parse(readFileSync(join(root, file), 'utf8')) as { points: { prunePoint: string; removable: string[]; redundantGroups: { items: string[] }[] }[] };
+    const pr = o.points.find((p) => p.prunePoint === 'pp-pr')!;
+    // The earlier git status outputs removable and the last necessary: one copy of the branch line labelled necessary.
+    pr.redundantGroups = pr.redundantGroups.filter((g) => !g.items.includes('r-gs3'));
+    pr.removable.push('r-gs1', 'r-gs2', 'r-ta');
+    writeFileSync(join(root, file), `${JSON.stringify(o, null, 2)}\n`);
+    const r = await verify(root);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${file}: oracle point "pp-pr" (points[1]), item "r-gs3", field "removable": labelled necessary`);
+    expect(r.stderr).toMatch(/item "r-ta", field "removable\[\d+\]": labelled removable, but removing it alone loses downstream obligation ob-pr-tests \(missing Tests {2}48 passed \(48\)\)/);
+  });
+
   it('names a missing generated fixture and the hash the manifest recorded for it', async () => {
     const root = copy();
     const file = 'fixtures/generated/gen-0001.json.gz';

@@ -10,6 +10,7 @@
 // rather than compression. A message the importer synthesized (e.g. "exit code 1") is not recorded residue: it is
 // left out, and with no structured field either there is nothing recorded to keep, so the rule abstains.
 import { canonicalJson } from '../../fixture/canonical.js';
+import { namedItems, namedStrings } from '../../fixture/needs.js';
 import type { ResidueField, Status } from '../../fixture/schema.js';
 import { blocksOf, counterpart, type PolicyView, type ViewItem } from '../../fixture/view.js';
 import type { ConfiguredMechanism } from '../eligibility.js';
@@ -54,7 +55,7 @@ export function bulkNeeded(view: PolicyView, item: ViewItem, pair: ViewItem | un
   const reasons: string[] = [];
   const consulted: string[] = [];
   for (const o of obligations) {
-    const held = o.needs.strings.filter((s) => bulk.some((t) => t.includes(s)));
+    const held = namedStrings(o.needs).filter((s) => bulk.some((t) => t.includes(s)));
     if (held.length > 0) {
       reasons.push(`its bulk holds ${held.map((s) => JSON.stringify(s)).join(', ')}, which visible obligation ${o.id} needs`);
       consulted.push(o.id);
@@ -63,7 +64,7 @@ export function bulkNeeded(view: PolicyView, item: ViewItem, pair: ViewItem | un
   const own = new Set([item.id, ...(pair ? [pair.id] : []), ...(item.tool ? [item.tool.callId] : [])]);
   const referencing = [
     ...pendingSteps.map((s) => ({ id: s.id, what: 'pending step', refs: s.references })),
-    ...obligations.map((o) => ({ id: o.id, what: 'visible obligation', refs: o.needs.itemIds })),
+    ...obligations.map((o) => ({ id: o.id, what: 'visible obligation', refs: namedItems(o.needs) })),
   ];
   for (const r of referencing) {
     const hit = r.refs.filter((ref) => own.has(ref) || bulk.some((t) => mentions(t, ref)));

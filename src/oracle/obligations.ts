@@ -1,0 +1,150 @@
+// Whether a prune point's obligations, visible and downstream, survive a set of removals: the one obligation judge,
+// used by the scoring (what a condition's removals lost) and by fixtures:verify (what removing one item alone would
+// lose, to check an oracle's labels against its own obligations). Recovery is tested against the world, never
+// assumed.
+import type { ObligationOutcome } from '../artifacts/schema.js';
+import { needParts } from '../fixture/needs.js';
+import { residueText } from '../fixture/residue.js';
+import type { FactNeed, Fixture, Item, NeedPart, Obligation, PrunePoint, ResidueField } from '../fixture/schema.js';
+import { counterpart, type PolicyView, type ViewItem } from '../fixture/view.js';
+import { reread, resolvePointer } from '../fixture/world.js';
+
+/** A removal as the judge sees it: what stays in context in the item's place, and the residue it claims to keep. */
+export interface RemovalLeft {
+  readonly itemId: string;
+  readonly residue?: readonly ResidueField[];
+  readonly leftBehind: string;
+}
+
+export interface ObligationContext {
+  readonly fixture: Fixture;
+  readonly point: PrunePoint;
+  readonly view: PolicyView;
+  readonly removals: readonly RemovalLeft[];
+}
+
+type Way = 'pointer' | 're-read';
+
+/** Judges obligations against one context; built once, asked per obligation (verify asks only those an item touches). */
+export interface ObligationJudge {
+  judge(o: Obligation, visibility: 'visible' | 'downstream'): ObligationOutcome;
+}
+
+export function obligationJudge(ctx: ObligationContext): ObligationJudge {
+  const removed = new Map(ctx.removals.map((r) => [r.itemId, r]));
+  // One text per item, so a required string never matches across items; a removed item counts by what it left.
+  const texts = ctx.view.items.map((item) => removed.get(item.id)?.leftBehind ?? item.content);
+  const removedItems = ctx.view.items.filter((i) => removed.has(i.id));
+  const byId = new Map(ctx.view.items.map((i) => [i.id, i]));
+
+  const meet = (o: Obligation, part: NeedPart): { missing: string[]; ways: Set<Way> } => {
+    const missing: string[] = [];
+    const ways = new Set<Way>();
+    const recover = (wanted: (text: string) => boolean, from: readonly ViewItem[]): boolean => {
+      for (const item of from) {
+        const way = recovery(ctx.fixture, o, item, wanted);
+        if (way) {
+          ways.add(way);
+          return true;
+        }
+      }
+      return false;
+    };
+    for (const s of part.strings) {
+      if (texts.some((t) => t.includes(s))) continue;
+      if (!recover((t) => t.includes(s), removedItems.filter((i) => i.content.includes(s)))) missing.push(s);
+    }
+    // A part that names strings names its items only to say where the strings are: the strings are what is needed.
+    if (part.strings.length === 0) {
+      for (const id of part.itemIds) {
+        const r = removed.get(id);
+        const item = byId.get(id);
+        if (!r || !item || stillHolds(item, r)) continue;
+        if (!recover((t) => t === item.content, [item])) missing.push(`item ${id}`);
+      }
+    }
+    for (const f of part.facts ?? []) {
+      const r = removed.get(f.item);
+      const item = byId.get(f.item);
+      if (!r || !item || stillHolds(item, r) || states(ctx.view, item, r, f)) continue;
+      if (!recover((t) => t === item.content, [item])) missing.push(factLabel(f));
+    }
+    return { missing, ways };
+  };
+
+  return {
+    judge(o, visibility) {
+      const { all, anyOf } = needParts(o.needs);
+      const own = meet(o, all);
+      const alternatives = anyOf.map((p) => meet(o, p));
+      const met = alternatives.filter((a) => a.missing.length === 0);
+      const missing = [...own.missing];
+      if (alternatives.length > 0 && met.length === 0) {
+        missing.push(`any of: ${alternatives.map((a) => a.missing.join(' + ')).join(' | ')}`);
+      }
+      // The alternative that needed the least recovery is the one that holds: present before re-read before pointer.
+      const chosen = [...met].sort((a, b) => rank(a.ways) - rank(b.ways))[0];
+      const ways = new Set([...own.ways, ...(chosen?.ways ?? [])]);
+      const how = missing.length > 0 ? 'lost' : ways.has('pointer') ? 'pointer' : ways.has('re-read') ? 're-read' : 'present';
+      return { id: o.id, visibility, preserved: missing.length === 0, how, missing };
+    },
+  };
+}
+
+/** Every obligation at the prune point, visible first, judged after the removals. */
+export function obligationsAt(ctx: ObligationContext): ObligationOutcome[] {
+  const j = obligationJudge(ctx);
+  return [
+    ...ctx.point.visible.obligations.map((o) => j.judge(o, 'visible')),
+    ...ctx.point.downstream.map((o) => j.judge(o, 'downstream')),
+  ];
+}
+
+function rank(ways: ReadonlySet<Way>): number {
+  return ways.has('pointer') ? 2 : ways.has('re-read') ? 1 : 0;
+}
+
+export function factLabel(f: FactNeed): string {
+  return `fact ${f.fact}${f.value === undefined ? '' : ` ${f.value}`} of item ${f.item}`;
+}
+
+/** What it left behind still holds the whole payload (a `payload` residue): the item's bytes never left context. */
+function stillHolds(item: Item, r: RemovalLeft): boolean {
+  return item.content.length > 0 && r.leftBehind.includes(item.content);
+}
+
+/**
+ * Whether what a removed item left behind states a fact: a failure by its recorded error type or message, an exit
+ * code by a recorded error field holding it (or a message naming it). "Passed" and "no match" are stated only by
+ * the payload itself, which `stillHolds` already checks. The lines are the residue's own, so a claim to keep a
+ * field counts only when its text is in context.
+ */
+function states(view: PolicyView, item: ViewItem, r: RemovalLeft, f: FactNeed): boolean {
+  const status = item.status ?? counterpart(view.items, item)?.status;
+  if (status?.state !== 'error') return false;
+  const kept = (field: ResidueField): boolean => {
+    const line = residueText(view, item, [field]);
+    return line.length > 0 && r.leftBehind.includes(line);
+  };
+  if (f.fact === 'failed') return kept('errorType') || kept('message');
+  if (f.fact !== 'exit-code' || f.value === undefined) return false;
+  const value = f.value;
+  const byField = Object.entries(status.fields).some(([name, v]) => v === value && kept(`fields.${name}`));
+  return byField || (kept('message') && new RegExp(`(^|[^0-9])${escape(value)}($|[^0-9])`).test(status.message));
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function recovery(fixture: Fixture, o: Obligation, item: Item, wanted: (text: string) => boolean): Way | undefined {
+  if (o.pointerSatisfies && item.flags.durablePointer) {
+    const r = resolvePointer(fixture.world, item.flags.durablePointer, o.neededAtTurn);
+    if (r.resolved && wanted(r.content)) return 'pointer';
+  }
+  if (o.rereadSatisfies && item.source && item.source.identity !== 'UNKNOWN') {
+    const again = reread(fixture.world, item.source.identity, o.neededAtTurn);
+    if (again !== undefined && wanted(again)) return 're-read';
+  }
+  return undefined;
+}
