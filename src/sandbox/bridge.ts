@@ -1,0 +1,52 @@
+// A synchronous line to the sandboxed child. The engine calls `decide` synchronously, and a child process answers
+// asynchronously; a relay worker thread does the IPC while the main thread blocks on a shared flag (Atomics.wait)
+// with a deadline, so a policy that never answers costs the deadline, never a hang.
+import { MessageChannel, Worker, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
+import type { ParentMessage, RelayMessage } from './protocol.js';
+import type { RelayData } from './relay.js';
+
+export type Received = RelayMessage | { readonly kind: 'timeout' };
+
+export class Bridge {
+  private readonly flag = new SharedArrayBuffer(4);
+  private readonly signal = new Int32Array(this.flag);
+  private readonly port: MessagePort;
+  private readonly worker: Worker;
+  private closed = false;
+
+  /** `relay` is the bundled code of relay.ts; the child is started as `node ...args` in `cwd`. */
+  constructor(relay: string, spawn: Omit<RelayData, 'flag' | 'port'>) {
+    const { port1, port2 } = new MessageChannel();
+    this.port = port1;
+    const data: RelayData = { ...spawn, flag: this.flag, port: port2 };
+    this.worker = new Worker(relay, { eval: true, workerData: data, transferList: [port2], env: {}, stdout: true, stderr: true });
+    // Neither the worker nor the child may keep the CLI alive once it is done with them.
+    this.worker.unref();
+  }
+
+  send(message: ParentMessage): void {
+    if (!this.closed) this.worker.postMessage(message);
+  }
+
+  /** The next message from the child, or `timeout` when none came within `ms`. */
+  receive(ms: number): Received {
+    const deadline = performance.now() + ms;
+    for (;;) {
+      Atomics.store(this.signal, 0, 0);
+      const got = receiveMessageOnPort(this.port);
+      if (got) return got.message as RelayMessage;
+      const left = deadline - performance.now();
+      if (left <= 0 || Atomics.wait(this.signal, 0, 0, left) === 'timed-out') {
+        const late = receiveMessageOnPort(this.port);
+        return late ? (late.message as RelayMessage) : { kind: 'timeout' };
+      }
+    }
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.worker.postMessage({ kind: 'close' });
+    this.port.close();
+  }
+}
