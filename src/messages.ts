@@ -167,6 +167,7 @@ export type MessageCode = keyof typeof messages;
 export const sandboxWords = {
   attempt: {
     read: (path: string) => `read ${path}`,
+    import: (path: string) => `import ${path}`,
     write: (path: string) => `write ${path}`,
     spawn: () => 'start a child process',
     thread: () => 'start a worker thread',

@@ -3,13 +3,14 @@
 // The engine talks to it as to any Condition: one synchronous round trip per prune point.
 import { realpathSync } from 'node:fs';
 import { dirname, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { failure, input, type PrunelabError } from '../errors.js';
 import { relativePath } from '../fixture/canonical.js';
 import type { PolicyView } from '../fixture/view.js';
 import { sandboxWords } from '../messages.js';
 import { Bridge, type Received } from './bridge.js';
 import { bundlePolicy, relayCode } from './bundle.js';
-import { refusalOf, vetFolder, type OffLimits } from './folder.js';
+import { inside, refusalOf, vetFolder, type OffLimits } from './folder.js';
 import type { ModuleInfo, ThrownError } from './protocol.js';
 
 export type { OffLimits };
@@ -21,6 +22,9 @@ export interface SandboxOptions {
   readonly offLimits: OffLimits;
   readonly timeoutMs: number;
 }
+
+/** prunelab's own library code (src/), which a policy may import for the view's helpers. */
+const LIBRARY = realpathSync(fileURLToPath(new URL('..', import.meta.url)));
 
 // The child's only code on its command line: everything else arrives as one bundled module over IPC.
 const BOOT = "process.once('message', (code) => import('data:text/javascript;base64,' + code));";
@@ -34,23 +38,28 @@ export class PolicySandbox {
   /** The first thing that went wrong in the child; later calls fail with it, and the CLI reports it. */
   fault: PrunelabError | undefined;
 
-  private constructor(private readonly bridge: Bridge, readonly info: ModuleInfo, private readonly options: SandboxOptions, private readonly folder: string) {}
+  private constructor(private readonly bridge: Bridge, readonly info: ModuleInfo, private readonly options: SandboxOptions) {}
 
   /** Vets the module's folder, compiles the module, starts its process and waits for it to report its export. */
   static async start(file: string, options: SandboxOptions): Promise<PolicySandbox> {
     const folder = realpathSync(dirname(file));
     vetFolder(options.shown, folder, options.offLimits);
-    const bundled = await bundlePolicy(file);
+    const bundled = await bundlePolicy(file, (path) => importable(path, folder, options.offLimits));
+    if (!bundled.ok && 'refused' in bundled) {
+      const why = refusalOf(bundled.refused, options.offLimits);
+      throw input('PL_POLICY_SANDBOX_DENIED', options.shown, sandboxWords.attempt.import(relativePath(bundled.refused, options.cwd)), sandboxWords.why[why]);
+    }
     if (!bundled.ok) throw input('PL_POLICY_IMPORT', options.shown, bundled.detail);
     // Granting the folder and a wildcard under it together aborts Node 20 (an empty radix-tree prefix); the folder
     // with a trailing separator grants it and everything below it, and nothing beside it.
     const args = [permissionFlag(), `--allow-fs-read=${folder}${sep}`, '--no-warnings', '-e', BOOT];
-    const bridge = new Bridge(await relayCode(), { args, cwd: folder, bundle: Buffer.from(bundled.code).toString('base64') });
+    // The CLI's working directory, so that a relative path means what it would mean in-process.
+    const bridge = new Bridge(await relayCode(), { args, cwd: options.cwd, bundle: Buffer.from(bundled.code).toString('base64') });
     const first = bridge.receive(options.timeoutMs);
-    if (first.kind === 'ready') return new PolicySandbox(bridge, first.info, options, folder);
+    if (first.kind === 'ready') return new PolicySandbox(bridge, first.info, options);
     bridge.close();
     if (first.kind === 'load-failed') {
-      throw deniedError(first.error, options, folder) ?? input('PL_POLICY_IMPORT', options.shown, firstLine(first.error.message));
+      throw deniedError(first.error, options) ?? input('PL_POLICY_IMPORT', options.shown, firstLine(first.error.message));
     }
     throw endedError(first, options, sandboxWords.whileLoading());
   }
@@ -62,7 +71,7 @@ export class PolicySandbox {
     const reply = this.bridge.receive(this.options.timeoutMs);
     if (reply.kind === 'decided') return reply.out;
     if (reply.kind === 'threw') {
-      const denied = deniedError(reply.error, this.options, this.folder);
+      const denied = deniedError(reply.error, this.options);
       if (!denied) throw Object.assign(new Error(), { message: reply.error.message });
       this.fault = denied;
     } else {
@@ -77,15 +86,25 @@ export class PolicySandbox {
   }
 }
 
+/**
+ * What a policy may import (compiled in by the bundler, which runs outside the sandbox): its own folder, prunelab's
+ * library code (the view helpers) and installed packages; never an oracle, fixture or result, wherever it lies.
+ */
+function importable(path: string, folder: string, off: OffLimits): boolean {
+  const real = realpathSync(path);
+  if (refusalOf(real, off) !== 'outside') return false;
+  return inside(real, folder) || inside(real, LIBRARY) || real.split(sep).includes('node_modules');
+}
+
 function firstLine(text: string | undefined): string {
   return (text ?? 'undefined').split('\n')[0] ?? '';
 }
 
 /** A refused access, told as what the policy tried and why it is refused; null for any other failure. */
-/** `folder`: the child's working directory, against which it reports a relative path it was refused. */
-function deniedError(error: ThrownError, options: SandboxOptions, folder: string): PrunelabError | null {
+function deniedError(error: ThrownError, options: SandboxOptions): PrunelabError | null {
   if (error.code !== 'ERR_ACCESS_DENIED') return null;
-  const absolute = resolve(folder, error.resource ?? '');
+  // A relative path is reported as the policy gave it: relative to the child's working directory, the CLI's.
+  const absolute = resolve(options.cwd, error.resource ?? '');
   const resource = error.resource ? relativePath(absolute, options.cwd) : '';
   if (error.permission === 'FileSystemRead') {
     return input('PL_POLICY_SANDBOX_DENIED', options.shown, sandboxWords.attempt.read(resource), sandboxWords.why[refusalOf(absolute, options.offLimits)]);

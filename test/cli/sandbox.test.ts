@@ -150,6 +150,20 @@ describe('what a sandboxed policy is refused, with a clear error and nothing wri
     });
   }
 
+  it('refuses to compile in an oracle, a fixture or any file outside its folder that a module imports', async () => {
+    const cases: [string, RegExp][] = [
+      [`import labels from ${JSON.stringify(ORACLE)} with { type: 'json' };`, /tried to import fixtures\/canonical\/oracles\/exit-code-137\.oracle\.json, which its sandbox refuses: it is an oracle/],
+      [`import fx from ${JSON.stringify(join(ROOT, 'fixtures', 'canonical', 'exit-code-137.json'))} with { type: 'json' };`, /tried to import fixtures\/canonical\/exit-code-137\.json, which its sandbox refuses: it is a fixture file/],
+      [`import { minimalOracle } from ${JSON.stringify(join(ROOT, 'test', 'support', 'minimal.ts'))};`, /tried to import test\/support\/minimal\.ts, which its sandbox refuses: it is outside the module's own folder/],
+    ];
+    for (const [header, message] of cases) {
+      const r = await runPolicy(policyFolder({ 'policy.mjs': keeper('', header) }));
+      expect(r.stderr).toMatch(message);
+      expect(r.code).toBe(2);
+      expect(r.written).toEqual([]);
+    }
+  });
+
   it('refuses a folder holding a symbolic link out of it (the permission model would follow it)', async () => {
     const policy = policyFolder({ 'policy.mjs': keeper("fs.readFileSync(new URL('./labels.json', import.meta.url));") });
     symlinkSync(ORACLE, join(policy, '..', 'labels.json'));
