@@ -8,11 +8,13 @@ import type { RelayData } from './relay.js';
 export type Received = RelayMessage | { readonly kind: 'timeout' };
 
 export class Bridge {
-  private readonly flag = new SharedArrayBuffer(4);
+  /** [0]: an answer is waiting; [1]: the child's pid, written by the relay once it has started the child. */
+  private readonly flag = new SharedArrayBuffer(8);
   private readonly signal = new Int32Array(this.flag);
   private readonly port: MessagePort;
   private readonly worker: Worker;
   private closed = false;
+  private ended = false;
 
   /** `relay` is the bundled code of relay.ts; the child is started as `node ...args` in `cwd`. */
   constructor(relay: string, spawn: Omit<RelayData, 'flag' | 'port'>) {
@@ -34,19 +36,34 @@ export class Bridge {
     for (;;) {
       Atomics.store(this.signal, 0, 0);
       const got = receiveMessageOnPort(this.port);
-      if (got) return got.message as RelayMessage;
+      if (got) return this.seen(got.message as RelayMessage);
       const left = deadline - performance.now();
       if (left <= 0 || Atomics.wait(this.signal, 0, 0, left) === 'timed-out') {
         const late = receiveMessageOnPort(this.port);
-        return late ? (late.message as RelayMessage) : { kind: 'timeout' };
+        return late ? this.seen(late.message as RelayMessage) : { kind: 'timeout' };
       }
     }
+  }
+
+  private seen(m: RelayMessage): RelayMessage {
+    if (m.kind === 'exited') this.ended = true;
+    return m;
   }
 
   close(): void {
     if (this.closed) return;
     this.closed = true;
     this.worker.postMessage({ kind: 'close' });
+    // Killed from here as well: a policy spinning in a loop must not outlive a CLI that exits before the relay
+    // thread gets to its close message.
+    const pid = Atomics.load(this.signal, 1);
+    if (pid > 0 && !this.ended) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
     this.port.close();
   }
 }

@@ -26,6 +26,7 @@ const answer = (m: RelayMessage): void => {
 };
 // No environment: a policy has no use for the CLI's model keys or anything else the shell holds.
 const child = spawn(process.execPath, args, { cwd, env: {}, stdio: ['ignore', 'ignore', 'pipe', 'ipc'], serialization: 'advanced' });
+if (child.pid !== undefined) Atomics.store(signal, 1, child.pid);
 let stderr = '';
 child.stderr!.on('data', (chunk: Buffer) => {
   stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_TAIL);
