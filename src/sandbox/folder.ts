@@ -37,7 +37,7 @@ export function refusalOf(path: string, off: OffLimits): Refusal {
 }
 
 /** Throws unless `folder` (a real path) can be granted whole: nothing off limits in it, no link out of it. */
-export function vetFolder(file: string, folder: string, off: OffLimits): void {
+export function vetFolder(file: string, folder: string, off: OffLimits, limit = FOLDER_ENTRY_LIMIT): void {
   const refuse = (path: string, why: string): never => {
     throw input('PL_POLICY_SANDBOX_FOLDER', file, folder, path, why);
   };
@@ -50,7 +50,7 @@ export function vetFolder(file: string, folder: string, off: OffLimits): void {
   const walk = (dir: string): void => {
     for (const name of readdirSync(dir).sort()) {
       const path = join(dir, name);
-      if ((seen += 1) > FOLDER_ENTRY_LIMIT) refuse(folder, sandboxWords.tooLarge(FOLDER_ENTRY_LIMIT));
+      if ((seen += 1) > limit) refuse(folder, sandboxWords.tooLarge(limit));
       if (isOracle(path)) refuse(path, sandboxWords.why.oracle);
       const stat = lstatSync(path);
       if (stat.isSymbolicLink()) {
