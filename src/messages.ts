@@ -171,6 +171,7 @@ export const sandboxWords = {
     write: (path: string) => `write ${path}`,
     spawn: () => 'start a child process',
     thread: () => 'start a worker thread',
+    addon: () => 'load a native addon',
     other: (what: string) => `use ${what}`,
   },
   why: {

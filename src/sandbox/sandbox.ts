@@ -102,6 +102,8 @@ function firstLine(text: string | undefined): string {
 
 /** A refused access, told as what the policy tried and why it is refused; null for any other failure. */
 function deniedError(error: ThrownError, options: SandboxOptions): PrunelabError | null {
+  // Node refuses native addons under the permission model with a code of their own.
+  if (error.code === 'ERR_DLOPEN_DISABLED') return input('PL_POLICY_SANDBOX_DENIED', options.shown, sandboxWords.attempt.addon(), sandboxWords.why.effect);
   if (error.code !== 'ERR_ACCESS_DENIED') return null;
   // A relative path is reported as the policy gave it: relative to the child's working directory, the CLI's.
   const absolute = resolve(options.cwd, error.resource ?? '');

@@ -133,6 +133,7 @@ describe('what a sandboxed policy is refused, with a clear error and nothing wri
     ['a write, even into its own folder', 'write', () => "fs.writeFileSync(new URL('./note.txt', import.meta.url), 'x');", /tried to write .*note\.txt, which its sandbox refuses: a policy is a pure function/],
     ['a child process', 'spawn', () => "(await import('node:child_process')).execFileSync('cat', [" + JSON.stringify(ORACLE) + ']);', /tried to start a child process/],
     ['process.binding', 'binding', () => "process.binding('fs');", /tried to use process\.binding/],
+    ['a native addon', 'addon', () => "process.dlopen({ exports: {} }, new URL('./x.node', import.meta.url).pathname);", /tried to load a native addon/],
     ['a worker thread', 'thread', () => "new (await import('node:worker_threads')).Worker('1', { eval: true });", /tried to start a worker thread/],
   ];
   for (const [what, , body, message] of refused) {
