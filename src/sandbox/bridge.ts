@@ -2,6 +2,7 @@
 // asynchronously; a relay worker thread does the IPC while the main thread blocks on a shared flag (Atomics.wait)
 // with a deadline, so a policy that never answers costs the deadline, never a hang.
 import { MessageChannel, Worker, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
+import { deserialize, serialize } from 'node:v8';
 import type { ParentMessage, RelayMessage } from './protocol.js';
 import type { RelayData } from './relay.js';
 
@@ -26,8 +27,12 @@ export class Bridge {
     this.worker.unref();
   }
 
+  /**
+   * Messages cross as v8-serialized bytes, encoded here and decoded in the child: the relay passes bytes on, so a
+   * view is serialized once and deserialized once per round trip instead of being cloned at every hop.
+   */
   send(message: ParentMessage): void {
-    if (!this.closed) this.worker.postMessage(message);
+    if (!this.closed) this.worker.postMessage(serialize(message));
   }
 
   /** The next message from the child, or `timeout` when none came within `ms`. */
@@ -36,11 +41,11 @@ export class Bridge {
     for (;;) {
       Atomics.store(this.signal, 0, 0);
       const got = receiveMessageOnPort(this.port);
-      if (got) return this.seen(got.message as RelayMessage);
+      if (got) return this.seen(deserialize(got.message as Uint8Array) as RelayMessage);
       const left = deadline - performance.now();
       if (left <= 0 || Atomics.wait(this.signal, 0, 0, left) === 'timed-out') {
         const late = receiveMessageOnPort(this.port);
-        return late ? this.seen(late.message as RelayMessage) : { kind: 'timeout' };
+        return late ? this.seen(deserialize(late.message as Uint8Array) as RelayMessage) : { kind: 'timeout' };
       }
     }
   }
@@ -53,7 +58,7 @@ export class Bridge {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    this.worker.postMessage({ kind: 'close' });
+    this.worker.postMessage('close');
     // Killed from here as well: a policy spinning in a loop must not outlive a CLI that exits before the relay
     // thread gets to its close message.
     const pid = Atomics.load(this.signal, 1);

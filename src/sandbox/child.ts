@@ -1,15 +1,19 @@
 // Runs inside the sandboxed process, bundled together with the user's policy module: loads the module, reports what
 // it exports, then answers one `decide` request per prune point. It holds no state between requests but the module.
+import { deserialize, serialize } from 'node:v8';
 import { deepFreeze } from '../fixture/freeze.js';
 import { describeThrown, type ChildMessage, type ModuleInfo, type ParentMessage } from './protocol.js';
 
+/** Sent as v8-serialized bytes, which the relay passes on undecoded and the CLI decodes (bridge.ts). */
 function send(message: ChildMessage): void {
+  let bytes: Buffer;
   try {
-    process.send!(message);
+    bytes = serialize(message);
   } catch (err) {
     // An answer that cannot be copied (a function, a symbol) is the policy's failure, reported like a throw.
-    process.send!({ kind: 'threw', error: describeThrown(err) } satisfies ChildMessage);
+    bytes = serialize({ kind: 'threw', error: describeThrown(err) } satisfies ChildMessage);
   }
+  process.send!(bytes);
 }
 
 function infoOf(exported: unknown): ModuleInfo {
@@ -35,7 +39,8 @@ export function serve(load: () => Promise<{ default?: unknown }>): void {
     (mod) => {
       const policy = mod.default as { decide: (view: unknown) => unknown } | undefined;
       send({ kind: 'ready', info: infoOf(policy) });
-      process.on('message', (m: ParentMessage) => {
+      process.on('message', (bytes: Uint8Array) => {
+        const m = deserialize(bytes) as ParentMessage;
         let out: unknown;
         try {
           // Frozen as the engine freezes the view it hands an in-process policy: a write throws the same way.

@@ -3,7 +3,8 @@
 // synchronous) while this thread's event loop does the asynchronous IPC.
 import { spawn } from 'node:child_process';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
-import type { ParentMessage, RelayMessage } from './protocol.js';
+import { serialize } from 'node:v8';
+import type { RelayMessage } from './protocol.js';
 
 export interface RelayData {
   readonly flag: SharedArrayBuffer;
@@ -18,7 +19,8 @@ const STDERR_TAIL = 2000;
 
 const { flag, port, args, cwd, bundle } = workerData as RelayData;
 const signal = new Int32Array(flag);
-const answer = (m: RelayMessage): void => {
+/** `m` is a message's bytes (v8 serialization), passed on as they came: the relay never decodes a view or an answer. */
+const answer = (m: Uint8Array): void => {
   // Posted before the flag is raised, so the main thread finds the message whenever it sees the flag.
   port.postMessage(m);
   Atomics.store(signal, 0, 1);
@@ -31,12 +33,13 @@ let stderr = '';
 child.stderr!.on('data', (chunk: Buffer) => {
   stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_TAIL);
 });
-child.on('message', (m: RelayMessage) => answer(m));
-child.on('error', (err) => answer({ kind: 'exited', code: null, signal: null, stderr: err.message }));
-child.on('exit', (code, sig) => answer({ kind: 'exited', code, signal: sig, stderr }));
+const ended = (m: RelayMessage): void => answer(serialize(m));
+child.on('message', (m: Uint8Array) => answer(m));
+child.on('error', (err) => ended({ kind: 'exited', code: null, signal: null, stderr: err.message }));
+child.on('exit', (code, sig) => ended({ kind: 'exited', code, signal: sig, stderr }));
 child.send(bundle);
-parentPort!.on('message', (m: ParentMessage | { kind: 'close' }) => {
-  if (m.kind === 'close') {
+parentPort!.on('message', (m: Uint8Array | 'close') => {
+  if (m === 'close') {
     child.removeAllListeners('exit');
     child.kill('SIGKILL');
     port.close();
