@@ -178,6 +178,7 @@ export const sandboxWords = {
     oracle: 'it is an oracle, the labels every policy is scored against',
     fixtures: 'it is a fixture file, which holds the downstream obligations hidden from every policy',
     results: 'it holds results, which are scored against the oracle',
+    labelCode: "it is prunelab's corpus generator or oracle code, which can rebuild the labels",
     outside: "it is outside the module's own folder",
     effect: 'a policy is a pure function of the view it is given',
   },

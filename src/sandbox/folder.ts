@@ -3,6 +3,7 @@
 // vetted first: it must not hold (or be inside) oracles, fixtures or results, nor a link that leads out of it.
 import { lstatSync, readdirSync, realpathSync } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { input } from '../errors.js';
 import { sandboxWords } from '../messages.js';
 
@@ -13,6 +14,15 @@ export interface OffLimits {
 }
 
 export type Refusal = keyof typeof sandboxWords.why;
+
+/** prunelab's own library code (src/), which a policy may import for the view's helpers (bundle.ts compiles it in). */
+export const LIBRARY = realpathSync(fileURLToPath(new URL('..', import.meta.url)));
+
+/**
+ * Library code a policy may not import: the corpus generator, which could regenerate a generated fixture and its
+ * labels from the seed, and the oracle's own code.
+ */
+const LABEL_CODE = ['corpus', 'oracle'].map((d) => join(LIBRARY, d));
 
 /** A folder holding more entries than this is not a policy's own folder; vetting it would cost more than the run. */
 export const FOLDER_ENTRY_LIMIT = 5000;
@@ -31,6 +41,7 @@ export function isOracle(path: string): boolean {
 export function refusalOf(path: string, off: OffLimits): Refusal {
   if (isOracle(path)) return 'oracle';
   const real = realOrSelf(path);
+  if (LABEL_CODE.some((c) => inside(real, c))) return 'labelCode';
   if (off.fixtures.some((f) => inside(path, f) || inside(real, f))) return 'fixtures';
   if (off.results.some((r) => inside(path, r) || inside(real, r))) return 'results';
   return 'outside';

@@ -3,14 +3,13 @@
 // The engine talks to it as to any Condition: one synchronous round trip per prune point.
 import { realpathSync } from 'node:fs';
 import { dirname, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { failure, input, type PrunelabError } from '../errors.js';
 import { relativePath } from '../fixture/canonical.js';
 import type { PolicyView } from '../fixture/view.js';
 import { sandboxWords } from '../messages.js';
 import { Bridge, type Received } from './bridge.js';
 import { bundlePolicy, relayCode } from './bundle.js';
-import { inside, refusalOf, vetFolder, type OffLimits } from './folder.js';
+import { inside, LIBRARY, refusalOf, vetFolder, type OffLimits } from './folder.js';
 import type { ModuleInfo, ThrownError } from './protocol.js';
 
 export type { OffLimits };
@@ -22,9 +21,6 @@ export interface SandboxOptions {
   readonly offLimits: OffLimits;
   readonly timeoutMs: number;
 }
-
-/** prunelab's own library code (src/), which a policy may import for the view's helpers. */
-const LIBRARY = realpathSync(fileURLToPath(new URL('..', import.meta.url)));
 
 // The child's only code on its command line: everything else arrives as one bundled module over IPC.
 const BOOT = "process.once('message', (code) => import('data:text/javascript;base64,' + code));";
@@ -88,7 +84,8 @@ export class PolicySandbox {
 
 /**
  * What a policy may import (compiled in by the bundler, which runs outside the sandbox): its own folder, prunelab's
- * library code (the view helpers) and installed packages; never an oracle, fixture or result, wherever it lies.
+ * library code (the view helpers; not the corpus generator or the oracle's code) and installed packages; never an
+ * oracle, fixture or result, wherever it lies.
  */
 function importable(path: string, folder: string, off: OffLimits): boolean {
   const real = realpathSync(path);

@@ -155,6 +155,7 @@ describe('what a sandboxed policy is refused, with a clear error and nothing wri
     const cases: [string, RegExp][] = [
       [`import labels from ${JSON.stringify(ORACLE)} with { type: 'json' };`, /tried to import fixtures\/canonical\/oracles\/exit-code-137\.oracle\.json, which its sandbox refuses: it is an oracle/],
       [`import fx from ${JSON.stringify(join(ROOT, 'fixtures', 'canonical', 'exit-code-137.json'))} with { type: 'json' };`, /tried to import fixtures\/canonical\/exit-code-137\.json, which its sandbox refuses: it is a fixture file/],
+      [`import { GENERATOR } from ${JSON.stringify(join(ROOT, 'src', 'corpus', 'corpus.ts'))};`, /tried to import src\/corpus\/corpus\.ts, which its sandbox refuses: it is prunelab's corpus generator/],
       [`import { minimalOracle } from ${JSON.stringify(join(ROOT, 'test', 'support', 'minimal.ts'))};`, /tried to import test\/support\/minimal\.ts, which its sandbox refuses: it is outside the module's own folder/],
     ];
     for (const [header, message] of cases) {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FOLDER_ENTRY_LIMIT, inside, isOracle, refusalOf, vetFolder } from '../../src/sandbox/folder.js';
+import { FOLDER_ENTRY_LIMIT, inside, isOracle, LIBRARY, refusalOf, vetFolder } from '../../src/sandbox/folder.js';
 
 const segment = fc.stringMatching(/^[a-z][a-z0-9._-]{0,8}$/).filter((s) => s !== '..' && s !== '.');
 const NONE = { fixtures: [], results: [] };
@@ -45,6 +45,9 @@ describe('isOracle and refusalOf', () => {
     expect(refusalOf('/p/fixtures/canonical/a.json', off)).toBe('fixtures');
     expect(refusalOf('/tmp/out/raw/decisions.jsonl', off)).toBe('results');
     expect(refusalOf('/p/fixtures-notes.md', off)).toBe('outside');
+    expect(refusalOf(join(LIBRARY, 'corpus', 'families', 'x.ts'), off)).toBe('labelCode');
+    expect(refusalOf(join(LIBRARY, 'oracle', 'judge.ts'), off)).toBe('labelCode');
+    expect(refusalOf(join(LIBRARY, 'fixture', 'view.ts'), off)).toBe('outside');
   });
 });
 
