@@ -22,7 +22,7 @@ import { allConditions, conditionNames, getCondition } from '../policy/registry.
 import type { Condition } from '../policy/types.js';
 import { parseTiming, timingLabel, type Timing } from '../timing/timing.js';
 import { choiceFlag, integerFlag, parseFlags, secondsFlag } from './args.js';
-import { loadPolicyModule, type LoadedPolicy } from './policy-module.js';
+import { loadPolicyModule, type SandboxedCondition } from './policy-module.js';
 import type { OffLimits } from '../sandbox/sandbox.js';
 import { clearDebris, type CliIO } from './io.js';
 import { relativePath } from '../fixture/canonical.js';
@@ -116,13 +116,13 @@ export async function experiment(argv: readonly string[], io: CliIO): Promise<nu
   }
   if (flags.policy && flags.out === undefined) throw usage('PL_USAGE_POLICY_NEEDS_OUT');
   const policyTimeout = secondsFlag('--policy-timeout', flags['policy-timeout'], DEFAULTS.policyTimeout);
-  const loaded: LoadedPolicy[] = [];
+  const loaded: SandboxedCondition[] = [];
   try {
     for (const file of flags.policy ?? []) {
-      const taken = new Set([...conditionNames(), ...loaded.map((p) => p.condition.name)]);
+      const taken = new Set([...conditionNames(), ...loaded.map((c) => c.name)]);
       loaded.push(await loadPolicyModule(file, io.cwd, taken, { offLimits: offLimits(io.cwd, flags.fixtures, flags.out), timeoutMs: policyTimeout * 1000 }));
     }
-    return await run(flags, io, loaded.map((p) => p.condition));
+    return await run(flags, io, loaded);
   } catch (err) {
     // The engine reports a sandbox's failure as the policy's broken output; the sandbox knows the real cause.
     throw loaded.find((p) => p.sandbox.fault)?.sandbox.fault ?? err;

@@ -16,20 +16,27 @@ export interface PolicyModuleOptions {
   readonly timeoutMs: number;
 }
 
-export interface LoadedPolicy {
-  readonly condition: Condition;
-  /** Holds the first failure the sandbox saw (the engine wraps what decide() throws) and stops the process. */
-  readonly sandbox: PolicySandbox;
-}
+/** The default for a caller that names nothing: the project's fixtures/ and results/ under `cwd`, 60 s. */
+export const defaultPolicyOptions = (cwd: string): PolicyModuleOptions => ({
+  offLimits: { fixtures: [resolve(cwd, 'fixtures')], results: [resolve(cwd, 'results')] },
+  timeoutMs: 60_000,
+});
 
-export async function loadPolicyModule(path: string, cwd: string, taken: ReadonlySet<string>, options: PolicyModuleOptions): Promise<LoadedPolicy> {
+/**
+ * A Condition whose `decide` is answered by the sandboxed module. `sandbox` (not enumerable, so never written out
+ * with the condition) holds the first failure it saw, which the engine would report only as a broken output, and
+ * stops the module's process when closed.
+ */
+export type SandboxedCondition = Condition & { readonly sandbox: PolicySandbox };
+
+export async function loadPolicyModule(path: string, cwd: string, taken: ReadonlySet<string>, options = defaultPolicyOptions(cwd)): Promise<SandboxedCondition> {
   const file = resolve(cwd, path);
   if (!existsSync(file)) throw input('PL_POLICY_MISSING', path);
   const sandbox = await PolicySandbox.start(file, { shown: path, cwd, offLimits: options.offLimits, timeoutMs: options.timeoutMs });
   try {
     const info = checkExport(path, sandbox.info.exported, sandbox.info.decideIsFunction, taken);
     const condition: Condition = { ...info, decide: (view: PolicyView) => sandbox.decide(view) as readonly Eligibility[] };
-    return { condition, sandbox };
+    return Object.defineProperty(condition, 'sandbox', { value: sandbox, enumerable: false }) as SandboxedCondition;
   } catch (err) {
     sandbox.close();
     throw err;

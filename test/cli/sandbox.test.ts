@@ -100,7 +100,7 @@ export default {
     try {
       const options = { fixtures, timing: { kind: 'immediate' as const }, placeholders: 'marker' as const, tokens: tokenCounter() };
       const [here] = runStudy({ ...options, conditions: [inProcess] });
-      const [there] = runStudy({ ...options, conditions: [loaded.condition] });
+      const [there] = runStudy({ ...options, conditions: [loaded] });
       expect(here!.records.length).toBeGreaterThan(0);
       expect(new Set(here!.records.map((r) => r.decision))).toEqual(new Set(['KEEP', 'PRUNE', 'ABSTAIN']));
       expect(JSON.stringify(there!.records)).toBe(JSON.stringify(here!.records));
