@@ -34,6 +34,8 @@ function copyable(value: unknown): boolean {
 }
 
 export function serve(load: () => Promise<{ default?: unknown }>): void {
+  // This is the sandboxed process's own entry, not the CLI's: when the CLI goes, so does it, whatever timers the
+  // policy left running.
   process.on('disconnect', () => process.exit(0));
   load().then(
     (mod) => {
