@@ -74,6 +74,14 @@ export const messages = {
   PL_POLICY_IMPORT: (file: string, detail: string) => `${file}: the policy module could not be loaded: ${detail}`,
   PL_POLICY_NAME_TAKEN: (file: string, name: string) =>
     `${file}: condition name "${name}" is already used by a built-in or another --policy module`,
+  PL_POLICY_SANDBOX_DENIED: (file: string, attempt: string, why: string) =>
+    `${file}: the policy tried to ${attempt}, which its sandbox refuses: ${why}. A --policy module runs where it may read only its own folder, and may not write, start processes or threads, or load native code`,
+  PL_POLICY_SANDBOX_FOLDER: (file: string, folder: string, path: string, why: string) =>
+    `${file}: the module's folder ${folder} cannot be its sandbox, which grants the whole folder: ${path}: ${why}. Put the module and its helper files in a folder of their own`,
+  PL_POLICY_TIMEOUT: (file: string, seconds: number, where: string) =>
+    `${file}: the policy gave no answer within ${seconds} s ${where}; its process was stopped and nothing was written (allow longer with --policy-timeout SECONDS)`,
+  PL_POLICY_EXITED: (file: string, how: string, where: string, stderr: string) =>
+    `${file}: the policy's process ended (${how}) ${where}; nothing was written${stderr ? `. Its last output: ${stderr}` : ''}`,
   PL_TRACE_MISSING: (file: string) => `trace file ${file} does not exist`,
   PL_TRACE_JSON: (file: string, position: string, detail: string) =>
     `${file}: not valid JSON at ${position} (${detail}); nothing was written`,
@@ -177,6 +185,34 @@ export interface LostObligation {
 function lostText(l: LostObligation): string {
   return `${l.visibility} obligation ${l.id} (missing ${l.missing.join(' | ')})`;
 }
+
+/** Phrases the sandbox's errors are made of: what a policy tried, and why that is refused. */
+export const sandboxWords = {
+  attempt: {
+    read: (path: string) => `read ${path}`,
+    import: (path: string) => `import ${path}`,
+    write: (path: string) => `write ${path}`,
+    spawn: () => 'start a child process',
+    thread: () => 'start a worker thread',
+    addon: () => 'load a native addon',
+    other: (what: string) => `use ${what}`,
+  },
+  why: {
+    oracle: 'it is an oracle, the labels every policy is scored against',
+    fixtures: 'it is a fixture file, which holds the downstream obligations hidden from every policy',
+    results: 'it holds results, which are scored against the oracle',
+    labelCode: "it is prunelab's corpus generator or oracle code, which can rebuild the labels",
+    outside: "it is outside the module's own folder",
+    effect: 'a policy is a pure function of the view it is given',
+  },
+  linkOut: (target: string | null) =>
+    target === null ? 'a symbolic link that leads nowhere' : `a symbolic link out of the folder, to ${target} (the permission model follows links)`,
+  tooLarge: (limit: number) => `holds more than ${limit} files and folders`,
+  whileLoading: () => 'while loading',
+  atPoint: (fixture: string, point: string) => `on ${fixture} at ${point}`,
+  signal: (signal: string) => `killed by ${signal}`,
+  exitCode: (code: number | null) => `exit code ${code ?? 'unknown'}`,
+} as const;
 
 // Informational lines: what a command prints when it works or wants a word heard (status, success, warnings). No
 // error carries them, so they have no PL_* code and live apart from `messages`, whose keys are the codes errors use.

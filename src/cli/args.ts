@@ -41,3 +41,10 @@ export function choiceFlag<T extends string>(flag: string, text: string | undefi
   if (!(choices as readonly string[]).includes(text)) throw usage('PL_USAGE_BAD_VALUE', flag, text, `one of ${choices.join(', ')}`);
   return text as T;
 }
+
+/** A positive number of seconds, whole or decimal. */
+export function secondsFlag(flag: string, text: string | undefined, fallback: number): number {
+  if (text === undefined) return fallback;
+  if (!/^\d+(\.\d+)?$/.test(text) || Number(text) <= 0) throw usage('PL_USAGE_BAD_VALUE', flag, text, 'a positive number of seconds');
+  return Number(text);
+}

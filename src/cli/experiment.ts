@@ -21,8 +21,9 @@ import { generatedDir } from '../study/manifest.js';
 import { allConditions, conditionNames, getCondition } from '../policy/registry.js';
 import type { Condition } from '../policy/types.js';
 import { parseTiming, timingLabel, type Timing } from '../timing/timing.js';
-import { choiceFlag, integerFlag, parseFlags } from './args.js';
-import { loadPolicyModule } from './policy-module.js';
+import { choiceFlag, integerFlag, parseFlags, secondsFlag } from './args.js';
+import { loadPolicyModule, type SandboxedCondition } from './policy-module.js';
+import type { OffLimits } from '../sandbox/sandbox.js';
 import { clearDebris, type CliIO } from './io.js';
 import { relativePath } from '../fixture/canonical.js';
 import { renderConditionList, renderSummaryTable } from './render.js';
@@ -32,11 +33,12 @@ import { messages, notices } from '../messages.js';
 import { findDebris, removeDeadTemps } from '../engine/atomic.js';
 import { unpinnedFiles } from '../artifacts/verify.js';
 
-export const DEFAULTS = { fixtures: 'fixtures', out: 'results', seed: 20261202, timing: 'immediate', placeholders: 'marker' } as const;
+export const DEFAULTS = { fixtures: 'fixtures', out: 'results', seed: 20261202, timing: 'immediate', placeholders: 'marker', policyTimeout: 60 } as const;
 
 const FLAGS = {
   condition: { type: 'string', multiple: true },
   policy: { type: 'string', multiple: true },
+  'policy-timeout': { type: 'string' },
   fixtures: { type: 'string' },
   out: { type: 'string' },
   timing: { type: 'string' },
@@ -58,7 +60,9 @@ decisions.generated.jsonl.gz and points.generated.jsonl.gz; plus manifest.json f
 --fixtures it first checks every input against the preregistration.
 
   --condition NAME      run only this condition (repeat, or give a comma-separated list); default: all
-  --policy FILE         also run your own Condition, the default export of FILE (.ts or .js; repeatable)
+  --policy FILE         also run your own Condition, the default export of FILE (.ts or .js; repeatable), sandboxed:
+                        it may read only its own folder (no oracle, fixture or result) and write nothing
+  --policy-timeout S    seconds a --policy module may take to load or to answer one prune point (default ${DEFAULTS.policyTimeout})
   --fixtures PATH       a fixture .json file or a folder of them (default ${DEFAULTS.fixtures})
   --out DIR             where to write (default ${DEFAULTS.out}/)
   --timing T            immediate (default), pressure:<share>, task-boundary
@@ -98,6 +102,8 @@ interface Study {
   readonly frozen: FrozenStudy | null;
 }
 
+type ExperimentFlags = ReturnType<typeof parseFlags<typeof FLAGS>>;
+
 export async function experiment(argv: readonly string[], io: CliIO): Promise<number> {
   const flags = parseFlags(argv, FLAGS);
   if (flags.help) {
@@ -109,10 +115,33 @@ export async function experiment(argv: readonly string[], io: CliIO): Promise<nu
     return 0;
   }
   if (flags.policy && flags.out === undefined) throw usage('PL_USAGE_POLICY_NEEDS_OUT');
-  const own: Condition[] = [];
-  for (const file of flags.policy ?? []) {
-    own.push(await loadPolicyModule(file, io.cwd, new Set([...conditionNames(), ...own.map((c) => c.name)])));
+  const policyTimeout = secondsFlag('--policy-timeout', flags['policy-timeout'], DEFAULTS.policyTimeout);
+  const loaded: SandboxedCondition[] = [];
+  try {
+    for (const file of flags.policy ?? []) {
+      const taken = new Set([...conditionNames(), ...loaded.map((c) => c.name)]);
+      loaded.push(await loadPolicyModule(file, io.cwd, taken, { offLimits: offLimits(io.cwd, flags.fixtures, flags.out), timeoutMs: policyTimeout * 1000 }));
+    }
+    return await run(flags, io, loaded);
+  } catch (err) {
+    // The engine reports a sandbox's failure as the policy's broken output; the sandbox knows the real cause.
+    throw loaded.find((p) => p.sandbox.fault)?.sandbox.fault ?? err;
+  } finally {
+    for (const p of loaded) p.sandbox.close();
   }
+}
+
+/**
+ * What a sandboxed policy's folder must not hold: the fixtures named and the project's own (each file's oracle and
+ * hidden obligations), the project's results/ and this run's --out. Every oracle is refused wherever it lies.
+ */
+function offLimits(cwd: string, fixtures: string | undefined, out: string | undefined): OffLimits {
+  const named = resolve(cwd, fixtures ?? DEFAULTS.fixtures);
+  const fixtureRoots = [resolve(cwd, DEFAULTS.fixtures), existsSync(named) && !statSync(named).isDirectory() ? dirname(named) : named];
+  return { fixtures: [...new Set(fixtureRoots)], results: [...new Set([resolve(cwd, DEFAULTS.out), resolve(cwd, out ?? DEFAULTS.out)])] };
+}
+
+async function run(flags: ExperimentFlags, io: CliIO, own: readonly Condition[]): Promise<number> {
   const plan: Plan = {
     conditions: [...(flags.condition || own.length === 0 ? selectConditions(flags.condition, own) : []), ...own],
     fixturesPath: resolve(io.cwd, flags.fixtures ?? DEFAULTS.fixtures),

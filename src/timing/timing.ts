@@ -34,8 +34,12 @@ export function parseTiming(text: string): Timing {
 /** Whether a value from outside (a --policy module's declared timing) is a Timing this module can decide with. */
 export function isTiming(value: unknown): value is Timing {
   if (!value || typeof value !== 'object') return false;
-  const t = value as { kind?: unknown; threshold?: unknown };
+  const t = value as { kind?: unknown; threshold?: unknown; profile?: unknown };
   if (t.kind === 'immediate' || t.kind === 'task-boundary') return Object.keys(t).length === 1;
+  if (t.kind === 'cache-safe') {
+    const profile = typeof t.profile === 'string' ? cacheProfile(t.profile) : undefined;
+    return profile !== undefined && isModelled(profile) && Object.keys(t).length === 2;
+  }
   return t.kind === 'pressure' && typeof t.threshold === 'number' && t.threshold > 0 && t.threshold <= 1 && Object.keys(t).length === 2;
 }
 

@@ -1,0 +1,44 @@
+// The messages that cross between the CLI and a sandboxed policy's process. Everything that crosses is copied by
+// structured clone, so a policy's answer reaches the engine as the same data an in-process call would return.
+import type { PolicyView } from '../fixture/view.js';
+
+/** What a policy's failure carried: enough to tell a refused access from an ordinary throw. */
+export interface ThrownError {
+  /** The thrown value's `message`, untouched (undefined when it had none), as an in-process caller would read it. */
+  readonly message: string | undefined;
+  readonly code?: string;
+  /** For a refused access: the permission (FileSystemRead, ChildProcess, ...) and what it was asked for. */
+  readonly permission?: string;
+  readonly resource?: string;
+}
+
+/** The module's default export without `decide`, and whether `decide` is a function. */
+export interface ModuleInfo {
+  readonly exported: Record<string, unknown> | null;
+  readonly exportType: string;
+  readonly decideIsFunction: boolean;
+}
+
+export type ParentMessage = { readonly kind: 'decide'; readonly view: PolicyView };
+
+export type ChildMessage =
+  | { readonly kind: 'ready'; readonly info: ModuleInfo }
+  | { readonly kind: 'load-failed'; readonly error: ThrownError }
+  | { readonly kind: 'decided'; readonly out: unknown }
+  | { readonly kind: 'threw'; readonly error: ThrownError };
+
+/** What the relay adds: the child is gone (it exited, was killed or never started). */
+export type RelayMessage = ChildMessage | { readonly kind: 'exited'; readonly code: number | null; readonly signal: string | null; readonly stderr: string };
+
+export function describeThrown(err: unknown): ThrownError {
+  if (err === null || typeof err !== 'object') return { message: undefined };
+  const e = err as Record<string, unknown>;
+  const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
+  const message = e['message'];
+  return {
+    message: typeof message === 'string' ? message : message === undefined ? undefined : String(message),
+    ...(text(e['code']) ? { code: text(e['code'])! } : {}),
+    ...(text(e['permission']) ? { permission: text(e['permission'])! } : {}),
+    ...(text(e['resource']) !== undefined ? { resource: text(e['resource'])! } : {}),
+  };
+}
