@@ -8,7 +8,7 @@ import { fullContext } from '../behaviour/measure.js';
 import { structuralReader } from '../behaviour/structural.js';
 import type { StudyModels } from '../behaviour/study.js';
 import { usage } from '../errors.js';
-import { writeAtomic } from '../engine/write.js';
+import { writeAtomic } from '../files/atomic.js';
 import { relativePath } from '../fixture/canonical.js';
 import type { PrunePoint } from '../fixture/schema.js';
 import type { PolicyView } from '../fixture/view.js';
