@@ -18,7 +18,7 @@ import { anthropicClient } from '../providers/anthropic.js';
 import { Budget } from '../providers/budget.js';
 import { CallCache, type CacheMode } from '../providers/cache.js';
 import { EMBEDDED_ROLES, modelRoles } from '../providers/embedded.js';
-import { BudgetStop, Gateway } from '../providers/gateway.js';
+import { type BudgetStop, Gateway } from '../providers/gateway.js';
 import { openaiClient } from '../providers/openai.js';
 import { preparedFor, preparePredictions, lookupPredictor } from '../providers/predictor.js';
 import { priceOf } from '../providers/pricing.js';
