@@ -15,16 +15,24 @@ export const LAYERS: LayerOrder = [
   'fixture',
   // The tokenizer: a leaf that only needs to be below everything that counts tokens (corpus, providers, engine).
   'accounting',
+  // Reserved for the cache economics (request sequences, the dated caching table): below the artifacts whose run
+  // records carry its figures and below the timing whose cache-safe variant reads it.
+  'economics',
   // The schemas of what a run writes; built on the fixture's types, read by score, providers, report and study.
   'artifacts',
   // The generator writes fixtures and oracles from its scenarios' ground truth, so it sits below every policy: an
   // oracle derived from what a policy does would be no oracle.
   'corpus',
+  // Eligibility to PRUNE or DEFER: a function of the view, like a policy; below the policies because a condition
+  // may carry its own timing.
+  'timing',
   // Conditions see the PolicyView and nothing above it: in particular no oracle, no score, no model gateway.
   'policy',
-  // Eligibility to PRUNE or DEFER: a function of the view, like a policy, and beside the policies in what it sees.
-  'timing',
-  // Model backends: the predictor serves policy mechanisms (its requests use their types), so it sits above them.
+  // Reserved for the --policy sandbox, which runs a user's policy in a process of its own: beside the policies it
+  // runs, and below the oracle it must never reach.
+  'sandbox',
+  // Model backends: the predictor serves policy mechanisms (its requests use their types), so it sits above them;
+  // and so no condition can import a gateway: a condition stays a pure function of its view.
   'providers',
   // The oracle sits above everything that decides (policy, timing, providers): what is truly removable is only
   // readable by what loads and scores.
@@ -39,6 +47,9 @@ export const LAYERS: LayerOrder = [
   'engine',
   // The preregistration, the fixture manifest and the frozen-input check: above the engine whose runs they pin.
   'study',
+  // Reserved for the leak audit (a classifier per visible feature, scored against the oracle's labels): above the
+  // oracle like scoring, below the report.
+  'audit',
   // Tables and charts from results; its analysis plan reads the study's preregistration.
   'report',
   // Importers of recorded sessions and the ecology study over them, whose own report draws with the report's one
