@@ -16,7 +16,7 @@ import type { Summary } from '../src/artifacts/schema.js';
 import { runCli } from '../src/cli/main.js';
 import { streamStudy } from '../src/engine/run.js';
 import { RunWriter } from '../src/engine/write.js';
-import { loadFixtures } from '../src/fixture/load.js';
+import { loadFixtures } from '../src/load/fixtures.js';
 import { allConditions } from '../src/policy/registry.js';
 
 const ROWS = ['canonical', 'default study'] as const;

@@ -4,7 +4,7 @@
 // or left half-swapped by a kill is refused, naming each file.
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { findDebris } from '../engine/atomic.js';
+import { findDebris } from '../files/atomic.js';
 import { byCodeUnit, sha256 } from '../fixture/canonical.js';
 import { messages } from '../messages.js';
 import type { Manifest } from './schema.js';

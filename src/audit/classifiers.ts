@@ -1,7 +1,7 @@
 // The deliberately simple per-feature classifiers of the leak audit: each is fitted on one half of the corpus and
 // returns a score (higher = more likely removable) for rows of the other half. Simple on purpose: the audit asks
 // whether a feature alone carries the label, and a policy reading that feature could do at least this well.
-import type { FeatureValue } from './features.js';
+import type { FeatureValue } from '../policy/controls/features.js';
 
 export type Scorer = (value: FeatureValue) => number;
 

@@ -8,7 +8,7 @@ import type { Fixture, Oracle } from '../fixture/schema.js';
 import { buildView, type TokensOf } from '../fixture/view.js';
 import { rocAuc } from './auc.js';
 import { fitScorer } from './classifiers.js';
-import { FEATURES, type Feature, type FeatureValue } from './features.js';
+import { FEATURES, type Feature, type FeatureValue } from '../policy/controls/features.js';
 import { removableAlone } from './labels.js';
 
 /**

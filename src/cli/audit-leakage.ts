@@ -7,7 +7,7 @@ import { auditLeakage, auditRows, DEFAULT_MAX_AUC, leakageCsv, leakageMarkdown, 
 import { writeAtomic } from '../engine/write.js';
 import { failure, input, usage } from '../errors.js';
 import { relativePath } from '../fixture/canonical.js';
-import { loadFixtures } from '../fixture/load.js';
+import { loadFixtures } from '../load/fixtures.js';
 import { notices } from '../messages.js';
 import { integerFlag, parseFlags } from './args.js';
 import type { CliIO } from './io.js';

@@ -10,7 +10,7 @@ import { trainRateTable } from '../audit/train-controls.js';
 import { forEachGenerated, GENERATOR, gzipText } from '../corpus/corpus.js';
 import { writeAtomic } from '../engine/write.js';
 import { usage } from '../errors.js';
-import { loadFixtures } from '../fixture/load.js';
+import { loadFixtures } from '../load/fixtures.js';
 import { notices } from '../messages.js';
 import { ID_ONLY, idKey } from '../policy/controls/id-only.js';
 import { POSITION_ONLY, positionKey } from '../policy/controls/position-only.js';

@@ -8,7 +8,7 @@ import { DecisionRecord, Manifest, PointMeasures, PointRow, RunRecord, Summary }
 import { z } from 'zod';
 import { tokenCounter } from '../accounting/tokens.js';
 import { writeAtomic } from '../engine/write.js';
-import { loadFixtures } from '../fixture/load.js';
+import { loadFixtures } from '../load/fixtures.js';
 import { Fixture, Oracle, SCHEMA_VERSION } from '../fixture/schema.js';
 import { allConditions } from '../policy/registry.js';
 import { parseFlags } from './args.js';

@@ -1,5 +1,5 @@
 // What a command may touch of the outside world; the entry point passes the real one, tests pass their own.
-import { recoverDebris } from '../engine/atomic.js';
+import { recoverDebris } from '../files/atomic.js';
 import { relativePath } from '../fixture/canonical.js';
 import { notices } from '../messages.js';
 

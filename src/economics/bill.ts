@@ -1,6 +1,6 @@
 // Bills a prune point's request under one cache profile, for a condition and for raw on the same sequence, and
 // splits the difference the chapter's way: tokens saved × price − cache loss − policy overhead.
-import type { ModelledProfile } from '../providers/caching.js';
+import type { ModelledProfile } from './caching.js';
 import type { EconomicsTotal, PointEconomics, ProfileBill } from './record.js';
 
 /** One side (a condition, or raw) of a prune point's request. */

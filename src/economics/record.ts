@@ -52,7 +52,7 @@ export const EconomicsTotal = z.strictObject({
   net: z.number(),
 });
 
-/** A run's provider-reported cache tokens against the model's prediction for the same calls (economics/telemetry.ts). */
+/** A run's provider-reported cache tokens against the model's prediction for the same calls (providers/cache-telemetry.ts). */
 export const CacheTelemetry = z.strictObject({
   profile: z.string(),
   calls: z.int().nonnegative(),

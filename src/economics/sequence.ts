@@ -2,7 +2,7 @@
 // the runtime last sent. Before the first prune point nothing was pruned, so that request is the raw context; after
 // a prune point, the runtime kept sending that point's pruned context with the new items appended.
 import type { ViewItem } from '../fixture/view.js';
-import type { ModelledProfile } from '../providers/caching.js';
+import type { ModelledProfile } from './caching.js';
 import { billPoint, type PointInput } from './bill.js';
 import type { PointEconomics } from './record.js';
 

@@ -21,8 +21,8 @@ import { chargeTokens, usageOf, type CallCharge } from '../providers/telemetry.j
 import { leftBehind, type PlaceholderMode } from './placeholder.js';
 import { followingRequests, previousRequestTime, rawEntries, sequenceEconomics, type PointRequestInput, type RequestEntry } from '../economics/sequence.js';
 import { poolEconomics } from '../economics/bill.js';
-import { cacheTelemetryOf } from '../economics/telemetry.js';
-import { modelledProfiles } from '../providers/caching.js';
+import { cacheTelemetryOf } from '../providers/cache-telemetry.js';
+import { modelledProfiles } from '../economics/caching.js';
 
 export interface StudyOptions {
   readonly conditions: readonly Condition[];

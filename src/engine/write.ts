@@ -11,10 +11,10 @@ import { Manifest, POINT_ROW_COLUMNS, type Manifest as ManifestT, type RunBlock,
 import { failure } from '../errors.js';
 import { byCodeUnit, sha256 } from '../fixture/canonical.js';
 import type { ConditionInfo } from '../policy/types.js';
-import { commitSwap, discardStaging, stagingFolder, type SwapStep } from './atomic.js';
+import { commitSwap, discardStaging, stagingFolder, type SwapStep } from '../files/atomic.js';
 import type { FixtureChunk, StudySink } from './run.js';
 
-export { swapIn, writeAtomic } from './atomic.js';
+export { swapIn, writeAtomic } from '../files/atomic.js';
 
 /** What a run knows before it writes: the manifest's inputs, and the volatile facts that go to run.json. */
 export type ManifestInputs = Omit<ManifestT, 'outputs' | 'conditions' | 'run'> & { readonly run: RunBlock };

@@ -1,7 +1,7 @@
 // Checks an oracle against its fixture: the oracle may only speak of prune points the fixture has and of items in
 // context there, each item once. Oracles are read here and judged in judge.ts; no policy module imports either.
 import { input } from '../errors.js';
-import { describe, type Locate } from '../fixture/load.js';
+import { describe, type Locate } from '../fixture/validate.js';
 import type { Fixture as FixtureT, Oracle as OracleT } from '../fixture/schema.js';
 
 export const oracleLocation: Locate = (raw, path) => {

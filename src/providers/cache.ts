@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { writeAtomic } from '../engine/write.js';
+import { writeAtomic } from '../files/atomic.js';
 import { failure } from '../errors.js';
 import { canonicalJson, sha256 } from '../fixture/canonical.js';
 import { ChatRequest, ChatResponse } from './types.js';

@@ -12,20 +12,15 @@ import {
 } from './criteria.js';
 import type { ConditionResults, ScoredPoint, StudyResults } from './load.js';
 import type { AnalysisPlan } from './plan.js';
-import { bootstrap, discordant, holm, mcnemarExact, pooledReduction, wilson, type BootstrapResult } from './stats.js';
+import { bootstrap, discordant, holm, mcnemarExact, pooledReduction, wilson, type BootstrapResult, type Proportion } from './stats.js';
+
+// Kept so that imports of Proportion from the analysis still resolve; it lives in stats.ts (no cycle with criteria.ts).
+export type { Proportion } from './stats.js';
 
 /** False-prune-rate ceilings at which "reduction at a fixed safety threshold" is read. */
 export const SAFETY_THRESHOLDS = [0, 0.01, 0.05] as const;
 /** The family name a fixture with no declared families is counted under. */
 export const NO_FAMILY = '(none)';
-
-export interface Proportion {
-  readonly numerator: number;
-  readonly denominator: number;
-  readonly value: number | null;
-  readonly lo: number | null;
-  readonly hi: number | null;
-}
 
 export function proportion(numerator: number, denominator: number): Proportion {
   return { ...ratio(numerator, denominator), ...wilson(numerator, denominator) };

@@ -5,8 +5,7 @@
 // a form written for other words. Verdicts are never stored: they follow from the figures every time.
 import { sha256 } from '../fixture/canonical.js';
 import { EMBEDDED } from '../providers/embedded.js';
-import type { Proportion } from './analysis.js';
-import type { BootstrapResult } from './stats.js';
+import type { BootstrapResult, Proportion } from './stats.js';
 
 /** Rates whose fixture-bootstrap difference between two conditions a criterion can ask for. */
 export type RateMeasure = 'falsePruneRate' | 'coverage' | 'netReduction';

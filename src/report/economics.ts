@@ -28,7 +28,7 @@ export function economicsTables(a: Analysis): ReportTable[] {
   const notes = [
     units,
     'Savings: tokens removed × base price on every request that carries the pruned context (the prune point\'s and the model calls after it until the next point). Cache loss: the rest of the bill\'s difference from raw (re-written prefixes, discounts lost). Overhead: the policy\'s own model tokens. Net = savings − cache loss − overhead = raw\'s bill − this condition\'s bill − overhead.',
-    'Model limits: one request per prune point plus the model calls between points, each reading the whole previous prefix; cache entries at every entry boundary (Anthropic with one breakpoint at the end reuses less, so its loss here is a lower bound); output tokens untouched by pruning; the caching table\'s figures (src/providers/caching.json).',
+    'Model limits: one request per prune point plus the model calls between points, each reading the whole previous prefix; cache entries at every entry boundary (Anthropic with one breakpoint at the end reuses less, so its loss here is a lower bound); output tokens untouched by pruning; the caching table\'s figures (src/economics/caching.json).',
     'Points whose times are synthetic (imported traces without clock times) add savings only and are counted as unknown.',
   ];
   const data = rows.map(({ r, e }) => ({

@@ -9,6 +9,13 @@ export interface Interval {
   readonly hi: number | null;
 }
 
+/** A proportion with its Wilson interval (criteria.ts reads it without importing the analysis that makes it). */
+export interface Proportion extends Interval {
+  readonly numerator: number;
+  readonly denominator: number;
+  readonly value: number | null;
+}
+
 /** z for a two-sided 95% interval (the 0.975 quantile of the standard normal). */
 export const Z95 = 1.959963984540054;
 

@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { input } from '../errors.js';
 import { sha256 } from '../fixture/canonical.js';
-import { writeAtomic } from '../engine/write.js';
+import { writeAtomic } from '../files/atomic.js';
 import { buildFixtureManifest, FIXTURE_MANIFEST_FILE, readFixtureManifestIfValid, renderFixtureManifest } from './manifest.js';
 import { loadPreregistration, parsePin, pinFileOf, PREREGISTRATION_PROSE_FILE, renderPin, renderPreregistration } from './preregistration.js';
 import { renderPreregistrationMarkdown } from './prose.js';

@@ -2,7 +2,7 @@
 import { usage } from '../errors.js';
 import type { PolicyView } from '../fixture/view.js';
 import { previousRequestTime, secondsBetween } from '../economics/sequence.js';
-import { cacheProfile, isModelled, modelledProfiles, type ModelledProfile } from '../providers/caching.js';
+import { cacheProfile, isModelled, modelledProfiles, type ModelledProfile } from '../economics/caching.js';
 
 export type Timing =
   | { readonly kind: 'immediate' }

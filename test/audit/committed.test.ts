@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { tokenCounter } from '../../src/accounting/tokens.js';
 import { auditLeakage, auditRows, DEFAULT_MAX_AUC } from '../../src/audit/leakage.js';
-import { loadFixtures } from '../../src/fixture/load.js';
+import { loadFixtures } from '../../src/load/fixtures.js';
 import { readFixtureManifestIfValid } from '../../src/study/manifest.js';
 import { AUDIT_DEFAULTS } from '../../src/cli/audit-leakage.js';
 

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { rocAuc } from '../../src/audit/auc.js';
 import { fitScorer } from '../../src/audit/classifiers.js';
-import { FEATURES, idTokens, wordNgrams } from '../../src/audit/features.js';
+import { FEATURES, idTokens, wordNgrams } from '../../src/policy/controls/features.js';
 import { removableAlone } from '../../src/audit/labels.js';
 import { auditLeakage, auditRows, halfOf, LEAKAGE_CSV_COLUMNS } from '../../src/audit/leakage.js';
 import { OraclePoint } from '../../src/fixture/schema.js';

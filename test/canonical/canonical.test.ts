@@ -5,7 +5,8 @@ import type { DecisionRecord, PointMeasures } from '../../src/artifacts/schema.j
 import { tokenCounter } from '../../src/accounting/tokens.js';
 import { residueText } from '../../src/fixture/residue.js';
 import { runStudy, type ConditionRun } from '../../src/engine/run.js';
-import { loadFixtures, type LoadedFixture } from '../../src/fixture/load.js';
+import type { LoadedFixture } from '../../src/fixture/load.js';
+import { loadFixtures } from '../../src/load/fixtures.js';
 import { buildView } from '../../src/fixture/view.js';
 import { counterfactualProblems, problemText } from '../../src/oracle/counterfactual.js';
 import { protectionOf } from '../../src/policy/protection.js';

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { tokenCounter } from '../../src/accounting/tokens.js';
 import { loadPolicyModule } from '../../src/cli/policy-module.js';
 import { runStudy } from '../../src/engine/run.js';
-import { loadFixtures } from '../../src/fixture/load.js';
+import { loadFixtures } from '../../src/load/fixtures.js';
 import type { Condition } from '../../src/policy/types.js';
 import { cli } from '../support/cli.js';
 import { writeFixture } from '../support/minimal.js';

@@ -9,7 +9,7 @@ import { FixtureManifest } from '../../src/artifacts/schema.js';
 import { composeFixture } from '../../src/corpus/compose.js';
 import { compactIdLists, generatedFile } from '../../src/corpus/corpus.js';
 import { sha256 } from '../../src/fixture/canonical.js';
-import { loadFixtures } from '../../src/fixture/load.js';
+import { loadFixtures } from '../../src/load/fixtures.js';
 import { cli } from '../support/cli.js';
 
 const roots: string[] = [];

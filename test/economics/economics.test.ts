@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { billPoint, billSide, poolEconomics, type PointInput } from '../../src/economics/bill.js';
 import { firstDivergence, followingRequests, previousRequest, previousRequestTime, sequenceEconomics, type RequestEntry } from '../../src/economics/sequence.js';
-import { cacheProfile, isModelled, type ModelledProfile } from '../../src/providers/caching.js';
+import { cacheProfile, isModelled, type ModelledProfile } from '../../src/economics/caching.js';
 
 const profile = (id: string): ModelledProfile => {
   const p = cacheProfile(id)!;

@@ -2,9 +2,9 @@
 // the model's prediction: agreement where the provider did what the table says, disagreement flagged where not.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tokenCounter } from '../../src/accounting/tokens.js';
-import { predictCallCache, type ObservedCall } from '../../src/economics/telemetry.js';
+import { predictCallCache, type ObservedCall } from '../../src/providers/cache-telemetry.js';
 import { anthropicClient } from '../../src/providers/anthropic.js';
-import { cacheProfile, isModelled, type ModelledProfile } from '../../src/providers/caching.js';
+import { cacheProfile, isModelled, type ModelledProfile } from '../../src/economics/caching.js';
 import { openaiClient } from '../../src/providers/openai.js';
 import type { ChatRequest } from '../../src/providers/types.js';
 import { anthropicOk, openaiOk, startFakeLlm, type FakeLlm } from '../support/fake-llm.js';
@@ -71,7 +71,7 @@ describe('cache telemetry against the prediction', () => {
 describe('cache telemetry in a run', () => {
   it('is written per condition from the predictor calls it relied on, and absent where none kept a request', async () => {
     const { runStudy } = await import('../../src/engine/run.js');
-    const { loadFixtures } = await import('../../src/fixture/load.js');
+    const { loadFixtures } = await import('../../src/load/fixtures.js');
     const { allConditions } = await import('../../src/policy/registry.js');
     const { structuralReader } = await import('../../src/behaviour/structural.js');
     const fixtures = loadFixtures('fixtures/canonical/cache-timing-prune-now.json', process.cwd());

@@ -4,7 +4,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tokenCounter } from '../../src/accounting/tokens.js';
 import { runStudy, type ConditionRun } from '../../src/engine/run.js';
-import { loadFixtures, type LoadedFixture } from '../../src/fixture/load.js';
+import type { LoadedFixture } from '../../src/fixture/load.js';
+import { loadFixtures } from '../../src/load/fixtures.js';
 import { allConditions } from '../../src/policy/registry.js';
 import { parseTiming, type Timing } from '../../src/timing/timing.js';
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import { Fixture } from '../../src/fixture/schema.js';
 import { buildView } from '../../src/fixture/view.js';
-import { cacheProfile } from '../../src/providers/caching.js';
+import { cacheProfile } from '../../src/economics/caching.js';
 import { decideTiming, parseTiming, timingLabel, TIMING_CHOICES } from '../../src/timing/timing.js';
 import { minimalFixture } from '../support/minimal.js';
 

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { tokenCounter } from '../../src/accounting/tokens.js';
 import { runStudy } from '../../src/engine/run.js';
-import { loadFixture } from '../../src/fixture/load.js';
+import { loadFixture } from '../../src/load/fixtures.js';
 import { allConditions, conditionNames, getCondition, PREDICTOR_CONSUMERS } from '../../src/policy/registry.js';
 import { timed, timedName } from '../../src/policy/timed.js';
 import type { Timing } from '../../src/timing/timing.js';

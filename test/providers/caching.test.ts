@@ -2,7 +2,7 @@
 // table wherever both speak of the same model.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { cacheProfile, CachingTable, CACHING_FILE, isModelled, missingFigures, modelledProfiles } from '../../src/providers/caching.js';
+import { cacheProfile, CachingTable, CACHING_FILE, isModelled, missingFigures, modelledProfiles } from '../../src/economics/caching.js';
 import { pricingTable } from '../../src/providers/pricing.js';
 
 const table = CachingTable.parse(JSON.parse(readFileSync(CACHING_FILE, 'utf8')));

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { processAlive } from '../../src/engine/atomic.js';
+import { processAlive } from '../../src/files/atomic.js';
 
 /** The pid of a process that has exited: what a killed run leaves its folders named after. */
 export function deadPid(): number {

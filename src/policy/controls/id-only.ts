@@ -1,8 +1,8 @@
-// Control: the best a policy reading only item ids could do. It keys each item by its id tokens (../../audit/features.ts:
+// Control: the best a policy reading only item ids could do. It keys each item by its id tokens (./features.ts:
 // split at non-alphanumerics and digit runs, digits dropped) and prunes when the training corpus found that token
 // combination removable at least THRESHOLD of the time. On a corpus that does not leak through ids every key's rate
 // is about the base rate, so it prunes nothing or prunes at the base rate's precision.
-import { idTokens } from '../../audit/features.js';
+import { idTokens } from './features.js';
 import type { PolicyView } from '../../fixture/view.js';
 import type { Condition } from '../types.js';
 import { rateControl } from './rate-control.js';

@@ -1,7 +1,7 @@
 // Control: the best a policy reading only where an item sits could do. It keys each item by its relative position in
 // the context (ten equal bins) and its age in turns (doubling bins) and prunes when the training corpus found that
 // cell removable at least THRESHOLD of the time. On a corpus whose layout does not leak it cannot beat the base rate.
-import { ageBin, ageInTurns, positionBin, relativePosition } from '../../audit/features.js';
+import { ageBin, ageInTurns, positionBin, relativePosition } from './features.js';
 import type { PolicyView } from '../../fixture/view.js';
 import type { Condition } from '../types.js';
 import { rateControl } from './rate-control.js';

@@ -5,7 +5,7 @@
 // link to the label could only come from how the corpus was built (ids, tool names, phrasing, length, where and
 // when an item sits): a generator that does not leak draws those alike for items that will be needed and for items
 // that will not.
-import { toolDeclaration, type PolicyView, type ViewItem } from '../fixture/view.js';
+import { toolDeclaration, type PolicyView, type ViewItem } from '../../fixture/view.js';
 
 /** A value the audit's classifiers know how to fit: a category, a number (binned on the training half) or a set of tokens. */
 export type FeatureValue =

@@ -4,11 +4,11 @@
 // with the same request sequence. They are counted with different tokenizers (ours is o200k), so agreement is
 // within a tolerance, and a disagreement is reported, never corrected.
 import type { TokenCounter } from '../accounting/tokens.js';
-import type { ModelledProfile } from '../providers/caching.js';
-import type { CallCharge } from '../providers/telemetry.js';
-import type { ChatRequest, Usage } from '../providers/types.js';
-import { modelledProfiles } from '../providers/caching.js';
-import type { CacheTelemetry } from './record.js';
+import type { ModelledProfile } from '../economics/caching.js';
+import type { CallCharge } from './telemetry.js';
+import type { ChatRequest, Usage } from './types.js';
+import { modelledProfiles } from '../economics/caching.js';
+import type { CacheTelemetry } from '../economics/record.js';
 
 export interface ObservedCall {
   readonly request: Pick<ChatRequest, 'system' | 'user'>;

@@ -4,7 +4,7 @@ import * as realFs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { commitSwap, findDebris, recoverDebris, removeDeadTemps, type SwapStep } from '../../src/engine/atomic.js';
+import { commitSwap, findDebris, recoverDebris, removeDeadTemps, type SwapStep } from '../../src/files/atomic.js';
 import { deadPid, tree } from '../support/debris.js';
 
 // Every rename, removal and write the swap makes counts down; at zero the "process" dies mid-swap.
