@@ -11,7 +11,7 @@ import { buildView, counterpart, type PolicyView } from '../fixture/view.js';
 import { classify, recoverabilityOf } from '../policy/regenerability.js';
 import { EligibilitySchema, type Condition, type ConditionInfo, type Eligibility } from '../policy/types.js';
 import { pool, poolOracle } from '../score/ratio.js';
-import { scorePoint, type AppliedRemoval } from '../score/score.js';
+import { oncePerFixture, scorePoint, sumOnce, type AppliedRemoval } from '../score/score.js';
 import { decideTiming, timingLabel, type Timing } from '../timing/timing.js';
 import { poolBehaviour, pointBehaviour } from '../behaviour/measure.js';
 import type { Reader } from '../behaviour/reader.js';
@@ -76,7 +76,7 @@ export function streamStudy(options: StudyOptions, sink: StudySink): Summary[] {
       const { records, points, charges } = runCondition(condition, prepared, options, models);
       const total = totals[i]!;
       total.charges.push(...charges);
-      if (points.length > 0) total.perFixture.push({ fixture: loaded.fixture.id, prunePoints: points.length, ...aggregate(points, models.reader) });
+      if (points.length > 0) total.perFixture.push({ fixture: loaded.fixture.id, prunePoints: points.length, ...aggregate(points, models.reader), ...oncePerFixture(points) });
       countRemovals(total.removedBy, records);
       sink.fixture({ condition, loaded, records, points });
     });
@@ -243,6 +243,8 @@ function aggregate(points: readonly Measures[], reader: Reader, weights?: readon
     precision: poolOracle(points.map((p) => p.precision), weights),
     falsePruneRate: poolOracle(points.map((p) => p.falsePruneRate), weights),
     coverage: poolOracle(points.map((p) => p.coverage), weights),
+    // Summed here; a fixture's and the study's own counts replace these with each unit counted once (oncePerFixture).
+    ...sumOnce(points),
     abstentionRate: pool(points.map((p) => p.abstentionRate)),
     obligations: { preserved: sum((p) => p.obligations.preserved), total: sum((p) => p.obligations.total) },
     refetchAlerts: sum((p) => p.refetchAlerts),

@@ -1,7 +1,7 @@
 // Per-prune-point measures: pruning quality against the oracle, obligation preservation (with recovery tested
 // against the world), re-fetch alerts and token accounting. Counts are kept so aggregation can pool them.
-import type { Decision, DecisionCounts, ObligationOutcome, PointMeasures, Tokens } from '../artifacts/schema.js';
-import { canonicalJson } from '../fixture/canonical.js';
+import type { Decision, DecisionCounts, Harm, ObligationOutcome, PointMeasures, Tokens } from '../artifacts/schema.js';
+import { byCodeUnit, canonicalJson } from '../fixture/canonical.js';
 import type { Fixture, Item, Obligation, OraclePoint, PrunePoint, ResidueField } from '../fixture/schema.js';
 import type { PolicyView, ViewItem } from '../fixture/view.js';
 import { reread, resolvePointer } from '../fixture/world.js';
@@ -46,6 +46,7 @@ export function scorePoint(input: PointInput): PointScore {
   const counts = countDecisions(input.decisions);
   const obligationOutcomes = obligationsAt(input);
   const alerts = refetchAlerts(input);
+  const units = input.oracle ? necessaryUnits(input.oracle, view, outcomes) : [];
   return {
     verdicts,
     outcomes,
@@ -57,14 +58,52 @@ export function scorePoint(input: PointInput): PointScore {
       precision: judge ? ratio(truePrunes, applied) : unscored(applied),
       falsePruneRate: judge ? ratio(applied - truePrunes, applied) : unscored(applied),
       coverage: judge ? ratio(truePrunes, judge.eligibleCount) : unscored(null),
+      harm: judge ? harmOf(units) : null,
+      obligationsLost: { lost: obligationOutcomes.filter((o) => !o.preserved).length, declared: obligationOutcomes.length },
       abstentionRate: ratio(counts.abstain, counts.total),
       obligations: { preserved: obligationOutcomes.filter((o) => o.preserved).length, total: obligationOutcomes.length },
       refetchAlerts: alerts.length,
       tokens: tokensAt(view, removals, input.overheadTokens),
       obligationOutcomes,
+      necessaryUnits: units,
       alerts,
     },
   };
+}
+
+export interface NecessaryUnit {
+  readonly key: string;
+  readonly removed: boolean;
+}
+
+/**
+ * The necessary units in context at a prune point (see Harm in the artifact schema). A necessary item and a partial
+ * item are one unit each, keyed by id; a partial item is harmed when its removal was judged false (its residue did
+ * not survive). A redundant group holds min(keep, copies in context) units, keyed by the group's members so the same
+ * group at another prune point is the same units; its removals beyond the spare copies harm its units in order.
+ */
+export function necessaryUnits(oracle: OraclePoint, view: PolicyView, outcomes: ReadonlyMap<string, Outcome>): NecessaryUnit[] {
+  const judge = oracleJudge(oracle);
+  const falsePrune = (id: string) => outcomes.get(id) === 'false-prune';
+  const grouped = new Set(oracle.redundantGroups.flatMap((g) => g.items));
+  const units: NecessaryUnit[] = [];
+  for (const item of view.items) {
+    const v = judge.verdict(item.id);
+    if (v === 'necessary' || (v === 'partial' && !grouped.has(item.id))) units.push({ key: item.id, removed: falsePrune(item.id) });
+  }
+  const present = new Set(view.items.map((i) => i.id));
+  for (const g of oracle.redundantGroups) {
+    const inContext = g.items.filter((id) => present.has(id));
+    const slots = Math.min(g.keep, inContext.length);
+    const over = inContext.filter(falsePrune).length;
+    const key = `group:${[...g.items].sort(byCodeUnit).join(',')}`;
+    for (let k = 1; k <= slots; k += 1) units.push({ key: `${key}#${k}`, removed: k <= over });
+  }
+  return units;
+}
+
+export function harmOf(units: readonly NecessaryUnit[]): Harm {
+  return { necessaryItems: units.length, necessaryRemoved: units.filter((u) => u.removed).length };
 }
 
 export function countDecisions(decisions: readonly { readonly decision: Decision }[]): DecisionCounts {
@@ -148,4 +187,29 @@ function refetchAlerts(input: PointInput): { itemId: string; refetchedBy: string
     if (again) alerts.push({ itemId: item.id, refetchedBy: again.id });
   }
   return alerts;
+}
+
+/**
+ * A fixture's harm and obligations lost, each unit and obligation counted once however many prune points hold it:
+ * harmed (lost) when removed (lost) at any of them. Unscored when any point is.
+ */
+export function oncePerFixture(points: readonly Pick<PointMeasures, 'harm' | 'necessaryUnits' | 'obligationOutcomes'>[]): Pick<PointMeasures, 'harm' | 'obligationsLost'> {
+  const harmed = new Map<string, boolean>();
+  for (const p of points) for (const u of p.necessaryUnits) harmed.set(u.key, (harmed.get(u.key) ?? false) || u.removed);
+  const lost = new Map<string, boolean>();
+  for (const p of points) for (const o of p.obligationOutcomes) lost.set(o.id, (lost.get(o.id) ?? false) || !o.preserved);
+  const count = (m: ReadonlyMap<string, boolean>) => [...m.values()].filter(Boolean).length;
+  return {
+    harm: points.some((p) => p.harm === null) ? null : { necessaryItems: harmed.size, necessaryRemoved: count(harmed) },
+    obligationsLost: { lost: count(lost), declared: lost.size },
+  };
+}
+
+/** Sums fixtures' once-per-fixture counts (fixtures share no unit); unscored when any fixture is. */
+export function sumOnce(fixtures: readonly Pick<PointMeasures, 'harm' | 'obligationsLost'>[]): Pick<PointMeasures, 'harm' | 'obligationsLost'> {
+  const sum = (f: (x: Pick<PointMeasures, 'harm' | 'obligationsLost'>) => number) => fixtures.reduce((s, x) => s + f(x), 0);
+  return {
+    harm: fixtures.some((f) => f.harm === null) ? null : { necessaryItems: sum((f) => f.harm!.necessaryItems), necessaryRemoved: sum((f) => f.harm!.necessaryRemoved) },
+    obligationsLost: { lost: sum((f) => f.obligationsLost.lost), declared: sum((f) => f.obligationsLost.declared) },
+  };
 }
