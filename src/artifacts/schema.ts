@@ -174,6 +174,23 @@ export const Harm = z.strictObject({ necessaryItems: z.int().nonnegative(), nece
 export const ObligationsOnce = z.strictObject({ lost: z.int().nonnegative(), declared: z.int().nonnegative() })
   .refine((o) => o.lost <= o.declared, 'lost cannot exceed declared');
 
+/**
+ * One scenario family's share of a measure: removals and false prunes of items of that family's episodes, its
+ * candidates and the oracle's eligible removals among them, and its necessary units (once per fixture above a
+ * point). An item of a generated fixture is attributed through the oracle's episodes (items in no episode to
+ * "(none)"); a fixture whose oracle declares no episodes (the canonical ones) attributes every item to its first
+ * declared family, or "(none)" when it declares none.
+ */
+export const FamilyCounts = z.strictObject({
+  family: z.string(),
+  candidates: z.int().nonnegative(),
+  eligible: z.int().nonnegative(),
+  prunes: z.int().nonnegative(),
+  falsePrunes: z.int().nonnegative(),
+  necessaryItems: z.int().nonnegative(),
+  necessaryRemoved: z.int().nonnegative(),
+});
+
 export const Measures = z.strictObject({
   decisions: DecisionCounts,
   precision: OracleRatio,
@@ -181,6 +198,8 @@ export const Measures = z.strictObject({
   coverage: OracleRatio,
   harm: Harm.nullable(),
   obligationsLost: ObligationsOnce,
+  /** Per scenario family, sorted by family; empty when unscored. */
+  families: z.array(FamilyCounts),
   abstentionRate: Ratio,
   obligations: z.strictObject({ preserved: z.int().nonnegative(), total: z.int().nonnegative() }),
   refetchAlerts: z.int().nonnegative(),
@@ -196,7 +215,7 @@ export const PointMeasures = z.strictObject({
   ...Measures.shape,
   obligationOutcomes: z.array(ObligationOutcome),
   /** The point's necessary units (see Harm) by key, so a fixture counts each once; empty when unscored. */
-  necessaryUnits: z.array(z.strictObject({ key: z.string(), removed: z.boolean() })),
+  necessaryUnits: z.array(z.strictObject({ key: z.string(), removed: z.boolean(), family: z.string() })),
   alerts: z.array(z.strictObject({ itemId: z.string(), refetchedBy: z.string() })),
 });
 
@@ -339,6 +358,7 @@ export type DecisionCounts = z.infer<typeof DecisionCounts>;
 export type ObligationOutcome = z.infer<typeof ObligationOutcome>;
 export type Measures = z.infer<typeof Measures>;
 export type Harm = z.infer<typeof Harm>;
+export type FamilyCounts = z.infer<typeof FamilyCounts>;
 export type ObligationsOnce = z.infer<typeof ObligationsOnce>;
 export type PointMeasures = z.infer<typeof PointMeasures>;
 export type FixtureMeasures = z.infer<typeof FixtureMeasures>;

@@ -128,7 +128,7 @@ function runCondition(condition: Condition, prepared: readonly PreparedPoint[], 
       removals.push({ itemId: e.itemId, residue: e.residue, leftBehind: text, leftBehindTokens: options.tokens(text) });
     }
     const score = scorePoint({
-      condition: condition.name, fixture: loaded.fixture, point, oracle, view,
+      condition: condition.name, fixture: loaded.fixture, point, oracle, view, episodes: loaded.oracle?.episodes,
       decisions: decided.map(({ e, decision }) => ({ itemId: e.itemId, decision })), removals,
       overheadTokens: charge ? chargeTokens(charge) : 0,
     });
