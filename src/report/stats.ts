@@ -53,21 +53,25 @@ export function percentile(sorted: readonly number[], q: number): number {
   return sorted[below]! + (h - below) * (sorted[above]! - sorted[below]!);
 }
 
-let lastDraws: { key: string; indices: Int32Array } | null = null;
+/** Recently drawn index sets, by key; a few are kept since corpora and families bootstrap different unit counts. */
+const draws = new Map<string, Int32Array>();
+const KEPT_DRAWS = 8;
 
 /**
  * The unit indices every iteration draws, iteration by iteration, for one seed, unit count and iteration count.
  * The report bootstraps dozens of statistics over the same fixtures with the same seed; drawing the indices once
  * and reusing them keeps every statistic on the very same resamples (so paired differences are paired) and spares
- * the generator, which dominates the cost at 10000 iterations. The last set drawn is kept.
+ * the generator, which dominates the cost at 10000 iterations. The last few sets drawn are kept.
  */
 export function resampledIndices(units: number, seed: string, iterations: number): Int32Array {
   const key = `${units}\u0000${iterations}\u0000${seed}`;
-  if (lastDraws?.key === key) return lastDraws.indices;
+  const kept = draws.get(key);
+  if (kept) return kept;
   const rng = seedrandom(seed);
   const indices = new Int32Array(units * iterations);
   for (let k = 0; k < indices.length; k += 1) indices[k] = Math.floor(rng() * units);
-  lastDraws = { key, indices };
+  if (draws.size >= KEPT_DRAWS) draws.delete(draws.keys().next().value!);
+  draws.set(key, indices);
   return indices;
 }
 
