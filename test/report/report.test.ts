@@ -162,7 +162,7 @@ describe('npm run report', () => {
 });
 
 describe('charts', () => {
-  it.each(['precision-fpr', 'coverage-abstention', 'frontier', 'tokens', 'ladder-waterfall'])('%s: spec, SVG with its titles, PNG of the expected size and not blank', (name) => {
+  it.each(['harm-reduction', 'coverage-abstention', 'frontier', 'tokens', 'ladder-waterfall'])('%s: spec, SVG with its titles, PNG of the expected size and not blank', (name) => {
     const chart = report.charts.find((c) => c.name === name)!;
     const spec = text(`charts/${name}.vl.json`);
     expect(spec).not.toMatch(/"extent"|errorbar|errorband|"aggregate"/);

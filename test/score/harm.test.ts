@@ -84,3 +84,39 @@ describe('once per fixture', () => {
     }), { numRuns: 60 });
   });
 });
+
+describe('attribution to the episode that produced the item', () => {
+  const withEpisodes = (episodes: { family: string; role: 'episode' | 'decoy'; items: string[] }[] | undefined, families: string[] = []) => {
+    const g = Fixture.parse({ ...f, families });
+    const view = buildView(g, 'pp1', (t) => t.length);
+    const removed = ['n1', 'r1', 'g1', 'g2', 'g3'];
+    return scorePoint({
+      condition: 't', fixture: g, point: g.prunePoints[0]!, oracle: oracle.points[0]!, view, episodes,
+      decisions: view.items.map((i) => ({ itemId: i.id, decision: removed.includes(i.id) ? 'PRUNE' : 'KEEP' })),
+      removals: removed.map((itemId) => ({ itemId, leftBehind: '', leftBehindTokens: 0 })), overheadTokens: 0,
+    }).measures.families;
+  };
+
+  it('counts a false prune under its episode\'s family, and an item in no episode under (none)', () => {
+    const rows = withEpisodes([{ family: 'alpha', role: 'episode', items: ['n1', 'r1'] }, { family: 'beta', role: 'decoy', items: ['g1', 'g2', 'g3'] }]);
+    expect(rows.map((r) => r.family)).toEqual(['(none)', 'alpha', 'beta']);
+    const alpha = rows.find((r) => r.family === 'alpha')!;
+    // n1 removed (necessary: a false prune), r1 removed (removable: true).
+    expect(alpha).toMatchObject({ candidates: 2, eligible: 1, prunes: 2, falsePrunes: 1, necessaryItems: 1, necessaryRemoved: 1 });
+    const beta = rows.find((r) => r.family === 'beta')!;
+    // Three copies, keep 2: one spare eligible; removing all three harms both slots.
+    expect(beta).toMatchObject({ candidates: 3, eligible: 1, prunes: 3, falsePrunes: 2, necessaryItems: 2, necessaryRemoved: 2 });
+    expect(rows.find((r) => r.family === '(none)')).toMatchObject({ candidates: 1, prunes: 0, falsePrunes: 0, necessaryItems: 1 });
+  });
+
+  it('attributes everything to the fixture\'s first family when the oracle declares no episodes, or to (none)', () => {
+    expect(withEpisodes(undefined, ['first', 'second']).map((r) => r.family)).toEqual(['first']);
+    expect(withEpisodes(undefined).map((r) => r.family)).toEqual(['(none)']);
+  });
+
+  it('splits the point\'s totals without losing or inventing any', () => {
+    const rows = withEpisodes([{ family: 'alpha', role: 'episode', items: ['n1'] }]);
+    const total = (k: 'prunes' | 'falsePrunes' | 'candidates' | 'necessaryItems') => rows.reduce((s, r) => s + r[k], 0);
+    expect([total('prunes'), total('falsePrunes'), total('candidates'), total('necessaryItems')]).toEqual([5, 3, 6, 4]);
+  });
+});
