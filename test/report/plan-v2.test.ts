@@ -2,22 +2,12 @@
 // (no committed results are read).
 import { describe, expect, it } from 'vitest';
 import { STUDY } from '../../experiments/ch10-ablation/study.js';
-import { InputError } from '../../src/errors.js';
+import { thrown } from './support.js';
 import { planOf } from '../../src/report/plan.js';
 import { loadPreregistration, PREREGISTRATION_FILE, type Preregistration } from '../../src/study/preregistration.js';
 
 const real = loadPreregistration('.');
 const edited = (edit: (p: Preregistration) => Preregistration) => planOf(edit(structuredClone(real.preregistration)), PREREGISTRATION_FILE, 'x', STUDY);
-
-function thrown(f: () => unknown): InputError {
-  try {
-    f();
-  } catch (err) {
-    if (err instanceof InputError) return err;
-    throw err;
-  }
-  throw new Error('expected an InputError');
-}
 
 describe('v2 analysis plan', () => {
   it('accepts v2 analysis forms (cluster-bootstrap intervals, sign-flip over fixtures) and checks outcomes against per-fixture counts', () => {

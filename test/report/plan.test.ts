@@ -3,14 +3,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Manifest } from '../../src/artifacts/schema.js';
-import { InputError } from '../../src/errors.js';
 import { sha256 } from '../../src/fixture/canonical.js';
 import { wordingPin } from '../../src/report/criteria.js';
 import { CRITERIA, STUDY } from '../../experiments/ch10-ablation/study.js';
 import { loadAnalysisPlan, planOf } from '../../src/report/plan.js';
 import { loadPreregistration, PREREGISTRATION_FILE, type Preregistration } from '../../src/study/preregistration.js';
 import { cli } from '../support/cli.js';
-import { copyResults, RESULTS } from './support.js';
+import { copyResults, RESULTS, thrown } from './support.js';
 
 const temps: string[] = [];
 afterAll(() => {
@@ -20,16 +19,6 @@ afterAll(() => {
 const real = loadPreregistration('.');
 const manifest = Manifest.parse(JSON.parse(readFileSync(join(RESULTS, 'manifest.json'), 'utf8')));
 const exploratory: Manifest = { ...manifest, study: { exploratory: true, preregistration: null, fixtureManifest: null } };
-
-function thrown(f: () => unknown): InputError {
-  try {
-    f();
-  } catch (err) {
-    if (err instanceof InputError) return err;
-    throw err;
-  }
-  throw new Error('expected an InputError');
-}
 
 /** A package root holding only a preregistration with the given text. */
 function rootWith(text: string): string {
