@@ -12,7 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { tokenCounter } from '../src/accounting/tokens.js';
-import type { Summary } from '../src/artifacts/schema.js';
+import { ARTIFACT_VERSION, type Summary } from '../src/artifacts/schema.js';
 import { runCli } from '../src/cli/main.js';
 import { streamStudy } from '../src/engine/run.js';
 import { RunWriter } from '../src/engine/write.js';
@@ -52,7 +52,7 @@ async function measure(label: RowName): Promise<Row> {
       const writer = new RunWriter(out, allConditions(), { exploratory: true, bulk: () => false });
       summaries = streamStudy({ conditions: allConditions(), fixtures: loaded, timing: { kind: 'immediate' }, placeholders: 'marker', tokens: tokenCounter() }, writer);
       writer.finish(summaries, {
-        artifactVersion: 1, package: { name: 'prunelab', version: 'bench' }, tokenizer: { package: 'gpt-tokenizer', version: '', encoding: 'o200k_base' },
+        artifactVersion: ARTIFACT_VERSION, package: { name: 'prunelab', version: 'bench' }, tokenizer: { package: 'gpt-tokenizer', version: '', encoding: 'o200k_base' },
         seed: 0, timing: 'immediate', placeholders: 'marker', study: { exploratory: true, preregistration: null, fixtureManifest: null }, models: [], fixtures: [],
         run: { startedAt: '', gitCommit: '', gitDirty: null, node: process.version },
       });

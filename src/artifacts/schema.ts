@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { CacheTelemetry, EconomicsTotal, PointEconomics } from '../economics/record.js';
 import { ResidueField } from '../fixture/schema.js';
 
-export const ARTIFACT_VERSION = 1;
+/** 2: harm (necessary units) and obligations counted once per fixture joined the measures and points.csv. */
+export const ARTIFACT_VERSION = 2;
 
 export const Decision = z.enum(['KEEP', 'PRUNE', 'DEFER', 'ABSTAIN']);
 const Rung = z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3), z.literal(4)]);
@@ -155,11 +156,51 @@ export const Behaviour = z.strictObject({
   usage: ModelUsage.nullable(),
 });
 
+/**
+ * Harm: necessary units removed over necessary units in context. A unit is an item the oracle marks necessary, a
+ * partial item (its residue is necessary: removing it without that residue harms it), or one of the `keep` slots of
+ * a redundant group (removing more copies than the group spares harms one slot per copy too many). At a prune point
+ * each unit counts once; over a fixture each unit counts ONCE however many prune points hold it, harmed when it is
+ * removed at any prune point where it is necessary; a pool sums fixtures, so its denominator is the distinct
+ * (fixture, unit) pairs. Unscored (no oracle): null.
+ */
+export const Harm = z.strictObject({ necessaryItems: z.int().nonnegative(), necessaryRemoved: z.int().nonnegative() })
+  .refine((h) => h.necessaryRemoved <= h.necessaryItems, 'necessaryRemoved cannot exceed necessaryItems');
+
+/**
+ * Obligations lost, each declared obligation counted once per fixture (lost when it is lost at any prune point that
+ * judges it), so an obligation judged at ten prune points weighs as much as one judged at one. At a prune point: the
+ * point's own obligations.
+ */
+export const ObligationsOnce = z.strictObject({ lost: z.int().nonnegative(), declared: z.int().nonnegative() })
+  .refine((o) => o.lost <= o.declared, 'lost cannot exceed declared');
+
+/**
+ * One scenario family's share of a measure: removals and false prunes of items of that family's episodes, its
+ * candidates and the oracle's eligible removals among them, and its necessary units (once per fixture above a
+ * point). An item of a generated fixture is attributed through the oracle's episodes (items in no episode to
+ * "(none)"); a fixture whose oracle declares no episodes (the canonical ones) attributes every item to its first
+ * declared family, or "(none)" when it declares none.
+ */
+export const FamilyCounts = z.strictObject({
+  family: z.string(),
+  candidates: z.int().nonnegative(),
+  eligible: z.int().nonnegative(),
+  prunes: z.int().nonnegative(),
+  falsePrunes: z.int().nonnegative(),
+  necessaryItems: z.int().nonnegative(),
+  necessaryRemoved: z.int().nonnegative(),
+});
+
 export const Measures = z.strictObject({
   decisions: DecisionCounts,
   precision: OracleRatio,
   falsePruneRate: OracleRatio,
   coverage: OracleRatio,
+  harm: Harm.nullable(),
+  obligationsLost: ObligationsOnce,
+  /** Per scenario family, sorted by family; empty when unscored. */
+  families: z.array(FamilyCounts),
   abstentionRate: Ratio,
   obligations: z.strictObject({ preserved: z.int().nonnegative(), total: z.int().nonnegative() }),
   refetchAlerts: z.int().nonnegative(),
@@ -174,6 +215,8 @@ export const PointMeasures = z.strictObject({
   condition: z.string(),
   ...Measures.shape,
   obligationOutcomes: z.array(ObligationOutcome),
+  /** The point's necessary units (see Harm) by key, so a fixture counts each once; empty when unscored. */
+  necessaryUnits: z.array(z.strictObject({ key: z.string(), removed: z.boolean(), family: z.string() })),
   alerts: z.array(z.strictObject({ itemId: z.string(), refetchedBy: z.string() })),
   /** First divergence, reuse and economic effect of this prune point's request (src/economics/). */
   economics: PointEconomics.optional(),
@@ -280,7 +323,8 @@ export type RunRecord = z.infer<typeof RunRecord>;
 
 /**
  * One line of a condition's points.csv: every prune point of every fixture (committed for the whole corpus, for
- * paired tests), as counts only. precision = truePrunes / prune, falsePruneRate = falsePrunes / prune, coverage =
+ * paired tests), as counts only. harm at the point = necessaryRemoved / necessaryItems (see Harm); precision =
+ * truePrunes / prune, falsePruneRate = falsePrunes / prune, coverage =
  * truePrunes / coverageDenominator, abstentionRate = abstain / decisions, obligations = preserved / total.
  */
 export const PointRow = z.strictObject({
@@ -296,6 +340,9 @@ export const PointRow = z.strictObject({
   truePrunes: z.int().nonnegative().nullable(),
   falsePrunes: z.int().nonnegative().nullable(),
   coverageDenominator: z.int().nonnegative().nullable(),
+  /** Necessary units in context at this point and those of them removed (see Harm); empty when unscored. */
+  necessaryItems: z.int().nonnegative().nullable(),
+  necessaryRemoved: z.int().nonnegative().nullable(),
   obligationsPreserved: z.int().nonnegative(),
   obligationsTotal: z.int().nonnegative(),
   refetchAlerts: z.int().nonnegative(),
@@ -317,6 +364,9 @@ export type Tokens = z.infer<typeof Tokens>;
 export type DecisionCounts = z.infer<typeof DecisionCounts>;
 export type ObligationOutcome = z.infer<typeof ObligationOutcome>;
 export type Measures = z.infer<typeof Measures>;
+export type Harm = z.infer<typeof Harm>;
+export type FamilyCounts = z.infer<typeof FamilyCounts>;
+export type ObligationsOnce = z.infer<typeof ObligationsOnce>;
 export type PointMeasures = z.infer<typeof PointMeasures>;
 export type FixtureMeasures = z.infer<typeof FixtureMeasures>;
 export type Summary = z.infer<typeof Summary>;

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { usage } from '../errors.js';
 import { relativePath } from '../fixture/canonical.js';
 import { buildBundle } from '../report/publish.js';
+import { STUDY } from './study.js';
 import { writeFolders } from '../report/report.js';
 import { parseFlags } from './args.js';
 import { clearDebris, type CliIO } from './io.js';
@@ -27,7 +28,7 @@ export async function publish(argv: readonly string[], io: CliIO): Promise<numbe
   const out = resolve(io.cwd, flags.out);
   clearDebris(dir, io);
   clearDebris(out, io);
-  const files = await buildBundle(dir, relativePath(dir, io.cwd), io.cwd, { allowExploratory: flags['allow-exploratory'] === true });
+  const files = await buildBundle(dir, relativePath(dir, io.cwd), io.cwd, { allowExploratory: flags['allow-exploratory'] === true, study: STUDY });
   writeFolders(out, files);
   io.stdout(notices.bundleWritten(relativePath(out, io.cwd), files.size));
   return 0;

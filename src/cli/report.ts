@@ -2,6 +2,7 @@
 import { resolve } from 'node:path';
 import { relativePath } from '../fixture/canonical.js';
 import { buildReport, CHARTS_DIR, TABLES_DIR, writeFolders } from '../report/report.js';
+import { STUDY } from './study.js';
 import { parseFlags } from './args.js';
 import { clearDebris, type CliIO } from './io.js';
 import { notices } from '../messages.js';
@@ -19,7 +20,7 @@ export async function report(argv: readonly string[], io: CliIO): Promise<number
   const dir = resolve(io.cwd, flags.results ?? 'results');
   const label = relativePath(dir, io.cwd);
   clearDebris(dir, io);
-  const built = await buildReport(dir, label, io.cwd);
+  const built = await buildReport(dir, label, io.cwd, STUDY);
   writeFolders(dir, built.files);
   io.stdout(notices.reportWritten(built.tables.length, `${label}/${TABLES_DIR}`, built.charts.length, `${label}/${CHARTS_DIR}`, built.analysis.fixtures, built.analysis.rows.length));
   return 0;

@@ -12,7 +12,7 @@ import { buildView, counterpart, type PolicyView } from '../fixture/view.js';
 import { classify, recoverabilityOf } from '../policy/regenerability.js';
 import { EligibilitySchema, type Condition, type ConditionInfo, type Eligibility } from '../policy/types.js';
 import { pool, poolOracle } from '../score/ratio.js';
-import { scorePoint, type AppliedRemoval } from '../score/score.js';
+import { oncePerFixture, scorePoint, sumOnce, type AppliedRemoval } from '../score/score.js';
 import { decideTiming, timingLabel, type Timing } from '../timing/timing.js';
 import { poolBehaviour, pointBehaviour } from '../behaviour/measure.js';
 import type { Reader } from '../behaviour/reader.js';
@@ -82,7 +82,7 @@ export function streamStudy(options: StudyOptions, sink: StudySink): Summary[] {
       const total = totals[i]!;
       total.charges.push(...charges);
       total.economics.push(...points.map((p) => p.economics));
-      if (points.length > 0) total.perFixture.push({ fixture: loaded.fixture.id, prunePoints: points.length, ...aggregate(points, models.reader) });
+      if (points.length > 0) total.perFixture.push({ fixture: loaded.fixture.id, prunePoints: points.length, ...aggregate(points, models.reader), ...oncePerFixture(points) });
       countRemovals(total.removedBy, records);
       sink.fixture({ condition, loaded, records, points });
     });
@@ -138,7 +138,7 @@ function runCondition(condition: Condition, prepared: readonly PreparedPoint[], 
       removals.push({ itemId: e.itemId, residue: e.residue, leftBehind: text, leftBehindTokens: options.tokens(text) });
     }
     const score = scorePoint({
-      condition: condition.name, fixture: loaded.fixture, point, oracle, view,
+      condition: condition.name, fixture: loaded.fixture, point, oracle, view, episodes: loaded.oracle?.episodes,
       decisions: decided.map(({ e, decision }) => ({ itemId: e.itemId, decision })), removals,
       overheadTokens: charge ? chargeTokens(charge) : 0,
     });
@@ -271,6 +271,8 @@ function aggregate(points: readonly Measures[], reader: Reader, weights?: readon
     precision: poolOracle(points.map((p) => p.precision), weights),
     falsePruneRate: poolOracle(points.map((p) => p.falsePruneRate), weights),
     coverage: poolOracle(points.map((p) => p.coverage), weights),
+    // Summed here; a fixture's and the study's own counts replace these with each unit counted once (oncePerFixture).
+    ...sumOnce(points),
     abstentionRate: pool(points.map((p) => p.abstentionRate)),
     obligations: { preserved: sum((p) => p.obligations.preserved), total: sum((p) => p.obligations.total) },
     refetchAlerts: sum((p) => p.refetchAlerts),

@@ -124,6 +124,8 @@ export function pointRow(p: PointMeasures, exploratory: boolean): PointRow {
     truePrunes: p.precision.numerator,
     falsePrunes: p.falsePruneRate.numerator,
     coverageDenominator: p.coverage.denominator,
+    necessaryItems: p.harm?.necessaryItems ?? null,
+    necessaryRemoved: p.harm?.necessaryRemoved ?? null,
     obligationsPreserved: p.obligations.preserved,
     obligationsTotal: p.obligations.total,
     refetchAlerts: p.refetchAlerts,

@@ -1,29 +1,44 @@
 // The report's numbers, computed once from validated results: per-condition measures with their intervals, the
 // paired comparisons, the ladder's steps, the per-family breakdown and the safety/reduction frontier. Tables,
 // charts and notebooks all read this; none of them computes an interval of its own.
-import type { BehaviourSide, FixtureMeasures, OracleRatio, Ratio, Summary, Tokens } from '../artifacts/schema.js';
+import type { BehaviourSide, FamilyCounts, FixtureMeasures, Harm, OracleRatio, Ratio, Summary, Tokens } from '../artifacts/schema.js';
 import type { EconomicsTotal } from '../economics/record.js';
 import { byCodeUnit } from '../fixture/canonical.js';
-import { pool, ratio } from '../score/ratio.js';
-import { POINT_OUTCOMES, SECONDARY_COMPARISONS, SECONDARY_OUTCOMES } from './comparisons.js';
+import { ratio } from '../score/ratio.js';
+import { FIXTURE_OUTCOMES, POINT_OUTCOMES, SECONDARY_FIXTURE_OUTCOMES, SECONDARY_OUTCOMES } from './comparisons.js';
 import { providerCost } from './cost.js';
 import {
   evaluateCriterion, evaluateOutcome, neededDifferences, type CriterionResult, type DifferenceEvidence, type OutcomeResult, type RateMeasure,
 } from './criteria.js';
 import type { ConditionResults, ScoredPoint, StudyResults } from './load.js';
 import type { AnalysisPlan } from './plan.js';
-import { bootstrap, discordant, holm, mcnemarExact, pooledReduction, wilson, type BootstrapResult, type Proportion } from './stats.js';
+import { bootstrap, discordant, holm, mcnemarExact, pooledRate, pooledReduction, signFlipExact, wilson, type BootstrapResult, type Proportion } from './stats.js';
 
 // Kept so that imports of Proportion from the analysis still resolve; it lives in stats.ts (no cycle with criteria.ts).
 export type { Proportion } from './stats.js';
 
-/** False-prune-rate ceilings at which "reduction at a fixed safety threshold" is read. */
+/** Harm-rate ceilings at which "reduction at a fixed safety threshold" is read. */
 export const SAFETY_THRESHOLDS = [0, 0.01, 0.05] as const;
-/** The family name a fixture with no declared families is counted under. */
-export const NO_FAMILY = '(none)';
+export { NO_FAMILY } from '../score/score.js';
 
+/** A proportion of independent units, with its Wilson interval (used only where units are independent). */
 export function proportion(numerator: number, denominator: number): Proportion {
   return { ...ratio(numerator, denominator), ...wilson(numerator, denominator) };
+}
+
+/**
+ * A pooled proportion over fixtures with its fixture-cluster bootstrap interval: the fixtures are resampled, not
+ * the units, since the units of one fixture (its decisions, prune points, items) are not independent.
+ */
+export function clustered(counts: readonly (readonly [number, number])[], boot: Resampling): Proportion {
+  const n = counts.reduce((s, c) => s + c[0], 0);
+  const d = counts.reduce((s, c) => s + c[1], 0);
+  const r = bootstrap(counts.length, pooledRate(counts), boot);
+  return { ...ratio(n, d), lo: r.lo, hi: r.hi };
+}
+
+export function intervalOf(counts: readonly (readonly [number, number])[], boot: Resampling): BootstrapResult {
+  return bootstrap(counts.length, pooledRate(counts), boot);
 }
 
 /** The load step refuses unscored results, so an oracle measure here is always a ratio. */
@@ -34,6 +49,37 @@ function scored(r: OracleRatio): Ratio {
 
 function proportionOf(r: Ratio): Proportion {
   return proportion(r.numerator, r.denominator);
+}
+
+function harmOf(h: Harm | null): Harm {
+  if (h === null) throw new Error('internal: an unscored harm reached the report');
+  return h;
+}
+
+/** Every rate the report pools over fixtures, by name. */
+export type FixtureRate = RateMeasure | 'precision' | 'abstentionRate' | 'obligationsPreserved' | 'baseRate';
+
+/**
+ * A fixture's numerator and denominator of a rate. harmRate and obligationsLost count each unit and obligation once
+ * per fixture; baseRate is the removable share among scored candidates (the oracle's eligible removals over the
+ * items decided on), the rate "prune everything" would reach as precision.
+ */
+export function fixtureCounts(measure: FixtureRate, f: FixtureMeasures): [number, number] {
+  switch (measure) {
+    case 'netReduction': return [f.tokens.raw - f.tokens.final, f.tokens.raw];
+    case 'harmRate': {
+      const h = harmOf(f.harm);
+      return [h.necessaryRemoved, h.necessaryItems];
+    }
+    case 'obligationsLost': return [f.obligationsLost.lost, f.obligationsLost.declared];
+    case 'obligationsPreserved': return [f.obligations.preserved, f.obligations.total];
+    case 'abstentionRate': return [f.abstentionRate.numerator, f.abstentionRate.denominator];
+    case 'baseRate': return [scored(f.coverage).denominator, f.decisions.total];
+    case 'precision': case 'falsePruneRate': case 'coverage': {
+      const r = scored(f[measure]);
+      return [r.numerator, r.denominator];
+    }
+  }
 }
 
 export interface Sweep {
@@ -53,11 +99,21 @@ export interface ConditionRow {
   readonly fixtures: number;
   readonly prunePoints: number;
   readonly prunes: number;
+  /** Every proportion below carries its 95% fixture-cluster bootstrap interval as lo/hi. */
   readonly precision: Proportion;
+  /** Secondary: false prunes among removals; read it beside baseRate. */
   readonly falsePruneRate: Proportion;
   readonly coverage: Proportion;
   readonly abstentionRate: Proportion;
   readonly obligationsPreserved: Proportion;
+  /** Primary: necessary units removed over necessary units, each (fixture, unit) counted once. */
+  readonly harmRate: Proportion;
+  readonly harmInterval: BootstrapResult;
+  /** Primary: declared obligations lost, each (fixture, obligation) counted once. */
+  readonly obligationsLost: Proportion;
+  readonly obligationsLostInterval: BootstrapResult;
+  /** Removable share among scored candidates: the precision of pruning everything. */
+  readonly baseRate: Proportion;
   readonly refetchAlerts: number;
   readonly tokens: Tokens;
   /** Pooled net reduction 1 - final/raw, with a percentile bootstrap over fixtures. */
@@ -68,9 +124,14 @@ export interface ConditionRow {
   readonly economics: readonly EconomicsTotal[];
 }
 
-/** An exact McNemar test on one point outcome; b: points where only the candidate has it, c: only the reference. */
+/**
+ * A paired test on one outcome. Unit `prune point` (v1): exact McNemar, b = points where only the candidate has the
+ * outcome, c = only the reference. Unit `fixture` (v2): exact sign-flip on per-fixture count differences, b =
+ * fixtures where the candidate has more, c = fixtures where the reference has more.
+ */
 export interface OutcomeTest {
   readonly outcome: string;
+  readonly unit: 'prune point' | 'fixture';
   readonly b: number;
   readonly c: number;
   readonly p: number;
@@ -85,6 +146,7 @@ export interface ComparisonRow {
   readonly hypothesis: string;
   readonly expected: string;
   readonly pairedPoints: number;
+  readonly pairedFixtures: number;
   /** Null when a condition it names is not in the results (then `missing` says which). */
   readonly test: OutcomeTest | null;
   /** Holm-adjusted across the preregistered family; null outside the family or when not run. */
@@ -103,6 +165,8 @@ export interface SecondaryComparisonRow {
   readonly pairedFixtures: number;
   /** Candidate's pooled reduction minus the reference's, paired bootstrap over fixtures. */
   readonly reductionDifference: BootstrapResult;
+  /** Candidate's harm rate minus the reference's, paired bootstrap over fixtures. */
+  readonly harmDifference: BootstrapResult;
   readonly tests: readonly OutcomeTest[];
 }
 
@@ -118,19 +182,21 @@ export interface LadderRow {
 export interface FamilyRow {
   readonly family: string;
   readonly condition: string;
+  /** Fixtures with an item of this family in context. */
   readonly fixtures: number;
-  readonly prunePoints: number;
+  readonly prunes: number;
   readonly falsePruneRate: Proportion;
+  readonly harmRate: Proportion;
   readonly coverage: Proportion;
-  readonly obligationsPreserved: Proportion;
-  readonly reduction: number | null;
+  /** The family's removable share among its candidates. */
+  readonly baseRate: Proportion;
 }
 
 export interface ThresholdRow {
   /** The sweep's base condition, or the condition itself when it has no sweep. */
   readonly curve: string;
   readonly threshold: number;
-  /** The variant with the largest reduction whose false-prune rate is at most the threshold; null when none. */
+  /** The variant with the largest reduction whose harm rate is at most the threshold; null when none. */
   readonly best: ConditionRow | null;
   readonly variants: number;
 }
@@ -178,6 +244,14 @@ export interface Analysis {
   readonly ladder: readonly LadderRow[];
   readonly families: readonly FamilyRow[];
   readonly thresholds: readonly ThresholdRow[];
+  /** Rows per corpus (canonical, generated, ...) and pooled; only `pooled` when there is one corpus. */
+  readonly corpora: readonly { readonly corpus: string; readonly rows: readonly ConditionRow[] }[];
+  /** The condition the study proposes (shown beside the comparators), or null. */
+  readonly proposed: string | null;
+  /** How the preregistered comparisons are paired. */
+  readonly pairedUnit: 'prune point' | 'fixture';
+  /** The report tables the preregistration names; every other one is stamped exploratory. */
+  readonly preregisteredTables: readonly string[];
   /** Per condition, in results order; the load step guarantees one reader across them. */
   readonly behaviour: readonly BehaviourRow[];
 }
@@ -192,10 +266,6 @@ function sumTokens(rows: readonly { tokens: Tokens }[]): Tokens {
     t.final += r.tokens.final;
   }
   return t;
-}
-
-function reductionOf(t: Tokens): number | null {
-  return t.raw === 0 ? null : 1 - t.final / t.raw;
 }
 
 /** Base conditions of the sweeps present, with the parameter each varies. */
@@ -217,34 +287,56 @@ function byFixture(perFixture: readonly FixtureMeasures[]): Map<string, FixtureM
   return new Map(perFixture.map((f) => [f.fixture, f]));
 }
 
-interface Resampling {
+export interface Resampling {
   readonly seed: number;
   readonly iterations: number;
   readonly level: number;
 }
 
-function conditionRow(c: ConditionResults, fixtureOrder: readonly string[], bases: ReadonlyMap<string, string>, boot: Resampling): ConditionRow {
+/**
+ * A condition's row over the fixtures of `fixtureOrder` it was run on (the whole study, or one corpus): every
+ * figure from those fixtures' entries, each rate with its fixture-cluster bootstrap interval.
+ */
+function conditionRow(c: ConditionResults, fixtureOrder: readonly string[], bases: ReadonlyMap<string, string>, boot: Resampling, whole = true): ConditionRow {
   const s = c.summary;
   const mine = byFixture(s.perFixture);
   const present = fixtureOrder.filter((f) => mine.has(f)).map((f) => mine.get(f)!);
+  const counts = (m: FixtureRate) => present.map((f) => fixtureCounts(m, f));
+  const rate = (m: FixtureRate) => clustered(counts(m), boot);
+  const withInterval = (m: FixtureRate): [Proportion, BootstrapResult] => {
+    const cs = counts(m);
+    const interval = intervalOf(cs, boot);
+    const n = cs.reduce((x, q) => x + q[0], 0);
+    const d = cs.reduce((x, q) => x + q[1], 0);
+    return [{ ...ratio(n, d), lo: interval.lo, hi: interval.hi }, interval];
+  };
+  const [harmRate, harmInterval] = withInterval('harmRate');
+  const [obligationsLost, obligationsLostInterval] = withInterval('obligationsLost');
+  const sum = (pick: (f: FixtureMeasures) => number) => present.reduce((x, f) => x + pick(f), 0);
   return {
     condition: s.condition,
     layer: s.layer,
     rung: s.rung,
     upperRisk: s.upperRisk,
     sweep: sweepOf(s, bases),
-    fixtures: s.fixtures,
-    prunePoints: s.prunePoints,
-    prunes: s.decisions.prune,
-    precision: proportionOf(scored(s.precision)),
-    falsePruneRate: proportionOf(scored(s.falsePruneRate)),
-    coverage: proportionOf(scored(s.coverage)),
-    abstentionRate: proportionOf(s.abstentionRate),
-    obligationsPreserved: proportion(s.obligations.preserved, s.obligations.total),
-    refetchAlerts: s.refetchAlerts,
-    tokens: s.tokens,
+    fixtures: present.length,
+    prunePoints: sum((f) => f.prunePoints),
+    prunes: sum((f) => f.decisions.prune),
+    precision: rate('precision'),
+    falsePruneRate: rate('falsePruneRate'),
+    coverage: rate('coverage'),
+    abstentionRate: rate('abstentionRate'),
+    obligationsPreserved: rate('obligationsPreserved'),
+    harmRate,
+    harmInterval,
+    obligationsLost,
+    obligationsLostInterval,
+    baseRate: rate('baseRate'),
+    refetchAlerts: sum((f) => f.refetchAlerts),
+    tokens: sumTokens(present),
     reduction: bootstrap(present.length, pooledReduction(present.map((f) => f.tokens.raw), present.map((f) => f.tokens.final)), boot),
-    cost: providerCost(s),
+    // The provider's bill is known for the whole run only.
+    cost: whole ? providerCost(s) : null,
     economics: s.economics ?? [],
   };
 }
@@ -261,14 +353,36 @@ function pairedTest(pairs: readonly (readonly [ScoredPoint, ScoredPoint])[], out
   const has = POINT_OUTCOMES.get(outcome);
   if (!has) throw new Error(`internal: no measure for point outcome ${outcome} (the plan is checked before)`);
   const { b, c } = discordant(pairs.map(([p]) => has(p)), pairs.map(([, q]) => has(q)));
-  return { outcome, ...mcnemarExact(b, c) };
+  return { outcome, unit: 'prune point', ...mcnemarExact(b, c) };
 }
 
-/** Per-fixture numerator and denominator of a pooled rate, in fixture order. */
-function fixtureCounts(measure: RateMeasure, f: FixtureMeasures): [number, number] {
-  if (measure === 'netReduction') return [f.tokens.raw - f.tokens.final, f.tokens.raw];
-  const r = scored(measure === 'falsePruneRate' ? f.falsePruneRate : f.coverage);
-  return [r.numerator, r.denominator];
+/** Each fixture's points, by fixture id. */
+function pointsByFixture(c: ConditionResults): Map<string, ScoredPoint[]> {
+  const out = new Map<string, ScoredPoint[]>();
+  for (const p of c.points) out.set(p.fixture, [...(out.get(p.fixture) ?? []), p]);
+  return out;
+}
+
+/** The fixtures both conditions were run on, in manifest order. */
+function pairedFixtures(a: ConditionResults, b: ConditionResults, fixtureOrder: readonly string[]): string[] {
+  const x = byFixture(a.summary.perFixture);
+  const y = byFixture(b.summary.perFixture);
+  return fixtureOrder.filter((f) => x.has(f) && y.has(f));
+}
+
+/**
+ * The fixture-level paired test: per fixture, the outcome's count under the candidate minus under the reference,
+ * tested by the exact sign-flip test. The fixture is the unit because it is what is independent: McNemar on prune
+ * points counts one fixture's correlated points as separate evidence.
+ */
+function fixtureTest(a: ConditionResults, b: ConditionResults, fixtureOrder: readonly string[], outcome: string): OutcomeTest {
+  const count = FIXTURE_OUTCOMES.get(outcome);
+  if (!count) throw new Error(`internal: no per-fixture count for outcome ${outcome} (the plan is checked before)`);
+  const [fa, fb] = [byFixture(a.summary.perFixture), byFixture(b.summary.perFixture)];
+  const [pa, pb] = [pointsByFixture(a), pointsByFixture(b)];
+  const d = pairedFixtures(a, b, fixtureOrder).map((f) => count({ measures: fa.get(f)!, points: pa.get(f) ?? [] }) - count({ measures: fb.get(f)!, points: pb.get(f) ?? [] }));
+  const { b: more, c: fewer, p } = signFlipExact(d);
+  return { outcome, unit: 'fixture', b: more, c: fewer, p };
 }
 
 /** Pooled rate of a minus pooled rate of b on the same fixtures, with a paired percentile bootstrap over fixtures. */
@@ -294,43 +408,47 @@ function pairedDifference(measure: RateMeasure, a: ConditionResults, b: Conditio
 }
 
 /** The preregistered comparisons, in the preregistration's order, Holm-corrected across its family. */
-function preregistered(results: StudyResults, plan: AnalysisPlan): ComparisonRow[] {
+function preregistered(results: StudyResults, plan: AnalysisPlan, fixtureOrder: readonly string[]): ComparisonRow[] {
   const byName = new Map(results.conditions.map((c) => [c.summary.condition, c]));
-  const { comparisons, multiplicity } = plan.preregistration.analysis;
+  const { comparisons, multiplicity, paired } = plan.preregistration.analysis;
   const computed = comparisons.map((c) => {
     const absent = [c.condition, c.reference].filter((n) => !byName.has(n));
-    if (absent.length > 0) return { c, pairs: 0, test: null, missing: `${absent.join(' and ')} not in these results` };
-    const pairs = pairPoints(byName.get(c.condition)!, byName.get(c.reference)!);
-    return { c, pairs: pairs.length, test: pairedTest(pairs, c.outcome), missing: null };
+    if (absent.length > 0) return { c, pairs: 0, fixtures: 0, test: null, missing: `${absent.join(' and ')} not in these results` };
+    const [a, b] = [byName.get(c.condition)!, byName.get(c.reference)!];
+    const pairs = pairPoints(a, b);
+    const test = paired.unit === 'fixture' ? fixtureTest(a, b, fixtureOrder, c.outcome) : pairedTest(pairs, c.outcome);
+    return { c, pairs: pairs.length, fixtures: pairedFixtures(a, b, fixtureOrder).length, test, missing: null };
   });
   // Holm over the whole preregistered family: a member that could not be run counts with p = 1, so the others are
   // never adjusted as if the family were smaller than preregistered.
   const family = multiplicity.family;
   const adjusted = holm(family.map((id) => computed.find((x) => x.c.id === id)?.test?.p ?? 1));
-  return computed.map(({ c, pairs, test, missing }) => {
+  return computed.map(({ c, pairs, fixtures, test, missing }) => {
     const k = family.indexOf(c.id);
     const pHolm = test === null || k < 0 ? null : adjusted[k]!;
     return {
       id: c.id, candidate: c.condition, reference: c.reference, outcome: c.outcome, hypothesis: c.hypothesis, expected: c.expected,
-      pairedPoints: pairs, test, pHolm, significant: pHolm === null ? null : pHolm <= multiplicity.alpha, missing,
+      pairedPoints: pairs, pairedFixtures: fixtures, test, pHolm, significant: pHolm === null ? null : pHolm <= multiplicity.alpha, missing,
     };
   });
 }
 
-function secondary(results: StudyResults, fixtureOrder: readonly string[], boot: Resampling): SecondaryComparisonRow[] {
+function secondary(results: StudyResults, plan: AnalysisPlan, fixtureOrder: readonly string[], boot: Resampling): SecondaryComparisonRow[] {
   const byName = new Map(results.conditions.map((c) => [c.summary.condition, c]));
-  return SECONDARY_COMPARISONS.filter((c) => byName.has(c.candidate) && byName.has(c.reference)).map((c) => {
+  const byFixtures = plan.preregistration.analysis.paired.unit === 'fixture';
+  return plan.secondary.filter((c) => byName.has(c.candidate) && byName.has(c.reference)).map((c) => {
     const a = byName.get(c.candidate)!;
     const b = byName.get(c.reference)!;
     const pairs = pairPoints(a, b);
-    const x = byFixture(a.summary.perFixture);
-    const y = byFixture(b.summary.perFixture);
     return {
       ...c,
       pairedPoints: pairs.length,
-      pairedFixtures: fixtureOrder.filter((f) => x.has(f) && y.has(f)).length,
+      pairedFixtures: pairedFixtures(a, b, fixtureOrder).length,
       reductionDifference: pairedDifference('netReduction', a, b, fixtureOrder, boot),
-      tests: SECONDARY_OUTCOMES.map((o) => pairedTest(pairs, o)),
+      harmDifference: pairedDifference('harmRate', a, b, fixtureOrder, boot),
+      tests: byFixtures
+        ? SECONDARY_FIXTURE_OUTCOMES.map((o) => fixtureTest(a, b, fixtureOrder, o))
+        : SECONDARY_OUTCOMES.map((o) => pairedTest(pairs, o)),
     };
   });
 }
@@ -360,31 +478,47 @@ function ladder(rows: readonly ConditionRow[], results: StudyResults): LadderRow
   });
 }
 
-function families(results: StudyResults): FamilyRow[] {
+/**
+ * Per scenario family and condition, from each fixture's per-family counts: removals and false prunes are
+ * attributed to the family of the episode that produced the item (see FamilyCounts), not to whole fixtures.
+ * Intervals resample fixtures (a fixture's episodes are not independent of each other).
+ */
+function families(results: StudyResults, fixtureOrder: readonly string[], boot: Resampling): FamilyRow[] {
   const names = new Set<string>();
-  for (const fams of results.families.values()) for (const f of fams.length ? fams : [NO_FAMILY]) names.add(f);
+  for (const { summary } of results.conditions) for (const f of summary.families) names.add(f.family);
   const out: FamilyRow[] = [];
   for (const family of [...names].sort(byCodeUnit)) {
-    const members = new Set([...results.families].filter(([, fams]) => (fams.length ? fams.includes(family) : family === NO_FAMILY)).map(([id]) => id));
     for (const { summary } of results.conditions) {
       if (summary.sweepOf) continue;
-      const mine = summary.perFixture.filter((f) => members.has(f.fixture));
-      if (mine.length === 0) continue;
-      const sum = (pick: (f: FixtureMeasures) => number) => mine.reduce((acc, f) => acc + pick(f), 0);
+      const mine = byFixture(summary.perFixture);
+      const rows = fixtureOrder.filter((f) => mine.has(f))
+        .map((f) => mine.get(f)!.families.find((x) => x.family === family))
+        .filter((x): x is FamilyCounts => x !== undefined);
+      if (rows.length === 0) continue;
+      const rate = (pick: (x: FamilyCounts) => [number, number]) => clustered(rows.map(pick), boot);
       out.push({
         family,
         condition: summary.condition,
-        fixtures: mine.length,
-        prunePoints: sum((f) => f.prunePoints),
-        falsePruneRate: proportionOf(pool(mine.map((f) => scored(f.falsePruneRate)))),
-        coverage: proportionOf(pool(mine.map((f) => scored(f.coverage)))),
-        obligationsPreserved: proportion(sum((f) => f.obligations.preserved), sum((f) => f.obligations.total)),
-        reduction: reductionOf(sumTokens(mine)),
+        fixtures: rows.length,
+        prunes: rows.reduce((x, r) => x + r.prunes, 0),
+        falsePruneRate: rate((r) => [r.falsePrunes, r.prunes]),
+        harmRate: rate((r) => [r.necessaryRemoved, r.necessaryItems]),
+        coverage: rate((r) => [r.prunes - r.falsePrunes, r.eligible]),
+        baseRate: rate((r) => [r.eligible, r.candidates]),
       });
     }
   }
   return out;
 }
+
+/** Which corpus a fixture file belongs to: the folder it sits in (fixtures/canonical, fixtures/generated). */
+export function corpusOf(file: string): string {
+  const parts = file.split('/');
+  return parts.length >= 2 ? parts[parts.length - 2]! : POOLED;
+}
+
+/** The corpus name of rows over every fixture. */
+export const POOLED = 'pooled';
 
 /** Whether a row is a sweep variant (its sweep's base is another condition), not a condition in its own right. */
 export function isVariant(row: ConditionRow): boolean {
@@ -396,9 +530,13 @@ export function curveOf(row: ConditionRow): string {
   return row.sweep?.base ?? row.condition;
 }
 
-/** Whether a row's false prunes are at most `threshold` of its prunes (a condition that prunes nothing qualifies). */
+/**
+ * Whether a row's harm rate is at most `threshold` (a condition removing no necessary unit qualifies, so does one
+ * whose corpus holds none). The harm rate, not the false-prune rate among removals, since the latter depends on the
+ * base rate: pruning everything has a low false-prune rate where most items are removable.
+ */
 export function meetsSafety(row: ConditionRow, threshold: number): boolean {
-  return row.falsePruneRate.numerator <= threshold * row.falsePruneRate.denominator;
+  return row.harmRate.numerator <= threshold * row.harmRate.denominator;
 }
 
 function thresholds(rows: readonly ConditionRow[]): ThresholdRow[] {
@@ -419,6 +557,18 @@ function thresholds(rows: readonly ConditionRow[]): ThresholdRow[] {
   return out;
 }
 
+function corpora(results: StudyResults, pooled: readonly ConditionRow[], bases: ReadonlyMap<string, string>, boot: Resampling): Analysis['corpora'] {
+  const byCorpus = new Map<string, string[]>();
+  for (const f of results.manifest.fixtures) byCorpus.set(corpusOf(f.file), [...(byCorpus.get(corpusOf(f.file)) ?? []), f.id]);
+  if (byCorpus.size < 2) return [{ corpus: POOLED, rows: pooled }];
+  return [
+    ...[...byCorpus].sort(([a], [b]) => byCodeUnit(a, b)).map(([corpus, ids]) => ({
+      corpus, rows: results.conditions.map((c) => conditionRow(c, ids, bases, boot, false)),
+    })),
+    { corpus: POOLED, rows: pooled },
+  ];
+}
+
 /** Every figure of the report, by the plan the preregistration states (see plan.ts for how it is loaded). */
 export function analyse(results: StudyResults, plan: AnalysisPlan): Analysis {
   const fixtureOrder = results.manifest.fixtures.map((f) => f.id);
@@ -431,7 +581,7 @@ export function analyse(results: StudyResults, plan: AnalysisPlan): Analysis {
   const differences = neededDifferences(plan.criteria)
     .filter((d) => byName.has(d.condition) && byName.has(d.reference))
     .map((d) => ({ ...d, interval: pairedDifference(d.measure, byName.get(d.condition)!, byName.get(d.reference)!, fixtureOrder, boot) }));
-  const comparisons = preregistered(results, plan);
+  const comparisons = preregistered(results, plan, fixtureOrder);
   const evidence = {
     alpha: multiplicity.alpha, models: results.manifest.models, rows, differences,
     comparisons: comparisons.map((c) => ({ id: c.id, candidate: c.candidate, reference: c.reference, test: c.test, pHolm: c.pHolm })),
@@ -452,13 +602,17 @@ export function analyse(results: StudyResults, plan: AnalysisPlan): Analysis {
     pointOutcomes: p.pointOutcomes,
     rows,
     comparisons,
-    secondary: secondary(results, fixtureOrder, boot),
+    secondary: secondary(results, plan, fixtureOrder, boot),
     differences,
     acceptance,
     outcomes,
     ladder: ladder(rows, results),
-    families: families(results),
+    families: families(results, fixtureOrder, boot),
     thresholds: thresholds(rows),
+    corpora: corpora(results, rows, bases, boot),
+    proposed: plan.proposed,
+    pairedUnit: p.analysis.paired.unit,
+    preregisteredTables: p.analysis.preregisteredTables ?? [],
     behaviour: behaviourRows(results),
   };
 }

@@ -45,29 +45,37 @@ function frame(name: string, title: string, a: Analysis, body: Record<string, un
   };
 }
 
-function precisionAndFpr(a: Analysis): ChartSpec {
+/** The pooled base rate, the same for every condition run on the same fixtures, for captions. */
+function baseRateNote(a: Analysis): string {
+  const r = a.rows[0]?.baseRate;
+  return r && r.value !== null ? `base rate (removable share) ${r.numerator}/${r.denominator} = ${(r.value * 100).toFixed(1)}%` : 'base rate undefined';
+}
+
+function harmAndReduction(a: Analysis): ChartSpec {
   const rows = a.rows.filter((r) => !isVariant(r));
   const values = rows.flatMap((r) => [
-    { measure: 'precision', p: r.precision },
-    { measure: 'false-prune rate', p: r.falsePruneRate },
-  ].filter(({ p }) => p.value !== null).map(({ measure, p }) => ({
-    condition: label(r), group: LAYER_LABEL[r.layer], measure, value: p.value, lo: p.lo, hi: p.hi, n: `${p.numerator}/${p.denominator}`,
-  })));
+    { measure: 'harm rate', value: r.harmRate.value, lo: r.harmRate.lo, hi: r.harmRate.hi },
+    { measure: 'net token reduction', value: r.reduction.estimate, lo: r.reduction.lo, hi: r.reduction.hi },
+  ].filter((m) => m.value !== null).map((m) => ({ condition: label(r), group: LAYER_LABEL[r.layer], ...m })));
   const order = rows.map(label);
   const y = { field: 'condition', type: 'nominal', title: null, sort: order };
-  return frame('precision-fpr', 'Precision and false-prune rate of each condition', a, {
+  const chart = frame('harm-reduction', 'Harm rate and net token reduction of each condition', a, {
     data: { values },
-    facet: { column: { field: 'measure', type: 'nominal', title: null, sort: ['precision', 'false-prune rate'] } },
+    facet: { column: { field: 'measure', type: 'nominal', title: null, sort: ['harm rate', 'net token reduction'] } },
     resolve: { scale: { x: 'independent' } },
     spec: {
       width: 300,
       height: { step: 18 },
       layer: [
-        { mark: { type: 'rule', strokeWidth: 2 }, encoding: { y, x: { field: 'lo', type: 'quantitative', title: 'share of removals (95% Wilson interval)', scale: { domain: [0, 1] } }, x2: { field: 'hi' }, color: layerColour } },
+        { mark: { type: 'rule', strokeWidth: 2 }, encoding: { y, x: { field: 'lo', type: 'quantitative', title: '95% fixture-cluster bootstrap interval' }, x2: { field: 'hi' }, color: layerColour } },
         { mark: { type: 'point', filled: true, size: 50 }, encoding: { y, x: { field: 'value', type: 'quantitative' }, color: layerColour } },
       ],
     },
   });
+  // The base rate belongs in the caption: harm is read against how much of the context was removable at all.
+  const text = `${chart.caption}; ${baseRateNote(a)}`;
+  const spec = chart.spec as { title: Record<string, unknown> };
+  return { ...chart, caption: text, spec: { ...chart.spec, title: { ...spec.title, subtitle: text } } };
 }
 
 function coverageAbstention(a: Analysis): ChartSpec {
@@ -93,24 +101,24 @@ function coverageAbstention(a: Analysis): ChartSpec {
 
 function frontier(a: Analysis): ChartSpec {
   const curves = [...new Set(a.rows.filter((r) => r.sweep !== null).map(curveOf))];
-  const values = a.rows.filter((r) => r.reduction.estimate !== null && r.falsePruneRate.value !== null).map((r) => ({
+  const values = a.rows.filter((r) => r.reduction.estimate !== null && r.harmRate.value !== null).map((r) => ({
     condition: r.condition,
     curve: r.sweep === null ? 'single condition' : `${r.sweep.base} (${r.sweep.parameter})`,
     value: r.sweep?.value ?? 0,
     reduction: r.reduction.estimate, reductionLo: r.reduction.lo, reductionHi: r.reduction.hi,
-    fpr: r.falsePruneRate.value, fprLo: r.falsePruneRate.lo, fprHi: r.falsePruneRate.hi,
+    fpr: r.harmRate.value, fprLo: r.harmRate.lo, fprHi: r.harmRate.hi,
     pointLabel: r.sweep === null ? r.condition : `${r.sweep.parameter}=${r.sweep.value}`,
   }));
   const domain = [...curves.map((c) => `${c} (${a.rows.find((r) => curveOf(r) === c)?.sweep?.parameter ?? 'parameter'})`), 'single condition'];
   const colour = { field: 'curve', type: 'nominal', title: 'parameter sweep', scale: { domain, range: [OKABE_ITO[3], OKABE_ITO[0], '#999999'] } };
   const x = { field: 'reduction', type: 'quantitative', title: 'token reduction, 1 - final/raw (95% bootstrap over fixtures)', axis: { format: '.0%' } };
-  const y = { field: 'fpr', type: 'quantitative', title: 'false-prune rate (95% Wilson)', axis: { format: '.0%' } };
+  const y = { field: 'fpr', type: 'quantitative', title: 'harm rate (95% fixture-cluster bootstrap)', axis: { format: '.0%' } };
   return frame('frontier', 'Safety against reduction: the frontier, with parameter sweeps as curves', a, {
     width: 560,
     height: 400,
     data: { values },
     layer: [
-      { data: { values: [{ t: 0.01, l: 'FPR 1%' }, { t: 0.05, l: 'FPR 5%' }] }, mark: { type: 'rule', strokeDash: [4, 4], color: '#777777' }, encoding: { y: { field: 't', type: 'quantitative' } } },
+      { data: { values: [{ t: 0.01, l: 'harm 1%' }, { t: 0.05, l: 'harm 5%' }] }, mark: { type: 'rule', strokeDash: [4, 4], color: '#777777' }, encoding: { y: { field: 't', type: 'quantitative' } } },
       { transform: [{ filter: "datum.curve !== 'single condition'" }], mark: { type: 'line', strokeWidth: 1.5 }, encoding: { x, y, color: colour, detail: { field: 'curve' }, order: { field: 'value', type: 'quantitative' } } },
       { mark: { type: 'rule', opacity: 0.6 }, encoding: { y, x: { field: 'reductionLo', type: 'quantitative' }, x2: { field: 'reductionHi' }, color: colour } },
       { mark: { type: 'rule', opacity: 0.6 }, encoding: { x, y: { field: 'fprLo', type: 'quantitative' }, y2: { field: 'fprHi' }, color: colour } },
@@ -186,5 +194,5 @@ function ladderWaterfall(a: Analysis): ChartSpec {
 }
 
 export function buildCharts(a: Analysis): ChartSpec[] {
-  return [precisionAndFpr(a), coverageAbstention(a), frontier(a), tokenAccounting(a), ladderWaterfall(a)];
+  return [harmAndReduction(a), coverageAbstention(a), frontier(a), tokenAccounting(a), ladderWaterfall(a)];
 }

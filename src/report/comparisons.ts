@@ -1,7 +1,8 @@
-// What the report compares. The preregistered comparisons (their conditions, outcome, hypothesis and the Holm
-// family) are read from the preregistration, never listed here; this file holds only how each preregistered
-// per-prune-point outcome is measured on a points.csv row, and the report's secondary comparisons, which are
-// descriptive, outside the Holm family and printed with unadjusted p-values.
+// How the report compares. The preregistered comparisons (their conditions, outcome, hypothesis and the Holm
+// family) are read from the preregistration, and the secondary comparisons (descriptive, outside the Holm family,
+// unadjusted p-values) from the study definition; this file holds only how each outcome is measured, on a
+// points.csv row (per prune point) or on a fixture's figures (per fixture).
+import type { FixtureMeasures } from '../artifacts/schema.js';
 import type { ScoredPoint } from './load.js';
 
 /**
@@ -12,6 +13,26 @@ export const POINT_OUTCOMES: ReadonlyMap<string, (point: ScoredPoint) => boolean
   ['anyFalsePrune', (p: ScoredPoint) => p.falsePrunes > 0],
   ['anyObligationLost', (p: ScoredPoint) => p.obligationsPreserved < p.obligationsTotal],
   ['anyAbstain', (p: ScoredPoint) => p.abstain > 0],
+  ['anyHarm', (p: ScoredPoint) => p.necessaryRemoved > 0],
+]);
+
+/** A fixture's figures under one condition: its summary entry and its prune points. */
+export interface FixtureUnit {
+  readonly measures: FixtureMeasures;
+  readonly points: readonly ScoredPoint[];
+}
+
+/**
+ * How each outcome is counted per fixture when comparisons pair fixtures (the v2 sign-flip test): an integer per
+ * fixture, whose candidate-minus-reference difference is the paired statistic. A point outcome counts the fixture's
+ * prune points that have it; harmRate and obligationsLost count units and obligations once per fixture, and their
+ * denominators are the same under both conditions, so a difference of counts is a difference of rates.
+ */
+export const FIXTURE_OUTCOMES: ReadonlyMap<string, (f: FixtureUnit) => number> = new Map([
+  ...[...POINT_OUTCOMES].map(([id, has]) => [id, (f: FixtureUnit) => f.points.filter(has).length] as const),
+  ['harmRate', (f: FixtureUnit) => f.measures.harm?.necessaryRemoved ?? 0],
+  ['obligationsLost', (f: FixtureUnit) => f.measures.obligationsLost.lost],
+  ['falsePrunes', (f: FixtureUnit) => f.measures.falsePruneRate.numerator ?? 0],
 ]);
 
 /** A secondary comparison: `candidate` is the condition under test, `reference` what it is compared with. */
@@ -22,21 +43,7 @@ export interface SecondaryComparison {
   readonly question: string;
 }
 
-const LAYER_A = ['exact-redundancy', 'source-identity', 'errored-input-residue', 'checked-supersession', 'verified-completion', 'predictive-semantic'];
-const LADDER = ['ladder-0', 'ladder-0-1', 'ladder-0-2', 'ladder-0-3', 'ladder-0-4'];
-const COMPARATORS = ['same-tool-args-dedup', 'observation-masking', 'oldest-first', 'regenerability-guard'];
-/** The conservative policy the book proposes; prediction and the published comparators are measured against it. */
-export const PROPOSED = 'ladder-0-3';
-
-/** Descriptive pairings (each mechanism against raw, each ladder step, each comparator against the proposal). */
-export const SECONDARY_COMPARISONS: readonly SecondaryComparison[] = [
-  ...LAYER_A.map((c) => ({ id: `${c}-vs-raw`, candidate: c, reference: 'raw', question: `what ${c} alone changes against keeping everything` })),
-  ...LADDER.slice(1).map((c, i) => ({
-    id: `${c}-vs-${LADDER[i]!}`, candidate: c, reference: LADDER[i]!, question: `the marginal effect of the rung ${c} adds to ${LADDER[i]!}`,
-  })),
-  { id: `predictive-semantic-vs-${PROPOSED}`, candidate: 'predictive-semantic', reference: PROPOSED, question: 'prediction alone against the conservative ladder' },
-  ...COMPARATORS.map((c) => ({ id: `${c}-vs-${PROPOSED}`, candidate: c, reference: PROPOSED, question: `the published ${c} against the conservative ladder` })),
-];
-
-/** The point outcomes each secondary comparison is tested on (exact McNemar, unadjusted). */
+/** The point outcomes each secondary comparison is tested on when prune points are paired (exact McNemar, unadjusted). */
 export const SECONDARY_OUTCOMES = ['anyFalsePrune', 'anyObligationLost'] as const;
+/** The per-fixture outcomes each secondary comparison is tested on when fixtures are paired (exact sign-flip, unadjusted). */
+export const SECONDARY_FIXTURE_OUTCOMES = ['harmRate', 'obligationsLost'] as const;

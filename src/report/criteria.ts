@@ -1,14 +1,17 @@
-// The preregistration's acceptance criteria (A1-A7) and its outcome table (O1-O11) in machine form, and the code
-// that evaluates them on the report's figures. The preregistration states each criterion in prose; the forms below
-// restate it as checks on named figures, one part per condition or comparator the criterion is judged for. Each
-// form pins the sha256 of the wording it was written from, so an edited criterion is refused rather than judged by
-// a form written for other words. Verdicts are never stored: they follow from the figures every time.
+// The machine forms of a preregistration's acceptance criteria and outcome table (the kinds of check a criterion
+// can be restated as), and the code that evaluates them on the report's figures. A study's own forms live with the
+// study (experiments/<study>/study.ts); each form pins the sha256 of the wording it was written from, so an edited
+// criterion is refused rather than judged by a form written for other words. Verdicts are never stored: they follow
+// from the figures every time.
 import { sha256 } from '../fixture/canonical.js';
 import { EMBEDDED } from '../providers/embedded.js';
-import type { BootstrapResult, Proportion } from './stats.js';
+import { wilson, type BootstrapResult, type Proportion } from './stats.js';
 
 /** Rates whose fixture-bootstrap difference between two conditions a criterion can ask for. */
-export type RateMeasure = 'falsePruneRate' | 'coverage' | 'netReduction';
+export type RateMeasure = 'falsePruneRate' | 'coverage' | 'netReduction' | 'harmRate' | 'obligationsLost';
+
+/** The primary safety measures: harm rate and obligations lost, each unit counted once per fixture. */
+export type SafetyMeasure = 'harmRate' | 'obligationsLost';
 
 export type Check =
   /** A pooled count is exactly 0. */
@@ -27,6 +30,12 @@ export type Check =
   | { readonly kind: 'difference-excludes'; readonly condition: string; readonly reference: string; readonly measure: RateMeasure; readonly value: number }
   /** The fixture-bootstrap interval of the difference lies above a bound. */
   | { readonly kind: 'difference-above'; readonly condition: string; readonly reference: string; readonly measure: RateMeasure; readonly bound: number }
+  /** A safety measure's pooled rate is at most a threshold (undefined at 0/0). */
+  | { readonly kind: 'rate-at-most'; readonly condition: string; readonly measure: SafetyMeasure; readonly threshold: number }
+  /** The upper end of a safety measure's fixture-cluster bootstrap interval is below a bound. */
+  | { readonly kind: 'bootstrap-upper-below'; readonly condition: string; readonly measure: SafetyMeasure; readonly bound: number }
+  /** The upper end of the fixture-bootstrap interval of condition minus reference is below a bound. */
+  | { readonly kind: 'difference-below'; readonly condition: string; readonly reference: string; readonly measure: RateMeasure; readonly bound: number }
   /** A preregistered comparison is significant after Holm correction (adjusted p at most alpha). */
   | { readonly kind: 'holm-significant'; readonly comparison: string };
 
@@ -60,84 +69,6 @@ export type OutcomeForm = (
   | { readonly id: string; readonly wording: string; readonly kind: 'not-evaluable'; readonly reason: string }
 ) & { readonly backend?: BackendPresumed };
 
-const zeroFalsePrunes = (condition: string): Check => ({ kind: 'count-zero', condition, count: 'falsePrunes' });
-const allObligations = (condition: string): Check => ({ kind: 'all-obligations', condition });
-const safe = (condition: string) => ({ subject: condition, checks: [zeroFalsePrunes(condition), allObligations(condition)] });
-const removesEnough = (condition: string) => ({
-  subject: condition,
-  checks: [
-    { kind: 'rate-at-least', condition, measure: 'netReduction', threshold: 0.05 },
-    { kind: 'bootstrap-lower-above', condition, measure: 'netReduction', bound: 0 },
-  ] satisfies Check[],
-});
-const comparatorFalsePrunes = (condition: string, comparison: string) => ({
-  subject: condition,
-  checks: [
-    { kind: 'wilson-lower-above', condition, measure: 'falsePruneRate', bound: 0 },
-    { kind: 'holm-significant', comparison },
-  ] satisfies Check[],
-});
-
-export const CRITERIA: readonly CriterionForm[] = [
-  { id: 'A1', wording: 'a6cce1b19cbf', parts: ['exact-redundancy', 'source-identity', 'ladder-0', 'ladder-0-1'].map(safe) },
-  { id: 'A2', wording: '007b308780f6', parts: ['ladder-0-1', 'ladder-0-3'].map(removesEnough) },
-  { id: 'A3', wording: '20cc75e56abd', parts: ['errored-input-residue', 'checked-supersession', 'ladder-0-2'].map(safe) },
-  {
-    id: 'A4', wording: '00cb8655b671',
-    parts: ['verified-completion', 'ladder-0-3'].map((c) => ({ subject: c, checks: [...safe(c).checks, { kind: 'count-zero', condition: c, count: 'refetchAlerts' } satisfies Check] })),
-  },
-  {
-    id: 'A5', wording: '524611bcda84',
-    parts: [{
-      subject: 'ladder-0-4 against ladder-0-3',
-      checks: [
-        { kind: 'difference-at-least', condition: 'ladder-0-4', reference: 'ladder-0-3', measure: 'falsePruneRate', threshold: 0.05 },
-        { kind: 'difference-excludes', condition: 'ladder-0-4', reference: 'ladder-0-3', measure: 'falsePruneRate', value: 0 },
-        { kind: 'holm-significant', comparison: 'C1' },
-        { kind: 'holm-significant', comparison: 'C2' },
-      ],
-    }],
-  },
-  {
-    id: 'A6', wording: '7bfa11d178d1',
-    parts: [comparatorFalsePrunes('same-tool-args-dedup', 'C4'), comparatorFalsePrunes('observation-masking', 'C5'), comparatorFalsePrunes('oldest-first', 'C6')],
-  },
-  {
-    id: 'A7', wording: '76d87a75aeca',
-    parts: [{
-      subject: 'ladder-0-3 against ladder-0-4',
-      checks: [
-        { kind: 'rate-at-least', condition: 'ladder-0-3', measure: 'abstentionRate', threshold: 0.05 },
-        { kind: 'holm-significant', comparison: 'C7' },
-        { kind: 'difference-above', condition: 'ladder-0-4', reference: 'ladder-0-3', measure: 'coverage', bound: 0 },
-      ],
-    }],
-  },
-];
-
-export const OUTCOMES: readonly OutcomeForm[] = [
-  { id: 'O1', wording: 'ee7d1b361f2d', kind: 'verdicts', when: [{ criterion: 'A1', verdict: 'met' }, { criterion: 'A2', verdict: 'met' }] },
-  { id: 'O2', wording: '906bbdea3344', kind: 'verdicts', when: [{ criterion: 'A1', verdict: 'met' }, { criterion: 'A2', verdict: 'not met' }] },
-  { id: 'O3', wording: '77fbaee6dfaf', kind: 'verdicts', when: [{ criterion: 'A3', verdict: 'not met' }] },
-  { id: 'O4', wording: '96fd8cdc71fc', kind: 'verdicts', when: [{ criterion: 'A4', verdict: 'not met' }] },
-  { id: 'O5', wording: '28b6557179e4', kind: 'verdicts', when: [{ criterion: 'A5', verdict: 'met' }] },
-  {
-    id: 'O6', wording: 'dd2e6545beb4', kind: 'verdicts', when: [{ criterion: 'A5', verdict: 'not met' }],
-    backend: { role: 'predictor', note: 'the row speaks of the embedded lexical predictor, which this run did not use' },
-  },
-  { id: 'O7', wording: 'e57fe5cebd78', kind: 'per-part', criterion: 'A6', verdict: 'met' },
-  { id: 'O8', wording: 'd0c6dd07444a', kind: 'verdicts', when: [{ criterion: 'A7', verdict: 'met' }] },
-  {
-    id: 'O9', wording: '5efe133042cf', kind: 'not-evaluable',
-    reason: 'needs cache effects and a cost of overhead, which this study does not observe (embedded policies spend 0 overhead tokens and no cache is simulated)',
-  },
-  {
-    id: 'O10', wording: '720a27de21b8', kind: 'not-evaluable', reason: 'needs behaviour after pruning; no model is run on pruned contexts in this study',
-    backend: { role: 'reader', note: 'a model answered probes on pruned contexts (tables/behaviour.md), but no preregistered criterion or design reads behaviour' },
-  },
-  { id: 'O11', wording: 'aaf6fedf068d', kind: 'no-reduction' },
-];
-
 /** The first 12 hex digits of a wording's sha256, as forms pin it. */
 export function wordingPin(text: string): string {
   return sha256(text).slice(0, 12);
@@ -153,6 +84,10 @@ export interface ConditionEvidence {
   readonly obligationsPreserved: Proportion;
   readonly abstentionRate: Proportion;
   readonly coverage: Proportion;
+  /** Necessary units removed over necessary units, once per fixture; lo/hi from the fixture-cluster bootstrap. */
+  readonly harmRate: Proportion;
+  /** Declared obligations lost, once per fixture; lo/hi from the fixture-cluster bootstrap. */
+  readonly obligationsLost: Proportion;
   readonly refetchAlerts: number;
   readonly reduction: BootstrapResult;
 }
@@ -308,10 +243,28 @@ function evaluateCheck(check: Check, e: Evidence): CheckResult {
     case 'wilson-lower-above': {
       const test = `${check.condition}: lower end of the Wilson 95% interval of the pooled ${check.measure} > ${check.bound}`;
       if (!row) return absent(test);
-      const p = row.falsePruneRate;
+      // A v1 check: its Wilson interval is computed here from the counts, since the rows carry cluster intervals.
+      const p = { ...row.falsePruneRate, ...wilson(row.falsePruneRate.numerator, row.falsePruneRate.denominator) };
       return {
         check, test, figures: `false prunes ${prop(p)}`, ...blank, numerator: p.numerator, denominator: p.denominator, value: p.value, lo: p.lo, hi: p.hi,
         truth: p.lo === null ? null : p.lo > check.bound, note: p.lo === null ? 'the condition removed nothing (0/0 has no interval)' : '',
+      };
+    }
+    case 'rate-at-most':
+    case 'bootstrap-upper-below': {
+      const name = check.measure === 'harmRate' ? 'harm rate' : 'obligations lost';
+      const test = check.kind === 'rate-at-most'
+        ? `${check.condition}: pooled ${name} <= ${check.threshold}`
+        : `${check.condition}: upper end of the fixture-cluster bootstrap 95% interval of the ${name} < ${check.bound}`;
+      if (!row) return absent(test);
+      const p = row[check.measure];
+      const truth = check.kind === 'rate-at-most'
+        ? (p.value === null ? null : p.value <= check.threshold)
+        : (p.hi === null ? null : p.hi < check.bound);
+      const empty = check.measure === 'harmRate' ? 'no necessary item was in context (0/0)' : 'no obligation was declared (0/0)';
+      return {
+        check, test, figures: `${name} ${prop(p)}`, ...blank, numerator: p.numerator, denominator: p.denominator, value: p.value, lo: p.lo, hi: p.hi,
+        truth, note: truth === null ? (p.value === null ? empty : 'the bootstrap interval is undefined') : '',
       };
     }
     case 'difference-at-least': {
@@ -327,15 +280,17 @@ function evaluateCheck(check: Check, e: Evidence): CheckResult {
       };
     }
     case 'difference-excludes':
-    case 'difference-above': {
-      const test = check.kind === 'difference-excludes'
-        ? `fixture-bootstrap 95% interval of ${check.measure}(${check.condition}) - ${check.measure}(${check.reference}) excludes ${check.value}`
-        : `fixture-bootstrap 95% interval of ${check.measure}(${check.condition}) - ${check.measure}(${check.reference}) lies above ${check.bound}`;
+    case 'difference-above':
+    case 'difference-below': {
+      const of = `fixture-bootstrap 95% interval of ${check.measure}(${check.condition}) - ${check.measure}(${check.reference})`;
+      const test = check.kind === 'difference-excludes' ? `${of} excludes ${check.value}`
+        : check.kind === 'difference-above' ? `${of} lies above ${check.bound}` : `${of} lies below ${check.bound}`;
       const d = e.differences.find((x) => x.measure === check.measure && x.condition === check.condition && x.reference === check.reference);
       if (!d) return { check, test, figures: 'absent', ...blank, truth: null, note: 'the difference could not be computed on these results' };
       const { lo, hi, estimate } = d.interval;
       const truth = lo === null || hi === null ? null
-        : check.kind === 'difference-excludes' ? lo > check.value || hi < check.value : lo > check.bound;
+        : check.kind === 'difference-excludes' ? lo > check.value || hi < check.value
+          : check.kind === 'difference-above' ? lo > check.bound : hi < check.bound;
       const below = check.kind === 'difference-excludes' && hi !== null && hi < check.value;
       const note = truth === null ? 'the bootstrap interval is undefined' : below ? `excludes ${check.value} from below: ${check.condition} is lower than ${check.reference}` : '';
       return { check, test, figures: `difference ${boot(d.interval)}`, ...blank, value: estimate, lo, hi, truth, note };
@@ -406,7 +361,7 @@ export function neededDifferences(forms: readonly CriterionForm[]): { measure: R
   for (const f of forms) {
     for (const part of f.parts) {
       for (const c of part.checks) {
-        if (c.kind !== 'difference-excludes' && c.kind !== 'difference-above') continue;
+        if (c.kind !== 'difference-excludes' && c.kind !== 'difference-above' && c.kind !== 'difference-below') continue;
         if (!out.some((d) => d.measure === c.measure && d.condition === c.condition && d.reference === c.reference)) {
           out.push({ measure: c.measure, condition: c.condition, reference: c.reference });
         }

@@ -4,7 +4,7 @@
 import { from } from 'arquero';
 import { caption, type Analysis } from './analysis.js';
 import { verdict, type CriterionResult, type OutcomeResult } from './criteria.js';
-import { fixed, UNDEFINED, type ReportTable } from './tables.js';
+import { EXPLORATORY_STAMP, fixed, isPreregisteredTable, UNDEFINED, type ReportTable } from './tables.js';
 
 export const HYPOTHESES_TABLE = 'hypotheses';
 
@@ -51,11 +51,11 @@ export function hypothesesTable(a: Analysis): ReportTable {
 }
 
 export function hypothesesMarkdown(t: ReportTable, a: Analysis): string {
-  const out: string[] = [`# ${t.title}`, '', `${caption(a)}.`, ''];
+  const out: string[] = [...(isPreregisteredTable(t.name, a) ? [] : [EXPLORATORY_STAMP, '']), `# ${t.title}`, '', `${caption(a)}.`, ''];
   out.push(
     `Criteria, comparisons and the outcome table are those of \`${a.plan.file}\` (sha256 \`${a.plan.sha256.slice(0, 12)}\`). ` +
-    'Each criterion is evaluated mechanically from its machine form (`src/report/criteria.ts`, pinned to the wording); no verdict is stored. ' +
-    `Pooled counts with 95% Wilson intervals; differences with a paired fixture bootstrap (seed ${a.seed}, ${a.iterations} iterations); ` +
+    'Each criterion is evaluated mechanically from its machine form (the study\'s definition under `experiments/`, pinned to the wording; the check kinds in `src/report/criteria.ts`); no verdict is stored. ' +
+    `Pooled counts with 95% fixture-cluster bootstrap intervals (Wilson only where a v1 criterion names it); differences with a paired fixture bootstrap (seed ${a.seed}, ${a.iterations} iterations); ` +
     `"significant" is a Holm-adjusted p at most alpha = ${a.alpha} across the ${a.comparisons.length} preregistered comparisons. ` +
     'A criterion is met when every check of every part holds, not met when one fails, and undefined when none fails but one rests on an undefined figure.',
     '',

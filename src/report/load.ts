@@ -22,7 +22,7 @@ export interface ConditionResults {
 }
 
 /** A points.csv row of a scored fixture: the oracle counts are present. */
-export type ScoredPoint = PointRow & { truePrunes: number; falsePrunes: number; coverageDenominator: number };
+export type ScoredPoint = PointRow & { truePrunes: number; falsePrunes: number; coverageDenominator: number; necessaryItems: number; necessaryRemoved: number };
 
 const TEXT_COLUMNS: ReadonlySet<string> = new Set(['fixture', 'prunePoint']);
 
@@ -119,9 +119,14 @@ export function loadResults(dir: string, label: string = dir): StudyResults {
       const cells = csvCells(line);
       if (cells.length !== POINT_ROW_COLUMNS.length) throw input('PL_RESULTS_FIELD', pointsFile, where, '(row)', `${cells.length} cells, expected ${POINT_ROW_COLUMNS.length}`);
       const point = parseWith(PointRow, Object.fromEntries(POINT_ROW_COLUMNS.map((c, j) => [c, cellValue(c, cells[j]!)])), pointsFile, where);
-      if (point.truePrunes === null || point.falsePrunes === null || point.coverageDenominator === null) throw input('PL_RESULTS_UNSCORED', pointsFile);
+      if (point.truePrunes === null || point.falsePrunes === null || point.coverageDenominator === null || point.necessaryItems === null || point.necessaryRemoved === null) {
+        throw input('PL_RESULTS_UNSCORED', pointsFile);
+      }
       if (!fixtureIds.has(point.fixture)) throw input('PL_RESULTS_FIELD', pointsFile, where, 'fixture', `"${point.fixture}" is not in the manifest`);
-      return { ...point, truePrunes: point.truePrunes, falsePrunes: point.falsePrunes, coverageDenominator: point.coverageDenominator };
+      return {
+        ...point, truePrunes: point.truePrunes, falsePrunes: point.falsePrunes, coverageDenominator: point.coverageDenominator,
+        necessaryItems: point.necessaryItems, necessaryRemoved: point.necessaryRemoved,
+      };
     });
     if (points.length !== summary.prunePoints) {
       throw input('PL_RESULTS_INCONSISTENT', pointsFile, `${points.length} prune points, but summary.json counts ${summary.prunePoints}`);

@@ -6,12 +6,15 @@ import { caption } from './analysis.js';
 import { verdict } from './criteria.js';
 import { HYPOTHESES_TABLE } from './hypotheses.js';
 import type { StudyResults } from './load.js';
+import type { StudyDefinition } from './study.js';
 import { analyseFolder, CHARTS_DIR, renderReport, TABLES_DIR, type Report } from './report.js';
 
 export const PROVENANCE_FILE = 'provenance.json';
 export const INDEX_FILE = 'index.md';
 
 export interface PublishOptions {
+  /** The study whose machine forms the report evaluates (loaded by the CLI). */
+  readonly study: StudyDefinition;
   readonly allowExploratory: boolean;
 }
 
@@ -75,7 +78,7 @@ export function indexMarkdown(results: StudyResults, report: Report): string {
 
 /** The bundle's files, or a usage error when the results are exploratory and that was not allowed. */
 export async function buildBundle(resultsDir: string, label: string, root: string, options: PublishOptions): Promise<ReadonlyMap<string, string | Buffer>> {
-  const { results, analysis } = analyseFolder(resultsDir, label, root);
+  const { results, analysis } = analyseFolder(resultsDir, label, root, options.study);
   if (results.manifest.study.exploratory && !options.allowExploratory) throw usage('PL_PUBLISH_EXPLORATORY', label);
   const report = await renderReport(analysis);
   const files = new Map(report.files);

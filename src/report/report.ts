@@ -12,6 +12,7 @@ import { hypothesesMarkdown, hypothesesTable, HYPOTHESES_TABLE } from './hypothe
 import { loadResults, type StudyResults } from './load.js';
 import { loadAnalysisPlan } from './plan.js';
 import { renderChart } from './render-chart.js';
+import type { StudyDefinition } from './study.js';
 import { buildTables, tableCsv, tableMarkdown, type ReportTable } from './tables.js';
 
 export const TABLES_DIR = 'tables';
@@ -29,13 +30,13 @@ export interface Report {
  * Loads and validates a results folder and the preregistration it was run against (read from under `root`, the
  * package root), and analyses the results by that plan.
  */
-export function analyseFolder(resultsDir: string, label: string, root: string): { results: StudyResults; analysis: Analysis } {
+export function analyseFolder(resultsDir: string, label: string, root: string, study: StudyDefinition): { results: StudyResults; analysis: Analysis } {
   const results = loadResults(resultsDir, label);
-  return { results, analysis: analyse(results, loadAnalysisPlan(root, results.manifest, label)) };
+  return { results, analysis: analyse(results, loadAnalysisPlan(root, results.manifest, label, study)) };
 }
 
-export async function buildReport(resultsDir: string, label: string, root: string): Promise<Report> {
-  return renderReport(analyseFolder(resultsDir, label, root).analysis);
+export async function buildReport(resultsDir: string, label: string, root: string, study: StudyDefinition): Promise<Report> {
+  return renderReport(analyseFolder(resultsDir, label, root, study).analysis);
 }
 
 export async function renderReport(analysis: Analysis): Promise<Report> {
@@ -43,7 +44,7 @@ export async function renderReport(analysis: Analysis): Promise<Report> {
   const charts = buildCharts(analysis);
   const files = new Map<string, string | Buffer>();
   for (const t of tables) {
-    files.set(`${TABLES_DIR}/${t.name}.csv`, tableCsv(t));
+    files.set(`${TABLES_DIR}/${t.name}.csv`, tableCsv(t, analysis));
     files.set(`${TABLES_DIR}/${t.name}.md`, t.name === HYPOTHESES_TABLE ? hypothesesMarkdown(t, analysis) : tableMarkdown(t, analysis));
   }
   for (const c of charts) {

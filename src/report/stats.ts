@@ -1,6 +1,8 @@
-// The statistics of the report: Wilson intervals for proportions, seeded percentile bootstraps over fixtures,
-// exact McNemar tests on paired binary outcomes and Holm's step-down correction. Written here rather than taken
-// from a package because no well-kept npm package does all four, and each is short enough to check by hand.
+// The statistics of the report: seeded percentile bootstraps over fixtures (the cluster bootstrap every rate's
+// interval comes from), the exact sign-flip test on paired per-fixture differences, Wilson intervals (kept only for
+// units that are independent, and for the v1 criteria), exact McNemar tests (v1's prune-point pairing) and Holm's
+// step-down correction. Written here rather than taken from a package because no well-kept npm package does all
+// of them, and each is short enough to check by hand.
 import seedrandom from 'seedrandom';
 
 /** A proportion's interval; both bounds null when the denominator is 0 (undefined, never 0 or 1). */
@@ -58,21 +60,25 @@ export function percentile(sorted: readonly number[], q: number): number {
   return sorted[below]! + (h - below) * (sorted[above]! - sorted[below]!);
 }
 
-let lastDraws: { key: string; indices: Int32Array } | null = null;
+/** Recently drawn index sets, by key; a few are kept since corpora and families bootstrap different unit counts. */
+const draws = new Map<string, Int32Array>();
+const KEPT_DRAWS = 8;
 
 /**
  * The unit indices every iteration draws, iteration by iteration, for one seed, unit count and iteration count.
  * The report bootstraps dozens of statistics over the same fixtures with the same seed; drawing the indices once
  * and reusing them keeps every statistic on the very same resamples (so paired differences are paired) and spares
- * the generator, which dominates the cost at 10000 iterations. The last set drawn is kept.
+ * the generator, which dominates the cost at 10000 iterations. The last few sets drawn are kept.
  */
 export function resampledIndices(units: number, seed: string, iterations: number): Int32Array {
   const key = `${units}\u0000${iterations}\u0000${seed}`;
-  if (lastDraws?.key === key) return lastDraws.indices;
+  const kept = draws.get(key);
+  if (kept) return kept;
   const rng = seedrandom(seed);
   const indices = new Int32Array(units * iterations);
   for (let k = 0; k < indices.length; k += 1) indices[k] = Math.floor(rng() * units);
-  lastDraws = { key, indices };
+  if (draws.size >= KEPT_DRAWS) draws.delete(draws.keys().next().value!);
+  draws.set(key, indices);
   return indices;
 }
 
@@ -114,6 +120,69 @@ export function pooledReduction(raw: readonly number[], final: readonly number[]
     }
     return r === 0 ? null : 1 - f / r;
   };
+}
+
+/**
+ * A pooled rate of the drawn clusters: sum of numerators over sum of denominators (a ratio estimator, so a fixture
+ * weighs by its units); null when the drawn clusters hold no unit. With `bootstrap`, the fixture-cluster bootstrap:
+ * decisions, prune points and items of one fixture are resampled together, since they are not independent.
+ */
+export function pooledRate(counts: readonly (readonly [number, number])[]): (indices: readonly number[]) => number | null {
+  return (indices) => {
+    let n = 0;
+    let d = 0;
+    for (const i of indices) {
+      n += counts[i]![0];
+      d += counts[i]![1];
+    }
+    return d === 0 ? null : n / d;
+  };
+}
+
+export interface SignFlipResult {
+  /** Clusters where the difference is positive (the candidate has more of the outcome). */
+  readonly b: number;
+  /** Clusters where it is negative. */
+  readonly c: number;
+  /** The observed sum of differences. */
+  readonly sum: number;
+  /** Two-sided exact p-value: P(|T| >= |observed|) over all 2^n sign assignments; 1 when every difference is 0. */
+  readonly p: number;
+}
+
+/**
+ * Exact paired sign-flip (Fisher-Pitman permutation) test on integer per-cluster differences. Under the null that
+ * the two conditions are exchangeable within a fixture, each difference is as likely to carry either sign, so the
+ * sum T is distributed as the sum of +-|d_i|. T = 2S - A with A = sum |d_i| and S the sum over positive signs, so
+ * the exact distribution is the subset-sum distribution of |d_i|, computed by dynamic programming in O(n A)
+ * rather than by enumerating 2^n assignments.
+ */
+export function signFlipExact(differences: readonly number[]): SignFlipResult {
+  for (const d of differences) if (!Number.isInteger(d)) throw new Error(`sign-flip: need integer differences, got ${d}`);
+  const nonzero = differences.filter((d) => d !== 0).map(Math.abs);
+  const b = differences.filter((d) => d > 0).length;
+  const c = differences.filter((d) => d < 0).length;
+  const sum = differences.reduce((s, d) => s + d, 0);
+  if (nonzero.length === 0) return { b, c, sum, p: 1 };
+  const total = nonzero.reduce((s, d) => s + d, 0);
+  let dist = new Float64Array(total + 1);
+  dist[0] = 1;
+  let reach = 0;
+  for (const d of nonzero) {
+    const next = new Float64Array(total + 1);
+    for (let s = 0; s <= reach; s += 1) {
+      const w = dist[s]! / 2;
+      if (w === 0) continue;
+      next[s] = next[s]! + w;
+      next[s + d] = next[s + d]! + w;
+    }
+    reach += d;
+    dist = next;
+  }
+  const observed = Math.abs(sum);
+  let p = 0;
+  for (let s = 0; s <= total; s += 1) if (Math.abs(2 * s - total) >= observed) p += dist[s]!;
+  return { b, c, sum, p: Math.min(1, p) };
 }
 
 /** Natural log of n choose k. */

@@ -1,9 +1,9 @@
 // The result tables as arquero tables, each written as CSV (every number in its own column, for machines) and
-// Markdown (a proportion as numerator/denominator, value and Wilson interval in one cell, for readers).
+// Markdown (a proportion as numerator/denominator, value and fixture-cluster bootstrap interval in one cell, for
+// readers). Every precision and false-prune rate stands beside the base rate it must be read against.
 // Undefined values (0/0) print as "undefined", never as 0 or 1.
 import { from, type ColumnTable } from 'arquero';
 import { caption, curveOf, isVariant, NO_FAMILY, SAFETY_THRESHOLDS, type Analysis, type BehaviourSideRow, type ConditionRow, type Proportion } from './analysis.js';
-import { PROPOSED } from './comparisons.js';
 import { COST_UNKNOWN } from './cost.js';
 import type { BootstrapResult } from './stats.js';
 
@@ -51,6 +51,7 @@ function measureData(r: ConditionRow): Row {
   return {
     condition: r.condition, layer: r.layer, rung: r.rung ?? '', upper_risk: String(r.upperRisk),
     fixtures: r.fixtures, prune_points: r.prunePoints, prunes: r.prunes,
+    ...propColumns('harm_rate', r.harmRate), ...propColumns('obligations_lost', r.obligationsLost), ...propColumns('base_rate', r.baseRate),
     ...propColumns('precision', r.precision), ...propColumns('false_prune_rate', r.falsePruneRate),
     ...propColumns('coverage', r.coverage), ...propColumns('abstention_rate', r.abstentionRate),
     ...propColumns('obligations_preserved', r.obligationsPreserved),
@@ -63,6 +64,9 @@ function measureView(r: ConditionRow): Row {
     condition: r.upperRisk ? `${r.condition} (upper-risk)` : r.condition,
     rung: r.rung === null ? '–' : String(r.rung),
     prunes: String(r.prunes),
+    'harm rate': formatProportion(r.harmRate),
+    'obligations lost': formatProportion(r.obligationsLost),
+    'base rate': formatProportion(r.baseRate),
     precision: formatProportion(r.precision),
     'false-prune rate': formatProportion(r.falsePruneRate),
     coverage: formatProportion(r.coverage),
@@ -73,22 +77,37 @@ function measureView(r: ConditionRow): Row {
   };
 }
 
+/** How the comparisons are paired, as the preregistration says. */
+function pairingNote(a: Analysis): string {
+  return a.pairedUnit === 'fixture'
+    ? 'Paired by fixture: per fixture, the outcome\'s count under the candidate minus under the reference, tested by the exact sign-flip (paired permutation) test over fixtures, since fixtures, not prune points, are independent. b: fixtures where the candidate has more; c: fewer.'
+    : 'Paired on the same prune points, exact McNemar tests (v1: treats a fixture\'s prune points as independent). b: points where only the candidate has the outcome; c: only the reference.';
+}
+
 function table(name: string, title: string, notes: readonly string[], data: readonly Row[], view: readonly Row[]): ReportTable {
   return { name, title, notes, data: from([...data]), view: from([...view]) };
 }
 
 function bootstrapNote(a: Analysis): string {
-  return `Token reduction is 1 - final/raw pooled over fixtures, with a 95% percentile bootstrap over fixtures (seed ${a.seed}, ${a.iterations} iterations, as preregistered). Proportions carry 95% Wilson intervals; 0/0 is undefined.`;
+  return `Every rate is pooled over fixtures (sum of numerators over sum of denominators) with a 95% percentile fixture-cluster bootstrap (fixtures resampled with their decisions, prune points and items; seed ${a.seed}, ${a.iterations} iterations); token reduction is 1 - final/raw. 0/0 is undefined.`;
 }
+
+const MEASURES_NOTE = 'Harm rate: necessary units removed over necessary units in context (a necessary item, a partial item\'s residue, each of a redundant group\'s keep slots), each (fixture, unit) counted once, harmed if removed at any prune point where it is necessary. Obligations lost: declared obligations lost at any prune point, each (fixture, obligation) counted once. Base rate: the oracle\'s removable share among the items decided on, the precision of pruning everything; read precision and the false-prune rate (a secondary column) against it.';
 
 export function buildTables(a: Analysis): ReportTable[] {
   const base = a.rows.filter((r) => !isVariant(r));
   const layerA = base.filter((r) => r.layer === 'control' || r.layer === 'A');
-  const proposed = a.rows.find((r) => r.condition === PROPOSED);
+  const proposed = a.rows.find((r) => r.condition === a.proposed);
   const comparators = [...base.filter((r) => r.layer === 'comparator'), ...(proposed ? [proposed] : [])];
   const tables: ReportTable[] = [];
-  tables.push(table('layer-a', 'Layer A: each mechanism alone against raw', [bootstrapNote(a)], layerA.map(measureData), layerA.map(measureView)));
-  tables.push(table('comparators', `Published comparators, with ${PROPOSED} for reference`, [bootstrapNote(a)], comparators.map(measureData), comparators.map(measureView)));
+  const byCorpus = a.corpora.flatMap((c) => c.rows.filter((r) => !isVariant(r)).map((r) => ({ corpus: c.corpus, r })));
+  tables.push(table(
+    'measures', 'Every condition by corpus: harm rate, obligations lost and base rate first',
+    ['Canonical, generated and pooled fixtures are reported apart: the corpus column says which.', MEASURES_NOTE, bootstrapNote(a)],
+    byCorpus.map(({ corpus, r }) => ({ corpus, ...measureData(r) })), byCorpus.map(({ corpus, r }) => ({ corpus, ...measureView(r) })),
+  ));
+  tables.push(table('layer-a', 'Layer A: each mechanism alone against raw', [MEASURES_NOTE, bootstrapNote(a)], layerA.map(measureData), layerA.map(measureView)));
+  tables.push(table('comparators', `Published comparators${a.proposed ? `, with ${a.proposed} for reference` : ''}`, [MEASURES_NOTE, bootstrapNote(a)], comparators.map(measureData), comparators.map(measureView)));
 
   tables.push(table(
     'ladder',
@@ -104,6 +123,8 @@ export function buildTables(a: Analysis): ReportTable[] {
     a.ladder.map((l) => ({
       ladder: l.condition,
       'removed by (items, net tokens)': l.removedBy.map((e) => `${e.step ?? '–'}. ${e.rule} (${e.items}, ${e.netTokensRemoved})`).join('; ') || 'nothing',
+      'harm rate': formatProportion(l.row.harmRate),
+      'base rate': formatProportion(l.row.baseRate),
       'false-prune rate': formatProportion(l.row.falsePruneRate),
       coverage: formatProportion(l.row.coverage),
       'obligations preserved': formatProportion(l.row.obligationsPreserved),
@@ -125,17 +146,21 @@ export function buildTables(a: Analysis): ReportTable[] {
 
   tables.push(table(
     'families',
-    'Per scenario family',
-    [`A fixture counts in every family it instantiates; fixtures that declare none are under "${NO_FAMILY}". Token reduction here is a point estimate.`],
+    'Per scenario family, by the episode that produced each item',
+    [
+      `Removals, false prunes and necessary units are attributed to the family of the episode the item belongs to (the oracle's episodes); items in no episode, and fixtures declaring no family, count under "${NO_FAMILY}"; a fixture whose oracle declares no episodes (a canonical one) attributes every item to its first family.`,
+      'Base rate: the family\'s removable share among its candidates. Obligations and tokens are not attributed to families.',
+      bootstrapNote(a),
+    ],
     a.families.map((f) => ({
-      family: f.family, condition: f.condition, fixtures: f.fixtures, prune_points: f.prunePoints,
+      family: f.family, condition: f.condition, fixtures: f.fixtures, prunes: f.prunes,
+      ...propColumns('harm_rate', f.harmRate), ...propColumns('base_rate', f.baseRate),
       ...propColumns('false_prune_rate', f.falsePruneRate), ...propColumns('coverage', f.coverage),
-      ...propColumns('obligations_preserved', f.obligationsPreserved), token_reduction: fixed(f.reduction, 6),
     })),
     a.families.map((f) => ({
       family: f.family, condition: f.condition, fixtures: String(f.fixtures),
+      'harm rate': formatProportion(f.harmRate), 'base rate': formatProportion(f.baseRate),
       'false-prune rate': formatProportion(f.falsePruneRate), coverage: formatProportion(f.coverage),
-      'obligations preserved': formatProportion(f.obligationsPreserved), 'token reduction': fixed(f.reduction, 3),
     })),
   ));
 
@@ -155,20 +180,21 @@ export function buildTables(a: Analysis): ReportTable[] {
   const pFixed = (p: number | null) => (p === null ? '' : p.toFixed(6));
   tables.push(table(
     'comparisons',
-    'Preregistered comparisons (the Holm family), paired on the same prune points',
+    'Preregistered comparisons (the Holm family), paired',
     [
-      `Each comparison, its outcome per prune point and the family are read from ${a.plan.file}. b: points where only the candidate has the outcome; c: only the reference.`,
-      `Exact McNemar tests (two-sided), Holm-corrected across the ${a.comparisons.length} preregistered comparisons; significant: Holm p <= alpha = ${a.alpha}.`,
+      `Each comparison, its outcome and the family are read from ${a.plan.file}. ${pairingNote(a)}`,
+      `Two-sided tests, Holm-corrected across the ${a.comparisons.length} preregistered comparisons; significant: Holm p <= alpha = ${a.alpha}.`,
       outcomeNote,
     ],
     a.comparisons.map((c) => ({
-      comparison: c.id, hypothesis: c.hypothesis, candidate: c.candidate, reference: c.reference, outcome: c.outcome, paired_points: c.pairedPoints,
+      comparison: c.id, hypothesis: c.hypothesis, candidate: c.candidate, reference: c.reference, outcome: c.outcome, unit: c.test?.unit ?? '',
+      paired_points: c.pairedPoints, paired_fixtures: c.pairedFixtures,
       b: c.test?.b ?? '', c: c.test?.c ?? '', p: pFixed(c.test?.p ?? null), p_holm: pFixed(c.pHolm),
       significant: c.significant === null ? UNDEFINED : String(c.significant), missing: c.missing ?? '',
     })),
     a.comparisons.map((c) => ({
       comparison: `${c.id} (${c.hypothesis})`, 'candidate vs reference': `${c.candidate} vs ${c.reference}`, outcome: c.outcome,
-      'paired points': String(c.pairedPoints),
+      paired: c.test?.unit === 'fixture' ? `${c.pairedFixtures} fixtures` : `${c.pairedPoints} points`,
       'b / c': c.test ? `${c.test.b} / ${c.test.c}` : '–',
       p: c.test ? c.test.p.toPrecision(3) : 'not run', 'Holm p': c.pHolm === null ? 'not run' : c.pHolm.toPrecision(3),
       [`significant at ${a.alpha}`]: c.significant === null ? `undefined (${c.missing ?? 'not run'})` : c.significant ? 'yes' : 'no',
@@ -181,18 +207,18 @@ export function buildTables(a: Analysis): ReportTable[] {
     'Secondary comparisons (descriptive; not in the Holm family)',
     [
       'Each mechanism against raw, each ladder step against the one before, prediction and each comparator against the conservative ladder. Not preregistered as tests: p-values are unadjusted and no criterion reads them.',
-      'Δ reduction: candidate minus reference, paired percentile bootstrap over fixtures (the same resampled fixtures for both). b: points where only the candidate has the outcome; c: only the reference.',
+      `Δ reduction, Δ harm rate: candidate minus reference, paired percentile bootstrap over fixtures (the same resampled fixtures for both). ${pairingNote(a)}`,
       outcomeNote,
       bootstrapNote(a),
     ],
     a.secondary.map((c) => ({
       comparison: c.id, candidate: c.candidate, reference: c.reference, paired_points: c.pairedPoints, paired_fixtures: c.pairedFixtures,
-      ...intervalColumns('reduction_difference', c.reductionDifference),
+      ...intervalColumns('reduction_difference', c.reductionDifference), ...intervalColumns('harm_rate_difference', c.harmDifference),
       ...Object.fromEntries(c.tests.flatMap((t) => [[`${t.outcome}_b`, t.b], [`${t.outcome}_c`, t.c], [`${t.outcome}_p_unadjusted`, t.p.toFixed(6)]])),
     })),
     a.secondary.map((c) => ({
       comparison: `${c.candidate} vs ${c.reference}`, 'paired points': String(c.pairedPoints),
-      'Δ reduction': formatInterval(c.reductionDifference),
+      'Δ reduction': formatInterval(c.reductionDifference), 'Δ harm rate': formatInterval(c.harmDifference),
       ...Object.fromEntries(c.tests.map((t) => [t.outcome, `b=${t.b}, c=${t.c}, p=${t.p.toFixed(3)} (unadjusted)`])),
     })),
   ));
@@ -203,29 +229,37 @@ export function buildTables(a: Analysis): ReportTable[] {
     ['A curve is a base condition with its parameter sweep; other conditions are single points.', bootstrapNote(a)],
     a.rows.map((r) => ({
       condition: r.condition, curve: curveOf(r), parameter: r.sweep?.parameter ?? '', value: r.sweep?.value ?? '',
-      ...intervalColumns('token_reduction', r.reduction), ...propColumns('false_prune_rate', r.falsePruneRate),
-      ...propColumns('obligations_preserved', r.obligationsPreserved),
+      ...intervalColumns('token_reduction', r.reduction), ...propColumns('harm_rate', r.harmRate), ...propColumns('obligations_lost', r.obligationsLost),
+      ...propColumns('base_rate', r.baseRate), ...propColumns('false_prune_rate', r.falsePruneRate),
     })),
     a.rows.map((r) => ({
       condition: r.condition, parameter: r.sweep ? `${r.sweep.parameter} = ${r.sweep.value}` : '–',
-      'token reduction': formatInterval(r.reduction), 'false-prune rate': formatProportion(r.falsePruneRate),
-      'obligations preserved': formatProportion(r.obligationsPreserved),
+      'token reduction': formatInterval(r.reduction), 'harm rate': formatProportion(r.harmRate),
+      'obligations lost': formatProportion(r.obligationsLost), 'base rate': formatProportion(r.baseRate),
+      'false-prune rate': formatProportion(r.falsePruneRate),
     })),
   ));
 
   const curves = a.thresholds;
   tables.push(table(
     'thresholds',
-    `Reduction at a fixed safety threshold (false-prune rate at most ${SAFETY_THRESHOLDS.map((t) => `${t * 100}%`).join(', ')})`,
-    ['For each curve, the variant with the largest token reduction whose pooled false-prune rate is at most the threshold; a condition that prunes nothing meets every threshold. "none" when no variant does.'],
+    `Reduction at a fixed safety threshold (harm rate at most ${SAFETY_THRESHOLDS.map((t) => `${t * 100}%`).join(', ')})`,
+    [
+      'For each curve, the variant with the largest token reduction whose pooled harm rate (necessary units removed over necessary units, once per fixture) is at most the threshold; a condition that removes no necessary unit meets every threshold. "none" when no variant does. The harm rate, not the false-prune rate among removals, since the latter falls as the base rate rises.',
+      bootstrapNote(a),
+    ],
     curves.map((t) => ({
       curve: t.curve, threshold: t.threshold, variants: t.variants, best: t.best?.condition ?? 'none',
       token_reduction: t.best ? fixed(t.best.reduction.estimate, 6) : UNDEFINED,
+      harm_rate: t.best ? fixed(t.best.harmRate.value, 6) : UNDEFINED,
+      base_rate: t.best ? fixed(t.best.baseRate.value, 6) : UNDEFINED,
       false_prune_rate: t.best ? fixed(t.best.falsePruneRate.value, 6) : UNDEFINED,
     })),
     curves.map((t) => ({
-      curve: t.curve, 'FPR at most': `${t.threshold * 100}%`, 'variants tried': String(t.variants), 'best variant': t.best?.condition ?? 'none',
+      curve: t.curve, 'harm rate at most': `${t.threshold * 100}%`, 'variants tried': String(t.variants), 'best variant': t.best?.condition ?? 'none',
       'token reduction': t.best ? formatInterval(t.best.reduction) : UNDEFINED,
+      'harm rate': t.best ? formatProportion(t.best.harmRate) : UNDEFINED,
+      'base rate': t.best ? formatProportion(t.best.baseRate) : UNDEFINED,
       'false-prune rate': t.best ? formatProportion(t.best.falsePruneRate) : UNDEFINED,
     })),
   ));
@@ -267,10 +301,22 @@ function behaviourTable(a: Analysis): ReportTable {
   );
 }
 
-export function tableCsv(t: ReportTable): string {
-  return t.data.toCSV();
+/** The first line of every table the preregistration does not name, in its CSV and its Markdown. */
+export const EXPLORATORY_STAMP = 'Exploratory: not preregistered';
+
+/** Whether the preregistration names a table (by file name); an unnamed one is exploratory. */
+export function isPreregisteredTable(name: string, a: Pick<Analysis, 'preregisteredTables'>): boolean {
+  return a.preregisteredTables.includes(name);
+}
+
+function stamp(name: string, a: Pick<Analysis, 'preregisteredTables'>): string {
+  return isPreregisteredTable(name, a) ? '' : `${EXPLORATORY_STAMP}\n`;
+}
+
+export function tableCsv(t: ReportTable, a: Pick<Analysis, 'preregisteredTables'>): string {
+  return `${stamp(t.name, a)}${t.data.toCSV()}`;
 }
 
 export function tableMarkdown(t: ReportTable, a: Analysis): string {
-  return `# ${t.title}\n\n${caption(a)}.\n\n${t.view.toMarkdown()}\n${t.notes.map((n) => `${n}\n`).join('\n')}`;
+  return `${stamp(t.name, a)}${isPreregisteredTable(t.name, a) ? '' : '\n'}# ${t.title}\n\n${caption(a)}.\n\n${t.view.toMarkdown()}\n${t.notes.map((n) => `${n}\n`).join('\n')}`;
 }

@@ -1,9 +1,9 @@
 // Per-prune-point measures: pruning quality against the oracle, obligation preservation (judged in
 // ../oracle/obligations.ts, recovery tested against the world), re-fetch alerts and token accounting. Counts are
 // kept so aggregation can pool them.
-import type { Decision, DecisionCounts, PointMeasures, Tokens } from '../artifacts/schema.js';
-import { canonicalJson } from '../fixture/canonical.js';
-import type { Fixture, OraclePoint, PrunePoint, ResidueField } from '../fixture/schema.js';
+import type { Decision, DecisionCounts, FamilyCounts, Harm, PointMeasures, Tokens } from '../artifacts/schema.js';
+import { byCodeUnit, canonicalJson } from '../fixture/canonical.js';
+import type { Fixture, Oracle, OraclePoint, PrunePoint, ResidueField } from '../fixture/schema.js';
 import type { PolicyView } from '../fixture/view.js';
 import { oracleJudge, type Outcome, type Verdict } from '../oracle/judge.js';
 import { obligationsAt } from '../oracle/obligations.js';
@@ -28,6 +28,8 @@ export interface PointInput {
   readonly decisions: readonly { readonly itemId: string; readonly decision: Decision }[];
   readonly removals: readonly AppliedRemoval[];
   readonly overheadTokens: number;
+  /** The oracle's episodes (which family each item belongs to), when it declares them; hidden from policies. */
+  readonly episodes?: Oracle['episodes'];
 }
 
 export interface PointScore {
@@ -47,6 +49,8 @@ export function scorePoint(input: PointInput): PointScore {
   const counts = countDecisions(input.decisions);
   const obligationOutcomes = obligationsAt(input);
   const alerts = refetchAlerts(input);
+  const family = familyOf(input.fixture, input.episodes);
+  const units = input.oracle ? necessaryUnits(input.oracle, view, outcomes, family) : [];
   return {
     verdicts,
     outcomes,
@@ -58,14 +62,100 @@ export function scorePoint(input: PointInput): PointScore {
       precision: judge ? ratio(truePrunes, applied) : unscored(applied),
       falsePruneRate: judge ? ratio(applied - truePrunes, applied) : unscored(applied),
       coverage: judge ? ratio(truePrunes, judge.eligibleCount) : unscored(null),
+      harm: judge ? harmOf(units) : null,
+      obligationsLost: { lost: obligationOutcomes.filter((o) => !o.preserved).length, declared: obligationOutcomes.length },
+      families: input.oracle ? familyCounts(input.oracle, view, outcomes, units, family) : [],
       abstentionRate: ratio(counts.abstain, counts.total),
       obligations: { preserved: obligationOutcomes.filter((o) => o.preserved).length, total: obligationOutcomes.length },
       refetchAlerts: alerts.length,
       tokens: tokensAt(view, removals, input.overheadTokens),
       obligationOutcomes,
+      necessaryUnits: units,
       alerts,
     },
   };
+}
+
+export interface NecessaryUnit {
+  readonly key: string;
+  readonly removed: boolean;
+  readonly family: string;
+}
+
+/** The family name an item in no episode, or of a fixture that declares no family, is counted under. */
+export const NO_FAMILY = '(none)';
+
+/**
+ * Which family an item's removal is attributed to: its episode's, through the oracle (an item in no episode, such
+ * as the task statement, to none); a fixture whose oracle declares no episodes attributes every item to its first
+ * declared family, or to none, since such a fixture (a canonical one) is one scenario.
+ */
+export function familyOf(fixture: Fixture, episodes: Oracle['episodes']): (itemId: string) => string {
+  if (!episodes) {
+    const only = fixture.families[0] ?? NO_FAMILY;
+    return () => only;
+  }
+  const byItem = new Map(episodes.flatMap((e) => e.items.map((id) => [id, e.family] as const)));
+  return (id) => byItem.get(id) ?? NO_FAMILY;
+}
+
+function familyCounts(oracle: OraclePoint, view: PolicyView, outcomes: ReadonlyMap<string, Outcome>, units: readonly NecessaryUnit[], family: (id: string) => string): FamilyCounts[] {
+  const judge = oracleJudge(oracle);
+  const rows = new Map<string, { -readonly [K in keyof FamilyCounts]: FamilyCounts[K] }>();
+  const row = (f: string) => {
+    let r = rows.get(f);
+    if (!r) rows.set(f, (r = { family: f, candidates: 0, eligible: 0, prunes: 0, falsePrunes: 0, necessaryItems: 0, necessaryRemoved: 0 }));
+    return r;
+  };
+  for (const item of view.items) {
+    const r = row(family(item.id));
+    r.candidates += 1;
+    const v = judge.verdict(item.id);
+    if (v === 'removable' || v === 'partial') r.eligible += 1;
+  }
+  // A group's spare copies are eligible; they count under the family of the group's first member, as its units do.
+  for (const g of oracle.redundantGroups) row(family(g.items[0]!)).eligible += g.items.length - g.keep;
+  for (const [id, o] of outcomes) {
+    const r = row(family(id));
+    r.prunes += 1;
+    if (o === 'false-prune') r.falsePrunes += 1;
+  }
+  for (const u of units) {
+    const r = row(u.family);
+    r.necessaryItems += 1;
+    if (u.removed) r.necessaryRemoved += 1;
+  }
+  return [...rows.values()].sort((a, b) => byCodeUnit(a.family, b.family));
+}
+
+/**
+ * The necessary units in context at a prune point (see Harm in the artifact schema). A necessary item and a partial
+ * item are one unit each, keyed by id; a partial item is harmed when its removal was judged false (its residue did
+ * not survive). A redundant group holds min(keep, copies in context) units, keyed by the group's members so the same
+ * group at another prune point is the same units; its removals beyond the spare copies harm its units in order.
+ */
+export function necessaryUnits(oracle: OraclePoint, view: PolicyView, outcomes: ReadonlyMap<string, Outcome>, family: (id: string) => string = () => NO_FAMILY): NecessaryUnit[] {
+  const judge = oracleJudge(oracle);
+  const falsePrune = (id: string) => outcomes.get(id) === 'false-prune';
+  const grouped = new Set(oracle.redundantGroups.flatMap((g) => g.items));
+  const units: NecessaryUnit[] = [];
+  for (const item of view.items) {
+    const v = judge.verdict(item.id);
+    if (v === 'necessary' || (v === 'partial' && !grouped.has(item.id))) units.push({ key: item.id, removed: falsePrune(item.id), family: family(item.id) });
+  }
+  const present = new Set(view.items.map((i) => i.id));
+  for (const g of oracle.redundantGroups) {
+    const inContext = g.items.filter((id) => present.has(id));
+    const slots = Math.min(g.keep, inContext.length);
+    const over = inContext.filter(falsePrune).length;
+    const key = `group:${[...g.items].sort(byCodeUnit).join(',')}`;
+    for (let k = 1; k <= slots; k += 1) units.push({ key: `${key}#${k}`, removed: k <= over, family: family(g.items[0]!) });
+  }
+  return units;
+}
+
+export function harmOf(units: readonly NecessaryUnit[]): Harm {
+  return { necessaryItems: units.length, necessaryRemoved: units.filter((u) => u.removed).length };
 }
 
 export function countDecisions(decisions: readonly { readonly decision: Decision }[]): DecisionCounts {
@@ -96,4 +186,55 @@ function refetchAlerts(input: PointInput): { itemId: string; refetchedBy: string
     if (again) alerts.push({ itemId: item.id, refetchedBy: again.id });
   }
   return alerts;
+}
+
+type Once = Pick<PointMeasures, 'harm' | 'obligationsLost' | 'families'>;
+
+/** Sums family rows by family; `necessary` overrides the necessary counts (once per fixture). */
+function sumFamilies(rows: readonly FamilyCounts[], necessary?: ReadonlyMap<string, { items: number; removed: number }>): FamilyCounts[] {
+  const by = new Map<string, FamilyCounts>();
+  for (const r of rows) {
+    const a = by.get(r.family);
+    by.set(r.family, a ? {
+      family: r.family, candidates: a.candidates + r.candidates, eligible: a.eligible + r.eligible, prunes: a.prunes + r.prunes,
+      falsePrunes: a.falsePrunes + r.falsePrunes, necessaryItems: a.necessaryItems + r.necessaryItems, necessaryRemoved: a.necessaryRemoved + r.necessaryRemoved,
+    } : { ...r });
+  }
+  return [...by.values()].map((r) => {
+    const n = necessary?.get(r.family);
+    return necessary ? { ...r, necessaryItems: n?.items ?? 0, necessaryRemoved: n?.removed ?? 0 } : r;
+  }).sort((a, b) => byCodeUnit(a.family, b.family));
+}
+
+/**
+ * A fixture's harm and obligations lost, each unit and obligation counted once however many prune points hold it:
+ * harmed (lost) when removed (lost) at any of them. Unscored when any point is.
+ */
+export function oncePerFixture(points: readonly Pick<PointMeasures, 'harm' | 'necessaryUnits' | 'obligationOutcomes' | 'families'>[]): Once {
+  const harmed = new Map<string, { removed: boolean; family: string }>();
+  for (const p of points) {
+    for (const u of p.necessaryUnits) harmed.set(u.key, { removed: (harmed.get(u.key)?.removed ?? false) || u.removed, family: u.family });
+  }
+  const lost = new Map<string, boolean>();
+  for (const p of points) for (const o of p.obligationOutcomes) lost.set(o.id, (lost.get(o.id) ?? false) || !o.preserved);
+  const byFamily = new Map<string, { items: number; removed: number }>();
+  for (const u of harmed.values()) {
+    const f = byFamily.get(u.family) ?? { items: 0, removed: 0 };
+    byFamily.set(u.family, { items: f.items + 1, removed: f.removed + (u.removed ? 1 : 0) });
+  }
+  return {
+    harm: points.some((p) => p.harm === null) ? null : { necessaryItems: harmed.size, necessaryRemoved: [...harmed.values()].filter((u) => u.removed).length },
+    obligationsLost: { lost: [...lost.values()].filter(Boolean).length, declared: lost.size },
+    families: sumFamilies(points.flatMap((p) => p.families), byFamily),
+  };
+}
+
+/** Sums fixtures' once-per-fixture counts (fixtures share no unit); unscored when any fixture is. */
+export function sumOnce(fixtures: readonly Once[]): Once {
+  const sum = (f: (x: Once) => number) => fixtures.reduce((s, x) => s + f(x), 0);
+  return {
+    harm: fixtures.some((f) => f.harm === null) ? null : { necessaryItems: sum((f) => f.harm!.necessaryItems), necessaryRemoved: sum((f) => f.harm!.necessaryRemoved) },
+    obligationsLost: { lost: sum((f) => f.obligationsLost.lost), declared: sum((f) => f.obligationsLost.declared) },
+    families: sumFamilies(fixtures.flatMap((f) => f.families)),
+  };
 }

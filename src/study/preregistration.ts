@@ -112,16 +112,32 @@ export const Preregistration = z.strictObject({
   pointOutcomes: z.array(PointOutcome).min(1),
   acceptance: z.array(z.strictObject({ id: Id, hypothesis: Id, criterion: z.string().min(1) })).min(1),
   analysis: z.strictObject({
-    intervals: z.strictObject({ method: z.literal('wilson'), level: z.number().gt(0).lt(1), note: z.string().min(1) }),
+    /**
+     * wilson (v1): per-unit intervals that treat decisions as independent. fixture-cluster bootstrap (v2): every
+     * rate's interval from the percentile bootstrap over fixtures below, since a fixture's units are not independent.
+     */
+    intervals: z.strictObject({ method: z.enum(['wilson', 'fixture-cluster bootstrap']), level: z.number().gt(0).lt(1), note: z.string().min(1) }),
     bootstrap: z.strictObject({
       method: z.literal('percentile'), resample: z.literal('fixture'), iterations: z.int().positive(), seed: z.int(),
       level: z.number().gt(0).lt(1), note: z.string().min(1),
     }),
-    paired: z.strictObject({ test: z.literal('exact McNemar'), unit: z.literal('prune point'), sided: z.enum(['two-sided', 'one-sided']), note: z.string().min(1) }),
+    /**
+     * exact McNemar on prune points (v1), or the exact sign-flip test on per-fixture differences (v2): the fixture is
+     * the independent unit, and a comparison's outcome is then a per-fixture count (see FIXTURE_OUTCOMES).
+     */
+    paired: z.union([
+      z.strictObject({ test: z.literal('exact McNemar'), unit: z.literal('prune point'), sided: z.enum(['two-sided', 'one-sided']), note: z.string().min(1) }),
+      z.strictObject({ test: z.literal('exact sign-flip'), unit: z.literal('fixture'), sided: z.enum(['two-sided', 'one-sided']), note: z.string().min(1) }),
+    ]),
     multiplicity: z.strictObject({ method: z.literal('holm'), alpha: z.number().gt(0).lt(1), family: z.array(Id).min(1) }),
     comparisons: z.array(Comparison).min(1),
     secondary: z.array(z.string().min(1)),
     exploratory: z.array(z.string().min(1)),
+    /**
+     * The report's tables (by file name, e.g. `measures`, `thresholds`) the preregistration names; every other table
+     * is stamped "Exploratory: not preregistered" in its first line. Absent (v1): none is named, so all are stamped.
+     */
+    preregisteredTables: z.array(z.string().min(1)).optional(),
   }),
   outcomes: z.array(z.strictObject({ id: Id, pattern: z.string().min(1), meaning: z.string().min(1), hypotheses: z.array(Id) })).min(1),
   deviations: z.string().min(1),

@@ -174,6 +174,8 @@ export type LayerOrder = readonly string[];
 
 /** The unit a file belongs to: its top-level folder under `root`, or the file's own name for a top-level file. */
 export function unitOf(file: string, root: string): string {
+  // A tree beside the source root (experiments/, the study definitions) is one unit named by its top folder.
+  if (posix.relative(root, file).startsWith('../')) return file.split('/')[0]!;
   const rest = posix.relative(root, file).split('/');
   return rest.length === 1 ? rest[0]!.replace(/\.[^.]+$/, '') : rest[0]!;
 }

@@ -55,7 +55,7 @@ export const LAYERS: LayerOrder = [
   // Importers of recorded sessions and the ecology study over them, whose own report draws with the report's one
   // chart renderer; nothing but the command line imports it.
   'traces',
-  // Experiment definitions (reserved: there is no src/experiments/ yet): above the report they feed, below the CLI.
+  // Experiment definitions (experiments/, beside src/): above the report they feed, below the CLI that loads them.
   'experiments',
   // The command line: one module per command; only bin.ts touches the process.
   'cli',

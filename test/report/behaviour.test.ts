@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Manifest, Summary } from '../../src/artifacts/schema.js';
 import { buildReport } from '../../src/report/report.js';
+import { STUDY } from '../../experiments/ch10-ablation/study.js';
 import { cli } from '../support/cli.js';
 import { copyResults, repin, RESULTS } from './support.js';
 
@@ -38,7 +39,7 @@ describe('behaviour table', () => {
         },
       }));
     }
-    const r = await buildReport(dir, 'tmp', '.');
+    const r = await buildReport(dir, 'tmp', '.', STUDY);
     const md = String(r.files.get('tables/behaviour.md'));
     const csv = String(r.files.get('tables/behaviour.csv')).trim().split('\n');
     expect(md).toContain('reader: anthropic/claude-test');

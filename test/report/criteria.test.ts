@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { proportion, type Proportion } from '../../src/report/analysis.js';
 import {
-  all, CRITERIA, evaluateCriterion, evaluateOutcome, OUTCOMES, verdict,
-  type ComparisonEvidence, type ConditionEvidence, type CriterionResult, type DifferenceEvidence, type Evidence,
+  all, evaluateCriterion, evaluateOutcome, neededDifferences, verdict,
+  type Check, type ComparisonEvidence, type ConditionEvidence, type CriterionResult, type DifferenceEvidence, type Evidence,
 } from '../../src/report/criteria.js';
 import type { BootstrapResult } from '../../src/report/stats.js';
+import { CRITERIA, OUTCOMES } from '../../experiments/ch10-ablation/study.js';
 
 // Small hand-built result sets: a baseline on which every criterion is met, then one change at a time whose
 // verdict is known from the criterion's wording.
@@ -19,6 +20,8 @@ interface Spec {
   refetch?: number;
   reduction?: BootstrapResult;
   layer?: string;
+  harm?: Proportion;
+  lost?: Proportion;
 }
 
 function row(condition: string, s: Spec = {}): ConditionEvidence {
@@ -30,6 +33,8 @@ function row(condition: string, s: Spec = {}): ConditionEvidence {
     obligationsPreserved: p(s.obligations, [50, 50]),
     abstentionRate: p(s.abstain, [0, 200]),
     coverage: p(s.coverage, [10, 40]),
+    harmRate: s.harm ?? { ...proportion(0, 80), lo: 0, hi: 0 },
+    obligationsLost: s.lost ?? { ...proportion(0, 50), lo: 0, hi: 0 },
     refetchAlerts: s.refetch ?? 0,
     reduction: s.reduction ?? boot(0.1, 0.05, 0.15),
   };
@@ -203,5 +208,41 @@ describe('the outcome table on hand-built results', () => {
     expect(reader.get('O10')!.status).toBe('not evaluable');
     expect(reader.get('O10')!.detail).toContain('not the preregistered backend: reader openai/gpt-x');
     expect(reader.get('O10')!.detail).not.toContain('no model is run');
+  });
+});
+
+describe('the v2 safety checks', () => {
+  const harm = (n: number, d: number, lo: number | null, hi: number | null): Proportion => ({ numerator: n, denominator: d, value: d === 0 ? null : n / d, lo, hi });
+  const check = (c: Check, spec: Spec = {}, differences: DifferenceEvidence[] = []) => {
+    const e = { alpha: 0.05, rows: [row('ladder-0-3', spec), row('ladder-0-4')], comparisons: [], differences };
+    return evaluateCriterion({ id: 'X', wording: '', parts: [{ subject: 's', checks: [c] }] }, WORDING, e).truth;
+  };
+  const atMost = (threshold: number): Check => ({ kind: 'rate-at-most', condition: 'ladder-0-3', measure: 'harmRate', threshold });
+  const upper = (bound: number): Check => ({ kind: 'bootstrap-upper-below', condition: 'ladder-0-3', measure: 'obligationsLost', bound });
+
+  it('rate-at-most holds at and below the threshold, fails above, is undefined at 0/0', () => {
+    expect(check(atMost(0.05), { harm: harm(4, 80, 0.01, 0.1) })).toBe(true);
+    expect(check(atMost(0.05), { harm: harm(5, 80, 0.01, 0.1) })).toBe(false);
+    expect(check(atMost(0.05), { harm: harm(0, 0, null, null) })).toBeNull();
+  });
+
+  it('bootstrap-upper-below needs the upper end strictly below the bound, and is undefined without an interval', () => {
+    expect(check(upper(0.1), { lost: harm(1, 50, 0, 0.09) })).toBe(true);
+    expect(check(upper(0.1), { lost: harm(1, 50, 0, 0.1) })).toBe(false);
+    expect(check(upper(0.1), { lost: harm(0, 0, null, null) })).toBeNull();
+  });
+
+  it('difference-below reads the upper end of the paired interval of the named measure', () => {
+    const below = (bound: number): Check => ({ kind: 'difference-below', condition: 'ladder-0-4', reference: 'ladder-0-3', measure: 'harmRate', bound });
+    const d = (lo: number, hi: number): DifferenceEvidence[] => [{ measure: 'harmRate', condition: 'ladder-0-4', reference: 'ladder-0-3', interval: boot((lo + hi) / 2, lo, hi) }];
+    expect(check(below(0.02), {}, d(-0.01, 0.01))).toBe(true);
+    expect(check(below(0.02), {}, d(-0.01, 0.03))).toBe(false);
+    // Another measure's interval is not this one's.
+    expect(check(below(0.02), {}, [{ ...d(-0.01, 0.01)[0]!, measure: 'coverage' }])).toBeNull();
+  });
+
+  it('asks the analysis for every difference a difference-below check needs', () => {
+    const form = { id: 'X', wording: '', parts: [{ subject: 's', checks: [{ kind: 'difference-below', condition: 'a', reference: 'b', measure: 'obligationsLost', bound: 0 } satisfies Check] }] };
+    expect(neededDifferences([form])).toEqual([{ measure: 'obligationsLost', condition: 'a', reference: 'b' }]);
   });
 });

@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Manifest } from '../../src/artifacts/schema.js';
-import { InputError } from '../../src/errors.js';
 import { sha256 } from '../../src/fixture/canonical.js';
-import { CRITERIA, wordingPin } from '../../src/report/criteria.js';
+import { wordingPin } from '../../src/report/criteria.js';
+import { CRITERIA, STUDY } from '../../experiments/ch10-ablation/study.js';
 import { loadAnalysisPlan, planOf } from '../../src/report/plan.js';
 import { loadPreregistration, PREREGISTRATION_FILE, type Preregistration } from '../../src/study/preregistration.js';
 import { cli } from '../support/cli.js';
-import { copyResults, RESULTS } from './support.js';
+import { copyResults, RESULTS, thrown } from './support.js';
 
 const temps: string[] = [];
 afterAll(() => {
@@ -20,16 +20,6 @@ const real = loadPreregistration('.');
 const manifest = Manifest.parse(JSON.parse(readFileSync(join(RESULTS, 'manifest.json'), 'utf8')));
 const exploratory: Manifest = { ...manifest, study: { exploratory: true, preregistration: null, fixtureManifest: null } };
 
-function thrown(f: () => unknown): InputError {
-  try {
-    f();
-  } catch (err) {
-    if (err instanceof InputError) return err;
-    throw err;
-  }
-  throw new Error('expected an InputError');
-}
-
 /** A package root holding only a preregistration with the given text. */
 function rootWith(text: string): string {
   const root = mkdtempSync(join(tmpdir(), 'prunelab-plan-'));
@@ -39,11 +29,11 @@ function rootWith(text: string): string {
   return root;
 }
 
-const edited = (edit: (p: Preregistration) => Preregistration) => planOf(edit(structuredClone(real.preregistration)), PREREGISTRATION_FILE, 'x');
+const edited = (edit: (p: Preregistration) => Preregistration) => planOf(edit(structuredClone(real.preregistration)), PREREGISTRATION_FILE, 'x', STUDY);
 
 describe('the analysis plan is the preregistration', () => {
   it('loads the file the results name, with its hash, and every criterion has a machine form pinned to its wording', () => {
-    const plan = loadAnalysisPlan('.', manifest, RESULTS);
+    const plan = loadAnalysisPlan('.', manifest, RESULTS, STUDY);
     expect(plan.file).toBe(manifest.study.preregistration!.file);
     expect(plan.sha256).toBe(sha256(real.text));
     expect(plan.criteria.map((c) => c.id)).toEqual(real.preregistration.acceptance.map((a) => a.id));
@@ -51,14 +41,14 @@ describe('the analysis plan is the preregistration', () => {
   });
 
   it('refuses a preregistration that is not the one the results were run against', () => {
-    const e = thrown(() => loadAnalysisPlan('.', { ...manifest, study: { ...manifest.study, preregistration: { file: PREREGISTRATION_FILE, sha256: 'ab'.repeat(32) } } }, 'res'));
+    const e = thrown(() => loadAnalysisPlan('.', { ...manifest, study: { ...manifest.study, preregistration: { file: PREREGISTRATION_FILE, sha256: 'ab'.repeat(32) } } }, 'res', STUDY));
     expect(e.code).toBe('PL_REPORT_PREREG_CHANGED');
     expect(e.message).toContain(PREREGISTRATION_FILE);
     expect(e.message).toContain('ab'.repeat(32));
   });
 
   it('names the missing file', () => {
-    const e = thrown(() => loadAnalysisPlan(rootWith('{}'), { ...manifest, study: { ...manifest.study, preregistration: { file: 'nowhere/prereg.json', sha256: 'ab'.repeat(32) } } }, 'res'));
+    const e = thrown(() => loadAnalysisPlan(rootWith('{}'), { ...manifest, study: { ...manifest.study, preregistration: { file: 'nowhere/prereg.json', sha256: 'ab'.repeat(32) } } }, 'res', STUDY));
     expect(e.code).toBe('PL_REPORT_PREREG_MISSING');
     expect(e.message).toContain('nowhere/prereg.json');
   });
@@ -66,11 +56,11 @@ describe('the analysis plan is the preregistration', () => {
   it('validates through the zod schema and names the file and field of an invalid one', () => {
     const broken = JSON.parse(real.text) as { analysis: { bootstrap: { iterations: unknown } } };
     broken.analysis.bootstrap.iterations = 'many';
-    const e = thrown(() => loadAnalysisPlan(rootWith(JSON.stringify(broken)), exploratory, 'res'));
+    const e = thrown(() => loadAnalysisPlan(rootWith(JSON.stringify(broken)), exploratory, 'res', STUDY));
     expect(e.code).toBe('PL_PREREG_INVALID');
     expect(e.message).toContain(PREREGISTRATION_FILE);
     expect(e.message).toContain('analysis.bootstrap.iterations');
-    expect(thrown(() => loadAnalysisPlan(rootWith('{ not json'), exploratory, 'res')).message).toContain('not valid JSON');
+    expect(thrown(() => loadAnalysisPlan(rootWith('{ not json'), exploratory, 'res', STUDY)).message).toContain('not valid JSON');
   });
 
   it('refuses what the report cannot carry out: an edited criterion, an unknown point outcome, a criterion\'s comparison outside the family, other interval levels', () => {

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SECONDARY_COMPARISONS } from '../../src/report/comparisons.js';
+import { STUDY } from '../../experiments/ch10-ablation/study.js';
 import { COST_UNKNOWN } from '../../src/report/cost.js';
 import { PNG_SCALE } from '../../src/report/render-chart.js';
 import { buildReport, type Report } from '../../src/report/report.js';
@@ -21,7 +21,7 @@ afterAll(() => {
 
 let report: Report;
 beforeAll(async () => {
-  report = await buildReport(RESULTS, RESULTS, '.');
+  report = await buildReport(RESULTS, RESULTS, '.', STUDY);
 });
 
 const text = (file: string) => String(report.files.get(file));
@@ -90,7 +90,7 @@ describe('npm run report', () => {
     const smallest = ps.indexOf(Math.min(...ps));
     expect(report.analysis.comparisons[smallest]!.pHolm).toBe(Math.min(1, m * ps[smallest]!));
     // The secondary pairings are reported apart, unadjusted, and never feed the family.
-    expect(report.analysis.secondary.map((c) => c.id)).toEqual(SECONDARY_COMPARISONS.map((c) => c.id));
+    expect(report.analysis.secondary.map((c) => c.id)).toEqual(STUDY.secondary.map((c) => c.id));
     expect(text('tables/comparisons-secondary.md')).toContain('not in the Holm family');
   });
 
@@ -162,7 +162,7 @@ describe('npm run report', () => {
 });
 
 describe('charts', () => {
-  it.each(['precision-fpr', 'coverage-abstention', 'frontier', 'tokens', 'ladder-waterfall'])('%s: spec, SVG with its titles, PNG of the expected size and not blank', (name) => {
+  it.each(['harm-reduction', 'coverage-abstention', 'frontier', 'tokens', 'ladder-waterfall'])('%s: spec, SVG with its titles, PNG of the expected size and not blank', (name) => {
     const chart = report.charts.find((c) => c.name === name)!;
     const spec = text(`charts/${name}.vl.json`);
     expect(spec).not.toMatch(/"extent"|errorbar|errorband|"aggregate"/);
@@ -195,7 +195,7 @@ describe('families and bad results', () => {
       ...m,
       fixtures: m.fixtures.map((f, i) => ({ ...f, families: i === 0 ? ['one-time-secret', 'mutable-reread'] : i === 1 ? ['mutable-reread'] : [] })),
     }));
-    const r = await buildReport(dir, 'tmp', '.');
+    const r = await buildReport(dir, 'tmp', '.', STUDY);
     const raw = r.analysis.families.filter((f) => f.condition === 'raw');
     const n = r.analysis.fixtures;
     expect(raw.map((f) => [f.family, f.fixtures])).toEqual([['(none)', n - 2], ['mutable-reread', 2], ['one-time-secret', 1]]);

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { Manifest } from '../../src/artifacts/schema.js';
+import { InputError } from '../../src/errors.js';
 import { sha256 } from '../../src/fixture/canonical.js';
 
 export const RESULTS = 'results';
@@ -79,4 +80,15 @@ export function decodePng(png: Buffer): Image {
     }
   }
   return { width, height, pixels };
+}
+
+/** The InputError `f` throws; fails the test when it throws nothing or something else. */
+export function thrown(f: () => unknown): InputError {
+  try {
+    f();
+  } catch (err) {
+    if (err instanceof InputError) return err;
+    throw err;
+  }
+  throw new Error('expected an InputError');
 }
