@@ -1,7 +1,9 @@
 // Per-prune-point measures: pruning quality against the oracle, obligation preservation (with recovery tested
 // against the world), re-fetch alerts and token accounting. Counts are kept so aggregation can pool them.
 import type { Decision, DecisionCounts, ObligationOutcome, PointMeasures, Tokens } from '../artifacts/schema.js';
-import { canonicalJson } from '../fixture/canonical.js';
+import { canonicalJsonOf } from '../fixture/canonical.js';
+import { itemIndex } from '../fixture/item-index.js';
+import { frozenMemo } from '../fixture/memo.js';
 import type { Fixture, Item, Obligation, OraclePoint, PrunePoint, ResidueField } from '../fixture/schema.js';
 import type { PolicyView, ViewItem } from '../fixture/view.js';
 import { reread, resolvePointer } from '../fixture/world.js';
@@ -79,16 +81,23 @@ function tokensAt(view: PolicyView, removals: readonly AppliedRemoval[], overhea
   return { raw: view.contextTokens, removed, placeholder, overhead, final: view.contextTokens - removed + placeholder };
 }
 
-/** The texts in context after the removals, one per item, so a required string never matches across items. */
-function contextTexts(view: PolicyView, removals: readonly AppliedRemoval[]): string[] {
-  const removed = new Map(removals.map((r) => [r.itemId, r]));
-  return view.items.map((item) => removed.get(item.id)?.leftBehind ?? item.content);
+/** Per context, the items whose content holds each needed string: searched once, not once per condition. */
+const holdersIn = frozenMemo((_items: readonly ViewItem[]) => new Map<string, readonly ViewItem[]>());
+
+function holding(items: readonly ViewItem[], s: string): readonly ViewItem[] {
+  const known = holdersIn(items);
+  let holders = known.get(s);
+  if (!holders) known.set(s, (holders = items.filter((item) => item.content.includes(s))));
+  return holders;
 }
 
 function obligationsAt(input: PointInput): ObligationOutcome[] {
-  const texts = contextTexts(input.view, input.removals);
   const removedIds = new Set(input.removals.map((r) => r.itemId));
-  const removedItems = input.view.items.filter((i) => removedIds.has(i.id));
+  const { byId } = itemIndex(input.view.items);
+  // A string is in the context after the removals when one item holds it (a required string never matches across
+  // items): an item that stays, or what a removal left in an item's place.
+  const inContext = (s: string): boolean =>
+    holding(input.view.items, s).some((i) => !removedIds.has(i.id)) || input.removals.some((r) => r.leftBehind.includes(s));
   const judgeOne = (o: Obligation, visibility: 'visible' | 'downstream'): ObligationOutcome => {
     const missing: string[] = [];
     const ways = new Set<'pointer' | 're-read'>();
@@ -103,11 +112,11 @@ function obligationsAt(input: PointInput): ObligationOutcome[] {
       return false;
     };
     for (const s of o.needs.strings) {
-      if (texts.some((t) => t.includes(s))) continue;
-      if (!recover((t) => t.includes(s), removedItems.filter((i) => i.content.includes(s)))) missing.push(s);
+      if (inContext(s)) continue;
+      if (!recover((t) => t.includes(s), holding(input.view.items, s).filter((i) => removedIds.has(i.id)))) missing.push(s);
     }
     for (const id of o.needs.itemIds) {
-      const item = removedItems.find((i) => i.id === id);
+      const item = removedIds.has(id) ? byId.get(id) : undefined;
       if (!item || o.needs.strings.length > 0) continue;
       if (!recover((t) => t === item.content, [item])) missing.push(`item ${id}`);
     }
@@ -134,18 +143,36 @@ function recovery(fixture: Fixture, o: Obligation, item: Item, wanted: (text: st
 
 /** A removed irreducible item, with no identical copy left, whose tool the trajectory invokes again later with the same arguments. */
 function refetchAlerts(input: PointInput): { itemId: string; refetchedBy: string }[] {
-  const future = input.fixture.items.filter((i) => i.turn > input.point.turn && i.tool);
   const removed = new Set(input.removals.map((r) => r.itemId));
-  const surviving = new Set(input.view.items.filter((i) => !removed.has(i.id)).map((i) => i.content));
+  const { byId, withContent } = itemIndex(input.view.items);
   const alerts: { itemId: string; refetchedBy: string }[] = [];
   for (const r of input.removals) {
-    const item = input.view.items.find((i) => i.id === r.itemId);
+    const item = byId.get(r.itemId);
     if (!item?.tool || classify(input.view, item).class !== 'irreducible') continue;
     // A byte-identical copy still in context means the later call is not re-fetching what the removal lost.
-    if (surviving.has(item.content)) continue;
-    const key = canonicalJson(item.tool.arguments);
-    const again = future.find((f) => f.tool!.name === item.tool!.name && canonicalJson(f.tool!.arguments) === key);
-    if (again) alerts.push({ itemId: item.id, refetchedBy: again.id });
+    if (withContent.get(item.content)!.some((i) => !removed.has(i.id))) continue;
+    const again = laterCalls(input.fixture.items, input.point.turn).get(invocationKey(item.tool.name, item.tool.arguments));
+    if (again !== undefined) alerts.push({ itemId: item.id, refetchedBy: again });
   }
   return alerts;
+}
+
+const invocationKey = (tool: string, args: object): string => `${tool}\u0000${canonicalJsonOf(args)}`;
+
+/** Per trajectory and turn, the first item after that turn with each tool and canonical arguments, built once. */
+const laterCallsIn = frozenMemo((_items: readonly Item[]) => new Map<number, ReadonlyMap<string, string>>());
+
+function laterCalls(items: readonly Item[], turn: number): ReadonlyMap<string, string> {
+  const known = laterCallsIn(items);
+  let first = known.get(turn);
+  if (!first) {
+    const built = new Map<string, string>();
+    for (const i of items) {
+      if (i.turn <= turn || !i.tool) continue;
+      const key = invocationKey(i.tool.name, i.tool.arguments);
+      if (!built.has(key)) built.set(key, i.id);
+    }
+    known.set(turn, (first = built));
+  }
+  return first;
 }
