@@ -46,8 +46,11 @@ function incompleteText(incomplete: NonNullable<ManifestT['incomplete']>, writte
     'file. See manifest.json, incomplete.\n';
 }
 
-/** Bulk files are compressed in members of about this many characters: bounded memory, the same bytes every time. */
-const GZIP_MEMBER_CHARS = 4 * 1024 * 1024;
+/**
+ * Bulk files are compressed in members of about this many characters: bounded memory (every condition holds one
+ * pending member per bulk file, so 27 conditions at 4 MiB held over 200 MB), the same bytes every time.
+ */
+const GZIP_MEMBER_CHARS = 1024 * 1024;
 
 /**
  * zlib level 3 rather than the default 6: on decision logs it compresses about 2.5 times faster for about 40% more
