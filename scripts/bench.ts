@@ -1,8 +1,11 @@
-// Speed and memory of the study, measured here rather than in timed tests. Two rows, each in its own child process
+// Speed and memory of the study, measured here rather than in timed tests. Each row runs in its own child process,
 // so that each peak resident memory is that row's alone:
-//   canonical      the engine alone (load, stream every condition, finish) over fixtures/canonical;
-//   default study  exactly what `npm run experiment` does (frozen-input check, load, stream, write), in-process,
-//                  into a temporary folder instead of results/.
+//   canonical          the engine alone (load, stream every condition, write) over fixtures/canonical;
+//   default study      exactly what `npm run experiment` does (frozen-input check, load, stream, write), in-process,
+//                      into a temporary folder instead of results/; then, in the same process, one tokenizer pass
+//                      over every item of the corpus, the yardstick the study's time is stated against;
+//   long trace N       the engine alone over one synthetic trajectory of N items (scripts/long-trace.ts), for 1,000
+//                      and 8,000 items: the cost of one trace must grow linearly with its length.
 //   npm run bench
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -17,9 +20,12 @@ import { runCli } from '../src/cli/main.js';
 import { streamStudy } from '../src/engine/run.js';
 import { RunWriter } from '../src/engine/write.js';
 import { loadFixtures } from '../src/load/fixtures.js';
+import type { LoadedFixture } from '../src/fixture/load.js';
 import { allConditions } from '../src/policy/registry.js';
+import { longTrace } from './long-trace.js';
 
-const ROWS = ['canonical', 'default study'] as const;
+const LONG = [1_000, 8_000] as const;
+const ROWS = ['canonical', 'default study', ...LONG.map((n) => `long trace ${n}` as const)] as const;
 type RowName = (typeof ROWS)[number];
 
 interface Row {
@@ -31,6 +37,27 @@ interface Row {
   readonly seconds: number;
   readonly mb: number;
   readonly peakMiB: number;
+  /** Default study only: one tokenizer pass over every item of the corpus, in the same process, after the study. */
+  readonly tokenizerSeconds?: number;
+}
+
+/** One fresh token counter over every item's content, the way a run counts them (each distinct text once). */
+function tokenizerPass(fixtures: readonly LoadedFixture[]): number {
+  const t0 = performance.now();
+  const count = tokenCounter();
+  for (const f of fixtures) for (const item of f.fixture.items) count(item.content);
+  return (performance.now() - t0) / 1000;
+}
+
+function engineAlone(out: string, loaded: readonly LoadedFixture[]): Summary[] {
+  const writer = new RunWriter(out, allConditions(), { exploratory: true, bulk: () => false });
+  const summaries = streamStudy({ conditions: allConditions(), fixtures: loaded, timing: { kind: 'immediate' }, placeholders: 'marker', tokens: tokenCounter() }, writer);
+  writer.finish(summaries, {
+    artifactVersion: ARTIFACT_VERSION, package: { name: 'prunelab', version: 'bench' }, tokenizer: { package: 'gpt-tokenizer', version: '', encoding: 'o200k_base' },
+    seed: 0, timing: 'immediate', placeholders: 'marker', study: { exploratory: true, preregistration: null, fixtureManifest: null }, models: [], fixtures: [],
+    run: { startedAt: '', gitCommit: '', gitDirty: null, node: process.version },
+  });
+  return summaries;
 }
 
 function bytesUnder(dir: string): number {
@@ -47,16 +74,19 @@ async function measure(label: RowName): Promise<Row> {
     const t0 = performance.now();
     let fixtures: number;
     let summaries: Summary[];
+    let tokenizerSeconds: number | undefined;
     if (label === 'canonical') {
       const loaded = loadFixtures('fixtures/canonical', process.cwd());
-      const writer = new RunWriter(out, allConditions(), { exploratory: true, bulk: () => false });
-      summaries = streamStudy({ conditions: allConditions(), fixtures: loaded, timing: { kind: 'immediate' }, placeholders: 'marker', tokens: tokenCounter() }, writer);
-      writer.finish(summaries, {
-        artifactVersion: ARTIFACT_VERSION, package: { name: 'prunelab', version: 'bench' }, tokenizer: { package: 'gpt-tokenizer', version: '', encoding: 'o200k_base' },
-        seed: 0, timing: 'immediate', placeholders: 'marker', study: { exploratory: true, preregistration: null, fixtureManifest: null }, models: [], fixtures: [],
-        run: { startedAt: '', gitCommit: '', gitDirty: null, node: process.version },
-      });
+      summaries = engineAlone(out, loaded);
       fixtures = loaded.length;
+    } else if (label.startsWith('long trace ')) {
+      // The trajectory is built before the clock starts: its construction is not the harness's work.
+      const loaded = [longTrace(Number(label.slice('long trace '.length)))];
+      const start = performance.now();
+      summaries = engineAlone(out, loaded);
+      fixtures = 1;
+      const seconds = (performance.now() - start) / 1000;
+      return { label, fixtures, ...counts(summaries), seconds, mb: bytesUnder(out) / 1e6, peakMiB: process.resourceUsage().maxRSS / 1024 };
     } else {
       let stdout = '';
       let stderr = '';
@@ -64,6 +94,10 @@ async function measure(label: RowName): Promise<Row> {
       if (code !== 0) throw new Error(`npm run experiment failed (exit ${code}): ${stderr}`);
       summaries = JSON.parse(stdout) as Summary[];
       fixtures = summaries[0]!.fixtures;
+      const seconds = (performance.now() - t0) / 1000;
+      const mb = bytesUnder(out) / 1e6;
+      tokenizerSeconds = tokenizerPass(loadFixtures('fixtures', process.cwd()));
+      return { label, fixtures, ...counts(summaries), seconds, mb, peakMiB: process.resourceUsage().maxRSS / 1024, tokenizerSeconds };
     }
     const seconds = (performance.now() - t0) / 1000;
     // maxRSS is in kilobytes: the peak of this whole (child) process, so it includes loading Node and the tokenizer.
@@ -86,4 +120,8 @@ if (values.row !== undefined) {
   for (const r of rows) {
     console.log(`| ${r.label} | ${r.fixtures} | ${r.points} | ${r.decisions} | ${r.rawTokens} | ${r.seconds.toFixed(1)} | ${r.mb.toFixed(1)} | ${r.peakMiB.toFixed(0)} |`);
   }
+  const study = rows.find((r) => r.label === 'default study')!;
+  const [short, long] = LONG.map((n) => rows.find((r) => r.label === `long trace ${n}`)!);
+  console.log(`\nOne tokenizer pass over every item of the corpus: ${study.tokenizerSeconds!.toFixed(2)} s; the study took ${(study.seconds / study.tokenizerSeconds!).toFixed(1)} times that.`);
+  console.log(`A ${LONG[1]}-item trace took ${(long!.seconds / short!.seconds).toFixed(1)} times a ${LONG[0]}-item one (${(LONG[1] / LONG[0]).toFixed(0)} times the items; the bound is 12).`);
 }

@@ -3,6 +3,7 @@
 // context at a prune point is exactly what `raw` keeps, so the pairing is against raw on the same probes.
 import type { Behaviour, BehaviourSide, ObligationOutcome } from '../artifacts/schema.js';
 import type { Fixture, Obligation, PrunePoint } from '../fixture/schema.js';
+import { frozenMemo } from '../fixture/memo.js';
 import type { PolicyView } from '../fixture/view.js';
 import { obligationJudge } from '../oracle/obligations.js';
 import { pool, ratio } from '../score/ratio.js';
@@ -69,26 +70,46 @@ function side(answers: readonly Answered[]): BehaviourSide {
   };
 }
 
+/**
+ * Per context, what does not depend on the condition: the full context itself, and for each obligation whether its
+ * facts are in it and whether it carries a constraint. Every condition at a prune point shares them.
+ */
+const sharedIn = frozenMemo((view: PolicyView) => ({
+  full: Object.freeze(fullContext(view)),
+  facts: new Map<Obligation, boolean>(),
+  constraint: new Map<Obligation, boolean>(),
+}));
+
+function once(known: Map<Obligation, boolean>, o: Obligation, find: () => boolean): boolean {
+  let value = known.get(o);
+  if (value === undefined) known.set(o, (value = find()));
+  return value;
+}
+
 export function pointBehaviour(reader: Reader, input: PointBehaviourInput): Behaviour {
   const obligations = [...input.point.visible.obligations, ...input.point.downstream];
   const outcomeOf = new Map(input.outcomes.map((o) => [o.id, o]));
-  const contexts = { full: fullContext(input.view), pruned: prunedContext(input.view, input.removals) };
+  const shared = sharedIn(input.view);
+  // With nothing removed the pruned context is the full one, entry for entry.
+  const unchanged = input.removals.length === 0;
+  const contexts = { full: shared.full, pruned: unchanged ? shared.full : prunedContext(input.view, input.removals) };
   // Whether the facts are in context is the scoring's own judgement (anyOf, facts, placeholder text), without recovery.
   const base = { fixture: input.fixture, point: input.point, view: input.view };
-  const judges = { full: obligationJudge({ ...base, removals: [] }), pruned: obligationJudge({ ...base, removals: input.removals }) };
+  const judges = { full: obligationJudge({ ...base, removals: [] }), pruned: unchanged ? undefined : obligationJudge({ ...base, removals: input.removals }) };
   const answers = { full: [] as Answered[], pruned: [] as Answered[] };
   for (let epoch = 0; epoch < reader.epochs; epoch += 1) {
     for (const obligation of obligations) {
       for (const which of ['full', 'pruned'] as const) {
         const context = contexts[which];
-        const present = judges[which].judge(obligation, 'downstream').how === 'present';
+        const present = (which === 'full' || unchanged ? judges.full : judges.pruned!).judge(obligation, 'downstream').how === 'present';
         const how = outcomeOf.get(obligation.id)?.how;
         const recovered = !present && which === 'pruned' && (how === 'pointer' || how === 're-read');
         const judgement = reader.judge({
           fixture: input.fixture, point: input.point, view: input.view, side: which, context, obligation,
           factsPresent: present, recovered, epoch,
         });
-        answers[which].push({ obligation, constraint: carriesConstraint(obligation, input.view), factsPresent: present, recovered, judgement });
+        const constraint = once(shared.constraint, obligation, () => carriesConstraint(obligation, input.view));
+        answers[which].push({ obligation, constraint, factsPresent: present, recovered, judgement });
       }
     }
   }

@@ -6,6 +6,7 @@ import { ARTIFACT_VERSION } from '../artifacts/schema.js';
 import type { TokenCounter } from '../accounting/tokens.js';
 import { failure } from '../errors.js';
 import { byCodeUnit, versionLabel } from '../fixture/canonical.js';
+import { deepFreeze } from '../fixture/freeze.js';
 import type { LoadedFixture } from '../fixture/load.js';
 import type { OraclePoint, PrunePoint } from '../fixture/schema.js';
 import { buildView, counterpart, type PolicyView } from '../fixture/view.js';
@@ -71,6 +72,9 @@ export function streamStudy(options: StudyOptions, sink: StudySink): Summary[] {
   const models = options.models ?? EMBEDDED_STUDY;
   const totals = options.conditions.map(() => ({ perFixture: [] as FixtureMeasures[], removedBy: new Map<string, RemovedBy>(), charges: [] as CallCharge[], economics: [] as (PointEconomics | undefined)[] }));
   for (const loaded of options.fixtures) {
+    // Frozen inputs let every prune point's view share the fixture's items, and what is derived from them be
+    // derived once (src/fixture/memo.ts); the CLI has frozen them already, other callers' are frozen here.
+    deepFreeze(loaded);
     const prepared: PreparedPoint[] = loaded.fixture.prunePoints.map((point) => ({
       loaded,
       point,

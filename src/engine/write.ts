@@ -46,8 +46,18 @@ function incompleteText(incomplete: NonNullable<ManifestT['incomplete']>, writte
     'file. See manifest.json, incomplete.\n';
 }
 
-/** Bulk files are compressed in members of about this many characters: bounded memory, the same bytes every time. */
-const GZIP_MEMBER_CHARS = 4 * 1024 * 1024;
+/**
+ * Bulk files are compressed in members of about this many characters: bounded memory (every condition holds one
+ * pending member per bulk file, so 27 conditions at 4 MiB held over 200 MB), the same bytes every time.
+ */
+const GZIP_MEMBER_CHARS = 1024 * 1024;
+
+/**
+ * zlib level 3 rather than the default 6: on decision logs it compresses about 2.5 times faster for about 40% more
+ * bytes (measured on the study's logs), and compression was a sixth of a study's time. The bulk files are
+ * git-ignored and pinned over their decompressed text, so the level changes their size on disk and nothing else.
+ */
+const GZIP_LEVEL = 3;
 
 /** The manifest a folder holds, or undefined when it has none or one this code cannot read. */
 export function readManifest(dir: string): ManifestT | undefined {
@@ -87,7 +97,7 @@ class OutputFile {
   }
   private flush(): void {
     // Concatenated gzip members form one valid gzip stream (RFC 1952); gunzip reads them as one text.
-    if (this.pending !== '') writeSync(this.fd, gzipSync(this.pending));
+    if (this.pending !== '') writeSync(this.fd, gzipSync(this.pending, { level: GZIP_LEVEL }));
     this.pending = '';
   }
   close(): { file: string; sha256: string } {

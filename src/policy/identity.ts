@@ -1,8 +1,19 @@
 // Representation identity (rung 0) of a whole rendered observation, shared by the rung-0 mechanism and the
 // regenerability gate's "an identical copy stays" exception, so both mean the same thing by "the same observation".
-import { canonicalJson } from '../fixture/canonical.js';
+import { canonicalJson, canonicalJsonOf } from '../fixture/canonical.js';
+import { frozenMemo } from '../fixture/memo.js';
 import type { PolicyView, ViewItem } from '../fixture/view.js';
 import { blocksOf, repetitionOf } from '../fixture/view.js';
+
+/** The key of a tool result's observation, with or without its call; built once per (frozen) item and mode. */
+const keyWith = (across: boolean) => frozenMemo((item: ViewItem): string => canonicalJson({
+  tool: item.tool?.name,
+  call: across ? null : item.tool?.arguments,
+  status: item.status ?? null,
+  blocks: blocksOf(item),
+}));
+const ofThisCall = keyWith(false);
+const ofAnyCall = keyWith(true);
 
 /**
  * The identity key of a tool result: the call that produced it (tool and canonical arguments), its status (an
@@ -12,13 +23,7 @@ import { blocksOf, repetitionOf } from '../fixture/view.js';
  */
 export function observationKey(view: PolicyView, item: ViewItem): string | undefined {
   if (item.kind !== 'tool-result' || !item.tool) return undefined;
-  const across = repetitionOf(view, item.tool.name) === 'irrelevant';
-  return canonicalJson({
-    tool: item.tool.name,
-    call: across ? null : item.tool.arguments,
-    status: item.status ?? null,
-    blocks: blocksOf(item),
-  });
+  return repetitionOf(view, item.tool.name) === 'irrelevant' ? ofAnyCall(item) : ofThisCall(item);
 }
 
 /** Whether two items are the same observation under `observationKey`. */
@@ -28,3 +33,16 @@ export function sameObservation(view: PolicyView, a: ViewItem, b: ViewItem): boo
   const key = observationKey(view, a);
   return key !== undefined && key === observationKey(view, b);
 }
+
+/** A call's canonical arguments (undefined for an item with no call), rendered once per call. */
+export function callKey(item: ViewItem): string | undefined {
+  return item.tool ? canonicalJsonOf(item.tool.arguments) : undefined;
+}
+
+/** The same tool with the same canonical arguments. */
+export function sameCall(a: ViewItem, b: ViewItem): boolean {
+  return a.tool?.name === b.tool?.name && callKey(a) === callKey(b);
+}
+
+/** Every content block of the item in canonical form, rendered once per item: equal keys, equal renderings. */
+export const renderingKey: (item: ViewItem) => string = frozenMemo((item: ViewItem) => canonicalJson(blocksOf(item)));

@@ -2,6 +2,7 @@
 // interchangeable only in the same view; one observation covers another only when its view demonstrably contains
 // the other's. An absent selector is, by the schema, a whole untruncated read.
 import { canonicalJson } from '../fixture/canonical.js';
+import { frozenMemo } from '../fixture/memo.js';
 import type { ReadSelector } from '../fixture/schema.js';
 import type { ViewItem } from '../fixture/view.js';
 
@@ -10,12 +11,12 @@ export function selectorOf(item: ViewItem): ReadSelector | string {
   return item.source?.selector ?? { kind: 'whole' };
 }
 
-/** The view as a comparable key: tool name and selector (a truncated read is its own view). */
-export function viewKey(item: ViewItem): string {
+/** The view as a comparable key: tool name and selector (a truncated read is its own view); built once per item. */
+export const viewKey: (item: ViewItem) => string = frozenMemo((item: ViewItem) => {
   const selector = selectorOf(item);
   const normal = typeof selector === 'string' ? { label: selector } : { ...selector, truncated: selector.truncated === true };
   return canonicalJson({ tool: item.tool?.name ?? null, selector: normal });
-}
+});
 
 /** The view as prose, for reasons: `read_file lines 10-40 (truncated)`. */
 export function describeView(item: ViewItem): string {

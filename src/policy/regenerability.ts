@@ -1,5 +1,7 @@
 // The regenerability record's classes, computed only from what a runtime could know about an item. The guard
 // refuses on them, every decision record carries them, and scoring raises re-fetch alerts on irreducible removals.
+import { itemIndex } from '../fixture/item-index.js';
+import { frozenMemo } from '../fixture/memo.js';
 import type { PolicyView, ViewItem } from '../fixture/view.js';
 import { toolDeclaration } from '../fixture/view.js';
 import { sameObservation } from './identity.js';
@@ -66,13 +68,26 @@ export function gateRefusal(view: PolicyView, item: ViewItem, gone: ReadonlySet<
   if (item.flags.pendingPlanReference) return 'referenced by a pending plan step';
   if (item.origin === 'user' && USER_RECORDS.has(item.kind)) {
     const text = item.content.trim();
-    const elsewhere = text !== '' && view.items.some((other) => other.id !== item.id && !gone.has(other.id) && other.content.includes(text));
+    const elsewhere = text !== '' && holdersOf(view.items, item).some((other) => !gone.has(other.id));
     if (!elsewhere) return `sole record of a user ${item.kind}`;
   }
   return undefined;
 }
 
 const USER_RECORDS: ReadonlySet<string> = new Set(['constraint', 'credential', 'preference']);
+
+/** Per context, the other items holding each user record's text: searched once, whatever was removed since. */
+const holdersIn = frozenMemo((_items: readonly ViewItem[]) => new Map<string, readonly ViewItem[]>());
+
+function holdersOf(items: readonly ViewItem[], item: ViewItem): readonly ViewItem[] {
+  const known = holdersIn(items);
+  let holders = known.get(item.id);
+  if (!holders) {
+    const text = item.content.trim();
+    known.set(item.id, (holders = items.filter((other) => other.id !== item.id && other.content.includes(text))));
+  }
+  return holders;
+}
 
 /**
  * The one regenerability gate every gated rule passes through before an eligibility becomes a removal. `removing`
@@ -85,14 +100,15 @@ const USER_RECORDS: ReadonlySet<string> = new Set(['constraint', 'credential', '
 export function regenerabilityGate(view: PolicyView, removing: readonly string[], gone: ReadonlySet<string> = new Set()): Map<string, string> {
   const out = new Set([...gone, ...removing]);
   const refused = new Map<string, string>();
-  const byId = new Map(view.items.map((item) => [item.id, item]));
+  const { byId, withContent } = itemIndex(view.items);
   // Latest first, so a refused copy that must stay is the latest one and the earlier copies can lean on it.
   for (const id of [...removing].reverse()) {
     const item = byId.get(id);
     if (!item) continue;
     const refusal = gateRefusal(view, item, out);
     if (!refusal) continue;
-    const copy = view.items.find((other) => other.id !== id && !out.has(other.id) && sameObservation(view, item, other));
+    // A copy has the same content (sameObservation checks that first), so only items with that content are asked.
+    const copy = withContent.get(item.content)?.find((other) => other.id !== id && !out.has(other.id) && sameObservation(view, item, other));
     if (copy) continue;
     refused.set(id, `regenerability gate: ${refusal}, and no identical copy of it stays in context`);
     out.delete(id);

@@ -2,8 +2,10 @@
 // ../oracle/obligations.ts, recovery tested against the world), re-fetch alerts and token accounting. Counts are
 // kept so aggregation can pool them.
 import type { Decision, DecisionCounts, FamilyCounts, Harm, PointMeasures, Tokens } from '../artifacts/schema.js';
-import { byCodeUnit, canonicalJson } from '../fixture/canonical.js';
-import type { Fixture, Oracle, OraclePoint, PrunePoint, ResidueField } from '../fixture/schema.js';
+import { byCodeUnit, canonicalJsonOf } from '../fixture/canonical.js';
+import { itemIndex } from '../fixture/item-index.js';
+import { frozenMemo } from '../fixture/memo.js';
+import type { Fixture, Item, Oracle, OraclePoint, PrunePoint, ResidueField } from '../fixture/schema.js';
 import type { PolicyView } from '../fixture/view.js';
 import { oracleJudge, type Outcome, type Verdict } from '../oracle/judge.js';
 import { obligationsAt } from '../oracle/obligations.js';
@@ -172,20 +174,38 @@ function tokensAt(view: PolicyView, removals: readonly AppliedRemoval[], overhea
 
 /** A removed irreducible item, with no identical copy left, whose tool the trajectory invokes again later with the same arguments. */
 function refetchAlerts(input: PointInput): { itemId: string; refetchedBy: string }[] {
-  const future = input.fixture.items.filter((i) => i.turn > input.point.turn && i.tool);
   const removed = new Set(input.removals.map((r) => r.itemId));
-  const surviving = new Set(input.view.items.filter((i) => !removed.has(i.id)).map((i) => i.content));
+  const { byId, withContent } = itemIndex(input.view.items);
   const alerts: { itemId: string; refetchedBy: string }[] = [];
   for (const r of input.removals) {
-    const item = input.view.items.find((i) => i.id === r.itemId);
+    const item = byId.get(r.itemId);
     if (!item?.tool || classify(input.view, item).class !== 'irreducible') continue;
     // A byte-identical copy still in context means the later call is not re-fetching what the removal lost.
-    if (surviving.has(item.content)) continue;
-    const key = canonicalJson(item.tool.arguments);
-    const again = future.find((f) => f.tool!.name === item.tool!.name && canonicalJson(f.tool!.arguments) === key);
-    if (again) alerts.push({ itemId: item.id, refetchedBy: again.id });
+    if (withContent.get(item.content)!.some((i) => !removed.has(i.id))) continue;
+    const again = laterCalls(input.fixture.items, input.point.turn).get(invocationKey(item.tool.name, item.tool.arguments));
+    if (again !== undefined) alerts.push({ itemId: item.id, refetchedBy: again });
   }
   return alerts;
+}
+
+const invocationKey = (tool: string, args: object): string => `${tool}\u0000${canonicalJsonOf(args)}`;
+
+/** Per trajectory and turn, the first item after that turn with each tool and canonical arguments, built once. */
+const laterCallsIn = frozenMemo((_items: readonly Item[]) => new Map<number, ReadonlyMap<string, string>>());
+
+function laterCalls(items: readonly Item[], turn: number): ReadonlyMap<string, string> {
+  const known = laterCallsIn(items);
+  let first = known.get(turn);
+  if (!first) {
+    const built = new Map<string, string>();
+    for (const i of items) {
+      if (i.turn <= turn || !i.tool) continue;
+      const key = invocationKey(i.tool.name, i.tool.arguments);
+      if (!built.has(key)) built.set(key, i.id);
+    }
+    known.set(turn, (first = built));
+  }
+  return first;
 }
 
 type Once = Pick<PointMeasures, 'harm' | 'obligationsLost' | 'families'>;

@@ -47,8 +47,39 @@ describe('regenerability-guard (safe_prune whole-prune refusal)', () => {
     const d = decideById(guard, view);
     expect(at(d, 'r4').verdict).toBe('abstain');
     expect(at(d, 'c1').verdict).toBe('abstain');
-    expect(at(d, 'c1').reason).toContain('r5: regenerability gate: output of a non-idempotent call, and no identical copy of it stays in context');
-    expect(at(d, 'c1').reason).not.toContain('r4:');
+    expect(at(d, 'r5').reason).toBe('whole prune refused: this proposed candidate is not safely evictable (regenerability gate: output of a non-idempotent call, and no identical copy of it stays in context); 1 proposed candidate(s) refused in all');
+    expect(at(d, 'c1').reason).toBe('whole prune refused: 1 proposed candidate(s) not safely evictable (r5), each naming its refusal in its own record');
+    expect(at(d, 'r4').reason).not.toContain('r4');
+  });
+
+  it('names the refusing proposals once: each refused one carries its refusal, the others name the first and count the rest', () => {
+    // Three distinct non-idempotent outputs, each with one identical copy proposed with it: the gate refuses the
+    // latest of each pair. Reasons must not grow with the number of refusals times the number of proposals.
+    const pairs = ['a', 'b', 'c'].flatMap((tag, i) => [
+      ...callAndResult(`${tag}1`, 10 + 2 * i, 'post_payment', { amount: i }, { content: `payment ${tag} accepted` }),
+      ...callAndResult(`${tag}2`, 11 + 2 * i, 'post_payment', { amount: i }, { content: `payment ${tag} accepted` }),
+    ]);
+    const view = makeView({ items: [...base(), ...pairs], tools, subgoal });
+    const d = decideById(guard, view);
+    const refusedIds = ['ra2', 'rb2', 'rc2'];
+    for (const id of refusedIds) {
+      expect(at(d, id).reason).toMatch(/^whole prune refused: this proposed candidate is not safely evictable \(regenerability gate: output of a non-idempotent call/);
+      expect(at(d, id).reason).toContain('3 proposed candidate(s) refused in all');
+    }
+    expect(at(d, 'c1').reason).toBe('whole prune refused: 3 proposed candidate(s) not safely evictable (ra2 and 2 more), each naming its refusal in its own record');
+    for (const item of view.items) {
+      const r = at(d, item.id);
+      if (r.verdict !== 'abstain') continue;
+      // No record repeats another item's refusal.
+      expect(r.reason.match(/regenerability gate:/g)?.length ?? 0).toBe(refusedIds.includes(item.id) ? 1 : 0);
+    }
+  });
+
+  it('still removes every proposal when the gate refuses none, however many there are', () => {
+    const many = Array.from({ length: 30 }, (_, i) => note(`m${i}`, 10 + i, `lunch menu ${i}`));
+    const view = makeView({ items: [...base(), ...many], tools, subgoal });
+    const v = verdicts(guard, view);
+    for (let i = 0; i < 30; i += 1) expect(v[`m${i}`]).toBe('eligible');
   });
 
   it('lets a non-idempotent output go when its identical copy is not proposed and stays', () => {

@@ -52,9 +52,10 @@ export function observationMasking(parameters: ObservationMaskingParameters = {}
     reference: 'SWE-agent LastNObservations history processor, as used in Lindenbauer et al. 2025 "The Complexity Trap" (M = 10)',
     decide(view: PolicyView) {
       const observations = view.items.filter((item) => item.kind === 'tool-result').map((item) => item.id);
+      const order = new Map(observations.map((id, index) => [id, index] as const).reverse());
       const lastMasked = Math.max(0, observations.length - n);
       return view.items.map((item) => {
-        const index = observations.indexOf(item.id);
+        const index = order.get(item.id) ?? -1;
         if (index < 0) return verdict(item.id, 'keep', 'not an observation');
         if (index === 0) return verdict(item.id, 'keep', 'the first observation is never masked');
         if (index >= lastMasked) return verdict(item.id, 'keep', `one of the last ${n} observations`);

@@ -39,7 +39,7 @@ export function regenerabilityGuard(parameters: RegenerabilityGuardParameters = 
     name: rule,
     layer: 'comparator',
     rung: 4,
-    version: '2.0.0',
+    version: '2.1.0',
     description: `${parameters.predictor ? parameters.predictorLabel ?? 'an injected predictor' : 'the embedded predictor'} proposes among the items it may be shown; any proposal the regenerability gate refuses refuses the whole prune`,
     upperRisk: false,
     consultsObligations: true,
@@ -50,7 +50,10 @@ export function regenerabilityGuard(parameters: RegenerabilityGuardParameters = 
       const { unneeded, unusable } = consult(predictor, view, view.items.map((item) => item.id), 'gated', minConfidence);
       const proposed = view.items.filter((item) => unneeded.has(item.id)).map((item) => item.id);
       const refused = regenerabilityGate(view, proposed);
-      const refusals = proposed.flatMap((id) => (refused.has(id) ? [`${id}: ${refused.get(id)!}`] : []));
+      const refusing = proposed.filter((id) => refused.has(id));
+      // Each refused proposal carries its own refusal; every other proposal names the first and counts the rest, so
+      // a point's records grow with its items, not with items times refusals.
+      const named = refusing.length > 1 ? `${refusing[0]} and ${refusing.length - 1} more` : refusing[0];
       return view.items.map((item): Eligibility => {
         const failed = unusable.get(item.id);
         if (failed !== undefined) return { itemId: item.id, verdict: 'abstain', rule, rung: 4, reason: failed, obligationsConsulted: checked };
@@ -61,13 +64,16 @@ export function regenerabilityGuard(parameters: RegenerabilityGuardParameters = 
             ? { itemId: item.id, verdict: 'keep', rule, rung: null, reason: `never shown to the predictor: ${withheld}`, obligationsConsulted: checked }
             : { itemId: item.id, verdict: 'keep', rule, rung: null, reason: 'not proposed by the predictor', obligationsConsulted: [] };
         }
-        if (refusals.length > 0) {
+        if (refusing.length > 0) {
+          const own = refused.get(item.id);
           return {
             itemId: item.id,
             verdict: 'abstain',
             rule,
             rung: 4,
-            reason: `whole prune refused: ${refusals.length} proposed candidate(s) not safely evictable (${refusals.join('; ')})`,
+            reason: own !== undefined
+              ? `whole prune refused: this proposed candidate is not safely evictable (${own}); ${refusing.length} proposed candidate(s) refused in all`
+              : `whole prune refused: ${refusing.length} proposed candidate(s) not safely evictable (${named}), each naming its refusal in its own record`,
             obligationsConsulted: checked,
           };
         }

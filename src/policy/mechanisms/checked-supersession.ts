@@ -4,11 +4,12 @@
 // line range around it, an untruncated whole read), and the change between them must rest on the agent's own
 // recorded transitions, every one of which succeeded for that source (per effect, not per call). Transient state and
 // negative results record conditions that may no longer hold: a re-observation never supersedes them.
-import { canonicalJson } from '../../fixture/canonical.js';
+import { effectsBetween } from '../../fixture/effect-index.js';
+import { frozenMemo } from '../../fixture/memo.js';
 import type { ViewItem } from '../../fixture/view.js';
-import { blocksOf, effectsOf } from '../../fixture/view.js';
 import type { ConfiguredMechanism } from '../eligibility.js';
 import { listIds } from '../eligibility.js';
+import { renderingKey, sameCall } from '../identity.js';
 import { describeView, viewContains } from '../read-view.js';
 import type { Finding } from '../types.js';
 
@@ -20,10 +21,7 @@ type Check =
 
 const NONE: Check = { outcome: 'none' };
 
-const sameCall = (a: ViewItem, b: ViewItem): boolean =>
-  a.tool?.name === b.tool?.name && canonicalJson(a.tool?.arguments) === canonicalJson(b.tool?.arguments);
-
-const sameRendering = (a: ViewItem, b: ViewItem): boolean => canonicalJson(blocksOf(a)) === canonicalJson(blocksOf(b));
+const sameRendering = (a: ViewItem, b: ViewItem): boolean => renderingKey(a) === renderingKey(b);
 
 /**
  * Scope: coverage keys when both report them (then the call must match, as the keys are its keys); else the views,
@@ -60,10 +58,7 @@ function check(items: readonly ViewItem[], olderIndex: number, newerIndex: numbe
   if (!older || !newer) return NONE;
   const covered = scope(older, newer);
   if (!('contains' in covered)) return covered;
-  const between = items.slice(olderIndex + 1, newerIndex);
-  const effects = between
-    .filter((item) => item.kind === 'tool-call')
-    .flatMap((call) => effectsOf(items, call).filter((e) => e.source === identity).map((e) => ({ call: call.id, outcome: e.outcome })));
+  const effects = effectsBetween(items, identity, olderIndex, newerIndex).map((e) => ({ call: e.call.id, outcome: e.outcome }));
   const unknown = effects.filter((e) => e.outcome === 'unknown').map((e) => e.call);
   if (unknown.length > 0) {
     return { outcome: 'abstain', reason: `no outcome is recorded for the effect of ${listIds(unknown)} on ${identity} (unknown), so the transition ${newer.id} relies on cannot be checked to have succeeded` };
@@ -79,14 +74,18 @@ function check(items: readonly ViewItem[], olderIndex: number, newerIndex: numbe
   }
   // Every change along the way must be explained: a re-observation of the same call in between that differs from
   // its predecessor with no successful transition between them is drift the agent did not cause.
-  const chain = [older, ...between.filter((item) => isObservation(item, identity) && sameCall(item, older)), ...(sameCall(newer, older) ? [newer] : [])];
+  const chain = [
+    olderIndex,
+    ...observationsOf(items, identity).filter((at) => at > olderIndex && at < newerIndex && sameCall(items[at]!, older)),
+    ...(sameCall(newer, older) ? [newerIndex] : []),
+  ];
   for (let i = 1; i < chain.length; i += 1) {
-    const a = chain[i - 1]!;
-    const b = chain[i]!;
+    const from = chain[i - 1]!;
+    const to = chain[i]!;
+    const a = items[from]!;
+    const b = items[to]!;
     if (sameRendering(a, b)) continue;
-    const from = items.indexOf(a);
-    const to = items.indexOf(b);
-    const explained = items.slice(from + 1, to).some((item) => item.kind === 'tool-call' && effectsOf(items, item).some((e) => e.source === identity && e.outcome === 'succeeded'));
+    const explained = effectsBetween(items, identity, from, to).some((e) => e.outcome === 'succeeded');
     if (!explained) return { outcome: 'abstain', reason: `${b.id} differs from ${a.id} on ${identity} and no recorded transition between them explains the change` };
   }
   const calls = [...new Set(effects.map((e) => e.call))];
@@ -99,6 +98,23 @@ function check(items: readonly ViewItem[], olderIndex: number, newerIndex: numbe
 /** A successful tool result observing the source: the only kind of item that can be a newer version of it. */
 function isObservation(item: ViewItem, identity: string): boolean {
   return item.kind === 'tool-result' && item.status?.state === 'ok' && item.source?.identity === identity;
+}
+
+/** Per context, the positions of every observation of each source, in order: found once, not per older item. */
+const observationsIn = frozenMemo((items: readonly ViewItem[]): ReadonlyMap<string, readonly number[]> => {
+  const out = new Map<string, number[]>();
+  items.forEach((item, at) => {
+    const identity = item.source?.identity;
+    if (identity === undefined || !isObservation(item, identity)) return;
+    const list = out.get(identity);
+    if (list) list.push(at);
+    else out.set(identity, [at]);
+  });
+  return out;
+});
+
+function observationsOf(items: readonly ViewItem[], identity: string): readonly number[] {
+  return observationsIn(items).get(identity) ?? [];
 }
 
 export function checkedSupersession(): ConfiguredMechanism {
@@ -117,10 +133,7 @@ export function checkedSupersession(): ConfiguredMechanism {
         // A record of a condition that may no longer hold (transient state, a negative result) is not an earlier
         // version of anything: a re-observation never makes it redundant.
         if (older.flags.transientState || older.flags.negativeResult) return;
-        const newerIndexes: number[] = [];
-        items.forEach((newer, index) => {
-          if (index > olderIndex && isObservation(newer, identity) && newer.tool?.name === older.tool?.name) newerIndexes.push(index);
-        });
+        const newerIndexes = observationsOf(items, identity).filter((index) => index > olderIndex && items[index]!.tool?.name === older.tool?.name);
         // The latest replacement is tried first: it is the most complete account of the source, and the first
         // eligible check wins, otherwise the first abstention (latest first) is reported.
         let abstention: string | undefined;

@@ -31,6 +31,8 @@ export function exactRedundancy(): ConfiguredMechanism {
         if (group) group.push(item);
         else copies.set(key, [item]);
       }
+      // Which copies of a group stay depends on the group alone: found once per group, not once per copy.
+      const stayingIn = new Map<string, string[]>();
       const findings: Finding[] = [];
       for (const item of view.items) {
         const key = keys.get(item.id);
@@ -38,7 +40,8 @@ export function exactRedundancy(): ConfiguredMechanism {
         const group = copies.get(key) ?? [];
         if (group.length < 2) continue;
         const same = sameness(view, item);
-        const staying = group.filter((copy) => !wanted.has(copy.id)).map((copy) => copy.id);
+        let staying = stayingIn.get(key);
+        if (!staying) stayingIn.set(key, (staying = group.filter((copy) => !wanted.has(copy.id)).map((copy) => copy.id)));
         if (staying.length > 0) {
           const which = staying.length === 1 ? 'which stays' : 'which all stay';
           findings.push({ itemId: item.id, outcome: 'eligible', reason: `${same} ${listIds(staying)}, ${which} (excluded from removal)` });

@@ -4,6 +4,7 @@
 // predictor can replace the embedded lexical one without touching them. The seam fails closed: an unusable answer
 // (a failure, an unknown id, a confidence below the threshold) is ABSTAIN for every item it would have decided, and
 // what the runtime pinned, protects or must not evict is never shown to the classifier at all.
+import { frozenMemo } from '../../fixture/memo.js';
 import type { PolicyView, ViewItem } from '../../fixture/view.js';
 import type { ConfiguredMechanism } from '../eligibility.js';
 import { protectionOf } from '../protection.js';
@@ -123,13 +124,19 @@ export function contentWords(text: string): Set<string> {
 
 /** Share of the subgoal's content words found in the text; undefined when the subgoal has none to match. */
 export function relevance(subgoal: string, text: string): number | undefined {
-  const wanted = contentWords(subgoal);
+  return overlap(contentWords(subgoal), contentWords(text));
+}
+
+function overlap(wanted: ReadonlySet<string>, present: ReadonlySet<string>): number | undefined {
   if (wanted.size === 0) return undefined;
-  const present = contentWords(text);
   let hits = 0;
   for (const word of wanted) if (present.has(word)) hits += 1;
   return hits / wanted.size;
 }
+
+/** An item's and a prune point's content words, found once however many conditions and thresholds ask. */
+const wordsOfItem = frozenMemo((item: ViewItem) => contentWords(item.content));
+const wordsOfSubgoal = frozenMemo((point: PolicyView['prunePoint']) => contentWords(point.subgoal));
 
 /**
  * The embedded predictor: token-set overlap between an item's content and the prune point's subgoal. It follows the
@@ -142,7 +149,7 @@ export function lexicalPredictor(threshold: number = DEFAULT_THRESHOLD): Predict
     const unneeded = new Map<string, Prediction>();
     for (const item of view.items) {
       if (!shown.has(item.id)) continue;
-      const score = relevance(view.prunePoint.subgoal, item.content);
+      const score = overlap(wordsOfSubgoal(view.prunePoint), wordsOfItem(item));
       // A subgoal with no content words gives no basis for any prediction, so nothing is proposed.
       if (score === undefined || score >= threshold) continue;
       unneeded.set(item.id, { reason: `lexical relevance ${score.toFixed(2)} to the subgoal is below threshold ${threshold}`, confidence: 1 });

@@ -3,8 +3,8 @@
 // state is established by a version that says what it hashes, or by the source being immutable. A mutable source
 // read with an UNKNOWN version, or pinned only by a commit, cannot be shown to be the same state.
 import type { Source } from '../../fixture/schema.js';
+import { effectsBetween } from '../../fixture/effect-index.js';
 import type { ViewItem } from '../../fixture/view.js';
-import { effectsOf } from '../../fixture/view.js';
 import type { ConfiguredMechanism } from '../eligibility.js';
 import { describeView, viewKey } from '../read-view.js';
 import type { Finding } from '../types.js';
@@ -63,12 +63,30 @@ function stateOf(read: Read): State {
 /** Calls between two reads whose recorded effects may have written the source (a failed effect wrote nothing). */
 function writesBetween(items: readonly ViewItem[], from: number, to: number, identity: string): string[] {
   const out: string[] = [];
-  for (const item of items.slice(from + 1, to)) {
-    if (item.kind !== 'tool-call') continue;
-    const effect = effectsOf(items, item).find((e) => e.source === identity && e.outcome !== 'failed');
-    if (effect) out.push(`${item.id} (${effect.outcome})`);
+  const named = new Set<ViewItem>();
+  // Each call once, with its first effect on the source that did not fail.
+  for (const effect of effectsBetween(items, identity, from, to)) {
+    if (effect.outcome === 'failed' || named.has(effect.call)) continue;
+    named.add(effect.call);
+    out.push(`${effect.call.id} (${effect.outcome})`);
   }
   return out;
+}
+
+interface Placed {
+  readonly other: Read;
+  readonly at: number;
+}
+
+/**
+ * The reads of one source through one view, in order, with the last read of each established state and the last
+ * read whose state is unknown: a read's later twins are the group's reads after it, and the last of them with a
+ * property is the group's last with it whenever that one comes after the read.
+ */
+interface Twins {
+  readonly reads: Placed[];
+  readonly lastOfState: Map<string, Placed>;
+  lastUnknown?: Placed;
 }
 
 export function sourceIdentity(): ConfiguredMechanism {
@@ -81,23 +99,34 @@ export function sourceIdentity(): ConfiguredMechanism {
       const wanted = new Set(candidates);
       const items = view.items;
       const reads = items.map(asRead);
+      // Only the same view of the same source is a candidate twin: another view shows other lines of one version.
+      const groups = new Map<string, Twins>();
+      const groupOf = (read: Read): Twins => groups.get(`${read.source.identity}\u0000${read.view}`)!;
+      reads.forEach((other, at) => {
+        if (!other) return;
+        const key = `${other.source.identity}\u0000${other.view}`;
+        let group = groups.get(key);
+        if (!group) groups.set(key, (group = { reads: [], lastOfState: new Map() }));
+        const placed = { other, at };
+        group.reads.push(placed);
+        const state = stateOf(other);
+        if (state.kind === 'none') group.lastUnknown = placed;
+        else group.lastOfState.set(state.key, placed);
+      });
       const findings: Finding[] = [];
       reads.forEach((read, index) => {
         if (!read || !wanted.has(read.item.id)) return;
-        // Only the same view of the same source is a candidate twin: another view shows other lines of one version.
-        const later = reads
-          .map((other, at) => ({ other, at }))
-          .slice(index + 1)
-          .filter((x): x is { other: Read; at: number } => x.other !== undefined && x.other.source.identity === read.source.identity && x.other.view === read.view);
-        if (later.length === 0) return;
+        const group = groupOf(read);
+        const last = group.reads[group.reads.length - 1]!;
+        if (last.at <= index) return;
+        const after = (x: Placed | undefined): Placed | undefined => (x && x.at > index ? x : undefined);
         const where = `${read.source.identity} (${describeView(read.item)})`;
         const state = stateOf(read);
         if (state.kind === 'none') {
-          findings.push({ itemId: read.item.id, outcome: 'abstain', reason: `cannot establish same source state: ${state.why}, and ${later[later.length - 1]?.other.item.id} reads the same view later` });
+          findings.push({ itemId: read.item.id, outcome: 'abstain', reason: `cannot establish same source state: ${state.why}, and ${last.other.item.id} reads the same view later` });
           return;
         }
-        const same = later.filter((x) => { const s = stateOf(x.other); return s.kind !== 'none' && s.key === state.key; });
-        const survivor = same[same.length - 1];
+        const survivor = after(group.lastOfState.get(state.key));
         if (survivor) {
           const writes = writesBetween(items, index, survivor.at, read.source.identity);
           if (writes.length > 0 && state.kind === 'pins') {
@@ -117,13 +146,12 @@ export function sourceIdentity(): ConfiguredMechanism {
         }
         // A later read whose state is unknown might be this very state; only reads of known other states are
         // established as different, and those leave this read the survivor of its own state.
-        const unknown = later.filter((x) => stateOf(x.other).kind === 'none');
-        const last = unknown[unknown.length - 1];
-        if (last) {
-          const why = stateOf(last.other);
+        const unknown = after(group.lastUnknown);
+        if (unknown) {
+          const why = stateOf(unknown.other);
           findings.push({
             itemId: read.item.id, outcome: 'abstain',
-            reason: `cannot establish same source state: the later read of the same view ${why.kind === 'none' ? why.why : last.other.item.id}`,
+            reason: `cannot establish same source state: the later read of the same view ${why.kind === 'none' ? why.why : unknown.other.item.id}`,
           });
         }
       });

@@ -6,6 +6,7 @@
 // work, or is itself a consequence record, is not this rule's to remove. A unit that closed unresolved (abandoned,
 // blocked) did not finish what it was for: its trace is not completed work, and the rule abstains, saying so.
 import type { WorkUnit } from '../../fixture/schema.js';
+import { itemIndex } from '../../fixture/item-index.js';
 import { resolveInView, type PolicyView } from '../../fixture/view.js';
 import type { ConfiguredMechanism } from '../eligibility.js';
 import { listIds } from '../eligibility.js';
@@ -27,7 +28,7 @@ function closureOf(view: PolicyView, unit: WorkUnit): Closure {
     }
     return { verified: true, record: `${consequence.pointer.storeKey} (hash as recorded)` };
   }
-  const record = view.items.find((item) => item.id === consequence.itemId);
+  const record = itemIndex(view.items).byId.get(consequence.itemId);
   if (!record) return { verified: false, why: `${unit.id}'s consequence record ${consequence.itemId} is not in context` };
   const missing = consequence.strings.filter((s) => !record.content.includes(s));
   if (missing.length > 0) {
@@ -46,10 +47,25 @@ export function verifiedCompletion(): ConfiguredMechanism {
       const wanted = new Set(candidates);
       const units = view.visible.workUnits;
       const records = new Set(units.flatMap((unit) => (unit.consequence && 'itemId' in unit.consequence ? [unit.consequence.itemId] : [])));
+      // Which units hold each item, and each unit's closure, found once per context rather than once per item.
+      const unitsOf = new Map<string, WorkUnit[]>();
+      for (const unit of units) {
+        for (const id of new Set(unit.traceItems)) {
+          const list = unitsOf.get(id);
+          if (list) list.push(unit);
+          else unitsOf.set(id, [unit]);
+        }
+      }
+      const closures = new Map<WorkUnit, Closure>();
+      const closure = (unit: WorkUnit): Closure => {
+        let c = closures.get(unit);
+        if (!c) closures.set(unit, (c = closureOf(view, unit)));
+        return c;
+      };
       const findings: Finding[] = [];
       for (const item of view.items) {
         if (!wanted.has(item.id) || records.has(item.id)) continue;
-        const containing = units.filter((unit) => unit.traceItems.includes(item.id));
+        const containing = unitsOf.get(item.id) ?? [];
         if (containing.length === 0 || containing.some((unit) => unit.state === 'open')) continue;
         const consulted = containing.map((unit) => unit.id);
         const unresolved = containing.filter((unit) => unit.state === 'closed-unresolved').map((unit) => unit.id);
@@ -57,13 +73,13 @@ export function verifiedCompletion(): ConfiguredMechanism {
           findings.push({ itemId: item.id, outcome: 'abstain', reason: `not completed work: ${listIds(unresolved)} closed unresolved`, consulted });
           continue;
         }
-        const closures = containing.map((unit) => closureOf(view, unit));
-        const unverified = closures.flatMap((c) => (c.verified ? [] : [c.why]));
+        const verdicts = containing.map(closure);
+        const unverified = verdicts.flatMap((c) => (c.verified ? [] : [c.why]));
         if (unverified.length > 0) {
           findings.push({ itemId: item.id, outcome: 'abstain', reason: `closure not verified: ${unverified.join('; ')}`, consulted });
           continue;
         }
-        const recorded = closures.flatMap((c) => (c.verified ? [c.record] : []));
+        const recorded = verdicts.flatMap((c) => (c.verified ? [c.record] : []));
         findings.push({
           itemId: item.id,
           outcome: 'eligible',
