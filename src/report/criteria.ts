@@ -19,13 +19,13 @@ export type Check =
   /** Obligations preserved equals obligations declared. */
   | { readonly kind: 'all-obligations'; readonly condition: string }
   /** A pooled rate is at least a threshold. */
-  | { readonly kind: 'rate-at-least'; readonly condition: string; readonly measure: 'netReduction' | 'abstentionRate'; readonly threshold: number }
+  | { readonly kind: 'rate-at-least'; readonly condition: string; readonly measure: 'netReduction' | 'abstentionRate' | 'harmRate'; readonly threshold: number }
   /** The lower end of a condition's fixture-bootstrap interval is above a bound. */
-  | { readonly kind: 'bootstrap-lower-above'; readonly condition: string; readonly measure: 'netReduction'; readonly bound: number }
+  | { readonly kind: 'bootstrap-lower-above'; readonly condition: string; readonly measure: 'netReduction' | SafetyMeasure; readonly bound: number }
   /** The lower end of a pooled rate's Wilson interval is above a bound. */
   | { readonly kind: 'wilson-lower-above'; readonly condition: string; readonly measure: 'falsePruneRate'; readonly bound: number }
   /** Pooled rate of `condition` minus that of `reference` is at least a threshold. */
-  | { readonly kind: 'difference-at-least'; readonly condition: string; readonly reference: string; readonly measure: 'falsePruneRate'; readonly threshold: number }
+  | { readonly kind: 'difference-at-least'; readonly condition: string; readonly reference: string; readonly measure: 'falsePruneRate' | SafetyMeasure; readonly threshold: number }
   /** The fixture-bootstrap interval of the difference excludes a value (lies wholly on either side). */
   | { readonly kind: 'difference-excludes'; readonly condition: string; readonly reference: string; readonly measure: RateMeasure; readonly value: number }
   /** The fixture-bootstrap interval of the difference lies above a bound. */
@@ -33,11 +33,13 @@ export type Check =
   /** A safety measure's pooled rate is at most a threshold (undefined at 0/0). */
   | { readonly kind: 'rate-at-most'; readonly condition: string; readonly measure: SafetyMeasure; readonly threshold: number }
   /** The upper end of a safety measure's fixture-cluster bootstrap interval is below a bound. */
-  | { readonly kind: 'bootstrap-upper-below'; readonly condition: string; readonly measure: SafetyMeasure; readonly bound: number }
+  | { readonly kind: 'bootstrap-upper-below'; readonly condition: string; readonly measure: SafetyMeasure | 'netReduction'; readonly bound: number }
   /** The upper end of the fixture-bootstrap interval of condition minus reference is below a bound. */
   | { readonly kind: 'difference-below'; readonly condition: string; readonly reference: string; readonly measure: RateMeasure; readonly bound: number }
   /** A preregistered comparison is significant after Holm correction (adjusted p at most alpha). */
-  | { readonly kind: 'holm-significant'; readonly comparison: string };
+  | { readonly kind: 'holm-significant'; readonly comparison: string }
+  /** At least one of the checks holds (Kleene disjunction: true if any is true, else undefined if any is undefined). */
+  | { readonly kind: 'any-of'; readonly checks: readonly Check[] };
 
 export interface CriterionForm {
   /** The preregistration's acceptance id. */
@@ -179,6 +181,16 @@ const boot = (r: BootstrapResult) => (r.estimate === null ? 'undefined' : `${num
 const blank = { numerator: null, denominator: null, value: null, lo: null, hi: null, note: '' } as const;
 
 function evaluateCheck(check: Check, e: Evidence): CheckResult {
+  if (check.kind === 'any-of') {
+    const results = check.checks.map((c) => evaluateCheck(c, e));
+    const truth = results.some((r) => r.truth === true) ? true : results.some((r) => r.truth === null) ? null : false;
+    const decided = results.find((r) => r.truth === true) ?? results.find((r) => r.truth === null) ?? results[0];
+    return {
+      check, test: results.map((r) => r.test).join(' OR '), figures: results.map((r) => r.figures).join('; '),
+      ...blank, value: decided?.value ?? null, lo: decided?.lo ?? null, hi: decided?.hi ?? null, truth,
+      note: results.map((r) => r.note).filter(Boolean).join('; '),
+    };
+  }
   if (check.kind === 'holm-significant') {
     const c = e.comparisons.find((x) => x.id === check.comparison);
     const test = `${check.comparison} significant after Holm (adjusted p <= ${e.alpha})`;
@@ -225,15 +237,23 @@ function evaluateCheck(check: Check, e: Evidence): CheckResult {
           truth: r.estimate === null ? null : r.estimate >= check.threshold, note: r.estimate === null ? 'no raw tokens at the prune points' : '',
         };
       }
-      const p = row.abstentionRate;
+      const p = check.measure === 'harmRate' ? row.harmRate : row.abstentionRate;
       return {
-        check, test, figures: `abstentions ${prop(p)}`, ...blank, numerator: p.numerator, denominator: p.denominator, value: p.value, lo: p.lo, hi: p.hi,
+        check, test, figures: `${check.measure === 'harmRate' ? 'harm rate' : 'abstentions'} ${prop(p)}`, ...blank, numerator: p.numerator, denominator: p.denominator, value: p.value, lo: p.lo, hi: p.hi,
         truth: p.value === null ? null : p.value >= check.threshold, note: p.value === null ? 'no decisions (0/0)' : '',
       };
     }
     case 'bootstrap-lower-above': {
       const test = `${check.condition}: lower end of the fixture-bootstrap 95% interval of ${check.measure} > ${check.bound}`;
       if (!row) return absent(test);
+      if (check.measure !== 'netReduction') {
+        const p = row[check.measure];
+        return {
+          check, test, figures: `${check.measure === 'harmRate' ? 'harm rate' : 'obligations lost'} ${prop(p)}`, ...blank,
+          numerator: p.numerator, denominator: p.denominator, value: p.value, lo: p.lo, hi: p.hi,
+          truth: p.lo === null ? null : p.lo > check.bound, note: p.lo === null ? 'the bootstrap interval is undefined' : '',
+        };
+      }
       const r = row.reduction;
       return {
         check, test, figures: `net reduction ${boot(r)}`, ...blank, value: r.estimate, lo: r.lo, hi: r.hi,
@@ -250,18 +270,29 @@ function evaluateCheck(check: Check, e: Evidence): CheckResult {
         truth: p.lo === null ? null : p.lo > check.bound, note: p.lo === null ? 'the condition removed nothing (0/0 has no interval)' : '',
       };
     }
-    case 'rate-at-most':
-    case 'bootstrap-upper-below': {
-      const name = check.measure === 'harmRate' ? 'harm rate' : 'obligations lost';
+    case 'bootstrap-upper-below':
+      if (check.measure === 'netReduction') {
+        const test = `${check.condition}: upper end of the fixture-bootstrap 95% interval of netReduction < ${check.bound}`;
+        if (!row) return absent(test);
+        const r = row.reduction;
+        return {
+          check, test, figures: `net reduction ${boot(r)}`, ...blank, value: r.estimate, lo: r.lo, hi: r.hi,
+          truth: r.hi === null ? null : r.hi < check.bound, note: r.hi === null ? 'the bootstrap interval is undefined' : '',
+        };
+      }
+    // falls through: the safety measures share rate-at-most's reading
+    case 'rate-at-most': {
+      const measure = check.measure as SafetyMeasure;
+      const name = measure === 'harmRate' ? 'harm rate' : 'obligations lost';
       const test = check.kind === 'rate-at-most'
         ? `${check.condition}: pooled ${name} <= ${check.threshold}`
         : `${check.condition}: upper end of the fixture-cluster bootstrap 95% interval of the ${name} < ${check.bound}`;
       if (!row) return absent(test);
-      const p = row[check.measure];
+      const p = row[measure];
       const truth = check.kind === 'rate-at-most'
         ? (p.value === null ? null : p.value <= check.threshold)
         : (p.hi === null ? null : p.hi < check.bound);
-      const empty = check.measure === 'harmRate' ? 'no necessary item was in context (0/0)' : 'no obligation was declared (0/0)';
+      const empty = measure === 'harmRate' ? 'no necessary item was in context (0/0)' : 'no obligation was declared (0/0)';
       return {
         check, test, figures: `${name} ${prop(p)}`, ...blank, numerator: p.numerator, denominator: p.denominator, value: p.value, lo: p.lo, hi: p.hi,
         truth, note: truth === null ? (p.value === null ? empty : 'the bootstrap interval is undefined') : '',
@@ -271,12 +302,12 @@ function evaluateCheck(check: Check, e: Evidence): CheckResult {
       const test = `pooled ${check.measure} of ${check.condition} minus ${check.reference} >= ${check.threshold}`;
       const ref = e.rows.find((r) => r.condition === check.reference);
       if (!row || !ref) return { check, test, figures: 'absent', ...blank, truth: null, note: `${!row ? check.condition : check.reference} is not in these results` };
-      const a = row.falsePruneRate;
-      const b = ref.falsePruneRate;
+      const a = row[check.measure];
+      const b = ref[check.measure];
       const value = a.value === null || b.value === null ? null : a.value - b.value;
       return {
         check, test, figures: `${num(a.value)} (${a.numerator}/${a.denominator}) - ${num(b.value)} (${b.numerator}/${b.denominator}) = ${num(value)}`,
-        ...blank, value, truth: value === null ? null : value >= check.threshold, note: value === null ? 'a false-prune rate is undefined (0/0)' : '',
+        ...blank, value, truth: value === null ? null : value >= check.threshold, note: value === null ? `a ${check.measure} is undefined (0/0)` : '',
       };
     }
     case 'difference-excludes':

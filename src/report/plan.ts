@@ -60,7 +60,7 @@ export function planOf(p: Preregistration, file: string, hash: string, study: St
   });
   const conditions = new Set(p.conditions.map((c) => c.name));
   const comparisons = new Set(a.comparisons.map((c) => c.id));
-  const named = (c: Check): string[] => (c.kind === 'holm-significant' ? [] : 'reference' in c ? [c.condition, c.reference] : [c.condition]);
+  const named = (c: Check): string[] => (c.kind === 'holm-significant' ? [] : c.kind === 'any-of' ? c.checks.flatMap(named) : 'reference' in c ? [c.condition, c.reference] : [c.condition]);
   p.acceptance.forEach((crit, i) => {
     const form = criteria.find((f) => f.id === crit.id);
     if (!form) fail(`acceptance.${i}`, `the report has no machine form of criterion ${crit.id}, so it cannot evaluate it`);

@@ -9,7 +9,8 @@ import { parseJsonStrict } from '../fixture/json.js';
 
 export const PREREGISTRATION_FILE = 'experiments/ch10-ablation/preregistration.json';
 export const PREREGISTRATION_PROSE_FILE = 'experiments/ch10-ablation/preregistration.md';
-export const PREREGISTRATION_VERSION = 1;
+/** Version 2 (the study's current design); version 1 is kept as a pilot and still validates. */
+export const PREREGISTRATION_VERSION = 2;
 
 /**
  * The pin of the whole preregistration: one line in sha256sum's format, `<sha256>  preregistration.json`, committed
@@ -71,7 +72,7 @@ export const Comparison = z.strictObject({
 });
 
 export const Preregistration = z.strictObject({
-  preregistrationVersion: z.literal(PREREGISTRATION_VERSION),
+  preregistrationVersion: z.union([z.literal(1), z.literal(PREREGISTRATION_VERSION)]),
   study: Id,
   title: z.string().min(1),
   source: z.string().min(1),
@@ -80,6 +81,17 @@ export const Preregistration = z.strictObject({
    * Every change made to this file after it was first frozen, oldest first: when, why, what changed, and whether
    * results governed by the file existed at the time (an amendment made after results is not a prediction).
    */
+  /**
+   * Every version of this study's preregistration, oldest first: when it was frozen, whether that was before every
+   * result it governs, and which results existed when it was written (a prediction made after a result is not blind).
+   */
+  history: z.array(z.strictObject({
+    version: z.int().positive(),
+    date: z.iso.date(),
+    frozenBeforeResults: z.boolean(),
+    note: z.string().min(1),
+    resultsThatExisted: z.array(z.string().min(1)),
+  })).default([]),
   amendments: z.array(z.strictObject({
     id: Id,
     date: z.iso.date(),

@@ -21,6 +21,17 @@ export function renderPreregistrationMarkdown(p: Preregistration): string {
     for (const c of a.changes) out.push(`- ${c}`);
     out.push('');
   }
+  if (p.history.length > 0) {
+    out.push('## History', '');
+    for (const h of p.history) {
+      para(`**Version ${h.version} (${h.date}; ${h.frozenBeforeResults ? 'frozen before any result it governs existed' : 'not frozen before every result it governs'}).** ${h.note}`);
+      if (h.resultsThatExisted.length > 0) {
+        out.push('Results that existed when it was written:', '');
+        for (const r of h.resultsThatExisted) out.push(`- ${r}`);
+        out.push('');
+      }
+    }
+  }
   para(`**Source.** ${p.source}`);
   para(`**Question.** ${p.question}`);
 
@@ -56,7 +67,7 @@ export function renderPreregistrationMarkdown(p: Preregistration): string {
   out.push('| measure | numerator | denominator | when the denominator is 0 | pooling |', '|---|---|---|---|---|');
   for (const m of p.metrics) out.push(`| ${code(m.id)} | ${cell(m.numerator)} | ${cell(m.denominator)} | ${cell(m.whenEmpty)} | ${cell(m.pooling)} |`);
   out.push('');
-  para('Per prune point, the paired tests use these binary outcomes:');
+  para(p.analysis.paired.unit === 'fixture' ? 'Per fixture, the paired tests compare these counts:' : 'Per prune point, the paired tests use these binary outcomes:');
   for (const o of p.pointOutcomes) out.push(`- ${code(o.id)}: ${o.definition}`);
   out.push('');
 
@@ -66,19 +77,22 @@ export function renderPreregistrationMarkdown(p: Preregistration): string {
 
   const a = p.analysis;
   out.push('## Analysis plan', '');
-  para(`**Intervals.** Wilson score intervals at ${a.intervals.level * 100}% for every pooled rate. ${a.intervals.note}`);
+  para(`**Intervals.** ${a.intervals.method === 'wilson' ? 'Wilson score intervals' : 'Fixture-cluster bootstrap intervals'} at ${a.intervals.level * 100}% for every pooled rate. ${a.intervals.note}`);
   para(`**Bootstrap.** A ${a.bootstrap.method} bootstrap resampling whole ${a.bootstrap.resample}s with replacement, ` +
     `${a.bootstrap.iterations} iterations, seed ${a.bootstrap.seed}, ${a.bootstrap.level * 100}% intervals. ${a.bootstrap.note}`);
   para(`**Paired comparisons.** ${a.paired.test} tests (${a.paired.sided}) on the same ${a.paired.unit}s. ${a.paired.note}`);
   para(`**Multiplicity.** ${a.multiplicity.method === 'holm' ? 'Holm' : a.multiplicity.method} correction at alpha = ${a.multiplicity.alpha} ` +
     `across the ${a.multiplicity.family.length} preregistered comparisons ${a.multiplicity.family.join(', ')}.`);
-  out.push('| comparison | condition | reference | outcome per prune point | hypothesis | expected |', '|---|---|---|---|---|---|');
+  out.push(`| comparison | condition | reference | outcome per ${a.paired.unit === 'fixture' ? 'fixture' : 'prune point'} | hypothesis | expected |`, '|---|---|---|---|---|---|');
   for (const c of a.comparisons) out.push(`| ${c.id} | ${code(c.condition)} | ${code(c.reference)} | ${code(c.outcome)} | ${c.hypothesis} | ${cell(c.expected)} |`);
   out.push('');
   if (a.secondary.length > 0) {
     out.push('**Secondary analyses** (reported, not in the Holm family):', '');
     for (const s of a.secondary) out.push(`- ${s}`);
     out.push('');
+  }
+  if (a.preregisteredTables) {
+    para(`**Preregistered tables.** ${a.preregisteredTables.map(code).join(', ')}. Every other table is stamped "Exploratory: not preregistered" in its first line.`);
   }
   if (a.exploratory.length > 0) {
     out.push('**Exploratory** (labelled as such wherever reported):', '');
