@@ -20,9 +20,9 @@ export const supersededRun: FamilyFactory = (r, p, ctx) => {
   let second = { id: '', turn: Number.POSITIVE_INFINITY };
   const fixedFile = `src/${r.pick(NOUNS)}/${r.pick(NOUNS)}.ts`;
   const size = r.int(6, 40);
-  const doRun = (b: TrajectoryBuilder, n: number, fails: string[]) => {
+  const doRun = (b: TrajectoryBuilder, fails: string[]) => {
     const run = testRun(r, suite!, fails, r.int(400, 90_000));
-    const pair = b.call(`${p}-run${n}`, { tool: 'run_tests', arguments: { cwd: target, command: run.command }, content: `cd ${target} && ${run.command}` },
+    const pair = b.call({ tool: 'run_tests', arguments: { cwd: target, command: run.command }, content: `cd ${target} && ${run.command}` },
       { content: run.content, covers: run.covers, source: { identity, version: 'UNKNOWN', mutable: true },
         ...(fails.length ? { status: { state: 'error' as const, errorType: 'NonZeroExit', message: `${runner}: ${run.summary}`, fields: { exitCode: String(run.exitCode), failed: String(fails.length) } } } : {}),
         ...(variant === 'flaky-rerun' ? { flags: { transientState: true } } : {}) });
@@ -31,7 +31,7 @@ export const supersededRun: FamilyFactory = (r, p, ctx) => {
   // The generator applies the edit, so it knows the outcome for each source it names, and records it per effect.
   const edit = (b: TrajectoryBuilder) => {
     b.tool('edit_file', 'non-idempotent', 'replaces one string in a file');
-    b.call(`${p}-fix`, { tool: 'edit_file', arguments: { path: `${target}/${fixedFile}`, old: 'Math.round(', new: 'roundHalfEven(' }, content: `edit_file ${target}/${fixedFile}\n-    return Math.round(amount * 100) / 100;\n+    return roundHalfEven(amount, 2);`, effects: [{ source: `${ctx.repo}/${target}/${fixedFile}`, outcome: 'succeeded' }, { source: identity, outcome: 'succeeded' }] },
+    b.call({ tool: 'edit_file', arguments: { path: `${target}/${fixedFile}`, old: 'Math.round(', new: 'roundHalfEven(' }, content: `edit_file ${target}/${fixedFile}\n-    return Math.round(amount * 100) / 100;\n+    return roundHalfEven(amount, 2);`, effects: [{ source: `${ctx.repo}/${target}/${fixedFile}`, outcome: 'succeeded' }, { source: identity, outcome: 'succeeded' }] },
       { content: `Edited ${target}/${fixedFile}: 1 line changed` });
   };
   return {
@@ -48,7 +48,7 @@ export const supersededRun: FamilyFactory = (r, p, ctx) => {
       failing = r.sample(ids, r.int(1, Math.min(3, ids.length)));
       b.tool('run_tests', 'read-mutable', 'runs a test command in a package');
       b.at(at.start);
-      const one = doRun(b, 1, failing);
+      const one = doRun(b, failing);
       run1 = one.run;
       first = one;
       if (variant === 'rerun-after-point') return;
@@ -57,19 +57,19 @@ export const supersededRun: FamilyFactory = (r, p, ctx) => {
         edit(b);
       }
       b.at(at.start + 2);
-      const two = doRun(b, 2, []);
+      const two = doRun(b, []);
       run2 = two.run;
       second = two;
     },
     use(b) {
       if (variant === 'rerun-after-point') {
         edit(b);
-        const two = doRun(b, 2, []);
+        const two = doRun(b, []);
         run2 = two.run;
         second = two;
         return;
       }
-      b.note(`${p}-use`, 'model', 'reasoning', variant === 'flaky-rerun'
+      b.note('model', 'reasoning', variant === 'flaky-rerun'
         ? `Flake report for ${target}: first run "${run1!.summary}", rerun with no change "${run2!.summary}".`
         : `PR body: ${target} tests now report "${run2!.summary}".`);
     },
