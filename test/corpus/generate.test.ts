@@ -65,7 +65,7 @@ describe('fixtures:generate', () => {
     const loaded = loadFixtures(join(root, 'fixtures'), root);
     expect(loaded.filter((l) => l.file.startsWith('fixtures/generated/'))).toHaveLength(12);
     const manifest = FixtureManifest.parse(JSON.parse(readFileSync(join(root, 'fixtures', 'MANIFEST.json'), 'utf8')));
-    expect(manifest.generator).toEqual({ name: 'prunelab-corpus', version: expect.any(String), seed: 5, count: 12, out: 'fixtures/generated' });
+    expect(manifest.generator).toEqual({ name: 'prunelab-corpus', version: expect.any(String), seed: 5, count: 12, out: 'fixtures/generated', removableShare: 0.3 });
     expect(manifest.fixtures.map((f) => f.file)).toEqual(loaded.map((l) => l.file));
     for (const l of loaded) {
       expect(manifest.fixtures.find((f) => f.file === l.file)!.sha256).toBe(l.sha256);
