@@ -46,6 +46,8 @@ export interface Composed {
   readonly items: number;
   /** Each placed family instance, live or decoy, with its items. */
   readonly placements: Episode[];
+  /** Every unit: the placed family instances and the generic steps, live or decoy, with their items. */
+  readonly units: Episode[];
   /** The removable share asked for and the one reached (removable / scored candidates, over the fixture's points). */
   readonly share: { readonly requested: number; readonly achieved: number; readonly removable: number; readonly candidates: number };
   /** The mechanisms each placed family's construction probes. */
@@ -98,8 +100,6 @@ interface Unit {
   variant: string;
   /** Uniform in [0, 1) from the role stream: the units with the smallest draws are the live ones. */
   readonly draw: number;
-  /** The first placed episode is always live, so every fixture holds at least one need. */
-  readonly alwaysLive: boolean;
   readonly instance?: FamilyInstance;
   readonly at: Placement;
   /** Generic work only: its items, and what its later step quotes (none when no line of it is its own). */
@@ -148,7 +148,7 @@ export function composeFixture(seed: number, index: number, share: number = DEFA
     const instance = FAMILIES[name](root.fork(`family-${j}`), tag, ctx);
     const draw = roles.next();
     const at = place(r, instance, points, turns, reserved, needs);
-    if (at) units.push({ key: `f${j}`, tag, family: name, variant: instance.variant, draw, alwaysLive: units.length === 0, instance, at, items: [] });
+    if (at) units.push({ key: `f${j}`, tag, family: name, variant: instance.variant, draw, instance, at, items: [] });
   });
   if (units.length === 0) throw new Error(`internal: ${fixtureId(index)} could place no family`);
   const families = units.length;
@@ -175,7 +175,7 @@ export function composeFixture(seed: number, index: number, share: number = DEFA
     const step = gr.fork(`step-${k}`);
     const served = points.find((p) => p >= turn);
     const needAt = served === undefined ? turn : drawNeed(step.fork('need'), points[points.length - 1]!, turns, reserved);
-    const unit: Unit = { key: `g${k}`, tag: '', family: GENERIC_WORK, variant: '', draw: roles.next(), alwaysLive: false, at: { start: turn, point: served ?? turn, needAt }, items: [] };
+    const unit: Unit = { key: `g${k}`, tag: '', family: GENERIC_WORK, variant: '', draw: roles.next(), at: { start: turn, point: served ?? turn, needAt }, items: [] };
     units.push(unit);
     events.push({
       turn, order: 1000 + k, run: () => {
@@ -221,8 +221,8 @@ export function composeFixture(seed: number, index: number, share: number = DEFA
     return claims({ downstream: [u.need], necessary: u.need.needs.itemIds, rationale: '' });
   };
   // Units that can be live, in role-draw order: making the first m of them live sets the removable share.
-  const candidates = units.filter((u) => !u.alwaysLive && (u.instance || u.need)).sort((a, c) => a.draw - c.draw);
-  const liveWith = (m: number) => new Set<Unit>([...units.filter((u) => u.alwaysLive), ...candidates.slice(0, m)]);
+  const candidates = units.filter((u) => u.instance || u.need).sort((a, c) => a.draw - c.draw);
+  const liveWith = (m: number) => new Set<Unit>(candidates.slice(0, m));
   const tally = (live: ReadonlySet<Unit>) => {
     const dropped = new Set(units.filter((u) => !live.has(u)).flatMap(later));
     let removable = 0;
@@ -318,6 +318,7 @@ export function composeFixture(seed: number, index: number, share: number = DEFA
     id: fixtureIdText, fixture, families: familyNames, sizeClass: cls.name, items: items.length,
     oracle: { schemaVersion: 1, fixtureId: fixtureIdText, points: oraclePoints, episodes: episodes.map((e) => ({ family: e.family, role: e.role, items: e.items })) },
     placements,
+    units: episodes,
     share: { requested: share, ...achieved },
     exercises: units.flatMap((u) => (u.instance ? [[u.instance.family, u.instance.exercises] as [FamilyName, readonly string[]]] : [])),
   };

@@ -133,8 +133,7 @@ Every episode and generic step is written first and given its role afterwards: *
 needs it) or **decoy** (no later step ever does). The oracle is assembled from the live units' claims: what a
 later step needs is necessary (or partial, or a redundant copy, or recoverable by pointer and re-read), and
 everything else, decoys included, is removable. The roles are set by a separate seeded stream: the units with
-the smallest draws are live, as many as bring the fixture's removable share nearest the requested one (the first
-placed episode is always live). The fixture index rotates the primary family, so each family leads about 1/11 of
+the smallest draws are live, as many as bring the fixture's removable share nearest the requested one. The fixture index rotates the primary family, so each family leads about 1/11 of
 the corpus.
 
 ## How the generator avoids leaking the label
