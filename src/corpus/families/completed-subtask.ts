@@ -24,7 +24,6 @@ export const completedSubtask: FamilyFactory = (r, p, ctx) => {
     variant,
     span: 4,
     exercises: ['verified-completion', 'oldest-first', 'predictive-semantic'],
-    subgoal: () => (variant === 'later-dependency' ? `Extend ${path} for the follow-up to ${ticket}` : `Report ${ticket} as done in the release notes`),
     open(b, at) {
       startTurn = at.start;
       path = b.unique(() => sourcePath(r, language, ctx.domain));

@@ -21,7 +21,6 @@ export const dormantDependency: FamilyFactory = (r, p, ctx) => {
     variant,
     span: 3,
     exercises: ['verified-completion', 'observation-masking', 'oldest-first', 'predictive-semantic'],
-    subgoal: () => `Move ${ctx.service} to the new runtime and revisit the ${dep} pin`,
     open(b, at) {
       startTurn = at.start;
       b.tool('read_logs', 'read-mutable', 'reads recent log lines of a service');

@@ -23,7 +23,6 @@ export const failedCallBulkyInput: FamilyFactory = (r, p, ctx) => {
     variant,
     span: 1,
     exercises: ['errored-input-residue', 'observation-masking', 'oldest-first'],
-    subgoal: () => (variant === 'input-explains' ? `Fix the broken statement in the migration and reapply it to ${database}` : `Retry the ${ctx.service} manifest upload`),
     open(b, at) {
       b.at(at.start);
       turn = b.turn;

@@ -20,7 +20,6 @@ export const immutableDuplicateRead: FamilyFactory = (r, p, ctx) => {
     variant,
     span: copies,
     exercises: ['exact-redundancy', 'source-identity', 'same-tool-args-dedup'],
-    subgoal: () => `Adjust the caller of ${file?.symbol ?? 'the vendored module'} in ${path}`,
     open(b, at) {
       path = b.unique(() => `vendor/${sourcePath(r, language, ctx.domain)}`);
       file = sourceFile(r, language, path, tokens);

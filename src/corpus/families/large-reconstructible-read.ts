@@ -20,7 +20,6 @@ export const largeReconstructibleRead: FamilyFactory = (r, p, ctx) => {
     variant,
     span: 1,
     exercises: ['regenerability-guard', 'durable-pointer recovery', 're-read recovery', 'oldest-first', 'predictive-semantic'],
-    subgoal: () => `Implement the client change against ${what}`,
     open(b, at) {
       b.at(at.start);
       turn = b.turn;

@@ -25,7 +25,6 @@ export const mutableReread: FamilyFactory = (r, p, ctx) => {
     variant,
     span: variant === 'changed-by-agent' ? 3 : 2,
     exercises: ['source-identity', 'checked-supersession', 'same-tool-args-dedup', 'exact-redundancy'],
-    subgoal: () => `Write up the ${key} setting history of ${path} for the incident review`,
     open(b, at) {
       path = b.unique(() => `config/${ctx.service}.${r.pick(['staging', 'prod', 'canary'])}.${format}`);
       const identity = `${ctx.repo}/${path}`;

@@ -26,7 +26,6 @@ export const oneTimeSecret: FamilyFactory = (r, p, ctx) => {
     variant,
     span: variant === 'already-used' ? 2 : 1,
     exercises: ['regenerability-guard', 'oldest-first', 'observation-masking', 'predictive-semantic'],
-    subgoal: () => `Run the ${kind} consumer step for ${ctx.service}`,
     open(b, at) {
       b.at(at.start);
       turn = b.turn;

@@ -21,7 +21,6 @@ export const rejectedHypothesis: FamilyFactory = (r, p, ctx) => {
     variant,
     span: count + 1,
     exercises: ['predictive-semantic', 'regenerability-guard', 'ladder'],
-    subgoal: () => `Answer whether raising the ${ctx.service} pool size would help`,
     open(b, at) {
       startTurn = at.start;
       b.tool('kubectl_get', 'read-mutable', 'kubectl get <kind>');

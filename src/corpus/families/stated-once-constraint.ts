@@ -21,7 +21,6 @@ export const statedOnceConstraint: FamilyFactory = (r, p, ctx) => {
     variant,
     span: 1,
     exercises: ['regenerability-guard', 'oldest-first', 'observation-masking', 'predictive-semantic'],
-    subgoal: () => `Finish the ${ctx.domain} change and check it against the user's rules`,
     open(b, at) {
       b.at(at.start);
       turn = b.turn;

@@ -39,7 +39,6 @@ export const supersededRun: FamilyFactory = (r, p, ctx) => {
     variant,
     span: variant === 'rerun-after-point' ? 1 : 3,
     exercises: ['checked-supersession', 'same-tool-args-dedup', 'observation-masking', 'errored-input-residue'],
-    subgoal: () => (variant === 'rerun-after-point' ? `Fix the failing ${failing.length} tests in ${target}` : variant === 'flaky-rerun' ? `File the flaky test report for ${target}` : `Open the pull request for ${target} with the passing test run`),
     open(b, at) {
       target = b.unique(() => `packages/${ctx.domain}-${r.pick(NOUNS)}`);
       identity = `workspace:${target}`;

@@ -25,7 +25,6 @@ export const transientState: FamilyFactory = (r, p, ctx) => {
     variant,
     span: variant === 'reading-stale' ? 2 : 1,
     exercises: ['regenerability-guard', 'same-tool-args-dedup', 'observation-masking'],
-    subgoal: () => `Write the incident timeline for ${ctx.service} with the observed ${what} state`,
     open(b, at) {
       b.tool('kubectl_get', 'read-mutable', 'kubectl get <kind>');
       b.tool('ps', 'read-mutable', 'ps aux on a pod');
