@@ -4,7 +4,7 @@
 // between, so the failing run is the only record of a race the flake report needs.
 import type { TrajectoryBuilder } from '../builder.js';
 import { ob, claims, NO_CLAIMS, type FamilyFactory } from '../family.js';
-import { RUNNERS, testRun, testSuite, type TestRun, type TestSuite } from '../payloads/tests.js';
+import { RUNNERS, summaryQuote, testRun, testSuite, type TestRun, type TestSuite } from '../payloads/tests.js';
 import { NOUNS } from '../payloads/vocab.js';
 
 export const supersededRun: FamilyFactory = (r, p, ctx) => {
@@ -78,7 +78,7 @@ export const supersededRun: FamilyFactory = (r, p, ctx) => {
       if (variant === 'rerun-after-point') {
         const failure = run1!.failed[0]!;
         return claims({
-          downstream: [ob(`ob-${p}-failing`, `The fix targets the tests that fail in ${target}.`, at.needAt, [first.id], [run1!.summary], probe(run1!.summary))],
+          downstream: [ob(`ob-${p}-failing`, `The fix targets the tests that fail in ${target}.`, at.needAt, [first.id], [summaryQuote(run1!)], probe(run1!.summary))],
           necessary: [first.id],
           rationale: `The failing run of ${target} is still the current state (the rerun comes later); the fix needs ${failure}.`,
         });
@@ -86,15 +86,15 @@ export const supersededRun: FamilyFactory = (r, p, ctx) => {
       if (variant === 'flaky-rerun') {
         return claims({
           downstream: [
-            ob(`ob-${p}-flake`, 'The flake report quotes the failing run; nothing changed before the rerun, so no later run reproduces it.', at.needAt, [first.id], [run1!.summary], probe(run1!.summary)),
-            ob(`ob-${p}-pass`, 'The flake report quotes the passing rerun.', at.needAt, [second.id], [run2!.summary], probe(run2!.summary)),
+            ob(`ob-${p}-flake`, 'The flake report quotes the failing run; nothing changed before the rerun, so no later run reproduces it.', at.needAt, [first.id], [summaryQuote(run1!)], probe(run1!.summary)),
+            ob(`ob-${p}-pass`, 'The flake report quotes the passing rerun.', at.needAt, [second.id], [summaryQuote(run2!)], probe(run2!.summary)),
           ],
           necessary: [first.id, second.id],
           rationale: 'The rerun passed with no transition in between: the failing run is evidence of a race, not a superseded state.',
         });
       }
       return claims({
-        downstream: [ob(`ob-${p}-pass`, 'The PR quotes the passing run.', at.needAt, [second.id], [run2!.summary], probe(run2!.summary))],
+        downstream: [ob(`ob-${p}-pass`, 'The PR quotes the passing run.', at.needAt, [second.id], [summaryQuote(run2!)], probe(run2!.summary))],
         necessary: [second.id],
         rationale: 'The failing run is superseded by the rerun after the agent\'s fix, which covers the same tests.',
       });
