@@ -151,6 +151,12 @@ export const messages = {
   PL_VERIFY_GROUND_TRUTH: (file: string, expected: string, actual: string) =>
     `${file} differs from the generator's ground truth: regenerating gives sha256 ${expected}, the file has ${actual}`,
   PL_VERIFY_NOT_GENERATED: (file: string) => `${file} is in the generated corpus folder but the generator does not produce it`,
+  PL_CONTROL_TABLE: (file: string, problem: string) => `${file}: not a usable control table: ${problem}`,
+  PL_USAGE_TRAIN_SEED: (seed: number) =>
+    `--seed ${seed} is the study corpus's seed: the controls are trained on another corpus so the study's oracles are never read; give another --seed`,
+  PL_AUDIT_NO_ORACLES: (path: string) => `${path} holds no fixture with an oracle: the leak audit needs scored fixtures (an imported trace has no label to leak)`,
+  PL_AUDIT_LEAKAGE: (features: readonly string[], maxAuc: number) =>
+    `the corpus leaks its labels: ${features.join(', ')} predict${features.length === 1 ? 's' : ''} the oracle's label above AUC ${maxAuc} though a policy must not rely on ${features.length === 1 ? 'it' : 'them'}`,
 } as const;
 
 export type MessageCode = keyof typeof messages;
@@ -193,6 +199,8 @@ export const notices = {
     `${report}\nwrote ${out}/ (${files} files from ${sessions} sessions in ${from}/)\n`,
   generatedWritten: (files: readonly string[], readme: string) => `wrote ${files.join(', ')} and the generated tables of ${readme}\n`,
   notebookRan: (file: string) => `ran ${file}\n`,
+  controlsTrained: (files: readonly string[], seed: number, fixtures: number) => `wrote ${files.join(' and ')}, fitted on ${fixtures} generated fixtures of seed ${seed}\n`,
+  leakageWritten: (table: string, dir: string, files: readonly string[]) => `${table}\nwritten to ${dir}/ (${files.join(', ')})\n`,
   inputSkipped: (file: string, why: string) => `prunelab: skipped ${file}: ${why}\n`,
   debrisCleared: (dir: string, finished: readonly string[], removed: readonly string[]) =>
     `${dir}: cleared what killed runs left: ${[

@@ -1,5 +1,7 @@
 // The command dispatcher. It returns an exit code and writes through `io`; only bin.ts touches the process.
 import { PrunelabError, usage } from '../errors.js';
+import { auditLeakageCommand } from './audit-leakage.js';
+import { controlsTrain } from './controls-train.js';
 import { experiment } from './experiment.js';
 import type { CliIO } from './io.js';
 import { ecology } from './ecology.js';
@@ -12,7 +14,7 @@ import { report } from './report.js';
 import { notices } from '../messages.js';
 
 const COMMANDS: Record<string, (argv: readonly string[], io: CliIO) => Promise<number>> = {
-  ecology, experiment, 'fixtures-generate': fixturesGenerate, 'fixtures-verify': fixturesVerify, generate, import: importCommand, publish, report,
+  'audit-leakage': auditLeakageCommand, 'controls-train': controlsTrain, ecology, experiment, 'fixtures-generate': fixturesGenerate, 'fixtures-verify': fixturesVerify, generate, import: importCommand, publish, report,
 };
 
 export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {

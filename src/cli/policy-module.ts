@@ -6,6 +6,9 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { input } from '../errors.js';
 import type { Condition } from '../policy/types.js';
+import { isTiming } from '../timing/timing.js';
+
+const TIMING_KINDS = '"immediate" | "task-boundary" | "pressure", threshold in (0, 1]';
 
 const LAYERS = ['control', 'A', 'B', 'comparator'];
 
@@ -29,6 +32,7 @@ export async function loadPolicyModule(path: string, cwd: string, taken: Readonl
   for (const field of ['version', 'description']) if (typeof o[field] !== 'string') throw bad(field, 'a string');
   for (const field of ['upperRisk', 'consultsObligations']) if (typeof o[field] !== 'boolean') throw bad(field, 'true or false');
   if (!o['parameters'] || typeof o['parameters'] !== 'object') throw bad('parameters', 'an object of numbers, strings or booleans');
+  if (o['timing'] !== undefined && !isTiming(o['timing'])) throw bad('timing', `absent, or a timing: { kind: ${TIMING_KINDS} }`);
   if (typeof o['decide'] !== 'function') throw bad('decide', 'a function (view) => Eligibility[]');
   return c as Condition;
 }

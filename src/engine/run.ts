@@ -106,7 +106,7 @@ function runCondition(condition: Condition, prepared: readonly PreparedPoint[], 
     const charge = models.predictorCharge?.(condition.name, view);
     if (charge) charges.push(charge);
     const eligibilities = decideChecked(condition, view);
-    const timing = decideTiming(options.timing, view);
+    const timing = decideTiming(effectiveTiming(condition, options), view);
     const itemsById = new Map(view.items.map((i) => [i.id, i]));
     const proposed = eligibilities.map((e) => ({ e, decision: decisionOf(e, timing.applyNow) }));
     const texts = new Map<string, string>();
@@ -153,7 +153,7 @@ function runCondition(condition: Condition, prepared: readonly PreparedPoint[], 
         rung: e.rung,
         step: e.step ?? null,
         reason: e.reason,
-        timing: { policy: timingLabel(options.timing), reason: e.verdict === 'eligible' ? timing.reason : 'not eligible: timing not consulted' },
+        timing: { policy: timingLabel(effectiveTiming(condition, options)), reason: e.verdict === 'eligible' ? timing.reason : 'not eligible: timing not consulted' },
         obligationsConsulted: [...e.obligationsConsulted],
         regenerability: { ...classify(view, item) },
         recoverability: recoverabilityOf(view, item),
@@ -254,6 +254,11 @@ function aggregate(points: readonly Measures[], reader: Reader, weights?: readon
   };
 }
 
+/** The timing a condition runs with: its own when it declares one, else the run's. */
+export function effectiveTiming(condition: Pick<ConditionInfo, 'timing'>, options: Pick<StudyOptions, 'timing'>): Timing {
+  return condition.timing ?? options.timing;
+}
+
 interface RemovedBy { rule: string; step: number | null; items: number; netTokensRemoved: number }
 
 function countRemovals(into: Map<string, RemovedBy>, records: readonly DecisionRecord[]): void {
@@ -281,7 +286,7 @@ function summarise(c: ConditionInfo, options: StudyOptions, reader: Reader, { pe
     upperRisk: c.upperRisk,
     parameters: { ...c.parameters },
     ...(c.sweepOf ? { sweepOf: { ...c.sweepOf } } : {}),
-    timing: timingLabel(options.timing),
+    timing: timingLabel(effectiveTiming(c, options)),
     placeholders: options.placeholders,
     fixtures: perFixture.length,
     prunePoints: perFixture.reduce((s, f) => s + f.prunePoints, 0),

@@ -12,9 +12,14 @@ import { exactRedundancy } from './mechanisms/exact-redundancy.js';
 import { DEFAULT_THRESHOLD, PREDICTIVE_SEMANTIC, predictiveSemantic, type Predictor, type PredictorScope } from './mechanisms/predictive-semantic.js';
 import { sourceIdentity } from './mechanisms/source-identity.js';
 import { verifiedCompletion } from './mechanisms/verified-completion.js';
+import { idOnly } from './controls/id-only.js';
+import { positionOnly } from './controls/position-only.js';
+import { pruneAll } from './controls/prune-all.js';
 import { raw } from './raw.js';
 import { single } from './single.js';
+import { timed, timedName } from './timed.js';
 import type { Condition } from './types.js';
+import type { Timing } from '../timing/timing.js';
 
 /**
  * The parameter sweeps, so a tunable condition's trade-off is a curve rather than one point. The base conditions
@@ -27,6 +32,15 @@ export const SWEEPS = {
 
 export function sweepName(base: string, value: number): string {
   return `${base}@${String(value)}`;
+}
+
+const LADDER_0_3 = 'ladder-0-3';
+
+/** The timings the conservative ladder is also registered with, so the study exercises DEFER (name: see timedName). */
+export const TIMED: readonly Timing[] = [{ kind: 'task-boundary' }, { kind: 'pressure', threshold: 0.8 }];
+
+function timedLadderNames(): string[] {
+  return TIMED.map((timing) => timedName(LADDER_0_3, timing));
 }
 
 function sweepVariants(): Condition[] {
@@ -55,7 +69,7 @@ export interface InjectedPredictor {
 }
 
 /** The conditions that consult the predictor, and so change (and make model calls) when one is injected. */
-export const PREDICTOR_CONSUMERS: readonly string[] = ['predictive-semantic', 'regenerability-guard', 'ladder-0-3', 'ladder-0-4'];
+export const PREDICTOR_CONSUMERS: readonly string[] = ['predictive-semantic', 'regenerability-guard', 'ladder-0-3', 'ladder-0-4', ...timedLadderNames()];
 
 /**
  * Which predictor request a consumer reads: the ungated Layer A ablation its own (it may show the classifier the
@@ -78,8 +92,17 @@ function build(injected?: InjectedPredictor): readonly Condition[] {
   const ps = predictiveSemantic(withPredictor);
   const predictionText = injected ? `${injected.label} predicts the item unneeded` : `lexical relevance to the subgoal below ${String(ps.parameters.threshold)}`;
   const gated = { gate: true, upperRisk: false } as const;
+  const ladder03 = ladder({
+    name: LADDER_0_3,
+    rules: [er, si, eir, cs, vc],
+    predictor: { mode: 'abstain', mechanism: ps },
+    description: 'gate, then rungs 0-3 cumulatively; an item only the predictor would remove is ABSTAIN (conservative policy)',
+  });
   return [
     raw(),
+    pruneAll(),
+    idOnly(),
+    positionOnly(),
     single(er, { ...gated, description: 'rung 0: tool results identical in call, status and every content block (across calls only where repetition is declared irrelevant); one copy (the latest, or every protected copy) stays' }),
     single(si, { ...gated, description: 'rung 1: reads of the same view (tool and selector) of one source state, established by a version that hashes the content or an immutable source; the latest read stays' }),
     single(eir, { ...gated, description: 'rung 2: a failed call loses its bulk (payload, arguments) when no visible obligation string or referenced id is in it; tool, error type, the tool\'s own message and fields stay; abstains when nothing but a synthesized message was recorded' }),
@@ -98,18 +121,14 @@ function build(injected?: InjectedPredictor): readonly Condition[] {
       rules: [er, si, eir, cs],
       description: 'gate, then rungs 0-2 cumulatively: exact redundancy, source identity, errored-input residue, checked supersession',
     }),
-    ladder({
-      name: 'ladder-0-3',
-      rules: [er, si, eir, cs, vc],
-      predictor: { mode: 'abstain', mechanism: ps },
-      description: 'gate, then rungs 0-3 cumulatively; an item only the predictor would remove is ABSTAIN (conservative policy)',
-    }),
+    ladder03,
     ladder({
       name: 'ladder-0-4',
       rules: [er, si, eir, cs, vc],
       predictor: { mode: 'apply', mechanism: ps },
       description: 'gate, then rungs 0-3 cumulatively and the predictor as the last rule (upper-risk)',
     }),
+    ...TIMED.map((timing) => timed(ladder03, timing)),
     ...sweepVariants(),
   ];
 }

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { ResidueField } from '../fixture/schema.js';
 import type { PolicyView } from '../fixture/view.js';
+import type { Timing } from '../timing/timing.js';
 
 /** 0 representation identity, 1 source identity, 2 checked subsumption, 3 verified closure, 4 prediction. */
 export type Rung = 0 | 1 | 2 | 3 | 4;
@@ -74,6 +75,11 @@ export interface ConditionInfo {
   readonly order?: readonly string[];
   /** For a parameter-sweep variant: the base condition it varies, the parameter and this variant's value. */
   readonly sweepOf?: SweepOf;
+  /**
+   * When the condition's eligible removals are applied: a condition that declares its own timing is run with it
+   * whatever the run's --timing (a timing variant of a base condition); absent, the run's timing applies.
+   */
+  readonly timing?: Timing;
 }
 
 export interface SweepOf {

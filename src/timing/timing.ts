@@ -17,6 +17,14 @@ export function parseTiming(text: string): Timing {
   throw usage('PL_USAGE_BAD_VALUE', '--timing', text, TIMING_CHOICES);
 }
 
+/** Whether a value from outside (a --policy module's declared timing) is a Timing this module can decide with. */
+export function isTiming(value: unknown): value is Timing {
+  if (!value || typeof value !== 'object') return false;
+  const t = value as { kind?: unknown; threshold?: unknown };
+  if (t.kind === 'immediate' || t.kind === 'task-boundary') return Object.keys(t).length === 1;
+  return t.kind === 'pressure' && typeof t.threshold === 'number' && t.threshold > 0 && t.threshold <= 1 && Object.keys(t).length === 2;
+}
+
 export function timingLabel(timing: Timing): string {
   return timing.kind === 'pressure' ? `pressure:${timing.threshold}` : timing.kind;
 }

@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { allConditions, conditionNames, getCondition } from '../../src/policy/registry.js';
 
 const ORDER = [
-  'raw',
+  'raw', 'prune-all', 'id-only', 'position-only',
   'exact-redundancy', 'source-identity', 'errored-input-residue', 'checked-supersession', 'verified-completion', 'predictive-semantic',
   'same-tool-args-dedup', 'dcp-purge-errors', 'observation-masking', 'oldest-first', 'regenerability-guard',
-  'ladder-0', 'ladder-0-1', 'ladder-0-2', 'ladder-0-3', 'ladder-0-4',
+  'ladder-0', 'ladder-0-1', 'ladder-0-2', 'ladder-0-3', 'ladder-0-4', 'ladder-0-3~task-boundary', 'ladder-0-3~pressure-0.8',
   'predictive-semantic@0.05', 'predictive-semantic@0.1', 'predictive-semantic@0.3', 'predictive-semantic@0.4', 'predictive-semantic@0.5',
   'observation-masking@1', 'observation-masking@2', 'observation-masking@5', 'observation-masking@20', 'observation-masking@40',
 ];
@@ -30,6 +30,9 @@ describe('condition registry', () => {
     );
     expect(table).toEqual({
       raw: ['control', null, false, false],
+      'prune-all': ['control', null, false, true],
+      'id-only': ['control', null, false, true],
+      'position-only': ['control', null, false, true],
       'exact-redundancy': ['A', 0, true, false],
       'source-identity': ['A', 1, true, false],
       'errored-input-residue': ['A', 2, true, false],
@@ -46,6 +49,8 @@ describe('condition registry', () => {
       'ladder-0-2': ['B', 2, true, false],
       'ladder-0-3': ['B', 3, true, false],
       'ladder-0-4': ['B', 4, true, true],
+      'ladder-0-3~task-boundary': ['B', 3, true, false],
+      'ladder-0-3~pressure-0.8': ['B', 3, true, false],
       ...Object.fromEntries([0.05, 0.1, 0.3, 0.4, 0.5].map((t) => [`predictive-semantic@${t}`, ['A', 4, false, true]])),
       ...Object.fromEntries([1, 2, 5, 20, 40].map((m) => [`observation-masking@${m}`, ['comparator', null, false, false]])),
     });
@@ -71,6 +76,9 @@ describe('condition registry', () => {
     expect(getCondition('ladder-0-3')?.parameters).toMatchObject({ threshold: 0.2, predictorMode: 'abstain' });
     expect(getCondition('ladder-0-3')?.parameters).not.toHaveProperty('afterTurns');
     expect(getCondition('ladder-0-4')?.parameters).toMatchObject({ predictorMode: 'apply' });
+    expect(getCondition('ladder-0-3~pressure-0.8')?.parameters).toMatchObject({ threshold: 0.2, predictorMode: 'abstain', timing: 'pressure:0.8' });
+    expect(getCondition('ladder-0-3~pressure-0.8')?.timing).toEqual({ kind: 'pressure', threshold: 0.8 });
+    expect(getCondition('ladder-0-3')?.timing).toBeUndefined();
     expect(getCondition('same-tool-args-dedup')?.reference).toContain('Tarquinen');
     expect(getCondition('observation-masking')?.reference).toContain('Complexity Trap');
     expect(getCondition('regenerability-guard')?.reference).toContain('safe_prune');

@@ -1,0 +1,66 @@
+// `prunelab audit-leakage` (npm run audit:leakage): the leak audit of a scored fixtures folder (src/audit/). Writes
+// <out>/audit/leakage.md and leakage.csv, each atomically, prints the table, and exits 1 when an illegitimate
+// feature predicts the oracle's label above the bar. Read-only on the fixtures.
+import { join, resolve } from 'node:path';
+import { tokenCounter } from '../accounting/tokens.js';
+import { auditLeakage, auditRows, DEFAULT_MAX_AUC, leakageCsv, leakageMarkdown, type AuditInput } from '../audit/leakage.js';
+import { writeAtomic } from '../engine/write.js';
+import { failure, input, usage } from '../errors.js';
+import { relativePath } from '../fixture/canonical.js';
+import { loadFixtures } from '../fixture/load.js';
+import { notices } from '../messages.js';
+import { integerFlag, parseFlags } from './args.js';
+import type { CliIO } from './io.js';
+
+export const AUDIT_DEFAULTS = { fixtures: 'fixtures/generated', out: 'results', seed: 20261202, maxAuc: DEFAULT_MAX_AUC } as const;
+export const AUDIT_DIR = 'audit';
+
+const FLAGS = {
+  fixtures: { type: 'string' },
+  out: { type: 'string' },
+  seed: { type: 'string' },
+  'max-auc': { type: 'string' },
+  help: { type: 'boolean' },
+} as const;
+
+export const AUDIT_LEAKAGE_HELP = `npm run audit:leakage -- [options]
+
+Fits one simple classifier per visible item feature (id tokens, tool, turn, position, age, length, word n-grams,
+kind, origin, call/result role, status, side-effect class, flags) on half of the fixtures (split by a seeded hash of
+the fixture id) and scores it by ROC AUC for the oracle's label on the other half, both ways. Writes
+<out>/${AUDIT_DIR}/leakage.md and leakage.csv. Exit 1 when a feature a policy must not rely on scores above --max-auc.
+
+  --fixtures PATH   a scored fixtures folder or file (default ${AUDIT_DEFAULTS.fixtures})
+  --out DIR         where audit/ is written (default ${AUDIT_DEFAULTS.out})
+  --seed N          the seed of the split (default ${AUDIT_DEFAULTS.seed})
+  --max-auc X       the bar for illegitimate features, in [0.5, 1] (default ${AUDIT_DEFAULTS.maxAuc})
+  --help            this text
+`;
+
+export async function auditLeakageCommand(argv: readonly string[], io: CliIO): Promise<number> {
+  const flags = parseFlags(argv, FLAGS);
+  if (flags.help) {
+    io.stdout(AUDIT_LEAKAGE_HELP);
+    return 0;
+  }
+  const seed = integerFlag('--seed', flags.seed, AUDIT_DEFAULTS.seed);
+  const bar = flags['max-auc'];
+  const maxAuc = bar === undefined ? AUDIT_DEFAULTS.maxAuc : Number(bar);
+  if (bar !== undefined && (!/^\d*\.?\d+$/.test(bar) || maxAuc < 0.5 || maxAuc > 1)) throw usage('PL_USAGE_BAD_VALUE', '--max-auc', bar, 'a number from 0.5 to 1');
+  const shown = flags.fixtures ?? AUDIT_DEFAULTS.fixtures;
+  const skipped = (file: string, why: string) => io.stderr(notices.inputSkipped(relativePath(file, io.cwd), why));
+  const loaded = loadFixtures(resolve(io.cwd, shown), io.cwd, skipped);
+  const inputs: AuditInput[] = loaded.flatMap((l) => (l.oracle ? [{ fixture: l.fixture, oracle: l.oracle }] : []));
+  if (inputs.length === 0) throw input('PL_AUDIT_NO_ORACLES', shown);
+  const report = auditLeakage(auditRows(inputs, tokenCounter()), { seed, maxAuc });
+  const markdown = leakageMarkdown(report, relativePath(resolve(io.cwd, shown), io.cwd));
+  const dir = resolve(io.cwd, flags.out ?? AUDIT_DEFAULTS.out, AUDIT_DIR);
+  writeAtomic(join(dir, 'leakage.md'), markdown);
+  writeAtomic(join(dir, 'leakage.csv'), leakageCsv(report));
+  io.stdout(notices.leakageWritten(markdown, relativePath(dir, io.cwd), ['leakage.md', 'leakage.csv']));
+  if (report.failed.length > 0) {
+    const over = report.features.filter((f) => report.failed.includes(f.feature)).map((f) => `${f.feature} (AUC ${f.auc!.toFixed(3)})`);
+    throw failure('PL_AUDIT_LEAKAGE', over, maxAuc);
+  }
+  return 0;
+}

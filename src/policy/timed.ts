@@ -1,0 +1,30 @@
+// Timing variants: a base condition run with a timing of its own, so that DEFER is exercised inside the study rather
+// than only by a run-level --timing. The variant decides exactly what its base decides (same eligibility, same
+// version); only when an eligible removal is applied changes, and the engine records each DEFER with its reason.
+import { timingLabel, type Timing } from '../timing/timing.js';
+import type { Condition } from './types.js';
+
+/**
+ * `<base>~<timing>`, the timing's `:` written `-`: a condition's name is also its results folder, and a colon is not
+ * allowed in a Windows path. `@` is taken by parameter sweeps.
+ */
+export function timedName(base: string, timing: Timing): string {
+  return `${base}~${timingLabel(timing).replace(/:/g, '-')}`;
+}
+
+const WHEN: Record<Timing['kind'], (t: Timing) => string> = {
+  immediate: () => 'applied as soon as eligible',
+  pressure: (t) => `applied only when the context is above ${String((t as Extract<Timing, { kind: 'pressure' }>).threshold * 100)}% of the prune point's budget, else DEFER`,
+  'task-boundary': () => 'applied only at task boundaries, else DEFER',
+};
+
+export function timed(base: Condition, timing: Timing): Condition {
+  return {
+    ...base,
+    name: timedName(base.name, timing),
+    description: `${base.description}; timing ${timingLabel(timing)}: eligible removals ${WHEN[timing.kind](timing)}`,
+    parameters: { ...base.parameters, timing: timingLabel(timing) },
+    timing,
+    decide: (view) => base.decide(view),
+  };
+}

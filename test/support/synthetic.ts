@@ -1,0 +1,69 @@
+// Small synthetic corpora for the leak audit and the feature-reading controls: every item is drawn from one
+// distribution (kind, tool, phrasing, length) whatever its label, except for the one leak a corpus is built with.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import seedrandom from 'seedrandom';
+import { Fixture, Oracle } from '../../src/fixture/schema.js';
+import { timeOf } from '../policy/build-view.js';
+
+/** `id`: removable items are named drop-N, necessary ones keep-N; `position`: the older half is removable; `none`: labels drawn independently of everything (ids are a random word and a counter). */
+export type Leak = 'id' | 'position' | 'none';
+
+export interface SyntheticOptions {
+  readonly leak: Leak;
+  readonly fixtures: number;
+  readonly items: number;
+  readonly seed: string;
+  /** Share of removable items when labels are drawn (`id`, `none`). */
+  readonly removableShare?: number;
+}
+
+const ID_WORDS = ['read', 'run', 'note', 'edit', 'grep', 'plan'];
+const VOCABULARY = ['alpha', 'beta', 'gamma', 'delta', 'build', 'test', 'config', 'read', 'file', 'port', 'retry', 'cache', 'error', 'ok', 'node', 'path'];
+
+export function syntheticCorpus(o: SyntheticOptions): { fixture: Fixture; oracle: Oracle }[] {
+  const random = seedrandom(o.seed);
+  const share = o.removableShare ?? 0.5;
+  return Array.from({ length: o.fixtures }, (_, f) => {
+    const id = `syn-${o.leak}-${f}`;
+    const labels = Array.from({ length: o.items }, (_, i) => (o.leak === 'position' ? i < o.items / 2 : random() < share));
+    const items = labels.map((removable, i) => {
+      const words = Array.from({ length: 3 + Math.floor(random() * 12) }, () => VOCABULARY[Math.floor(random() * VOCABULARY.length)]!);
+      return {
+        // Without an id leak, ids are a word drawn independently of the label, and a counter.
+        id: o.leak === 'id' ? `${removable ? 'drop' : 'keep'}-${i}` : `${ID_WORDS[Math.floor(random() * ID_WORDS.length)]!}-${i}`,
+        turn: i,
+        time: timeOf(i),
+        origin: 'environment',
+        kind: 'tool-result',
+        content: words.join(' '),
+        tool: { name: 'shell', arguments: { n: i }, callId: `k${i}` },
+        status: { state: 'ok' },
+      };
+    });
+    const turn = o.items - 1;
+    const fixture = Fixture.parse({
+      schemaVersion: 1, id, title: id, description: 'synthetic corpus for the leak audit',
+      tools: [{ name: 'shell', sideEffect: 'read-mutable' }],
+      items,
+      prunePoints: [{ id: 'p1', turn, time: timeOf(turn), budgetTokens: 100_000, subgoal: 'finish the task' }],
+    });
+    const oracle = Oracle.parse({
+      schemaVersion: 1, fixtureId: id,
+      points: [{ prunePoint: 'p1', removable: items.filter((_, i) => labels[i]).map((item) => item.id) }],
+    });
+    return { fixture, oracle };
+  });
+}
+
+/** Writes a synthetic corpus as fixture files and oracles into a fresh folder; returns the folder. */
+export function writeSynthetic(o: SyntheticOptions): string {
+  const dir = mkdtempSync(join(tmpdir(), 'prunelab-synthetic-'));
+  mkdirSync(join(dir, 'oracles'));
+  for (const { fixture, oracle } of syntheticCorpus(o)) {
+    writeFileSync(join(dir, `${fixture.id}.json`), JSON.stringify(fixture, null, 2));
+    writeFileSync(join(dir, 'oracles', `${fixture.id}.oracle.json`), JSON.stringify(oracle, null, 2));
+  }
+  return dir;
+}
