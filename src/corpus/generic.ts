@@ -12,11 +12,15 @@ import { migrationLog } from './payloads/migrations.js';
 import { LANGUAGES, sourceFile, sourcePath } from './payloads/source.js';
 import { RUNNERS, testRun, testSuite } from './payloads/tests.js';
 import { charsFor, fnName, NOUNS, sha } from './payloads/vocab.js';
+import { freeM, kubectlPods, psAux } from './payloads/system.js';
+import { stackTrace, TRACE_LANGUAGES } from './payloads/traces.js';
 
-export type GenericKind = 'read' | 'grep' | 'edit' | 'test' | 'git' | 'install' | 'migration' | 'note';
+export type GenericKind = 'read' | 'grep' | 'edit' | 'test' | 'git' | 'install' | 'migration' | 'note' | 'pods' | 'ps' | 'free' | 'logs' | 'show' | 'patch';
 
 const WEIGHTS: readonly [GenericKind, number][] = [
   ['read', 30], ['grep', 10], ['edit', 14], ['test', 10], ['git', 10], ['install', 3], ['migration', 3], ['note', 20],
+  // The families' own tools, written by the same payload builders, so no tool name is the mark of an episode.
+  ['pods', 4], ['ps', 3], ['free', 3], ['logs', 5], ['show', 6], ['patch', 5],
 ];
 
 function kindOf(r: Rng): GenericKind {
@@ -30,6 +34,12 @@ function kindOf(r: Rng): GenericKind {
 }
 
 export function declareGenericTools(b: TrajectoryBuilder): void {
+  b.tool('kubectl_get', 'read-mutable', 'kubectl get <kind>');
+  b.tool('ps', 'read-mutable', 'ps aux on a pod');
+  b.tool('free', 'read-mutable', 'free -m on a node');
+  b.tool('read_logs', 'read-mutable', 'reads recent log lines of a service');
+  b.tool('git_show', 'pure', 'git show <sha>:<path>; a fixed sha names fixed bytes');
+  b.tool('apply_patch', 'non-idempotent', 'applies a unified diff');
   b.tool('read_file', 'read-mutable', 'reads a workspace file');
   b.tool('grep', 'read-mutable', 'ripgrep');
   b.tool('edit_file', 'non-idempotent', 'replaces one string in a file');
@@ -94,6 +104,41 @@ export function genericStep(b: TrajectoryBuilder, r: Rng, ctx: FamilyContext, re
       const content = migrationLog(r, tool, Math.max(1, Math.round(charsFor(readTokens) / 110)));
       const command = tool === 'flyway' ? `flyway -url=jdbc:postgresql://db:5432/${ctx.domain}_dev migrate` : 'alembic upgrade head';
       b.call({ tool: 'shell', arguments: { command }, content: command }, { content, source: { identity: `db:${ctx.domain}_dev`, version: 'UNKNOWN', mutable: true } });
+      break;
+    }
+    case 'pods': {
+      const app = `${ctx.service}-${r.pick(NOUNS)}`;
+      b.call({ tool: 'kubectl_get', arguments: { kind: 'pods', selector: `app=${app}` }, content: `kubectl get pods -l app=${app}` }, { content: kubectlPods(r, app, r.int(3, 12)).content, source: { identity: `k8s:${app}/kubectl_get`, version: 'UNKNOWN', mutable: true } });
+      break;
+    }
+    case 'ps': {
+      const pod = `${ctx.service}-${r.int(0, 9)}`;
+      b.call({ tool: 'ps', arguments: { pod, command: 'ps aux' }, content: `kubectl exec ${pod} -- ps aux` }, { content: psAux(r, `node dist/${r.pick(NOUNS)}.js`, r.int(4, 20)).content, source: { identity: `k8s:${pod}/ps`, version: 'UNKNOWN', mutable: true } });
+      break;
+    }
+    case 'free': {
+      const node = `node-${r.int(1, 40)}`;
+      b.call({ tool: 'free', arguments: { node }, content: `free -m # on ${node}` }, { content: freeM(r).content, source: { identity: `k8s:${node}/free`, version: 'UNKNOWN', mutable: true } });
+      break;
+    }
+    case 'logs': {
+      const t = stackTrace(r, r.pick(TRACE_LANGUAGES), ctx.domain, r.int(4, 30));
+      const since = `${r.int(2, 60)}m`;
+      b.call({ tool: 'read_logs', arguments: { service: ctx.service, since }, content: `read_logs ${ctx.service} --since ${since}` }, { content: t.content, source: { identity: `logs:${ctx.service}`, version: 'UNKNOWN', mutable: true } });
+      break;
+    }
+    case 'show': {
+      const rev = sha(r);
+      const language = r.pick(LANGUAGES);
+      const path = b.unique(() => `vendor/${sourcePath(r, language, ctx.domain)}`);
+      const file = sourceFile(r, language, path, readTokens);
+      b.call({ tool: 'git_show', arguments: { rev, path }, content: `git show ${rev.slice(0, 7)}:${path}` }, { content: file.content, source: { identity: `${ctx.repo}/${path}`, version: { kind: 'git-sha', value: rev, of: 'commit' }, mutable: false } });
+      break;
+    }
+    case 'patch': {
+      const path = b.unique(() => sourcePath(r, r.pick(LANGUAGES), ctx.domain));
+      const patch = gitDiff(r, path, `${fnName(r)}(${r.pick(NOUNS)})`, `${fnName(r)}(${r.pick(NOUNS)})`);
+      b.call({ tool: 'apply_patch', arguments: { patch }, content: `apply_patch\n${patch}`, effects: [`${ctx.repo}/${path}`] }, { content: `Applied patch to ${path}` });
       break;
     }
     case 'note':
