@@ -86,12 +86,13 @@ export function genericStep(b: TrajectoryBuilder, r: Rng, ctx: FamilyContext, re
       const which = r.pick(['status', 'log', 'diff'] as const);
       const branch = `feat/${ctx.domain}-${r.pick(NOUNS)}-${r.int(10, 999)}`;
       const logMax = r.int(3, 30);
+      const statusDir = b.unique(() => `packages/${ctx.domain}-${r.pick(NOUNS)}`);
       const diffPath = sourcePath(r, r.pick(LANGUAGES), ctx.domain);
       const content = which === 'status'
         ? gitStatus(branch, Array.from({ length: r.int(0, 8) }, () => sourcePath(r, r.pick(LANGUAGES), ctx.domain)))
         : which === 'log' ? gitLog(r, sha(r), logMax, branch)
         : gitDiff(r, diffPath, `${fnName(r)}();`, `${fnName(r)}();`);
-      b.call({ tool: 'git', arguments: { subcommand: which, ...(which === 'log' ? { max: logMax } : which === 'diff' ? { path: diffPath } : {}) }, content: which === 'status' ? `git status --short --branch` : which === 'log' ? `git log --oneline -n ${logMax} ${branch}` : `git diff -- ${diffPath}` }, { content, source: { identity: ctx.repo, version: 'UNKNOWN', mutable: true, selector: which } });
+      b.call({ tool: 'git', arguments: { subcommand: which, ...(which === 'log' ? { max: logMax } : which === 'diff' ? { path: diffPath } : { path: statusDir }) }, content: which === 'status' ? `git status --short --branch -- ${statusDir}` : which === 'log' ? `git log --oneline -n ${logMax} ${branch}` : `git diff -- ${diffPath}` }, { content, source: { identity: ctx.repo, version: 'UNKNOWN', mutable: true, selector: which } });
       break;
     }
     case 'install': {
@@ -117,7 +118,7 @@ export function genericStep(b: TrajectoryBuilder, r: Rng, ctx: FamilyContext, re
       break;
     }
     case 'free': {
-      const node = `node-${r.int(1, 40)}`;
+      const node = b.unique(() => `node-${r.int(1, 40)}`);
       b.call({ tool: 'free', arguments: { node }, content: `free -m # on ${node}` }, { content: freeM(r).content, source: { identity: `k8s:${node}/free`, version: 'UNKNOWN', mutable: true } });
       break;
     }
@@ -141,9 +142,25 @@ export function genericStep(b: TrajectoryBuilder, r: Rng, ctx: FamilyContext, re
       b.call({ tool: 'apply_patch', arguments: { patch }, content: `apply_patch\n${patch}`, effects: [`${ctx.repo}/${path}`] }, { content: `Applied patch to ${path}` });
       break;
     }
-    case 'note':
-      b.note('model', r.pick(['reasoning', 'plan'] as const), `${r.pick(['Next', 'Then', 'Before that'])} I will ${r.pick(['check', 'read', 'tidy', 'rename'])} ${fnName(r)} in ${r.pick(NOUNS)} ${r.pick(['handling', 'code', 'tests'])}; ${r.pick(['it looks unrelated to the failure', 'it only touches logging', 'the callers pass a default'])}.`);
+    case 'note': {
+      // Besides plain plans, the shapes the families' notes take (a rejected hypothesis, a pin, a fixed ticket, a
+      // root cause), so that no phrasing is the mark of an episode.
+      const fn = fnName(r);
+      const noun = r.pick(NOUNS);
+      const shape = r.pick(['plan', 'plan', 'plan', 'hypothesis', 'pin', 'fixed', 'cause'] as const);
+      if (shape === 'hypothesis') {
+        b.note('model', 'hypothesis', `Hypothesis: ${fn} in the ${noun} code is the slow path. Checked with ${r.pick(['kubectl get pods', 'ps aux', 'free -m', 'the request log'])}: the output does not show it, so this is rejected.`, { verdict: 'rejected' });
+      } else if (shape === 'pin') {
+        b.note('model', 'reasoning', `Pinned ${noun}-${r.pick(['client', 'parser', 'driver', 'codec'])} to ${r.int(0, 12)}.${r.int(0, 30)}.${r.int(0, 20)}; the ${r.pick(['warning', 'crash', 'timeout'])} is gone. Workaround only: revisit when ${fn} moves.`);
+      } else if (shape === 'fixed') {
+        b.note('model', 'reasoning', `${ctx.domain.slice(0, 3).toUpperCase()}-${r.int(100, 9999)} fixed: ${fn} no longer drops the ${noun} on retry. Tests pass.`);
+      } else if (shape === 'cause') {
+        b.note('model', 'reasoning', `Root cause candidate: one query per ${noun} in ${fn} (N+1).`);
+      } else {
+        b.note('model', r.pick(['reasoning', 'plan'] as const), `${r.pick(['Next', 'Then', 'Before that'])} I will ${r.pick(['check', 'read', 'tidy', 'rename'])} ${fn} in ${noun} ${r.pick(['handling', 'code', 'tests'])}; ${r.pick(['it looks unrelated to the failure', 'it only touches logging', 'the callers pass a default'])}.`);
+      }
       break;
+    }
   }
   return { kind, items: b.items.slice(before).map((it) => it.id) };
 }
