@@ -385,7 +385,7 @@ export const MANIFEST_VERSION = 1;
 export const FixtureManifest = z.strictObject({
   manifestVersion: z.literal(MANIFEST_VERSION),
   /** How the generated corpus was made; null for a corpus with no generated part. */
-  generator: z.strictObject({ name: z.string(), version: z.string(), seed: z.int(), count: z.int().nonnegative(), out: z.string() }).nullable(),
+  generator: z.strictObject({ name: z.string(), version: z.string(), seed: z.int(), count: z.int().nonnegative(), out: z.string(), removableShare: z.number().min(0).max(1).optional() }).nullable(),
   fixtures: z.array(z.strictObject({ file: z.string(), id: z.string(), sha256: z.string() })),
   oracles: z.array(z.strictObject({ file: z.string(), fixtureId: z.string(), sha256: z.string() })),
 });

@@ -36,6 +36,14 @@ export function integerFlag(flag: string, text: string | undefined, fallback: nu
   return Number(text);
 }
 
+/** A decimal fraction from 0 to 1 (a share). */
+export function fractionFlag(flag: string, text: string | undefined, fallback: number): number {
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (!/^(0|1)?(\.\d+)?$/.test(text) || text === '' || text === '.' || !(value >= 0 && value <= 1)) throw usage('PL_USAGE_BAD_VALUE', flag, text, 'a decimal from 0 to 1');
+  return value;
+}
+
 export function choiceFlag<T extends string>(flag: string, text: string | undefined, choices: readonly T[], fallback: T): T {
   if (text === undefined) return fallback;
   if (!(choices as readonly string[]).includes(text)) throw usage('PL_USAGE_BAD_VALUE', flag, text, `one of ${choices.join(', ')}`);

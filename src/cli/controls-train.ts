@@ -2,6 +2,7 @@
 // generator and another seed than the study's, in a temporary folder, loads it as any corpus is loaded, fits the
 // id-only and position-only tables on it and writes them to experiments/ch10-ablation/controls/. The study's
 // fixtures and oracles are never read.
+import { DEFAULT_REMOVABLE_SHARE } from '../corpus/compose.js';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -55,7 +56,9 @@ export async function controlsTrain(argv: readonly string[], io: CliIO): Promise
   const dir = mkdtempSync(join(tmpdir(), 'prunelab-training-'));
   try {
     mkdirSync(join(dir, 'oracles'));
-    forEachGenerated(seed, count, (g) => {
+    // Trained at the study corpus's removable share, so the tables see the base rate the controls are run at.
+    const share = readFixtureManifestIfValid(resolve(io.cwd, FIXTURE_MANIFEST_FILE))?.generator?.removableShare ?? DEFAULT_REMOVABLE_SHARE;
+    forEachGenerated(seed, count, share, (g) => {
       writeFileSync(join(dir, g.fixtureName), gzipText(g.fixtureText));
       writeFileSync(join(dir, g.oracleName), g.oracleText);
     });

@@ -9,6 +9,7 @@ import { byCodeUnit, relativePath, sha256 } from '../fixture/canonical.js';
 import { isFixtureName, readJsonBytes } from '../fixture/load.js';
 import { loadFixture } from '../load/fixtures.js';
 import { forEachGenerated } from '../corpus/corpus.js';
+import { DEFAULT_REMOVABLE_SHARE } from '../corpus/compose.js';
 import { counterfactualProblems, problemText } from '../oracle/counterfactual.js';
 import { diffEntries, FIXTURE_MANIFEST_FILE, inputFiles, manifestScope, readFixtureManifest, type Entry, type EntryDiff } from '../study/manifest.js';
 import { messages, notices } from '../messages.js';
@@ -77,7 +78,7 @@ export async function fixturesVerify(argv: readonly string[], io: CliIO): Promis
       if (have !== want) problems.push(messages.PL_VERIFY_GROUND_TRUTH(file, want, have));
       return 0;
     };
-    forEachGenerated(manifest.generator.seed, manifest.generator.count, (g) => {
+    forEachGenerated(manifest.generator.seed, manifest.generator.count, manifest.generator.removableShare ?? DEFAULT_REMOVABLE_SHARE, (g) => {
       compare(join(out, g.fixtureName), g.fixtureText);
       compare(join(out, g.oracleName), g.oracleText);
       generated += 1;

@@ -1,6 +1,9 @@
 // Builds one trajectory item by item: ids, logical times, tool declarations, world sources and store entries.
-// Families and filler write through it, in trajectory order, so turn order and id uniqueness hold by construction.
+// Families and generic work write through it, in trajectory order, so turn order and id uniqueness hold by
+// construction. Ids are opaque draws from the fixture's own id stream (`i` + 8 hex for items, `k` + 8 hex for tool
+// calls): an id that named its role or its episode (`x7`, `f2-rule`) would hand a classifier the oracle label.
 import type { z } from 'zod';
+import type { Rng } from './rng.js';
 import { sha256 } from '../fixture/canonical.js';
 import { drawFresh } from './fresh.js';
 import type { DurablePointer, Effect, Item, SideEffectClass, Source, Status, ToolDeclaration } from '../fixture/schema.js';
@@ -40,9 +43,30 @@ export class TrajectoryBuilder {
   private readonly sources = new Map<string, { fromTurn: number; content: string }[]>();
   private readonly store = new Map<string, string>();
   private readonly used = new Set<string>();
+  private readonly ids = new Set<string>();
   private current = 0;
+  private unit: string | undefined;
+  /** Items each unit (episode, decoy or generic step) wrote, by unit index: the oracle's episode attribution. */
+  readonly byUnit = new Map<string, string[]>();
 
-  constructor(private readonly startMs: number) {}
+  constructor(private readonly startMs: number, private readonly idStream: Rng) {}
+
+  /** A fresh opaque id; the stream is the fixture's own, so ids carry no order that follows roles. */
+  opaque(letter: string): string {
+    for (;;) {
+      const id = `${letter}${this.idStream.hex(8)}`;
+      if (!this.ids.has(id)) {
+        this.ids.add(id);
+        return id;
+      }
+    }
+  }
+
+  /** Attributes the items written from now on to a unit (undefined: to none, as for the task statement). */
+  writingFor(unit: string | undefined): this {
+    this.unit = unit;
+    return this;
+  }
 
   get turn(): number {
     return this.current;
@@ -76,19 +100,24 @@ export class TrajectoryBuilder {
     return name;
   }
 
-  note(id: string, origin: DraftItem['origin'], kind: DraftItem['kind'], content: string, extra: Partial<DraftItem> = {}): string {
+  /** Writes one item in the current turn and returns its (opaque) id. */
+  note(origin: DraftItem['origin'], kind: DraftItem['kind'], content: string, extra: Partial<DraftItem> = {}): string {
+    const id = this.opaque('i');
     this.items.push({ id, turn: this.current, time: this.timeOf(this.current), origin, kind, content, ...extra });
+    if (this.unit !== undefined) {
+      const list = this.byUnit.get(this.unit) ?? [];
+      list.push(id);
+      this.byUnit.set(this.unit, list);
+    }
     return id;
   }
 
-  /** A tool call and its result in the current turn; ids are `<id>-c` and `<id>-r`. */
-  call(id: string, spec: CallSpec, result: ResultSpec): Pair {
+  /** A tool call and its result in the current turn, with opaque ids. */
+  call(spec: CallSpec, result: ResultSpec): Pair {
     if (!this.tools.has(spec.tool)) throw new Error(`internal: tool ${spec.tool} used before it was declared`);
-    const tool = { name: spec.tool, arguments: spec.arguments, callId: `k-${id}` };
-    const call = `${id}-c`;
-    const res = `${id}-r`;
-    this.note(call, 'model', 'tool-call', spec.content, { tool, ...(spec.effects ? { effects: spec.effects } : {}) });
-    this.note(res, 'environment', 'tool-result', result.content, {
+    const tool = { name: spec.tool, arguments: spec.arguments, callId: this.opaque('k') };
+    const call = this.note('model', 'tool-call', spec.content, { tool, ...(spec.effects ? { effects: spec.effects } : {}) });
+    const res = this.note('environment', 'tool-result', result.content, {
       tool,
       status: result.status ?? { state: 'ok' },
       ...(result.source ? { source: result.source } : {}),

@@ -1,16 +1,40 @@
-// Composes one generated fixture: a session with a task, 1-3 prune points, several family episodes at controlled
-// positions and distances, and filler work between them. The oracle is assembled from the families' claims at
-// each prune point (everything in context that no claim keeps is removable, filler included), then checked
-// against invariants that would catch a family whose claims contradict its own obligations.
+// Composes one generated fixture: a session with a task, 1-3 prune points, family episodes at controlled positions
+// and distances, and generic work between them. Every unit (an episode or a generic step) is written the same way
+// whatever its role; a role stream then makes each unit live (a later step needs it) or a decoy (nothing ever
+// does), and the share of live units is set so that the removable share of scored candidates comes near the
+// requested one. Roles change nothing a policy sees except the later steps of live units, which come after the
+// prune points they serve. The oracle is assembled from the live units' claims at each prune point and checked
+// (check.ts) before anything is written.
 import { byCodeUnit } from '../fixture/canonical.js';
 import type { Obligation, Oracle, OraclePoint } from '../fixture/schema.js';
-import { TrajectoryBuilder, type DraftItem } from './builder.js';
-import { FAMILY_NAMES, type Claims, type FamilyContext, type FamilyInstance, type FamilyName, type Placement } from './family.js';
+import { TrajectoryBuilder } from './builder.js';
+import { checkClaims, holds } from './check.js';
+import { claims, FAMILY_NAMES, NO_CLAIMS, ob, type Claims, type FamilyContext, type FamilyInstance, type FamilyName, type Placement } from './family.js';
 import { FAMILIES } from './families/index.js';
-import { declareFillerTools, filler } from './filler.js';
+import { declareGenericTools, genericStep, genericUse, quotable } from './generic.js';
+import { subgoalFrom } from './subgoal.js';
 import { DOMAINS } from './payloads/vocab.js';
 import { rng, subSeed, type Rng } from './rng.js';
 import { READ_TARGET_MAX, READ_TOKENS, sizeClass, type SizeClass } from './size.js';
+
+/** The removable share the main corpus is generated at (see fixtures/generated/README.md for where it comes from). */
+export const DEFAULT_REMOVABLE_SHARE = 0.3;
+/** The family name the oracle's episode list gives generic work. */
+export const GENERIC_WORK = 'generic-work';
+
+export interface Episode {
+  readonly family: FamilyName | typeof GENERIC_WORK;
+  readonly role: 'episode' | 'decoy';
+  readonly variant: string;
+  /** The drawn tag its obligations and work units are named with (`ob-<tag>-...`, `wu-<tag>`). */
+  readonly tag: string;
+  /** Every item the unit wrote that is in the fixture (a decoy's later step is never written). */
+  readonly items: string[];
+  /** Episodes only: where it opens, the prune point it is placed before, and when its need falls (or would). */
+  readonly start: number;
+  readonly point: number;
+  readonly needAt: number;
+}
 
 export interface Composed {
   readonly id: string;
@@ -20,8 +44,12 @@ export interface Composed {
   readonly families: FamilyName[];
   readonly sizeClass: SizeClass['name'];
   readonly items: number;
-  /** Each placed episode; its items' ids start with `<prefix>-`. */
-  readonly placements: { family: FamilyName; variant: string; prefix: string; start: number; point: number; needAt: number }[];
+  /** Each placed family instance, live or decoy, with its items. */
+  readonly placements: Episode[];
+  /** Every unit: the placed family instances and the generic steps, live or decoy, with their items. */
+  readonly units: Episode[];
+  /** The removable share asked for and the one reached (removable / scored candidates, over the fixture's points). */
+  readonly share: { readonly requested: number; readonly achieved: number; readonly removable: number; readonly candidates: number };
   /** The mechanisms each placed family's construction probes. */
   readonly exercises: [FamilyName, readonly string[]][];
 }
@@ -30,7 +58,6 @@ export function fixtureId(index: number): string {
   return `gen-${String(index).padStart(4, '0')}`;
 }
 
-interface Placed { readonly instance: FamilyInstance; readonly at: Placement; readonly prefix: string }
 
 const DISTANCES = { near: [1, 3], mid: [4, 12], far: [13, 80] } as const;
 
@@ -64,7 +91,35 @@ function place(r: Rng, instance: FamilyInstance, points: readonly number[], turn
   return undefined;
 }
 
-export function composeFixture(seed: number, index: number): Composed {
+/** A unit as written: a family instance or a generic step, with the draw that decides its role. */
+interface Unit {
+  /** The builder's attribution key: `<key>` for what it opens with, `<key>/use` for its later step. */
+  readonly key: string;
+  tag: string;
+  readonly family: FamilyName | typeof GENERIC_WORK;
+  variant: string;
+  /** Uniform in [0, 1) from the role stream: the units with the smallest draws are the live ones. */
+  readonly draw: number;
+  readonly instance?: FamilyInstance;
+  readonly at: Placement;
+  /** Generic work only: its items, and what its later step quotes (none when no line of it is its own). */
+  items: string[];
+  need?: Obligation;
+}
+
+/**
+ * When a generic step's need falls: uniform over the turns after the session's last prune point (the closing
+ * work: the pull request, the report), drawn the same for every role. Its later step then never sits in a scored
+ * context, so the step that quotes live work cannot itself become a removable item only live work produces.
+ */
+function drawNeed(r: Rng, last: number, turns: number, reserved: ReadonlySet<number>): number {
+  let t = r.int(last + 1, Math.max(last + 1, turns));
+  while (reserved.has(t)) t += 1;
+  return t;
+}
+
+export function composeFixture(seed: number, index: number, share: number = DEFAULT_REMOVABLE_SHARE): Composed {
+  if (!(share >= 0 && share <= 1)) throw new Error(`internal: removable share ${share} outside [0, 1]`);
   const root = rng(subSeed(seed, index));
   const r = root.fork('layout');
   const cls = sizeClass(root.fork('size'));
@@ -82,113 +137,190 @@ export function composeFixture(seed: number, index: number): Composed {
   }
   points.sort((a, b) => a - b);
 
+  // Tags name a unit's obligations and work units; they are drawn, like item ids, so they say nothing of the role.
+  const tags = root.fork('tags');
+  const roles = root.fork('roles');
   const reserved = new Set<number>();
   const needs = new Set<number>();
-  const placed: Placed[] = [];
+  const units: Unit[] = [];
   pickFamilies(r, index, cls).forEach((name, j) => {
-    const prefix = `f${j + 1}`;
-    const instance = FAMILIES[name](root.fork(`family-${j}`), prefix, ctx);
+    const tag = `e${tags.hex(6)}`;
+    const instance = FAMILIES[name](root.fork(`family-${j}`), tag, ctx);
+    const draw = roles.next();
     const at = place(r, instance, points, turns, reserved, needs);
-    if (at) placed.push({ instance, at, prefix });
+    if (at) units.push({ key: `f${j}`, tag, family: name, variant: instance.variant, draw, instance, at, items: [] });
   });
-  if (placed.length === 0) throw new Error(`internal: ${fixtureId(index)} could place no family`);
+  if (units.length === 0) throw new Error(`internal: ${fixtureId(index)} could place no family`);
+  const families = units.length;
 
-  const b = new TrajectoryBuilder(Date.UTC(2026, r.int(0, 10), r.int(1, 28), r.int(7, 17), r.int(0, 59)));
-  declareFillerTools(b);
+  const b = new TrajectoryBuilder(Date.UTC(2026, r.int(0, 10), r.int(1, 28), r.int(7, 17), r.int(0, 59)), root.fork('ids'));
+  declareGenericTools(b);
   const goal = `${r.pick(['Get', 'Make'])} ${service} ${r.pick(['green again on main', 'ready for the Thursday release', 'stable in staging'])}`;
   const taskRule = `do not push to main directly; open a pull request for ${service}`;
-  b.note('u-task', 'user', 'instruction', `${goal}. Work through what you find; ${taskRule}.`);
+  const taskId = b.note('user', 'instruction', `${goal}. Work through what you find; ${taskRule}.`);
 
-  // Events run in turn order; family episodes own their turns, needs and filler share theirs.
+  // Events run in turn order; family episodes own their turns, needs and generic work share theirs.
   type Event = { turn: number; order: number; run: () => void };
   const events: Event[] = [];
-  placed.forEach((p, j) => {
-    events.push({ turn: p.at.start, order: j, run: () => { b.at(p.at.start); p.instance.open(b, p.at); } });
-    events.push({ turn: p.at.needAt, order: j, run: () => { b.at(p.at.needAt); p.instance.use(b, p.at); } });
+  units.forEach((u, j) => {
+    events.push({ turn: u.at.start, order: j, run: () => { b.at(u.at.start).writingFor(u.key); u.instance!.open(b, u.at); } });
+    events.push({ turn: u.at.needAt, order: j, run: () => { b.at(u.at.needAt).writingFor(`${u.key}/use`); u.instance!.use(b, u.at); } });
   });
   const free = Array.from({ length: turns }, (_, t) => t + 1).filter((t) => !reserved.has(t));
-  const fr = root.fork('filler');
-  const steps = Math.max(Math.ceil((cls.items[0] - 1) / 2), Math.round((itemTarget - 1 - placed.length * 6) / 1.8));
-  const fillerTurns = Array.from({ length: steps }, () => fr.pick(free)).sort((a, c) => a - c);
+  const gr = root.fork('generic');
+  const steps = Math.max(Math.ceil((cls.items[0] - 1) / 2), Math.round((itemTarget - 1 - families * 6) / 1.8));
+  const stepTurns = Array.from({ length: steps }, () => gr.pick(free)).sort((a, c) => a - c);
   let estimatedTokens = 0;
-  fillerTurns.forEach((turn, k) => {
+  stepTurns.forEach((turn, k) => {
+    const step = gr.fork(`step-${k}`);
+    const served = points.find((p) => p >= turn);
+    const needAt = served === undefined ? turn : drawNeed(step.fork('need'), points[points.length - 1]!, turns, reserved);
+    const unit: Unit = { key: `g${k}`, tag: '', family: GENERIC_WORK, variant: '', draw: roles.next(), at: { start: turn, point: served ?? turn, needAt }, items: [] };
+    units.push(unit);
     events.push({
       turn, order: 1000 + k, run: () => {
-        b.at(turn);
-        const step = fr.fork(`step-${k}`);
+        b.at(turn).writingFor(unit.key);
         const wanted = step.logNormal(cls.readMedian, 0.9, READ_TOKENS.min, READ_TARGET_MAX);
         const room = cls.tokenBudget - estimatedTokens;
         const size = Math.max(READ_TOKENS.min, Math.min(wanted, Math.floor(room / 2)));
-        const before = b.items.length;
-        filler(b, step, ctx, `x${k + 1}`, size);
-        for (const item of b.items.slice(before)) estimatedTokens += Math.ceil(item.content.length / 3.6);
+        const written = genericStep(b, step, ctx, size);
+        unit.variant = written.kind;
+        unit.items = written.items;
+        for (const id of written.items) estimatedTokens += Math.ceil(b.items.find((it) => it.id === id)!.content.length / 3.6);
+      },
+    });
+    if (served === undefined) return;
+    events.push({
+      turn: needAt, order: 2000 + k, run: () => {
+        // A later step can only need a line this step alone holds; a line another item repeats would make the two
+        // a redundant group, not a need of this step. The check is against everything written so far, which is
+        // every item in context at any prune point before the need.
+        const own = new Set(unit.items);
+        const picks = unit.items.flatMap((id) => {
+          const item = b.items.find((it) => it.id === id)!;
+          const s = quotable(item.content).slice(0, 4).find((q) => !b.items.some((o) => !own.has(o.id) && holds(o, q)));
+          return s ? [{ id, s }] : [];
+        });
+        if (picks.length === 0) return;
+        b.at(needAt).writingFor(`${unit.key}/use`);
+        genericUse(b, step.fork('use'), picks.map((x) => x.s));
+        unit.tag = `e${tags.hex(6)}`;
+        unit.need = ob(`ob-${unit.tag}`, 'A later step quotes this work: the command as it was run and what it returned.', needAt, picks.map((x) => x.id), picks.map((x) => x.s),
+          { question: 'What did this earlier step run and show?', expectedAnswer: picks.map((x) => x.s).join('; ') });
       },
     });
   });
   events.sort((a, c) => a.turn - c.turn || a.order - c.order);
   for (const e of events) e.run();
 
-  const turnOf = new Map(b.items.map((it) => [it.id, it.turn]));
+  const written = (u: Unit) => b.byUnit.get(u.key) ?? [];
+  const later = (u: Unit) => b.byUnit.get(`${u.key}/use`) ?? [];
+  const claimsOf = (u: Unit, turn: number): Claims => {
+    if (u.instance) return u.instance.claimsAt(turn, u.at);
+    if (!u.need || turn < u.at.start || turn >= u.need.neededAtTurn) return NO_CLAIMS;
+    return claims({ downstream: [u.need], necessary: u.need.needs.itemIds, rationale: '' });
+  };
+  // Units that can be live, in role-draw order: making the first m of them live sets the removable share.
+  const candidates = units.filter((u) => u.instance || u.need).sort((a, c) => a.draw - c.draw);
+  const liveWith = (m: number) => new Set<Unit>(candidates.slice(0, m));
+  const tally = (live: ReadonlySet<Unit>) => {
+    const dropped = new Set(units.filter((u) => !live.has(u)).flatMap(later));
+    let removable = 0;
+    let total = 0;
+    for (const turn of points) {
+      const merged = mergeClaims([...live].map((u) => claimsOf(u, turn)));
+      const keep = new Set([taskId, ...merged.necessary, ...merged.partial.map((x) => x.itemId), ...merged.groups.flatMap((g) => g.items)]);
+      for (const it of b.items) {
+        if (it.turn > turn || dropped.has(it.id)) continue;
+        total += 1;
+        if (!keep.has(it.id)) removable += 1;
+      }
+    }
+    return { removable, candidates: total, achieved: total === 0 ? 0 : removable / total };
+  };
+  // More live units can only keep more, so the share falls as m grows: bisect for the m nearest the request.
+  let lo = 0;
+  let hi = candidates.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (tally(liveWith(mid)).achieved > share) lo = mid + 1;
+    else hi = mid;
+  }
+  const near = [lo - 1, lo].filter((m) => m >= 0 && m <= candidates.length).map((m) => ({ m, t: tally(liveWith(m)) }));
+  const best = near.reduce((x, y) => (Math.abs(y.t.achieved - share) < Math.abs(x.t.achieved - share) ? y : x));
+  const live = liveWith(best.m);
+  const dropped = new Set(units.filter((u) => !live.has(u)).flatMap(later));
+  const items = b.items.filter((it) => !dropped.has(it.id));
+  const turnOf = new Map(items.map((it) => [it.id, it.turn]));
+
   const prunePoints: Record<string, unknown>[] = [];
   const oraclePoints: OraclePoint[] = [];
   const pr = root.fork('points');
   points.forEach((turn, k) => {
     const id = `p${k + 1}`;
-    const all = placed.map((p) => ({ p, c: p.instance.claimsAt(turn, p.at) }));
+    const all = [...live].map((u) => claimsOf(u, turn));
     const taskOb: Obligation = {
       id: 'ob-task', description: 'The user\'s standing rule for this session.', neededAtTurn: turn,
-      needs: { itemIds: ['u-task'], strings: [taskRule] }, pointerSatisfies: false, rereadSatisfies: false,
+      needs: { itemIds: [taskId], strings: [taskRule] }, pointerSatisfies: false, rereadSatisfies: false,
       probe: { question: 'How may changes reach main?', expectedAnswer: 'Only through a pull request, never a direct push.' },
     };
-    const merged = mergeClaims(all.map((x) => x.c));
-    const context = b.items.filter((it) => it.turn <= turn).map((it) => it.id);
-    const necessary = new Set(['u-task', ...merged.necessary]);
-    checkClaims(`${fixtureId(index)} at ${id}`, merged, [taskOb, ...merged.visible], context, necessary, b.items, turnOf);
+    const merged = mergeClaims(all);
+    const context = items.filter((it) => it.turn <= turn);
+    const necessary = new Set([taskId, ...merged.necessary]);
+    checkClaims({ where: `${fixtureId(index)} at ${id}`, claims: merged, obligations: [taskOb, ...merged.visible, ...merged.downstream], context, necessary, turnOf });
     const grouped = new Set(merged.groups.flatMap((g) => g.items));
     const partial = new Set(merged.partial.map((x) => x.itemId));
-    const next = all.filter((x) => x.c.downstream.length > 0 || x.c.visible.length > 0).sort((a, c) => a.p.at.needAt - c.p.at.needAt)[0];
-    const contextTokens = b.items.filter((it) => it.turn <= turn).reduce((s, it) => s + Math.ceil(it.content.length / 3.6), 0);
+    const contextTokens = context.reduce((s, it) => s + Math.ceil(it.content.length / 3.6), 0);
+    const visible = {
+      pinned: merged.pinned, protectedTools: merged.protectedTools, obligations: [taskOb, ...merged.visible],
+      pendingSteps: merged.pendingSteps, workUnits: merged.workUnits,
+    };
     prunePoints.push({
       id, turn, time: b.timeOf(turn),
       budgetTokens: Math.max(1, Math.round(contextTokens * (0.25 + pr.next() * 0.5))),
       taskBoundary: pr.chance(0.4),
-      subgoal: next ? next.p.instance.subgoal() : goal,
-      visible: {
-        pinned: merged.pinned, protectedTools: merged.protectedTools, obligations: [taskOb, ...merged.visible],
-        pendingSteps: merged.pendingSteps, workUnits: merged.workUnits,
-      },
+      subgoal: subgoalFrom(goal, visible),
+      visible,
       downstream: merged.downstream,
     });
     oraclePoints.push({
       prunePoint: id,
-      removable: context.filter((x) => !necessary.has(x) && !grouped.has(x) && !partial.has(x)),
+      removable: context.map((it) => it.id).filter((x) => !necessary.has(x) && !grouped.has(x) && !partial.has(x)),
       partial: merged.partial,
       redundantGroups: merged.groups,
-      rationale: [...all.map((x) => x.c.rationale).filter(Boolean), 'Filler work (reads, searches, edits, passing runs, notes) feeds no later step.', 'The task statement holds the standing rule.'].join(' '),
+      rationale: [...all.map((c) => c.rationale).filter(Boolean), 'Decoy episodes and generic work that no later step quotes feed nothing later; live generic work is quoted by a later step until its need falls.', 'The task statement holds the standing rule.'].join(' '),
     });
   });
 
-  const families = [...new Set(placed.map((p) => p.instance.family))].sort(byCodeUnit);
-  const exercises = [...new Set(placed.flatMap((p) => p.instance.exercises))].sort(byCodeUnit);
-  const layout = placed.map((p) => `${p.instance.family} (${p.instance.variant}) opens at turn ${p.at.start}, ${p.at.point - (p.at.start + p.instance.span - 1)} turns before the prune point at turn ${p.at.point}; needed at turn ${p.at.needAt}`).join('; ');
+  const episodes: Episode[] = units.flatMap((u) => {
+    const own = [...written(u), ...(live.has(u) ? later(u) : [])];
+    return own.length === 0 ? [] : [{ family: u.family, role: live.has(u) ? 'episode' as const : 'decoy' as const, variant: u.variant, tag: u.tag, items: own, ...u.at }];
+  });
+  const placements = episodes.filter((e) => e.family !== GENERIC_WORK);
+  const familyNames = [...new Set(units.flatMap((u) => (u.instance ? [u.instance.family] : [])))].sort(byCodeUnit);
+  const exercises = [...new Set(units.flatMap((u) => u.instance?.exercises ?? []))].sort(byCodeUnit);
+  const layout = units.filter((u) => u.instance).map((u) => `${u.instance!.family} (${u.instance!.variant}) opens at turn ${u.at.start}, ${u.at.point - (u.at.start + u.instance!.span - 1)} turns before the prune point at turn ${u.at.point}; need drawn at turn ${u.at.needAt}`).join('; ');
   const fixtureIdText = fixtureId(index);
+  const achieved = best.t;
   const fixture = {
     schemaVersion: 1,
     id: fixtureIdText,
-    title: `Generated ${cls.name} session on ${service}: ${families.join(', ')}`,
-    description: `Generated by the prunelab corpus generator (seed ${seed}, index ${index}), ${cls.name} size class, ${b.items.length} items over ${turns} turns. Layout: ${layout}. Everything else is filler whose oracle status (removable) follows from construction.`,
+    title: `Generated ${cls.name} session on ${service}: ${familyNames.join(', ')}`,
+    description: `Generated by the prunelab corpus generator (seed ${seed}, index ${index}), ${cls.name} size class, ${items.length} items over ${turns} turns. Removable share requested ${share.toFixed(2)}, reached ${achieved.achieved.toFixed(3)} (${achieved.removable} of ${achieved.candidates} scored candidates). Layout: ${layout}. Which episodes and generic steps a later step needs is in the oracle, not here.`,
     exercises,
-    families,
+    families: familyNames,
     tools: b.toolList().sort((a, c) => byCodeUnit(a.name, c.name)),
-    items: b.items,
+    items,
     world: b.world(),
     prunePoints,
   };
   return {
-    id: fixtureIdText, fixture, families, sizeClass: cls.name, items: b.items.length,
-    oracle: { schemaVersion: 1, fixtureId: fixtureIdText, points: oraclePoints },
-    placements: placed.map((p) => ({ family: p.instance.family, variant: p.instance.variant, prefix: p.prefix, ...p.at })),
-    exercises: placed.map((p) => [p.instance.family, p.instance.exercises]),
+    id: fixtureIdText, fixture, families: familyNames, sizeClass: cls.name, items: items.length,
+    oracle: { schemaVersion: 1, fixtureId: fixtureIdText, points: oraclePoints, episodes: episodes.map((e) => ({ family: e.family, role: e.role, items: e.items })) },
+    placements,
+    units: episodes,
+    share: { requested: share, ...achieved },
+    exercises: units.flatMap((u) => (u.instance ? [[u.instance.family, u.instance.exercises] as [FamilyName, readonly string[]]] : [])),
   };
 }
 
@@ -201,37 +333,3 @@ function mergeClaims(list: readonly Claims[]): Claims {
   };
 }
 
-/** A family whose claims contradict themselves is a generator bug: stop rather than write a wrong oracle. */
-function checkClaims(where: string, c: Claims, visible: readonly Obligation[], context: readonly string[], necessary: ReadonlySet<string>, items: readonly DraftItem[], turnOf: ReadonlyMap<string, number>): void {
-  const fail = (problem: string): never => { throw new Error(`internal: generator claims at ${where}: ${problem}`); };
-  const inContext = new Set(context);
-  const seen = new Map<string, string>();
-  const claim = (id: string, as: string) => {
-    if (!inContext.has(id)) fail(`${as} item ${id} is not in context`);
-    const before = seen.get(id);
-    if (before) fail(`item ${id} is both ${before} and ${as}`);
-    seen.set(id, as);
-  };
-  for (const id of necessary) claim(id, 'necessary');
-  for (const p of c.partial) claim(p.itemId, 'partial');
-  for (const g of c.groups) {
-    if (g.items.length < 2) fail('a redundant group of fewer than two copies');
-    for (const id of g.items) claim(id, 'a redundant copy');
-  }
-  const recoverable = new Set(c.recoverable);
-  const byId = new Map(items.map((it) => [it.id, it]));
-  for (const o of [...visible, ...c.downstream]) {
-    for (const id of o.needs.itemIds) {
-      if (!seen.has(id) && !(recoverable.has(id) && (o.pointerSatisfies || o.rereadSatisfies))) fail(`obligation ${o.id} needs ${id}, which no claim keeps`);
-      if ((turnOf.get(id) ?? Infinity) > o.neededAtTurn) fail(`obligation ${o.id} needs ${id} before it exists`);
-    }
-    for (const s of o.needs.strings) {
-      const holds = o.needs.itemIds.some((id) => {
-        const it = byId.get(id);
-        const status = it?.status && it.status.state === 'error' ? `${it.status.message}\n${Object.values(it.status.fields ?? {}).join('\n')}` : '';
-        return (it?.content ?? '').includes(s) || status.includes(s);
-      });
-      if (!holds) fail(`obligation ${o.id} needs "${s}", which none of its items holds`);
-    }
-  }
-}

@@ -1,9 +1,9 @@
 // The whole generated corpus as file texts, in memory: what fixtures:generate writes and what fixtures:verify
 // regenerates to compare against. Fixtures are stored gzip-compressed (`.json.gz`); oracles stay plain JSON.
 import { gzipSync } from 'node:zlib';
-import { composeFixture, type Composed } from './compose.js';
+import { composeFixture, DEFAULT_REMOVABLE_SHARE, type Composed } from './compose.js';
 
-export const GENERATOR = { name: 'prunelab-corpus', version: '1.0.0' } as const;
+export const GENERATOR = { name: 'prunelab-corpus', version: '2.0.0' } as const;
 
 /** gzip level and header are fixed (Node writes mtime 0), so the same text always compresses to the same bytes. */
 export function gzipText(text: string): Buffer {
@@ -25,8 +25,8 @@ export interface GeneratedFile {
   readonly composed: Composed;
 }
 
-export function generatedFile(seed: number, index: number): GeneratedFile {
-  const composed = composeFixture(seed, index);
+export function generatedFile(seed: number, index: number, share: number = DEFAULT_REMOVABLE_SHARE): GeneratedFile {
+  const composed = composeFixture(seed, index, share);
   return {
     id: composed.id,
     fixtureName: `${composed.id}.json.gz`,
@@ -38,6 +38,6 @@ export function generatedFile(seed: number, index: number): GeneratedFile {
 }
 
 /** Calls `each` for fixtures 0..count-1 in order; one at a time, so a large corpus never sits in memory whole. */
-export function forEachGenerated(seed: number, count: number, each: (file: GeneratedFile) => void): void {
-  for (let i = 0; i < count; i += 1) each(generatedFile(seed, i));
+export function forEachGenerated(seed: number, count: number, share: number, each: (file: GeneratedFile) => void): void {
+  for (let i = 0; i < count; i += 1) each(generatedFile(seed, i, share));
 }

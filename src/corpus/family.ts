@@ -59,8 +59,6 @@ export interface FamilyInstance {
   use(b: TrajectoryBuilder, at: Placement): void;
   /** What the construction implies at a prune point at `turn` (items after `turn` are not in context). */
   claimsAt(turn: number, at: Placement): Claims;
-  /** A subgoal phrase for a prune point whose next due need is this family's (known once the family has opened). */
-  subgoal(): string;
 }
 
 export type FamilyFactory = (r: Rng, prefix: string, context: FamilyContext) => FamilyInstance;

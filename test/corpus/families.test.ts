@@ -59,13 +59,15 @@ describe('mutable-reread', () => {
       expect(standing(targetPoint(c).oracle, first!.id)).toBe('necessary');
     }
   });
-  it('changed by the agent: the edit explains the change and only the later read is needed', () => {
+  it('changed by the agent: the earlier read may go; the edit call and the later read both hold the new value and form a redundant group', () => {
     for (const c of casesOf('mutable-reread', 'changed-by-agent')) {
       const [first, second] = results(c).filter((r) => r.tool!.name === 'read_file');
       expect(first!.content).not.toBe(second!.content);
-      expect(c.items.some((it) => it.kind === 'tool-call' && changes(it, first!.source!.identity))).toBe(true);
-      expect(standing(targetPoint(c).oracle, first!.id)).toBe('removable');
-      expect(standing(targetPoint(c).oracle, second!.id)).toBe('necessary');
+      const edit = c.items.find((it) => it.kind === 'tool-call' && changes(it, first!.source!.identity))!;
+      expect(edit).toBeDefined();
+      const { oracle } = targetPoint(c);
+      expect(standing(oracle, first!.id)).toBe('removable');
+      expect(oracle.redundantGroups).toContainEqual({ items: [edit.id, second!.id], keep: 1 });
     }
   });
 });
@@ -162,10 +164,13 @@ describe('rejected-hypothesis', () => {
       for (const h of hyps.filter((x) => x !== holder[0])) expect(standing(oracle, h.id)).toBe('removable');
     }
   });
-  it('evidence recorded elsewhere: every rejected hypothesis is removable', () => {
+  it('evidence recorded elsewhere: the pool hypothesis and the notes call hold the measurement as a redundant group; the other hypotheses are removable', () => {
     for (const c of casesOf('rejected-hypothesis', 'evidence-recorded-elsewhere')) {
       const { oracle } = targetPoint(c);
-      for (const h of c.items.filter((it) => it.kind === 'hypothesis')) expect(standing(oracle, h.id)).toBe('removable');
+      const notes = c.items.find((it) => it.tool?.name === 'append_notes' && it.kind === 'tool-call')!;
+      const pool = c.items.find((it) => it.kind === 'hypothesis' && it.flags.negativeResult)!;
+      expect(oracle.redundantGroups).toContainEqual({ items: [pool.id, notes.id], keep: 1 });
+      for (const h of c.items.filter((it) => it.kind === 'hypothesis' && it.id !== pool.id)) expect(standing(oracle, h.id)).toBe('removable');
     }
   });
 });

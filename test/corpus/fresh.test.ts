@@ -59,7 +59,7 @@ describe('drawFresh', () => {
 
 describe('names that used to run out', () => {
   it('a builder hands out more fresh names than its pool holds, all distinct', () => {
-    const b = new TrajectoryBuilder(0);
+    const b = new TrajectoryBuilder(0, rng('fresh-ids'));
     const r = rng('fresh-pool');
     const names = Array.from({ length: NOUNS.length * 3 }, () => b.unique(() => `packages/orders-${r.pick(NOUNS)}`));
     expect(new Set(names).size).toBe(names.length);

@@ -65,7 +65,7 @@ describe('fixtures:generate', () => {
     const loaded = loadFixtures(join(root, 'fixtures'), root);
     expect(loaded.filter((l) => l.file.startsWith('fixtures/generated/'))).toHaveLength(12);
     const manifest = FixtureManifest.parse(JSON.parse(readFileSync(join(root, 'fixtures', 'MANIFEST.json'), 'utf8')));
-    expect(manifest.generator).toEqual({ name: 'prunelab-corpus', version: expect.any(String), seed: 5, count: 12, out: 'fixtures/generated' });
+    expect(manifest.generator).toEqual({ name: 'prunelab-corpus', version: expect.any(String), seed: 5, count: 12, out: 'fixtures/generated', removableShare: 0.3 });
     expect(manifest.fixtures.map((f) => f.file)).toEqual(loaded.map((l) => l.file));
     for (const l of loaded) {
       expect(manifest.fixtures.find((f) => f.file === l.file)!.sha256).toBe(l.sha256);
@@ -120,6 +120,22 @@ describe('fixtures:generate', () => {
     expect(v.code).toBe(0);
   });
 
+  it('generates at the requested removable share, records it in the manifest and README, and verifies at it', async () => {
+    const root = tempRoot();
+    const r = await cli(['fixtures-generate', '--seed', '7', '--count', '3', '--removable-share', '0.6', '--out', 'fixtures/share'], root);
+    expect(r.code).toBe(0);
+    const manifest = FixtureManifest.parse(JSON.parse(readFileSync(join(root, 'fixtures', 'share', 'MANIFEST.json'), 'utf8')));
+    expect(manifest.generator).toMatchObject({ seed: 7, count: 3, removableShare: 0.6 });
+    const readme = readFileSync(join(root, 'fixtures', 'share', 'README.md'), 'utf8');
+    expect(readme).toMatch(/Removable share: requested 0\.6, reached 0\.\d{3}/);
+    const oracle = readFileSync(join(root, 'fixtures', 'share', 'oracles', 'gen-0000.oracle.json'), 'utf8');
+    expect(oracle).toBe(generatedFile(7, 0, 0.6).oracleText);
+    expect(oracle).not.toBe(generatedFile(7, 0, 0.15).oracleText);
+    const v = await cli(['fixtures-verify', '--manifest', join(root, 'fixtures', 'share', 'MANIFEST.json')], root);
+    expect(v.stderr).toBe('');
+    expect(v.code).toBe(0);
+  });
+
   it('keeps a corpus at another folder of the package out of fixtures/MANIFEST.json', async () => {
     const root = tempRoot(true);
     expect((await gen(root, '--count', '2')).code).toBe(0);
@@ -135,6 +151,8 @@ describe('fixtures:generate', () => {
     ['a non-integer count', ['--count', 'many'], /--count does not take "many"/],
     ['a zero count', ['--count', '0'], /--count does not take "0": expected an integer from 1/],
     ['a fractional seed', ['--seed', '1.5'], /--seed does not take "1.5"/],
+    ['a removable share above 1', ['--removable-share', '1.5'], /--removable-share does not take "1.5"/],
+    ['a removable share that is not a number', ['--removable-share', 'most'], /--removable-share does not take "most"/],
     ['an unknown flag', ['--sed', '3'], /unknown option --sed/],
     ['a missing value', ['--count'], /option --count needs a value/],
   ];

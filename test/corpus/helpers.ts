@@ -16,21 +16,23 @@ export function standing(point: OraclePoint, id: string): Standing {
 export interface Case {
   readonly composed: Composed;
   readonly fixture: FixtureT;
+  /** The episode's drawn tag: its obligations are `ob-<tag>-...`, its work unit `wu-<tag>`. */
   readonly prefix: string;
   readonly placement: Composed['placements'][number];
   /** The episode's own items, in trajectory order. */
   readonly items: Item[];
 }
 
-/** Up to `want` compositions (seed 7, increasing index) holding the family in the given variant. */
+/** Up to `want` compositions (seed 7, increasing index) holding a live episode of the family in the given variant. */
 export function casesOf(family: FamilyName, variant: string, want = 2, limit = 400): Case[] {
   const out: Case[] = [];
   for (let i = family === 'dormant-dependency' ? 0 : 0; i < limit && out.length < want; i += 1) {
     const composed = composeFixture(7, i);
-    const placement = composed.placements.find((p) => p.family === family && p.variant === variant);
+    const placement = composed.placements.find((p) => p.family === family && p.variant === variant && p.role === 'episode');
     if (!placement) continue;
     const fixture = Fixture.parse(JSON.parse(JSON.stringify(composed.fixture)));
-    out.push({ composed, fixture, prefix: placement.prefix, placement, items: fixture.items.filter((it) => it.id.startsWith(`${placement.prefix}-`)) });
+    const own = new Set(placement.items);
+    out.push({ composed, fixture, prefix: placement.tag, placement, items: fixture.items.filter((it) => own.has(it.id)) });
   }
   if (out.length === 0) throw new Error(`no composition with ${family}/${variant} in ${limit} tries`);
   return out;

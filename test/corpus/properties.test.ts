@@ -45,8 +45,8 @@ describe('the generator terminates for every seed and index (property)', () => {
 
   it('composes the indexes that used to fail: a used-up name pool (568) and a go suite with more files than names (4148)', () => {
     expect(composeFixture(20261202, 568).id).toBe('gen-0568');
-    const text = JSON.stringify(composeFixture(20261202, 4148).fixture);
-    // The suite ran out of go's 32 package names and numbered the rest instead of redrawing forever.
-    expect(text).toMatch(/\.\/internal\/[a-z]+2\b/);
+    // Generator v2 draws differently, so these indexes no longer hit the used-up pool themselves; that numbering is
+    // pinned in fresh.test.ts. Here they must still compose (and terminate).
+    expect(composeFixture(20261202, 4148).id).toBe('gen-4148');
   }, 120_000);
 });

@@ -118,7 +118,7 @@ describe('fixtures:verify', () => {
     writeFileSync(join(root, file), gzipText(JSON.stringify(doc)));
     const r = await verify(root);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/fixtures\/generated\/gen-0000\.json\.gz: item "u-task" \(items\[0\]\), field "origin"/);
+    expect(r.stderr).toMatch(/fixtures\/generated\/gen-0000\.json\.gz: item "i[0-9a-f]{8}" \(items\[0\]\), field "origin"/);
   });
 
   it('exits 2 naming a generated fixture that is not valid gzip', async () => {

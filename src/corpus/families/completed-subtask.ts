@@ -24,7 +24,6 @@ export const completedSubtask: FamilyFactory = (r, p, ctx) => {
     variant,
     span: 4,
     exercises: ['verified-completion', 'oldest-first', 'predictive-semantic'],
-    subgoal: () => (variant === 'later-dependency' ? `Extend ${path} for the follow-up to ${ticket}` : `Report ${ticket} as done in the release notes`),
     open(b, at) {
       startTurn = at.start;
       path = b.unique(() => sourcePath(r, language, ctx.domain));
@@ -34,26 +33,26 @@ export const completedSubtask: FamilyFactory = (r, p, ctx) => {
       b.tool('apply_patch', 'non-idempotent', 'applies a unified diff');
       b.tool('run_tests', 'read-mutable', 'runs a test command in a package');
       b.at(at.start);
-      b.note(`${p}-task`, 'user', 'instruction', `Please pick up ${ticket}: ${file.symbol} in ${path} mishandles the retry count. Small fix, then move on.`);
-      const read = b.call(`${p}-read`, { tool: 'read_file', arguments: { path }, content: `read_file ${path}` }, { content: file.content, source: { identity: `${ctx.repo}/${path}`, version: { kind: 'content-hash', value: `sha256:${r.hex(16)}` }, mutable: true } });
+      const taskId = b.note('user', 'instruction', `Please pick up ${ticket}: ${file.symbol} in ${path} mishandles the retry count. Small fix, then move on.`);
+      const read = b.call({ tool: 'read_file', arguments: { path }, content: `read_file ${path}` }, { content: file.content, source: { identity: `${ctx.repo}/${path}`, version: { kind: 'content-hash', value: `sha256:${r.hex(16)}` }, mutable: true } });
       readId = read.result;
-      trace.push(`${p}-task`, read.call, read.result);
+      trace.push(taskId, read.call, read.result);
       b.at(at.start + 1);
       const patch = gitDiff(r, path, 'retries = retries - 1', 'retries = Math.max(0, retries - 1)');
-      const edit = b.call(`${p}-patch`, { tool: 'apply_patch', arguments: { patch }, content: `apply_patch\n${patch}`, effects: [`${ctx.repo}/${path}`] }, { content: `Applied patch to ${path}` });
+      const edit = b.call({ tool: 'apply_patch', arguments: { patch }, content: `apply_patch\n${patch}`, effects: [`${ctx.repo}/${path}`] }, { content: `Applied patch to ${path}` });
       trace.push(edit.call, edit.result);
       b.at(at.start + 2);
       const target = b.unique(() => `packages/${ctx.domain}-${ticket.toLowerCase()}`);
       const run = testRun(r, testSuite(r, runner, target, r.int(4, 20)), [], r.int(500, 30_000));
-      const tests = b.call(`${p}-tests`, { tool: 'run_tests', arguments: { cwd: target, command: run.command }, content: `cd ${target} && ${run.command}` }, { content: run.content, covers: run.covers, source: { identity: `workspace:${target}`, version: 'UNKNOWN', mutable: true } });
+      const tests = b.call({ tool: 'run_tests', arguments: { cwd: target, command: run.command }, content: `cd ${target} && ${run.command}` }, { content: run.content, covers: run.covers, source: { identity: `workspace:${target}`, version: 'UNKNOWN', mutable: true } });
       trace.push(tests.call, tests.result);
       b.at(at.start + 3);
       closedAt = b.turn;
       summaryStrings = [`${ticket} fixed`, run.summary];
-      summaryId = b.note(`${p}-done`, 'model', 'reasoning', `${ticket} fixed: ${file.symbol} no longer lets the retry count go negative (${path}). Tests: ${run.summary}.`);
+      summaryId = b.note('model', 'reasoning', `${ticket} fixed: ${file.symbol} no longer lets the retry count go negative (${path}). Tests: ${run.summary}.`);
     },
     use(b) {
-      b.note(`${p}-use`, 'model', 'reasoning', variant === 'later-dependency'
+      b.note('model', 'reasoning', variant === 'later-dependency'
         ? `The follow-up builds on ${detail} from ${path}; ${ticket} is already fixed.`
         : `Release notes: ${ticket} fixed.`);
     },

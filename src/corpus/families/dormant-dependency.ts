@@ -21,7 +21,6 @@ export const dormantDependency: FamilyFactory = (r, p, ctx) => {
     variant,
     span: 3,
     exercises: ['verified-completion', 'observation-masking', 'oldest-first', 'predictive-semantic'],
-    subgoal: () => `Move ${ctx.service} to the new runtime and revisit the ${dep} pin`,
     open(b, at) {
       startTurn = at.start;
       b.tool('read_logs', 'read-mutable', 'reads recent log lines of a service');
@@ -29,18 +28,18 @@ export const dormantDependency: FamilyFactory = (r, p, ctx) => {
       b.at(at.start);
       const t = stackTrace(r, language, ctx.domain, r.int(4, 30));
       top = t.top;
-      const logs = b.call(`${p}-logs`, { tool: 'read_logs', arguments: { service: ctx.service, since: '10m' }, content: `read_logs ${ctx.service} --since 10m` }, { content: `${t.content}\n(${dep}@${bad} loaded)`, source: { identity: `logs:${ctx.service}`, version: 'UNKNOWN', mutable: true } });
+      const logs = b.call({ tool: 'read_logs', arguments: { service: ctx.service, since: '10m' }, content: `read_logs ${ctx.service} --since 10m` }, { content: `${t.content}\n(${dep}@${bad} loaded)`, source: { identity: `logs:${ctx.service}`, version: 'UNKNOWN', mutable: true } });
       traceId = logs.result;
       trace.push(logs.call, logs.result);
       b.at(at.start + 1);
       const manifest = language === 'python' ? 'requirements.txt' : language === 'java' ? 'build.gradle' : 'package.json';
-      const pin = b.call(`${p}-pin`, { tool: 'edit_file', arguments: { path: manifest, old: `${dep}@${bad}`, new: `${dep}@${good}` }, content: `edit_file ${manifest}\n-  ${dep} ${bad}\n+  ${dep} ${good}`, effects: [`${ctx.repo}/${manifest}`] }, { content: `Edited ${manifest}: 1 line changed` });
+      const pin = b.call({ tool: 'edit_file', arguments: { path: manifest, old: `${dep}@${bad}`, new: `${dep}@${good}` }, content: `edit_file ${manifest}\n-  ${dep} ${bad}\n+  ${dep} ${good}`, effects: [`${ctx.repo}/${manifest}`] }, { content: `Edited ${manifest}: 1 line changed` });
       trace.push(pin.call, pin.result);
       b.at(at.start + 2);
-      summaryId = b.note(`${p}-pinned`, 'model', 'reasoning', `Pinned ${dep} to ${good}; the crash at ${top} is gone. Workaround only: revisit when the runtime moves.`);
+      summaryId = b.note('model', 'reasoning', `Pinned ${dep} to ${good}; the crash is gone. Workaround only: revisit when the runtime moves.`);
     },
     use(b) {
-      b.note(`${p}-use`, 'user', 'instruction', `We're moving ${ctx.service} to the new runtime now and ${dep} ${good} does not support it. Is the original crash at ${top} back?`);
+      b.note('user', 'instruction', `We're moving ${ctx.service} to the new runtime now and ${dep} ${good} does not support it. Is the original crash at ${top} back?`);
     },
     claimsAt(t, at) {
       if (t < startTurn) return NO_CLAIMS;

@@ -23,7 +23,6 @@ export const failedCallBulkyInput: FamilyFactory = (r, p, ctx) => {
     variant,
     span: 1,
     exercises: ['errored-input-residue', 'observation-masking', 'oldest-first'],
-    subgoal: () => (variant === 'input-explains' ? `Fix the broken statement in the migration and reapply it to ${database}` : `Retry the ${ctx.service} manifest upload`),
     open(b, at) {
       b.at(at.start);
       turn = b.turn;
@@ -31,7 +30,7 @@ export const failedCallBulkyInput: FamilyFactory = (r, p, ctx) => {
         const m = migration(r, tokens);
         const fail = psqlFailure(r, m, database);
         b.tool('psql', 'non-idempotent', 'psql -v ON_ERROR_STOP=1 -d <db> with the script on stdin');
-        const pair = b.call(`${p}-apply`, { tool: 'psql', arguments: { database, script: m.script }, content: `psql -v ON_ERROR_STOP=1 -d ${database} <<'SQL'\n${m.script}SQL` },
+        const pair = b.call({ tool: 'psql', arguments: { database, script: m.script }, content: `psql -v ON_ERROR_STOP=1 -d ${database} <<'SQL'\n${m.script}SQL` },
           { content: fail.content, status: { state: 'error', errorType: 'PsqlError', message: fail.message, fields: fail.fields }, source: { identity: `db:${database}`, version: 'UNKNOWN', mutable: true } });
         callId = pair.call;
         resultId = pair.result;
@@ -45,7 +44,7 @@ export const failedCallBulkyInput: FamilyFactory = (r, p, ctx) => {
         b.tool('http_put', 'non-idempotent', 'uploads a body to a URL');
         const code = r.pick(['ECONNRESET', 'ETIMEDOUT', 'EAI_AGAIN']);
         message = `request to https://${host}/v1/manifests/${name} failed, reason: ${code}`;
-        const pair = b.call(`${p}-upload`, { tool: 'http_put', arguments: { url: `https://${host}/v1/manifests/${name}`, body: manifest.content }, content: `PUT https://${host}/v1/manifests/${name}\n${manifest.content}` },
+        const pair = b.call({ tool: 'http_put', arguments: { url: `https://${host}/v1/manifests/${name}`, body: manifest.content }, content: `PUT https://${host}/v1/manifests/${name}\n${manifest.content}` },
           { content: `> PUT /v1/manifests/${name} HTTP/1.1\n> Host: ${host}\n> Content-Length: ${manifest.content.length}\n>\n* Connection #0 to host ${host} left intact\n* ${message}\ncurl: (56) Recv failure: Connection reset by peer`, status: { state: 'error', errorType: 'FetchError', message, fields: { code, attempt: '1' } } });
         callId = pair.call;
         resultId = pair.result;
@@ -53,7 +52,7 @@ export const failedCallBulkyInput: FamilyFactory = (r, p, ctx) => {
       }
     },
     use(b) {
-      b.note(`${p}-use`, 'model', 'reasoning', variant === 'input-explains'
+      b.note('model', 'reasoning', variant === 'input-explains'
         ? `The failing statement is ${quote}: the column list ends with a trailing comma. Regenerating the script without it.`
         : `The upload failed on the network (${where}), not on the manifest; retrying the same body with backoff.`);
     },

@@ -20,7 +20,6 @@ export const immutableDuplicateRead: FamilyFactory = (r, p, ctx) => {
     variant,
     span: copies,
     exercises: ['exact-redundancy', 'source-identity', 'same-tool-args-dedup'],
-    subgoal: () => `Adjust the caller of ${file?.symbol ?? 'the vendored module'} in ${path}`,
     open(b, at) {
       path = b.unique(() => `vendor/${sourcePath(r, language, ctx.domain)}`);
       file = sourceFile(r, language, path, tokens);
@@ -31,13 +30,13 @@ export const immutableDuplicateRead: FamilyFactory = (r, p, ctx) => {
         b.at(at.start + i);
         const numbered = variant === 'numbered-and-plain' && i === 0;
         const pair = numbered
-          ? b.call(`${p}-read${i + 1}`, { tool: 'read_file', arguments: { path, lineNumbers: true }, content: `read_file ${path} (with line numbers)` }, { content: withLineNumbers(file.content), source })
-          : b.call(`${p}-read${i + 1}`, { tool: 'git_show', arguments: { rev, path }, content: `git show ${rev.slice(0, 7)}:${path}` }, { content: file.content, source });
+          ? b.call({ tool: 'read_file', arguments: { path, lineNumbers: true }, content: `read_file ${path} (with line numbers)` }, { content: withLineNumbers(file.content), source })
+          : b.call({ tool: 'git_show', arguments: { rev, path }, content: `git show ${rev.slice(0, 7)}:${path}` }, { content: file.content, source });
         reads.push({ id: pair.result, turn: b.turn });
       }
     },
     use(b) {
-      b.note(`${p}-use`, 'model', 'reasoning', `The call site has to match ${line()} from ${path} at ${rev.slice(0, 7)}; adjusting the caller, not the vendored code.`);
+      b.note('model', 'reasoning', `The call site has to match ${line()} from ${path} at ${rev.slice(0, 7)}; adjusting the caller, not the vendored code.`);
     },
     claimsAt(turn, at) {
       const inContext = reads.filter((x) => x.turn <= turn).map((x) => x.id);

@@ -20,7 +20,6 @@ export const largeReconstructibleRead: FamilyFactory = (r, p, ctx) => {
     variant,
     span: 1,
     exercises: ['regenerability-guard', 'durable-pointer recovery', 're-read recovery', 'oldest-first', 'predictive-semantic'],
-    subgoal: () => `Implement the client change against ${what}`,
     open(b, at) {
       b.at(at.start);
       turn = b.turn;
@@ -35,7 +34,7 @@ export const largeReconstructibleRead: FamilyFactory = (r, p, ctx) => {
         b.tool('git_show', 'pure', 'git show <sha>:<path>; a fixed sha names fixed bytes');
         b.sourceState(identity, 0, file.content);
         const pointer = b.stored(`artifacts/${path}@${rev.slice(0, 7)}`, file.content);
-        id = b.call(`${p}-big`, { tool: 'git_show', arguments: { rev, path }, content: `git show ${rev.slice(0, 7)}:${path}` },
+        id = b.call({ tool: 'git_show', arguments: { rev, path }, content: `git show ${rev.slice(0, 7)}:${path}` },
           { content: file.content, source: { identity, version: { kind: 'git-sha', value: rev, of: 'commit' }, mutable: false }, flags: { durablePointer: pointer } }).result;
       } else {
         const url = `https://${ctx.domain}.staging.internal/v2/${r.pick(['catalog', 'limits', 'flags', 'routes'])}`;
@@ -45,11 +44,11 @@ export const largeReconstructibleRead: FamilyFactory = (r, p, ctx) => {
         b.tool('http_get', 'read-mutable', 'GET a URL');
         b.sourceState(`http:${url}`, 0, body.content);
         b.sourceState(`http:${url}`, turn + 1, body.content.replace(quote, `"RATE_LIMIT_PER_MINUTE": ${Number(body.setting.value) + 1}`));
-        id = b.call(`${p}-big`, { tool: 'http_get', arguments: { url }, content: `GET ${url}` }, { content: body.content, source: { identity: `http:${url}`, version: 'UNKNOWN', mutable: true } }).result;
+        id = b.call({ tool: 'http_get', arguments: { url }, content: `GET ${url}` }, { content: body.content, source: { identity: `http:${url}`, version: 'UNKNOWN', mutable: true } }).result;
       }
     },
     use(b) {
-      b.note(`${p}-use`, 'model', 'reasoning', `Implementing against ${quote} from ${what}.`);
+      b.note('model', 'reasoning', `Implementing against ${quote} from ${what}.`);
     },
     claimsAt(t, at) {
       if (t < turn || t >= at.needAt) return NO_CLAIMS;

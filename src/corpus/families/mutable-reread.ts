@@ -1,6 +1,7 @@
 // A mutable config read twice. Unchanged (same content hash both times): the copies are interchangeable.
 // Changed by someone else between the reads: the earlier value is history a later step needs, so the earlier read
-// is not removable. Changed by the agent's own edit: only the current value matters and the earlier read may go.
+// is not removable. Changed by the agent's own edit: only the current value matters and the earlier read may go; the edit call and
+// the later read both hold that value, so they form a redundant group.
 import { ob, claims, NO_CLAIMS, type FamilyFactory } from '../family.js';
 import { configFile, withSetting } from '../payloads/configs.js';
 import { sha256 } from '../../fixture/canonical.js';
@@ -18,12 +19,12 @@ export const mutableReread: FamilyFactory = (r, p, ctx) => {
   const value = (v: string) => (format === 'json' ? `"${key}": ${v}` : `${key}: "${v}"`);
   let first = { id: '', turn: 0 };
   let second = { id: '', turn: 0 };
+  let editId = '';
   return {
     family: 'mutable-reread',
     variant,
     span: variant === 'changed-by-agent' ? 3 : 2,
     exercises: ['source-identity', 'checked-supersession', 'same-tool-args-dedup', 'exact-redundancy'],
-    subgoal: () => `Write up the ${key} setting history of ${path} for the incident review`,
     open(b, at) {
       path = b.unique(() => `config/${ctx.service}.${r.pick(['staging', 'prod', 'canary'])}.${format}`);
       const identity = `${ctx.repo}/${path}`;
@@ -33,22 +34,22 @@ export const mutableReread: FamilyFactory = (r, p, ctx) => {
       b.sourceState(identity, 0, v1.content);
       const src = (content: string) => ({ identity, version: { kind: 'content-hash' as const, value: `sha256:${sha256(content).slice(0, 16)}` }, mutable: true });
       b.at(at.start);
-      const read = (n: number, content: string) => b.call(`${p}-cfg${n}`, { tool: 'read_file', arguments: { path }, content: `read_file ${path}` }, { content, source: src(content) });
-      first = { id: read(1, v1.content).result, turn: b.turn };
+      const read = (content: string) => b.call({ tool: 'read_file', arguments: { path }, content: `read_file ${path}` }, { content, source: src(content) });
+      first = { id: read(v1.content).result, turn: b.turn };
       if (variant === 'changed-by-agent') {
         b.tool('edit_file', 'non-idempotent', 'replaces one string in a file');
         b.at(at.start + 1);
-        b.call(`${p}-edit`, { tool: 'edit_file', arguments: { path, old: value(before), new: value(after) }, content: `edit_file ${path}\n-  ${value(before)}\n+  ${value(after)}`, effects: [{ source: identity, outcome: 'succeeded' }] }, { content: `Edited ${path}: 1 line changed` });
+        editId = b.call({ tool: 'edit_file', arguments: { path, old: value(before), new: value(after) }, content: `edit_file ${path}\n-  ${value(before)}\n+  ${value(after)}`, effects: [{ source: identity, outcome: 'succeeded' }] }, { content: `Edited ${path}: 1 line changed` }).call;
       } else if (variant === 'changed-externally') {
         b.at(at.start + 1);
-        b.note(`${p}-heads-up`, 'user', 'instruction', `FYI ${person} changed ${key} in ${path} from the config UI a minute ago.`);
+        b.note('user', 'instruction', `FYI ${person} changed ${key} in ${path} from the config UI a minute ago.`);
       }
       b.at(at.start + (variant === 'changed-by-agent' ? 2 : 1));
       if (variant !== 'unchanged') b.sourceState(identity, b.turn, v2.content);
-      second = { id: read(2, v2.content).result, turn: b.turn };
+      second = { id: read(v2.content).result, turn: b.turn };
     },
     use(b) {
-      b.note(`${p}-use`, 'model', 'reasoning', variant === 'changed-externally'
+      b.note('model', 'reasoning', variant === 'changed-externally'
         ? `Incident note: ${key} went from ${before} to ${after} in ${path} (changed by ${person} outside this session).`
         : `Incident note: ${key} is ${variant === 'unchanged' ? before : after} in ${path}.`);
     },
@@ -72,10 +73,11 @@ export const mutableReread: FamilyFactory = (r, p, ctx) => {
           rationale: `${path} changed outside the session between the reads: the earlier read is the only record of the old value.`,
         });
       }
+      // The agent's edit call already holds the value it set, so it and the later read are two copies of one fact.
       return claims({
-        downstream: [ob(`ob-${p}-new`, `The note needs the current value the agent set.`, at.needAt, [second.id], [value(after)], probe)],
-        necessary: [second.id],
-        rationale: `The agent's own edit changed ${path}; only the later read's value matters.`,
+        downstream: [ob(`ob-${p}-new`, `The note needs the current value the agent set.`, at.needAt, [editId, second.id], [value(after)], probe)],
+        groups: [{ items: [editId, second.id], keep: 1 }],
+        rationale: `The agent's own edit changed ${path}; only the current value matters, and the edit call and the later read both hold it.`,
       });
     },
   };

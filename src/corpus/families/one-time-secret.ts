@@ -19,19 +19,18 @@ export const oneTimeSecret: FamilyFactory = (r, p, ctx) => {
     : JSON.stringify({ id: `pi_${r.hex(24)}`, status: 'requires_confirmation', amount: r.int(100, 99999), currency: r.pick(['eur', 'usd', 'jpy']), [kind === 'idempotency-key' ? 'idempotency_key' : 'nonce']: secret, expires_at: r.int(1_790_000_000, 1_800_000_000) }, null, 2);
   const useStep = (b: TrajectoryBuilder) => {
     b.tool('run_step', 'non-idempotent', 'runs a deployment step with the given environment');
-    b.call(`${p}-step`, { tool: 'run_step', arguments: { step: `${kind}-consumer`, secret }, content: `run_step ${kind}-consumer (secret passed via environment)` }, { content: `step ${kind}-consumer completed in ${r.int(2, 90)}s` });
+    b.call({ tool: 'run_step', arguments: { step: `${kind}-consumer`, secret }, content: `run_step ${kind}-consumer (secret passed via environment)` }, { content: `step ${kind}-consumer completed in ${r.int(2, 90)}s` });
   };
   return {
     family: 'one-time-secret',
     variant,
     span: variant === 'already-used' ? 2 : 1,
     exercises: ['regenerability-guard', 'oldest-first', 'observation-masking', 'predictive-semantic'],
-    subgoal: () => `Run the ${kind} consumer step for ${ctx.service}`,
     open(b, at) {
       b.at(at.start);
       turn = b.turn;
       b.tool('issue_secret', 'non-idempotent', 'issues a one-time credential, key or nonce');
-      resultId = b.call(`${p}-issue`, { tool: 'issue_secret', arguments: { kind, scope: ctx.service }, content: issueText }, { content, flags: { oneTimeSecret: true } }).result;
+      resultId = b.call({ tool: 'issue_secret', arguments: { kind, scope: ctx.service }, content: issueText }, { content, flags: { oneTimeSecret: true } }).result;
       if (variant === 'already-used') {
         b.at(at.start + 1);
         useStep(b);
@@ -39,7 +38,7 @@ export const oneTimeSecret: FamilyFactory = (r, p, ctx) => {
     },
     use(b) {
       if (variant !== 'already-used') useStep(b);
-      else b.note(`${p}-use`, 'model', 'reasoning', `The ${kind} consumer already ran; nothing else uses the ${kind}.`);
+      else b.note('model', 'reasoning', `The ${kind} consumer already ran; nothing else uses the ${kind}.`);
     },
     claimsAt(t, at) {
       if (t < turn || t >= at.needAt || variant === 'already-used') return NO_CLAIMS;

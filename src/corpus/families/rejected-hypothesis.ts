@@ -21,7 +21,6 @@ export const rejectedHypothesis: FamilyFactory = (r, p, ctx) => {
     variant,
     span: count + 1,
     exercises: ['predictive-semantic', 'regenerability-guard', 'ladder'],
-    subgoal: () => `Answer whether raising the ${ctx.service} pool size would help`,
     open(b, at) {
       startTurn = at.start;
       b.tool('kubectl_get', 'read-mutable', 'kubectl get <kind>');
@@ -37,36 +36,38 @@ export const rejectedHypothesis: FamilyFactory = (r, p, ctx) => {
       order.forEach((k, i) => {
         b.at(at.start + i);
         const c = checks[k]!();
-        const pair = b.call(`${p}-check${i + 1}`, { tool: c.tool, arguments: c.args, content: c.text }, { content: c.out, source: { identity: `k8s:${ctx.service}/${c.tool}`, version: 'UNKNOWN', mutable: true }, flags: { transientState: true } });
+        const pair = b.call({ tool: c.tool, arguments: c.args, content: c.text }, { content: c.out, source: { identity: `k8s:${ctx.service}/${c.tool}`, version: 'UNKNOWN', mutable: true }, flags: { transientState: true } });
         void pair;
-        b.note(`${p}-h${i + 1}`, 'model', 'hypothesis', `Hypothesis: ${c.h}. Checked with ${c.text}: the output does not show it, so this is rejected.`, { verdict: 'rejected' });
+        b.note('model', 'hypothesis', `Hypothesis: ${c.h}. Checked with ${c.text}: the output does not show it, so this is rejected.`, { verdict: 'rejected' });
       });
       b.at(at.start + count);
       const pools = `${' database | user | cl_active | cl_waiting | sv_active | sv_idle | maxwait\n'}${Array.from({ length: r.int(2, 6) }, () => ` ${ctx.domain} | app | ${r.int(0, inUse)} | 0 | ${r.int(0, inUse)} | ${r.int(0, 9)} | 0`).join('\n')}`;
-      b.call(`${p}-pools`, { tool: 'pgbouncer_show', arguments: { command: 'SHOW POOLS' }, content: 'psql -p 6432 pgbouncer -c "SHOW POOLS"' }, { content: pools, source: { identity: `pgbouncer:${ctx.service}/pools`, version: 'UNKNOWN', mutable: true }, flags: { transientState: true } });
-      negId = b.note(`${p}-hneg`, 'model', 'hypothesis', `Hypothesis: the connection pool is exhausted. Watched SHOW POOLS through the spike: ${measurement}, no clients waiting. Rejected; the pool is not the bottleneck.`, { verdict: 'rejected', flags: { negativeResult: true } });
+      b.call({ tool: 'pgbouncer_show', arguments: { command: 'SHOW POOLS' }, content: 'psql -p 6432 pgbouncer -c "SHOW POOLS"' }, { content: pools, source: { identity: `pgbouncer:${ctx.service}/pools`, version: 'UNKNOWN', mutable: true }, flags: { transientState: true } });
+      negId = b.note('model', 'hypothesis', `Hypothesis: the connection pool is exhausted. Watched SHOW POOLS through the spike: ${measurement}, no clients waiting. Rejected; the pool is not the bottleneck.`, { verdict: 'rejected', flags: { negativeResult: true } });
       if (variant === 'evidence-recorded-elsewhere') {
         b.tool('append_notes', 'non-idempotent', 'appends to the session notes file');
-        notesId = b.call(`${p}-notes`, { tool: 'append_notes', arguments: { text: `pool check: ${measurement}` }, content: `append_notes "pool check: ${measurement}"` }, { content: 'appended 1 line to NOTES.md' }).call;
+        notesId = b.call({ tool: 'append_notes', arguments: { text: `pool check: ${measurement}` }, content: `append_notes "pool check: ${measurement}"` }, { content: 'appended 1 line to NOTES.md' }).call;
       }
       cause = `one query per ${r.pick(NOUNS)} in the ${r.pick(NOUNS)} resolver (N+1)`;
-      causeId = b.note(`${p}-cause`, 'model', 'reasoning', `Root cause: ${cause}.`);
+      causeId = b.note('model', 'reasoning', `Root cause: ${cause}.`);
     },
     use(b) {
-      b.note(`${p}-use`, 'model', 'reasoning', `On the pool question: no, raising it would not help; ${measurement}.`);
+      b.note('model', 'reasoning', `On the pool question: no, raising it would not help; ${measurement}.`);
     },
     claimsAt(t, at) {
       if (t < startTurn + count || t >= at.needAt) return NO_CLAIMS;
-      const evidence = variant === 'only-negative-evidence' ? negId : notesId;
+      // With the notes call the measurement sits in two items: either one answers, so they are a redundant group.
+      const evidence = variant === 'only-negative-evidence' ? [negId] : [negId, notesId];
       return claims({
         downstream: [
-          ob(`ob-${p}-pool`, 'The pool-size question is answered from the live measurement, which cannot be taken again after the spike.', at.needAt, [evidence], [measurement], { question: 'How many pool connections were in use during the spike?', expectedAnswer: measurement }),
+          ob(`ob-${p}-pool`, 'The pool-size question is answered from the live measurement, which cannot be taken again after the spike.', at.needAt, evidence, [measurement], { question: 'How many pool connections were in use during the spike?', expectedAnswer: measurement }),
           ob(`ob-${p}-cause`, 'The fix and the answer cite the root cause.', at.needAt, [causeId], [cause], { question: 'What was the root cause?', expectedAnswer: cause }),
         ],
-        necessary: [evidence, causeId],
+        necessary: variant === 'only-negative-evidence' ? [negId, causeId] : [causeId],
+        ...(variant === 'only-negative-evidence' ? {} : { groups: [{ items: evidence, keep: 1 }] }),
         rationale: variant === 'only-negative-evidence'
           ? 'The rejected pool hypothesis is the only record of the measurement; the other rejected hypotheses feed nothing.'
-          : 'The measurement is also in the notes call, so every rejected hypothesis may go.',
+          : 'The measurement is in the pool hypothesis and in the notes call: either copy serves, so the two form a redundant group and the other rejected hypotheses may go.',
       });
     },
   };

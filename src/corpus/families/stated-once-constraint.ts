@@ -21,14 +21,13 @@ export const statedOnceConstraint: FamilyFactory = (r, p, ctx) => {
     variant,
     span: 1,
     exercises: ['regenerability-guard', 'oldest-first', 'observation-masking', 'predictive-semantic'],
-    subgoal: () => `Finish the ${ctx.domain} change and check it against the user's rules`,
     open(b, at) {
       b.at(at.start);
       turn = b.turn;
-      id = b.note(`${p}-rule`, 'user', 'constraint', `One more thing before you go on: ${t.rule}, because ${t.why}.`, { flags: { soleConstraintRecord: true } });
+      id = b.note('user', 'constraint', `One more thing before you go on: ${t.rule}, because ${t.why}.`, { flags: { soleConstraintRecord: true } });
     },
     use(b) {
-      b.note(`${p}-use`, 'model', 'reasoning', `Checked the change against the rule that ${t.rule}.`);
+      b.note('model', 'reasoning', `Checked the change against the rule that ${t.rule}.`);
     },
     claimsAt(at_, at) {
       if (at_ < turn || at_ >= at.needAt) return NO_CLAIMS;

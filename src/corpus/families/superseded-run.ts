@@ -4,7 +4,7 @@
 // between, so the failing run is the only record of a race the flake report needs.
 import type { TrajectoryBuilder } from '../builder.js';
 import { ob, claims, NO_CLAIMS, type FamilyFactory } from '../family.js';
-import { RUNNERS, testRun, testSuite, type TestRun, type TestSuite } from '../payloads/tests.js';
+import { RUNNERS, summaryQuote, testRun, testSuite, type TestRun, type TestSuite } from '../payloads/tests.js';
 import { NOUNS } from '../payloads/vocab.js';
 
 export const supersededRun: FamilyFactory = (r, p, ctx) => {
@@ -20,9 +20,9 @@ export const supersededRun: FamilyFactory = (r, p, ctx) => {
   let second = { id: '', turn: Number.POSITIVE_INFINITY };
   const fixedFile = `src/${r.pick(NOUNS)}/${r.pick(NOUNS)}.ts`;
   const size = r.int(6, 40);
-  const doRun = (b: TrajectoryBuilder, n: number, fails: string[]) => {
+  const doRun = (b: TrajectoryBuilder, fails: string[]) => {
     const run = testRun(r, suite!, fails, r.int(400, 90_000));
-    const pair = b.call(`${p}-run${n}`, { tool: 'run_tests', arguments: { cwd: target, command: run.command }, content: `cd ${target} && ${run.command}` },
+    const pair = b.call({ tool: 'run_tests', arguments: { cwd: target, command: run.command }, content: `cd ${target} && ${run.command}` },
       { content: run.content, covers: run.covers, source: { identity, version: 'UNKNOWN', mutable: true },
         ...(fails.length ? { status: { state: 'error' as const, errorType: 'NonZeroExit', message: `${runner}: ${run.summary}`, fields: { exitCode: String(run.exitCode), failed: String(fails.length) } } } : {}),
         ...(variant === 'flaky-rerun' ? { flags: { transientState: true } } : {}) });
@@ -31,7 +31,7 @@ export const supersededRun: FamilyFactory = (r, p, ctx) => {
   // The generator applies the edit, so it knows the outcome for each source it names, and records it per effect.
   const edit = (b: TrajectoryBuilder) => {
     b.tool('edit_file', 'non-idempotent', 'replaces one string in a file');
-    b.call(`${p}-fix`, { tool: 'edit_file', arguments: { path: `${target}/${fixedFile}`, old: 'Math.round(', new: 'roundHalfEven(' }, content: `edit_file ${target}/${fixedFile}\n-    return Math.round(amount * 100) / 100;\n+    return roundHalfEven(amount, 2);`, effects: [{ source: `${ctx.repo}/${target}/${fixedFile}`, outcome: 'succeeded' }, { source: identity, outcome: 'succeeded' }] },
+    b.call({ tool: 'edit_file', arguments: { path: `${target}/${fixedFile}`, old: 'Math.round(', new: 'roundHalfEven(' }, content: `edit_file ${target}/${fixedFile}\n-    return Math.round(amount * 100) / 100;\n+    return roundHalfEven(amount, 2);`, effects: [{ source: `${ctx.repo}/${target}/${fixedFile}`, outcome: 'succeeded' }, { source: identity, outcome: 'succeeded' }] },
       { content: `Edited ${target}/${fixedFile}: 1 line changed` });
   };
   return {
@@ -39,7 +39,6 @@ export const supersededRun: FamilyFactory = (r, p, ctx) => {
     variant,
     span: variant === 'rerun-after-point' ? 1 : 3,
     exercises: ['checked-supersession', 'same-tool-args-dedup', 'observation-masking', 'errored-input-residue'],
-    subgoal: () => (variant === 'rerun-after-point' ? `Fix the failing ${failing.length} tests in ${target}` : variant === 'flaky-rerun' ? `File the flaky test report for ${target}` : `Open the pull request for ${target} with the passing test run`),
     open(b, at) {
       target = b.unique(() => `packages/${ctx.domain}-${r.pick(NOUNS)}`);
       identity = `workspace:${target}`;
@@ -48,7 +47,7 @@ export const supersededRun: FamilyFactory = (r, p, ctx) => {
       failing = r.sample(ids, r.int(1, Math.min(3, ids.length)));
       b.tool('run_tests', 'read-mutable', 'runs a test command in a package');
       b.at(at.start);
-      const one = doRun(b, 1, failing);
+      const one = doRun(b, failing);
       run1 = one.run;
       first = one;
       if (variant === 'rerun-after-point') return;
@@ -57,19 +56,19 @@ export const supersededRun: FamilyFactory = (r, p, ctx) => {
         edit(b);
       }
       b.at(at.start + 2);
-      const two = doRun(b, 2, []);
+      const two = doRun(b, []);
       run2 = two.run;
       second = two;
     },
     use(b) {
       if (variant === 'rerun-after-point') {
         edit(b);
-        const two = doRun(b, 2, []);
+        const two = doRun(b, []);
         run2 = two.run;
         second = two;
         return;
       }
-      b.note(`${p}-use`, 'model', 'reasoning', variant === 'flaky-rerun'
+      b.note('model', 'reasoning', variant === 'flaky-rerun'
         ? `Flake report for ${target}: first run "${run1!.summary}", rerun with no change "${run2!.summary}".`
         : `PR body: ${target} tests now report "${run2!.summary}".`);
     },
@@ -79,7 +78,7 @@ export const supersededRun: FamilyFactory = (r, p, ctx) => {
       if (variant === 'rerun-after-point') {
         const failure = run1!.failed[0]!;
         return claims({
-          downstream: [ob(`ob-${p}-failing`, `The fix targets the tests that fail in ${target}.`, at.needAt, [first.id], [run1!.summary], probe(run1!.summary))],
+          downstream: [ob(`ob-${p}-failing`, `The fix targets the tests that fail in ${target}.`, at.needAt, [first.id], [summaryQuote(run1!)], probe(run1!.summary))],
           necessary: [first.id],
           rationale: `The failing run of ${target} is still the current state (the rerun comes later); the fix needs ${failure}.`,
         });
@@ -87,15 +86,15 @@ export const supersededRun: FamilyFactory = (r, p, ctx) => {
       if (variant === 'flaky-rerun') {
         return claims({
           downstream: [
-            ob(`ob-${p}-flake`, 'The flake report quotes the failing run; nothing changed before the rerun, so no later run reproduces it.', at.needAt, [first.id], [run1!.summary], probe(run1!.summary)),
-            ob(`ob-${p}-pass`, 'The flake report quotes the passing rerun.', at.needAt, [second.id], [run2!.summary], probe(run2!.summary)),
+            ob(`ob-${p}-flake`, 'The flake report quotes the failing run; nothing changed before the rerun, so no later run reproduces it.', at.needAt, [first.id], [summaryQuote(run1!)], probe(run1!.summary)),
+            ob(`ob-${p}-pass`, 'The flake report quotes the passing rerun.', at.needAt, [second.id], [summaryQuote(run2!)], probe(run2!.summary)),
           ],
           necessary: [first.id, second.id],
           rationale: 'The rerun passed with no transition in between: the failing run is evidence of a race, not a superseded state.',
         });
       }
       return claims({
-        downstream: [ob(`ob-${p}-pass`, 'The PR quotes the passing run.', at.needAt, [second.id], [run2!.summary], probe(run2!.summary))],
+        downstream: [ob(`ob-${p}-pass`, 'The PR quotes the passing run.', at.needAt, [second.id], [summaryQuote(run2!)], probe(run2!.summary))],
         necessary: [second.id],
         rationale: 'The failing run is superseded by the rerun after the agent\'s fix, which covers the same tests.',
       });

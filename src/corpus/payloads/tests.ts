@@ -144,3 +144,15 @@ export function testRun(r: Rng, suite: TestSuite, failing: readonly string[], du
     }
   }
 }
+
+/**
+ * The run's summary with the line after it (the duration, for runners whose summary line has none): what a report
+ * quotes to name this run rather than any run with the same counts. A bare "Tests  11 passed (11)" is held by
+ * every run with those counts, so no one run would be needed for it.
+ */
+export function summaryQuote(run: TestRun): string {
+  const at = run.content.indexOf(run.summary);
+  if (at < 0) return run.summary;
+  const end = run.content.indexOf('\n', at + run.summary.length + 1);
+  return run.content.slice(at, end < 0 ? undefined : end);
+}
