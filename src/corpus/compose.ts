@@ -17,8 +17,13 @@ import { DOMAINS } from './payloads/vocab.js';
 import { rng, subSeed, type Rng } from './rng.js';
 import { READ_TARGET_MAX, READ_TOKENS, sizeClass, type SizeClass } from './size.js';
 
-/** The removable share the main corpus is generated at (see fixtures/generated/README.md for where it comes from). */
-export const DEFAULT_REMOVABLE_SHARE = 0.3;
+/**
+ * The removable share the main corpus is generated at. The ecology's figure (0.30: 29.5% of real active-context
+ * tokens are not irreducible) is a lower bound, and at 0.30 the generator still leaks the label through phrasing and
+ * tool names (leak audit: word n-grams AUC 0.68, tool 0.61); 0.60 is the lowest share tried at which the audit
+ * passes, so the study runs there and the 0.30 corpus is a sweep (see fixtures/generated/README.md).
+ */
+export const DEFAULT_REMOVABLE_SHARE = 0.6;
 /** The family name the oracle's episode list gives generic work. */
 export const GENERIC_WORK = 'generic-work';
 

@@ -5,7 +5,8 @@ import {
   type Check, type ComparisonEvidence, type ConditionEvidence, type CriterionResult, type DifferenceEvidence, type Evidence,
 } from '../../src/report/criteria.js';
 import type { BootstrapResult } from '../../src/report/stats.js';
-import { CRITERIA, OUTCOMES } from '../../experiments/ch10-ablation/study.js';
+// The evaluator is tested on version 1's forms (the pilot), whose checks cover the false-prune kinds.
+import { CRITERIA, OUTCOMES } from '../../experiments/ch10-ablation/pilot-v1/study.js';
 
 // Small hand-built result sets: a baseline on which every criterion is met, then one change at a time whose
 // verdict is known from the criterion's wording.
