@@ -43,7 +43,7 @@ export function hypothesesTable(a: Analysis): ReportTable {
   }));
   return {
     name: HYPOTHESES_TABLE,
-    title: 'Acceptance criteria A1-A7 evaluated on the results, with what each pattern would mean',
+    title: `Acceptance criteria ${a.acceptance.length > 0 ? `${a.acceptance[0]!.id}-${a.acceptance[a.acceptance.length - 1]!.id} ` : ''}evaluated on the results, with what each pattern would mean`,
     notes: [],
     data: from(data),
     view: from(view),
