@@ -242,6 +242,7 @@ export const notices = {
     previous === pinned
       ? `${pin} already pins ${file} (sha256 ${pinned})\n`
       : `${pin} now pins ${file}: sha256 ${previous ?? '(none)'} -> ${pinned}; commit both files\n`,
+  baseRateWritten: (dir: string, rows: number) => `wrote ${dir}/base-rate.md and base-rate.csv (${rows} rows)\n`,
   reportWritten: (tables: number, tablesDir: string, charts: number, chartsDir: string, fixtures: number, conditions: number) =>
     `wrote ${tables} tables to ${tablesDir}/ and ${charts} charts to ${chartsDir}/ (${fixtures} fixtures, ${conditions} conditions)\n`,
   bundleWritten: (out: string, files: number) => `wrote the bundle to ${out} (${files} files)\n`,

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FixtureManifest } from '../../src/artifacts/schema.js';
-import { composeFixture } from '../../src/corpus/compose.js';
+import { composeFixture, DEFAULT_REMOVABLE_SHARE } from '../../src/corpus/compose.js';
 import { compactIdLists, generatedFile } from '../../src/corpus/corpus.js';
 import { sha256 } from '../../src/fixture/canonical.js';
 import { loadFixtures } from '../../src/load/fixtures.js';
@@ -65,7 +65,7 @@ describe('fixtures:generate', () => {
     const loaded = loadFixtures(join(root, 'fixtures'), root);
     expect(loaded.filter((l) => l.file.startsWith('fixtures/generated/'))).toHaveLength(12);
     const manifest = FixtureManifest.parse(JSON.parse(readFileSync(join(root, 'fixtures', 'MANIFEST.json'), 'utf8')));
-    expect(manifest.generator).toEqual({ name: 'prunelab-corpus', version: expect.any(String), seed: 5, count: 12, out: 'fixtures/generated', removableShare: 0.3 });
+    expect(manifest.generator).toEqual({ name: 'prunelab-corpus', version: expect.any(String), seed: 5, count: 12, out: 'fixtures/generated', removableShare: DEFAULT_REMOVABLE_SHARE });
     expect(manifest.fixtures.map((f) => f.file)).toEqual(loaded.map((l) => l.file));
     for (const l of loaded) {
       expect(manifest.fixtures.find((f) => f.file === l.file)!.sha256).toBe(l.sha256);

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { EXPLORATORY_STAMP } from '../../src/report/tables.js';
 import { Manifest, Summary } from '../../src/artifacts/schema.js';
 import { buildReport } from '../../src/report/report.js';
 import { STUDY } from '../../experiments/ch10-ablation/study.js';
@@ -47,13 +48,15 @@ describe('behaviour table', () => {
     expect(row).toContain('|anthropic/claude-test|');
     expect(row).toContain('3/10 = 0.300 [0.108, 0.603]');
     expect(row).toContain('7/10 = 0.700 [0.397, 0.892]');
-    const header = csv[0]!.split(',');
+    // The behaviour table is not preregistered, so its first line is the exploratory stamp.
+    expect(csv[0]).toBe(EXPLORATORY_STAMP);
+    const header = csv[1]!.split(',');
     expect(header.slice(0, 4)).toEqual(['condition', 'reader', 'epochs', 'probes']);
     const cells = csv.find((l) => l.startsWith('oldest-first,'))!.split(',');
     const at = (c: string) => cells[header.indexOf(c)];
     expect([at('pruned_task_success_num'), at('pruned_task_success_den'), at('pruned_task_success')]).toEqual(['3', '10', '0.300000']);
     expect([at('caused_failures_num'), at('caused_failures_den')]).toEqual(['7', '10']);
-    expect(csv.length - 1).toBe(names.length);
+    expect(csv.length - 2).toBe(names.length); // the stamp line and the header
   });
 
   it('the committed report carries it, read from each summary.json, the structural reader named on every row', () => {
