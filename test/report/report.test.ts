@@ -94,19 +94,26 @@ describe('npm run report', () => {
     expect(text('tables/comparisons-secondary.md')).toContain('not in the Holm family');
   });
 
-  it('counts each preregistered point outcome from the points.csv rows', () => {
+  it('counts each preregistered per-fixture outcome from the points.csv rows (version 2 pairs fixtures)', () => {
     const c7 = report.analysis.comparisons.find((c) => c.outcome === 'anyAbstain')!;
+    expect(c7.test!.unit).toBe('fixture');
     const rows = (name: string) => readFileSync(join(RESULTS, name, 'points.csv'), 'utf8').trim().split('\n');
+    // Per fixture: how many of its prune points have an abstention.
     const abstaining = (name: string) => {
       const [header, ...lines] = rows(name);
       const col = header!.split(',').indexOf('abstain');
-      return new Map(lines.map((l) => { const cells = l.split(','); return [`${cells[1]}/${cells[2]}`, Number(cells[col]) > 0]; }));
+      const counts = new Map<string, number>();
+      for (const l of lines) {
+        const cells = l.split(',');
+        counts.set(cells[1]!, (counts.get(cells[1]!) ?? 0) + (Number(cells[col]) > 0 ? 1 : 0));
+      }
+      return counts;
     };
     const a = abstaining(c7.candidate);
     const b = abstaining(c7.reference);
-    const onlyA = [...a].filter(([k, v]) => v && !b.get(k)).length;
-    const onlyB = [...b].filter(([k, v]) => v && !a.get(k)).length;
-    expect([c7.test!.b, c7.test!.c]).toEqual([onlyA, onlyB]);
+    const more = [...a].filter(([k, v]) => v > (b.get(k) ?? 0)).length;
+    const fewer = [...a].filter(([k, v]) => v < (b.get(k) ?? 0)).length;
+    expect([c7.test!.b, c7.test!.c]).toEqual([more, fewer]);
   });
 
   it('committed tables/hypotheses.{md,csv} match a regeneration and evaluate every preregistered criterion and outcome row', () => {
@@ -131,12 +138,12 @@ describe('npm run report', () => {
   });
 
   it('bootstraps the differences the criteria need on the pooled rates of the two conditions', () => {
-    const fpr = report.analysis.differences.find((d) => d.measure === 'falsePruneRate')!;
-    const rate = (name: string) => report.analysis.rows.find((r) => r.condition === name)!.falsePruneRate.value!;
-    expect(fpr.interval.estimate).toBeCloseTo(rate(fpr.condition) - rate(fpr.reference), 12);
-    expect(fpr.interval.iterations).toBe(report.analysis.iterations);
-    expect(fpr.interval.lo!).toBeLessThanOrEqual(fpr.interval.estimate!);
-    expect(fpr.interval.hi!).toBeGreaterThanOrEqual(fpr.interval.estimate!);
+    const harm = report.analysis.differences.find((d) => d.measure === 'harmRate')!;
+    const rate = (name: string) => report.analysis.rows.find((r) => r.condition === name)!.harmRate.value!;
+    expect(harm.interval.estimate).toBeCloseTo(rate(harm.condition) - rate(harm.reference), 12);
+    expect(harm.interval.iterations).toBe(report.analysis.iterations);
+    expect(harm.interval.lo!).toBeLessThanOrEqual(harm.interval.estimate!);
+    expect(harm.interval.hi!).toBeGreaterThanOrEqual(harm.interval.estimate!);
   });
 
   it('draws the sweeps as curves and reads the reduction at each safety threshold', () => {
@@ -146,7 +153,8 @@ describe('npm run report', () => {
     expect(curve.map((t) => t.threshold)).toEqual([0, 0.01, 0.05]);
     expect(curve.every((t) => t.variants === 6)).toBe(true);
     for (const t of report.analysis.thresholds) {
-      if (t.best) expect(t.best.falsePruneRate.numerator).toBeLessThanOrEqual(t.threshold * t.best.falsePruneRate.denominator);
+      // The safety threshold is on the harm rate (version 2), never on false prunes among removals.
+      if (t.best) expect(t.best.harmRate.numerator).toBeLessThanOrEqual(t.threshold * t.best.harmRate.denominator);
     }
   });
 
@@ -190,16 +198,18 @@ describe('charts', () => {
 });
 
 describe('families and bad results', () => {
-  it('breaks measures down by the families the manifest lists, a fixture counting in each of its families', async () => {
-    const dir = temp((m) => ({
-      ...m,
-      fixtures: m.fixtures.map((f, i) => ({ ...f, families: i === 0 ? ['one-time-secret', 'mutable-reread'] : i === 1 ? ['mutable-reread'] : [] })),
-    }));
-    const r = await buildReport(dir, 'tmp', '.', STUDY);
-    const raw = r.analysis.families.filter((f) => f.condition === 'raw');
-    const n = r.analysis.fixtures;
-    expect(raw.map((f) => [f.family, f.fixtures])).toEqual([['(none)', n - 2], ['mutable-reread', 2], ['one-time-secret', 1]]);
-    expect(String(r.files.get('tables/families.md'))).toContain('|mutable-reread|');
+  it('breaks measures down by the episode that produced each item, not by the families a fixture lists', () => {
+    const rows = report.analysis.families;
+    const raw = rows.filter((f) => f.condition === 'raw');
+    const all = rows.filter((f) => f.condition === 'prune-all');
+    // The generated corpus's episodes name their families (generic work included); canonical items fall to (none)
+    // or their fixture's first family, so there are more families here than any one fixture lists.
+    expect(raw.map((f) => f.family)).toContain('generic-work');
+    expect(raw.map((f) => f.family)).toEqual(all.map((f) => f.family));
+    // Removing nothing harms no family; removing everything harms every necessary unit of every family.
+    for (const f of raw) expect(f.harmRate.numerator).toBe(0);
+    for (const f of all) expect(f.harmRate.numerator).toBe(f.harmRate.denominator);
+    expect(text('tables/families.md')).toContain('|generic-work|');
   });
 
   it('names the file, line and field of a results file that does not validate, and writes nothing', async () => {
