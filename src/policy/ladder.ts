@@ -62,7 +62,7 @@ export function ladder(options: LadderOptions): Condition {
     name: options.name,
     layer: 'B',
     rung,
-    version: '2.0.0',
+    version: '2.1.0',
     description: options.description,
     upperRisk: options.predictor?.mode === 'apply',
     consultsObligations: true,

@@ -99,19 +99,52 @@ function holdersOf(items: readonly ViewItem[], item: ViewItem): readonly ViewIte
  */
 export function regenerabilityGate(view: PolicyView, removing: readonly string[], gone: ReadonlySet<string> = new Set()): Map<string, string> {
   const out = new Set([...gone, ...removing]);
+  // What has gone for good: earlier removals and the ones this call has let through. Each of them left only because
+  // what it leaned on (an identical copy, another holder of a user record's text) stays, so that must stay too.
+  const settled = new Set(gone);
   const refused = new Map<string, string>();
   const { byId, withContent } = itemIndex(view.items);
   // Latest first, so a refused copy that must stay is the latest one and the earlier copies can lean on it.
   for (const id of [...removing].reverse()) {
     const item = byId.get(id);
     if (!item) continue;
-    const refusal = gateRefusal(view, item, out);
-    if (!refusal) continue;
-    // A copy has the same content (sameObservation checks that first), so only items with that content are asked.
-    const copy = withContent.get(item.content)?.find((other) => other.id !== id && !out.has(other.id) && sameObservation(view, item, other));
-    if (copy) continue;
+    const refusal = gateRefusal(view, item, out) ?? leanedOnBy(view, item, settled, out);
+    if (!refusal) {
+      settled.add(id);
+      continue;
+    }
+    if (copyStaying(view, item, out, withContent)) {
+      settled.add(id);
+      continue;
+    }
     refused.set(id, `regenerability gate: ${refusal}, and no identical copy of it stays in context`);
     out.delete(id);
   }
   return refused;
 }
+
+/** An identical copy of the item (same content, then `sameObservation`) that stays in context, if one does. */
+function copyStaying(view: PolicyView, item: ViewItem, out: ReadonlySet<string>, withContent: ReadonlyMap<string, readonly ViewItem[]>): ViewItem | undefined {
+  return withContent.get(item.content)?.find((other) => other.id !== item.id && !out.has(other.id) && sameObservation(view, item, other));
+}
+
+/**
+ * Why an item with no refusal of its own must still stay: an item already gone with a refusal case left leaning on
+ * it (its identical copy, or the holder of a user record's text), and with this one gone too the refusal would
+ * hold with no identical copy left. Without this a later step removes the copy an earlier step's removal relied on.
+ */
+function leanedOnBy(view: PolicyView, item: ViewItem, settled: ReadonlySet<string>, out: ReadonlySet<string>): string | undefined {
+  const { withContent } = itemIndex(view.items);
+  const leaning = [
+    ...(withContent.get(item.content) ?? []),
+    ...userRecords(view.items).filter((record) => holdersOf(view.items, record).includes(item)),
+  ];
+  for (const other of leaning) {
+    if (other.id === item.id || !settled.has(other.id)) continue;
+    const refusal = gateRefusal(view, other, out);
+    if (refusal && !copyStaying(view, other, out, withContent)) return `${refusal} (${other.id}, removed earlier, leaned on this item)`;
+  }
+  return undefined;
+}
+
+const userRecords = frozenMemo((items: readonly ViewItem[]) => items.filter((i) => i.origin === 'user' && USER_RECORDS.has(i.kind)));

@@ -10,8 +10,9 @@ import { buildView, counterpart } from '../../src/fixture/view.js';
 import { sameObservation } from '../../src/policy/identity.js';
 import type { Predictor } from '../../src/policy/mechanisms/predictive-semantic.js';
 import { allConditions, conditionsWith, PREDICTOR_CONSUMERS } from '../../src/policy/registry.js';
-import { gateRefusal } from '../../src/policy/regenerability.js';
-import { fixtureArb, toFixture } from '../support/arbitrary.js';
+import { gateRefusal, regenerabilityGate } from '../../src/policy/regenerability.js';
+import { fixtureArb, toFixture, type Plan } from '../support/arbitrary.js';
+import { makeView } from './build-view.js';
 
 const viewArb: fc.Arbitrary<PolicyView> = fixtureArb.map((plan) => buildView(Fixture.parse(toFixture(plan)), 'pp', (t) => t.length));
 const RUNS = { numRuns: 300 };
@@ -36,6 +37,57 @@ describe('the regenerability gate (rule 6)', () => {
         }
       }
     }), RUNS);
+  });
+});
+
+// A counterexample a random-seed run found (seed 131565745): r0 carries the sole-constraint-record flag and went at
+// ladder step 1 (exact redundancy) leaning on its identical copy r1; step 6 (the predictor) then removed r1, which
+// has no refusal of its own, so the constraint's record left context with no copy.
+const flag = { negativeResult: false, transientState: false, oneTimeSecret: false, pendingPlanReference: false };
+const shared = { step: 0, kind: 'constraint', origin: 'user', content: 'alpha beta', callContent: 'alpha beta', tool: 0, status: { state: 'ok' } } as const;
+const COUNTEREXAMPLE = {
+  entries: [
+    { ...shared, shape: 'result', args: { path: 'a', opt: null }, flags: { ...flag, soleConstraintRecord: true } },
+    { ...shared, shape: 'pair', args: { path: 'a', opt: null }, flags: { ...flag, soleConstraintRecord: false } },
+    { ...shared, shape: 'note', args: { path: 'a' }, status: { state: 'error', errorType: 'SyntaxError', message: 'boom', fields: {} }, flags: { ...flag, soleConstraintRecord: false } },
+  ],
+  turnShare: 0.3, subgoal: 'fix the pool timeout', budget: 1, taskBoundary: false, pinned: [], protectedTools: [], obligations: [], pendingSteps: [], workUnits: [],
+} as unknown as Plan;
+
+describe('the gate keeps what an earlier removal leaned on (rule 6, pinned counterexample)', () => {
+  const view = buildView(Fixture.parse(toFixture(COUNTEREXAMPLE)), 'pp', (t) => t.length);
+
+  it('ladder-0-4 removes the flagged r0 at rung 0 but then keeps r1, the copy it leaned on', () => {
+    const verdicts = allConditions().find((c) => c.name === 'ladder-0-4')!.decide(view);
+    const byId = new Map(verdicts.map((e) => [e.itemId, e]));
+    expect(byId.get('r0')).toMatchObject({ verdict: 'eligible', rung: 0 });
+    expect(byId.get('r1')!.verdict).not.toBe('eligible');
+    expect(byId.get('r1')!.reason).toContain('r0, removed earlier, leaned on this item');
+  });
+
+  it('refuses the last identical copy of a refused item already gone, and lets it go while another copy stays', () => {
+    expect(regenerabilityGate(view, ['r1'], new Set(['r0'])).get('r1')).toContain('sole record of a user constraint');
+    expect(regenerabilityGate(view, ['r1'], new Set()).has('r1')).toBe(false);
+    const copies = makeView({ items: ['r0', 'r1', 'r2'].map((id, turn) => ({
+      id, turn, kind: 'tool-result', content: 'alpha beta', tool: { name: 'read_file', arguments: { path: 'a' }, callId: 'c' },
+      flags: { soleConstraintRecord: id === 'r0' },
+    })) });
+    expect(regenerabilityGate(copies, ['r1'], new Set(['r0'])).has('r1')).toBe(false);
+    expect(regenerabilityGate(copies, ['r1', 'r2'], new Set(['r0'])).size).toBe(1);
+  });
+
+  it('refuses the last holder of a removed user constraint\'s text, and lets it go while another holder stays', () => {
+    const items = [
+      { id: 'rule', turn: 0, kind: 'constraint', origin: 'user', content: 'never touch prod' },
+      { id: 'echo', turn: 1, kind: 'reasoning', origin: 'model', content: 'noted: never touch prod' },
+      { id: 'again', turn: 2, kind: 'reasoning', origin: 'model', content: 'again: never touch prod' },
+    ];
+    const two = makeView({ items });
+    expect(regenerabilityGate(two, ['echo'], new Set(['rule'])).has('echo')).toBe(false);
+    expect(regenerabilityGate(two, ['echo', 'again'], new Set(['rule'])).get('again')).toContain('sole record of a user constraint (rule, removed earlier');
+    const one = makeView({ items: items.slice(0, 2) });
+    expect(regenerabilityGate(one, ['echo'], new Set(['rule'])).get('echo')).toContain('sole record of a user constraint');
+    expect(regenerabilityGate(one, ['echo'], new Set()).has('echo')).toBe(false);
   });
 });
 
