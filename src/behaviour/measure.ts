@@ -34,15 +34,6 @@ export function fullContext(view: PolicyView): ContextEntry[] {
   return view.items.map((item) => ({ id: item.id, kind: item.kind, text: item.content, removed: false }));
 }
 
-/** The lookup scoring does: every required string in one entry, or, with no strings, each named item intact. */
-export function factsPresent(o: Obligation, view: PolicyView, context: readonly ContextEntry[]): boolean {
-  if (o.needs.strings.length > 0) return o.needs.strings.every((s) => context.some((e) => e.text.includes(s)));
-  return o.needs.itemIds.every((id) => {
-    const original = view.items.find((i) => i.id === id);
-    return original !== undefined && context.some((e) => e.id === id && !e.removed && e.text === original.content);
-  });
-}
-
 /** An obligation that carries a user constraint: it names, or needs a string of, a constraint item. */
 export function carriesConstraint(o: Obligation, view: PolicyView): boolean {
   return view.items.some((item) => (item.kind === 'constraint' || item.flags.soleConstraintRecord)
@@ -71,12 +62,11 @@ function side(answers: readonly Answered[]): BehaviourSide {
 }
 
 /**
- * Per context, what does not depend on the condition: the full context itself, and for each obligation whether its
- * facts are in it and whether it carries a constraint. Every condition at a prune point shares them.
+ * Per context, what does not depend on the condition: the full context itself, and for each obligation whether it
+ * carries a constraint. Every condition at a prune point shares them.
  */
 const sharedIn = frozenMemo((view: PolicyView) => ({
   full: Object.freeze(fullContext(view)),
-  facts: new Map<Obligation, boolean>(),
   constraint: new Map<Obligation, boolean>(),
 }));
 

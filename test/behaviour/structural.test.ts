@@ -2,7 +2,7 @@
 // required fact (with no way to recover it) fails that probe, and the paired difference charges it to pruning.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tokenCounter } from '../../src/accounting/tokens.js';
-import { factsPresent, pointBehaviour, poolBehaviour } from '../../src/behaviour/measure.js';
+import { pointBehaviour, poolBehaviour } from '../../src/behaviour/measure.js';
 import type { Reader } from '../../src/behaviour/reader.js';
 import { structuralReader } from '../../src/behaviour/structural.js';
 import { Behaviour } from '../../src/artifacts/schema.js';
@@ -10,6 +10,7 @@ import { runStudy } from '../../src/engine/run.js';
 import type { LoadedFixture } from '../../src/fixture/load.js';
 import { loadFixtures } from '../../src/load/fixtures.js';
 import { buildView } from '../../src/fixture/view.js';
+import { obligationJudge } from '../../src/oracle/obligations.js';
 import { getCondition } from '../../src/policy/registry.js';
 import { scorePoint, type AppliedRemoval } from '../../src/score/score.js';
 
@@ -56,7 +57,9 @@ describe('structural reader on the canonical fixtures', () => {
           const b = pointBehaviour(structuralReader(), { fixture: loaded.fixture, point, view, removals, outcomes: score.measures.obligationOutcomes });
           expect(b.full.taskSuccess.numerator).toBe(obligations.length);
           // The probe in question fails; any other probe fails only if it needed the same item.
-          const hurt = obligations.filter((x) => !factsPresent(x, view, view.items.filter((i) => i.id !== holders[0]!.id).map((i) => ({ id: i.id, kind: i.kind, text: i.content, removed: false })))).length;
+          // Whether a fact is still in context is the obligation judge's call (the one scoring uses), recovery aside.
+          const judge = obligationJudge({ fixture: loaded.fixture, point, view, removals });
+          const hurt = obligations.filter((x) => judge.judge(x, 'downstream').how !== 'present').length;
           expect(hurt).toBeGreaterThanOrEqual(1);
           expect(b.pruned.taskSuccess.numerator).toBe(obligations.length - hurt);
           expect(b.paired.causedFailures).toMatchObject({ numerator: hurt, denominator: obligations.length });
