@@ -3,6 +3,8 @@
 // lose, to check an oracle's labels against its own obligations). Recovery is tested against the world, never
 // assumed.
 import type { ObligationOutcome } from '../artifacts/schema.js';
+import { itemIndex } from '../fixture/item-index.js';
+import { frozenMemo } from '../fixture/memo.js';
 import { needParts } from '../fixture/needs.js';
 import { residueText } from '../fixture/residue.js';
 import type { FactNeed, Fixture, Item, NeedPart, Obligation, PrunePoint, ResidueField } from '../fixture/schema.js';
@@ -32,10 +34,13 @@ export interface ObligationJudge {
 
 export function obligationJudge(ctx: ObligationContext): ObligationJudge {
   const removed = new Map(ctx.removals.map((r) => [r.itemId, r]));
-  // One text per item, so a required string never matches across items; a removed item counts by what it left.
-  const texts = ctx.view.items.map((item) => removed.get(item.id)?.leftBehind ?? item.content);
-  const removedItems = ctx.view.items.filter((i) => removed.has(i.id));
-  const byId = new Map(ctx.view.items.map((i) => [i.id, i]));
+  const { byId } = itemIndex(ctx.view.items);
+  // What removals of items in context left in their place (the last removal of an id counts, as the map keeps it).
+  const left = [...removed.values()].filter((r) => byId.has(r.itemId)).map((r) => r.leftBehind);
+  // A string is in context when one item holds it, so it never matches across items: an item that stays, or what a
+  // removal left in an item's place. Which items hold it is a question of the context alone, asked once.
+  const inContext = (s: string): boolean =>
+    holding(ctx.view.items, s).some((i) => !removed.has(i.id)) || left.some((t) => t.includes(s));
 
   const meet = (o: Obligation, part: NeedPart): { missing: string[]; ways: Set<Way> } => {
     const missing: string[] = [];
@@ -51,8 +56,8 @@ export function obligationJudge(ctx: ObligationContext): ObligationJudge {
       return false;
     };
     for (const s of part.strings) {
-      if (texts.some((t) => t.includes(s))) continue;
-      if (!recover((t) => t.includes(s), removedItems.filter((i) => i.content.includes(s)))) missing.push(s);
+      if (inContext(s)) continue;
+      if (!recover((t) => t.includes(s), holding(ctx.view.items, s).filter((i) => removed.has(i.id)))) missing.push(s);
     }
     // A part that names strings names its items only to say where the strings are: the strings are what is needed.
     if (part.strings.length === 0) {
@@ -89,6 +94,19 @@ export function obligationJudge(ctx: ObligationContext): ObligationJudge {
       return { id: o.id, visibility, preserved: missing.length === 0, how, missing };
     },
   };
+}
+
+/**
+ * Per context (a frozen items array), the items whose content holds each needed string: every condition, and every
+ * removal verify tries, asks the same context, so each string's holders are searched once (memo.ts: frozen only).
+ */
+const holdersIn = frozenMemo((_items: readonly ViewItem[]) => new Map<string, readonly ViewItem[]>());
+
+function holding(items: readonly ViewItem[], s: string): readonly ViewItem[] {
+  const known = holdersIn(items);
+  let holders = known.get(s);
+  if (!holders) known.set(s, (holders = items.filter((item) => item.content.includes(s))));
+  return holders;
 }
 
 /** Every obligation at the prune point, visible first, judged after the removals. */

@@ -128,3 +128,40 @@ describe('a placeholder that carries a needed string', () => {
     expect(judged(f, [{ itemId: 'read', leftBehind: marker }]).bytes).toBe(false);
   });
 });
+
+describe('the judge finds each needed string\'s holders once per context', () => {
+  // A frozen view whose items count how often their content is read: the holders of a string are a question of the
+  // context alone, so judges built for other removals over the same view must not read the items again for it.
+  const f = fixture(
+    [item('a', 1, 'the fix is in src/pay.ts'), item('b', 2, 'patched src/pay.ts line 40'), item('c', 3, 'unrelated')],
+    [obligation('where', { strings: ['src/pay.ts'] })],
+  );
+  const base = buildView(f, 'p', () => 1);
+  let reads = 0;
+  const items = Object.freeze(base.items.map((i) => Object.freeze(Object.defineProperty({ ...i }, 'content', {
+    get: () => { reads += 1; return i.content; }, enumerable: true,
+  }))));
+  const view = Object.freeze({ ...base, items });
+  const point = f.prunePoints[0]!;
+  const judge = (removed: readonly string[]) =>
+    obligationsAt({ fixture: f, point, view, removals: removed.map((itemId) => ({ itemId, leftBehind: '' })) })[0]!.preserved;
+
+  it('reads the items for a string the first time only, and still judges each removal on its own', () => {
+    expect(judge([])).toBe(true);
+    const first = reads;
+    expect(first).toBeGreaterThan(0);
+    expect(judge(['a'])).toBe(true);
+    expect(judge(['b'])).toBe(true);
+    expect(judge(['a', 'b'])).toBe(false);
+    expect(reads).toBe(first);
+  });
+
+  it('an unfrozen view is searched afresh on every call (nothing is cached on what may still change)', () => {
+    const open = { ...base, items: base.items.map((i) => ({ ...i })) };
+    const at = (removed: readonly string[]) =>
+      obligationsAt({ fixture: f, point, view: open, removals: removed.map((itemId) => ({ itemId, leftBehind: '' })) })[0]!.preserved;
+    expect(at(['a', 'b'])).toBe(false);
+    open.items[2] = { ...open.items[2]!, content: 'moved to src/pay.ts' };
+    expect(at(['a', 'b'])).toBe(true);
+  });
+});
