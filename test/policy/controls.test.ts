@@ -10,7 +10,8 @@ import { removableAlone } from '../../src/audit/labels.js';
 import { trainRateTable } from '../../src/audit/train-controls.js';
 import { PrunelabError } from '../../src/errors.js';
 import { buildView, type PolicyView } from '../../src/fixture/view.js';
-import type { Fixture, Oracle } from '../../src/fixture/schema.js';
+import { Fixture, type Oracle } from '../../src/fixture/schema.js';
+import { obligationsAt } from '../../src/oracle/obligations.js';
 import { idKey, idOnly, ID_ONLY_THRESHOLD } from '../../src/policy/controls/id-only.js';
 import { positionKey, positionOnly } from '../../src/policy/controls/position-only.js';
 import { pruneAll } from '../../src/policy/controls/prune-all.js';
@@ -22,7 +23,7 @@ import type { Condition } from '../../src/policy/types.js';
 import { readFixtureManifestIfValid } from '../../src/study/manifest.js';
 import { cli } from '../support/cli.js';
 import { syntheticCorpus, type Leak } from '../support/synthetic.js';
-import { makeView } from './build-view.js';
+import { fixtureObject, makeView } from './build-view.js';
 
 const chars = (t: string) => t.length;
 type Corpus = { fixture: Fixture; oracle: Oracle }[];
@@ -143,4 +144,44 @@ describe('the frozen tables', () => {
       expect(table.training.rows).toBeGreaterThan(0);
     }
   }, 60_000);
+});
+
+describe('the controls act on their feature alone, right or wrong', () => {
+  // A hand-set table: one key the training corpus found always removable, one it found mostly needed. The control
+  // prunes every item under the first key, even the one a downstream obligation needs, and keeps the others.
+  const table = (control: string, always: string, rarely: string) => RateTable.parse(JSON.parse(rateTableText({
+    control, key: control,
+    training: { generator: { name: 'hand', version: '0' }, seed: 7, count: 1, rows: 1000, removable: 500 },
+    smoothing: 1,
+    entries: { [always]: { rows: 400, removable: 400 }, [rarely]: { rows: 400, removable: 40 } },
+  })));
+  const items = [
+    { id: 'x1', turn: 0, kind: 'constraint', content: 'deploy only to eu-west-1' },
+    { id: 'note2', turn: 9, kind: 'reasoning', origin: 'model', content: 'checked the logs' },
+    { id: 'step3', turn: 10, kind: 'reasoning', origin: 'model', content: 'next: run the tests' },
+  ];
+  const spec = { items, turn: 10, downstream: [{ id: 'region', description: 'the deploy region', neededAtTurn: 12, needs: { strings: ['eu-west-1'] }, probe: { question: 'which region?', expectedAnswer: 'eu-west-1' } }] };
+  const view = makeView(spec);
+  const verdicts = (c: Condition) => Object.fromEntries(c.decide(view).map((e) => [e.itemId, e.verdict]));
+  const lost = () => {
+    const f = Fixture.parse(fixtureObject(spec));
+    return obligationsAt({ fixture: f, point: f.prunePoints[0]!, view, removals: [{ itemId: 'x1', leftBehind: '' }] })[0]!;
+  };
+
+  it('id-only prunes the needed item its id key calls removable, and keeps items under other keys or unseen ones', () => {
+    expect(idKey(view, 0)).toBe('x');
+    expect(verdicts(idOnly(table('id-only', 'x', 'note')))).toEqual({ x1: 'eligible', note2: 'keep', step3: 'keep' });
+    expect(lost()).toMatchObject({ preserved: false, missing: ['eu-west-1'] });
+  });
+
+  it('position-only prunes the needed item in the cell it calls removable, and keeps the other cells', () => {
+    expect([0, 1, 2].map((i) => positionKey(view, i))).toEqual(['pos0|age8', 'pos5|age1', 'pos9|age0']);
+    expect(verdicts(positionOnly(table('position-only', 'pos0|age8', 'pos9|age0')))).toEqual({ x1: 'eligible', note2: 'keep', step3: 'keep' });
+    expect(lost()).toMatchObject({ preserved: false });
+  });
+
+  it('with the feature pointing the other way, neither control prunes the needed item', () => {
+    expect(verdicts(idOnly(table('id-only', 'note', 'x')))).toEqual({ x1: 'keep', note2: 'eligible', step3: 'keep' });
+    expect(verdicts(positionOnly(table('position-only', 'pos5|age1', 'pos0|age8')))).toEqual({ x1: 'keep', note2: 'eligible', step3: 'keep' });
+  });
 });
