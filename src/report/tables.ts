@@ -26,6 +26,11 @@ export function fixed(x: number | null, digits: number): string {
   return x === null ? UNDEFINED : x.toFixed(digits);
 }
 
+/** "28/29 = 0.966", or "0/0 = undefined": a count ratio as every table prints it. */
+export function formatRatio(numerator: number, denominator: number): string {
+  return `${numerator}/${denominator} = ${fixed(denominator === 0 ? null : numerator / denominator, 3)}`;
+}
+
 /** "28/29 = 0.966 [0.828, 0.994]", or "0/0 = undefined". */
 export function formatProportion(p: Proportion): string {
   const base = `${p.numerator}/${p.denominator} = ${fixed(p.value, 3)}`;

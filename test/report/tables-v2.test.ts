@@ -1,9 +1,10 @@
 // The v2 table rules that need no committed results: the exploratory stamp on every table the preregistration does
 // not name, and the safety threshold read on the harm rate rather than the false-prune rate among removals.
+import { readFileSync } from 'node:fs';
 import { from } from 'arquero';
 import { describe, expect, it } from 'vitest';
 import { meetsSafety, type ConditionRow, type Proportion } from '../../src/report/analysis.js';
-import { EXPLORATORY_STAMP, tableCsv, type ReportTable } from '../../src/report/tables.js';
+import { EXPLORATORY_STAMP, formatProportion, formatRatio, tableCsv, type ReportTable } from '../../src/report/tables.js';
 import { secondaryFromRegistry } from '../../src/report/study.js';
 
 const t: ReportTable = { name: 'thresholds', title: 'T', notes: [], data: from([{ a: 1 }]), view: from([{ a: '1' }]) };
@@ -49,5 +50,22 @@ describe('secondary comparisons derived from the registry', () => {
     expect(secondaryFromRegistry(conditions, 'l1').map((c) => c.id)).toEqual([
       'mech-a-vs-raw', 'guess-vs-raw', 'l1-vs-l0', 'guess-vs-l1', 'pub-vs-l1',
     ]);
+  });
+});
+
+describe('one ratio format for every table and script', () => {
+  it('prints a count ratio as the tables do, undefined (never 0) over an empty denominator', () => {
+    expect(formatRatio(28, 29)).toBe('28/29 = 0.966');
+    expect(formatRatio(0, 0)).toBe('0/0 = undefined');
+    expect(formatRatio(3, 0)).toBe('3/0 = undefined');
+    const p: Proportion = { numerator: 1, denominator: 3, value: 1 / 3, lo: 0.1, hi: 0.6 };
+    expect(formatProportion(p).startsWith(formatRatio(1, 3))).toBe(true);
+  });
+
+  it('the base-rate sweep formats with the report\'s formatters, not its own, and labels every share one way', () => {
+    const script = readFileSync('scripts/base-rate.ts', 'utf8');
+    expect(script).toContain("from '../src/report/tables.js'");
+    expect(script).not.toMatch(/\.toFixed\(/);
+    expect(script).not.toMatch(/'0\.\d+ \(main\)'|String\(share\)\)/);
   });
 });
