@@ -195,6 +195,7 @@ export const sandboxWords = {
     spawn: () => 'start a child process',
     thread: () => 'start a worker thread',
     addon: () => 'load a native addon',
+    network: (via: string) => `use the network (${via})`,
     other: (what: string) => `use ${what}`,
   },
   why: {

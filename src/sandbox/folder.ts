@@ -1,9 +1,10 @@
 // Which files a sandboxed policy may read, and why a path it was refused is off limits. The permission model grants
 // the policy's own folder; it has no deny-list and follows symbolic links out of a granted folder, so the folder is
 // vetted first: it must not hold (or be inside) oracles, fixtures or results, nor a link that leads out of it.
-import { lstatSync, readdirSync, realpathSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
 import { input } from '../errors.js';
 import { sandboxWords } from '../messages.js';
 
@@ -68,9 +69,48 @@ export function vetFolder(file: string, folder: string, off: OffLimits, limit = 
         const target = realOrNull(path);
         if (target === null || !inside(target, folder)) refuse(path, sandboxWords.linkOut(target));
       } else if (stat.isDirectory()) walk(path);
+      else {
+        const held = labelsIn(path, stat.size);
+        if (held) refuse(path, sandboxWords.why[held]);
+      }
     }
   };
   walk(folder);
+}
+
+/** Files larger than this are not read for labels: an oracle or fixture is far smaller, model weights may be larger. */
+export const CONTENT_CHECK_LIMIT = 64 * 1024 * 1024;
+
+/**
+ * Whether a file holds an oracle or a fixture whatever its name (a renamed copy, gzipped or not, or one wrapped in
+ * another object or array): the shape is what gives it away, read loosely so that an added field does not hide it.
+ * The module may read every file in its folder, so a name-only check would let a copy through.
+ */
+export function labelsIn(path: string, size: number): 'oracle' | 'fixtures' | undefined {
+  if (size > CONTENT_CHECK_LIMIT) return undefined;
+  let value: unknown;
+  try {
+    let bytes = readFileSync(path);
+    if (bytes[0] === 0x1f && bytes[1] === 0x8b) bytes = gunzipSync(bytes);
+    value = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  return shapeOf(value, 4);
+}
+
+function shapeOf(value: unknown, depth: number): 'oracle' | 'fixtures' | undefined {
+  if (value === null || typeof value !== 'object' || depth < 0) return undefined;
+  const o = value as Record<string, unknown>;
+  const some = (list: unknown, keys: readonly string[]): boolean => Array.isArray(list)
+    && list.some((e) => e !== null && typeof e === 'object' && keys.every((k) => k in (e as object)));
+  if (some(o['points'], ['prunePoint']) && (o['fixtureId'] !== undefined || some(o['points'], ['removable']))) return 'oracle';
+  if (some(o['prunePoints'], ['downstream'])) return 'fixtures';
+  for (const inner of Array.isArray(value) ? value : Object.values(o)) {
+    const found = shapeOf(inner, depth - 1);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 function realOrNull(path: string): string | null {

@@ -10,6 +10,7 @@ import { sandboxWords } from '../messages.js';
 import { Bridge, type Received } from './bridge.js';
 import { bundlePolicy, relayCode } from './bundle.js';
 import { inside, LIBRARY, refusalOf, vetFolder, type OffLimits } from './folder.js';
+import { CLOSE_NETWORK } from './network.js';
 import type { ModuleInfo, ThrownError } from './protocol.js';
 
 export type { OffLimits };
@@ -22,8 +23,9 @@ export interface SandboxOptions {
   readonly timeoutMs: number;
 }
 
-// The child's only code on its command line: everything else arrives as one bundled module over IPC.
-const BOOT = "process.once('message', (code) => import('data:text/javascript;base64,' + code));";
+// The child's only code on its command line: the network closed, then everything else arrives as one bundled module
+// over IPC.
+const BOOT = `${CLOSE_NETWORK}\nprocess.once('message', (code) => import('data:text/javascript;base64,' + code));`;
 
 /** Node 22.13+ names the permission model --permission; Node 20 only knows the experimental flag. */
 function permissionFlag(): string {
@@ -111,6 +113,7 @@ function deniedError(error: ThrownError, options: SandboxOptions): PrunelabError
   const attempt = error.permission === 'FileSystemWrite' ? sandboxWords.attempt.write(resource)
     : error.permission === 'ChildProcess' ? sandboxWords.attempt.spawn()
       : error.permission === 'WorkerThreads' ? sandboxWords.attempt.thread()
+        : error.permission === 'Network' ? sandboxWords.attempt.network(error.resource ?? '')
         : sandboxWords.attempt.other(error.permission ?? firstLine(error.message));
   return input('PL_POLICY_SANDBOX_DENIED', options.shown, attempt, sandboxWords.why.effect);
 }

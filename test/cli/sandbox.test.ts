@@ -1,15 +1,17 @@
 // A --policy module runs sandboxed: it may read its own folder and nothing else. Both sides are tested: what it must
 // still be able to do (import its helpers, read data beside it, return the same decisions as in-process) and what
 // it must be refused with a clear error (oracles, fixtures, results, links out, writes, processes, bindings, hangs).
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { tokenCounter } from '../../src/accounting/tokens.js';
 import { loadPolicyModule } from '../../src/cli/policy-module.js';
 import { runStudy } from '../../src/engine/run.js';
 import { loadFixtures } from '../../src/load/fixtures.js';
+import { CONTENT_CHECK_LIMIT, labelsIn } from '../../src/sandbox/folder.js';
 import type { Condition } from '../../src/policy/types.js';
 import { cli } from '../support/cli.js';
 import { writeFixture } from '../support/minimal.js';
@@ -135,6 +137,14 @@ describe('what a sandboxed policy is refused, with a clear error and nothing wri
     ['process.binding', 'binding', () => "process.binding('fs');", /tried to use process\.binding/],
     ['a native addon', 'addon', () => "process.dlopen({ exports: {} }, new URL('./x.node', import.meta.url).pathname);", /tried to load a native addon/],
     ['a worker thread', 'thread', () => "new (await import('node:worker_threads')).Worker('1', { eval: true });", /tried to start a worker thread/],
+    // Node 20 has no network permission: the child closes the network itself before the policy loads.
+    ['a socket to 127.0.0.1, while loading', 'network', () => "(await import('node:net')).connect(9, '127.0.0.1');",
+      /tried to use the network \(net\.connect\), which its sandbox refuses: a policy is a pure function/],
+    ['a socket to 127.0.0.1 through a Socket', 'network', () => "new (await import('node:net')).Socket().connect({ port: 9, host: '127.0.0.1' });", /tried to use the network \(net\.Socket\.connect\)/],
+    ['an HTTP request to 127.0.0.1', 'network', () => "(await import('node:http')).get('http://127.0.0.1:9/');", /tried to use the network \(http\.get\)/],
+    ['fetch, at a prune point', 'network', () => "fetch('http://127.0.0.1:9/');", /tried to use the network \(fetch\)/],
+    ['a UDP socket', 'network', () => "(await import('node:dgram')).createSocket('udp4');", /tried to use the network \(dgram\.createSocket\)/],
+    ['a DNS lookup', 'network', () => "(await import('node:dns')).lookup('example.org', () => {});", /tried to use the network \(dns\.lookup\)/],
   ];
   for (const [what, , body, message] of refused) {
     it(`refuses ${what}`, async () => {
@@ -188,6 +198,41 @@ describe('what a sandboxed policy is refused, with a clear error and nothing wri
     expect(beside.code).toBe(2);
     expect(beside.stderr).toMatch(/it is a fixture file/);
     expect(readdirSync(out)).toEqual([]);
+  });
+
+  it('refuses a folder holding a copy of an oracle or a fixture under another name (plain, gzipped or wrapped)', async () => {
+    const oracle = readFileSync(ORACLE);
+    const fixture = readFileSync(join(ROOT, 'fixtures', 'canonical', 'exit-code-137.json'));
+    const copies: [string, Buffer | string, RegExp][] = [
+      ['notes.dat', oracle, /notes\.dat: it is an oracle/],
+      ['data/cache.bin', gzipSync(oracle), /data\/cache\.bin: it is an oracle/],
+      ['settings.json', JSON.stringify({ cache: [{ extra: true, ...JSON.parse(oracle.toString('utf8')) }] }), /settings\.json: it is an oracle/],
+      ['trace.txt', fixture, /trace\.txt: it is a fixture file/],
+    ];
+    for (const [name, bytes, message] of copies) {
+      const policy = policyFolder({ 'policy.mjs': keeper(`fs.readFileSync(new URL(${JSON.stringify(`./${name}`)}, import.meta.url));`) });
+      mkdirSync(join(policy, '..', name, '..'), { recursive: true });
+      writeFileSync(join(policy, '..', name), bytes);
+      const r = await runPolicy(policy);
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr).toContain('[PL_POLICY_SANDBOX_FOLDER]');
+      expect(r.code).toBe(2);
+      expect(r.written).toEqual([]);
+    }
+  });
+
+  it('still lets a policy read JSON data beside it that is neither an oracle nor a fixture', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'prunelab-data-'));
+    const files: [string, string][] = [
+      ['weights.json', JSON.stringify({ points: [{ x: 1 }], prunePoints: 3 })],
+      ['table.json', JSON.stringify([{ prunePoint: 'p1' }])],
+      ['text.md', 'points: prunePoint removable'],
+    ];
+    for (const [name, text] of files) writeFileSync(join(dir, name), text);
+    for (const [name, text] of files) expect(labelsIn(join(dir, name), text.length)).toBeUndefined();
+    writeFileSync(join(dir, 'big.json'), readFileSync(ORACLE));
+    expect(labelsIn(join(dir, 'big.json'), CONTENT_CHECK_LIMIT + 1)).toBeUndefined();
+    expect(labelsIn(join(dir, 'big.json'), 10)).toBe('oracle');
   });
 
   it('stops a policy that never answers, at the deadline, with a clear error', async () => {
