@@ -1,7 +1,7 @@
 // `prunelab controls-train` (npm run controls:train -- --seed N): generates a training corpus with the current
 // generator and another seed than the study's, in a temporary folder, loads it as any corpus is loaded, fits the
-// id-only and position-only tables on it and writes them to experiments/ch10-ablation/controls/. The study's
-// fixtures and oracles are never read.
+// id-only and position-only tables on it and writes them to the study's controls/ folder (controls/tables.ts).
+// The study's fixtures and oracles are never read.
 import { DEFAULT_REMOVABLE_SHARE } from '../corpus/compose.js';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -33,6 +33,7 @@ import { buildView } from '../fixture/view.js';
 import { messages, notices } from '../messages.js';
 import { findDebris, removeDeadTemps } from '../engine/atomic.js';
 import { unpinnedFiles } from '../artifacts/verify.js';
+import { STUDY } from './study.js';
 
 export const DEFAULTS = { fixtures: 'fixtures', out: 'results', seed: 20261202, timing: 'immediate', placeholders: 'marker', policyTimeout: 60 } as const;
 
@@ -207,7 +208,7 @@ function studyFor(plan: Plan, root: string): Study {
   if (plan.fixturesPath !== resolve(root, DEFAULTS.fixtures)) {
     return { exploratory: true, why: `--fixtures ${relativePath(plan.fixturesPath, root)} is not the preregistered fixture set`, frozen: null };
   }
-  const frozen = checkFrozenInputs(root, plan.fixturesPath);
+  const frozen = checkFrozenInputs(root, plan.fixturesPath, STUDY.name);
   // An edit to the preregistration since it was frozen departs from the design as much as another option does.
   const off = [...(frozen.edited ? [frozen.edited] : []), ...departures(frozen.pinned, {
     timing: timingLabel(plan.timing), placeholders: plan.placeholders, seed: plan.seed, conditions: plan.conditions, own: plan.own,

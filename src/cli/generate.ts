@@ -15,9 +15,10 @@ import { parseFlags } from './args.js';
 import { renderBehaviourMarkdown } from '../behaviour/render.js';
 import { renderConditionsMarkdown, renderFixturesMarkdown, renderResultsMarkdown } from './render.js';
 import type { CliIO } from './io.js';
-import { loadPreregistration, PREREGISTRATION_PROSE_FILE } from '../study/preregistration.js';
+import { loadPreregistration, studyFiles } from '../study/preregistration.js';
 import { renderPreregistrationMarkdown } from '../study/prose.js';
 import { notices } from '../messages.js';
+import { STUDY } from './study.js';
 
 export const SCHEMA_PATH = 'fixtures/schema.json';
 export const ARTIFACT_SCHEMA_PATH = 'results/schema.json';
@@ -80,9 +81,10 @@ export async function generate(argv: readonly string[], io: CliIO): Promise<numb
   parseFlags(argv, {});
   writeAtomic(resolve(io.cwd, SCHEMA_PATH), fixtureJsonSchema());
   writeAtomic(resolve(io.cwd, ARTIFACT_SCHEMA_PATH), artifactJsonSchema());
-  writeAtomic(resolve(io.cwd, PREREGISTRATION_PROSE_FILE), renderPreregistrationMarkdown(loadPreregistration(io.cwd).preregistration));
+  const files = studyFiles(STUDY.name);
+  writeAtomic(resolve(io.cwd, files.prose), renderPreregistrationMarkdown(loadPreregistration(io.cwd, files.preregistration).preregistration));
   const readme = resolve(io.cwd, README_PATH);
   writeAtomic(readme, readmeWithGeneratedTables(readFileSync(readme, 'utf8'), io.cwd));
-  io.stdout(notices.generatedWritten([SCHEMA_PATH, ARTIFACT_SCHEMA_PATH, PREREGISTRATION_PROSE_FILE], README_PATH));
+  io.stdout(notices.generatedWritten([SCHEMA_PATH, ARTIFACT_SCHEMA_PATH, files.prose], README_PATH));
   return 0;
 }

@@ -34,7 +34,7 @@ export const LAYOUT = {
   incompleteMarker: 'INCOMPLETE.md',
 } as const;
 
-const MARKER_TEXT = '# EXPLORATORY\n\nThis run was not checked against the preregistration (experiments/ch10-ablation/). ' +
+const MARKER_TEXT = '# EXPLORATORY\n\nThis run was not checked against the preregistration of its study (under experiments/). ' +
   'Its outputs are exploratory and can never stand for the preregistered study; see manifest.json, study.\n';
 
 /** The note an incomplete run carries beside its manifest: what is there, what is missing, how to finish. */

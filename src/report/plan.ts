@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Manifest } from '../artifacts/schema.js';
 import { input } from '../errors.js';
 import { sha256 } from '../fixture/canonical.js';
-import { parsePreregistration, PREREGISTRATION_FILE, type Preregistration } from '../study/preregistration.js';
+import { parsePreregistration, studyFiles, type Preregistration } from '../study/preregistration.js';
 import { FIXTURE_OUTCOMES, POINT_OUTCOMES, type SecondaryComparison } from './comparisons.js';
 import { wordingPin, type Check, type CriterionForm, type OutcomeForm } from './criteria.js';
 import type { StudyDefinition } from './study.js';
@@ -32,7 +32,7 @@ export interface AnalysisPlan {
  */
 export function loadAnalysisPlan(root: string, manifest: Manifest, resultsLabel: string, study: StudyDefinition): AnalysisPlan {
   const pinned = manifest.study.preregistration;
-  const file = pinned?.file ?? PREREGISTRATION_FILE;
+  const file = pinned?.file ?? studyFiles(study.name).preregistration;
   const path = join(root, file);
   if (!existsSync(path)) throw input('PL_REPORT_PREREG_MISSING', file, resultsLabel);
   const text = readFileSync(path, 'utf8');

@@ -9,7 +9,7 @@ import type { LoadedFixture } from '../fixture/load.js';
 import type { ConditionInfo } from '../policy/types.js';
 import { messages } from '../messages.js';
 import { diffEntries, inputFiles, parseFixtureManifest, type Entry } from './manifest.js';
-import { loadPreregistration, parsePin, pinFileOf, type Preregistration } from './preregistration.js';
+import { loadPreregistration, parsePin, pinFileOf, studyFiles, type Preregistration } from './preregistration.js';
 
 export interface FrozenStudy {
   readonly preregistration: { readonly file: string; readonly sha256: string };
@@ -35,8 +35,8 @@ export function compareEntries(kind: 'fixture' | 'oracle', expected: readonly En
  * Loads the preregistration under root, checks the fixture manifest's hash against its pin, and every fixture and
  * oracle below fixturesDir against the manifest, before anything is parsed as a fixture or run.
  */
-export function checkFrozenInputs(root: string, fixturesDir: string): FrozenStudy {
-  const loaded = loadPreregistration(root);
+export function checkFrozenInputs(root: string, fixturesDir: string, study: string): FrozenStudy {
+  const loaded = loadPreregistration(root, studyFiles(study).preregistration);
   const edited = preregistrationEdit(root, loaded.file, loaded.text);
   const pin = loaded.preregistration.fixtureManifest;
   const manifestPath = join(root, pin.file);

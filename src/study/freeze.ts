@@ -6,7 +6,7 @@ import { input } from '../errors.js';
 import { sha256 } from '../fixture/canonical.js';
 import { writeAtomic } from '../files/atomic.js';
 import { buildFixtureManifest, FIXTURE_MANIFEST_FILE, readFixtureManifestIfValid, renderFixtureManifest } from './manifest.js';
-import { loadPreregistration, parsePin, pinFileOf, PREREGISTRATION_PROSE_FILE, renderPin, renderPreregistration } from './preregistration.js';
+import { loadPreregistration, parsePin, pinFileOf, renderPin, renderPreregistration, studyFiles } from './preregistration.js';
 import { renderPreregistrationMarkdown } from './prose.js';
 
 /**
@@ -27,10 +27,11 @@ export function writeFixtureManifest(root: string, dirs: readonly string[] = ['f
  * preregistration's text in the pin file beside it: the one step that turns an amended preregistration into the
  * frozen one. `previous` and `pinned` name the fixture manifest's pins; `preregistration` the whole file's.
  */
-export function freezePreregistration(root: string): {
+export function freezePreregistration(root: string, study: string): {
   file: string; pinned: string; previous: string; pin: string; preregistration: { previous: string | null; pinned: string };
 } {
-  const loaded = loadPreregistration(root);
+  const files = studyFiles(study);
+  const loaded = loadPreregistration(root, files.preregistration);
   const p = loaded.preregistration;
   const manifestPath = join(root, p.fixtureManifest.file);
   if (!existsSync(manifestPath)) throw input('PL_FROZEN_MANIFEST_MISSING', p.fixtureManifest.file, loaded.file);
@@ -40,7 +41,7 @@ export function freezePreregistration(root: string): {
   const pin = pinFileOf(loaded.file);
   const before = existsSync(join(root, pin)) ? parsePin(readFileSync(join(root, pin), 'utf8'), loaded.file) ?? null : null;
   writeAtomic(join(root, loaded.file), text);
-  writeAtomic(join(root, PREREGISTRATION_PROSE_FILE), renderPreregistrationMarkdown(next));
+  writeAtomic(join(root, files.prose), renderPreregistrationMarkdown(next));
   // Last, so a preregistration is never pinned before its text is on disk.
   writeAtomic(join(root, pin), renderPin(loaded.file, sha256(text)));
   return { file: loaded.file, pinned, previous: p.fixtureManifest.sha256, pin, preregistration: { previous: before, pinned: sha256(text) } };

@@ -1,14 +1,26 @@
 // The preregistered study as data: hypotheses, conditions, metrics, acceptance criteria, analysis plan and the
 // chapter's outcome table, with the hash of the fixture manifest it was frozen against. This file is its one schema;
-// experiments/ch10-ablation/preregistration.json is validated against it and preregistration.md is rendered from it.
+// each study's preregistration.json (experiments/<study>/) is validated against it and preregistration.md rendered from it.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { input } from '../errors.js';
 import { parseJsonStrict } from '../fixture/json.js';
 
-export const PREREGISTRATION_FILE = 'experiments/ch10-ablation/preregistration.json';
-export const PREREGISTRATION_PROSE_FILE = 'experiments/ch10-ablation/preregistration.md';
+/**
+ * Where a study's preregistration lives: in its own folder under experiments/, named by the study definition's
+ * `name`. The library names no study; the CLI passes the one it loaded (src/cli/study.ts).
+ */
+export interface StudyFiles {
+  readonly folder: string;
+  readonly preregistration: string;
+  readonly prose: string;
+}
+
+export function studyFiles(study: string): StudyFiles {
+  const folder = `experiments/${study}`;
+  return { folder, preregistration: `${folder}/preregistration.json`, prose: `${folder}/preregistration.md` };
+}
 /** Version 2 (the study's current design); version 1 is kept as a pilot and still validates. */
 export const PREREGISTRATION_VERSION = 2;
 
@@ -223,7 +235,7 @@ export interface LoadedPreregistration {
   readonly preregistration: Preregistration;
 }
 
-export function loadPreregistration(root: string, file = PREREGISTRATION_FILE): LoadedPreregistration {
+export function loadPreregistration(root: string, file: string): LoadedPreregistration {
   let text: string;
   try {
     text = readFileSync(join(root, file), 'utf8');

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { DecisionRecord, Manifest, POINT_ROW_COLUMNS, PointMeasures, Summary } from '../../src/artifacts/schema.js';
 import { sha256 } from '../../src/fixture/canonical.js';
 import { conditionNames } from '../../src/policy/registry.js';
-import { PREREGISTRATION_FILE } from '../../src/study/preregistration.js';
+import { PREREGISTRATION_FILE } from '../support/study.js';
 import { cli } from '../support/cli.js';
 import { minimalFixture } from '../support/minimal.js';
 import { studyRoot, type StudyRoot } from '../support/study.js';

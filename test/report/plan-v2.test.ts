@@ -4,9 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { STUDY } from '../../experiments/ch10-ablation/study.js';
 import { thrown } from './support.js';
 import { planOf } from '../../src/report/plan.js';
-import { loadPreregistration, PREREGISTRATION_FILE, type Preregistration } from '../../src/study/preregistration.js';
+import { loadPreregistration, type Preregistration } from '../../src/study/preregistration.js';
+import { PREREGISTRATION_FILE } from '../support/study.js';
 
-const real = loadPreregistration('.');
+const real = loadPreregistration('.', PREREGISTRATION_FILE);
 const edited = (edit: (p: Preregistration) => Preregistration) => planOf(edit(structuredClone(real.preregistration)), PREREGISTRATION_FILE, 'x', STUDY);
 
 describe('v2 analysis plan', () => {

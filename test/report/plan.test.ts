@@ -7,7 +7,8 @@ import { sha256 } from '../../src/fixture/canonical.js';
 import { wordingPin } from '../../src/report/criteria.js';
 import { CRITERIA, STUDY } from '../../experiments/ch10-ablation/study.js';
 import { loadAnalysisPlan, planOf } from '../../src/report/plan.js';
-import { loadPreregistration, PREREGISTRATION_FILE, type Preregistration } from '../../src/study/preregistration.js';
+import { loadPreregistration, type Preregistration } from '../../src/study/preregistration.js';
+import { PREREGISTRATION_FILE } from '../support/study.js';
 import { cli } from '../support/cli.js';
 import { copyResults, RESULTS, thrown } from './support.js';
 
@@ -16,7 +17,7 @@ afterAll(() => {
   for (const d of temps) rmSync(d, { recursive: true, force: true });
 });
 
-const real = loadPreregistration('.');
+const real = loadPreregistration('.', PREREGISTRATION_FILE);
 const manifest = Manifest.parse(JSON.parse(readFileSync(join(RESULTS, 'manifest.json'), 'utf8')));
 const exploratory: Manifest = { ...manifest, study: { exploratory: true, preregistration: null, fixtureManifest: null } };
 

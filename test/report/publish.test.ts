@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Manifest } from '../../src/artifacts/schema.js';
 import { sha256 } from '../../src/fixture/canonical.js';
-import { PREREGISTRATION_FILE } from '../../src/study/preregistration.js';
+import { PREREGISTRATION_FILE } from '../support/study.js';
 import { cli } from '../support/cli.js';
 import { copyResults } from './support.js';
 

@@ -6,6 +6,7 @@ import { COST_UNKNOWN } from '../../src/report/cost.js';
 import { PNG_SCALE } from '../../src/report/render-chart.js';
 import { buildReport, type Report } from '../../src/report/report.js';
 import { loadPreregistration } from '../../src/study/preregistration.js';
+import { PREREGISTRATION_FILE } from '../support/study.js';
 import { cli } from '../support/cli.js';
 import { copyResults, decodePng, repin, RESULTS } from './support.js';
 
@@ -63,7 +64,7 @@ describe('npm run report', () => {
 
   it('records the preregistered bootstrap seed and iterations, says where cost is unknown, and names the study in every table', () => {
     const manifest = JSON.parse(readFileSync(join(RESULTS, 'manifest.json'), 'utf8')) as { seed: number; fixtures: unknown[]; study: { exploratory: boolean } };
-    const { bootstrap } = loadPreregistration('.').preregistration.analysis;
+    const { bootstrap } = loadPreregistration('.', PREREGISTRATION_FILE).preregistration.analysis;
     expect([report.analysis.seed, report.analysis.iterations]).toEqual([bootstrap.seed, bootstrap.iterations]);
     expect(text('tables/layer-a.md')).toContain(`seed ${bootstrap.seed}, ${bootstrap.iterations} iterations`);
     expect(text('tables/tokens.md')).toContain(COST_UNKNOWN);
@@ -75,7 +76,7 @@ describe('npm run report', () => {
   });
 
   it('tests exactly the preregistered comparisons on their outcomes, Holm-corrected across that family alone', () => {
-    const { analysis: plan } = loadPreregistration('.').preregistration;
+    const { analysis: plan } = loadPreregistration('.', PREREGISTRATION_FILE).preregistration;
     expect(report.analysis.comparisons.map((c) => [c.id, c.candidate, c.reference, c.outcome])).toEqual(plan.comparisons.map((c) => [c.id, c.condition, c.reference, c.outcome]));
     expect(report.analysis.alpha).toBe(plan.multiplicity.alpha);
     const ps = report.analysis.comparisons.map((c) => c.test!.p);
@@ -120,7 +121,7 @@ describe('npm run report', () => {
     for (const f of ['tables/hypotheses.md', 'tables/hypotheses.csv']) {
       expect(readFileSync(join(RESULTS, f)).equals(Buffer.from(report.files.get(f)!)), `${f}: run \`npm run report\``).toBe(true);
     }
-    const p = loadPreregistration('.').preregistration;
+    const p = loadPreregistration('.', PREREGISTRATION_FILE).preregistration;
     expect(report.analysis.acceptance.map((c) => c.id)).toEqual(p.acceptance.map((a) => a.id));
     expect(report.analysis.outcomes.map((o) => o.id)).toEqual(p.outcomes.map((o) => o.id));
     const md = text('tables/hypotheses.md');

@@ -6,8 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { Manifest } from '../../src/artifacts/schema.js';
 import { sha256 } from '../../src/fixture/canonical.js';
 import { freezePreregistration } from '../../src/study/freeze.js';
-import { parsePin, pinFileOf, PREREGISTRATION_FILE } from '../../src/study/preregistration.js';
+import { parsePin, pinFileOf } from '../../src/study/preregistration.js';
+import { PREREGISTRATION_FILE } from '../support/study.js';
 import { cli } from '../support/cli.js';
+import { STUDY } from '../../src/cli/study.js';
 import { studyRoot, type StudyRoot } from '../support/study.js';
 
 const PIN = pinFileOf(PREREGISTRATION_FILE);
@@ -49,7 +51,7 @@ describe('the preregistration pin', () => {
     edit(s, (t) => `${t} `);
     expect((await cli(['experiment', '--condition', 'raw'], s.root)).code).toBe(2);
     edit(s, (t) => t.replace('"claim": "Mechanical redundancy is safe', '"claim": "Mechanical redundancy is always safe'));
-    const frozen = freezePreregistration(s.root);
+    const frozen = freezePreregistration(s.root, STUDY.name);
     expect(frozen.preregistration.pinned).toBe(sha256(readFileSync(s.path(PREREGISTRATION_FILE))));
     expect(frozen.preregistration.previous).not.toBe(frozen.preregistration.pinned);
     const r = await cli(['experiment', '--condition', 'raw'], s.root);
@@ -57,7 +59,7 @@ describe('the preregistration pin', () => {
     expect(r.code).toBe(0);
     expect(manifestOf(s.path('results')).study.exploratory).toBe(false);
     // Freezing again changes nothing.
-    expect(freezePreregistration(s.root).preregistration.previous).toBe(frozen.preregistration.pinned);
+    expect(freezePreregistration(s.root, STUDY.name).preregistration.previous).toBe(frozen.preregistration.pinned);
   });
 
   it('a missing or malformed pin stops the run, naming the pin file', async () => {

@@ -4,13 +4,13 @@ import { sha256 } from '../../src/fixture/canonical.js';
 import { allConditions } from '../../src/policy/registry.js';
 import { checkFrozenInputs } from '../../src/study/check.js';
 import { freezePreregistration } from '../../src/study/freeze.js';
-import {
-  loadPreregistration, parsePreregistration, PREREGISTRATION_FILE, PREREGISTRATION_PROSE_FILE, renderPreregistration,
-} from '../../src/study/preregistration.js';
+import { loadPreregistration, parsePreregistration, renderPreregistration } from '../../src/study/preregistration.js';
+import { PREREGISTRATION_FILE, PREREGISTRATION_PROSE_FILE } from '../support/study.js';
 import { renderPreregistrationMarkdown } from '../../src/study/prose.js';
+import { STUDY } from '../../src/cli/study.js';
 import { studyRoot } from '../support/study.js';
 
-const { preregistration: p, text } = loadPreregistration(process.cwd());
+const { preregistration: p, text } = loadPreregistration(process.cwd(), PREREGISTRATION_FILE);
 
 /** The sweeps the helpers agreed on; issue 4 registers them as conditions. */
 const AGREED_SWEEPS = [
@@ -26,7 +26,7 @@ describe('the preregistration (experiments/ch10-ablation)', () => {
 
   it('pins the fixture manifest on disk, and that manifest lists exactly the fixtures and oracles on disk', () => {
     expect(p.fixtureManifest.sha256).toBe(sha256(readFileSync(p.fixtureManifest.file)));
-    const frozen = checkFrozenInputs(process.cwd(), 'fixtures');
+    const frozen = checkFrozenInputs(process.cwd(), 'fixtures', STUDY.name);
     expect(frozen.preregistration).toEqual({ file: PREREGISTRATION_FILE, sha256: sha256(text) });
   });
 
@@ -73,16 +73,16 @@ describe('the preregistration (experiments/ch10-ablation)', () => {
 describe('npm run prereg:freeze', () => {
   it('stamps the current manifest hash and re-renders the prose, touching nothing else', () => {
     const s = studyRoot();
-    const before = loadPreregistration(s.root).preregistration;
+    const before = loadPreregistration(s.root, PREREGISTRATION_FILE).preregistration;
     const manifest = readFileSync(s.path('fixtures/MANIFEST.json'), 'utf8');
     expect(before.fixtureManifest.sha256).toBe(sha256(manifest));
     const changed = manifest.replace('"seed": 1', '"seed": 2');
     writeFileSync(s.path('fixtures/MANIFEST.json'), changed);
-    const r = freezePreregistration(s.root);
+    const r = freezePreregistration(s.root, STUDY.name);
     expect(r).toMatchObject({ file: PREREGISTRATION_FILE, previous: sha256(manifest), pinned: sha256(changed) });
     // The whole file is pinned again beside it, in the same step.
     expect(readFileSync(s.path(r.pin), 'utf8')).toBe(`${sha256(readFileSync(s.path(PREREGISTRATION_FILE)))}  preregistration.json\n`);
-    const after = loadPreregistration(s.root).preregistration;
+    const after = loadPreregistration(s.root, PREREGISTRATION_FILE).preregistration;
     expect({ ...after, fixtureManifest: null }).toEqual({ ...before, fixtureManifest: null });
     expect(readFileSync(s.path(PREREGISTRATION_PROSE_FILE), 'utf8')).toContain(sha256(changed));
   });

@@ -3,9 +3,13 @@
 import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PREREGISTRATION_FILE } from '../../src/study/preregistration.js';
+import { STUDY } from '../../src/cli/study.js';
+import { studyFiles } from '../../src/study/preregistration.js';
 import { freezePreregistration, writeFixtureManifest } from '../../src/study/freeze.js';
 import { minimalFixture, minimalOracle } from './minimal.js';
+
+/** The study's preregistration and its prose, where the loaded study definition puts them. */
+export const { preregistration: PREREGISTRATION_FILE, prose: PREREGISTRATION_PROSE_FILE } = studyFiles(STUDY.name);
 
 export interface StudyRoot {
   readonly root: string;
@@ -36,6 +40,6 @@ export function studyRoot(canonical: 'mini' | 'real' = 'mini'): StudyRoot {
     manifestVersion: 1, generator: { name: 'test', version: '0', seed: 1, count: 1, out: 'fixtures/generated' }, fixtures: [], oracles: [],
   });
   writeFixtureManifest(root);
-  freezePreregistration(root);
+  freezePreregistration(root, STUDY.name);
   return { root, path };
 }
