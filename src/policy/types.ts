@@ -33,7 +33,7 @@ export interface Mechanism {
   assess(view: PolicyView, candidates: readonly string[]): readonly Finding[];
 }
 
-const RungSchema = z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3), z.literal(4)]);
+export const RungSchema = z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3), z.literal(4)]);
 
 /**
  * A condition's eligibility verdict on one candidate, before timing decides whether to apply it now. Declared as a
