@@ -113,3 +113,20 @@ describe('--policy with a Condition', () => {
     expect(r.decisions('keep-last-tool-results')).toMatchObject({ r1: 'PRUNE', r2: 'KEEP', r4: 'KEEP', r5: 'KEEP', u1: 'KEEP', c1: 'KEEP' });
   });
 });
+
+describe('the comparisons a --policy condition gets', () => {
+  it('pairs it with raw and the proposed ladder in the report, whatever layer it declares', async () => {
+    const { dir } = writeFixture();
+    for (const [policy, name] of [['examples/mechanism/policy.ts', 'later-copy'], ['examples/condition/policy.ts', 'keep-last-tool-results']] as const) {
+      const r = await run(policy, dir, ['--condition', `raw,ladder-0-3,${name}`]);
+      expect(r.code, r.stderr).toBe(0);
+      const report = await cli(['report', '--results', r.out]);
+      expect(report.code, report.stderr).toBe(0);
+      const secondary = readFileSync(join(r.out, 'tables', 'comparisons-secondary.csv'), 'utf8');
+      expect(secondary).toContain(`${name}-vs-raw`);
+      expect(secondary).toContain(`${name}-vs-ladder-0-3`);
+      // Nothing else is paired with it: its own layer gives it no built-in's comparisons.
+      expect(secondary.split('\n').filter((l) => l.includes(name))).toHaveLength(2);
+    }
+  }, 180_000); // two runs and two reports on a shared, loaded machine
+});
