@@ -57,17 +57,31 @@ export const MechanismExport = z.object({
   rule: z.string().regex(CONDITION_NAME),
   rung: RungSchema,
   version: z.string(),
-  description: z.string().regex(/^[^\n]+$/).optional(),
+  description: z
+    .string()
+    .regex(/^[^\n]+$/)
+    .optional(),
   parameters: Parameters.optional(),
 });
 
-export async function loadPolicyModule(path: string, cwd: string, taken: ReadonlySet<string>, options = defaultPolicyOptions(cwd)): Promise<SandboxedCondition> {
+export async function loadPolicyModule(
+  path: string,
+  cwd: string,
+  taken: ReadonlySet<string>,
+  options = defaultPolicyOptions(cwd),
+): Promise<SandboxedCondition> {
   const file = resolve(cwd, path);
   if (!existsSync(file)) throw input('PL_POLICY_MISSING', path);
-  const sandbox = await PolicySandbox.start(file, { shown: path, cwd, offLimits: options.offLimits, timeoutMs: options.timeoutMs });
+  const sandbox = await PolicySandbox.start(file, {
+    shown: path,
+    cwd,
+    offLimits: options.offLimits,
+    timeoutMs: options.timeoutMs,
+  });
   try {
     const { exported, decideIsFunction, assessIsFunction } = sandbox.info;
-    if (!exported || (!decideIsFunction && !assessIsFunction)) throw input('PL_POLICY_MODULE', path, '(default export)', policyWords.forms);
+    if (!exported || (!decideIsFunction && !assessIsFunction))
+      throw input('PL_POLICY_MODULE', path, '(default export)', policyWords.forms);
     // A module with `decide` is a Condition (a helper beside it may be called anything, `assess` included).
     const condition = decideIsFunction ? asCondition(path, exported, sandbox) : asMechanism(path, exported, sandbox);
     if (taken.has(condition.name)) throw input('PL_POLICY_NAME_TAKEN', path, condition.name);
@@ -78,7 +92,12 @@ export async function loadPolicyModule(path: string, cwd: string, taken: Readonl
   }
 }
 
-function checked<T>(path: string, schema: z.ZodType<T>, exported: Record<string, unknown>, words: Record<string, string>): T {
+function checked<T>(
+  path: string,
+  schema: z.ZodType<T>,
+  exported: Record<string, unknown>,
+  words: Record<string, string>,
+): T {
   const parsed = schema.safeParse(exported);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
@@ -103,7 +122,11 @@ function asMechanism(path: string, exported: Record<string, unknown>, sandbox: P
     parameters: info.parameters ?? {},
     assess: (view, candidates) => checkFindings(sandbox.assess(view, candidates)),
   };
-  return single(mechanism, { gate: true, upperRisk: info.rung === 4, description: info.description ?? policyWords.mechanismDescription(info.rule) });
+  return single(mechanism, {
+    gate: true,
+    upperRisk: info.rung === 4,
+    description: info.description ?? policyWords.mechanismDescription(info.rule),
+  });
 }
 
 /** A mechanism's findings, checked before the gate reads them; a broken one fails the run as a throwing decide does. */
@@ -112,10 +135,12 @@ export function checkFindings(out: unknown): Finding[] {
   const seen = new Set<string>();
   return out.map((raw: unknown, i) => {
     const parsed = FindingSchema.safeParse(raw);
-    const item = typeof (raw as { itemId?: unknown } | null)?.itemId === 'string' ? (raw as { itemId: string }).itemId : '';
+    const item =
+      typeof (raw as { itemId?: unknown } | null)?.itemId === 'string' ? (raw as { itemId: string }).itemId : '';
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
-      const field = issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : issue.path.join('.') || '(the whole finding)';
+      const field =
+        issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : issue.path.join('.') || '(the whole finding)';
       throw new Error(policyWords.badFinding(i, item, field, issue.message));
     }
     if (seen.has(parsed.data.itemId)) throw new Error(policyWords.findingTwice(parsed.data.itemId));

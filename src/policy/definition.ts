@@ -37,37 +37,54 @@ export const VERSION = /^\d+\.\d+\.\d+$/;
 
 const Parameters = z.record(z.string(), z.union([z.number(), z.string(), z.boolean()]));
 
-export const ConditionDefinition = z.strictObject({
-  name: z.string().regex(CONDITION_NAME),
-  layer: DefinitionLayer,
-  /** The highest rung the condition acts on; null for controls and rung-less comparators. */
-  rung: RungSchema.nullable(),
-  version: z.string().regex(VERSION),
-  /** One line. A build may append what it only learns when it runs (a control table's training seed). */
-  description: z.string().min(1).regex(/^[^\n]+$/),
-  upperRisk: z.boolean(),
-  consultsObligations: z.boolean(),
-  /** The default parameters; a build may add derived ones (a table's hash, the predictor's label). */
-  parameters: Parameters,
-  /** For a comparator: the published behaviour it reproduces (repository, path and commit, or docs page). */
-  reference: z.string().min(1).optional(),
-  /** The model seams it reads: the predictor, under the scope it asks with (see PredictorScope). */
-  consumes: z.strictObject({ predictor: z.enum(['gated', 'ungated']) }).optional(),
-  /** A parameter sweep: each value is an ordinary condition `<name>@<value>`, registered after every base. */
-  sweep: z.strictObject({
-    parameter: z.string().min(1),
-    values: z.array(z.number()).min(1),
-    variant: fn<(value: number, as: { readonly name: string; readonly sweepOf: SweepOf }) => Condition>('(value, { name, sweepOf }) => Condition'),
-  }).optional(),
-  /** Timings it is also registered with, each as `<name>~<timing>` deciding what the base decides (timed.ts). */
-  timings: z.array(z.custom<Timing>(isTiming, { message: 'must be a Timing' })).min(1).optional(),
-  build: fn<(context: BuildContext) => Condition>('(context) => Condition'),
-}).superRefine((d, ctx) => {
-  if (d.layer === 'comparator' && d.reference === undefined) ctx.addIssue({ code: 'custom', path: ['reference'], message: 'a comparator cites what it reproduces' });
-  if (d.sweep && !(d.sweep.parameter in d.parameters)) {
-    ctx.addIssue({ code: 'custom', path: ['sweep', 'parameter'], message: `"${d.sweep.parameter}" is not one of its parameters` });
-  }
-});
+export const ConditionDefinition = z
+  .strictObject({
+    name: z.string().regex(CONDITION_NAME),
+    layer: DefinitionLayer,
+    /** The highest rung the condition acts on; null for controls and rung-less comparators. */
+    rung: RungSchema.nullable(),
+    version: z.string().regex(VERSION),
+    /** One line. A build may append what it only learns when it runs (a control table's training seed). */
+    description: z
+      .string()
+      .min(1)
+      .regex(/^[^\n]+$/),
+    upperRisk: z.boolean(),
+    consultsObligations: z.boolean(),
+    /** The default parameters; a build may add derived ones (a table's hash, the predictor's label). */
+    parameters: Parameters,
+    /** For a comparator: the published behaviour it reproduces (repository, path and commit, or docs page). */
+    reference: z.string().min(1).optional(),
+    /** The model seams it reads: the predictor, under the scope it asks with (see PredictorScope). */
+    consumes: z.strictObject({ predictor: z.enum(['gated', 'ungated']) }).optional(),
+    /** A parameter sweep: each value is an ordinary condition `<name>@<value>`, registered after every base. */
+    sweep: z
+      .strictObject({
+        parameter: z.string().min(1),
+        values: z.array(z.number()).min(1),
+        variant: fn<(value: number, as: { readonly name: string; readonly sweepOf: SweepOf }) => Condition>(
+          '(value, { name, sweepOf }) => Condition',
+        ),
+      })
+      .optional(),
+    /** Timings it is also registered with, each as `<name>~<timing>` deciding what the base decides (timed.ts). */
+    timings: z
+      .array(z.custom<Timing>(isTiming, { message: 'must be a Timing' }))
+      .min(1)
+      .optional(),
+    build: fn<(context: BuildContext) => Condition>('(context) => Condition'),
+  })
+  .superRefine((d, ctx) => {
+    if (d.layer === 'comparator' && d.reference === undefined)
+      ctx.addIssue({ code: 'custom', path: ['reference'], message: 'a comparator cites what it reproduces' });
+    if (d.sweep && !(d.sweep.parameter in d.parameters)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['sweep', 'parameter'],
+        message: `"${d.sweep.parameter}" is not one of its parameters`,
+      });
+    }
+  });
 
 export type ConditionDefinition = z.infer<typeof ConditionDefinition>;
 
@@ -76,7 +93,9 @@ export function defineCondition(definition: ConditionDefinition): ConditionDefin
   const parsed = ConditionDefinition.safeParse(definition);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new Error(`internal: condition definition "${String(definition.name)}", field "${issue.path.join('.')}": ${issue.message}`);
+    throw new Error(
+      `internal: condition definition "${String(definition.name)}", field "${issue.path.join('.')}": ${issue.message}`,
+    );
   }
   return Object.freeze(definition);
 }

@@ -20,7 +20,11 @@ export type PredictorScope = 'gated' | 'ungated';
  * The items among `candidates` predicted not to be needed. Keys are meaningful only as a lookup: callers walk the
  * view's order, never the map's. A predictor is only ever asked about items `classifierCandidates` lets through.
  */
-export type Predictor = (view: PolicyView, candidates: readonly string[], scope: PredictorScope) => ReadonlyMap<string, Prediction> | PredictorAbstention;
+export type Predictor = (
+  view: PolicyView,
+  candidates: readonly string[],
+  scope: PredictorScope,
+) => ReadonlyMap<string, Prediction> | PredictorAbstention;
 
 /** A predictor that could not predict (a model answered unusably or failed): every item it was asked about is ABSTAIN. */
 export interface PredictorAbstention {

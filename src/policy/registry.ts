@@ -33,10 +33,26 @@ export { sweepName } from './definition.js';
 
 /** The built-in definitions, in registry order. */
 export const DEFINITIONS: readonly ConditionDefinition[] = [
-  raw, pruneAll, idOnly, positionOnly,
-  exactRedundancy, sourceIdentity, erroredInputResidue, checkedSupersession, verifiedCompletion, predictiveSemantic,
-  sameToolArgsDedup, dcpPurgeErrors, observationMasking, oldestFirst, regenerabilityGuard,
-  ladder0, ladder01, ladder02, ladder03, ladder04,
+  raw,
+  pruneAll,
+  idOnly,
+  positionOnly,
+  exactRedundancy,
+  sourceIdentity,
+  erroredInputResidue,
+  checkedSupersession,
+  verifiedCompletion,
+  predictiveSemantic,
+  sameToolArgsDedup,
+  dcpPurgeErrors,
+  observationMasking,
+  oldestFirst,
+  regenerabilityGuard,
+  ladder0,
+  ladder01,
+  ladder02,
+  ladder03,
+  ladder04,
 ];
 
 /** A condition the registry builds, and the definition it was built from (a variant's is its base's). */
@@ -73,17 +89,30 @@ export function createRegistry(definitions: readonly ConditionDefinition[]): Reg
     names.add(d.name);
   }
   const baselines = definitions.filter((d) => d.layer === 'baseline');
-  if (baselines.length !== 1) throw new Error(`internal: a registry needs exactly one baseline definition, got ${String(baselines.length)}`);
+  if (baselines.length !== 1)
+    throw new Error(`internal: a registry needs exactly one baseline definition, got ${String(baselines.length)}`);
   const build = (context: BuildContext = {}): Registered[] => {
-    const bases = definitions.map((definition) => ({ definition, condition: definition.build(context), variant: 'base' as const }));
+    const bases = definitions.map((definition) => ({
+      definition,
+      condition: definition.build(context),
+      variant: 'base' as const,
+    }));
     const timings = bases.flatMap(({ definition, condition }) =>
-      (definition.timings ?? []).map((timing) => ({ definition, condition: timed(condition, timing), variant: 'timing' as const })));
+      (definition.timings ?? []).map((timing) => ({
+        definition,
+        condition: timed(condition, timing),
+        variant: 'timing' as const,
+      })),
+    );
     const sweeps = definitions.flatMap((definition) => {
       const sweep = definition.sweep;
       if (!sweep) return [];
       return sweep.values.map((value) => ({
         definition,
-        condition: sweep.variant(value, { name: sweepName(definition.name, value), sweepOf: { condition: definition.name, parameter: sweep.parameter, value } }),
+        condition: sweep.variant(value, {
+          name: sweepName(definition.name, value),
+          sweepOf: { condition: definition.name, parameter: sweep.parameter, value },
+        }),
         variant: 'sweep' as const,
       }));
     });
@@ -125,8 +154,18 @@ export function predictorScopeOf(condition: string): PredictorScope | undefined 
 }
 
 /** The parameter sweeps, read from the definitions that declare one. */
-export const SWEEPS: Readonly<Record<string, { readonly parameter: string; readonly base: number | string | boolean; readonly values: readonly number[] }>> =
-  Object.fromEntries(DEFINITIONS.flatMap((d) => (d.sweep ? [[d.name, { parameter: d.sweep.parameter, base: d.parameters[d.sweep.parameter]!, values: d.sweep.values }]] : [])));
+export const SWEEPS: Readonly<
+  Record<
+    string,
+    { readonly parameter: string; readonly base: number | string | boolean; readonly values: readonly number[] }
+  >
+> = Object.fromEntries(
+  DEFINITIONS.flatMap((d) =>
+    d.sweep
+      ? [[d.name, { parameter: d.sweep.parameter, base: d.parameters[d.sweep.parameter]!, values: d.sweep.values }]]
+      : [],
+  ),
+);
 
 /** Every condition, the predictor consumers built with `injected` (a model-backed predictor), in registry order. */
 export function conditionsWith(injected: InjectedPredictor): Condition[] {

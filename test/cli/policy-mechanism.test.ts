@@ -18,8 +18,14 @@ function policyFile(body: string): string {
 async function run(policy: string, fixtureDir = writeFixture().dir, extra: readonly string[] = []) {
   const out = mkdtempSync(join(tmpdir(), 'prunelab-out-'));
   const r = await cli(['experiment', '--fixtures', fixtureDir, '--out', out, '--policy', policy, '--json', ...extra]);
-  const decisions = (name: string): Record<string, string> => Object.fromEntries(readFileSync(join(out, name, 'decisions.jsonl'), 'utf8')
-    .split('\n').filter(Boolean).map((l) => JSON.parse(l) as { itemId: string; decision: string }).map((d) => [d.itemId, d.decision]));
+  const decisions = (name: string): Record<string, string> =>
+    Object.fromEntries(
+      readFileSync(join(out, name, 'decisions.jsonl'), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { itemId: string; decision: string })
+        .map((d) => [d.itemId, d.decision]),
+    );
   return { ...r, out, decisions };
 }
 
@@ -44,7 +50,9 @@ describe('--policy with a Mechanism', () => {
     expect([s!.condition, s!.layer, s!.rung, s!.upperRisk]).toEqual(['later-copy', 'A', 0, false]);
     // r1 has a later copy (r2); the last copy and everything that is not a result stay.
     expect(r.decisions('later-copy')).toEqual({ u1: 'KEEP', c1: 'KEEP', r1: 'PRUNE', c2: 'KEEP', r2: 'KEEP' });
-    const manifest = JSON.parse(readFileSync(join(r.out, 'manifest.json'), 'utf8')) as { conditions: { name: string; version: string }[] };
+    const manifest = JSON.parse(readFileSync(join(r.out, 'manifest.json'), 'utf8')) as {
+      conditions: { name: string; version: string }[];
+    };
     // The gate is part of what the condition decides: the recorded version raises the mechanism's major, as a built-in's does.
     expect(manifest.conditions.find((c) => c.name === 'later-copy')?.version).toBe('1.1.0');
   });
@@ -64,10 +72,16 @@ describe('--policy with a Mechanism', () => {
 
   it('refuses a wrong shape at load with exit 2, naming the file and the missing or wrong field', async () => {
     const cases: [string, RegExp][] = [
-      [everythingMechanism.replace("rung: 2, ", ''), /policy\.mjs: the policy module's default export, field "rung": 0\.\.4/],
+      [
+        everythingMechanism.replace('rung: 2, ', ''),
+        /policy\.mjs: the policy module's default export, field "rung": 0\.\.4/,
+      ],
       [everythingMechanism.replace("rule: 'everything-goes'", "rule: 'Everything Goes'"), /field "rule"/],
       [everythingMechanism.replace("version: '0.3.0', ", ''), /field "version": a string/],
-      [everythingMechanism.replace('assess:', 'assessment:'), /field "\(default export\)": export default a Mechanism \(rule, rung, version, assess\) or a Condition/],
+      [
+        everythingMechanism.replace('assess:', 'assessment:'),
+        /field "\(default export\)": export default a Mechanism \(rule, rung, version, assess\) or a Condition/,
+      ],
       ['export default 42;\n', /field "\(default export\)"/],
     ];
     for (const [body, message] of cases) {
@@ -80,10 +94,22 @@ describe('--policy with a Mechanism', () => {
 
   it('fails the run with exit 1 on findings that break the contract, naming the finding and the field', async () => {
     const cases: [string, string][] = [
-      [everythingMechanism.replace("outcome: 'eligible'", "outcome: 'gone'"), 'assess() returned finding 0 (item "u1"), field "outcome"'],
+      [
+        everythingMechanism.replace("outcome: 'eligible'", "outcome: 'gone'"),
+        'assess() returned finding 0 (item "u1"), field "outcome"',
+      ],
       [everythingMechanism.replace("reason: 'said so'", "reason: 'said so', bulk: true"), 'field "bulk"'],
-      [everythingMechanism.replace('candidates.map(', '[...candidates, candidates[0]].map('), 'assess() returned two findings for item "u1"'],
-      [everythingMechanism.replace('candidates.map((itemId) => ({ itemId, outcome: \'eligible\', reason: \'said so\' }))', '({})'), 'assess() must return an array of findings'],
+      [
+        everythingMechanism.replace('candidates.map(', '[...candidates, candidates[0]].map('),
+        'assess() returned two findings for item "u1"',
+      ],
+      [
+        everythingMechanism.replace(
+          "candidates.map((itemId) => ({ itemId, outcome: 'eligible', reason: 'said so' }))",
+          '({})',
+        ),
+        'assess() must return an array of findings',
+      ],
     ];
     for (const [body, message] of cases) {
       const r = await run(policyFile(body));
@@ -98,11 +124,47 @@ describe('--policy with a Condition', () => {
   it('runs the example comparator: neither upper-risk nor Layer A, its reference recorded', async () => {
     const fixture = minimalFixture();
     // Two more listings, so the last three results stay and the oldest is cleared.
-    fixture.items.splice(5, 0,
-      { id: 'c4', turn: 2, time: '2026-03-04T10:02:10Z', origin: 'model', kind: 'tool-call', content: 'shell ls test', tool: { name: 'shell', arguments: { cmd: 'ls test' }, callId: 'k4' } },
-      { id: 'r4', turn: 2, time: '2026-03-04T10:02:12Z', origin: 'environment', kind: 'tool-result', content: 'a.test.ts\n', tool: { name: 'shell', arguments: { cmd: 'ls test' }, callId: 'k4' }, status: { state: 'ok' } },
-      { id: 'c5', turn: 2, time: '2026-03-04T10:02:20Z', origin: 'model', kind: 'tool-call', content: 'shell ls docs', tool: { name: 'shell', arguments: { cmd: 'ls docs' }, callId: 'k5' } },
-      { id: 'r5', turn: 2, time: '2026-03-04T10:02:22Z', origin: 'environment', kind: 'tool-result', content: 'README.md\n', tool: { name: 'shell', arguments: { cmd: 'ls docs' }, callId: 'k5' }, status: { state: 'ok' } },
+    fixture.items.splice(
+      5,
+      0,
+      {
+        id: 'c4',
+        turn: 2,
+        time: '2026-03-04T10:02:10Z',
+        origin: 'model',
+        kind: 'tool-call',
+        content: 'shell ls test',
+        tool: { name: 'shell', arguments: { cmd: 'ls test' }, callId: 'k4' },
+      },
+      {
+        id: 'r4',
+        turn: 2,
+        time: '2026-03-04T10:02:12Z',
+        origin: 'environment',
+        kind: 'tool-result',
+        content: 'a.test.ts\n',
+        tool: { name: 'shell', arguments: { cmd: 'ls test' }, callId: 'k4' },
+        status: { state: 'ok' },
+      },
+      {
+        id: 'c5',
+        turn: 2,
+        time: '2026-03-04T10:02:20Z',
+        origin: 'model',
+        kind: 'tool-call',
+        content: 'shell ls docs',
+        tool: { name: 'shell', arguments: { cmd: 'ls docs' }, callId: 'k5' },
+      },
+      {
+        id: 'r5',
+        turn: 2,
+        time: '2026-03-04T10:02:22Z',
+        origin: 'environment',
+        kind: 'tool-result',
+        content: 'README.md\n',
+        tool: { name: 'shell', arguments: { cmd: 'ls docs' }, callId: 'k5' },
+        status: { state: 'ok' },
+      },
     );
     const { dir } = writeFixture(fixture, minimalOracle());
     const r = await run('examples/condition/policy.ts', dir);
@@ -110,14 +172,24 @@ describe('--policy with a Condition', () => {
     expect(r.code).toBe(0);
     const [s] = JSON.parse(r.stdout) as Summary[];
     expect([s!.condition, s!.layer, s!.upperRisk]).toEqual(['keep-last-tool-results', 'comparator', false]);
-    expect(r.decisions('keep-last-tool-results')).toMatchObject({ r1: 'PRUNE', r2: 'KEEP', r4: 'KEEP', r5: 'KEEP', u1: 'KEEP', c1: 'KEEP' });
+    expect(r.decisions('keep-last-tool-results')).toMatchObject({
+      r1: 'PRUNE',
+      r2: 'KEEP',
+      r4: 'KEEP',
+      r5: 'KEEP',
+      u1: 'KEEP',
+      c1: 'KEEP',
+    });
   });
 });
 
 describe('the comparisons a --policy condition gets', () => {
   it('pairs it with raw and the proposed ladder in the report, whatever layer it declares', async () => {
     const { dir } = writeFixture();
-    for (const [policy, name] of [['examples/mechanism/policy.ts', 'later-copy'], ['examples/condition/policy.ts', 'keep-last-tool-results']] as const) {
+    for (const [policy, name] of [
+      ['examples/mechanism/policy.ts', 'later-copy'],
+      ['examples/condition/policy.ts', 'keep-last-tool-results'],
+    ] as const) {
       const r = await run(policy, dir, ['--condition', `raw,ladder-0-3,${name}`]);
       expect(r.code, r.stderr).toBe(0);
       const report = await cli(['report', '--results', r.out]);

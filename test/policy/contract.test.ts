@@ -7,7 +7,15 @@ import { tokenCounter } from '../../src/accounting/tokens.js';
 import { loadFixtures } from '../../src/load/fixtures.js';
 import { buildView, type PolicyView } from '../../src/fixture/view.js';
 import { ConditionDefinition, recordedLayer, VERSION } from '../../src/policy/definition.js';
-import { builtInRegistry, conditionNames, createRegistry, DEFINITIONS, PREDICTOR_CONSUMERS, predictorScopeOf, type Registry } from '../../src/policy/registry.js';
+import {
+  builtInRegistry,
+  conditionNames,
+  createRegistry,
+  DEFINITIONS,
+  PREDICTOR_CONSUMERS,
+  predictorScopeOf,
+  type Registry,
+} from '../../src/policy/registry.js';
 import { EligibilitySchema, type Condition } from '../../src/policy/types.js';
 import { outsiderComparisons, secondaryFromRegistry } from '../../src/report/study.js';
 import { PROPOSED } from '../../experiments/ch10-ablation/study.js';
@@ -16,14 +24,19 @@ import { throwaway } from '../support/definitions.js';
 const tokens = tokenCounter();
 // Canonical fixtures that between them have failed calls, re-reads, a closed work unit and an over-budget point.
 const VIEWS: PolicyView[] = loadFixtures('fixtures/canonical', process.cwd())
-  .filter((f) => ['config-reread-drift', 'completed-work-test-id', 'credential-once'].some((id) => f.fixture.id.startsWith(id)))
+  .filter((f) =>
+    ['config-reread-drift', 'completed-work-test-id', 'credential-once'].some((id) => f.fixture.id.startsWith(id)),
+  )
   .flatMap((f) => f.fixture.prunePoints.map((p) => buildView(f.fixture, p.id, tokens)));
 
 function validDecisions(condition: Condition): void {
   expect(VIEWS.length).toBeGreaterThan(0);
   for (const view of VIEWS) {
     const out = condition.decide(view);
-    expect(out.map((e) => e.itemId), `${condition.name} on ${view.fixtureId}/${view.prunePoint.id}`).toEqual(view.items.map((i) => i.id));
+    expect(
+      out.map((e) => e.itemId),
+      `${condition.name} on ${view.fixtureId}/${view.prunePoint.id}`,
+    ).toEqual(view.items.map((i) => i.id));
     for (const e of out) expect(() => EligibilitySchema.parse(e)).not.toThrow();
   }
 }
@@ -57,11 +70,23 @@ describe('the contract of every condition definition', () => {
 
       it('builds the condition it declares, whose decisions are valid on canonical fixtures', () => {
         const built = definition.build({});
-        expect({ name: built.name, layer: built.layer, rung: built.rung, version: built.version, upperRisk: built.upperRisk, consultsObligations: built.consultsObligations, reference: built.reference })
-          .toEqual({
-            name: definition.name, layer: recordedLayer(definition.layer), rung: definition.rung, version: definition.version,
-            upperRisk: definition.upperRisk, consultsObligations: definition.consultsObligations, reference: definition.reference,
-          });
+        expect({
+          name: built.name,
+          layer: built.layer,
+          rung: built.rung,
+          version: built.version,
+          upperRisk: built.upperRisk,
+          consultsObligations: built.consultsObligations,
+          reference: built.reference,
+        }).toEqual({
+          name: definition.name,
+          layer: recordedLayer(definition.layer),
+          rung: definition.rung,
+          version: definition.version,
+          upperRisk: definition.upperRisk,
+          consultsObligations: definition.consultsObligations,
+          reference: definition.reference,
+        });
         expect(built.description.startsWith(definition.description)).toBe(true);
         expect(built.parameters).toMatchObject(definition.parameters);
         validDecisions(built);
@@ -74,7 +99,11 @@ describe('the contract of every condition definition', () => {
         expect(PREDICTOR_CONSUMERS.includes(name)).toBe(definition.consumes !== undefined);
         for (const value of definition.sweep?.values ?? []) {
           const variant = registry.find(`${name}@${String(value)}`);
-          expect(variant?.condition.sweepOf).toEqual({ condition: name, parameter: definition.sweep!.parameter, value });
+          expect(variant?.condition.sweepOf).toEqual({
+            condition: name,
+            parameter: definition.sweep!.parameter,
+            value,
+          });
           expect(variant?.condition.parameters[definition.sweep!.parameter]).toBe(value);
           // A sweep keeps the embedded predictor: it never becomes a consumer.
           expect(PREDICTOR_CONSUMERS).not.toContain(variant?.condition.name);
@@ -88,16 +117,19 @@ describe('the contract of every condition definition', () => {
         if (definition.layer === 'comparator') expect(ids).toContain(`${name}-vs-${PROPOSED}`);
         if (definition.layer === 'B') {
           // Each ladder that adds a rung is compared with the ladder before it.
-          const chain = DEFINITIONS.filter((d) => d.layer === 'B').filter((d, i, all) => all.findIndex((x) => x.rung === d.rung) === i).map((d) => d.name);
+          const chain = DEFINITIONS.filter((d) => d.layer === 'B')
+            .filter((d, i, all) => all.findIndex((x) => x.rung === d.rung) === i)
+            .map((d) => d.name);
           const at = chain.indexOf(name);
           if (at > 0) expect(ids).toContain(`${name}-vs-${chain[at - 1]!}`);
         }
-        if (definition.layer === 'control' || definition.layer === 'baseline') expect([...ids].some((id) => id.startsWith(`${name}-vs-`))).toBe(false);
+        if (definition.layer === 'control' || definition.layer === 'baseline')
+          expect([...ids].some((id) => id.startsWith(`${name}-vs-`))).toBe(false);
       });
     });
   }
 
-  it('derives the sweep and timing variants\' builds as valid conditions too', () => {
+  it("derives the sweep and timing variants' builds as valid conditions too", () => {
     for (const r of registry.registered.filter((x) => x.variant !== 'base')) validDecisions(r.condition);
   });
 });
@@ -120,7 +152,10 @@ describe('adding a built-in condition is one definition', () => {
     validDecisions(fresh.find('drop-everything')!.condition);
     // The global registry never saw it: a condition from outside it gets the outsider's comparisons.
     expect(conditionNames()).not.toContain('drop-everything');
-    expect(outsiderComparisons(['drop-everything'], PROPOSED).map((c) => c.id)).toEqual(['drop-everything-vs-raw', `drop-everything-vs-${PROPOSED}`]);
+    expect(outsiderComparisons(['drop-everything'], PROPOSED).map((c) => c.id)).toEqual([
+      'drop-everything-vs-raw',
+      `drop-everything-vs-${PROPOSED}`,
+    ]);
     expect(outsiderComparisons(['drop-everything'], PROPOSED, fresh)).toEqual([]);
   });
 
@@ -128,7 +163,9 @@ describe('adding a built-in condition is one definition', () => {
     expect(() => throwaway({ name: 'Bad Name', layer: 'A' })).toThrow(/field "name"/);
     const noReference = { ...throwaway({ name: 'cited', layer: 'control' }), layer: 'comparator' as const };
     expect(ConditionDefinition.safeParse(noReference).error?.issues[0]?.path).toEqual(['reference']);
-    expect(() => createRegistry([...DEFINITIONS, throwaway({ name: 'raw', layer: 'control' })])).toThrow(/two condition definitions are named "raw"/);
+    expect(() => createRegistry([...DEFINITIONS, throwaway({ name: 'raw', layer: 'control' })])).toThrow(
+      /two condition definitions are named "raw"/,
+    );
     expect(() => createRegistry(DEFINITIONS.filter((d) => d.layer !== 'baseline'))).toThrow(/exactly one baseline/);
   });
 });

@@ -16,7 +16,7 @@ export interface Throwaway {
 export function throwaway(t: Throwaway): ConditionDefinition {
   const info = {
     name: t.name,
-    layer: t.layer === 'baseline' ? 'control' as const : t.layer,
+    layer: t.layer === 'baseline' ? ('control' as const) : t.layer,
     rung: t.rung ?? null,
     version: '0.0.1',
     description: `throwaway ${t.name}`,
@@ -29,14 +29,28 @@ export function throwaway(t: Throwaway): ConditionDefinition {
     ...info,
     name,
     parameters: { n },
-    decide: (view: { items: readonly { id: string }[] }) => view.items.map((item) => ({
-      itemId: item.id, verdict: t.prune ? 'eligible' as const : 'keep' as const, rule: t.name, rung: t.rung ?? null, reason: 'throwaway', obligationsConsulted: [],
-    })),
+    decide: (view: { items: readonly { id: string }[] }) =>
+      view.items.map((item) => ({
+        itemId: item.id,
+        verdict: t.prune ? ('eligible' as const) : ('keep' as const),
+        rule: t.name,
+        rung: t.rung ?? null,
+        reason: 'throwaway',
+        obligationsConsulted: [],
+      })),
   });
   return defineCondition({
     ...info,
     layer: t.layer,
-    ...(t.sweep ? { sweep: { parameter: 'n', values: [...t.sweep], variant: (n, as) => ({ ...make(as.name, n), sweepOf: as.sweepOf }) } } : {}),
+    ...(t.sweep
+      ? {
+          sweep: {
+            parameter: 'n',
+            values: [...t.sweep],
+            variant: (n, as) => ({ ...make(as.name, n), sweepOf: as.sweepOf }),
+          },
+        }
+      : {}),
     ...(t.timed ? { timings: [{ kind: 'task-boundary' }] } : {}),
     build: () => make(t.name, 1),
   });

@@ -13,5 +13,6 @@ export const definition = defineCondition({
   upperRisk: false,
   consultsObligations: true,
   parameters: {},
-  build: () => ladder({ name: 'ladder-0-1', rules: [exactRedundancy(), sourceIdentity()], description: definition.description }),
+  build: () =>
+    ladder({ name: 'ladder-0-1', rules: [exactRedundancy(), sourceIdentity()], description: definition.description }),
 });

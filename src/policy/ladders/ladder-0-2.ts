@@ -11,9 +11,15 @@ export const definition = defineCondition({
   layer: 'B',
   rung: 2,
   version: LADDER_VERSION,
-  description: 'gate, then rungs 0-2 cumulatively: exact redundancy, source identity, errored-input residue, checked supersession',
+  description:
+    'gate, then rungs 0-2 cumulatively: exact redundancy, source identity, errored-input residue, checked supersession',
   upperRisk: false,
   consultsObligations: true,
   parameters: {},
-  build: () => ladder({ name: 'ladder-0-2', rules: [exactRedundancy(), sourceIdentity(), erroredInputResidue(), checkedSupersession()], description: definition.description }),
+  build: () =>
+    ladder({
+      name: 'ladder-0-2',
+      rules: [exactRedundancy(), sourceIdentity(), erroredInputResidue(), checkedSupersession()],
+      description: definition.description,
+    }),
 });

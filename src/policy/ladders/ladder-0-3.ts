@@ -15,16 +15,32 @@ export const definition = defineCondition({
   layer: 'B',
   rung: 3,
   version: LADDER_VERSION,
-  description: 'gate, then rungs 0-3 cumulatively; an item only the predictor would remove is ABSTAIN (conservative policy)',
+  description:
+    'gate, then rungs 0-3 cumulatively; an item only the predictor would remove is ABSTAIN (conservative policy)',
   upperRisk: false,
   consultsObligations: true,
-  parameters: { threshold: DEFAULT_THRESHOLD, minConfidence: DEFAULT_MIN_CONFIDENCE, predictor: 'lexical-overlap', predictorMode: 'abstain' },
+  parameters: {
+    threshold: DEFAULT_THRESHOLD,
+    minConfidence: DEFAULT_MIN_CONFIDENCE,
+    predictor: 'lexical-overlap',
+    predictorMode: 'abstain',
+  },
   consumes: { predictor: 'gated' },
-  timings: [{ kind: 'task-boundary' }, { kind: 'pressure', threshold: 0.8 }, { kind: 'cache-safe', profile: DEFAULT_CACHE_PROFILE }],
-  build: ({ predictor }) => ladder({
-    name: 'ladder-0-3',
-    rules: [exactRedundancy(), sourceIdentity(), erroredInputResidue(), checkedSupersession(), verifiedCompletion()],
-    predictor: { mode: 'abstain', mechanism: predictiveSemantic(predictor ? { predictor: predictor.predictor, predictorLabel: predictor.label } : {}) },
-    description: definition.description,
-  }),
+  timings: [
+    { kind: 'task-boundary' },
+    { kind: 'pressure', threshold: 0.8 },
+    { kind: 'cache-safe', profile: DEFAULT_CACHE_PROFILE },
+  ],
+  build: ({ predictor }) =>
+    ladder({
+      name: 'ladder-0-3',
+      rules: [exactRedundancy(), sourceIdentity(), erroredInputResidue(), checkedSupersession(), verifiedCompletion()],
+      predictor: {
+        mode: 'abstain',
+        mechanism: predictiveSemantic(
+          predictor ? { predictor: predictor.predictor, predictorLabel: predictor.label } : {},
+        ),
+      },
+      description: definition.description,
+    }),
 });

@@ -16,12 +16,23 @@ export const definition = defineCondition({
   description: 'gate, then rungs 0-3 cumulatively and the predictor as the last rule (upper-risk)',
   upperRisk: true,
   consultsObligations: true,
-  parameters: { threshold: DEFAULT_THRESHOLD, minConfidence: DEFAULT_MIN_CONFIDENCE, predictor: 'lexical-overlap', predictorMode: 'apply' },
+  parameters: {
+    threshold: DEFAULT_THRESHOLD,
+    minConfidence: DEFAULT_MIN_CONFIDENCE,
+    predictor: 'lexical-overlap',
+    predictorMode: 'apply',
+  },
   consumes: { predictor: 'gated' },
-  build: ({ predictor }) => ladder({
-    name: 'ladder-0-4',
-    rules: [exactRedundancy(), sourceIdentity(), erroredInputResidue(), checkedSupersession(), verifiedCompletion()],
-    predictor: { mode: 'apply', mechanism: predictiveSemantic(predictor ? { predictor: predictor.predictor, predictorLabel: predictor.label } : {}) },
-    description: definition.description,
-  }),
+  build: ({ predictor }) =>
+    ladder({
+      name: 'ladder-0-4',
+      rules: [exactRedundancy(), sourceIdentity(), erroredInputResidue(), checkedSupersession(), verifiedCompletion()],
+      predictor: {
+        mode: 'apply',
+        mechanism: predictiveSemantic(
+          predictor ? { predictor: predictor.predictor, predictorLabel: predictor.label } : {},
+        ),
+      },
+      description: definition.description,
+    }),
 });
