@@ -70,7 +70,7 @@ export const messages = {
     `condition ${condition} on ${fixture} at ${point}: ${problem}`,
   PL_POLICY_MODULE: (file: string, field: string, problem: string) =>
     `${file}: the policy module's default export, field "${field}": ${problem}`,
-  PL_POLICY_MISSING: (file: string) => `policy module ${file} does not exist (give a .ts or .js file whose default export is a Condition)`,
+  PL_POLICY_MISSING: (file: string) => `policy module ${file} does not exist (give a .ts or .js file whose default export is a Mechanism or a Condition)`,
   PL_POLICY_IMPORT: (file: string, detail: string) => `${file}: the policy module could not be loaded: ${detail}`,
   PL_POLICY_NAME_TAKEN: (file: string, name: string) =>
     `${file}: condition name "${name}" is already used by a built-in or another --policy module`,
@@ -213,6 +213,36 @@ export const sandboxWords = {
   atPoint: (fixture: string, point: string) => `on ${fixture} at ${point}`,
   signal: (signal: string) => `killed by ${signal}`,
   exitCode: (code: number | null) => `exit code ${code ?? 'unknown'}`,
+} as const;
+
+/** Phrases a --policy module's load check is made of: what each field of either form must be. */
+export const policyWords = {
+  forms: 'export default a Mechanism (rule, rung, version, assess) or a Condition (name, layer, rung, version, description, upperRisk, consultsObligations, parameters, decide)',
+  condition: {
+    name: 'a lower-case name of letters, digits and dashes',
+    layer: 'one of control, A, B, comparator',
+    rung: 'null or 0..4',
+    version: 'a string',
+    description: 'a string',
+    upperRisk: 'true or false',
+    consultsObligations: 'true or false',
+    parameters: 'an object of numbers, strings or booleans',
+    reference: 'absent, or a string naming what it reproduces',
+    order: 'absent, or the names of its rules in order',
+    timing: 'absent, or a timing: { kind: "immediate" | "task-boundary" | "pressure", threshold in (0, 1] | "cache-safe", profile }',
+  } as Record<string, string>,
+  mechanism: {
+    rule: 'a lower-case name of letters, digits and dashes (the condition is named after it)',
+    rung: '0..4, the evidence rung it stands on',
+    version: 'a string',
+    description: 'absent, or a one-line string',
+    parameters: 'absent, or an object of numbers, strings or booleans',
+  } as Record<string, string>,
+  mechanismDescription: (rule: string) => `your mechanism ${rule}, behind the protection and regenerability gates`,
+  badFinding: (index: number, item: string, field: string, problem: string) =>
+    `assess() returned finding ${index}${item ? ` (item "${item}")` : ''}, field "${field}": ${problem}`,
+  notFindings: () => 'assess() must return an array of findings ({ itemId, outcome: "eligible" | "abstain", reason })',
+  findingTwice: (item: string) => `assess() returned two findings for item "${item}"`,
 } as const;
 
 // Informational lines: what a command prints when it works or wants a word heard (status, success, warnings). No

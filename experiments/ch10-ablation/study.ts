@@ -1,7 +1,7 @@
 // The chapter 10 ablation as a study: the machine forms of its preregistration's acceptance criteria and outcome
 // rows, the secondary comparisons (derived from the registry's layers and rungs), and the policy the chapter
 // proposes. The generic evaluator, engine and registry live in src/; this is what is specific to the chapter.
-import { allConditions } from '../../src/policy/registry.js';
+import { builtInRegistry } from '../../src/policy/registry.js';
 import type { Check, CriterionForm, OutcomeForm } from '../../src/report/criteria.js';
 import { secondaryFromRegistry, type StudyDefinition } from '../../src/report/study.js';
 
@@ -113,6 +113,6 @@ export const STUDY: StudyDefinition = {
   name: 'ch10-ablation',
   criteria: CRITERIA,
   outcomes: OUTCOMES,
-  secondary: secondaryFromRegistry(allConditions(), PROPOSED),
+  secondary: secondaryFromRegistry(builtInRegistry(), PROPOSED),
   proposed: PROPOSED,
 };

@@ -10,7 +10,7 @@ import { tokenCounter } from '../accounting/tokens.js';
 import { writeAtomic } from '../engine/write.js';
 import { loadFixtures } from '../load/fixtures.js';
 import { Fixture, Oracle, SCHEMA_VERSION } from '../fixture/schema.js';
-import { allConditions } from '../policy/registry.js';
+import { allConditions, builtInRegistry } from '../policy/registry.js';
 import { parseFlags } from './args.js';
 import { renderBehaviourMarkdown } from '../behaviour/render.js';
 import { renderConditionsMarkdown, renderFixturesMarkdown, renderResultsMarkdown } from './render.js';
@@ -71,7 +71,7 @@ function replaceSection(readme: string, name: string, body: string): string {
 /** The README with its generated tables (conditions from the registry, canonical fixtures from their files) redone. */
 export function readmeWithGeneratedTables(readme: string, root: string): string {
   const canonical = loadFixtures(resolve(root, CANONICAL_DIR), root);
-  const withConditions = replaceSection(readme, 'conditions', renderConditionsMarkdown(allConditions()));
+  const withConditions = replaceSection(readme, 'conditions', renderConditionsMarkdown(builtInRegistry().registered));
   const withFixtures = replaceSection(withConditions, 'canonical', renderFixturesMarkdown(canonical, tokenCounter()));
   const summaries = committedSummaries(resolve(root, RESULTS_DIR));
   return replaceSection(replaceSection(withFixtures, 'results', renderResultsMarkdown(summaries)), 'behaviour', renderBehaviourMarkdown(summaries));

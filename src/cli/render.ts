@@ -2,6 +2,7 @@
 import type { OracleRatio, Ratio, Summary } from '../artifacts/schema.js';
 import type { TokensOf } from '../fixture/view.js';
 import type { LoadedFixture } from '../fixture/load.js';
+import type { Registered } from '../policy/registry.js';
 import type { ConditionInfo } from '../policy/types.js';
 import { relativePath } from '../fixture/canonical.js';
 
@@ -47,14 +48,19 @@ export function unscoredReason(summaries: readonly Summary[]): string | undefine
   return undefined;
 }
 
-/** The README's conditions table, generated from the registry so the two cannot drift apart. */
-export function renderConditionsMarkdown(conditions: readonly ConditionInfo[]): string {
+/**
+ * The README's conditions table, generated from the registry's definitions so the two cannot drift apart: the layer
+ * is the definition's (the baseline is recorded as a control in results), and a condition that reads the predictor
+ * says under which scope.
+ */
+export function renderConditionsMarkdown(registered: readonly Registered[]): string {
   const cell = (s: string) => s.replace(/\|/g, '\\|');
-  const rows = conditions.map((c) => {
+  const rows = registered.map(({ condition: c, definition, variant }) => {
     const params = Object.entries(c.parameters).map(([k, v]) => `${k}=${String(v)}`).join(', ') || '-';
     const basis = c.reference ?? (c.order ? c.order.join(' → ') : '-');
-    const flags = [c.upperRisk ? '**upper-risk**' : '', c.consultsObligations ? 'gate' : ''].filter(Boolean).join(', ') || '-';
-    return `| \`${c.name}\` | ${c.layer} | ${c.rung ?? '-'} | ${flags} | ${cell(c.description)} | ${cell(params)} | ${cell(basis)} |`;
+    const scope = variant === 'sweep' ? undefined : definition.consumes?.predictor;
+    const flags = [c.upperRisk ? '**upper-risk**' : '', c.consultsObligations ? 'gate' : '', scope ? `predictor (${scope})` : ''].filter(Boolean).join(', ') || '-';
+    return `| \`${c.name}\` | ${definition.layer} | ${c.rung ?? '-'} | ${flags} | ${cell(c.description)} | ${cell(params)} | ${cell(basis)} |`;
   });
   return ['| condition | layer | rung | flags | what it does | parameters | order or published source |', '|---|---|---|---|---|---|---|', ...rows].join('\n') + '\n';
 }

@@ -5,6 +5,7 @@ import { READER_MAX_TOKENS, readerRequest } from '../behaviour/model.js';
 import { fullContext } from '../behaviour/measure.js';
 import type { PrunePoint } from '../fixture/schema.js';
 import type { PolicyView } from '../fixture/view.js';
+import { builtInRegistry } from '../policy/registry.js';
 import type { Condition } from '../policy/types.js';
 import { requestTokens } from '../providers/gateway.js';
 import { predictorRequest, PREDICTOR_MAX_TOKENS } from '../providers/predictor.js';
@@ -34,7 +35,8 @@ export function estimateCost(plan: ModelPlan, selected: readonly Condition[], po
     rows.push({ role: 'predictor', calls: requests.length, input: requests.reduce((n, r) => n + count(r), 0), output: requests.length * PREDICTOR_MAX_TOKENS });
   }
   if (plan.reader === 'model') {
-    const perProbe = 1 + selected.filter((c) => c.name !== 'raw').length;
+    // The baseline's context is the full one the reader already reads once.
+    const perProbe = 1 + selected.filter((c) => c.name !== builtInRegistry().baseline).length;
     let calls = 0;
     let input = 0;
     for (const { point, view } of points) {

@@ -28,6 +28,9 @@ export interface LadderOptions {
   readonly predictor?: PredictorUse;
 }
 
+/** Every ladder's version: what a ladder does with its rules is one algorithm, whichever rules it is given. */
+export const LADDER_VERSION = '2.1.0';
+
 export const ONLY_PREDICTION = 'only prediction supports removal';
 
 /**
@@ -62,7 +65,7 @@ export function ladder(options: LadderOptions): Condition {
     name: options.name,
     layer: 'B',
     rung,
-    version: '2.1.0',
+    version: LADDER_VERSION,
     description: options.description,
     upperRisk: options.predictor?.mode === 'apply',
     consultsObligations: true,

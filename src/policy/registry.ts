@@ -1,155 +1,187 @@
-// Every condition the experiment runs, in the one stable order reports and the CLI use. Conditions are built once
-// with their default parameters; all are pure, so sharing the instances is safe.
-import { dcpPurgeErrors } from './comparators/dcp-purge-errors.js';
-import { DEFAULT_KEEP_LAST, OBSERVATION_MASKING, observationMasking } from './comparators/observation-masking.js';
-import { oldestFirst } from './comparators/oldest-first.js';
-import { regenerabilityGuard } from './comparators/regenerability-guard.js';
-import { sameToolArgsDedup } from './comparators/same-tool-args-dedup.js';
-import { ladder } from './ladder.js';
-import { checkedSupersession } from './mechanisms/checked-supersession.js';
-import { erroredInputResidue } from './mechanisms/errored-input-residue.js';
-import { exactRedundancy } from './mechanisms/exact-redundancy.js';
-import { DEFAULT_THRESHOLD, PREDICTIVE_SEMANTIC, predictiveSemantic, type Predictor, type PredictorScope } from './mechanisms/predictive-semantic.js';
-import { sourceIdentity } from './mechanisms/source-identity.js';
-import { verifiedCompletion } from './mechanisms/verified-completion.js';
-import { idOnly } from './controls/id-only.js';
-import { positionOnly } from './controls/position-only.js';
-import { pruneAll } from './controls/prune-all.js';
-import { raw } from './raw.js';
-import { single } from './single.js';
-import { timed, timedName } from './timed.js';
+// Every built-in condition, in the one stable order reports and the CLI use. Each condition declares itself in its
+// own file (its `definition`, see definition.ts); this module only lists them and computes what follows from the
+// list: the built conditions (bases in list order, then each base's timing variants, then each base's sweep
+// variants), the predictor's consumers and their scopes, the sweeps and the baseline. Conditions are built once with
+// their default parameters; all are pure, so sharing the instances is safe.
+import { definition as dcpPurgeErrors } from './comparators/dcp-purge-errors.js';
+import { definition as observationMasking } from './comparators/observation-masking.js';
+import { definition as oldestFirst } from './comparators/oldest-first.js';
+import { definition as regenerabilityGuard } from './comparators/regenerability-guard.js';
+import { definition as sameToolArgsDedup } from './comparators/same-tool-args-dedup.js';
+import { definition as idOnly } from './controls/id-only.js';
+import { definition as positionOnly } from './controls/position-only.js';
+import { definition as pruneAll } from './controls/prune-all.js';
+import { type BuildContext, type ConditionDefinition, type InjectedPredictor, sweepName } from './definition.js';
+import { definition as ladder0 } from './ladders/ladder-0.js';
+import { definition as ladder01 } from './ladders/ladder-0-1.js';
+import { definition as ladder02 } from './ladders/ladder-0-2.js';
+import { definition as ladder03 } from './ladders/ladder-0-3.js';
+import { definition as ladder04 } from './ladders/ladder-0-4.js';
+import { definition as checkedSupersession } from './mechanisms/checked-supersession.js';
+import { definition as erroredInputResidue } from './mechanisms/errored-input-residue.js';
+import { definition as exactRedundancy } from './mechanisms/exact-redundancy.js';
+import { definition as predictiveSemantic } from './mechanisms/predictive-semantic.js';
+import { definition as sourceIdentity } from './mechanisms/source-identity.js';
+import { definition as verifiedCompletion } from './mechanisms/verified-completion.js';
+import type { PredictorScope } from './predictor.js';
+import { definition as raw } from './raw.js';
+import { timed } from './timed.js';
 import type { Condition } from './types.js';
-import { DEFAULT_CACHE_PROFILE, type Timing } from '../timing/timing.js';
+
+export type { InjectedPredictor } from './definition.js';
+export { sweepName } from './definition.js';
+
+/** The built-in definitions, in registry order. */
+export const DEFINITIONS: readonly ConditionDefinition[] = [
+  raw,
+  pruneAll,
+  idOnly,
+  positionOnly,
+  exactRedundancy,
+  sourceIdentity,
+  erroredInputResidue,
+  checkedSupersession,
+  verifiedCompletion,
+  predictiveSemantic,
+  sameToolArgsDedup,
+  dcpPurgeErrors,
+  observationMasking,
+  oldestFirst,
+  regenerabilityGuard,
+  ladder0,
+  ladder01,
+  ladder02,
+  ladder03,
+  ladder04,
+];
+
+/** A condition the registry builds, and the definition it was built from (a variant's is its base's). */
+export interface Registered {
+  readonly condition: Condition;
+  readonly definition: ConditionDefinition;
+  readonly variant: 'base' | 'timing' | 'sweep';
+}
+
+export interface Registry {
+  readonly definitions: readonly ConditionDefinition[];
+  /** Every condition, built with `context` (a model-backed predictor for the consumers), in registry order. */
+  build(context?: BuildContext): Registered[];
+  /** Every condition built with the defaults, in registry order. */
+  readonly registered: readonly Registered[];
+  /** The conditions that consult the predictor, and so change (and make model calls) when one is injected. */
+  readonly predictorConsumers: readonly string[];
+  /** Which predictor request a consumer reads; undefined for a condition that makes none. */
+  predictorScopeOf(name: string): PredictorScope | undefined;
+  /** The one baseline definition's name: what every other condition is compared with as "keeping everything". */
+  readonly baseline: string;
+  /** The registered condition of that name, or undefined for a name the registry does not know. */
+  find(name: string): Registered | undefined;
+}
 
 /**
- * The parameter sweeps, so a tunable condition's trade-off is a curve rather than one point. The base conditions
- * keep their defaults (threshold 0.2, M = 10); each variant is an ordinary condition named `<base>@<value>`.
+ * A registry over `definitions`: the global one lists the built-ins; a test builds its own with a throwaway
+ * definition added, so registering one never disturbs the study.
  */
-export const SWEEPS = {
-  [PREDICTIVE_SEMANTIC]: { parameter: 'threshold', base: DEFAULT_THRESHOLD, values: [0.05, 0.1, 0.3, 0.4, 0.5] },
-  [OBSERVATION_MASKING]: { parameter: 'keepLast', base: DEFAULT_KEEP_LAST, values: [1, 2, 5, 20, 40] },
-} as const;
-
-export function sweepName(base: string, value: number): string {
-  return `${base}@${String(value)}`;
+export function createRegistry(definitions: readonly ConditionDefinition[]): Registry {
+  const names = new Set<string>();
+  for (const d of definitions) {
+    if (names.has(d.name)) throw new Error(`internal: two condition definitions are named "${d.name}"`);
+    names.add(d.name);
+  }
+  const baselines = definitions.filter((d) => d.layer === 'baseline');
+  if (baselines.length !== 1)
+    throw new Error(`internal: a registry needs exactly one baseline definition, got ${String(baselines.length)}`);
+  const build = (context: BuildContext = {}): Registered[] => {
+    const bases = definitions.map((definition) => ({
+      definition,
+      condition: definition.build(context),
+      variant: 'base' as const,
+    }));
+    const timings = bases.flatMap(({ definition, condition }) =>
+      (definition.timings ?? []).map((timing) => ({
+        definition,
+        condition: timed(condition, timing),
+        variant: 'timing' as const,
+      })),
+    );
+    const sweeps = definitions.flatMap((definition) => {
+      const sweep = definition.sweep;
+      if (!sweep) return [];
+      return sweep.values.map((value) => ({
+        definition,
+        condition: sweep.variant(value, {
+          name: sweepName(definition.name, value),
+          sweepOf: { condition: definition.name, parameter: sweep.parameter, value },
+        }),
+        variant: 'sweep' as const,
+      }));
+    });
+    return [...bases, ...timings, ...sweeps];
+  };
+  const registered = build();
+  // A timing variant asks what its base asks; a sweep variant keeps the embedded predictor whatever is injected.
+  const scopes = new Map<string, PredictorScope>();
+  for (const r of registered) {
+    const scope = r.definition.consumes?.predictor;
+    if (scope !== undefined && r.variant !== 'sweep') scopes.set(r.condition.name, scope);
+  }
+  return {
+    definitions,
+    build,
+    registered,
+    predictorConsumers: [...scopes.keys()],
+    predictorScopeOf: (name) => scopes.get(name),
+    baseline: baselines[0]!.name,
+    find: (name) => registered.find((r) => r.condition.name === name),
+  };
 }
 
-const LADDER_0_3 = 'ladder-0-3';
+const REGISTRY = createRegistry(DEFINITIONS);
 
-/** The timings the conservative ladder is also registered with, so the study exercises DEFER (name: see timedName). */
-export const TIMED: readonly Timing[] = [{ kind: 'task-boundary' }, { kind: 'pressure', threshold: 0.8 }, { kind: 'cache-safe', profile: DEFAULT_CACHE_PROFILE }];
-
-function timedLadderNames(): string[] {
-  return TIMED.map((timing) => timedName(LADDER_0_3, timing));
-}
-
-function sweepVariants(): Condition[] {
-  const predictive = SWEEPS[PREDICTIVE_SEMANTIC];
-  const masking = SWEEPS[OBSERVATION_MASKING];
-  return [
-    ...predictive.values.map((threshold) => single(predictiveSemantic({ threshold, scope: 'ungated' }), {
-      gate: false,
-      upperRisk: true,
-      name: sweepName(PREDICTIVE_SEMANTIC, threshold),
-      sweepOf: { condition: PREDICTIVE_SEMANTIC, parameter: predictive.parameter, value: threshold },
-      description: `sweep of predictive-semantic: lexical relevance below ${String(threshold)}; no gate (upper-risk)`,
-    })),
-    ...masking.values.map((keepLast) => observationMasking({
-      keepLast,
-      name: sweepName(OBSERVATION_MASKING, keepLast),
-      sweepOf: { condition: OBSERVATION_MASKING, parameter: masking.parameter, value: keepLast },
-    })),
-  ];
-}
-
-/** A predictor to build the rung-4 conditions with instead of the embedded lexical one, and its label. */
-export interface InjectedPredictor {
-  readonly predictor: Predictor;
-  readonly label: string;
+export function builtInRegistry(): Registry {
+  return REGISTRY;
 }
 
 /** The conditions that consult the predictor, and so change (and make model calls) when one is injected. */
-export const PREDICTOR_CONSUMERS: readonly string[] = ['predictive-semantic', 'regenerability-guard', 'ladder-0-3', 'ladder-0-4', ...timedLadderNames()];
+export const PREDICTOR_CONSUMERS: readonly string[] = REGISTRY.predictorConsumers;
 
 /**
  * Which predictor request a consumer reads: the ungated Layer A ablation its own (it may show the classifier the
  * refusal-case items), every gated consumer the one that withholds them. Undefined for a condition that makes none.
  */
 export function predictorScopeOf(condition: string): PredictorScope | undefined {
-  if (!PREDICTOR_CONSUMERS.includes(condition)) return undefined;
-  return condition === PREDICTIVE_SEMANTIC ? 'ungated' : 'gated';
+  return REGISTRY.predictorScopeOf(condition);
 }
 
-function build(injected?: InjectedPredictor): readonly Condition[] {
-  const er = exactRedundancy();
-  const si = sourceIdentity();
-  const eir = erroredInputResidue();
-  const cs = checkedSupersession();
-  const vc = verifiedCompletion();
-  const withPredictor = injected ? { predictor: injected.predictor, predictorLabel: injected.label } : {};
-  // Layer A's ablation and the ladders' rung 4 read the same predictor under different scopes (see PredictorScope).
-  const psAlone = predictiveSemantic({ ...withPredictor, scope: 'ungated' });
-  const ps = predictiveSemantic(withPredictor);
-  const predictionText = injected ? `${injected.label} predicts the item unneeded` : `lexical relevance to the subgoal below ${String(ps.parameters.threshold)}`;
-  const gated = { gate: true, upperRisk: false } as const;
-  const ladder03 = ladder({
-    name: LADDER_0_3,
-    rules: [er, si, eir, cs, vc],
-    predictor: { mode: 'abstain', mechanism: ps },
-    description: 'gate, then rungs 0-3 cumulatively; an item only the predictor would remove is ABSTAIN (conservative policy)',
-  });
-  return [
-    raw(),
-    pruneAll(),
-    idOnly(),
-    positionOnly(),
-    single(er, { ...gated, description: 'rung 0: tool results identical in call, status and every content block (across calls only where repetition is declared irrelevant); one copy (the latest, or every protected copy) stays' }),
-    single(si, { ...gated, description: 'rung 1: reads of the same view (tool and selector) of one source state, established by a version that hashes the content or an immutable source; the latest read stays' }),
-    single(eir, { ...gated, description: 'rung 2: a failed call loses its bulk (payload, arguments) when no visible obligation string or referenced id is in it; tool, error type, the tool\'s own message and fields stay; abstains when nothing but a synthesized message was recorded' }),
-    single(cs, { ...gated, description: 'rung 2: an older observation whose scope a newer successful observation demonstrably contains, every recorded transition between them succeeded for that source' }),
-    single(vc, { ...gated, description: 'rung 3: trace of a closed work unit whose consequence record (an item in context, or a pointer resolving at the prune point with its recorded hash) holds every consequence string; a unit closed unresolved is not closure' }),
-    single(psAlone, { gate: false, upperRisk: true, description: `rung 4, upper-risk: ${predictionText}; no gate (pinned and protected items are never shown to the predictor)` }),
-    sameToolArgsDedup(),
-    dcpPurgeErrors(),
-    observationMasking(),
-    oldestFirst(),
-    regenerabilityGuard(withPredictor),
-    ladder({ name: 'ladder-0', rules: [er], description: 'gate, then exact redundancy' }),
-    ladder({ name: 'ladder-0-1', rules: [er, si], description: 'gate, then exact redundancy and source identity, cumulatively' }),
-    ladder({
-      name: 'ladder-0-2',
-      rules: [er, si, eir, cs],
-      description: 'gate, then rungs 0-2 cumulatively: exact redundancy, source identity, errored-input residue, checked supersession',
-    }),
-    ladder03,
-    ladder({
-      name: 'ladder-0-4',
-      rules: [er, si, eir, cs, vc],
-      predictor: { mode: 'apply', mechanism: ps },
-      description: 'gate, then rungs 0-3 cumulatively and the predictor as the last rule (upper-risk)',
-    }),
-    ...TIMED.map((timing) => timed(ladder03, timing)),
-    ...sweepVariants(),
-  ];
-}
-
-const CONDITIONS = build();
+/** The parameter sweeps, read from the definitions that declare one. */
+export const SWEEPS: Readonly<
+  Record<
+    string,
+    { readonly parameter: string; readonly base: number | string | boolean; readonly values: readonly number[] }
+  >
+> = Object.fromEntries(
+  DEFINITIONS.flatMap((d) =>
+    d.sweep
+      ? [[d.name, { parameter: d.sweep.parameter, base: d.parameters[d.sweep.parameter]!, values: d.sweep.values }]]
+      : [],
+  ),
+);
 
 /** Every condition, the predictor consumers built with `injected` (a model-backed predictor), in registry order. */
 export function conditionsWith(injected: InjectedPredictor): Condition[] {
-  return [...build(injected)];
+  return REGISTRY.build({ predictor: injected }).map((r) => r.condition);
 }
 
 /** A fresh array each call, so a caller reordering or filtering it cannot disturb the registry. */
 export function allConditions(): Condition[] {
-  return [...CONDITIONS];
+  return REGISTRY.registered.map((r) => r.condition);
 }
 
 export function conditionNames(): string[] {
-  return CONDITIONS.map((condition) => condition.name);
+  return REGISTRY.registered.map((r) => r.condition.name);
 }
 
 /** The named condition, or undefined for a name the registry does not know (the CLI reports a usage error). */
 export function getCondition(name: string): Condition | undefined {
-  return CONDITIONS.find((condition) => condition.name === name);
+  return REGISTRY.find(name)?.condition;
 }

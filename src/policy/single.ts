@@ -23,7 +23,7 @@ export function single(mechanism: ConfiguredMechanism, options: SingleOptions): 
     ...(options.sweepOf ? { sweepOf: options.sweepOf } : {}),
     layer: 'A',
     rung: mechanism.rung,
-    version: options.gate ? withGate(mechanism.version) : mechanism.version,
+    version: options.gate ? gatedVersion(mechanism.version) : mechanism.version,
     description: options.description,
     upperRisk: options.upperRisk,
     consultsObligations: options.gate,
@@ -51,7 +51,7 @@ export function single(mechanism: ConfiguredMechanism, options: SingleOptions): 
  * The regenerability gate (issue 10, rule 6) is part of what a gated condition decides, so a gated single's version
  * is its mechanism's with the major number raised once for it: a mechanism bump still moves the condition's version.
  */
-function withGate(version: string): string {
+export function gatedVersion(version: string): string {
   const [major = '0', ...rest] = version.split('.');
   return [String(Number(major) + 1), ...rest].join('.');
 }

@@ -10,19 +10,24 @@ export type Rung = 0 | 1 | 2 | 3 | 4;
 
 export type Layer = 'control' | 'A' | 'B' | 'comparator';
 
-/** What a mechanism found about one item. Items a mechanism has nothing to say about get no finding. */
-export interface Finding {
-  readonly itemId: string;
+/**
+ * What a mechanism found about one item. Items a mechanism has nothing to say about get no finding. Declared as a
+ * schema because a mechanism can come from outside the project (a --policy module): its findings are checked.
+ */
+export const FindingSchema = z.strictObject({
+  itemId: z.string().min(1),
   /** eligible: the mechanism's evidence permits removal. abstain: it applies but a check it needs is unavailable. */
-  readonly outcome: 'eligible' | 'abstain';
-  readonly reason: string;
+  outcome: z.enum(['eligible', 'abstain']),
+  reason: z.string().min(1),
   /** Ids of the visible obligations, pending steps or work units the mechanism consulted. */
-  readonly consulted?: readonly string[];
+  consulted: z.array(z.string()).readonly().optional(),
   /** A partial removal: only these fields of the item survive (the bulk goes). Absent means the whole item goes. */
-  readonly residue?: readonly ResidueField[];
+  residue: z.array(ResidueField).readonly().optional(),
   /** Replacement text the mechanism itself defines (a comparator reproducing a published placeholder). */
-  readonly replacement?: string;
-}
+  replacement: z.string().optional(),
+}).readonly();
+
+export type Finding = z.infer<typeof FindingSchema>;
 
 export interface Mechanism {
   /** The rule name recorded as what removed an item. */
@@ -33,7 +38,7 @@ export interface Mechanism {
   assess(view: PolicyView, candidates: readonly string[]): readonly Finding[];
 }
 
-const RungSchema = z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3), z.literal(4)]);
+export const RungSchema = z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3), z.literal(4)]);
 
 /**
  * A condition's eligibility verdict on one candidate, before timing decides whether to apply it now. Declared as a

@@ -12,6 +12,7 @@ import {
 } from './criteria.js';
 import type { ConditionResults, ScoredPoint, StudyResults } from './load.js';
 import type { AnalysisPlan } from './plan.js';
+import { outsiderComparisons } from './study.js';
 import { bootstrap, discordant, holm, mcnemarExact, pooledRate, pooledReduction, signFlipExact, wilson, type BootstrapResult, type Proportion } from './stats.js';
 
 // Kept so that imports of Proportion from the analysis still resolve; it lives in stats.ts (no cycle with criteria.ts).
@@ -436,7 +437,9 @@ function preregistered(results: StudyResults, plan: AnalysisPlan, fixtureOrder: 
 function secondary(results: StudyResults, plan: AnalysisPlan, fixtureOrder: readonly string[], boot: Resampling): SecondaryComparisonRow[] {
   const byName = new Map(results.conditions.map((c) => [c.summary.condition, c]));
   const byFixtures = plan.preregistration.analysis.paired.unit === 'fixture';
-  return plan.secondary.filter((c) => byName.has(c.candidate) && byName.has(c.reference)).map((c) => {
+  // A condition from outside the registry (a --policy module) gets its comparisons here, from the results it is in.
+  const comparisons = [...plan.secondary, ...outsiderComparisons([...byName.keys()], plan.proposed)];
+  return comparisons.filter((c) => byName.has(c.candidate) && byName.has(c.reference)).map((c) => {
     const a = byName.get(c.candidate)!;
     const b = byName.get(c.reference)!;
     const pairs = pairPoints(a, b);

@@ -12,14 +12,17 @@ export interface ThrownError {
   readonly resource?: string;
 }
 
-/** The module's default export without `decide`, and whether `decide` is a function. */
+/** The module's default export without its functions, and which of `decide` (a Condition) and `assess` (a Mechanism) it has. */
 export interface ModuleInfo {
   readonly exported: Record<string, unknown> | null;
   readonly exportType: string;
   readonly decideIsFunction: boolean;
+  readonly assessIsFunction: boolean;
 }
 
-export type ParentMessage = { readonly kind: 'decide'; readonly view: PolicyView };
+export type ParentMessage =
+  | { readonly kind: 'decide'; readonly view: PolicyView }
+  | { readonly kind: 'assess'; readonly view: PolicyView; readonly candidates: readonly string[] };
 
 export type ChildMessage =
   | { readonly kind: 'ready'; readonly info: ModuleInfo }

@@ -11,7 +11,7 @@ import { Bridge, type Received } from './bridge.js';
 import { bundlePolicy, relayCode } from './bundle.js';
 import { inside, LIBRARY, refusalOf, vetFolder, type OffLimits } from './folder.js';
 import { CLOSE_NETWORK } from './network.js';
-import type { ModuleInfo, ThrownError } from './protocol.js';
+import type { ModuleInfo, ParentMessage, ThrownError } from './protocol.js';
 
 export type { OffLimits };
 
@@ -64,8 +64,17 @@ export class PolicySandbox {
 
   /** The policy's answer for one prune point, exactly as its `decide` returned it (the engine checks it). */
   decide(view: PolicyView): unknown {
+    return this.call({ kind: 'decide', view }, view);
+  }
+
+  /** A Mechanism's findings on `candidates` at one prune point, exactly as its `assess` returned them. */
+  assess(view: PolicyView, candidates: readonly string[]): unknown {
+    return this.call({ kind: 'assess', view, candidates }, view);
+  }
+
+  private call(message: ParentMessage, view: PolicyView): unknown {
     if (this.fault) throw this.fault;
-    this.bridge.send({ kind: 'decide', view });
+    this.bridge.send(message);
     const reply = this.bridge.receive(this.options.timeoutMs);
     if (reply.kind === 'decided') return reply.out;
     if (reply.kind === 'threw') {

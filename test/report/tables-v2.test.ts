@@ -5,7 +5,9 @@ import { from } from 'arquero';
 import { describe, expect, it } from 'vitest';
 import { meetsSafety, type ConditionRow, type Proportion } from '../../src/report/analysis.js';
 import { EXPLORATORY_STAMP, formatProportion, formatRatio, tableCsv, type ReportTable } from '../../src/report/tables.js';
-import { secondaryFromRegistry } from '../../src/report/study.js';
+import { createRegistry } from '../../src/policy/registry.js';
+import { outsiderComparisons, secondaryFromRegistry } from '../../src/report/study.js';
+import { throwaway } from '../support/definitions.js';
 
 const t: ReportTable = { name: 'thresholds', title: 'T', notes: [], data: from([{ a: 1 }]), view: from([{ a: '1' }]) };
 
@@ -36,20 +38,28 @@ describe('safety threshold on the harm rate', () => {
 });
 
 describe('secondary comparisons derived from the registry', () => {
-  const conditions = [
-    { name: 'raw', layer: 'control', rung: null, upperRisk: false },
-    { name: 'mech-a', layer: 'A', rung: 0, upperRisk: false },
-    { name: 'guess', layer: 'A', rung: 4, upperRisk: true },
-    { name: 'l0', layer: 'B', rung: 0, upperRisk: false },
-    { name: 'l1', layer: 'B', rung: 1, upperRisk: false },
-    { name: 'l1~task-boundary', layer: 'B', rung: 1, upperRisk: false },
-    { name: 'guess@0.5', layer: 'A', rung: 4, upperRisk: true, sweepOf: { condition: 'guess' } },
-    { name: 'pub', layer: 'comparator', rung: null, upperRisk: false },
-  ];
-  it('pairs each Layer A mechanism with raw, each ladder with the previous rung, prediction and comparators with the proposal', () => {
-    expect(secondaryFromRegistry(conditions, 'l1').map((c) => c.id)).toEqual([
+  const registry = createRegistry([
+    throwaway({ name: 'raw', layer: 'baseline' }),
+    throwaway({ name: 'prune-everything', layer: 'control', prune: true, upperRisk: true }),
+    throwaway({ name: 'mech-a', layer: 'A', rung: 0 }),
+    throwaway({ name: 'guess', layer: 'A', rung: 4, upperRisk: true, sweep: [0.5] }),
+    throwaway({ name: 'l0', layer: 'B', rung: 0 }),
+    throwaway({ name: 'l1', layer: 'B', rung: 1, timed: true }),
+    throwaway({ name: 'pub', layer: 'comparator' }),
+  ]);
+  it('pairs each Layer A mechanism with the baseline, each ladder with the previous rung, prediction and comparators with the proposal', () => {
+    expect(registry.registered.map((r) => r.condition.name)).toEqual(['raw', 'prune-everything', 'mech-a', 'guess', 'l0', 'l1', 'pub', 'l1~task-boundary', 'guess@0.5']);
+    expect(secondaryFromRegistry(registry, 'l1').map((c) => c.id)).toEqual([
       'mech-a-vs-raw', 'guess-vs-raw', 'l1-vs-l0', 'guess-vs-l1', 'pub-vs-l1',
     ]);
+  });
+
+  it('compares a condition the registry does not know with the baseline and the proposal, whatever its layer', () => {
+    const outside = outsiderComparisons(['raw', 'mine', 'l1', 'guess@0.5', 'yours'], 'l1', registry);
+    expect(outside.map((c) => [c.id, c.candidate, c.reference])).toEqual([
+      ['mine-vs-raw', 'mine', 'raw'], ['mine-vs-l1', 'mine', 'l1'], ['yours-vs-raw', 'yours', 'raw'], ['yours-vs-l1', 'yours', 'l1'],
+    ]);
+    expect(outsiderComparisons(['mine'], null, registry).map((c) => c.id)).toEqual(['mine-vs-raw']);
   });
 });
 

@@ -16,6 +16,7 @@ import { canonicalJson } from '../../fixture/canonical.js';
 import { counterpart, type PolicyView, type ViewItem } from '../../fixture/view.js';
 import { comparatorVerdict } from '../eligibility.js';
 import type { Condition, Eligibility } from '../types.js';
+import { defineCondition } from '../definition.js';
 
 export const DCP_PURGE_ERRORS = 'dcp-purge-errors';
 
@@ -76,3 +77,16 @@ export function dcpPurgeErrors(parameters: DcpPurgeErrorsParameters = {}): Condi
     },
   };
 }
+
+export const definition = defineCondition({
+  name: DCP_PURGE_ERRORS,
+  layer: 'comparator',
+  rung: null,
+  version: '1.0.0',
+  description: `OpenCode DCP purge-errors: ${String(DEFAULT_AFTER_TURNS)} turns after a call failed, its string inputs are replaced by a marker; the error output stays; nothing is checked but age`,
+  upperRisk: false,
+  consultsObligations: false,
+  parameters: { afterTurns: DEFAULT_AFTER_TURNS },
+  reference: DCP_REFERENCE,
+  build: () => dcpPurgeErrors(),
+});

@@ -12,9 +12,12 @@
 import type { PolicyView } from '../../fixture/view.js';
 import { comparatorVerdict } from '../eligibility.js';
 import type { Condition, SweepOf } from '../types.js';
+import { defineCondition } from '../definition.js';
 
 export const OBSERVATION_MASKING = 'observation-masking';
 export const DEFAULT_KEEP_LAST = 10;
+
+const MASKING_REFERENCE = 'SWE-agent LastNObservations history processor, as used in Lindenbauer et al. 2025 "The Complexity Trap" (M = 10)';
 
 /** Python's str.splitlines() count: line boundaries per the Python docs, and no empty line after a final break. */
 export function pythonLineCount(text: string): number {
@@ -49,7 +52,7 @@ export function observationMasking(parameters: ObservationMaskingParameters = {}
     upperRisk: false,
     consultsObligations: false,
     parameters: { keepLast: n, polling: 1 },
-    reference: 'SWE-agent LastNObservations history processor, as used in Lindenbauer et al. 2025 "The Complexity Trap" (M = 10)',
+    reference: MASKING_REFERENCE,
     decide(view: PolicyView) {
       const observations = view.items.filter((item) => item.kind === 'tool-result').map((item) => item.id);
       const order = new Map(observations.map((id, index) => [id, index] as const).reverse());
@@ -69,3 +72,17 @@ export function observationMasking(parameters: ObservationMaskingParameters = {}
     },
   };
 }
+
+export const definition = defineCondition({
+  name: OBSERVATION_MASKING,
+  layer: 'comparator',
+  rung: null,
+  version: '1.0.0',
+  description: `SWE-agent LastNObservations (n=${String(DEFAULT_KEEP_LAST)}): mask every observation but the first and the last ${String(DEFAULT_KEEP_LAST)} with a line-count placeholder`,
+  upperRisk: false,
+  consultsObligations: false,
+  parameters: { keepLast: DEFAULT_KEEP_LAST, polling: 1 },
+  reference: MASKING_REFERENCE,
+  sweep: { parameter: 'keepLast', values: [1, 2, 5, 20, 40], variant: (keepLast, as) => observationMasking({ keepLast, ...as }) },
+  build: () => observationMasking(),
+});

@@ -3,8 +3,11 @@
 import type { PolicyView } from '../../fixture/view.js';
 import { comparatorVerdict } from '../eligibility.js';
 import type { Condition } from '../types.js';
+import { defineCondition } from '../definition.js';
 
 export const OLDEST_FIRST = 'oldest-first';
+
+const OLDEST_FIRST_REFERENCE = 'age-only eviction (drop oldest first until within the token budget)';
 
 export function oldestFirst(): Condition {
   const rule = OLDEST_FIRST;
@@ -17,7 +20,7 @@ export function oldestFirst(): Condition {
     upperRisk: false,
     consultsObligations: false,
     parameters: {},
-    reference: 'age-only eviction (drop oldest first until within the token budget)',
+    reference: OLDEST_FIRST_REFERENCE,
     decide(view: PolicyView) {
       const budget = view.prunePoint.budgetTokens;
       let occupied = view.contextTokens;
@@ -35,3 +38,16 @@ export function oldestFirst(): Condition {
     },
   };
 }
+
+export const definition = defineCondition({
+  name: OLDEST_FIRST,
+  layer: 'comparator',
+  rung: null,
+  version: '1.0.0',
+  description: 'remove the oldest items, of any kind, one by one until the context fits budgetTokens',
+  upperRisk: false,
+  consultsObligations: false,
+  parameters: {},
+  reference: OLDEST_FIRST_REFERENCE,
+  build: () => oldestFirst(),
+});

@@ -20,8 +20,11 @@ import { consult, DEFAULT_MIN_CONFIDENCE, DEFAULT_THRESHOLD, lexicalPredictor, w
 import { visibleIds } from '../protection.js';
 import { classify, regenerabilityGate } from '../regenerability.js';
 import type { Condition, Eligibility } from '../types.js';
+import { defineCondition } from '../definition.js';
 
 export const REGENERABILITY_GUARD = 'regenerability-guard';
+
+const GUARD_REFERENCE = "regenerability record's safe_prune: whole-prune refusal when any candidate is irreducible or referenced by a pending step";
 
 export interface RegenerabilityGuardParameters {
   readonly threshold?: number;
@@ -44,7 +47,7 @@ export function regenerabilityGuard(parameters: RegenerabilityGuardParameters = 
     upperRisk: false,
     consultsObligations: true,
     parameters: { threshold, minConfidence, predictor: parameters.predictor ? parameters.predictorLabel ?? 'injected' : 'lexical-overlap' },
-    reference: "regenerability record's safe_prune: whole-prune refusal when any candidate is irreducible or referenced by a pending step",
+    reference: GUARD_REFERENCE,
     decide(view: PolicyView) {
       const checked = visibleIds(view);
       const { unneeded, unusable } = consult(predictor, view, view.items.map((item) => item.id), 'gated', minConfidence);
@@ -90,3 +93,17 @@ export function regenerabilityGuard(parameters: RegenerabilityGuardParameters = 
     },
   };
 }
+
+export const definition = defineCondition({
+  name: REGENERABILITY_GUARD,
+  layer: 'comparator',
+  rung: 4,
+  version: '2.1.0',
+  description: 'the embedded predictor proposes among the items it may be shown; any proposal the regenerability gate refuses refuses the whole prune',
+  upperRisk: false,
+  consultsObligations: true,
+  parameters: { threshold: DEFAULT_THRESHOLD, minConfidence: DEFAULT_MIN_CONFIDENCE, predictor: 'lexical-overlap' },
+  reference: GUARD_REFERENCE,
+  consumes: { predictor: 'gated' },
+  build: ({ predictor }) => regenerabilityGuard(predictor ? { predictor: predictor.predictor, predictorLabel: predictor.label } : {}),
+});

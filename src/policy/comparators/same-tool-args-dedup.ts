@@ -17,8 +17,11 @@ import type { PolicyView, ViewItem } from '../../fixture/view.js';
 import { canonicalJson } from '../../fixture/canonical.js';
 import { comparatorVerdict } from '../eligibility.js';
 import type { Condition } from '../types.js';
+import { defineCondition } from '../definition.js';
 
 export const SAME_TOOL_ARGS_DEDUP = 'same-tool-args-dedup';
+
+const DEDUP_REFERENCE = 'OpenCode Dynamic Context Pruning plugin (Tarquinen), deduplication strategy';
 
 export const DCP_PLACEHOLDER = '[Output removed to save context - information superseded or no longer needed]';
 
@@ -44,7 +47,7 @@ export function sameToolArgsDedup(): Condition {
     upperRisk: false,
     consultsObligations: false,
     parameters: {},
-    reference: 'OpenCode Dynamic Context Pruning plugin (Tarquinen), deduplication strategy',
+    reference: DEDUP_REFERENCE,
     decide(view: PolicyView) {
       const protectedTools = new Set(view.visible.protectedTools);
       const keyOf = (item: ViewItem): string | undefined =>
@@ -71,3 +74,16 @@ export function sameToolArgsDedup(): Condition {
     },
   };
 }
+
+export const definition = defineCondition({
+  name: SAME_TOOL_ARGS_DEDUP,
+  layer: 'comparator',
+  rung: null,
+  version: '1.0.0',
+  description: 'OpenCode DCP deduplication: keep the latest output per tool name + normalised arguments; outputs never compared',
+  upperRisk: false,
+  consultsObligations: false,
+  parameters: {},
+  reference: DEDUP_REFERENCE,
+  build: () => sameToolArgsDedup(),
+});

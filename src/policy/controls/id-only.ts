@@ -5,9 +5,10 @@
 import { idTokens } from './features.js';
 import type { PolicyView } from '../../fixture/view.js';
 import type { Condition } from '../types.js';
-import { rateControl } from './rate-control.js';
+import { CONTROL_VERSION, rateControl } from './rate-control.js';
 import { readControlTable } from './tables.js';
 import type { RateTable } from './rate-table.js';
+import { defineCondition } from '../definition.js';
 
 export const ID_ONLY = 'id-only';
 
@@ -27,3 +28,16 @@ export function idOnly(table: RateTable = readControlTable(ID_ONLY)): Condition 
     keyOf: idKey,
   });
 }
+
+/** Its description and parameters gain the training seed and the table's hash when it is built (the table is read then). */
+export const definition = defineCondition({
+  name: ID_ONLY,
+  layer: 'control',
+  rung: null,
+  version: CONTROL_VERSION,
+  description: `control: prunes an item when its id tokens were removable at least ${String(ID_ONLY_THRESHOLD * 100)}% of the time in a training corpus`,
+  upperRisk: true,
+  consultsObligations: false,
+  parameters: { threshold: ID_ONLY_THRESHOLD },
+  build: () => idOnly(),
+});

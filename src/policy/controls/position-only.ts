@@ -4,9 +4,10 @@
 import { ageBin, ageInTurns, positionBin, relativePosition } from './features.js';
 import type { PolicyView } from '../../fixture/view.js';
 import type { Condition } from '../types.js';
-import { rateControl } from './rate-control.js';
+import { CONTROL_VERSION, rateControl } from './rate-control.js';
 import type { RateTable } from './rate-table.js';
 import { readControlTable } from './tables.js';
+import { defineCondition } from '../definition.js';
 
 export const POSITION_ONLY = 'position-only';
 
@@ -26,3 +27,16 @@ export function positionOnly(table: RateTable = readControlTable(POSITION_ONLY))
     keyOf: positionKey,
   });
 }
+
+/** Its description and parameters gain the training seed and the table's hash when it is built (the table is read then). */
+export const definition = defineCondition({
+  name: POSITION_ONLY,
+  layer: 'control',
+  rung: null,
+  version: CONTROL_VERSION,
+  description: `control: prunes an item when its relative position and age were removable at least ${String(POSITION_ONLY_THRESHOLD * 100)}% of the time in a training corpus`,
+  upperRisk: true,
+  consultsObligations: false,
+  parameters: { threshold: POSITION_ONLY_THRESHOLD },
+  build: () => positionOnly(),
+});

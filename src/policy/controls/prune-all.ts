@@ -4,6 +4,7 @@
 // Its harm rate is the corpus's whole necessary share: the floor every measure is read against.
 import { comparatorVerdict } from '../eligibility.js';
 import type { Condition } from '../types.js';
+import { defineCondition } from '../definition.js';
 
 export const PRUNE_ALL = 'prune-all';
 
@@ -21,3 +22,15 @@ export function pruneAll(): Condition {
     decide: (view) => view.items.map((item) => verdict(item.id, 'eligible', 'control condition prunes every item')),
   };
 }
+
+export const definition = defineCondition({
+  name: PRUNE_ALL,
+  layer: 'control',
+  rung: null,
+  version: '1.0.0',
+  description: 'control: prune every item, protecting nothing',
+  upperRisk: true,
+  consultsObligations: false,
+  parameters: {},
+  build: () => pruneAll(),
+});

@@ -12,6 +12,8 @@ import { listIds } from '../eligibility.js';
 import { renderingKey, sameCall } from '../identity.js';
 import { describeView, viewContains } from '../read-view.js';
 import type { Finding } from '../types.js';
+import { defineCondition } from '../definition.js';
+import { gatedVersion, single } from '../single.js';
 
 export const CHECKED_SUPERSESSION = 'checked-supersession';
 
@@ -151,3 +153,18 @@ export function checkedSupersession(): ConfiguredMechanism {
     },
   };
 }
+
+const DESCRIPTION = 'rung 2: an older observation whose scope a newer successful observation demonstrably contains, every recorded transition between them succeeded for that source';
+
+/** Layer A: the mechanism alone behind the protection and regenerability gates. */
+export const definition = defineCondition({
+  name: CHECKED_SUPERSESSION,
+  layer: 'A',
+  rung: 2,
+  version: gatedVersion(checkedSupersession().version),
+  description: DESCRIPTION,
+  upperRisk: false,
+  consultsObligations: true,
+  parameters: {},
+  build: () => single(checkedSupersession(), { gate: true, upperRisk: false, description: DESCRIPTION }),
+});

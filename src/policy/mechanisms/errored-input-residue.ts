@@ -16,6 +16,8 @@ import { blocksOf, counterpart, type PolicyView, type ViewItem } from '../../fix
 import type { ConfiguredMechanism } from '../eligibility.js';
 import { listIds } from '../eligibility.js';
 import type { Finding } from '../types.js';
+import { defineCondition } from '../definition.js';
+import { gatedVersion, single } from '../single.js';
 
 export const ERRORED_INPUT_RESIDUE = 'errored-input-residue';
 
@@ -120,3 +122,18 @@ export function erroredInputResidue(): ConfiguredMechanism {
     },
   };
 }
+
+const DESCRIPTION = 'rung 2: a failed call loses its bulk (payload, arguments) when no visible obligation string or referenced id is in it; tool, error type, the tool\'s own message and fields stay; abstains when nothing but a synthesized message was recorded';
+
+/** Layer A: the mechanism alone behind the protection and regenerability gates. */
+export const definition = defineCondition({
+  name: ERRORED_INPUT_RESIDUE,
+  layer: 'A',
+  rung: 2,
+  version: gatedVersion(erroredInputResidue().version),
+  description: DESCRIPTION,
+  upperRisk: false,
+  consultsObligations: true,
+  parameters: {},
+  build: () => single(erroredInputResidue(), { gate: true, upperRisk: false, description: DESCRIPTION }),
+});

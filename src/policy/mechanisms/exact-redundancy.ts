@@ -8,6 +8,8 @@ import type { ConfiguredMechanism } from '../eligibility.js';
 import { listIds } from '../eligibility.js';
 import { observationKey } from '../identity.js';
 import type { Finding } from '../types.js';
+import { defineCondition } from '../definition.js';
+import { gatedVersion, single } from '../single.js';
 
 export const EXACT_REDUNDANCY = 'exact-redundancy';
 
@@ -65,3 +67,18 @@ function sameness(view: PolicyView, item: ViewItem): string {
   }
   return 'same call, status and every content block as';
 }
+
+const DESCRIPTION = 'rung 0: tool results identical in call, status and every content block (across calls only where repetition is declared irrelevant); one copy (the latest, or every protected copy) stays';
+
+/** Layer A: the mechanism alone behind the protection and regenerability gates. */
+export const definition = defineCondition({
+  name: EXACT_REDUNDANCY,
+  layer: 'A',
+  rung: 0,
+  version: gatedVersion(exactRedundancy().version),
+  description: DESCRIPTION,
+  upperRisk: false,
+  consultsObligations: true,
+  parameters: {},
+  build: () => single(exactRedundancy(), { gate: true, upperRisk: false, description: DESCRIPTION }),
+});

@@ -10,33 +10,13 @@ import type { ConfiguredMechanism } from '../eligibility.js';
 import { protectionOf } from '../protection.js';
 import { regenerabilityGate } from '../regenerability.js';
 import type { Finding } from '../types.js';
+import type { Prediction, Predictor, PredictorAbstention, PredictorScope } from '../predictor.js';
+import { defineCondition } from '../definition.js';
+import { single } from '../single.js';
 
 export const PREDICTIVE_SEMANTIC = 'predictive-semantic';
 
-/** One item the predictor says will not be needed: its stated basis and its confidence in [0, 1]. */
-export interface Prediction {
-  readonly reason: string;
-  readonly confidence: number;
-}
-
-/**
- * Which items a consumer may show the classifier. `gated`: neither pinned nor protected items nor those the
- * regenerability gate refuses (with no identical copy in context). `ungated`: the Layer A ablation, which has no
- * regenerability gate by design, withholds only what the runtime pinned or protects; the refusal cases are what its
- * risk is measured on.
- */
-export type PredictorScope = 'gated' | 'ungated';
-
-/**
- * The items among `candidates` predicted not to be needed. Keys are meaningful only as a lookup: callers walk the
- * view's order, never the map's. A predictor is only ever asked about items `classifierCandidates` lets through.
- */
-export type Predictor = (view: PolicyView, candidates: readonly string[], scope: PredictorScope) => ReadonlyMap<string, Prediction> | PredictorAbstention;
-
-/** A predictor that could not predict (a model answered unusably or failed): every item it was asked about is ABSTAIN. */
-export interface PredictorAbstention {
-  readonly abstain: string;
-}
+export type { Prediction, Predictor, PredictorAbstention, PredictorScope } from '../predictor.js';
 
 export function isAbstention(prediction: ReadonlyMap<string, Prediction> | PredictorAbstention): prediction is PredictorAbstention {
   return !(prediction instanceof Map);
@@ -195,3 +175,34 @@ export function predictiveSemantic(parameters: PredictiveSemanticParameters = {}
     },
   };
 }
+
+/**
+ * Layer A's upper-risk ablation: the predictor alone, no gate (pinned and protected items are still never shown to
+ * it), asking with the `ungated` scope. An injected model-backed predictor replaces the lexical one here too.
+ */
+export const definition = defineCondition({
+  name: PREDICTIVE_SEMANTIC,
+  layer: 'A',
+  rung: 4,
+  version: predictiveSemantic().version,
+  description: `rung 4, upper-risk: lexical relevance to the subgoal below ${String(DEFAULT_THRESHOLD)}; no gate (pinned and protected items are never shown to the predictor)`,
+  upperRisk: true,
+  consultsObligations: false,
+  parameters: { threshold: DEFAULT_THRESHOLD, minConfidence: DEFAULT_MIN_CONFIDENCE, predictor: 'lexical-overlap' },
+  consumes: { predictor: 'ungated' },
+  sweep: {
+    parameter: 'threshold',
+    values: [0.05, 0.1, 0.3, 0.4, 0.5],
+    variant: (threshold, as) => single(predictiveSemantic({ threshold, scope: 'ungated' }), {
+      gate: false,
+      upperRisk: true,
+      ...as,
+      description: `sweep of predictive-semantic: lexical relevance below ${String(threshold)}; no gate (upper-risk)`,
+    }),
+  },
+  build: ({ predictor }) => {
+    const mechanism = predictiveSemantic({ ...(predictor ? { predictor: predictor.predictor, predictorLabel: predictor.label } : {}), scope: 'ungated' });
+    const prediction = predictor ? `${predictor.label} predicts the item unneeded` : `lexical relevance to the subgoal below ${String(mechanism.parameters.threshold)}`;
+    return single(mechanism, { gate: false, upperRisk: true, description: `rung 4, upper-risk: ${prediction}; no gate (pinned and protected items are never shown to the predictor)` });
+  },
+});

@@ -8,6 +8,8 @@ import type { ViewItem } from '../../fixture/view.js';
 import type { ConfiguredMechanism } from '../eligibility.js';
 import { describeView, viewKey } from '../read-view.js';
 import type { Finding } from '../types.js';
+import { defineCondition } from '../definition.js';
+import { gatedVersion, single } from '../single.js';
 
 export const SOURCE_IDENTITY = 'source-identity';
 
@@ -159,3 +161,18 @@ export function sourceIdentity(): ConfiguredMechanism {
     },
   };
 }
+
+const DESCRIPTION = 'rung 1: reads of the same view (tool and selector) of one source state, established by a version that hashes the content or an immutable source; the latest read stays';
+
+/** Layer A: the mechanism alone behind the protection and regenerability gates. */
+export const definition = defineCondition({
+  name: SOURCE_IDENTITY,
+  layer: 'A',
+  rung: 1,
+  version: gatedVersion(sourceIdentity().version),
+  description: DESCRIPTION,
+  upperRisk: false,
+  consultsObligations: true,
+  parameters: {},
+  build: () => single(sourceIdentity(), { gate: true, upperRisk: false, description: DESCRIPTION }),
+});

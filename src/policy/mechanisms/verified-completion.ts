@@ -11,6 +11,8 @@ import { resolveInView, type PolicyView } from '../../fixture/view.js';
 import type { ConfiguredMechanism } from '../eligibility.js';
 import { listIds } from '../eligibility.js';
 import type { Finding } from '../types.js';
+import { defineCondition } from '../definition.js';
+import { gatedVersion, single } from '../single.js';
 
 export const VERIFIED_COMPLETION = 'verified-completion';
 
@@ -93,3 +95,18 @@ export function verifiedCompletion(): ConfiguredMechanism {
     },
   };
 }
+
+const DESCRIPTION = 'rung 3: trace of a closed work unit whose consequence record (an item in context, or a pointer resolving at the prune point with its recorded hash) holds every consequence string; a unit closed unresolved is not closure';
+
+/** Layer A: the mechanism alone behind the protection and regenerability gates. */
+export const definition = defineCondition({
+  name: VERIFIED_COMPLETION,
+  layer: 'A',
+  rung: 3,
+  version: gatedVersion(verifiedCompletion().version),
+  description: DESCRIPTION,
+  upperRisk: false,
+  consultsObligations: true,
+  parameters: {},
+  build: () => single(verifiedCompletion(), { gate: true, upperRisk: false, description: DESCRIPTION }),
+});
