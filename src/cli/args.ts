@@ -1,19 +1,12 @@
-// Turns argv into typed options, or a usage error that names the offending flag and the valid choices.
+// Turns argv into options, or a usage error that names the offending flag and the valid choices; and the checks of
+// values a flag's definition cannot express (integers, shares, seconds).
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { usage } from '../errors.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
-export function parseFlags<O extends Options>(argv: readonly string[], options: O) {
-  return parseWith(argv, options, false).values;
-}
-
-/** Flags plus positional arguments (the files a command works on). */
-export function parseFlagsAndFiles<O extends Options>(argv: readonly string[], options: O) {
-  return parseWith(argv, options, true);
-}
-
-function parseWith<O extends Options>(argv: readonly string[], options: O, allowPositionals: boolean) {
+/** node:util parsing, strict: every parse error becomes a usage error with its stable code. */
+export function parseStrict<O extends Options>(argv: readonly string[], options: O, allowPositionals: boolean) {
   const valid = Object.keys(options).map((k) => `--${k}`).sort();
   try {
     return parseArgs({ args: [...argv], options, strict: true, allowPositionals });

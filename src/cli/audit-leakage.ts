@@ -9,40 +9,35 @@ import { failure, input, usage } from '../errors.js';
 import { relativePath } from '../fixture/canonical.js';
 import { loadFixtures } from '../load/fixtures.js';
 import { notices } from '../messages.js';
-import { integerFlag, parseFlags } from './args.js';
+import { integerFlag } from './args.js';
+import { defineCommand, type Values } from './command.js';
 import type { CliIO } from './io.js';
 
 export const AUDIT_DEFAULTS = { fixtures: 'fixtures/generated', out: 'results', seed: 20261202, maxAuc: DEFAULT_MAX_AUC } as const;
 export const AUDIT_DIR = 'audit';
 
 const FLAGS = {
-  fixtures: { type: 'string' },
-  out: { type: 'string' },
-  seed: { type: 'string' },
-  'max-auc': { type: 'string' },
-  help: { type: 'boolean' },
+  fixtures: { type: 'string', valueHint: 'PATH', default: AUDIT_DEFAULTS.fixtures, description: 'a scored fixtures folder or file' },
+  out: { type: 'string', valueHint: 'DIR', default: AUDIT_DEFAULTS.out, description: `where ${AUDIT_DIR}/ is written` },
+  seed: { type: 'string', valueHint: 'N', default: String(AUDIT_DEFAULTS.seed), description: 'the seed of the split' },
+  'max-auc': { type: 'string', valueHint: 'X', default: String(AUDIT_DEFAULTS.maxAuc), description: 'the bar for illegitimate features, in [0.5, 1]' },
 } as const;
 
-export const AUDIT_LEAKAGE_HELP = `npm run audit:leakage -- [options]
-
-Fits one simple classifier per visible item feature (id tokens, tool, turn, position, age, length, word n-grams,
+export const auditLeakageCommand = defineCommand({
+  meta: {
+    name: 'audit-leakage',
+    script: 'audit:leakage',
+    description: 'the leak audit: does an id, a tool name, a position or a phrase predict the oracle\'s label?',
+    about: `Fits one simple classifier per visible item feature (id tokens, tool, turn, position, age, length, word n-grams,
 kind, origin, call/result role, status, side-effect class, flags) on half of the fixtures (split by a seeded hash of
 the fixture id) and scores it by ROC AUC for the oracle's label on the other half, both ways. Writes
-<out>/${AUDIT_DIR}/leakage.md and leakage.csv. Exit 1 when a feature a policy must not rely on scores above --max-auc.
+<out>/${AUDIT_DIR}/leakage.md and leakage.csv. Exit 1 when a feature a policy must not rely on scores above --max-auc.`,
+  },
+  args: FLAGS,
+  run: ({ args, io }) => audit(args, io),
+});
 
-  --fixtures PATH   a scored fixtures folder or file (default ${AUDIT_DEFAULTS.fixtures})
-  --out DIR         where audit/ is written (default ${AUDIT_DEFAULTS.out})
-  --seed N          the seed of the split (default ${AUDIT_DEFAULTS.seed})
-  --max-auc X       the bar for illegitimate features, in [0.5, 1] (default ${AUDIT_DEFAULTS.maxAuc})
-  --help            this text
-`;
-
-export async function auditLeakageCommand(argv: readonly string[], io: CliIO): Promise<number> {
-  const flags = parseFlags(argv, FLAGS);
-  if (flags.help) {
-    io.stdout(AUDIT_LEAKAGE_HELP);
-    return 0;
-  }
+async function audit(flags: Values<typeof FLAGS>, io: CliIO): Promise<number> {
   const seed = integerFlag('--seed', flags.seed, AUDIT_DEFAULTS.seed);
   const bar = flags['max-auc'];
   const maxAuc = bar === undefined ? AUDIT_DEFAULTS.maxAuc : Number(bar);

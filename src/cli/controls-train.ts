@@ -18,36 +18,36 @@ import { POSITION_ONLY, positionKey } from '../policy/controls/position-only.js'
 import { rateTableText } from '../policy/controls/rate-table.js';
 import { controlTableFile } from '../policy/controls/tables.js';
 import { FIXTURE_MANIFEST_FILE, readFixtureManifestIfValid } from '../study/manifest.js';
-import { integerFlag, parseFlags } from './args.js';
+import { integerFlag } from './args.js';
+import { defineCommand, type Values } from './command.js';
 import { GENERATE_DEFAULTS, MAX_COUNT } from './fixtures-generate.js';
 import type { CliIO } from './io.js';
 
 export const TRAIN_DEFAULTS = { count: 400 } as const;
-const FLAGS = { seed: { type: 'string' }, count: { type: 'string' }, help: { type: 'boolean' } } as const;
+const FLAGS = {
+  seed: { type: 'string', valueHint: 'N', required: true, description: 'the training corpus\'s seed' },
+  count: { type: 'string', valueHint: 'N', default: String(TRAIN_DEFAULTS.count), description: `how many fixtures, 1 to ${MAX_COUNT}` },
+} as const;
 
-export const CONTROLS_TRAIN_HELP = `npm run controls:train -- --seed N [--count N]
-
-Generates a training corpus (the current generator, seed N, which must differ from the study corpus's) in a
+export const controlsTrainCommand = defineCommand({
+  meta: {
+    name: 'controls-train',
+    script: 'controls:train',
+    description: 'refit the id-only and position-only controls\' tables on a training corpus of another seed',
+    about: `Generates a training corpus (the current generator, seed N, which must differ from the study corpus's) in a
 temporary folder and fits the id-only and position-only controls' tables on it: ${controlTableFile(ID_ONLY)} and
-${controlTableFile(POSITION_ONLY)}.
-
-  --seed N    the training corpus's seed (required)
-  --count N   how many fixtures, 1 to ${MAX_COUNT} (default ${TRAIN_DEFAULTS.count})
-  --help      this text
-`;
+${controlTableFile(POSITION_ONLY)}.`,
+  },
+  args: FLAGS,
+  run: ({ args, io }) => controlsTrain(args, io),
+});
 
 const KEYS = [
   { control: ID_ONLY, key: 'id tokens', keyOf: idKey },
   { control: POSITION_ONLY, key: 'relative position decile and age bin', keyOf: positionKey },
 ] as const;
 
-export async function controlsTrain(argv: readonly string[], io: CliIO): Promise<number> {
-  const flags = parseFlags(argv, FLAGS);
-  if (flags.help) {
-    io.stdout(CONTROLS_TRAIN_HELP);
-    return 0;
-  }
-  if (flags.seed === undefined) throw usage('PL_USAGE_MISSING_VALUE', '--seed');
+async function controlsTrain(flags: Values<typeof FLAGS>, io: CliIO): Promise<number> {
   const seed = integerFlag('--seed', flags.seed, 0);
   const count = integerFlag('--count', flags.count, TRAIN_DEFAULTS.count);
   if (count < 1 || count > MAX_COUNT) throw usage('PL_USAGE_BAD_VALUE', '--count', String(count), `an integer from 1 to ${MAX_COUNT}`);

@@ -19,7 +19,7 @@ import { totalEcology, traceEcology } from '../traces/ecology.js';
 import { conditionsCsv, conditionsMarkdown, ecologyChartSpec, ecologyCsv, ecologyMarkdown } from '../traces/ecology-report.js';
 import { fixtureText, importFile, importTraces } from '../traces/import.js';
 import { SecretNumbering } from '../traces/redact.js';
-import { parseFlagsAndFiles } from './args.js';
+import { defineCommand, type Values } from './command.js';
 import type { CliIO } from './io.js';
 import { notices } from '../messages.js';
 
@@ -27,31 +27,30 @@ export const REAL_TRACES_DIR = 'data/real-traces';
 export const REAL_OUT_DIR = 'results/ecology';
 
 const FLAGS = {
-  out: { type: 'string' },
-  real: { type: 'boolean' },
-  check: { type: 'boolean' },
-  help: { type: 'boolean' },
+  paths: {
+    type: 'positional', valueHint: 'PATH',
+    description: 'a folder of fixtures, a fixture file, or a recorded session file (imported in memory, redacted)',
+  },
+  out: { type: 'string', valueHint: 'DIR', description: 'also write ecology.md, ecology.csv, ecology.vl.json, ecology.svg and ecology.png there' },
+  real: { type: 'boolean', description: `import ${REAL_TRACES_DIR}/ and rebuild ${REAL_OUT_DIR}/ (fixtures, every condition's figures, ecology)` },
+  check: { type: 'boolean', description: `with --real: regenerate in memory and compare with ${REAL_OUT_DIR}/ byte for byte` },
 } as const;
 
-export const ECOLOGY_HELP = `npm run ecology -- PATH... [--out DIR]
-npm run ecology -- --real [--check]
-
-Reports, per trace and in total, the share of active-context tokens each class of pruning candidate would touch
+export const ecologyCommand = defineCommand({
+  meta: {
+    name: 'ecology',
+    script: 'ecology',
+    description: `candidate volumes per trace and in total, as a table and a chart; --real rebuilds (or --check checks) ${REAL_OUT_DIR}/ from ${REAL_TRACES_DIR}/ (npm run ecology:real)`,
+    usage: ['PATH... [--out DIR]', '--real [--check]'],
+    about: `Reports, per trace and in total, the share of active-context tokens each class of pruning candidate would touch
 (candidate volumes: not safe removals, not labels). PATH is a folder of fixtures, a fixture file, or a recorded
-session file (imported in memory, redacted).
+session file (imported in memory, redacted).`,
+  },
+  args: FLAGS,
+  run: ({ args, positionals, io }) => ecology(args, positionals, io),
+});
 
-  --out DIR   also write ecology.md, ecology.csv, ecology.vl.json, ecology.svg and ecology.png there
-  --real      import ${REAL_TRACES_DIR}/ and rebuild ${REAL_OUT_DIR}/ (fixtures, every condition's figures, ecology)
-  --check     with --real: regenerate in memory and compare with ${REAL_OUT_DIR}/ byte for byte
-  --help      this text
-`;
-
-export async function ecology(argv: readonly string[], io: CliIO): Promise<number> {
-  const { values: flags, positionals } = parseFlagsAndFiles(argv, FLAGS);
-  if (flags.help) {
-    io.stdout(ECOLOGY_HELP);
-    return 0;
-  }
+async function ecology(flags: Values<typeof FLAGS>, positionals: readonly string[], io: CliIO): Promise<number> {
   if (flags.real) return real(io, flags.check === true);
   if (flags.check) throw usage('PL_USAGE_CHECK_NEEDS_REAL');
   if (positionals.length === 0) throw usage('PL_USAGE_ECOLOGY_INPUTS');

@@ -6,7 +6,6 @@ import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ARTIFACT_VERSION, type Manifest, type Summary } from '../artifacts/schema.js';
 import { TOKENIZER, tokenCounter } from '../accounting/tokens.js';
 import { failure, usage } from '../errors.js';
@@ -22,13 +21,17 @@ import { generatedDir } from '../study/manifest.js';
 import { allConditions, conditionNames, getCondition } from '../policy/registry.js';
 import type { Condition } from '../policy/types.js';
 import { parseTiming, timingLabel, type Timing } from '../timing/timing.js';
-import { choiceFlag, integerFlag, parseFlags, secondsFlag } from './args.js';
+import { integerFlag, secondsFlag } from './args.js';
+import { defineCommand, type Values } from './command.js';
+import { PACKAGE_ROOT, packageInfo } from './package.js';
 import { loadPolicyModule, type SandboxedCondition } from './policy-module.js';
 import type { OffLimits } from '../sandbox/sandbox.js';
 import { clearDebris, type CliIO } from './io.js';
 import { relativePath } from '../fixture/canonical.js';
 import { renderConditionList, renderSummaryTable } from './render.js';
-import { estimateCost, MODEL_FLAGS, MODEL_HELP, parseModelFlags, prepareStudy, rolesOf, usesModels, type ModelPlan, type RoleCalls } from './models.js';
+import { estimateCost } from '../engine/estimate.js';
+import { prepareStudy, rolesOf, usesModels, type ModelPlan, type RoleCalls } from '../engine/model-phase.js';
+import { MODEL_FLAGS, parseModelFlags } from './models.js';
 import { buildView } from '../fixture/view.js';
 import { messages, notices } from '../messages.js';
 import { findDebris, removeDeadTemps } from '../engine/atomic.js';
@@ -38,49 +41,58 @@ import { STUDY } from './study.js';
 export const DEFAULTS = { fixtures: 'fixtures', out: 'results', seed: 20261202, timing: 'immediate', placeholders: 'marker', policyTimeout: 60 } as const;
 
 const FLAGS = {
-  condition: { type: 'string', multiple: true },
-  policy: { type: 'string', multiple: true },
-  'policy-timeout': { type: 'string' },
-  fixtures: { type: 'string' },
-  out: { type: 'string' },
-  timing: { type: 'string' },
-  placeholders: { type: 'string' },
-  seed: { type: 'string' },
-  json: { type: 'boolean' },
-  list: { type: 'boolean' },
-  check: { type: 'boolean' },
-  exploratory: { type: 'boolean' },
-  help: { type: 'boolean' },
+  condition: {
+    type: 'string', valueHint: 'NAME', multiple: true,
+    description: 'run only the named conditions, given as a comma-separated list or one per flag; all when none is named. The other condition folders in --out are kept when their inputs are the same',
+  },
+  policy: {
+    type: 'string', valueHint: 'FILE', multiple: true,
+    description: 'also run your own Condition, the default export of FILE (.ts or .js): alone it runs only yours; name built-ins with --condition to run them beside it. It runs sandboxed: it may read only its own folder (no oracle, fixture or result) and write nothing. Needs --out',
+  },
+  'policy-timeout': {
+    type: 'string', valueHint: 'S', default: String(DEFAULTS.policyTimeout),
+    description: 'seconds a --policy module may take to load, and to answer each prune point, before it is stopped',
+  },
+  fixtures: {
+    type: 'string', valueHint: 'PATH', default: DEFAULTS.fixtures,
+    description: 'a fixture .json file, or a folder searched recursively (oracles/ folders excluded); anything but the default is exploratory',
+  },
+  out: { type: 'string', valueHint: 'DIR', default: DEFAULTS.out, description: 'where to write' },
+  timing: {
+    type: 'string', valueHint: 'T', default: DEFAULTS.timing,
+    description: 'immediate; pressure:<share> (apply only when the context is above that share of the prune point\'s budget, else DEFER); task-boundary (apply only at prune points marked as task boundaries, else DEFER); cache-safe[:<profile>] (apply only once the provider\'s cached prefix has expired, at a task boundary, or when nothing was cached, else DEFER; profile from src/economics/caching.json, default anthropic-5m)',
+  },
+  placeholders: {
+    type: 'enum', valueHint: 'P', options: PLACEHOLDER_CHOICES, default: DEFAULTS.placeholders,
+    description: 'marker leaves a mechanical marker for each removed item; none leaves nothing (a residue removal still keeps its residue), and a removal that would leave one half of a call/result pair is then not applied',
+  },
+  seed: { type: 'string', valueHint: 'N', default: String(DEFAULTS.seed), description: 'recorded in the manifest; no built-in condition draws random numbers' },
+  json: { type: 'boolean', description: 'print the summaries (or, with --list, the conditions) as JSON instead of a table' },
+  list: { type: 'boolean', description: 'list every condition (name, layer, rung, what it does) and exit' },
+  exploratory: {
+    type: 'boolean',
+    description: 'run without checking the inputs against the preregistration; every output is stamped exploratory (runs on other --fixtures, options or --policy modules are stamped too)',
+  },
+  check: { type: 'boolean', description: 'rerun with the same options into a temporary folder and compare byte for byte with --out; exit 1 naming every file that differs' },
   ...MODEL_FLAGS,
 } as const;
 
-export const EXPERIMENT_HELP = `npm run experiment -- [options]
-
-Runs pruning conditions over frozen fixtures and writes, per condition, summary.json, points.csv (every fixture),
+export const experimentCommand = defineCommand({
+  meta: {
+    name: 'experiment',
+    script: 'experiment',
+    description: 'run pruning conditions over frozen fixtures and write decision logs, measures and the manifest',
+    about: `Runs pruning conditions over frozen fixtures and writes, per condition, summary.json, points.csv (every fixture),
 decisions.jsonl and points.jsonl (fixtures outside the generated corpus) and, for the generated corpus,
 decisions.generated.jsonl.gz and points.generated.jsonl.gz; plus manifest.json for the run. With the default
 --fixtures it first checks every input against the preregistration.
 
-  --condition NAME      run only this condition (repeat, or give a comma-separated list); default: all
-  --policy FILE         also run your own Condition, the default export of FILE (.ts or .js; repeatable), sandboxed:
-                        it may read only its own folder (no oracle, fixture or result) and write nothing
-  --policy-timeout S    seconds a --policy module may take to load or to answer one prune point (default ${DEFAULTS.policyTimeout})
-  --fixtures PATH       a fixture .json file or a folder of them (default ${DEFAULTS.fixtures})
-  --out DIR             where to write (default ${DEFAULTS.out}/)
-  --timing T            immediate (default), pressure:<share>, task-boundary
-  --placeholders P      marker (default) or none
-  --seed N              recorded in the manifest (default ${DEFAULTS.seed})
-  --json                print the summaries as JSON instead of a table
-  --list                list every condition and exit
-  --exploratory         run without checking the inputs against the preregistration; every output is stamped
-                        exploratory (runs on other --fixtures, options or --policy modules are stamped too)
-  --check               regenerate into a temporary folder and compare with --out (default ${DEFAULTS.out}/)
-  --help                this text
-
-Model-backed runs (keys from OPENAI_API_KEY / ANTHROPIC_API_KEY, endpoints from OPENAI_BASE_URL / ANTHROPIC_BASE_URL):
-${MODEL_HELP}`;
-
-const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+Model-backed runs (--provider openai or anthropic) take their keys from OPENAI_API_KEY / ANTHROPIC_API_KEY and
+their endpoints from OPENAI_BASE_URL / ANTHROPIC_BASE_URL.`,
+  },
+  args: FLAGS,
+  run: ({ args, io }) => experiment(args, io),
+});
 
 interface Plan {
   readonly conditions: readonly Condition[];
@@ -104,14 +116,9 @@ interface Study {
   readonly frozen: FrozenStudy | null;
 }
 
-type ExperimentFlags = ReturnType<typeof parseFlags<typeof FLAGS>>;
+type ExperimentFlags = Values<typeof FLAGS>;
 
-export async function experiment(argv: readonly string[], io: CliIO): Promise<number> {
-  const flags = parseFlags(argv, FLAGS);
-  if (flags.help) {
-    io.stdout(EXPERIMENT_HELP);
-    return 0;
-  }
+async function experiment(flags: ExperimentFlags, io: CliIO): Promise<number> {
   if (flags.list) {
     io.stdout(flags.json ? `${JSON.stringify(allConditions().map(info), null, 2)}\n` : renderConditionList(allConditions()));
     return 0;
@@ -149,7 +156,7 @@ async function run(flags: ExperimentFlags, io: CliIO, own: readonly Condition[])
     fixturesPath: resolve(io.cwd, flags.fixtures ?? DEFAULTS.fixtures),
     outDir: resolve(io.cwd, flags.out ?? DEFAULTS.out),
     timing: parseTiming(flags.timing ?? DEFAULTS.timing),
-    placeholders: choiceFlag('--placeholders', flags.placeholders, PLACEHOLDER_CHOICES, DEFAULTS.placeholders),
+    placeholders: flags.placeholders ?? DEFAULTS.placeholders,
     seed: integerFlag('--seed', flags.seed, DEFAULTS.seed),
     restricted: flags.condition !== undefined,
     exploratory: flags.exploratory ?? false,
@@ -271,7 +278,7 @@ async function execute(plan: Plan, io: CliIO, outDir: string, intoDefault = fals
 }
 
 function manifestInputs(plan: Plan, fixtures: readonly LoadedFixture[], startedAt: string, study: Study, calls: RoleCalls | undefined): ManifestInputs {
-  const pkg = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
+  const pkg = packageInfo();
   return {
     artifactVersion: ARTIFACT_VERSION,
     package: { name: pkg.name, version: pkg.version },

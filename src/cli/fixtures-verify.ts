@@ -13,31 +13,31 @@ import { DEFAULT_REMOVABLE_SHARE } from '../corpus/compose.js';
 import { counterfactualProblems, problemText } from '../oracle/counterfactual.js';
 import { diffEntries, FIXTURE_MANIFEST_FILE, inputFiles, manifestScope, readFixtureManifest, type Entry, type EntryDiff } from '../study/manifest.js';
 import { messages, notices } from '../messages.js';
-import { parseFlags } from './args.js';
+import { defineCommand, type Values } from './command.js';
 import type { CliIO } from './io.js';
 
 export const VERIFY_DEFAULTS = { manifest: FIXTURE_MANIFEST_FILE } as const;
-const FLAGS = { manifest: { type: 'string' }, help: { type: 'boolean' } } as const;
+const FLAGS = {
+  manifest: { type: 'string', valueHint: 'FILE', default: VERIFY_DEFAULTS.manifest, description: 'the manifest' },
+} as const;
 
-export const FIXTURES_VERIFY_HELP = `npm run fixtures:verify -- [options]
-
-Checks every fixture and oracle under the manifest's folder against the manifest's sha256s (a manifest names
+export const fixturesVerifyCommand = defineCommand({
+  meta: {
+    name: 'fixtures-verify',
+    script: 'fixtures:verify',
+    description: 'manifest hashes, schema, the counterfactual rule on every oracle, and a regeneration of the generated corpus from its seed',
+    about: `Checks every fixture and oracle under the manifest's folder against the manifest's sha256s (a manifest names
 files from its folder's parent: fixtures/MANIFEST.json from the package root), validates each one, checks
 each oracle against its obligations (an item labelled necessary must lose an obligation when removed alone,
 unless something declared protects it; an item labelled removable, partial or a redundant copy must lose none),
 and regenerates the generated corpus from the manifest's seed and count to compare with the files. Exit 2 on any
-problem, each named with its file and both hashes.
+problem, each named with its file and both hashes.`,
+  },
+  args: FLAGS,
+  run: ({ args, io }) => fixturesVerify(args, io),
+});
 
-  --manifest FILE   the manifest (default ${VERIFY_DEFAULTS.manifest})
-  --help            this text
-`;
-
-export async function fixturesVerify(argv: readonly string[], io: CliIO): Promise<number> {
-  const flags = parseFlags(argv, FLAGS);
-  if (flags.help) {
-    io.stdout(FIXTURES_VERIFY_HELP);
-    return 0;
-  }
+async function fixturesVerify(flags: Values<typeof FLAGS>, io: CliIO): Promise<number> {
   const manifestPath = resolve(io.cwd, flags.manifest ?? VERIFY_DEFAULTS.manifest);
   const shown = relativePath(manifestPath, io.cwd);
   const manifest = readFixtureManifest(manifestPath, io.cwd);

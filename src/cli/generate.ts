@@ -1,7 +1,7 @@
 // `prunelab generate`: rewrites what is generated from declarations: fixtures/schema.json and results/schema.json
-// from the zod schemas, the preregistration's prose from its JSON,
-// and the README's tables of conditions (from the registry), canonical fixtures (from their files) and the study's
-// headline measures (from the committed results/). Tests fail when either is out of date.
+// from the zod schemas, the preregistration's prose from its JSON, docs/commands.md from the command definitions,
+// and the README's tables of commands, conditions (from the registry), canonical fixtures (from their files) and
+// the study's headline measures (from the committed results/). Tests fail when any is out of date.
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DecisionRecord, Manifest, PointMeasures, PointRow, RunRecord, Summary } from '../artifacts/schema.js';
@@ -11,7 +11,8 @@ import { writeAtomic } from '../engine/write.js';
 import { loadFixtures } from '../load/fixtures.js';
 import { Fixture, Oracle, SCHEMA_VERSION } from '../fixture/schema.js';
 import { allConditions, builtInRegistry } from '../policy/registry.js';
-import { parseFlags } from './args.js';
+import { defineCommand, type Command } from './command.js';
+import { renderCommandsDoc, renderCommandsMarkdown } from './help.js';
 import { renderBehaviourMarkdown } from '../behaviour/render.js';
 import { renderConditionsMarkdown, renderFixturesMarkdown, renderResultsMarkdown } from './render.js';
 import type { CliIO } from './io.js';
@@ -68,23 +69,42 @@ function replaceSection(readme: string, name: string, body: string): string {
   return readme.slice(0, from + start.length) + body + readme.slice(to);
 }
 
-/** The README with its generated tables (conditions from the registry, canonical fixtures from their files) redone. */
-export function readmeWithGeneratedTables(readme: string, root: string): string {
+/**
+ * The README with its generated tables redone: commands from their definitions, conditions from the registry,
+ * canonical fixtures from their files, the study's figures from results/.
+ */
+export function readmeWithGeneratedTables(readme: string, root: string, commands: readonly Command[]): string {
   const canonical = loadFixtures(resolve(root, CANONICAL_DIR), root);
-  const withConditions = replaceSection(readme, 'conditions', renderConditionsMarkdown(builtInRegistry().registered));
+  const withCommands = replaceSection(readme, 'commands', renderCommandsMarkdown(commands));
+  const withConditions = replaceSection(withCommands, 'conditions', renderConditionsMarkdown(builtInRegistry().registered));
   const withFixtures = replaceSection(withConditions, 'canonical', renderFixturesMarkdown(canonical, tokenCounter()));
   const summaries = committedSummaries(resolve(root, RESULTS_DIR));
   return replaceSection(replaceSection(withFixtures, 'results', renderResultsMarkdown(summaries)), 'behaviour', renderBehaviourMarkdown(summaries));
 }
 
-export async function generate(argv: readonly string[], io: CliIO): Promise<number> {
-  parseFlags(argv, {});
+export const COMMANDS_DOC = 'docs/commands.md';
+
+export const generateCommand = defineCommand({
+  meta: {
+    name: 'generate',
+    script: 'generate',
+    description: `rewrite ${SCHEMA_PATH}, ${ARTIFACT_SCHEMA_PATH}, the preregistration's prose, ${COMMANDS_DOC} and the README's generated tables`,
+    about: `Rewrites what is generated from declarations: ${SCHEMA_PATH} and ${ARTIFACT_SCHEMA_PATH} from the zod schemas, the
+preregistration's prose from its JSON, ${COMMANDS_DOC} from the command definitions, and the README's tables of
+commands, conditions, canonical fixtures and the study's figures. Tests fail when any of them is out of date.`,
+  },
+  args: {},
+  run: ({ io, commands }) => generate(io, commands),
+});
+
+async function generate(io: CliIO, commands: readonly Command[]): Promise<number> {
   writeAtomic(resolve(io.cwd, SCHEMA_PATH), fixtureJsonSchema());
   writeAtomic(resolve(io.cwd, ARTIFACT_SCHEMA_PATH), artifactJsonSchema());
   const files = studyFiles(STUDY.name);
   writeAtomic(resolve(io.cwd, files.prose), renderPreregistrationMarkdown(loadPreregistration(io.cwd, files.preregistration).preregistration));
   const readme = resolve(io.cwd, README_PATH);
-  writeAtomic(readme, readmeWithGeneratedTables(readFileSync(readme, 'utf8'), io.cwd));
-  io.stdout(notices.generatedWritten([SCHEMA_PATH, ARTIFACT_SCHEMA_PATH, files.prose], README_PATH));
+  writeAtomic(resolve(io.cwd, COMMANDS_DOC), renderCommandsDoc(commands));
+  writeAtomic(readme, readmeWithGeneratedTables(readFileSync(readme, 'utf8'), io.cwd, commands));
+  io.stdout(notices.generatedWritten([SCHEMA_PATH, ARTIFACT_SCHEMA_PATH, files.prose, COMMANDS_DOC], README_PATH));
   return 0;
 }

@@ -6,41 +6,35 @@ import { tokenCounter } from '../accounting/tokens.js';
 import { usage } from '../errors.js';
 import { relativePath } from '../fixture/canonical.js';
 import { writeAtomic } from '../engine/write.js';
-import { FORMATS, type Format } from '../traces/build.js';
+import { FORMATS } from '../traces/build.js';
 import { fixtureText, importTraces, type ImportedTrace } from '../traces/import.js';
 import { REDACTION_KINDS } from '../traces/redact.js';
-import { choiceFlag, parseFlagsAndFiles } from './args.js';
+import { defineCommand, type Values } from './command.js';
 import type { CliIO } from './io.js';
 import { notices } from '../messages.js';
 
 const FLAGS = {
-  format: { type: 'string' },
-  out: { type: 'string' },
-  'no-redact': { type: 'boolean' },
-  json: { type: 'boolean' },
-  help: { type: 'boolean' },
+  files: { type: 'positional', valueHint: 'FILE', required: true, missing: 'PL_USAGE_IMPORT_FILES', description: 'recorded session files' },
+  format: { type: 'enum', valueHint: 'F', options: FORMATS, description: 'the sessions\' format; the format is also detected, and must match' },
+  out: { type: 'string', valueHint: 'DIR', required: true, missing: 'PL_USAGE_IMPORT_OUT', description: 'where the fixtures go, one <format>.<name>.json per session' },
+  'no-redact': { type: 'boolean', description: 'keep credential-looking strings (a warning is printed); by default they are replaced' },
+  json: { type: 'boolean', description: 'print the import report as JSON' },
 } as const;
 
-export const IMPORT_HELP = `npm run import -- [--format F] FILE... --out DIR
+export const importCommand = defineCommand({
+  meta: {
+    name: 'import',
+    script: 'import',
+    description: `recorded sessions (${FORMATS.join(', ')}) to fixtures`,
+    usage: ['[--format F] FILE... --out DIR'],
+    about: 'Turns recorded agent sessions into prunelab fixtures (no oracle: they run through every condition, unscored).',
+  },
+  args: FLAGS,
+  run: ({ args, positionals, io }) => importSessions(args, positionals, io),
+});
 
-Turns recorded agent sessions into prunelab fixtures (no oracle: they run through every condition, unscored).
-
-  --format F      ${FORMATS.join(', ')}; the format is also detected, and must match
-  --out DIR       where the fixtures go, one <format>.<name>.json per session
-  --no-redact     keep credential-looking strings (a warning is printed); by default they are replaced
-  --json          print the import report as JSON
-  --help          this text
-`;
-
-export async function importCommand(argv: readonly string[], io: CliIO): Promise<number> {
-  const { values: flags, positionals } = parseFlagsAndFiles(argv, FLAGS);
-  if (flags.help) {
-    io.stdout(IMPORT_HELP);
-    return 0;
-  }
-  const format = flags.format === undefined ? undefined : choiceFlag<Format>('--format', flags.format, FORMATS, 'swe-agent');
-  if (positionals.length === 0) throw usage('PL_USAGE_IMPORT_FILES');
-  if (flags.out === undefined) throw usage('PL_USAGE_IMPORT_OUT');
+async function importSessions(flags: Values<typeof FLAGS>, positionals: readonly string[], io: CliIO): Promise<number> {
+  const format = flags.format;
   const outDir = resolve(io.cwd, flags.out);
   if (existsSync(outDir) && !statSync(outDir).isDirectory()) throw usage('PL_USAGE_OUT_NOT_DIR', relativePath(outDir, io.cwd));
   const redact = !flags['no-redact'];

@@ -1,28 +1,32 @@
 // The command dispatcher. It returns an exit code and writes through `io`; only bin.ts touches the process.
 import { PrunelabError, usage } from '../errors.js';
-import { auditLeakageCommand } from './audit-leakage.js';
-import { controlsTrain } from './controls-train.js';
-import { experiment } from './experiment.js';
-import type { CliIO } from './io.js';
-import { ecology } from './ecology.js';
-import { fixturesGenerate } from './fixtures-generate.js';
-import { fixturesVerify } from './fixtures-verify.js';
-import { generate } from './generate.js';
-import { importCommand } from './import.js';
-import { publish } from './publish.js';
-import { report } from './report.js';
 import { notices } from '../messages.js';
-
-const COMMANDS: Record<string, (argv: readonly string[], io: CliIO) => Promise<number>> = {
-  'audit-leakage': auditLeakageCommand, 'controls-train': controlsTrain, ecology, experiment, 'fixtures-generate': fixturesGenerate, 'fixtures-verify': fixturesVerify, generate, import: importCommand, publish, report,
-};
+import { checkValues, parseCommand } from './command.js';
+import { COMMANDS } from './commands.js';
+import { renderHelp, renderProgramHelp } from './help.js';
+import type { CliIO } from './io.js';
+import { packageInfo } from './package.js';
 
 export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {
   try {
-    const [command, ...rest] = argv;
-    const run = command === undefined ? undefined : COMMANDS[command];
-    if (!run) throw usage('PL_USAGE_UNKNOWN_COMMAND', command ?? '(none)', Object.keys(COMMANDS).sort());
-    return await run(rest, io);
+    const [name, ...rest] = argv;
+    if (name === '--help' && rest.length === 0) {
+      io.stdout(renderProgramHelp(COMMANDS, packageInfo().version));
+      return 0;
+    }
+    if (name === '--version' && rest.length === 0) {
+      io.stdout(`${packageInfo().version}\n`);
+      return 0;
+    }
+    const command = COMMANDS.find((c) => c.meta.name === name);
+    if (!command) throw usage('PL_USAGE_UNKNOWN_COMMAND', name ?? '(none)', COMMANDS.map((c) => c.meta.name).sort());
+    const parsed = parseCommand(command, rest);
+    if (parsed.help) {
+      io.stdout(renderHelp(command));
+      return 0;
+    }
+    checkValues(command, parsed);
+    return await command.run({ args: parsed.args, positionals: parsed.positionals, io, commands: COMMANDS });
   } catch (err) {
     if (err instanceof PrunelabError) {
       io.stderr(notices.errorLine(err.message, err.code));

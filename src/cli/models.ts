@@ -1,59 +1,55 @@
-// The model flags of `experiment`: parsed and checked before anything runs into a ModelPlan. The model phase that
-// plan drives (a prepared predictor, a reader) and the cost estimate live below the command line, in
-// ../engine/model-phase.ts and ../engine/estimate.ts.
+// The model flags of `experiment`, as data, and their parsing into a ModelPlan before anything runs. Building the
+// gateway from that plan lives in ../providers/connect.ts; the model phase the plan drives in
+// ../engine/model-phase.ts, and the cost estimate in ../engine/estimate.ts.
 import { resolve } from 'node:path';
 import { usage } from '../errors.js';
 import { relativePath } from '../fixture/canonical.js';
 import type { ModelPlan } from '../engine/model-phase.js';
 import { CACHE_MODES } from '../providers/cache.js';
+import { credentialsOf, KEY_VARIABLE } from '../providers/connect.js';
 import { hasRates, priceOf, PRICING_FILE } from '../providers/pricing.js';
-import { PROVIDERS, type RemoteProvider } from '../providers/types.js';
-import { choiceFlag, integerFlag } from './args.js';
+import { PROVIDERS } from '../providers/types.js';
+import { integerFlag } from './args.js';
+import type { Values } from './command.js';
 import type { CliIO } from './io.js';
-
-// Kept so that imports written against this path still resolve; the model phase moved below the command line.
-export { estimateCost, type EstimatePoint } from '../engine/estimate.js';
-export {
-  prepareStudy, rolesOf, usesModels, type BudgetStopReport, type ModelPlan, type PreparedStudy, type RoleCalls, type Sleeper, type StudyOutcome, type StudyPass,
-} from '../engine/model-phase.js';
-
-export const MODEL_FLAGS = {
-  provider: { type: 'string' },
-  model: { type: 'string' },
-  reader: { type: 'string' },
-  concurrency: { type: 'string' },
-  'max-cost-usd': { type: 'string' },
-  resume: { type: 'boolean' },
-  'llm-cache': { type: 'string' },
-  'cache-dir': { type: 'string' },
-  epochs: { type: 'string' },
-  'timeout-ms': { type: 'string' },
-  'estimate-cost': { type: 'boolean' },
-} as const;
 
 export const MODEL_DEFAULTS = { provider: 'embedded', reader: 'embedded', concurrency: 4, llmCache: 'record', cacheDir: '.llm-cache', epochs: 1, timeoutMs: 60_000 } as const;
 
-export const MODEL_HELP = `  --provider P          embedded (default, offline), openai or anthropic: who plays the predictor (and reader)
-  --model ID            the model id (needed for openai and anthropic)
-  --reader R            embedded (default: the structural reader) or model (probes answered by --provider)
-  --epochs N            model reader: answer every probe N times, each epoch its own recorded call (default 1);
-                        openai: temperature 0.7, seeds seed..seed+N-1; anthropic takes neither, so its epochs
-                        differ only by the provider's default sampling (recorded as temperature and seeds null)
-  --concurrency N       model calls in flight at once (default ${MODEL_DEFAULTS.concurrency})
-  --timeout-ms N        per-request timeout (default ${MODEL_DEFAULTS.timeoutMs}); timeouts, 429 and 5xx are retried
-  --max-cost-usd X      stop cleanly before a call would take this invocation's spend past X; the conditions
-                        already complete are written to --out marked incomplete (INCOMPLETE.md), exit 1
-  --llm-cache M         record (default: call and store), replay (stored calls only, no network), off
-  --cache-dir DIR       where calls are stored (default ${MODEL_DEFAULTS.cacheDir}/)
-  --resume              with record: reuse every stored successful call instead of calling again (finishes a
-                        budget-stopped run and replaces its incomplete output)
-  --estimate-cost       print what the model calls would cost (tokenizer counts, pricing table); calls nothing
-`;
+export const READERS = ['embedded', 'model'] as const;
 
-type Flags = { [K in keyof typeof MODEL_FLAGS]?: (typeof MODEL_FLAGS)[K]['type'] extends 'boolean' ? boolean : string };
+export const MODEL_FLAGS = {
+  provider: {
+    type: 'enum', valueHint: 'P', options: PROVIDERS, default: MODEL_DEFAULTS.provider,
+    description: 'who plays the predictor (and the reader with --reader model): embedded is offline; openai and anthropic call the model --model',
+  },
+  model: { type: 'string', valueHint: 'ID', description: 'the model id; required for openai and anthropic' },
+  reader: {
+    type: 'enum', valueHint: 'R', options: READERS, default: MODEL_DEFAULTS.reader,
+    description: 'embedded: the structural reader; model: probes answered by --provider',
+  },
+  epochs: {
+    type: 'string', valueHint: 'N', default: String(MODEL_DEFAULTS.epochs),
+    description: 'model reader: answer each probe N times, each epoch its own recorded call (the epoch is part of the cache key). OpenAI: temperature 0.7 (0 for one epoch), seeds seed … seed+N−1. Anthropic takes neither, so its epochs differ only by the provider\'s default sampling, recorded as temperature and seeds null',
+  },
+  concurrency: { type: 'string', valueHint: 'N', default: String(MODEL_DEFAULTS.concurrency), description: 'model calls in flight at once' },
+  'timeout-ms': {
+    type: 'string', valueHint: 'N', default: String(MODEL_DEFAULTS.timeoutMs),
+    description: 'per-request timeout; timeouts, 429 and 5xx are retried (4 attempts, exponential backoff, seeded jitter, retry-after honoured)',
+  },
+  'max-cost-usd': {
+    type: 'string', valueHint: 'X',
+    description: 'stop cleanly before a call would take this invocation\'s spend past X; the conditions already complete are written to --out marked incomplete (INCOMPLETE.md), exit 1 (default: no limit)',
+  },
+  'llm-cache': {
+    type: 'enum', valueHint: 'M', options: CACHE_MODES, default: MODEL_DEFAULTS.llmCache,
+    description: 'record: call and store every call; replay: stored calls only, no network; off: call, store nothing',
+  },
+  'cache-dir': { type: 'string', valueHint: 'DIR', default: MODEL_DEFAULTS.cacheDir, description: 'where calls are stored, one file per call' },
+  resume: { type: 'boolean', description: 'with record: reuse every stored successful call instead of calling again (finishes a budget-stopped run and replaces its incomplete output)' },
+  'estimate-cost': { type: 'boolean', description: 'print what the model calls would cost from tokenizer counts and the pricing table; calls nothing, writes nothing' },
+} as const;
 
-const KEY_VARIABLE: Record<RemoteProvider, string> = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY' };
-const URL_VARIABLE: Record<RemoteProvider, string> = { openai: 'OPENAI_BASE_URL', anthropic: 'ANTHROPIC_BASE_URL' };
+type Flags = Values<typeof MODEL_FLAGS>;
 
 function positive(flag: string, text: string | undefined, fallback: number): number {
   const n = integerFlag(flag, text, fallback);
@@ -61,10 +57,11 @@ function positive(flag: string, text: string | undefined, fallback: number): num
   return n;
 }
 
+/** The plan the model flags give; the choices were checked against their definitions when parsed. */
 export function parseModelFlags(flags: Flags, io: CliIO): ModelPlan {
-  const provider = choiceFlag('--provider', flags.provider, PROVIDERS, MODEL_DEFAULTS.provider);
-  const reader = choiceFlag('--reader', flags.reader, ['embedded', 'model'] as const, MODEL_DEFAULTS.reader);
-  const cacheMode = choiceFlag('--llm-cache', flags['llm-cache'], CACHE_MODES, MODEL_DEFAULTS.llmCache);
+  const provider = flags.provider ?? MODEL_DEFAULTS.provider;
+  const reader = flags.reader ?? MODEL_DEFAULTS.reader;
+  const cacheMode = flags['llm-cache'] ?? MODEL_DEFAULTS.llmCache;
   let maxCostUsd: number | null = null;
   const cost = flags['max-cost-usd'];
   if (cost !== undefined) {
@@ -77,8 +74,7 @@ export function parseModelFlags(flags: Flags, io: CliIO): ModelPlan {
   let baseURL: string | undefined;
   if (provider !== 'embedded') {
     if (!model) throw usage('PL_USAGE_MODEL_MISSING', provider);
-    apiKey = io.env?.[KEY_VARIABLE[provider]] || null;
-    baseURL = io.env?.[URL_VARIABLE[provider]] || undefined;
+    ({ apiKey, baseURL } = credentialsOf(provider, io.env));
     // Replay and estimates reach no server, so they need no key.
     if (!apiKey && cacheMode !== 'replay' && !flags['estimate-cost']) throw usage('PL_USAGE_KEY_MISSING', provider, KEY_VARIABLE[provider]);
     if (maxCostUsd !== null && !hasRates(priceOf(provider, model))) {

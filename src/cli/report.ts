@@ -3,21 +3,25 @@ import { resolve } from 'node:path';
 import { relativePath } from '../fixture/canonical.js';
 import { buildReport, CHARTS_DIR, TABLES_DIR, writeFolders } from '../report/report.js';
 import { STUDY } from './study.js';
-import { parseFlags } from './args.js';
+import { defineCommand } from './command.js';
 import { clearDebris, type CliIO } from './io.js';
 import { notices } from '../messages.js';
 
-export const REPORT_USAGE = `usage: prunelab report [--results DIR]
-  --results DIR   the results folder to read and write tables/ and charts/ into (default results)
-`;
+export const reportCommand = defineCommand({
+  meta: {
+    name: 'report',
+    script: 'report',
+    description: 'tables and charts from a results folder, after checking every file against its manifest.json',
+    about: 'Rebuilds every table and chart from a results folder without running any condition, after checking every file\nagainst its manifest.json.',
+  },
+  args: {
+    results: { type: 'string', valueHint: 'DIR', default: 'results', description: 'the results folder to read and write tables/ and charts/ into' },
+  },
+  run: ({ args, io }) => report(args.results ?? 'results', io),
+});
 
-export async function report(argv: readonly string[], io: CliIO): Promise<number> {
-  const flags = parseFlags(argv, { results: { type: 'string' }, help: { type: 'boolean' } });
-  if (flags.help) {
-    io.stdout(REPORT_USAGE);
-    return 0;
-  }
-  const dir = resolve(io.cwd, flags.results ?? 'results');
+async function report(results: string, io: CliIO): Promise<number> {
+  const dir = resolve(io.cwd, results);
   const label = relativePath(dir, io.cwd);
   clearDebris(dir, io);
   const built = await buildReport(dir, label, io.cwd, STUDY);

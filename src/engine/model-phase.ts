@@ -14,16 +14,12 @@ import type { PolicyView } from '../fixture/view.js';
 import { conditionsWith, PREDICTOR_CONSUMERS, predictorScopeOf } from '../policy/registry.js';
 import type { PredictorScope } from '../policy/mechanisms/predictive-semantic.js';
 import type { Condition } from '../policy/types.js';
-import { anthropicClient } from '../providers/anthropic.js';
-import { Budget } from '../providers/budget.js';
-import { CallCache, type CacheMode } from '../providers/cache.js';
+import type { CacheMode } from '../providers/cache.js';
 import { EMBEDDED_ROLES, modelRoles } from '../providers/embedded.js';
 import { type BudgetStop, Gateway } from '../providers/gateway.js';
-import { openaiClient } from '../providers/openai.js';
+import { gatewayFor } from '../providers/connect.js';
 import { preparedFor, preparePredictions, lookupPredictor, predictorRequest } from '../providers/predictor.js';
-import { priceOf } from '../providers/pricing.js';
 import { PROMPT_VERSIONS } from '../providers/prompts.js';
-import { DEFAULT_RETRY, realSleep } from '../providers/retry.js';
 import type { ProviderName, RemoteProvider } from '../providers/types.js';
 
 /** What the model flags decided: who plays the predictor and the reader, and how calls are made, cached and paid. */
@@ -65,25 +61,6 @@ export function rolesOf(plan: ModelPlan, calls?: RoleCalls): Manifest['models'] 
 
 export interface Sleeper {
   readonly sleep?: (ms: number) => Promise<void>;
-}
-
-function gatewayFor(plan: ModelPlan, tokens: TokenCounter, seed: number, sleeper: Sleeper): Gateway {
-  const provider = plan.provider as RemoteProvider;
-  const model = plan.model!;
-  const config = { model, apiKey: plan.apiKey ?? '', baseURL: plan.baseURL, timeoutMs: plan.timeoutMs };
-  return new Gateway({
-    provider, model,
-    client: plan.cacheMode === 'replay' ? undefined : provider === 'openai' ? openaiClient(config) : anthropicClient(config),
-    mode: plan.cacheMode,
-    cache: plan.cacheMode === 'off' ? undefined : new CallCache(plan.cacheDir),
-    resume: plan.resume,
-    budget: new Budget(plan.maxCostUsd),
-    price: priceOf(provider, model),
-    retry: { ...DEFAULT_RETRY, seed: String(seed), sleep: sleeper.sleep ?? realSleep },
-    tokens,
-    secrets: plan.apiKey ? [plan.apiKey] : [],
-    clock: () => performance.now(),
-  });
 }
 
 export const isConsumer = (c: Condition): boolean => PREDICTOR_CONSUMERS.includes(c.name);
@@ -138,8 +115,8 @@ export async function prepareStudy(plan: ModelPlan, selected: readonly Condition
   if (!usesModels(plan)) {
     return { gateway: undefined, calls: () => undefined, run: async (runStudy) => ({ value: runStudy(selected, { reader: structuralReader() }, true), stop: null }) };
   }
-  const gateway = gatewayFor(plan, tokens, seed, sleeper);
   const provider = plan.provider as RemoteProvider;
+  const gateway = gatewayFor({ ...plan, provider, model: plan.model! }, tokens, seed, sleeper.sleep);
   const report = (phase: BudgetStopReport['phase'], stop: BudgetStop, complete: readonly Condition[]): BudgetStopReport => {
     writeAtomic(resolve(plan.cacheDir, 'progress.json'), `${JSON.stringify({
       stoppedBy: 'budget', phase, completed: stop.completed, total: stop.total, maxCostUsd: plan.maxCostUsd,
