@@ -6,6 +6,7 @@ import type { ObligationOutcome } from '../artifacts/schema.js';
 import { needParts } from '../fixture/needs.js';
 import { residueText } from '../fixture/residue.js';
 import type { FactNeed, Fixture, Item, NeedPart, Obligation, PrunePoint, ResidueField } from '../fixture/schema.js';
+import { frozenMemo } from '../fixture/memo.js';
 import { counterpart, type PolicyView, type ViewItem } from '../fixture/view.js';
 import { reread, resolvePointer } from '../fixture/world.js';
 
@@ -32,10 +33,13 @@ export interface ObligationJudge {
 
 export function obligationJudge(ctx: ObligationContext): ObligationJudge {
   const removed = new Map(ctx.removals.map((r) => [r.itemId, r]));
-  // One text per item, so a required string never matches across items; a removed item counts by what it left.
-  const texts = ctx.view.items.map((item) => removed.get(item.id)?.leftBehind ?? item.content);
-  const removedItems = ctx.view.items.filter((i) => removed.has(i.id));
-  const byId = new Map(ctx.view.items.map((i) => [i.id, i]));
+  const items = ctx.view.items;
+  const removedItems = items.filter((i) => removed.has(i.id));
+  const byId = new Map(items.map((i) => [i.id, i]));
+  // Each item's text is searched on its own, so a required string never matches across items; a removed item
+  // counts by what it left. Which items' content holds a string is the same for every condition at a prune point.
+  const inContext = (s: string): boolean =>
+    holders(items, s).some((k) => !removed.has(items[k]!.id)) || removedItems.some((i) => removed.get(i.id)!.leftBehind.includes(s));
 
   const meet = (o: Obligation, part: NeedPart): { missing: string[]; ways: Set<Way> } => {
     const missing: string[] = [];
@@ -51,8 +55,8 @@ export function obligationJudge(ctx: ObligationContext): ObligationJudge {
       return false;
     };
     for (const s of part.strings) {
-      if (texts.some((t) => t.includes(s))) continue;
-      if (!recover((t) => t.includes(s), removedItems.filter((i) => i.content.includes(s)))) missing.push(s);
+      if (inContext(s)) continue;
+      if (!recover((t) => t.includes(s), holders(items, s).map((k) => items[k]!).filter((i) => removed.has(i.id)))) missing.push(s);
     }
     // A part that names strings names its items only to say where the strings are: the strings are what is needed.
     if (part.strings.length === 0) {
@@ -89,6 +93,25 @@ export function obligationJudge(ctx: ObligationContext): ObligationJudge {
       return { id: o.id, visibility, preserved: missing.length === 0, how, missing };
     },
   };
+}
+
+/**
+ * Per context (a frozen items array), the positions of the items whose content holds each string asked about: every
+ * condition's judge asks the same obligations' strings of the same context, so each is scanned for once.
+ */
+const holdersIn = frozenMemo((_items: readonly ViewItem[]) => new Map<string, readonly number[]>());
+
+function holders(items: readonly ViewItem[], s: string): readonly number[] {
+  const known = holdersIn(items);
+  let found = known.get(s);
+  if (found === undefined) {
+    const at: number[] = [];
+    items.forEach((item, k) => {
+      if (item.content.includes(s)) at.push(k);
+    });
+    known.set(s, (found = at));
+  }
+  return found;
 }
 
 /** Every obligation at the prune point, visible first, judged after the removals. */
