@@ -12,7 +12,7 @@ import {
 } from './criteria.js';
 import type { ConditionResults, ScoredPoint, StudyResults } from './load.js';
 import type { AnalysisPlan } from './plan.js';
-import { bootstrap, discordant, holm, mcnemarExact, pooledRate, pooledReduction, signFlipExact, wilson, type BootstrapResult, type Proportion } from './stats.js';
+import { bootstrap, discordant, holm, mcnemarExact, pooledRateInterval, pooledReduction, signFlipExact, wilson, type BootstrapResult, type Proportion } from './stats.js';
 
 // Kept so that imports of Proportion from the analysis still resolve; it lives in stats.ts (no cycle with criteria.ts).
 export type { Proportion } from './stats.js';
@@ -33,12 +33,24 @@ export function proportion(numerator: number, denominator: number): Proportion {
 export function clustered(counts: readonly (readonly [number, number])[], boot: Resampling): Proportion {
   const n = counts.reduce((s, c) => s + c[0], 0);
   const d = counts.reduce((s, c) => s + c[1], 0);
-  const r = bootstrap(counts.length, pooledRate(counts), boot);
+  const r = intervalOf(counts, boot);
   return { ...ratio(n, d), lo: r.lo, hi: r.hi };
 }
 
+/**
+ * Intervals already computed in one analysis (one Resampling object), by the counts they resample. Many rates repeat
+ * the same per-fixture counts (the base rate is every condition's; a rule that never fires gives the same zeros), and
+ * an interval is a pure function of the counts and the resampling, so each distinct one is bootstrapped once.
+ */
+const intervals = new WeakMap<Resampling, Map<string, BootstrapResult>>();
+
 export function intervalOf(counts: readonly (readonly [number, number])[], boot: Resampling): BootstrapResult {
-  return bootstrap(counts.length, pooledRate(counts), boot);
+  let known = intervals.get(boot);
+  if (!known) intervals.set(boot, (known = new Map()));
+  const key = counts.join(';');
+  let r = known.get(key);
+  if (!r) known.set(key, (r = pooledRateInterval(counts, boot)));
+  return r;
 }
 
 /** The load step refuses unscored results, so an oracle measure here is always a ratio. */
@@ -390,18 +402,19 @@ function pairedDifference(measure: RateMeasure, a: ConditionResults, b: Conditio
   const x = byFixture(a.summary.perFixture);
   const y = byFixture(b.summary.perFixture);
   const fixtures = fixtureOrder.filter((f) => x.has(f) && y.has(f));
-  const cx = fixtures.map((f) => fixtureCounts(measure, x.get(f)!));
-  const cy = fixtures.map((f) => fixtureCounts(measure, y.get(f)!));
+  const column = (m: ReadonlyMap<string, FixtureMeasures>, k: 0 | 1) => Float64Array.from(fixtures, (f) => fixtureCounts(measure, m.get(f)!)[k]);
+  const [nxs, dxs, nys, dys] = [column(x, 0), column(x, 1), column(y, 0), column(y, 1)];
   return bootstrap(fixtures.length, (idx) => {
     let nx = 0;
     let dx = 0;
     let ny = 0;
     let dy = 0;
-    for (const i of idx) {
-      nx += cx[i]![0];
-      dx += cx[i]![1];
-      ny += cy[i]![0];
-      dy += cy[i]![1];
+    for (let k = 0; k < idx.length; k += 1) {
+      const i = idx[k]!;
+      nx += nxs[i]!;
+      dx += dxs[i]!;
+      ny += nys[i]!;
+      dy += dys[i]!;
     }
     return dx === 0 || dy === 0 ? null : nx / dx - ny / dy;
   }, boot);

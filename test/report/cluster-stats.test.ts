@@ -3,7 +3,7 @@
 // pooled rate over all 27 resamples of 3 clusters.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bootstrap, pooledRate, signFlipExact } from '../../src/report/stats.js';
+import { bootstrap, pooledRate, pooledRateInterval, resampledIndices, signFlipExact } from '../../src/report/stats.js';
 
 /** Two-sided p by enumerating all 2^n sign assignments of the nonzero differences. */
 function bruteForceSignFlip(d: readonly number[]): number {
@@ -97,5 +97,31 @@ describe('fixture-cluster bootstrap of a pooled rate', () => {
   it('is undefined when no fixture holds a unit (0/0), never 0', () => {
     const r = bootstrap(2, pooledRate([[0, 0], [0, 0]]), { seed: 1, iterations: 50 });
     expect(r).toMatchObject({ estimate: null, lo: null, hi: null });
+  });
+});
+
+describe('pooledRateInterval (the report\'s rate intervals)', () => {
+  const counts = fc.array(fc.tuple(fc.nat(6), fc.nat(6)).map(([n, extra]) => [n, n + extra] as [number, number]), { minLength: 0, maxLength: 8 });
+  const zeros = fc.array(fc.oneof(fc.constant(0), fc.nat(6)).map((d) => [0, d] as [number, number]), { minLength: 0, maxLength: 8 });
+  const options = fc.record({ seed: fc.nat(1000), iterations: fc.integer({ min: 1, max: 60 }) });
+
+  it('is exactly bootstrap(pooledRate), for rates with events and without (all numerators 0, the short cut)', () => {
+    fc.assert(fc.property(fc.oneof(counts, zeros), options, (cs, o) => {
+      expect(pooledRateInterval(cs, o)).toEqual(bootstrap(cs.length, pooledRate(cs), o));
+    }), { numRuns: 300 });
+  });
+
+  it('short-cuts a rate with no events to [0, 0] only when some draw holds a unit, else leaves it undefined', () => {
+    // One unit without denominator and one with: a single draw of 2 units misses the second only on some seeds.
+    const cs: [number, number][] = [[0, 0], [0, 4]];
+    const seeds = Array.from({ length: 40 }, (_, s) => s);
+    const misses = seeds.filter((seed) => [...resampledIndices(2, String(seed), 1)].every((i) => i === 0));
+    const hits = seeds.filter((seed) => !misses.includes(seed));
+    expect(misses.length).toBeGreaterThan(0);
+    expect(hits.length).toBeGreaterThan(0);
+    for (const seed of misses) expect(pooledRateInterval(cs, { seed, iterations: 1 })).toMatchObject({ estimate: 0, lo: null, hi: null });
+    for (const seed of hits) expect(pooledRateInterval(cs, { seed, iterations: 1 })).toMatchObject({ estimate: 0, lo: 0, hi: 0 });
+    expect(pooledRateInterval([[0, 0], [0, 0]], { seed: 1, iterations: 5 })).toMatchObject({ estimate: null, lo: null, hi: null });
+    expect(pooledRateInterval([[1, 4], [0, 4]], { seed: 1, iterations: 50 }).hi).toBeGreaterThan(0);
   });
 });
