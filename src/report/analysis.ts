@@ -12,7 +12,7 @@ import {
 } from './criteria.js';
 import type { ConditionResults, ScoredPoint, StudyResults } from './load.js';
 import type { AnalysisPlan } from './plan.js';
-import { bootstrap, discordant, holm, mcnemarExact, pooledRateInterval, pooledReduction, signFlipExact, wilson, type BootstrapResult, type Proportion } from './stats.js';
+import { bootstrapSums, discordant, holm, mcnemarExact, rateOf, reductionOf, signFlipExact, wilson, type BootstrapResult, type Proportion } from './stats.js';
 
 // Kept so that imports of Proportion from the analysis still resolve; it lives in stats.ts (no cycle with criteria.ts).
 export type { Proportion } from './stats.js';
@@ -49,7 +49,7 @@ export function intervalOf(counts: readonly (readonly [number, number])[], boot:
   if (!known) intervals.set(boot, (known = new Map()));
   const key = counts.join(';');
   let r = known.get(key);
-  if (!r) known.set(key, (r = pooledRateInterval(counts, boot)));
+  if (!r) known.set(key, (r = bootstrapSums([counts.map((c) => c[0]), counts.map((c) => c[1])], rateOf, boot)));
   return r;
 }
 
@@ -346,7 +346,7 @@ function conditionRow(c: ConditionResults, fixtureOrder: readonly string[], base
     baseRate: rate('baseRate'),
     refetchAlerts: sum((f) => f.refetchAlerts),
     tokens: sumTokens(present),
-    reduction: bootstrap(present.length, pooledReduction(present.map((f) => f.tokens.raw), present.map((f) => f.tokens.final)), boot),
+    reduction: bootstrapSums([present.map((f) => f.tokens.raw), present.map((f) => f.tokens.final)], reductionOf, boot),
     // The provider's bill is known for the whole run only.
     cost: whole ? providerCost(s) : null,
     economics: s.economics ?? [],
@@ -402,22 +402,8 @@ function pairedDifference(measure: RateMeasure, a: ConditionResults, b: Conditio
   const x = byFixture(a.summary.perFixture);
   const y = byFixture(b.summary.perFixture);
   const fixtures = fixtureOrder.filter((f) => x.has(f) && y.has(f));
-  const column = (m: ReadonlyMap<string, FixtureMeasures>, k: 0 | 1) => Float64Array.from(fixtures, (f) => fixtureCounts(measure, m.get(f)!)[k]);
-  const [nxs, dxs, nys, dys] = [column(x, 0), column(x, 1), column(y, 0), column(y, 1)];
-  return bootstrap(fixtures.length, (idx) => {
-    let nx = 0;
-    let dx = 0;
-    let ny = 0;
-    let dy = 0;
-    for (let k = 0; k < idx.length; k += 1) {
-      const i = idx[k]!;
-      nx += nxs[i]!;
-      dx += dxs[i]!;
-      ny += nys[i]!;
-      dy += dys[i]!;
-    }
-    return dx === 0 || dy === 0 ? null : nx / dx - ny / dy;
-  }, boot);
+  const column = (m: ReadonlyMap<string, FixtureMeasures>, k: 0 | 1) => fixtures.map((f) => fixtureCounts(measure, m.get(f)!)[k]);
+  return bootstrapSums([column(x, 0), column(x, 1), column(y, 0), column(y, 1)], ([nx, dx, ny, dy]) => (dx === 0 || dy === 0 ? null : nx! / dx! - ny! / dy!), boot);
 }
 
 /** The preregistered comparisons, in the preregistration's order, Holm-corrected across its family. */

@@ -146,21 +146,71 @@ export function pooledRate(counts: readonly (readonly [number, number])[]): (ind
   };
 }
 
+/** Per-iteration sums of recently resampled columns, by seed, iterations and the column's values. */
+const columnSums = new Map<string, Float64Array>();
+const KEPT_SUMS = 256;
+
 /**
- * `bootstrap(counts.length, pooledRate(counts), options)`, with the same result. A rate whose numerators are all 0
- * is exactly 0 on every draw that holds a unit, so its interval is [0, 0] as soon as one draw does (the first almost
- * always), and the 10,000 draws need not be summed; many of the report's rates are such (a rule that never fires, a
- * condition that never harms).
+ * Each iteration's sum of `column` over the units it drew, added in the order of the draw (so exactly the sum a
+ * statistic looping over the drawn indices makes). The report resamples the same columns again and again (every
+ * condition's decisions, its necessary items, a rule's zeros), so the last few hundred are kept.
  */
-export function pooledRateInterval(counts: readonly (readonly [number, number])[], options: BootstrapOptions): BootstrapResult {
-  const units = counts.length;
-  const iterations = options.iterations;
-  if (units === 0 || !counts.every((c) => c[0] === 0 && c[1] >= 0) || !Number.isInteger(iterations) || iterations < 1) return bootstrap(units, pooledRate(counts), options);
-  const base = { seed: String(options.seed), iterations };
-  if (!counts.some((c) => c[1] !== 0)) return { ...base, estimate: null, lo: null, hi: null };
-  const drawn = resampledIndices(units, base.seed, iterations);
-  for (let k = 0; k < drawn.length; k += 1) if (counts[drawn[k]!]![1] !== 0) return { ...base, estimate: 0, lo: 0, hi: 0 };
-  return { ...base, estimate: 0, lo: null, hi: null };
+function drawnSums(column: readonly number[], seed: string, iterations: number): Float64Array {
+  const key = `${iterations}\u0000${seed}\u0000${column.join(',')}`;
+  const kept = columnSums.get(key);
+  if (kept) return kept;
+  const units = column.length;
+  const values = Float64Array.from(column);
+  const drawn = resampledIndices(units, seed, iterations);
+  const sums = new Float64Array(iterations);
+  for (let b = 0; b < iterations; b += 1) {
+    let sum = 0;
+    for (let i = b * units, end = i + units; i < end; i += 1) sum += values[drawn[i]!]!;
+    sums[b] = sum;
+  }
+  if (columnSums.size >= KEPT_SUMS) columnSums.delete(columnSums.keys().next().value!);
+  columnSums.set(key, sums);
+  return sums;
+}
+
+/**
+ * `bootstrap` of a statistic of column sums over the drawn units (a pooled rate is summed numerators over summed
+ * denominators), with the same result: the same draws, each sum added in the same order. Each column's sums are
+ * computed once and shared by every statistic that resamples it.
+ */
+export function bootstrapSums(columns: readonly (readonly number[])[], statistic: (sums: readonly number[]) => number | null, options: BootstrapOptions): BootstrapResult {
+  const units = columns[0]?.length ?? 0;
+  if (columns.some((c) => c.length !== units)) throw new Error('bootstrapSums: columns of different lengths');
+  if (units === 0 || !Number.isInteger(options.iterations) || options.iterations < 1) {
+    return bootstrap(units, (indices) => statistic(columns.map((c) => indices.reduce((s, i) => s + c[i]!, 0))), options);
+  }
+  const seed = String(options.seed);
+  const { iterations } = options;
+  const estimate = statistic(columns.map((c) => c.reduce((s, v) => s + v, 0)));
+  const base = { estimate, seed, iterations };
+  if (estimate === null) return { ...base, lo: null, hi: null };
+  const sums = columns.map((c) => drawnSums(c, seed, iterations));
+  const draws: number[] = [];
+  const at = new Array<number>(columns.length).fill(0);
+  for (let b = 0; b < iterations; b += 1) {
+    for (let j = 0; j < sums.length; j += 1) at[j] = sums[j]![b]!;
+    const value = statistic(at);
+    if (value !== null && Number.isFinite(value)) draws.push(value);
+  }
+  if (draws.length === 0) return { ...base, lo: null, hi: null };
+  draws.sort((a, b) => a - b);
+  const tail = (1 - (options.level ?? 0.95)) / 2;
+  return { ...base, lo: percentile(draws, tail), hi: percentile(draws, 1 - tail) };
+}
+
+/** A pooled rate of summed [numerators, denominators]: null when no unit was drawn (the denominators sum to 0). */
+export function rateOf([n, d]: readonly number[]): number | null {
+  return d === 0 ? null : n! / d!;
+}
+
+/** Net token reduction of summed [raw, final]: 1 - final/raw; null when they hold no tokens. */
+export function reductionOf([raw, final]: readonly number[]): number | null {
+  return raw === 0 ? null : 1 - final! / raw!;
 }
 
 export interface SignFlipResult {
