@@ -52,7 +52,7 @@ export interface BootstrapResult extends Interval {
 }
 
 /** Percentile of sorted values by linear interpolation between closest ranks (R's type 7, numpy's default). */
-export function percentile(sorted: readonly number[], q: number): number {
+export function percentile(sorted: ArrayLike<number>, q: number): number {
   if (sorted.length === 0) throw new Error('percentile of no values');
   const h = (sorted.length - 1) * q;
   const below = Math.floor(h);
@@ -146,6 +146,27 @@ export function pooledRate(counts: readonly (readonly [number, number])[]): (ind
   };
 }
 
+/** Per unit, how often each iteration drew it (unit by unit, iterations counts each), for the last few draws. */
+const tallies = new Map<string, Uint16Array | Uint32Array>();
+
+function drawTallies(units: number, seed: string, iterations: number): Uint16Array | Uint32Array {
+  const key = `${units}\u0000${iterations}\u0000${seed}`;
+  const kept = tallies.get(key);
+  if (kept) return kept;
+  const drawn = resampledIndices(units, seed, iterations);
+  // A unit is drawn at most `units` times in one iteration.
+  const tally = units <= 0xffff ? new Uint16Array(units * iterations) : new Uint32Array(units * iterations);
+  for (let b = 0; b < iterations; b += 1) {
+    for (let i = b * units, end = i + units; i < end; i += 1) {
+      const at = drawn[i]! * iterations + b;
+      tally[at] = tally[at]! + 1;
+    }
+  }
+  if (tallies.size >= KEPT_DRAWS) tallies.delete(tallies.keys().next().value!);
+  tallies.set(key, tally);
+  return tally;
+}
+
 /** Per-iteration sums of recently resampled columns, by seed, iterations and the column's values. */
 const columnSums = new Map<string, Float64Array>();
 const KEPT_SUMS = 256;
@@ -160,13 +181,24 @@ function drawnSums(column: readonly number[], seed: string, iterations: number):
   const kept = columnSums.get(key);
   if (kept) return kept;
   const units = column.length;
-  const values = Float64Array.from(column);
-  const drawn = resampledIndices(units, seed, iterations);
   const sums = new Float64Array(iterations);
-  for (let b = 0; b < iterations; b += 1) {
-    let sum = 0;
-    for (let i = b * units, end = i + units; i < end; i += 1) sum += values[drawn[i]!]!;
-    sums[b] = sum;
+  // Integers whose sums stay exact add up to the same value in any order, so a count column is summed from how often
+  // each draw took each unit, skipping the units whose count is 0 (most of a rare event's column).
+  if (column.every(Number.isSafeInteger) && column.reduce((t, v) => t + Math.abs(v), 0) * units <= Number.MAX_SAFE_INTEGER) {
+    const tally = drawTallies(units, seed, iterations);
+    for (let u = 0; u < units; u += 1) {
+      const v = column[u]!;
+      if (v === 0) continue;
+      for (let b = 0, at = u * iterations; b < iterations; b += 1, at += 1) sums[b] = sums[b]! + v * tally[at]!;
+    }
+  } else {
+    const values = Float64Array.from(column);
+    const drawn = resampledIndices(units, seed, iterations);
+    for (let b = 0; b < iterations; b += 1) {
+      let sum = 0;
+      for (let i = b * units, end = i + units; i < end; i += 1) sum += values[drawn[i]!]!;
+      sums[b] = sum;
+    }
   }
   if (columnSums.size >= KEPT_SUMS) columnSums.delete(columnSums.keys().next().value!);
   columnSums.set(key, sums);
@@ -190,15 +222,18 @@ export function bootstrapSums(columns: readonly (readonly number[])[], statistic
   const base = { estimate, seed, iterations };
   if (estimate === null) return { ...base, lo: null, hi: null };
   const sums = columns.map((c) => drawnSums(c, seed, iterations));
-  const draws: number[] = [];
+  const values = new Float64Array(iterations);
+  let kept = 0;
   const at = new Array<number>(columns.length).fill(0);
   for (let b = 0; b < iterations; b += 1) {
     for (let j = 0; j < sums.length; j += 1) at[j] = sums[j]![b]!;
     const value = statistic(at);
-    if (value !== null && Number.isFinite(value)) draws.push(value);
+    if (value !== null && Number.isFinite(value)) values[kept++] = value;
   }
-  if (draws.length === 0) return { ...base, lo: null, hi: null };
-  draws.sort((a, b) => a - b);
+  if (kept === 0) return { ...base, lo: null, hi: null };
+  // A typed array sorts numerically without a comparator: the order bootstrap's comparator gives finite values
+  // (it sets -0 before 0, which the comparator leaves in draw order; no statistic here makes -0).
+  const draws = values.subarray(0, kept).sort();
   const tail = (1 - (options.level ?? 0.95)) / 2;
   return { ...base, lo: percentile(draws, tail), hi: percentile(draws, 1 - tail) };
 }
