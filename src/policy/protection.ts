@@ -1,5 +1,6 @@
 // The ladder's first question: is the item required by a declared current obligation? Protection is derived from
 // what the view declares (pins, protected tools, visible obligations, pending steps), never from a list of kinds.
+import { frozenMemo } from '../fixture/memo.js';
 import { namedItems, namedStrings } from '../fixture/needs.js';
 import type { PolicyView, ViewItem } from '../fixture/view.js';
 
@@ -8,8 +9,21 @@ export interface Protection {
   readonly consulted: readonly string[];
 }
 
+/** Per (frozen) view, each item's protection: every gated condition asks it of the same view. */
+const known = frozenMemo((_view: PolicyView) => new Map<ViewItem, Protection | undefined>());
+
 /** Why the visible state protects this item, or undefined when nothing visible does. */
 export function protectionOf(view: PolicyView, item: ViewItem): Protection | undefined {
+  const cache = known(view);
+  if (cache.has(item)) return cache.get(item);
+  // Frozen, since every condition gets the same answer.
+  const found = protection(view, item);
+  if (found) Object.freeze(found.consulted);
+  cache.set(item, found && Object.freeze(found));
+  return found;
+}
+
+function protection(view: PolicyView, item: ViewItem): Protection | undefined {
   const { pinned, protectedTools, obligations, pendingSteps } = view.visible;
   if (pinned.includes(item.id)) return { reason: 'pinned by the runtime', consulted: [] };
   if (item.tool && protectedTools.includes(item.tool.name)) {

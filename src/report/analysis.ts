@@ -13,7 +13,7 @@ import {
 import type { ConditionResults, ScoredPoint, StudyResults } from './load.js';
 import type { AnalysisPlan } from './plan.js';
 import { outsiderComparisons } from './study.js';
-import { bootstrap, discordant, holm, mcnemarExact, pooledRate, pooledReduction, signFlipExact, wilson, type BootstrapResult, type Proportion } from './stats.js';
+import { bootstrapSums, discordant, holm, mcnemarExact, rateOf, reductionOf, signFlipExact, wilson, type BootstrapResult, type Proportion } from './stats.js';
 
 // Kept so that imports of Proportion from the analysis still resolve; it lives in stats.ts (no cycle with criteria.ts).
 export type { Proportion } from './stats.js';
@@ -34,12 +34,24 @@ export function proportion(numerator: number, denominator: number): Proportion {
 export function clustered(counts: readonly (readonly [number, number])[], boot: Resampling): Proportion {
   const n = counts.reduce((s, c) => s + c[0], 0);
   const d = counts.reduce((s, c) => s + c[1], 0);
-  const r = bootstrap(counts.length, pooledRate(counts), boot);
+  const r = intervalOf(counts, boot);
   return { ...ratio(n, d), lo: r.lo, hi: r.hi };
 }
 
+/**
+ * Intervals already computed in one analysis (one Resampling object), by the counts they resample. Many rates repeat
+ * the same per-fixture counts (the base rate is every condition's; a rule that never fires gives the same zeros), and
+ * an interval is a pure function of the counts and the resampling, so each distinct one is bootstrapped once.
+ */
+const intervals = new WeakMap<Resampling, Map<string, BootstrapResult>>();
+
 export function intervalOf(counts: readonly (readonly [number, number])[], boot: Resampling): BootstrapResult {
-  return bootstrap(counts.length, pooledRate(counts), boot);
+  let known = intervals.get(boot);
+  if (!known) intervals.set(boot, (known = new Map()));
+  const key = counts.join(';');
+  let r = known.get(key);
+  if (!r) known.set(key, (r = bootstrapSums([counts.map((c) => c[0]), counts.map((c) => c[1])], rateOf, boot)));
+  return r;
 }
 
 /** The load step refuses unscored results, so an oracle measure here is always a ratio. */
@@ -335,7 +347,7 @@ function conditionRow(c: ConditionResults, fixtureOrder: readonly string[], base
     baseRate: rate('baseRate'),
     refetchAlerts: sum((f) => f.refetchAlerts),
     tokens: sumTokens(present),
-    reduction: bootstrap(present.length, pooledReduction(present.map((f) => f.tokens.raw), present.map((f) => f.tokens.final)), boot),
+    reduction: bootstrapSums([present.map((f) => f.tokens.raw), present.map((f) => f.tokens.final)], reductionOf, boot),
     // The provider's bill is known for the whole run only.
     cost: whole ? providerCost(s) : null,
     economics: s.economics ?? [],
@@ -391,21 +403,8 @@ function pairedDifference(measure: RateMeasure, a: ConditionResults, b: Conditio
   const x = byFixture(a.summary.perFixture);
   const y = byFixture(b.summary.perFixture);
   const fixtures = fixtureOrder.filter((f) => x.has(f) && y.has(f));
-  const cx = fixtures.map((f) => fixtureCounts(measure, x.get(f)!));
-  const cy = fixtures.map((f) => fixtureCounts(measure, y.get(f)!));
-  return bootstrap(fixtures.length, (idx) => {
-    let nx = 0;
-    let dx = 0;
-    let ny = 0;
-    let dy = 0;
-    for (const i of idx) {
-      nx += cx[i]![0];
-      dx += cx[i]![1];
-      ny += cy[i]![0];
-      dy += cy[i]![1];
-    }
-    return dx === 0 || dy === 0 ? null : nx / dx - ny / dy;
-  }, boot);
+  const column = (m: ReadonlyMap<string, FixtureMeasures>, k: 0 | 1) => fixtures.map((f) => fixtureCounts(measure, m.get(f)!)[k]);
+  return bootstrapSums([column(x, 0), column(x, 1), column(y, 0), column(y, 1)], ([nx, dx, ny, dy]) => (dx === 0 || dy === 0 ? null : nx! / dx! - ny! / dy!), boot);
 }
 
 /** The preregistered comparisons, in the preregistration's order, Holm-corrected across its family. */

@@ -78,8 +78,10 @@ export function indexMarkdown(results: StudyResults, report: Report): string {
 
 /** The bundle's files, or a usage error when the results are exploratory and that was not allowed. */
 export async function buildBundle(resultsDir: string, label: string, root: string, options: PublishOptions): Promise<ReadonlyMap<string, string | Buffer>> {
-  const { results, analysis } = analyseFolder(resultsDir, label, root, options.study);
-  if (results.manifest.study.exploratory && !options.allowExploratory) throw usage('PL_PUBLISH_EXPLORATORY', label);
+  // Refused once loaded, before the analysis, whose bootstraps are most of the work.
+  const { results, analysis } = analyseFolder(resultsDir, label, root, options.study, (loaded) => {
+    if (loaded.manifest.study.exploratory && !options.allowExploratory) throw usage('PL_PUBLISH_EXPLORATORY', label);
+  });
   const report = await renderReport(analysis);
   const files = new Map(report.files);
   files.set(INDEX_FILE, indexMarkdown(results, report));

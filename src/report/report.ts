@@ -28,10 +28,12 @@ export interface Report {
 
 /**
  * Loads and validates a results folder and the preregistration it was run against (read from under `root`, the
- * package root), and analyses the results by that plan.
+ * package root), and analyses the results by that plan. `accept` may refuse the loaded results (by throwing)
+ * before the analysis is paid for.
  */
-export function analyseFolder(resultsDir: string, label: string, root: string, study: StudyDefinition): { results: StudyResults; analysis: Analysis } {
+export function analyseFolder(resultsDir: string, label: string, root: string, study: StudyDefinition, accept?: (results: StudyResults) => void): { results: StudyResults; analysis: Analysis } {
   const results = loadResults(resultsDir, label);
+  accept?.(results);
   return { results, analysis: analyse(results, loadAnalysisPlan(root, results.manifest, label, study)) };
 }
 

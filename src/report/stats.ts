@@ -52,7 +52,7 @@ export interface BootstrapResult extends Interval {
 }
 
 /** Percentile of sorted values by linear interpolation between closest ranks (R's type 7, numpy's default). */
-export function percentile(sorted: readonly number[], q: number): number {
+export function percentile(sorted: ArrayLike<number>, q: number): number {
   if (sorted.length === 0) throw new Error('percentile of no values');
   const h = (sorted.length - 1) * q;
   const below = Math.floor(h);
@@ -111,12 +111,16 @@ export function bootstrap(units: number, statistic: (indices: readonly number[])
 
 /** Pooled net token reduction of the drawn fixtures: 1 - sum(final) / sum(raw); null when they hold no tokens. */
 export function pooledReduction(raw: readonly number[], final: readonly number[]): (indices: readonly number[]) => number | null {
+  // Typed copies and an indexed loop: a statistic runs units times iterations (4 million times for one interval).
+  const r0 = Float64Array.from(raw);
+  const f0 = Float64Array.from(final);
   return (indices) => {
     let r = 0;
     let f = 0;
-    for (const i of indices) {
-      r += raw[i]!;
-      f += final[i]!;
+    for (let k = 0; k < indices.length; k += 1) {
+      const i = indices[k]!;
+      r += r0[i]!;
+      f += f0[i]!;
     }
     return r === 0 ? null : 1 - f / r;
   };
@@ -128,15 +132,120 @@ export function pooledReduction(raw: readonly number[], final: readonly number[]
  * decisions, prune points and items of one fixture are resampled together, since they are not independent.
  */
 export function pooledRate(counts: readonly (readonly [number, number])[]): (indices: readonly number[]) => number | null {
+  const num = Float64Array.from(counts, (c) => c[0]);
+  const den = Float64Array.from(counts, (c) => c[1]);
   return (indices) => {
     let n = 0;
     let d = 0;
-    for (const i of indices) {
-      n += counts[i]![0];
-      d += counts[i]![1];
+    for (let k = 0; k < indices.length; k += 1) {
+      const i = indices[k]!;
+      n += num[i]!;
+      d += den[i]!;
     }
     return d === 0 ? null : n / d;
   };
+}
+
+/** Per unit, how often each iteration drew it (unit by unit, iterations counts each), for the last few draws. */
+const tallies = new Map<string, Uint16Array | Uint32Array>();
+
+function drawTallies(units: number, seed: string, iterations: number): Uint16Array | Uint32Array {
+  const key = `${units}\u0000${iterations}\u0000${seed}`;
+  const kept = tallies.get(key);
+  if (kept) return kept;
+  const drawn = resampledIndices(units, seed, iterations);
+  // A unit is drawn at most `units` times in one iteration.
+  const tally = units <= 0xffff ? new Uint16Array(units * iterations) : new Uint32Array(units * iterations);
+  for (let b = 0; b < iterations; b += 1) {
+    for (let i = b * units, end = i + units; i < end; i += 1) {
+      const at = drawn[i]! * iterations + b;
+      tally[at] = tally[at]! + 1;
+    }
+  }
+  if (tallies.size >= KEPT_DRAWS) tallies.delete(tallies.keys().next().value!);
+  tallies.set(key, tally);
+  return tally;
+}
+
+/** Per-iteration sums of recently resampled columns, by seed, iterations and the column's values. */
+const columnSums = new Map<string, Float64Array>();
+const KEPT_SUMS = 256;
+
+/**
+ * Each iteration's sum of `column` over the units it drew, added in the order of the draw (so exactly the sum a
+ * statistic looping over the drawn indices makes). The report resamples the same columns again and again (every
+ * condition's decisions, its necessary items, a rule's zeros), so the last few hundred are kept.
+ */
+function drawnSums(column: readonly number[], seed: string, iterations: number): Float64Array {
+  const key = `${iterations}\u0000${seed}\u0000${column.join(',')}`;
+  const kept = columnSums.get(key);
+  if (kept) return kept;
+  const units = column.length;
+  const sums = new Float64Array(iterations);
+  // Integers whose sums stay exact add up to the same value in any order, so a count column is summed from how often
+  // each draw took each unit, skipping the units whose count is 0 (most of a rare event's column).
+  if (column.every(Number.isSafeInteger) && column.reduce((t, v) => t + Math.abs(v), 0) * units <= Number.MAX_SAFE_INTEGER) {
+    const tally = drawTallies(units, seed, iterations);
+    for (let u = 0; u < units; u += 1) {
+      const v = column[u]!;
+      if (v === 0) continue;
+      for (let b = 0, at = u * iterations; b < iterations; b += 1, at += 1) sums[b] = sums[b]! + v * tally[at]!;
+    }
+  } else {
+    const values = Float64Array.from(column);
+    const drawn = resampledIndices(units, seed, iterations);
+    for (let b = 0; b < iterations; b += 1) {
+      let sum = 0;
+      for (let i = b * units, end = i + units; i < end; i += 1) sum += values[drawn[i]!]!;
+      sums[b] = sum;
+    }
+  }
+  if (columnSums.size >= KEPT_SUMS) columnSums.delete(columnSums.keys().next().value!);
+  columnSums.set(key, sums);
+  return sums;
+}
+
+/**
+ * `bootstrap` of a statistic of column sums over the drawn units (a pooled rate is summed numerators over summed
+ * denominators), with the same result: the same draws, each sum added in the same order. Each column's sums are
+ * computed once and shared by every statistic that resamples it.
+ */
+export function bootstrapSums(columns: readonly (readonly number[])[], statistic: (sums: readonly number[]) => number | null, options: BootstrapOptions): BootstrapResult {
+  const units = columns[0]?.length ?? 0;
+  if (columns.some((c) => c.length !== units)) throw new Error('bootstrapSums: columns of different lengths');
+  if (units === 0 || !Number.isInteger(options.iterations) || options.iterations < 1) {
+    return bootstrap(units, (indices) => statistic(columns.map((c) => indices.reduce((s, i) => s + c[i]!, 0))), options);
+  }
+  const seed = String(options.seed);
+  const { iterations } = options;
+  const estimate = statistic(columns.map((c) => c.reduce((s, v) => s + v, 0)));
+  const base = { estimate, seed, iterations };
+  if (estimate === null) return { ...base, lo: null, hi: null };
+  const sums = columns.map((c) => drawnSums(c, seed, iterations));
+  const values = new Float64Array(iterations);
+  let kept = 0;
+  const at = new Array<number>(columns.length).fill(0);
+  for (let b = 0; b < iterations; b += 1) {
+    for (let j = 0; j < sums.length; j += 1) at[j] = sums[j]![b]!;
+    const value = statistic(at);
+    if (value !== null && Number.isFinite(value)) values[kept++] = value;
+  }
+  if (kept === 0) return { ...base, lo: null, hi: null };
+  // A typed array sorts numerically without a comparator: the order bootstrap's comparator gives finite values
+  // (it sets -0 before 0, which the comparator leaves in draw order; no statistic here makes -0).
+  const draws = values.subarray(0, kept).sort();
+  const tail = (1 - (options.level ?? 0.95)) / 2;
+  return { ...base, lo: percentile(draws, tail), hi: percentile(draws, 1 - tail) };
+}
+
+/** A pooled rate of summed [numerators, denominators]: null when no unit was drawn (the denominators sum to 0). */
+export function rateOf([n, d]: readonly number[]): number | null {
+  return d === 0 ? null : n! / d!;
+}
+
+/** Net token reduction of summed [raw, final]: 1 - final/raw; null when they hold no tokens. */
+export function reductionOf([raw, final]: readonly number[]): number | null {
+  return raw === 0 ? null : 1 - final! / raw!;
 }
 
 export interface SignFlipResult {

@@ -165,3 +165,28 @@ describe('the judge finds each needed string\'s holders once per context', () =>
     expect(at(['a', 'b'])).toBe(true);
   });
 });
+
+describe('one frozen context judged under many removal sets (every condition at a prune point shares its view)', () => {
+  // "prod-eu" is held by a and by b; "line 40" by b alone. Which items hold a string is found once per context, so
+  // the answers for one removal set must never leak into another's.
+  const f = fixture(
+    [item('a', 1, 'never deploy to prod-eu'), item('b', 2, 'prod-eu: patched line 40'), item('c', 3, 'unrelated')],
+    [obligation('region', { strings: ['prod-eu'] }), obligation('line', { strings: ['line 40'] })],
+  );
+  const point = f.prunePoints[0]!;
+  const view = buildView(f, 'p', () => 1);
+  const judge = (removals: { itemId: string; leftBehind: string }[]) =>
+    Object.fromEntries(obligationsAt({ fixture: f, point, view, removals }).map((o) => [o.id, o.preserved]));
+
+  it('keeps what another copy or a placeholder still holds, and loses what no item in context holds any more', () => {
+    expect(Object.isFrozen(view.items)).toBe(true);
+    for (let round = 0; round < 2; round += 1) {
+      expect(judge([])).toEqual({ region: true, line: true });
+      expect(judge([{ itemId: 'b', leftBehind: '' }])).toEqual({ region: true, line: false });
+      expect(judge([{ itemId: 'a', leftBehind: '' }, { itemId: 'b', leftBehind: '' }])).toEqual({ region: false, line: false });
+      expect(judge([{ itemId: 'a', leftBehind: '' }, { itemId: 'b', leftBehind: '[pruned b: line 40]' }])).toEqual({ region: false, line: true });
+      expect(judge([{ itemId: 'a', leftBehind: '' }])).toEqual({ region: true, line: true });
+      expect(judge([{ itemId: 'c', leftBehind: 'prod-eu' }, { itemId: 'a', leftBehind: '' }, { itemId: 'b', leftBehind: '' }])).toEqual({ region: true, line: false });
+    }
+  });
+});

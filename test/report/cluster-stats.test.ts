@@ -3,7 +3,7 @@
 // pooled rate over all 27 resamples of 3 clusters.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bootstrap, pooledRate, signFlipExact } from '../../src/report/stats.js';
+import { bootstrap, bootstrapSums, pooledRate, pooledReduction, rateOf, reductionOf, signFlipExact } from '../../src/report/stats.js';
 
 /** Two-sided p by enumerating all 2^n sign assignments of the nonzero differences. */
 function bruteForceSignFlip(d: readonly number[]): number {
@@ -97,5 +97,35 @@ describe('fixture-cluster bootstrap of a pooled rate', () => {
   it('is undefined when no fixture holds a unit (0/0), never 0', () => {
     const r = bootstrap(2, pooledRate([[0, 0], [0, 0]]), { seed: 1, iterations: 50 });
     expect(r).toMatchObject({ estimate: null, lo: null, hi: null });
+  });
+});
+
+describe('bootstrapSums (the report\'s intervals, from per-column sums shared between statistics)', () => {
+  const counts = fc.array(fc.tuple(fc.nat(6), fc.nat(6)).map(([n, extra]) => [n, n + extra] as [number, number]), { minLength: 0, maxLength: 8 });
+  const zeros = fc.array(fc.oneof(fc.constant(0), fc.nat(6)).map((d) => [0, d] as [number, number]), { minLength: 0, maxLength: 8 });
+  const options = fc.record({ seed: fc.nat(1000), iterations: fc.integer({ min: 1, max: 60 }) });
+
+  it('gives exactly bootstrap(pooledRate) for rates with events, without events and without units', () => {
+    fc.assert(fc.property(fc.oneof(counts, zeros), options, (cs, o) => {
+      expect(bootstrapSums([cs.map((c) => c[0]), cs.map((c) => c[1])], rateOf, o)).toEqual(bootstrap(cs.length, pooledRate(cs), o));
+    }), { numRuns: 300 });
+  });
+
+  it('gives exactly bootstrap(pooledReduction) on fractional values too: each sum is added in the order of the draw', () => {
+    const value = fc.double({ min: 0, max: 1000, noNaN: true });
+    fc.assert(fc.property(fc.array(fc.tuple(value, value), { maxLength: 8 }), options, (rf, o) => {
+      const [raw, final] = [rf.map((x) => x[0]), rf.map((x) => x[1])];
+      expect(bootstrapSums([raw, final], reductionOf, o)).toEqual(bootstrap(rf.length, pooledReduction(raw, final), o));
+    }), { numRuns: 200 });
+  });
+
+  it('answers a second statistic over an already resampled column the same as a first one, and refuses ragged columns', () => {
+    const n = [0, 3, 1, 0, 2];
+    const d = [4, 5, 1, 2, 3];
+    const o = { seed: 5, iterations: 400 };
+    const first = bootstrapSums([n, d], rateOf, o);
+    expect(bootstrapSums([n, d], rateOf, o)).toEqual(first);
+    expect(first).toEqual(bootstrap(5, pooledRate(n.map((x, i) => [x, d[i]!] as [number, number])), o));
+    expect(() => bootstrapSums([n, d.slice(1)], rateOf, o)).toThrow(/lengths/);
   });
 });
