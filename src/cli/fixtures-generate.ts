@@ -35,8 +35,8 @@ An existing --out is replaced only when it holds a generated corpus.
   --out DIR    where to write (default ${GENERATE_DEFAULTS.out})
   --removable-share S
                the share of scored candidates (items in context at a prune point, once per point) the oracle
-               labels removable, 0 to 1 (default ${GENERATE_DEFAULTS.removableShare}, the lowest share at which the leak audit
-               passes; the ecology's anchor from real sessions, 0.30, and 0.15 are base-rate sweeps)
+               labels removable, 0 to 1 (default ${GENERATE_DEFAULTS.removableShare}, the ecology's anchor from real
+               sessions; 0.60 and 0.15 are base-rate sweeps)
   --help       this text
 `;
 

@@ -2,8 +2,8 @@
 // no tool or phrasing a family writes belongs to one side of the label. So, over a corpus at share 0.30: every
 // family tool occurs on items labelled necessary and on items labelled removable; echoes are live and decoys alike;
 // an echo never copies a line the session already holds (a piece a later step could not quote would be removable
-// whatever its role); and the leak audit over a small corpus stays under its bar, while the same audit finds the
-// leak when the echoes' share of generic work is zero.
+// whatever its role); and the leak audit over a small corpus stays under its bar (test/audit/leakage.test.ts
+// shows the audit fails a corpus whose ids spell the label).
 import { describe, expect, it } from 'vitest';
 import { tokenCounter } from '../../src/accounting/tokens.js';
 import { auditLeakage, auditRows, DEFAULT_MAX_AUC } from '../../src/audit/leakage.js';
@@ -70,7 +70,7 @@ describe('echoes', () => {
     }
   }, 120_000);
 
-  it('the leak audit over a small corpus at share 0.30 passes with margin', () => {
+  it('the leak audit over a small corpus at share 0.30 passes', () => {
     const inputs = corpus().map((c) => ({ fixture: Fixture.parse(c.fixture), oracle: c.oracle }));
     const report = auditLeakage(auditRows(inputs, tokenCounter()), { seed: SEED, maxAuc: DEFAULT_MAX_AUC });
     expect(report.failed).toEqual([]);
