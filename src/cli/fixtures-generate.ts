@@ -27,7 +27,7 @@ const FLAGS = {
   out: { type: 'string', valueHint: 'DIR', default: GENERATE_DEFAULTS.out, description: 'where to write' },
   'removable-share': {
     type: 'string', valueHint: 'S', default: String(GENERATE_DEFAULTS.removableShare),
-    description: 'the share of scored candidates (items in context at a prune point, once per point) the oracle labels removable, 0 to 1 (the default is the lowest share at which the leak audit passes; the ecology\'s anchor from real sessions, 0.30, and 0.15 are base-rate sweeps)',
+    description: 'the share of scored candidates (items in context at a prune point, once per point) the oracle labels removable, 0 to 1 (the default is the ecology\'s anchor from real sessions; 0.60 and 0.15 are base-rate sweeps)',
   },
 } as const;
 

@@ -112,6 +112,26 @@ export class TrajectoryBuilder {
     return id;
   }
 
+  /**
+   * Writes copies of items drafted by another builder in the current turn, with fresh ids; a call and its result
+   * keep their pairing under a fresh call id. Their tools must be declared here first.
+   */
+  copy(drafts: readonly DraftItem[]): string[] {
+    const callIds = new Map<string, string>();
+    return drafts.map(({ id: _id, turn: _turn, time: _time, origin, kind, content, tool, ...rest }) => {
+      if (!tool) return this.note(origin, kind, content, rest);
+      if (!this.tools.has(tool.name)) throw new Error(`internal: tool ${tool.name} used before it was declared`);
+      if (!callIds.has(tool.callId)) callIds.set(tool.callId, this.opaque('k'));
+      return this.note(origin, kind, content, { ...rest, tool: { ...tool, callId: callIds.get(tool.callId)! } });
+    });
+  }
+
+  /** Removes written items (and their attribution to units): what the composer strikes after the fact. */
+  strike(ids: ReadonlySet<string>): void {
+    for (let i = this.items.length - 1; i >= 0; i -= 1) if (ids.has(this.items[i]!.id)) this.items.splice(i, 1);
+    for (const [unit, list] of this.byUnit) this.byUnit.set(unit, list.filter((id) => !ids.has(id)));
+  }
+
   /** A tool call and its result in the current turn, with opaque ids. */
   call(spec: CallSpec, result: ResultSpec): Pair {
     if (!this.tools.has(spec.tool)) throw new Error(`internal: tool ${spec.tool} used before it was declared`);

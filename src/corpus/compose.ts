@@ -11,6 +11,7 @@ import { TrajectoryBuilder } from './builder.js';
 import { checkClaims, holds } from './check.js';
 import { claims, FAMILY_NAMES, NO_CLAIMS, ob, type Claims, type FamilyContext, type FamilyInstance, type FamilyName, type Placement } from './family.js';
 import { FAMILIES } from './families/index.js';
+import { ECHO_PREFIX, ECHO_SHARE, echoStep } from './echo.js';
 import { declareGenericTools, genericStep, genericUse, quotable } from './generic.js';
 import { subgoalFrom } from './subgoal.js';
 import { DOMAINS } from './payloads/vocab.js';
@@ -18,12 +19,12 @@ import { rng, subSeed, type Rng } from './rng.js';
 import { READ_TARGET_MAX, READ_TOKENS, sizeClass, type SizeClass } from './size.js';
 
 /**
- * The removable share the main corpus is generated at. The ecology's figure (0.30: 29.5% of real active-context
- * tokens are not irreducible) is a lower bound, and at 0.30 the generator still leaks the label through phrasing and
- * tool names (leak audit: word n-grams AUC 0.68, tool 0.61); 0.60 is the lowest share tried at which the audit
- * passes, so the study runs there and the 0.30 corpus is a sweep (see fixtures/generated/README.md).
+ * The removable share the main corpus is generated at: the ecology's figure from real sessions (29.5% of active-context
+ * tokens are not irreducible; results/ecology/ecology.md), a lower bound. Generator 2.0.0 leaked the label at this
+ * share (leak audit: word n-grams AUC 0.68, tool 0.61) and ran the study at 0.60; echoes (./echo.ts) remove that
+ * leak, so the study can run at the anchor (see fixtures/generated/README.md).
  */
-export const DEFAULT_REMOVABLE_SHARE = 0.6;
+export const DEFAULT_REMOVABLE_SHARE = 0.3;
 /** The family name the oracle's episode list gives generic work. */
 export const GENERIC_WORK = 'generic-work';
 
@@ -188,7 +189,7 @@ export function composeFixture(seed: number, index: number, share: number = DEFA
         const wanted = step.logNormal(cls.readMedian, 0.9, READ_TOKENS.min, READ_TARGET_MAX);
         const room = cls.tokenBudget - estimatedTokens;
         const size = Math.max(READ_TOKENS.min, Math.min(wanted, Math.floor(room / 2)));
-        const written = genericStep(b, step, ctx, size);
+        const written = (step.chance(ECHO_SHARE) ? echoStep(b, step.fork('echo'), ctx, unit.at) : undefined) ?? genericStep(b, step, ctx, size);
         unit.variant = written.kind;
         unit.items = written.items;
         for (const id of written.items) estimatedTokens += Math.ceil(b.items.find((it) => it.id === id)!.content.length / 3.6);
@@ -197,13 +198,13 @@ export function composeFixture(seed: number, index: number, share: number = DEFA
     if (served === undefined) return;
     events.push({
       turn: needAt, order: 2000 + k, run: () => {
-        // A later step can only need a line this step alone holds; a line another item repeats would make the two
+        // A later step can only need a line one item alone holds; a line another item repeats would make the two
         // a redundant group, not a need of this step. The check is against everything written so far, which is
         // every item in context at any prune point before the need.
-        const own = new Set(unit.items);
+        // Another item of the same step counts too: an echo of a duplicate read writes two copies of one text.
         const picks = unit.items.flatMap((id) => {
           const item = b.items.find((it) => it.id === id)!;
-          const s = quotable(item.content).slice(0, 4).find((q) => !b.items.some((o) => !own.has(o.id) && holds(o, q)));
+          const s = quotable(item.content).slice(0, 4).find((q) => !b.items.some((o) => o.id !== id && holds(o, q)));
           return s ? [{ id, s }] : [];
         });
         if (picks.length === 0) return;
@@ -217,6 +218,7 @@ export function composeFixture(seed: number, index: number, share: number = DEFA
   });
   events.sort((a, c) => a.turn - c.turn || a.order - c.order);
   for (const e of events) e.run();
+  strikeCollidingEchoes(b, units, points, taskRule);
 
   const written = (u: Unit) => b.byUnit.get(u.key) ?? [];
   const later = (u: Unit) => b.byUnit.get(`${u.key}/use`) ?? [];
@@ -327,6 +329,29 @@ export function composeFixture(seed: number, index: number, share: number = DEFA
     share: { requested: share, ...achieved },
     exercises: units.flatMap((u) => (u.instance ? [[u.instance.family, u.instance.exercises] as [FamilyName, readonly string[]]] : [])),
   };
+}
+
+/**
+ * An echo draws from the same pools as the family it echoes, so it can write a string a family's obligation needs
+ * (a rule, a measurement); the family's item would then no longer be that string's only holder and would not be
+ * counterfactually necessary. Such an echo is struck from the session whole, with its later step, before roles are
+ * drawn, so it is neither live nor a decoy. Striking only removes holders, so every other unit's quotes stay its own.
+ */
+function strikeCollidingEchoes(b: TrajectoryBuilder, units: Unit[], points: readonly number[], taskRule: string): void {
+  const needed = [taskRule, ...units.flatMap((u) => (u.instance ? points.flatMap((t) => {
+    const c = u.instance!.claimsAt(t, u.at);
+    return [...c.visible, ...c.downstream].flatMap((o) => o.needs.strings);
+  }) : []))];
+  const struck = new Set<string>();
+  for (const u of units) {
+    if (u.instance || !u.variant.startsWith(ECHO_PREFIX)) continue;
+    const own = b.items.filter((it) => u.items.includes(it.id));
+    if (!own.some((it) => needed.some((s) => holds(it, s)))) continue;
+    for (const id of [...(b.byUnit.get(u.key) ?? []), ...(b.byUnit.get(`${u.key}/use`) ?? [])]) struck.add(id);
+    u.items = [];
+    u.need = undefined;
+  }
+  if (struck.size > 0) b.strike(struck);
 }
 
 function mergeClaims(list: readonly Claims[]): Claims {

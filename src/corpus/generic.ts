@@ -4,7 +4,7 @@
 // say nothing about whether it will be needed: if removable work had its own tools or phrases, a classifier on
 // them would find the oracle's label without reading the work at all.
 import type { TrajectoryBuilder } from './builder.js';
-import type { Rng } from './rng.js';
+import { pickWeighted, type Rng } from './rng.js';
 import type { FamilyContext } from './family.js';
 import { install, MANAGERS } from './payloads/installs.js';
 import { gitDiff, gitLog, gitStatus } from './payloads/git.js';
@@ -22,16 +22,6 @@ const WEIGHTS: readonly [GenericKind, number][] = [
   // The families' own tools, written by the same payload builders, so no tool name is the mark of an episode.
   ['pods', 4], ['ps', 3], ['free', 3], ['logs', 5], ['show', 6], ['patch', 5],
 ];
-
-function kindOf(r: Rng): GenericKind {
-  const total = WEIGHTS.reduce((s, [, w]) => s + w, 0);
-  let x = r.next() * total;
-  for (const [k, w] of WEIGHTS) {
-    x -= w;
-    if (x < 0) return k;
-  }
-  return 'note';
-}
 
 export function declareGenericTools(b: TrajectoryBuilder): void {
   b.tool('kubectl_get', 'read-mutable', 'kubectl get <kind>');
@@ -53,7 +43,7 @@ export function declareGenericTools(b: TrajectoryBuilder): void {
  * Each step draws a fresh sub-stream, so one step's size never shifts the next step's choices.
  */
 export function genericStep(b: TrajectoryBuilder, r: Rng, ctx: FamilyContext, readTokens: number): { kind: GenericKind; items: string[] } {
-  const kind = kindOf(r);
+  const kind = pickWeighted(r, WEIGHTS);
   const before = b.items.length;
   switch (kind) {
     case 'read': {
@@ -97,23 +87,27 @@ export function genericStep(b: TrajectoryBuilder, r: Rng, ctx: FamilyContext, re
     }
     case 'install': {
       const inst = install(r, r.pick(MANAGERS), readTokens);
-      b.call({ tool: 'shell', arguments: { command: inst.command, cwd: b.unique(() => `packages/${ctx.domain}-${r.pick(NOUNS)}`) }, content: inst.command }, { content: inst.content, source: { identity: `workspace:${ctx.service}`, version: 'UNKNOWN', mutable: true, selector: 'install' } });
+      // The folder is in the command line as run, so the call has a line of its own a later step can quote.
+      const cwd = b.unique(() => `packages/${ctx.domain}-${r.pick(NOUNS)}`);
+      b.call({ tool: 'shell', arguments: { command: inst.command, cwd }, content: `cd ${cwd} && ${inst.command}` }, { content: inst.content, source: { identity: `workspace:${ctx.service}`, version: 'UNKNOWN', mutable: true, selector: 'install' } });
       break;
     }
     case 'migration': {
       const tool = r.pick(['flyway', 'alembic'] as const);
       const content = migrationLog(r, tool, Math.max(1, Math.round(charsFor(readTokens) / 110)));
       const command = tool === 'flyway' ? `flyway -url=jdbc:postgresql://db:5432/${ctx.domain}_dev migrate` : 'alembic upgrade head';
-      b.call({ tool: 'shell', arguments: { command }, content: command }, { content, source: { identity: `db:${ctx.domain}_dev`, version: 'UNKNOWN', mutable: true } });
+      const cwd = b.unique(() => `services/${ctx.domain}-${r.pick(NOUNS)}`);
+      b.call({ tool: 'shell', arguments: { command, cwd }, content: `cd ${cwd} && ${command}` }, { content, source: { identity: `db:${ctx.domain}_dev`, version: 'UNKNOWN', mutable: true } });
       break;
     }
     case 'pods': {
-      const app = `${ctx.service}-${r.pick(NOUNS)}`;
+      // Names drawn unique, so each command line is one a later step could quote.
+      const app = b.unique(() => `${ctx.service}-${r.pick(NOUNS)}`);
       b.call({ tool: 'kubectl_get', arguments: { kind: 'pods', selector: `app=${app}` }, content: `kubectl get pods -l app=${app}` }, { content: kubectlPods(r, app, r.int(3, 12)).content, source: { identity: `k8s:${app}/kubectl_get`, version: 'UNKNOWN', mutable: true } });
       break;
     }
     case 'ps': {
-      const pod = `${ctx.service}-${r.int(0, 9)}`;
+      const pod = b.unique(() => `${ctx.service}-${r.int(0, 9)}`);
       b.call({ tool: 'ps', arguments: { pod, command: 'ps aux' }, content: `kubectl exec ${pod} -- ps aux` }, { content: psAux(r, `node dist/${r.pick(NOUNS)}.js`, r.int(4, 20)).content, source: { identity: `k8s:${pod}/ps`, version: 'UNKNOWN', mutable: true } });
       break;
     }
@@ -124,7 +118,7 @@ export function genericStep(b: TrajectoryBuilder, r: Rng, ctx: FamilyContext, re
     }
     case 'logs': {
       const t = stackTrace(r, r.pick(TRACE_LANGUAGES), ctx.domain, r.int(4, 30));
-      const since = `${r.int(2, 60)}m`;
+      const since = b.unique(() => `${r.int(2, 60)}m`);
       b.call({ tool: 'read_logs', arguments: { service: ctx.service, since }, content: `read_logs ${ctx.service} --since ${since}` }, { content: t.content, source: { identity: `logs:${ctx.service}`, version: 'UNKNOWN', mutable: true } });
       break;
     }
@@ -147,8 +141,12 @@ export function genericStep(b: TrajectoryBuilder, r: Rng, ctx: FamilyContext, re
       // root cause), so that no phrasing is the mark of an episode.
       const fn = fnName(r);
       const noun = r.pick(NOUNS);
-      const shape = r.pick(['plan', 'plan', 'plan', 'hypothesis', 'pin', 'fixed', 'cause'] as const);
-      if (shape === 'hypothesis') {
+      const shape = r.pick(['plan', 'plan', 'plan', 'hypothesis', 'pin', 'fixed', 'cause', 'ask'] as const);
+      if (shape === 'ask') {
+        // A user's follow-up in the words of the task statement, which is always needed: without it those words
+        // would mark an item as necessary.
+        b.note('user', 'instruction', `${r.pick(['Also', 'While you are there,', 'When you get to it,'])} ${r.pick(['make', 'get'])} ${fn} in the ${noun} ${r.pick(['handling', 'code', 'tests'])} ${r.pick(['green again', 'stable', 'ready for the Thursday release'])}. Work through what you find; do not push ${fn} directly, open it in the same pull request.`);
+      } else if (shape === 'hypothesis') {
         b.note('model', 'hypothesis', `Hypothesis: ${fn} in the ${noun} code is the slow path. Checked with ${r.pick(['kubectl get pods', 'ps aux', 'free -m', 'the request log'])}: the output does not show it, so this is rejected.`, { verdict: 'rejected' });
       } else if (shape === 'pin') {
         b.note('model', 'reasoning', `Pinned ${noun}-${r.pick(['client', 'parser', 'driver', 'codec'])} to ${r.int(0, 12)}.${r.int(0, 30)}.${r.int(0, 20)}; the ${r.pick(['warning', 'crash', 'timeout'])} is gone. Workaround only: revisit when ${fn} moves.`);

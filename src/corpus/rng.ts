@@ -20,6 +20,17 @@ export interface Rng {
   fork(label: string): Rng;
 }
 
+/** One value, drawn with probability proportional to its weight (one draw from `r`). */
+export function pickWeighted<T>(r: Rng, weights: readonly (readonly [T, number])[]): T {
+  if (weights.length === 0) throw new Error('internal: pickWeighted from an empty list');
+  let x = r.next() * weights.reduce((s, [, w]) => s + w, 0);
+  for (const [value, w] of weights) {
+    x -= w;
+    if (x < 0) return value;
+  }
+  return weights[weights.length - 1]![0];
+}
+
 export function subSeed(seed: number, index: number): string {
   return `prunelab-corpus:${seed}:${index}`;
 }
