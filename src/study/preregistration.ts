@@ -22,7 +22,7 @@ export function studyFiles(study: string): StudyFiles {
   return { folder, preregistration: `${folder}/preregistration.json`, prose: `${folder}/preregistration.md` };
 }
 /** Version 2 (the study's current design); version 1 is kept as a pilot and still validates. */
-export const PREREGISTRATION_VERSION = 2;
+export const PREREGISTRATION_VERSION = 3;
 
 /**
  * The pin of the whole preregistration: one line in sha256sum's format, `<sha256>  preregistration.json`, committed
@@ -84,7 +84,7 @@ export const Comparison = z.strictObject({
 });
 
 export const Preregistration = z.strictObject({
-  preregistrationVersion: z.union([z.literal(1), z.literal(PREREGISTRATION_VERSION)]),
+  preregistrationVersion: z.union([z.literal(1), z.literal(2), z.literal(PREREGISTRATION_VERSION)]),
   study: Id,
   title: z.string().min(1),
   source: z.string().min(1),
