@@ -1,9 +1,9 @@
-// Where the controls' frozen tables live: with the study they belong to (experiments/ch10-ablation/controls/),
-// written only by npm run controls:train.
+// Where the controls' frozen tables live: beside the controls, as the trained parameters of two built-in conditions
+// (a study pins them by the hash each control records in its parameters), written only by npm run controls:train.
 import { fileURLToPath } from 'node:url';
 import { readRateTable, type RateTable } from './rate-table.js';
 
-export const CONTROLS_DIR = 'experiments/ch10-ablation/controls';
+export const CONTROLS_DIR = 'src/policy/controls/tables';
 
 export function controlTableFile(control: string): string {
   return `${CONTROLS_DIR}/${control}.json`;
