@@ -29,9 +29,11 @@ export const MODEL_FLAGS = {
   epochs: { type: 'string' },
   'timeout-ms': { type: 'string' },
   'estimate-cost': { type: 'boolean' },
+  batch: { type: 'boolean' },
+  'batch-poll-seconds': { type: 'string' },
 } as const;
 
-export const MODEL_DEFAULTS = { provider: 'embedded', reader: 'embedded', concurrency: 4, llmCache: 'record', cacheDir: '.llm-cache', epochs: 1, timeoutMs: 60_000 } as const;
+export const MODEL_DEFAULTS = { provider: 'embedded', reader: 'embedded', concurrency: 4, llmCache: 'record', cacheDir: '.llm-cache', epochs: 1, timeoutMs: 60_000, batchPollSeconds: 60 } as const;
 
 export const MODEL_HELP = `  --provider P          embedded (default, offline), openai or anthropic: who plays the predictor (and reader)
   --model ID            the model id (needed for openai and anthropic)
@@ -48,6 +50,10 @@ export const MODEL_HELP = `  --provider P          embedded (default, offline), 
   --resume              with record: reuse every stored successful call instead of calling again (finishes a
                         budget-stopped run and replaces its incomplete output)
   --estimate-cost       print what the model calls would cost (tokenizer counts, pricing table); calls nothing
+  --batch               send the calls through the provider's batch interface (OpenAI Batch, Anthropic Message
+                        Batches: half price, up to 24 hours); the batch id is kept in --cache-dir, so running the
+                        same command again resumes the batch; results go to the same cache as interactive calls
+  --batch-poll-seconds S  seconds between two polls of a batch (default ${MODEL_DEFAULTS.batchPollSeconds})
 `;
 
 type Flags = { [K in keyof typeof MODEL_FLAGS]?: (typeof MODEL_FLAGS)[K]['type'] extends 'boolean' ? boolean : string };
@@ -71,6 +77,11 @@ export function parseModelFlags(flags: Flags, io: CliIO): ModelPlan {
     if (!/^\d+(\.\d+)?$/.test(cost)) throw usage('PL_USAGE_BAD_VALUE', '--max-cost-usd', cost, 'a non-negative amount in USD, such as 2.50');
     maxCostUsd = Number(cost);
   }
+  const batch = flags.batch ?? false;
+  if (batch && provider !== 'embedded' && !flags['estimate-cost']) {
+    if (cacheMode !== 'record') throw usage('PL_USAGE_BATCH_NEEDS_RECORD', cacheMode);
+    if (maxCostUsd !== null) throw usage('PL_USAGE_BATCH_BUDGET');
+  }
   if (reader === 'model' && provider === 'embedded') throw usage('PL_USAGE_READER_NEEDS_PROVIDER');
   const model = flags.model ?? null;
   let apiKey: string | null = null;
@@ -93,5 +104,7 @@ export function parseModelFlags(flags: Flags, io: CliIO): ModelPlan {
     cacheDir: resolve(io.cwd, flags['cache-dir'] ?? MODEL_DEFAULTS.cacheDir),
     resume: flags.resume ?? false,
     estimateCost: flags['estimate-cost'] ?? false,
+    batch,
+    batchPollMs: positive('--batch-poll-seconds', flags['batch-poll-seconds'], MODEL_DEFAULTS.batchPollSeconds) * 1000,
   };
 }

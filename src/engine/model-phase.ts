@@ -24,7 +24,10 @@ import { preparedFor, preparePredictions, lookupPredictor, predictorRequest } fr
 import { priceOf } from '../providers/pricing.js';
 import { PROMPT_VERSIONS } from '../providers/prompts.js';
 import { DEFAULT_RETRY, realSleep } from '../providers/retry.js';
-import type { ProviderName, RemoteProvider } from '../providers/types.js';
+import type { ChatRequest, ProviderName, RemoteProvider } from '../providers/types.js';
+import { fillFromBatch } from '../providers/batch.js';
+import { anthropicBatch } from '../providers/batch-anthropic.js';
+import { openaiBatch } from '../providers/batch-openai.js';
 
 /** What the model flags decided: who plays the predictor and the reader, and how calls are made, cached and paid. */
 export interface ModelPlan {
@@ -39,6 +42,10 @@ export interface ModelPlan {
   readonly cacheDir: string;
   readonly resume: boolean;
   readonly estimateCost: boolean;
+  /** Send the calls through the provider's batch interface (../providers/batch.ts) before the phase runs. */
+  readonly batch: boolean;
+  /** How long to wait between two polls of a batch. */
+  readonly batchPollMs: number;
   readonly apiKey: string | null;
   readonly baseURL: string | undefined;
 }
@@ -46,6 +53,8 @@ export interface ModelPlan {
 /** Where relative paths in a budget-stop report are taken from (the command line's working directory). */
 export interface WorkingDirectory {
   readonly cwd: string;
+  /** Where a batch's progress lines go. */
+  readonly stderr?: (text: string) => void;
 }
 
 export function usesModels(plan: ModelPlan): boolean {
@@ -76,7 +85,8 @@ function gatewayFor(plan: ModelPlan, tokens: TokenCounter, seed: number, sleeper
     client: plan.cacheMode === 'replay' ? undefined : provider === 'openai' ? openaiClient(config) : anthropicClient(config),
     mode: plan.cacheMode,
     cache: plan.cacheMode === 'off' ? undefined : new CallCache(plan.cacheDir),
-    resume: plan.resume,
+    // A batch fills the cache first; the phase then serves what it stored (a batched call that failed is sent again).
+    resume: plan.resume || plan.batch,
     budget: new Budget(plan.maxCostUsd),
     price: priceOf(provider, model),
     retry: { ...DEFAULT_RETRY, seed: String(seed), sleep: sleeper.sleep ?? realSleep },
@@ -84,6 +94,18 @@ function gatewayFor(plan: ModelPlan, tokens: TokenCounter, seed: number, sleeper
     secrets: plan.apiKey ? [plan.apiKey] : [],
     clock: () => performance.now(),
   });
+}
+
+/** Fills the cache from the provider's batch interface, for the requests one role is about to make. */
+function batchFiller(plan: ModelPlan, io: WorkingDirectory, sleeper: Sleeper): ((role: string, requests: readonly ChatRequest[]) => Promise<void>) | undefined {
+  if (!plan.batch) return undefined;
+  const provider = plan.provider as RemoteProvider;
+  const config = { model: plan.model!, apiKey: plan.apiKey ?? '', baseURL: plan.baseURL, timeoutMs: plan.timeoutMs };
+  const backend = provider === 'openai' ? openaiBatch(config) : anthropicBatch(config);
+  const cache = new CallCache(plan.cacheDir);
+  return async (role, requests) => {
+    await fillFromBatch({ backend, cache, role, pollMs: plan.batchPollMs, sleep: sleeper.sleep ?? realSleep, progress: io.stderr ?? (() => undefined) }, requests);
+  };
 }
 
 export const isConsumer = (c: Condition): boolean => PREDICTOR_CONSUMERS.includes(c.name);
@@ -151,10 +173,12 @@ export async function prepareStudy(plan: ModelPlan, selected: readonly Condition
       cacheDir: relativePath(plan.cacheDir, io.cwd), missing: selected.filter((c) => !done.has(c.name)).map((c) => c.name),
     };
   };
+  const batch = batchFiller(plan, io, sleeper);
   let conditions: Condition[] = [...selected];
   let predictorCharge: StudyModels['predictorCharge'];
   let predictorStop: BudgetStop | null = null;
   if (selected.some(isConsumer)) {
+    await batch?.('predictor', scopesOf(selected).flatMap((scope) => views.map((view) => predictorRequest(view, provider, seed, scope))));
     const { prepared, stop } = await preparePredictions(views, gateway, provider, seed, plan.concurrency, scopesOf(selected));
     predictorStop = stop;
     const label = `${gateway.label}:${PROMPT_VERSIONS.predictor}`;
@@ -185,6 +209,7 @@ export async function prepareStudy(plan: ModelPlan, selected: readonly Condition
     const setup: ModelReaderSetup = { gateway, provider, epochs: plan.epochs, seed };
     const collected = new Map<string, Collected>();
     runStudy(conditions, { reader: collectingReader(setup, collected), predictorCharge }, false);
+    await batch?.('reader', [...collected.values()].map((c) => c.request));
     const { answers, stop } = await prepareAnswers(collected, gateway, plan.concurrency);
     const reader = modelReader(setup, answers);
     if (!stop) return { value: final(conditions, { reader, predictorCharge }), stop: null };
