@@ -140,6 +140,7 @@ export const messages = {
     `--llm-cache replay: no recorded call ${key} (${what}) in ${dir}; record it first with --llm-cache record`,
   PL_USAGE_BATCH_NEEDS_RECORD: (mode: string) => `--batch sends new calls and records them: it needs --llm-cache record (given: ${mode})`,
   PL_USAGE_BATCH_BUDGET: () => '--batch with --max-cost-usd is not supported: a batch is paid as a whole, so a per-call budget stop cannot apply (use --estimate-cost --batch first)',
+  PL_USAGE_SHARD_NEEDS_OUT: () => 'option --shard needs --out DIR: a shard is part of a run, never the results/ folder itself',
   PL_USAGE_SHARD: (text: string) => `option --shard: expected i/n with 1 <= i <= n (such as 2/3), got "${text}"`,
   PL_BATCH_FAILED: (id: string, status: string) => `batch ${id} ended with status ${status} and no results; every call already collected stays in the cache; run again to submit the rest`,
   PL_BATCH_STATE_CORRUPT: (file: string, detail: string) => `${file}: not a valid batch state (${detail}); delete it to submit a new batch`,

@@ -9,12 +9,13 @@ import { fixturesGenerate } from './fixtures-generate.js';
 import { fixturesVerify } from './fixtures-verify.js';
 import { generate } from './generate.js';
 import { importCommand } from './import.js';
+import { merge } from './merge.js';
 import { publish } from './publish.js';
 import { report } from './report.js';
 import { notices } from '../messages.js';
 
 const COMMANDS: Record<string, (argv: readonly string[], io: CliIO) => Promise<number>> = {
-  'audit-leakage': auditLeakageCommand, 'controls-train': controlsTrain, ecology, experiment, 'fixtures-generate': fixturesGenerate, 'fixtures-verify': fixturesVerify, generate, import: importCommand, publish, report,
+  'audit-leakage': auditLeakageCommand, 'controls-train': controlsTrain, ecology, experiment, 'fixtures-generate': fixturesGenerate, 'fixtures-verify': fixturesVerify, generate, import: importCommand, merge, publish, report,
 };
 
 export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {
