@@ -16,6 +16,7 @@ import type { LoadedFixture, OnSkip } from '../fixture/load.js';
 import { loadFixtures } from '../load/fixtures.js';
 import { PLACEHOLDER_CHOICES, type PlaceholderMode } from '../engine/placeholder.js';
 import { streamStudy, type Totals } from '../engine/run.js';
+import type { StudyModels } from '../behaviour/study.js';
 import { chargesRecord, parseShard, selectShard, writeShardRecord, type Shard } from '../engine/shard.js';
 import { readManifest, RunWriter, type ManifestInputs } from '../engine/write.js';
 import { checkFrozenInputs, checkLoaded, departures, type FrozenStudy } from '../study/check.js';
@@ -164,10 +165,16 @@ async function run(flags: ExperimentFlags, io: CliIO, own: readonly Condition[])
   if (plan.shard && flags.out === undefined) throw usage('PL_USAGE_SHARD_NEEDS_OUT');
   if (usesModels(plan.models) && flags.out === undefined && !plan.models.estimateCost) throw usage('PL_USAGE_MODEL_NEEDS_OUT');
   if (plan.models.estimateCost) {
-    const fixtures = loadFixtures(plan.fixturesPath, io.cwd, skipNotice(io));
+    const loaded = loadFixtures(plan.fixturesPath, io.cwd, skipNotice(io));
+    const fixtures = plan.shard ? selectShard(loaded, plan.shard) : loaded;
+    deepFreeze(fixtures);
     const tokens = tokenCounter();
     const points = fixtures.flatMap((f) => f.fixture.prunePoints.map((point) => ({ point, view: buildView(f.fixture, point.id, tokens) })));
-    io.stdout(estimateCost(plan.models, plan.conditions, points, tokens, plan.seed));
+    // The reader's requests are what a pass of the study asks; the pass writes nothing.
+    const collect = (conditions: readonly Condition[], models: StudyModels) => {
+      streamStudy({ conditions, fixtures, timing: plan.timing, placeholders: plan.placeholders, tokens, models }, { fixture: () => undefined });
+    };
+    io.stdout(await estimateCost(plan.models, plan.conditions, points, tokens, plan.seed, collect));
     return 0;
   }
   if (existsSync(plan.outDir) && !statSync(plan.outDir).isDirectory()) throw usage('PL_USAGE_OUT_NOT_DIR', relativePath(plan.outDir, io.cwd));
