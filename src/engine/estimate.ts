@@ -66,7 +66,7 @@ function distinct(plan: ModelPlan, requests: readonly ChatRequest[]): ChatReques
  * (comparing with each would be quadratic), which can only undercount reads: the estimate errs towards cost.
  */
 function cachedTokens(requests: readonly ChatRequest[], profile: ModelledProfile | undefined, tokens: TokenCounter): number {
-  if (!profile || profile.mode !== 'automatic') return 0;
+  if (profile?.mode !== 'automatic') return 0;
   let total = 0;
   let previous: string | null = null;
   for (const r of requests) {

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { failure } from '../errors.js';
 import { writeAtomic } from '../files/atomic.js';
 import { notices } from '../messages.js';
-import { type CacheEntry, CallCache, cacheKey } from './cache.js';
+import { type CacheEntry, type CallCache, cacheKey } from './cache.js';
 import type { ChatRequest, RemoteProvider } from './types.js';
 
 /** One request of a batch: its custom id is the request's cache key, so a result files itself. */
