@@ -138,6 +138,15 @@ export const messages = {
     `--max-cost-usd cannot be enforced for ${label}: the pricing table ${file} has no confirmed input and output rate for it`,
   PL_LLM_REPLAY_MISS: (key: string, what: string, dir: string) =>
     `--llm-cache replay: no recorded call ${key} (${what}) in ${dir}; record it first with --llm-cache record`,
+  PL_USAGE_BATCH_NEEDS_RECORD: (mode: string) => `--batch sends new calls and records them: it needs --llm-cache record (given: ${mode})`,
+  PL_USAGE_BATCH_BUDGET: () => '--batch with --max-cost-usd is not supported: a batch is paid as a whole, so a per-call budget stop cannot apply (use --estimate-cost --batch first)',
+  PL_USAGE_SHARD_NEEDS_OUT: () => 'option --shard needs --out DIR: a shard is part of a run, never the results/ folder itself',
+  PL_USAGE_SHARD: (text: string) => `option --shard: expected i/n with 1 <= i <= n (such as 2/3), got "${text}"`,
+  PL_BATCH_FAILED: (id: string, status: string) => `batch ${id} ended with status ${status} and no results; every call already collected stays in the cache; run again to submit the rest`,
+  PL_BATCH_STATE_CORRUPT: (file: string, detail: string) => `${file}: not a valid batch state (${detail}); delete it to submit a new batch`,
+  PL_MERGE_NEEDS_SHARDS: () => 'merge needs at least one shard folder and --out DIR (npm run merge -- A B C --out DIR)',
+  PL_MERGE_BAD_SHARD: (dir: string, problem: string) => `${dir}: not a shard of one run: ${problem}`,
+  PL_MERGE_OUT_EXISTS: (dir: string) => `option --out names ${dir}, which exists and is not empty; merge writes a new folder`,
   PL_LLM_CACHE_CORRUPT: (file: string, detail: string) => `${file}: not a valid recorded call (${detail}); delete it to record it again`,
   PL_BUDGET_STOPPED: (detail: string, completed: number, total: number, dir: string) =>
     `stopped before passing the budget: ${detail}. ${completed} of ${total} calls of this phase completed; every finished call is stored in ${dir}. Nothing was written to --out. Run again with --resume (and a budget for the rest) to continue without repeating a paid call`,
@@ -256,6 +265,14 @@ export const notices = {
   exploratoryRun: (why: string) =>
     `EXPLORATORY (${why}): every output is stamped exploratory and cannot stand for the preregistered study\n\n`,
   modelCalls: (sent: number, cached: number) => `model calls: ${sent} sent, ${cached} served from the cache\n`,
+  batchSubmitted: (role: string, id: string, requests: number) => `batch ${id} (${role}): submitted ${requests} requests; its id is in the cache folder, so a restarted run resumes it\n`,
+  batchResumed: (role: string, id: string, requests: number) => `batch ${id} (${role}): resuming, ${requests} requests not yet collected\n`,
+  batchProgress: (role: string, id: string, status: string, done: number, failed: number, total: number) =>
+    `batch ${id} (${role}): ${status}, ${done} of ${total} done, ${failed} failed\n`,
+  batchCollected: (role: string, id: string, ok: number, failed: number) =>
+    `batch ${id} (${role}): collected ${ok} responses into the cache${failed > 0 ? `, ${failed} failed (sent again one by one)` : ''}\n`,
+  shardsMerged: (out: string, shards: number, conditions: number, fixtures: number) =>
+    `merged ${shards} shards into ${out} (${conditions} conditions, ${fixtures} fixtures)\n`,
   modelCallsFailed: (failed: number, total: number, first: string) =>
     `model calls: ${failed} of ${total} failed (first: ${first}); every condition that needed one ABSTAINs where it would have used it\n`,
   experimentCheckPassed: (dir: string, files: number, conditions: number, fixtures: number, pinnedOnly: number) =>

@@ -9,10 +9,11 @@ import { fixturesGenerateCommand } from './fixtures-generate.js';
 import { fixturesVerifyCommand } from './fixtures-verify.js';
 import { generateCommand } from './generate.js';
 import { importCommand } from './import.js';
+import { mergeCommand } from './merge.js';
 import { publishCommand } from './publish.js';
 import { reportCommand } from './report.js';
 
 export const COMMANDS: readonly Command[] = [
-  experimentCommand, reportCommand, publishCommand, generateCommand, fixturesGenerateCommand, fixturesVerifyCommand,
+  experimentCommand, mergeCommand, reportCommand, publishCommand, generateCommand, fixturesGenerateCommand, fixturesVerifyCommand,
   importCommand, ecologyCommand, controlsTrainCommand, auditLeakageCommand,
 ];

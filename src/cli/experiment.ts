@@ -14,7 +14,9 @@ import { deepFreeze } from '../fixture/freeze.js';
 import type { LoadedFixture, OnSkip } from '../fixture/load.js';
 import { loadFixtures } from '../load/fixtures.js';
 import { PLACEHOLDER_CHOICES, type PlaceholderMode } from '../engine/placeholder.js';
-import { streamStudy } from '../engine/run.js';
+import { streamStudy, type Totals } from '../engine/run.js';
+import type { StudyModels } from '../behaviour/study.js';
+import { chargesRecord, parseShard, selectShard, writeShardRecord, type Shard } from '../engine/shard.js';
 import { readManifest, RunWriter, type ManifestInputs } from '../engine/write.js';
 import { checkFrozenInputs, checkLoaded, departures, type FrozenStudy } from '../study/check.js';
 import { generatedDir } from '../study/manifest.js';
@@ -73,6 +75,10 @@ const FLAGS = {
     type: 'boolean',
     description: 'run without checking the inputs against the preregistration; every output is stamped exploratory (runs on other --fixtures, options or --policy modules are stamped too)',
   },
+  shard: {
+    type: 'string', valueHint: 'I/N',
+    description: 'run only shard I of N (a contiguous block of the fixtures in file order) into --out, which it needs; join the shards with npm run merge -- A B ... --out DIR (the same bytes as the unsharded run)',
+  },
   check: { type: 'boolean', description: 'rerun with the same options into a temporary folder and compare byte for byte with --out; exit 1 naming every file that differs' },
   ...MODEL_FLAGS,
 } as const;
@@ -106,6 +112,7 @@ interface Plan {
   /** Names of the conditions that came from --policy modules. */
   readonly own: readonly string[];
   readonly models: ModelPlan;
+  readonly shard: Shard | null;
 }
 
 /** Whether a run is the preregistered study, and what it was checked against. */
@@ -162,13 +169,21 @@ async function run(flags: ExperimentFlags, io: CliIO, own: readonly Condition[])
     exploratory: flags.exploratory ?? false,
     own: own.map((c) => c.name),
     models: parseModelFlags(flags, io),
+    shard: flags.shard === undefined ? null : parseShard(flags.shard),
   };
+  if (plan.shard && flags.out === undefined) throw usage('PL_USAGE_SHARD_NEEDS_OUT');
   if (usesModels(plan.models) && flags.out === undefined && !plan.models.estimateCost) throw usage('PL_USAGE_MODEL_NEEDS_OUT');
   if (plan.models.estimateCost) {
-    const fixtures = loadFixtures(plan.fixturesPath, io.cwd, skipNotice(io));
+    const loaded = loadFixtures(plan.fixturesPath, io.cwd, skipNotice(io));
+    const fixtures = plan.shard ? selectShard(loaded, plan.shard) : loaded;
+    deepFreeze(fixtures);
     const tokens = tokenCounter();
     const points = fixtures.flatMap((f) => f.fixture.prunePoints.map((point) => ({ point, view: buildView(f.fixture, point.id, tokens) })));
-    io.stdout(estimateCost(plan.models, plan.conditions, points, tokens, plan.seed));
+    // The reader's requests are what a pass of the study asks; the pass writes nothing.
+    const collect = (conditions: readonly Condition[], models: StudyModels) => {
+      streamStudy({ conditions, fixtures, timing: plan.timing, placeholders: plan.placeholders, tokens, models }, { fixture: () => undefined });
+    };
+    io.stdout(await estimateCost(plan.models, plan.conditions, points, tokens, plan.seed, collect));
     return 0;
   }
   if (existsSync(plan.outDir) && !statSync(plan.outDir).isDirectory()) throw usage('PL_USAGE_OUT_NOT_DIR', relativePath(plan.outDir, io.cwd));
@@ -229,8 +244,9 @@ async function execute(plan: Plan, io: CliIO, outDir: string, intoDefault = fals
   const root = io.cwd;
   const study = studyFor(plan, root);
   if (intoDefault && study.exploratory) throw usage('PL_USAGE_EXPLORATORY_NEEDS_OUT', study.why);
-  const fixtures = loadFixtures(plan.fixturesPath, root, skipNotice(io));
-  if (study.frozen) checkLoaded(fixtures, study.frozen);
+  const loaded = loadFixtures(plan.fixturesPath, root, skipNotice(io));
+  if (study.frozen) checkLoaded(loaded, study.frozen);
+  const fixtures = plan.shard ? selectShard(loaded, plan.shard) : loaded;
   const startedAt = new Date().toISOString();
   deepFreeze(fixtures);
   const generated = generatedDir(root, study.frozen?.manifest);
@@ -241,13 +257,17 @@ async function execute(plan: Plan, io: CliIO, outDir: string, intoDefault = fals
   const prepared = await prepareStudy(plan.models, plan.conditions, views, tokens, plan.seed, io);
   clearDebris(outDir, io);
   let writer: RunWriter | undefined;
+  let totals: readonly Totals[] = [];
+  let ran: readonly Condition[] = [];
   try {
     const { value: summaries, stop } = await prepared.run((conditions, models, final) => {
       // A model reader runs the study once to collect its questions before the final, written pass.
       const sink = final
         ? (writer = new RunWriter(outDir, conditions, { exploratory: study.exploratory, bulk: (file) => generated !== null && file.startsWith(`${generated}/`) }))
         : { fixture: () => undefined };
-      return streamStudy({ conditions, fixtures, timing: plan.timing, placeholders: plan.placeholders, tokens, exploratory: study.exploratory, models }, sink);
+      if (final) ran = conditions;
+      return streamStudy({ conditions, fixtures, timing: plan.timing, placeholders: plan.placeholders, tokens, exploratory: study.exploratory, models }, sink,
+        final ? (t) => { totals = t; } : undefined);
     });
     if (prepared.gateway) {
       const { networkCalls, cacheHits, finished, failed, firstFailure } = prepared.gateway.stats;
@@ -266,6 +286,9 @@ async function execute(plan: Plan, io: CliIO, outDir: string, intoDefault = fals
     const inputs = manifestInputs(plan, fixtures, startedAt, study, prepared.calls());
     // A budget-stopped run writes the conditions it finished, atomically like any run, marked incomplete.
     writer.finish(summaries, stop ? { ...inputs, incomplete: { stoppedBy: 'budget', phase: stop.phase, missing: [...stop.missing] } } : inputs);
+    writeShardRecord(outDir, plan.shard && {
+      ...plan.shard, fixtures: loaded.length, charges: chargesRecord(ran.map((c) => c.name), totals.map((t) => t.charges)),
+    });
     if (stop) {
       throw failure('PL_BUDGET_STOPPED_PARTIAL', stop.detail, stop.completed, stop.total, stop.cacheDir, relativePath(outDir, io.cwd),
         summaries.map((s) => s.condition), stop.missing);

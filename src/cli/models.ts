@@ -13,7 +13,7 @@ import { integerFlag } from './args.js';
 import type { Values } from './command.js';
 import type { CliIO } from './io.js';
 
-export const MODEL_DEFAULTS = { provider: 'embedded', reader: 'embedded', concurrency: 4, llmCache: 'record', cacheDir: '.llm-cache', epochs: 1, timeoutMs: 60_000 } as const;
+export const MODEL_DEFAULTS = { provider: 'embedded', reader: 'embedded', concurrency: 4, llmCache: 'record', cacheDir: '.llm-cache', epochs: 1, timeoutMs: 60_000, batchPollSeconds: 60 } as const;
 
 export const READERS = ['embedded', 'model'] as const;
 
@@ -47,6 +47,14 @@ export const MODEL_FLAGS = {
   'cache-dir': { type: 'string', valueHint: 'DIR', default: MODEL_DEFAULTS.cacheDir, description: 'where calls are stored, one file per call' },
   resume: { type: 'boolean', description: 'with record: reuse every stored successful call instead of calling again (finishes a budget-stopped run and replaces its incomplete output)' },
   'estimate-cost': { type: 'boolean', description: 'print what the model calls would cost from tokenizer counts and the pricing table; calls nothing, writes nothing' },
+  batch: {
+    type: 'boolean',
+    description: 'send the calls through the provider\'s batch interface (OpenAI Batch, Anthropic Message Batches: half price, up to 24 hours); the batch id is kept in --cache-dir, so running the same command again resumes the batch; results go to the same cache as interactive calls. Needs --llm-cache record and no --max-cost-usd',
+  },
+  'batch-poll-seconds': {
+    type: 'string', valueHint: 'S', default: String(MODEL_DEFAULTS.batchPollSeconds),
+    description: 'seconds between two polls of a batch (a positive integer)',
+  },
 } as const;
 
 type Flags = Values<typeof MODEL_FLAGS>;
@@ -67,6 +75,11 @@ export function parseModelFlags(flags: Flags, io: CliIO): ModelPlan {
   if (cost !== undefined) {
     if (!/^\d+(\.\d+)?$/.test(cost)) throw usage('PL_USAGE_BAD_VALUE', '--max-cost-usd', cost, 'a non-negative amount in USD, such as 2.50');
     maxCostUsd = Number(cost);
+  }
+  const batch = flags.batch ?? false;
+  if (batch && provider !== 'embedded' && !flags['estimate-cost']) {
+    if (cacheMode !== 'record') throw usage('PL_USAGE_BATCH_NEEDS_RECORD', cacheMode);
+    if (maxCostUsd !== null) throw usage('PL_USAGE_BATCH_BUDGET');
   }
   if (reader === 'model' && provider === 'embedded') throw usage('PL_USAGE_READER_NEEDS_PROVIDER');
   const model = flags.model ?? null;
@@ -89,5 +102,7 @@ export function parseModelFlags(flags: Flags, io: CliIO): ModelPlan {
     cacheDir: resolve(io.cwd, flags['cache-dir'] ?? MODEL_DEFAULTS.cacheDir),
     resume: flags.resume ?? false,
     estimateCost: flags['estimate-cost'] ?? false,
+    batch,
+    batchPollMs: positive('--batch-poll-seconds', flags['batch-poll-seconds'], MODEL_DEFAULTS.batchPollSeconds) * 1000,
   };
 }

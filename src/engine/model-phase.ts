@@ -14,13 +14,15 @@ import type { PolicyView } from '../fixture/view.js';
 import { conditionsWith, PREDICTOR_CONSUMERS, predictorScopeOf } from '../policy/registry.js';
 import type { PredictorScope } from '../policy/mechanisms/predictive-semantic.js';
 import type { Condition } from '../policy/types.js';
-import type { CacheMode } from '../providers/cache.js';
+import { CallCache, type CacheMode } from '../providers/cache.js';
 import { EMBEDDED_ROLES, modelRoles } from '../providers/embedded.js';
 import { type BudgetStop, Gateway } from '../providers/gateway.js';
-import { gatewayFor } from '../providers/connect.js';
+import { batchBackendFor, gatewayFor } from '../providers/connect.js';
 import { preparedFor, preparePredictions, lookupPredictor, predictorRequest } from '../providers/predictor.js';
 import { PROMPT_VERSIONS } from '../providers/prompts.js';
-import type { ProviderName, RemoteProvider } from '../providers/types.js';
+import { fillFromBatch } from '../providers/batch.js';
+import { realSleep } from '../providers/retry.js';
+import type { ChatRequest, ProviderName, RemoteProvider } from '../providers/types.js';
 
 /** What the model flags decided: who plays the predictor and the reader, and how calls are made, cached and paid. */
 export interface ModelPlan {
@@ -35,6 +37,10 @@ export interface ModelPlan {
   readonly cacheDir: string;
   readonly resume: boolean;
   readonly estimateCost: boolean;
+  /** Send the calls through the provider's batch interface (../providers/batch.ts) before the phase runs. */
+  readonly batch: boolean;
+  /** How long to wait between two polls of a batch. */
+  readonly batchPollMs: number;
   readonly apiKey: string | null;
   readonly baseURL: string | undefined;
 }
@@ -42,6 +48,8 @@ export interface ModelPlan {
 /** Where relative paths in a budget-stop report are taken from (the command line's working directory). */
 export interface WorkingDirectory {
   readonly cwd: string;
+  /** Where a batch's progress lines go. */
+  readonly stderr?: (text: string) => void;
 }
 
 export function usesModels(plan: ModelPlan): boolean {
@@ -61,6 +69,16 @@ export function rolesOf(plan: ModelPlan, calls?: RoleCalls): Manifest['models'] 
 
 export interface Sleeper {
   readonly sleep?: (ms: number) => Promise<void>;
+}
+
+/** Fills the cache from the provider's batch interface, for the requests one role is about to make. */
+function batchFiller(plan: ModelPlan, provider: RemoteProvider, io: WorkingDirectory, sleeper: Sleeper): ((role: string, requests: readonly ChatRequest[]) => Promise<void>) | undefined {
+  if (!plan.batch) return undefined;
+  const backend = batchBackendFor({ ...plan, provider, model: plan.model! });
+  const cache = new CallCache(plan.cacheDir);
+  return async (role, requests) => {
+    await fillFromBatch({ backend, cache, role, pollMs: plan.batchPollMs, sleep: sleeper.sleep ?? realSleep, progress: io.stderr ?? (() => undefined) }, requests);
+  };
 }
 
 export const isConsumer = (c: Condition): boolean => PREDICTOR_CONSUMERS.includes(c.name);
@@ -116,7 +134,8 @@ export async function prepareStudy(plan: ModelPlan, selected: readonly Condition
     return { gateway: undefined, calls: () => undefined, run: async (runStudy) => ({ value: runStudy(selected, { reader: structuralReader() }, true), stop: null }) };
   }
   const provider = plan.provider as RemoteProvider;
-  const gateway = gatewayFor({ ...plan, provider, model: plan.model! }, tokens, seed, sleeper.sleep);
+  // A batch fills the cache first; the phase then serves what it stored (a batched call that failed is sent again).
+  const gateway = gatewayFor({ ...plan, provider, model: plan.model!, resume: plan.resume || plan.batch }, tokens, seed, sleeper.sleep);
   const report = (phase: BudgetStopReport['phase'], stop: BudgetStop, complete: readonly Condition[]): BudgetStopReport => {
     writeAtomic(resolve(plan.cacheDir, 'progress.json'), `${JSON.stringify({
       stoppedBy: 'budget', phase, completed: stop.completed, total: stop.total, maxCostUsd: plan.maxCostUsd,
@@ -128,10 +147,12 @@ export async function prepareStudy(plan: ModelPlan, selected: readonly Condition
       cacheDir: relativePath(plan.cacheDir, io.cwd), missing: selected.filter((c) => !done.has(c.name)).map((c) => c.name),
     };
   };
+  const batch = batchFiller(plan, provider, io, sleeper);
   let conditions: Condition[] = [...selected];
   let predictorCharge: StudyModels['predictorCharge'];
   let predictorStop: BudgetStop | null = null;
   if (selected.some(isConsumer)) {
+    await batch?.('predictor', scopesOf(selected).flatMap((scope) => views.map((view) => predictorRequest(view, provider, seed, scope))));
     const { prepared, stop } = await preparePredictions(views, gateway, provider, seed, plan.concurrency, scopesOf(selected));
     predictorStop = stop;
     const label = `${gateway.label}:${PROMPT_VERSIONS.predictor}`;
@@ -162,6 +183,7 @@ export async function prepareStudy(plan: ModelPlan, selected: readonly Condition
     const setup: ModelReaderSetup = { gateway, provider, epochs: plan.epochs, seed };
     const collected = new Map<string, Collected>();
     runStudy(conditions, { reader: collectingReader(setup, collected), predictorCharge }, false);
+    await batch?.('reader', [...collected.values()].map((c) => c.request));
     const { answers, stop } = await prepareAnswers(collected, gateway, plan.concurrency);
     const reader = modelReader(setup, answers);
     if (!stop) return { value: final(conditions, { reader, predictorCharge }), stop: null };

@@ -68,7 +68,7 @@ export interface StudySink {
  * the sink and are dropped, so memory holds one fixture's records at a time however large the corpus. Summaries are
  * accumulated per fixture; they come back in the conditions' order.
  */
-export function streamStudy(options: StudyOptions, sink: StudySink): Summary[] {
+export function streamStudy(options: StudyOptions, sink: StudySink, onTotals?: (totals: readonly Totals[]) => void): Summary[] {
   const models = options.models ?? EMBEDDED_STUDY;
   const totals = options.conditions.map(() => ({ perFixture: [] as FixtureMeasures[], removedBy: new Map<string, RemovedBy>(), charges: [] as CallCharge[], economics: [] as (PointEconomics | undefined)[] }));
   for (const loaded of options.fixtures) {
@@ -91,6 +91,7 @@ export function streamStudy(options: StudyOptions, sink: StudySink): Summary[] {
       sink.fixture({ condition, loaded, records, points });
     });
   }
+  onTotals?.(totals);
   return options.conditions.map((c, i) => summarise(c, options, models.reader, totals[i]!));
 }
 
@@ -293,7 +294,7 @@ export function effectiveTiming(condition: Pick<ConditionInfo, 'timing'>, option
   return condition.timing ?? options.timing;
 }
 
-interface RemovedBy { rule: string; step: number | null; items: number; netTokensRemoved: number }
+export interface RemovedBy { rule: string; step: number | null; items: number; netTokensRemoved: number }
 
 function countRemovals(into: Map<string, RemovedBy>, records: readonly DecisionRecord[]): void {
   for (const r of records) {
@@ -307,9 +308,10 @@ function countRemovals(into: Map<string, RemovedBy>, records: readonly DecisionR
 }
 
 /** Pools per-fixture sums, which equals pooling every prune point: sums of counts are associative. */
-interface Totals { perFixture: readonly FixtureMeasures[]; removedBy: ReadonlyMap<string, RemovedBy>; charges: readonly CallCharge[]; economics: readonly (PointEconomics | undefined)[] }
+export interface Totals { perFixture: readonly FixtureMeasures[]; removedBy: ReadonlyMap<string, RemovedBy>; charges: readonly CallCharge[]; economics: readonly (PointEconomics | undefined)[] }
 
-function summarise(c: ConditionInfo, options: StudyOptions, reader: Reader, { perFixture, removedBy, charges, economics }: Totals): Summary {
+/** A condition's summary from its totals; shards' totals joined in fixture order give the unsharded summary. */
+export function summarise(c: ConditionInfo, options: Pick<StudyOptions, 'exploratory' | 'timing' | 'placeholders' | 'tokens'>, reader: Reader, { perFixture, removedBy, charges, economics }: Totals): Summary {
   return {
     artifactVersion: ARTIFACT_VERSION,
     exploratory: options.exploratory ?? false,

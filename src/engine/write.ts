@@ -221,6 +221,22 @@ export class RunWriter implements StudySink {
   }
 
   /**
+   * Appends text already rendered (by a shard's writer) to one of a condition's files: the merge of shards writes
+   * through here fixture by fixture, so a compressed file is cut into the same members as in an unsharded run.
+   */
+  appendRendered(condition: string, file: 'decisions' | 'points' | 'pointRows' | 'bulkDecisions' | 'bulkPoints', text: string): void {
+    const f = this.files.get(condition);
+    if (!f) throw new Error(`internal: condition ${condition} was not opened for writing`);
+    try {
+      if (file === 'bulkDecisions') (f.bulkDecisions ??= this.open(condition, LAYOUT.bulkDecisions, true)).write(text);
+      else if (file === 'bulkPoints') (f.bulkPoints ??= this.open(condition, LAYOUT.bulkPoints, true)).write(text);
+      else (file === 'pointRows' ? f.rows : f[file]).write(text);
+    } catch (err) {
+      throw failure('PL_IO', this.outDir, (err as Error).message);
+    }
+  }
+
+  /**
    * Writes summaries, marker files and the manifest, then swaps the condition folders in. Condition folders an
    * earlier run left stay (and stay in the manifest) only when that run had the same inputs; otherwise they are
    * removed as stale, so the manifest always describes exactly what the folder holds.

@@ -30,9 +30,9 @@ export function tolerance(promptTokens: number): number {
 }
 
 /** The text a provider processes first to last: the system prompt, then the user message. */
-const promptText = (r: ObservedCall['request']): string => `${r.system}\n${r.user}`;
+export const promptText = (r: ObservedCall['request']): string => `${r.system}\n${r.user}`;
 
-function commonPrefix(a: string, b: string): string {
+export function commonPrefix(a: string, b: string): string {
   let i = 0;
   while (i < a.length && i < b.length && a.charCodeAt(i) === b.charCodeAt(i)) i += 1;
   return a.slice(0, i);

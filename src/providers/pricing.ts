@@ -14,6 +14,11 @@ export const PricingTable = z.strictObject({
   currency: z.literal('USD'),
   unit: z.literal('per million tokens'),
   note: z.string(),
+  /** The batch interfaces' discount: every rate of a batched request times this multiplier. */
+  batch: z.strictObject({
+    openai: z.strictObject({ multiplier: z.number().positive().max(1), date: z.iso.date(), source: z.string().min(1) }),
+    anthropic: z.strictObject({ multiplier: z.number().positive().max(1), date: z.iso.date(), source: z.string().min(1) }),
+  }),
   models: z.array(z.strictObject({
     provider: z.enum(['openai', 'anthropic']),
     ids: z.array(z.string().min(1)).min(1),
@@ -39,6 +44,14 @@ export function pricingTable(): PricingTable {
 
 export function priceOf(provider: string, model: string, table: PricingTable = pricingTable()): Price | undefined {
   return table.models.find((m) => m.provider === provider && m.ids.includes(model));
+}
+
+/** The price of a request sent through the provider's batch interface: every known rate at the batch multiplier. */
+export function batchPrice(price: Price | undefined, table: PricingTable = pricingTable()): Price | undefined {
+  if (!price) return undefined;
+  const m = table.batch[price.provider].multiplier;
+  const scaled = (rate: number | null): number | null => (rate === null ? null : roundUsd(rate * m));
+  return { ...price, input: scaled(price.input), output: scaled(price.output), cacheRead: scaled(price.cacheRead), cacheWrite: scaled(price.cacheWrite) };
 }
 
 /** A price with both an input and an output rate: what a worst case or an estimate needs. */

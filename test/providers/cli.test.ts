@@ -363,9 +363,10 @@ describe('experiment with a model provider', () => {
     expect(r.stdout).toContain('APPROXIMATE');
     // Predictor: one request per scope (the gated consumers' and the ungated ablation's).
     expect(r.stdout).toMatch(/^predictor +2 /m);
-    // Reader: one probe, answered from the full context and from each of the 3 pruning conditions' contexts.
-    expect(r.stdout).toMatch(/^reader +4 /m);
-    expect(r.stdout).toMatch(/^total +6 +\d+ +5120 +\$/m);
+    // Reader: one probe from the full context (raw's pruned context is the same request, sent once), and, with no
+    // predictions in the cache folder, one from each of the 3 consumers' contexts: an upper bound.
+    expect(r.stdout).toMatch(/^reader +<=4 /m);
+    expect(r.stdout).toMatch(/^total +<=6 +\d+ +0 +5120 +\$/m);
 
     const unpriced = await cli(['experiment', '--fixtures', file, '--estimate-cost', '--provider', 'openai', '--model', 'my-local-llama'], process.cwd(), {});
     expect(unpriced.code).toBe(0);
