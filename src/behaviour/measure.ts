@@ -138,7 +138,11 @@ function successDifference(prunedCorrect: number, fullCorrect: number, probes: n
 /** The full-context call is shared by every condition at a prune point; within a point, count each call once. */
 function dedupe(charges: readonly CallCharge[]): CallCharge[] {
   const seen = new Set<string>();
-  return charges.filter((c) => (seen.has(c.call.key) ? false : (seen.add(c.call.key), true)));
+  return charges.filter((c) => {
+    if (seen.has(c.call.key)) return false;
+    seen.add(c.call.key);
+    return true;
+  });
 }
 
 function poolSide(sides: readonly BehaviourSide[]): BehaviourSide {

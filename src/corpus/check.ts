@@ -13,7 +13,7 @@ export function holds(item: DraftItem | undefined, s: string): boolean {
   if (!item) return false;
   if (item.content.includes(s)) return true;
   const status = item.status;
-  if (!status || status.state !== 'error') return false;
+  if (status?.state !== 'error') return false;
   return status.message.includes(s) || Object.values(status.fields ?? {}).some((v) => v.includes(s));
 }
 

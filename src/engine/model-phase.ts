@@ -16,7 +16,7 @@ import type { PredictorScope } from '../policy/mechanisms/predictive-semantic.js
 import type { Condition } from '../policy/types.js';
 import { CallCache, type CacheMode } from '../providers/cache.js';
 import { EMBEDDED_ROLES, modelRoles } from '../providers/embedded.js';
-import { type BudgetStop, Gateway } from '../providers/gateway.js';
+import type { BudgetStop, Gateway } from '../providers/gateway.js';
 import { batchBackendFor, gatewayFor } from '../providers/connect.js';
 import { preparedFor, preparePredictions, lookupPredictor, predictorRequest } from '../providers/predictor.js';
 import { PROMPT_VERSIONS } from '../providers/prompts.js';

@@ -148,10 +148,10 @@ function states(view: PolicyView, item: ViewItem, r: RemovalLeft, f: FactNeed): 
   if (f.fact !== 'exit-code' || f.value === undefined) return false;
   const value = f.value;
   const byField = Object.entries(status.fields).some(([name, v]) => v === value && kept(`fields.${name}`));
-  return byField || (kept('message') && new RegExp(`(^|[^0-9])${escape(value)}($|[^0-9])`).test(status.message));
+  return byField || (kept('message') && new RegExp(`(^|[^0-9])${escapeRegExp(value)}($|[^0-9])`).test(status.message));
 }
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 

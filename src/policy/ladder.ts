@@ -57,7 +57,7 @@ export function withoutItems(view: PolicyView, removed: ReadonlySet<string>,
 export function ladder(options: LadderOptions): Condition {
   const applied = options.predictor?.mode === 'apply' ? [...options.rules, options.predictor.mechanism] : [...options.rules];
   const all = options.predictor ? [...options.rules, options.predictor.mechanism] : applied;
-  const rung = applied.reduce<Rung>((max, rule) => (rule.rung > max ? rule.rung : max), 0);
+  const rung = applied.reduce<Rung>((max, rule) => Math.max(max, rule.rung) as Rung, 0);
   const parameters: Record<string, number | string | boolean> = {};
   for (const rule of all) Object.assign(parameters, rule.parameters);
   if (options.predictor) parameters.predictorMode = options.predictor.mode;

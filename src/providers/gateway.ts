@@ -4,8 +4,8 @@
 import pLimit from 'p-limit';
 import type { TokenCounter } from '../accounting/tokens.js';
 import { failure } from '../errors.js';
-import { Budget, BudgetExhausted } from './budget.js';
-import { CallCache, cacheKey, type CacheEntry, type CacheMode } from './cache.js';
+import { type Budget, BudgetExhausted } from './budget.js';
+import { type CallCache, cacheKey, type CacheEntry, type CacheMode } from './cache.js';
 import { costUsd, hasRates, ratedUsd, type Price } from './pricing.js';
 import { withRetry, type RetryPolicy } from './retry.js';
 import { ProviderCallError, redact, type ChatRequest, type ModelClient, type RemoteProvider, type Usage } from './types.js';

@@ -270,6 +270,7 @@ function evaluateCheck(check: Check, e: Evidence): CheckResult {
         truth: p.lo === null ? null : p.lo > check.bound, note: p.lo === null ? 'the condition removed nothing (0/0 has no interval)' : '',
       };
     }
+    // biome-ignore lint/suspicious/noFallthroughSwitchClause: a safety measure's bound is read as rate-at-most reads it
     case 'bootstrap-upper-below':
       if (check.measure === 'netReduction') {
         const test = `${check.condition}: upper end of the fixture-bootstrap 95% interval of netReduction < ${check.bound}`;

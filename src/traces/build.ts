@@ -120,7 +120,7 @@ export class TraceBuilder {
           pendingPlanReference: false,
         },
       };
-      if (draft.blocks && draft.blocks.some((b) => b.type !== 'text')) item.blocks = [...draft.blocks];
+      if (draft.blocks?.some((b) => b.type !== 'text')) item.blocks = [...draft.blocks];
       if (draft.tool) item.tool = { name: safeId(draft.tool.name), arguments: { ...draft.tool.arguments }, callId: callIds[i]! };
       if (draft.status) item.status = draft.status;
       if (draft.source) item.source = draft.source;

@@ -45,7 +45,7 @@ export function inferAgentWriteVersions(fixture: Fixture): Fixture {
   const sideEffectOf = (name: string) => declared.get(name);
   const items = fixture.items.map((item, index) => {
     const source = item.source;
-    if (!source || source.version !== 'UNKNOWN' || source.identity === 'UNKNOWN') return item;
+    if (source?.version !== 'UNKNOWN' || source.identity === 'UNKNOWN') return item;
     const before = fixture.items.slice(0, index);
     const own = before.filter((b) => writes(b) && writesTo(b, source.identity)).length;
     const any = before.filter((b) => unattributed(b, sideEffectOf)).length;

@@ -153,7 +153,6 @@ export async function importMiniSweAgent(root: Json, r: Reader, b: TraceBuilder)
       // After the task, mini-swe-agent's user turns are its own feedback (format errors, limits), not a person.
       b.add({ origin: 'system', kind: 'instruction', content });
     } else if (role === 'exit') {
-      continue;
     } else {
       r.fail([...path, 'role'], `unknown role "${role}" (expected system, user, assistant, tool or exit)`);
     }

@@ -177,9 +177,15 @@ function find(args: readonly Word[], cwd: string | undefined): Promise<Finding> 
     // `{}` stands for each file found: not a file of its own name.
     const words = (end < 0 ? rest : rest.slice(0, end)).map((w) => (w.value.includes('{}') ? { ...w, literal: false } : w));
     return simple({ words, redirects: [], pipedOut: true, substituted: false, ...(cwd ? { cwd } : {}) });
-  })).then((inner) => inner.reduce((acc, f) => ({
-    ...acc, cls: worst(acc.cls, f.cls), writes: [...acc.writes, ...f.writes, ...(RANK[f.cls] >= RANK['non-idempotent'] ? scope : [])],
-  }), base));
+  })).then((inner) => {
+    let cls = base.cls;
+    const writes = [...base.writes];
+    for (const f of inner) {
+      cls = worst(cls, f.cls);
+      writes.push(...f.writes, ...(RANK[f.cls] >= RANK['non-idempotent'] ? scope : []));
+    }
+    return { ...base, cls, writes };
+  });
 }
 
 const GIT_READS = new Set(['diff', 'log', 'show', 'status', 'blame', 'ls-files', 'ls-tree', 'rev-parse', 'rev-list', 'cat-file', 'describe', 'shortlog', 'grep', 'reflog', 'whatchanged', 'merge-base', 'name-rev', 'show-ref', 'for-each-ref', 'count-objects', 'var', 'help', 'version']);
