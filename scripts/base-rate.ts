@@ -14,14 +14,28 @@ import { fixed, formatRatio } from '../src/report/tables.js';
 import { allConditions } from '../src/policy/registry.js';
 
 const MAIN_SHARE = 0.3;
-const SWEEPS = [{ share: 0.6, seed: 20261204 }, { share: 0.15, seed: 20261205 }] as const;
+const SWEEPS = [
+  { share: 0.6, seed: 20261204 },
+  { share: 0.15, seed: 20261205 },
+] as const;
 const COUNT = 120;
 const OUT = 'results/base-rate';
 
-interface Row { share: string; audit: string; condition: string; baseRate: string; harm: string; fpr: string; reduction: string }
+interface Row {
+  share: string;
+  audit: string;
+  condition: string;
+  baseRate: string;
+  harm: string;
+  fpr: string;
+  reduction: string;
+}
 
 function cli(args: readonly string[]): { status: number | null; stderr: string } {
-  const r = spawnSync(process.execPath, [...process.execArgv, 'src/cli/bin.ts', ...args], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  const r = spawnSync(process.execPath, [...process.execArgv, 'src/cli/bin.ts', ...args], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 26,
+  });
   return { status: r.status, stderr: r.stderr };
 }
 
@@ -31,16 +45,36 @@ const shareLabel = (share: number, corpus: 'main' | 'sweep'): string => `${fixed
 const ORDER = allConditions().map((c) => c.name);
 
 function rowsOf(results: string, share: string, audit: string): Row[] {
-  const names = new Set(readdirSync(results, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name));
-  return ORDER.filter((c) => names.has(c)).map((c) => join(results, c, 'summary.json'))
-    .filter((f) => { try { readFileSync(f); return true; } catch { return false; } })
-    .map((f) => JSON.parse(readFileSync(f, 'utf8')) as {
-      condition: string; decisions: { total: number }; coverage: { denominator: number | null };
-      harm: { necessaryItems: number; necessaryRemoved: number }; falsePruneRate: { numerator: number | null; denominator: number | null };
-      tokens: { raw: number; final: number };
+  const names = new Set(
+    readdirSync(results, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name),
+  );
+  return ORDER.filter((c) => names.has(c))
+    .map((c) => join(results, c, 'summary.json'))
+    .filter((f) => {
+      try {
+        readFileSync(f);
+        return true;
+      } catch {
+        return false;
+      }
     })
+    .map(
+      (f) =>
+        JSON.parse(readFileSync(f, 'utf8')) as {
+          condition: string;
+          decisions: { total: number };
+          coverage: { denominator: number | null };
+          harm: { necessaryItems: number; necessaryRemoved: number };
+          falsePruneRate: { numerator: number | null; denominator: number | null };
+          tokens: { raw: number; final: number };
+        },
+    )
     .map((s) => ({
-      share, audit, condition: s.condition,
+      share,
+      audit,
+      condition: s.condition,
       baseRate: formatRatio(s.coverage.denominator ?? 0, s.decisions.total),
       harm: formatRatio(s.harm.necessaryRemoved, s.harm.necessaryItems),
       fpr: formatRatio(s.falsePruneRate.numerator ?? 0, s.falsePruneRate.denominator ?? 0),
@@ -49,7 +83,10 @@ function rowsOf(results: string, share: string, audit: string): Row[] {
 }
 
 function auditVerdict(dir: string): string {
-  const line = readFileSync(join(dir, 'audit', 'leakage.md'), 'utf8').split('\n').find((l) => l.startsWith('Result:')) ?? 'Result: unknown';
+  const line =
+    readFileSync(join(dir, 'audit', 'leakage.md'), 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('Result:')) ?? 'Result: unknown';
   return line.replace(/^Result: /, '').replace(/\.$/, '');
 }
 
@@ -60,26 +97,61 @@ try {
     const fixtures = join(work, `share-${share}`);
     const results = join(work, `results-${share}`);
     for (const args of [
-      ['fixtures-generate', '--seed', String(seed), '--count', String(COUNT), '--removable-share', String(share), '--out', fixtures],
+      [
+        'fixtures-generate',
+        '--seed',
+        String(seed),
+        '--count',
+        String(COUNT),
+        '--removable-share',
+        String(share),
+        '--out',
+        fixtures,
+      ],
       ['audit-leakage', '--fixtures', fixtures, '--out', results],
       ['experiment', '--fixtures', fixtures, '--out', results],
     ]) {
       const r = cli(args);
       // The audit exits 1 when the corpus leaks; its table says so and the sweep goes on, reporting it.
-      if (r.status !== 0 && !(args[0] === 'audit-leakage' && r.status === 1)) throw new Error(`${args.join(' ')} failed (exit ${r.status}): ${r.stderr}`);
+      if (r.status !== 0 && !(args[0] === 'audit-leakage' && r.status === 1))
+        throw new Error(`${args.join(' ')} failed (exit ${r.status}): ${r.stderr}`);
     }
     rows.push(...rowsOf(results, shareLabel(share, 'sweep'), auditVerdict(results)));
   }
-  const head = '| removable share | leak audit | condition | base rate | harm rate | false-prune rate among removals | net reduction |\n|---|---|---|---|---|---|---|\n';
-  const md = `Secondary analysis (preregistration version 3, analysis.secondary): outside the Holm family; no criterion reads it.\n\n` +
+  const head =
+    '| removable share | leak audit | condition | base rate | harm rate | false-prune rate among removals | net reduction |\n|---|---|---|---|---|---|---|\n';
+  const md =
+    `Secondary analysis (preregistration version 3, analysis.secondary): outside the Holm family; no criterion reads it.\n\n` +
     `# Base rate: harm rate and false-prune rate at three removable shares\n\n` +
     `The main corpus (${fixed(MAIN_SHARE, 2)}, fixtures/generated) and two corpora of ${COUNT} fixtures from the same generator at ${fixed(SWEEPS[0].share, 2)} (seed ${SWEEPS[0].seed}) and ` +
     `${fixed(SWEEPS[1].share, 2)} (seed ${SWEEPS[1].seed}), regenerated by \`npm run base-rate\`. Counts pooled over each corpus, each necessary unit once per fixture; ` +
     `no intervals (the main corpus's are in tables/measures.md). A corpus whose leak audit fails (see the audit column) shows the ` +
     `base rate's effect plus that leak.\n\n` +
-    head + rows.map((r) => `| ${r.share} | ${r.audit} | \`${r.condition}\` | ${r.baseRate} | ${r.harm} | ${r.fpr} | ${r.reduction} |`).join('\n') + '\n';
-  const csv = 'secondary,removable_share,leak_audit,condition,base_rate,harm_rate,false_prune_rate,net_reduction\n' +
-    rows.map((r) => ['true', r.share, `"${r.audit}"`, r.condition, `"${r.baseRate}"`, `"${r.harm}"`, `"${r.fpr}"`, r.reduction].join(',')).join('\n') + '\n';
+    head +
+    rows
+      .map(
+        (r) =>
+          `| ${r.share} | ${r.audit} | \`${r.condition}\` | ${r.baseRate} | ${r.harm} | ${r.fpr} | ${r.reduction} |`,
+      )
+      .join('\n') +
+    '\n';
+  const csv =
+    'secondary,removable_share,leak_audit,condition,base_rate,harm_rate,false_prune_rate,net_reduction\n' +
+    rows
+      .map((r) =>
+        [
+          'true',
+          r.share,
+          `"${r.audit}"`,
+          r.condition,
+          `"${r.baseRate}"`,
+          `"${r.harm}"`,
+          `"${r.fpr}"`,
+          r.reduction,
+        ].join(','),
+      )
+      .join('\n') +
+    '\n';
   mkdirSync(OUT, { recursive: true });
   writeAtomic(join(OUT, 'base-rate.md'), md);
   writeAtomic(join(OUT, 'base-rate.csv'), csv);

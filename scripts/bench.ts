@@ -51,21 +51,44 @@ function tokenizerPass(fixtures: readonly LoadedFixture[]): number {
 
 function engineAlone(out: string, loaded: readonly LoadedFixture[]): Summary[] {
   const writer = new RunWriter(out, allConditions(), { exploratory: true, bulk: () => false });
-  const summaries = streamStudy({ conditions: allConditions(), fixtures: loaded, timing: { kind: 'immediate' }, placeholders: 'marker', tokens: tokenCounter() }, writer);
+  const summaries = streamStudy(
+    {
+      conditions: allConditions(),
+      fixtures: loaded,
+      timing: { kind: 'immediate' },
+      placeholders: 'marker',
+      tokens: tokenCounter(),
+    },
+    writer,
+  );
   writer.finish(summaries, {
-    artifactVersion: ARTIFACT_VERSION, package: { name: 'prunelab', version: 'bench' }, tokenizer: { package: 'gpt-tokenizer', version: '', encoding: 'o200k_base' },
-    seed: 0, timing: 'immediate', placeholders: 'marker', study: { exploratory: true, preregistration: null, fixtureManifest: null }, models: [], fixtures: [],
+    artifactVersion: ARTIFACT_VERSION,
+    package: { name: 'prunelab', version: 'bench' },
+    tokenizer: { package: 'gpt-tokenizer', version: '', encoding: 'o200k_base' },
+    seed: 0,
+    timing: 'immediate',
+    placeholders: 'marker',
+    study: { exploratory: true, preregistration: null, fixtureManifest: null },
+    models: [],
+    fixtures: [],
     run: { startedAt: '', gitCommit: '', gitDirty: null, node: process.version },
   });
   return summaries;
 }
 
 function bytesUnder(dir: string): number {
-  return readdirSync(dir, { withFileTypes: true }).reduce((s, e) => s + (e.isDirectory() ? bytesUnder(join(dir, e.name)) : statSync(join(dir, e.name)).size), 0);
+  return readdirSync(dir, { withFileTypes: true }).reduce(
+    (s, e) => s + (e.isDirectory() ? bytesUnder(join(dir, e.name)) : statSync(join(dir, e.name)).size),
+    0,
+  );
 }
 
 function counts(summaries: readonly Summary[]) {
-  return { points: summaries[0]!.prunePoints, decisions: summaries.reduce((s, r) => s + r.decisions.total, 0), rawTokens: summaries[0]!.tokens.raw };
+  return {
+    points: summaries[0]!.prunePoints,
+    decisions: summaries.reduce((s, r) => s + r.decisions.total, 0),
+    rawTokens: summaries[0]!.tokens.raw,
+  };
 }
 
 async function measure(label: RowName): Promise<Row> {
@@ -86,22 +109,53 @@ async function measure(label: RowName): Promise<Row> {
       summaries = engineAlone(out, loaded);
       fixtures = 1;
       const seconds = (performance.now() - start) / 1000;
-      return { label, fixtures, ...counts(summaries), seconds, mb: bytesUnder(out) / 1e6, peakMiB: process.resourceUsage().maxRSS / 1024 };
+      return {
+        label,
+        fixtures,
+        ...counts(summaries),
+        seconds,
+        mb: bytesUnder(out) / 1e6,
+        peakMiB: process.resourceUsage().maxRSS / 1024,
+      };
     } else {
       let stdout = '';
       let stderr = '';
-      const code = await runCli(['experiment', '--out', out, '--json'], { cwd: process.cwd(), stdout: (t) => { stdout += t; }, stderr: (t) => { stderr += t; }, env: process.env });
+      const code = await runCli(['experiment', '--out', out, '--json'], {
+        cwd: process.cwd(),
+        stdout: (t) => {
+          stdout += t;
+        },
+        stderr: (t) => {
+          stderr += t;
+        },
+        env: process.env,
+      });
       if (code !== 0) throw new Error(`npm run experiment failed (exit ${code}): ${stderr}`);
       summaries = JSON.parse(stdout) as Summary[];
       fixtures = summaries[0]!.fixtures;
       const seconds = (performance.now() - t0) / 1000;
       const mb = bytesUnder(out) / 1e6;
       tokenizerSeconds = tokenizerPass(loadFixtures('fixtures', process.cwd()));
-      return { label, fixtures, ...counts(summaries), seconds, mb, peakMiB: process.resourceUsage().maxRSS / 1024, tokenizerSeconds };
+      return {
+        label,
+        fixtures,
+        ...counts(summaries),
+        seconds,
+        mb,
+        peakMiB: process.resourceUsage().maxRSS / 1024,
+        tokenizerSeconds,
+      };
     }
     const seconds = (performance.now() - t0) / 1000;
     // maxRSS is in kilobytes: the peak of this whole (child) process, so it includes loading Node and the tokenizer.
-    return { label, fixtures, ...counts(summaries), seconds, mb: bytesUnder(out) / 1e6, peakMiB: process.resourceUsage().maxRSS / 1024 };
+    return {
+      label,
+      fixtures,
+      ...counts(summaries),
+      seconds,
+      mb: bytesUnder(out) / 1e6,
+      peakMiB: process.resourceUsage().maxRSS / 1024,
+    };
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
@@ -113,15 +167,33 @@ if (values.row !== undefined) {
   process.stdout.write(`${JSON.stringify(await measure(values.row as RowName))}\n`);
 } else {
   const self = fileURLToPath(import.meta.url);
-  const rows = ROWS.map((r): Row => JSON.parse(execFileSync(process.execPath, [...process.execArgv, self, '--row', r], { encoding: 'utf8', maxBuffer: 1 << 26 })) as Row);
-  console.log(`Node ${process.version}, ${allConditions().length} conditions, ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'})\n`);
-  console.log('| run | fixtures | prune points | decision records | context tokens per condition | wall time (s) | output on disk (MB) | peak resident memory (MiB) |');
+  const rows = ROWS.map(
+    (r): Row =>
+      JSON.parse(
+        execFileSync(process.execPath, [...process.execArgv, self, '--row', r], {
+          encoding: 'utf8',
+          maxBuffer: 1 << 26,
+        }),
+      ) as Row,
+  );
+  console.log(
+    `Node ${process.version}, ${allConditions().length} conditions, ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'})\n`,
+  );
+  console.log(
+    '| run | fixtures | prune points | decision records | context tokens per condition | wall time (s) | output on disk (MB) | peak resident memory (MiB) |',
+  );
   console.log('|---|---|---|---|---|---|---|---|');
   for (const r of rows) {
-    console.log(`| ${r.label} | ${r.fixtures} | ${r.points} | ${r.decisions} | ${r.rawTokens} | ${r.seconds.toFixed(1)} | ${r.mb.toFixed(1)} | ${r.peakMiB.toFixed(0)} |`);
+    console.log(
+      `| ${r.label} | ${r.fixtures} | ${r.points} | ${r.decisions} | ${r.rawTokens} | ${r.seconds.toFixed(1)} | ${r.mb.toFixed(1)} | ${r.peakMiB.toFixed(0)} |`,
+    );
   }
   const study = rows.find((r) => r.label === 'default study')!;
   const [short, long] = LONG.map((n) => rows.find((r) => r.label === `long trace ${n}`)!);
-  console.log(`\nOne tokenizer pass over every item of the corpus: ${study.tokenizerSeconds!.toFixed(2)} s; the study took ${(study.seconds / study.tokenizerSeconds!).toFixed(1)} times that.`);
-  console.log(`A ${LONG[1]}-item trace took ${(long!.seconds / short!.seconds).toFixed(1)} times a ${LONG[0]}-item one (${(LONG[1] / LONG[0]).toFixed(0)} times the items; the bound is 12).`);
+  console.log(
+    `\nOne tokenizer pass over every item of the corpus: ${study.tokenizerSeconds!.toFixed(2)} s; the study took ${(study.seconds / study.tokenizerSeconds!).toFixed(1)} times that.`,
+  );
+  console.log(
+    `A ${LONG[1]}-item trace took ${(long!.seconds / short!.seconds).toFixed(1)} times a ${LONG[0]}-item one (${(LONG[1] / LONG[0]).toFixed(0)} times the items; the bound is 12).`,
+  );
 }

@@ -14,8 +14,19 @@ const CELL_MARK = '\u001eprunelab-cell\u001e';
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 type Source = string | string[];
-interface Cell { cell_type: string; source: Source; metadata: Record<string, unknown>; outputs?: unknown[]; execution_count?: number | null }
-interface Notebook { nbformat: number; nbformat_minor: number; metadata: Record<string, unknown>; cells: Cell[] }
+interface Cell {
+  cell_type: string;
+  source: Source;
+  metadata: Record<string, unknown>;
+  outputs?: unknown[];
+  execution_count?: number | null;
+}
+interface Notebook {
+  nbformat: number;
+  nbformat_minor: number;
+  metadata: Record<string, unknown>;
+  cells: Cell[];
+}
 
 export interface NotebookRun {
   readonly file: string;
@@ -39,7 +50,11 @@ function outputsOf(chunk: string): unknown[] {
     if (line.startsWith(DISPLAY_MARK)) {
       flush();
       const svg = Buffer.from(line.slice(DISPLAY_MARK.length).trim(), 'base64').toString('utf8');
-      outputs.push({ output_type: 'display_data', data: { 'image/svg+xml': lines(svg), 'text/plain': ['<chart>'] }, metadata: {} });
+      outputs.push({
+        output_type: 'display_data',
+        data: { 'image/svg+xml': lines(svg), 'text/plain': ['<chart>'] },
+        metadata: {},
+      });
     } else stream += line;
   }
   flush();
@@ -51,12 +66,19 @@ export function runNotebook(path: string, root: string = ROOT): NotebookRun {
   const notebook = JSON.parse(readFileSync(path, 'utf8')) as Notebook;
   if (notebook.nbformat !== 4) throw new Error(`${path}: nbformat ${notebook.nbformat}, expected 4`);
   const code = notebook.cells.map((c, i) => ({ c, i })).filter(({ c }) => c.cell_type === 'code');
-  const module = code.map(({ c, i }) => `process.stdout.write(${JSON.stringify(`${CELL_MARK}${i}\n`)});\n${text(c.source)}\n`).join('');
+  const module = code
+    .map(({ c, i }) => `process.stdout.write(${JSON.stringify(`${CELL_MARK}${i}\n`)});\n${text(c.source)}\n`)
+    .join('');
   const temp = join(dirname(path), `.${basename(path, '.ipynb')}.run.mts`);
   writeFileSync(temp, module);
   let result;
   try {
-    result = spawnSync(process.execPath, ['--import', 'tsx', temp], { cwd: root, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, maxBuffer: 64 * 1024 * 1024 });
+    result = spawnSync(process.execPath, ['--import', 'tsx', temp], {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1' },
+      maxBuffer: 64 * 1024 * 1024,
+    });
   } finally {
     rmSync(temp, { force: true });
   }
@@ -77,13 +99,17 @@ export function runNotebook(path: string, root: string = ROOT): NotebookRun {
     count += 1;
     c.execution_count = byCell.has(i) ? count : null;
     c.outputs = byCell.has(i) ? outputsOf(byCell.get(i)!) : [];
-    if (!ok && i === current) c.outputs.push({ output_type: 'error', ename: 'Error', evalue: 'the cell failed', traceback: lines(stderr) });
+    if (!ok && i === current)
+      c.outputs.push({ output_type: 'error', ename: 'Error', evalue: 'the cell failed', traceback: lines(stderr) });
   }
   return { file: path, ok, notebook, error: ok ? null : stderr || `exit ${String(result.status)}` };
 }
 
 export function notebookFiles(dir: string): string[] {
-  return readdirSync(dir).filter((f) => f.endsWith('.ipynb')).sort(byCodeUnit).map((f) => join(dir, f));
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.ipynb'))
+    .sort(byCodeUnit)
+    .map((f) => join(dir, f));
 }
 
 export function serialise(notebook: Notebook): string {

@@ -7,7 +7,11 @@ import { notices } from '../src/messages.js';
 import { FIXTURE_MANIFEST_FILE } from '../src/study/manifest.js';
 
 const r = freezePreregistration(process.cwd(), STUDY.name);
-process.stdout.write(r.pinned === r.previous
-  ? notices.preregistrationPinned(r.file, FIXTURE_MANIFEST_FILE, r.pinned)
-  : notices.preregistrationRepinned(r.file, FIXTURE_MANIFEST_FILE, r.previous, r.pinned));
-process.stdout.write(notices.preregistrationFrozen(r.pin, r.file, r.preregistration.previous, r.preregistration.pinned));
+process.stdout.write(
+  r.pinned === r.previous
+    ? notices.preregistrationPinned(r.file, FIXTURE_MANIFEST_FILE, r.pinned)
+    : notices.preregistrationRepinned(r.file, FIXTURE_MANIFEST_FILE, r.previous, r.pinned),
+);
+process.stdout.write(
+  notices.preregistrationFrozen(r.pin, r.file, r.preregistration.previous, r.preregistration.pinned),
+);

@@ -6,7 +6,10 @@ type Args<C extends MessageCode> = Parameters<(typeof messages)[C]>;
 
 export class PrunelabError extends Error {
   readonly exitCode: 1 | 2 = 1;
-  constructor(readonly code: MessageCode, message: string) {
+  constructor(
+    readonly code: MessageCode,
+    message: string,
+  ) {
     super(message);
     this.name = new.target.name;
   }

@@ -17,10 +17,12 @@ export const messages = {
     `unknown condition "${name}"; valid conditions: ${valid.join(', ')}`,
   PL_USAGE_UNKNOWN_COMMAND: (name: string, valid: readonly string[]) =>
     `unknown command "${name}"; valid commands: ${valid.join(', ')}`,
-  PL_FIXTURE_PATH_MISSING: (path: string) => `fixture path ${path} does not exist (give a fixture .json file or a folder of them, such as fixtures/ or fixtures/canonical/)`,
+  PL_FIXTURE_PATH_MISSING: (path: string) =>
+    `fixture path ${path} does not exist (give a fixture .json file or a folder of them, such as fixtures/ or fixtures/canonical/)`,
   PL_FIXTURE_PATH_SPECIAL: (path: string, kind: string) =>
     `fixture path ${path} is ${kind}, not a fixture file or a folder of them; nothing was read`,
-  PL_INPUT_NOT_REGULAR: (file: string, kind: string) => `${file}: is ${kind}, not a regular file; nothing was read from it`,
+  PL_INPUT_NOT_REGULAR: (file: string, kind: string) =>
+    `${file}: is ${kind}, not a regular file; nothing was read from it`,
   PL_INPUT_TOO_LARGE: (file: string, what: string, limit: number) =>
     `${file}: ${what} is over the limit of ${limit} bytes of JSON text per file`,
   PL_INPUT_UTF8: (file: string, offset: number) =>
@@ -70,7 +72,8 @@ export const messages = {
     `condition ${condition} on ${fixture} at ${point}: ${problem}`,
   PL_POLICY_MODULE: (file: string, field: string, problem: string) =>
     `${file}: the policy module's default export, field "${field}": ${problem}`,
-  PL_POLICY_MISSING: (file: string) => `policy module ${file} does not exist (give a .ts or .js file whose default export is a Mechanism or a Condition)`,
+  PL_POLICY_MISSING: (file: string) =>
+    `policy module ${file} does not exist (give a .ts or .js file whose default export is a Mechanism or a Condition)`,
   PL_POLICY_IMPORT: (file: string, detail: string) => `${file}: the policy module could not be loaded: ${detail}`,
   PL_POLICY_NAME_TAKEN: (file: string, name: string) =>
     `${file}: condition name "${name}" is already used by a built-in or another --policy module`,
@@ -96,14 +99,17 @@ export const messages = {
   PL_TRACE_EMPTY: (file: string) => `${file}: the record holds no message or event the model saw; nothing was written`,
   PL_TRACE_DUPLICATE_ID: (file: string, id: string, other: string) =>
     `${file}: would be imported as "${id}", which ${other} also becomes; rename one of them`,
-  PL_USAGE_IMPORT_FILES: () => 'import needs at least one trace FILE, e.g. npm run import -- --format swe-agent run.traj --out DIR',
+  PL_USAGE_IMPORT_FILES: () =>
+    'import needs at least one trace FILE, e.g. npm run import -- --format swe-agent run.traj --out DIR',
   PL_USAGE_IMPORT_OUT: () => 'import needs --out DIR: where the imported fixtures go',
-  PL_USAGE_CHECK_NEEDS_REAL: () => 'ecology --check compares results/ecology/ with a fresh regeneration, so it needs --real',
+  PL_USAGE_CHECK_NEEDS_REAL: () =>
+    'ecology --check compares results/ecology/ with a fresh regeneration, so it needs --real',
   PL_USAGE_ECOLOGY_INPUTS: () => 'ecology needs fixture folders, fixture files or trace files (or --real)',
   PL_CHECK_DIFFERS: (files: readonly string[]) =>
     `regenerated results differ from the committed ones in: ${files.join(', ')}`,
   PL_IO: (path: string, detail: string) => `could not write ${path}: ${detail}`,
-  PL_RESULTS_MISSING: (path: string) => `no results at ${path} (run \`npm run experiment\` first, or give --results DIR)`,
+  PL_RESULTS_MISSING: (path: string) =>
+    `no results at ${path} (run \`npm run experiment\` first, or give --results DIR)`,
   PL_RESULTS_FIELD: (file: string, where: string, field: string, problem: string) =>
     `${file}: ${where}, field "${field}": ${problem}`,
   PL_RESULTS_UNSCORED: (file: string) =>
@@ -116,7 +122,8 @@ export const messages = {
   PL_RESULTS_FILE_CHANGED: (file: string, pinned: string, actual: string) =>
     `${file}: changed: manifest.json pins sha256 ${pinned}, the file has ${actual}`,
   PL_RESULTS_FILE_MISSING: (file: string, pinned: string) => `${file}: missing: manifest.json pins sha256 ${pinned}`,
-  PL_RESULTS_FILE_UNPINNED: (file: string) => `${file}: not pinned by manifest.json (every condition's summary.json and points.csv must be)`,
+  PL_RESULTS_FILE_UNPINNED: (file: string) =>
+    `${file}: not pinned by manifest.json (every condition's summary.json and points.csv must be)`,
   PL_RESULTS_FILE_EXTRA: (file: string) => `${file}: extra: in a condition folder but not in manifest.json`,
   PL_RESULTS_DEBRIS: (file: string, pid: number) =>
     `${file}: left by a writer (process ${pid}) that is still running or was killed; a dead writer's leftovers are cleared, and a swap it committed is finished, by the next run, report or publish on this folder`,
@@ -124,33 +131,52 @@ export const messages = {
     `no preregistration at ${file}: the report reads its comparisons, outcomes, alpha, bootstrap and acceptance criteria from it (results: ${results})`,
   PL_REPORT_PREREG_CHANGED: (file: string, results: string, expected: string, actual: string) =>
     `${file} is not the preregistration ${results} was run against: expected sha256 ${expected}, actual ${actual} (the report would apply another analysis plan than the study's; restore it, or re-run the study)`,
-  PL_REPORT_PREREG_UNSUPPORTED: (file: string, field: string, problem: string) => `${file}: field "${field}": ${problem}`,
+  PL_REPORT_PREREG_UNSUPPORTED: (file: string, field: string, problem: string) =>
+    `${file}: field "${field}": ${problem}`,
   PL_PUBLISH_EXPLORATORY: (path: string) =>
     `${path} is stamped exploratory (not checked against a preregistration); give --allow-exploratory to publish it labelled as exploratory`,
   PL_PUBLISH_NEEDS_OUT: () => 'publish needs --out DIR: the folder the bundle is written to',
   PL_NOTEBOOK_FAILED: (file: string, detail: string) => `${file}: the notebook failed: ${detail}`,
-  PL_USAGE_MODEL_NEEDS_OUT: () => 'a model provider or model reader needs --out DIR: results/ holds only the embedded study',
-  PL_USAGE_MODEL_MISSING: (provider: string) => `provider ${provider} needs --model ID (for example --model ${provider === 'openai' ? 'gpt-4o-mini' : 'claude-sonnet-4-20250514'})`,
+  PL_USAGE_MODEL_NEEDS_OUT: () =>
+    'a model provider or model reader needs --out DIR: results/ holds only the embedded study',
+  PL_USAGE_MODEL_MISSING: (provider: string) =>
+    `provider ${provider} needs --model ID (for example --model ${provider === 'openai' ? 'gpt-4o-mini' : 'claude-sonnet-4-20250514'})`,
   PL_USAGE_KEY_MISSING: (provider: string, variable: string) =>
     `provider ${provider} needs an API key in the environment variable ${variable} (not needed with --llm-cache replay)`,
-  PL_USAGE_READER_NEEDS_PROVIDER: () => 'option --reader model needs --provider openai or anthropic (the embedded reader is --reader embedded)',
+  PL_USAGE_READER_NEEDS_PROVIDER: () =>
+    'option --reader model needs --provider openai or anthropic (the embedded reader is --reader embedded)',
   PL_USAGE_BUDGET_UNPRICED: (label: string, file: string) =>
     `--max-cost-usd cannot be enforced for ${label}: the pricing table ${file} has no confirmed input and output rate for it`,
   PL_LLM_REPLAY_MISS: (key: string, what: string, dir: string) =>
     `--llm-cache replay: no recorded call ${key} (${what}) in ${dir}; record it first with --llm-cache record`,
-  PL_USAGE_BATCH_NEEDS_RECORD: (mode: string) => `--batch sends new calls and records them: it needs --llm-cache record (given: ${mode})`,
-  PL_USAGE_BATCH_BUDGET: () => '--batch with --max-cost-usd is not supported: a batch is paid as a whole, so a per-call budget stop cannot apply (use --estimate-cost --batch first)',
-  PL_USAGE_SHARD_NEEDS_OUT: () => 'option --shard needs --out DIR: a shard is part of a run, never the results/ folder itself',
+  PL_USAGE_BATCH_NEEDS_RECORD: (mode: string) =>
+    `--batch sends new calls and records them: it needs --llm-cache record (given: ${mode})`,
+  PL_USAGE_BATCH_BUDGET: () =>
+    '--batch with --max-cost-usd is not supported: a batch is paid as a whole, so a per-call budget stop cannot apply (use --estimate-cost --batch first)',
+  PL_USAGE_SHARD_NEEDS_OUT: () =>
+    'option --shard needs --out DIR: a shard is part of a run, never the results/ folder itself',
   PL_USAGE_SHARD: (text: string) => `option --shard: expected i/n with 1 <= i <= n (such as 2/3), got "${text}"`,
-  PL_BATCH_FAILED: (id: string, status: string) => `batch ${id} ended with status ${status} and no results; every call already collected stays in the cache; run again to submit the rest`,
-  PL_BATCH_STATE_CORRUPT: (file: string, detail: string) => `${file}: not a valid batch state (${detail}); delete it to submit a new batch`,
+  PL_BATCH_FAILED: (id: string, status: string) =>
+    `batch ${id} ended with status ${status} and no results; every call already collected stays in the cache; run again to submit the rest`,
+  PL_BATCH_STATE_CORRUPT: (file: string, detail: string) =>
+    `${file}: not a valid batch state (${detail}); delete it to submit a new batch`,
   PL_MERGE_NEEDS_SHARDS: () => 'merge needs at least one shard folder and --out DIR (npm run merge -- A B C --out DIR)',
   PL_MERGE_BAD_SHARD: (dir: string, problem: string) => `${dir}: not a shard of one run: ${problem}`,
-  PL_MERGE_OUT_EXISTS: (dir: string) => `option --out names ${dir}, which exists and is not empty; merge writes a new folder`,
-  PL_LLM_CACHE_CORRUPT: (file: string, detail: string) => `${file}: not a valid recorded call (${detail}); delete it to record it again`,
+  PL_MERGE_OUT_EXISTS: (dir: string) =>
+    `option --out names ${dir}, which exists and is not empty; merge writes a new folder`,
+  PL_LLM_CACHE_CORRUPT: (file: string, detail: string) =>
+    `${file}: not a valid recorded call (${detail}); delete it to record it again`,
   PL_BUDGET_STOPPED: (detail: string, completed: number, total: number, dir: string) =>
     `stopped before passing the budget: ${detail}. ${completed} of ${total} calls of this phase completed; every finished call is stored in ${dir}. Nothing was written to --out. Run again with --resume (and a budget for the rest) to continue without repeating a paid call`,
-  PL_BUDGET_STOPPED_PARTIAL: (detail: string, completed: number, total: number, dir: string, out: string, written: readonly string[], missing: readonly string[]) =>
+  PL_BUDGET_STOPPED_PARTIAL: (
+    detail: string,
+    completed: number,
+    total: number,
+    dir: string,
+    out: string,
+    written: readonly string[],
+    missing: readonly string[],
+  ) =>
     `stopped before passing the budget: ${detail}. ${completed} of ${total} calls of this phase completed; every finished call is stored in ${dir}. Wrote the complete conditions (${written.join(', ')}) to ${out} as an incomplete run (see ${out}/INCOMPLETE.md); missing: ${missing.join(', ')}. Run again with --resume (and a budget for the rest) to finish without repeating a paid call`,
   PL_MODEL_CALLS_ALL_FAILED: (total: number, first: string) =>
     `every model call failed (${total} of ${total}); the provider error: ${first}. Nothing was written to --out`,
@@ -163,20 +189,30 @@ export const messages = {
     `${manifest}: ${problems.length} problem${problems.length === 1 ? '' : 's'}:\n  ${problems.join('\n  ')}`,
   PL_VERIFY_CHANGED: (file: string, recorded: string, actual: string) =>
     `${file} changed: the manifest records sha256 ${recorded}, the file has ${actual}`,
-  PL_VERIFY_MISSING: (file: string, recorded: string) => `${file} is missing: the manifest records sha256 ${recorded}, no such file`,
+  PL_VERIFY_MISSING: (file: string, recorded: string) =>
+    `${file} is missing: the manifest records sha256 ${recorded}, no such file`,
   PL_VERIFY_EXTRA: (file: string, actual: string) => `${file} is not in the manifest (sha256 ${actual})`,
   PL_VERIFY_GROUND_TRUTH: (file: string, expected: string, actual: string) =>
     `${file} differs from the generator's ground truth: regenerating gives sha256 ${expected}, the file has ${actual}`,
-  PL_VERIFY_NOT_GENERATED: (file: string) => `${file} is in the generated corpus folder but the generator does not produce it`,
+  PL_VERIFY_NOT_GENERATED: (file: string) =>
+    `${file} is in the generated corpus folder but the generator does not produce it`,
   PL_CONTROL_TABLE: (file: string, problem: string) => `${file}: not a usable control table: ${problem}`,
   PL_USAGE_TRAIN_SEED: (seed: number) =>
     `--seed ${seed} is the study corpus's seed: the controls are trained on another corpus so the study's oracles are never read; give another --seed`,
-  PL_AUDIT_NO_ORACLES: (path: string) => `${path} holds no fixture with an oracle: the leak audit needs scored fixtures (an imported trace has no label to leak)`,
+  PL_AUDIT_NO_ORACLES: (path: string) =>
+    `${path} holds no fixture with an oracle: the leak audit needs scored fixtures (an imported trace has no label to leak)`,
   PL_AUDIT_LEAKAGE: (features: readonly string[], maxAuc: number) =>
     `the corpus leaks its labels: ${features.join(', ')} predict${features.length === 1 ? 's' : ''} the oracle's label above AUC ${maxAuc} though a policy must not rely on ${features.length === 1 ? 'it' : 'them'}`,
   PL_ORACLE_NOT_NECESSARY: (file: string, where: string, item: string, field: string) =>
     `${file}: ${where}, item "${item}", field "${field}": labelled necessary (in no removable, partial or redundant-group list), but removing it alone, with everything else present, loses no obligation, visible or downstream; label it removable, put it in a redundant group with its copies, or declare why it stays (pinned, a protected tool, a pending step or open work unit naming it, or keptBecause)`,
-  PL_ORACLE_LABEL_LOSES: (file: string, where: string, item: string, field: string, label: 'removable' | 'partial' | 'a redundant copy', lost: readonly LostObligation[]) =>
+  PL_ORACLE_LABEL_LOSES: (
+    file: string,
+    where: string,
+    item: string,
+    field: string,
+    label: 'removable' | 'partial' | 'a redundant copy',
+    lost: readonly LostObligation[],
+  ) =>
     `${file}: ${where}, item "${item}", field "${field}": labelled ${label}, but removing it alone${label === 'partial' ? ' (keeping its residue)' : ''} loses ${lost.map(lostText).join('; ')}`,
   PL_ORACLE_GROUP_UNNEEDED: (file: string, where: string, field: string, items: readonly string[]) =>
     `${file}: ${where}, items ${items.map((i) => `"${i}"`).join(', ')}, field "${field}": removing every copy of the group at once loses no obligation, so its copies are removable, not a group`,
@@ -216,7 +252,9 @@ export const sandboxWords = {
     effect: 'a policy is a pure function of the view it is given',
   },
   linkOut: (target: string | null) =>
-    target === null ? 'a symbolic link that leads nowhere' : `a symbolic link out of the folder, to ${target} (the permission model follows links)`,
+    target === null
+      ? 'a symbolic link that leads nowhere'
+      : `a symbolic link out of the folder, to ${target} (the permission model follows links)`,
   tooLarge: (limit: number) => `holds more than ${limit} files and folders`,
   whileLoading: () => 'while loading',
   atPoint: (fixture: string, point: string) => `on ${fixture} at ${point}`,
@@ -226,7 +264,8 @@ export const sandboxWords = {
 
 /** Phrases a --policy module's load check is made of: what each field of either form must be. */
 export const policyWords = {
-  forms: 'export default a Mechanism (rule, rung, version, assess) or a Condition (name, layer, rung, version, description, upperRisk, consultsObligations, parameters, decide)',
+  forms:
+    'export default a Mechanism (rule, rung, version, assess) or a Condition (name, layer, rung, version, description, upperRisk, consultsObligations, parameters, decide)',
   condition: {
     name: 'a lower-case name of letters, digits and dashes',
     layer: 'one of control, A, B, comparator',
@@ -238,7 +277,8 @@ export const policyWords = {
     parameters: 'an object of numbers, strings or booleans',
     reference: 'absent, or a string naming what it reproduces',
     order: 'absent, or the names of its rules in order',
-    timing: 'absent, or a timing: { kind: "immediate" | "task-boundary" | "pressure", threshold in (0, 1] | "cache-safe", profile }',
+    timing:
+      'absent, or a timing: { kind: "immediate" | "task-boundary" | "pressure", threshold in (0, 1] | "cache-safe", profile }',
   } as Record<string, string>,
   mechanism: {
     rule: 'a lower-case name of letters, digits and dashes (the condition is named after it)',
@@ -265,8 +305,10 @@ export const notices = {
   exploratoryRun: (why: string) =>
     `EXPLORATORY (${why}): every output is stamped exploratory and cannot stand for the preregistered study\n\n`,
   modelCalls: (sent: number, cached: number) => `model calls: ${sent} sent, ${cached} served from the cache\n`,
-  batchSubmitted: (role: string, id: string, requests: number) => `batch ${id} (${role}): submitted ${requests} requests; its id is in the cache folder, so a restarted run resumes it\n`,
-  batchResumed: (role: string, id: string, requests: number) => `batch ${id} (${role}): resuming, ${requests} requests not yet collected\n`,
+  batchSubmitted: (role: string, id: string, requests: number) =>
+    `batch ${id} (${role}): submitted ${requests} requests; its id is in the cache folder, so a restarted run resumes it\n`,
+  batchResumed: (role: string, id: string, requests: number) =>
+    `batch ${id} (${role}): resuming, ${requests} requests not yet collected\n`,
   batchProgress: (role: string, id: string, status: string, done: number, failed: number, total: number) =>
     `batch ${id} (${role}): ${status}, ${done} of ${total} done, ${failed} failed\n`,
   batchCollected: (role: string, id: string, ok: number, failed: number) =>
@@ -277,13 +319,27 @@ export const notices = {
     `model calls: ${failed} of ${total} failed (first: ${first}); every condition that needed one ABSTAINs where it would have used it\n`,
   experimentCheckPassed: (dir: string, files: number, conditions: number, fixtures: number, pinnedOnly: number) =>
     `${dir} matches a fresh regeneration (${files} files, ${conditions} conditions, ${fixtures} fixtures${pinnedOnly > 0 ? `; ${pinnedOnly} compressed logs not present here, verified against their pinned sha256` : ''})\n`,
-  fixturesGenerated: (count: number, out: string, fixtureBytes: number, oracleBytes: number, manifest: string, fixtures: number, oracles: number) =>
+  fixturesGenerated: (
+    count: number,
+    out: string,
+    fixtureBytes: number,
+    oracleBytes: number,
+    manifest: string,
+    fixtures: number,
+    oracles: number,
+  ) =>
     `wrote ${count} fixtures and oracles to ${out} (${(fixtureBytes / 1e6).toFixed(1)} MB compressed fixtures, ${(oracleBytes / 1e6).toFixed(1)} MB oracles) and ${manifest} (${fixtures} fixtures, ${oracles} oracles)\n`,
-  fixturesVerified: (manifest: string, fixtures: number, oracles: number, generated: { count: number; seed: number } | null) =>
+  fixturesVerified: (
+    manifest: string,
+    fixtures: number,
+    oracles: number,
+    generated: { count: number; seed: number } | null,
+  ) =>
     `${manifest}: ${fixtures} fixtures and ${oracles} oracles match their hashes and the schema${generated ? `; the ${generated.count} generated fixtures equal a regeneration from seed ${generated.seed}` : ''}\n`,
   fixtureManifestWritten: (file: string, fixtures: number, oracles: number, sha: string) =>
     `wrote ${file}: ${fixtures} fixtures, ${oracles} oracles, sha256 ${sha}\n`,
-  preregistrationPinned: (file: string, manifest: string, sha: string) => `${file} already pins ${manifest} (sha256 ${sha})\n`,
+  preregistrationPinned: (file: string, manifest: string, sha: string) =>
+    `${file} already pins ${manifest} (sha256 ${sha})\n`,
   preregistrationRepinned: (file: string, manifest: string, previous: string, pinned: string) =>
     `${file} now pins ${manifest}: sha256 ${previous} -> ${pinned}; rerun npm run experiment\n`,
   preregistrationFrozen: (pin: string, file: string, previous: string | null, pinned: string) =>
@@ -291,18 +347,29 @@ export const notices = {
       ? `${pin} already pins ${file} (sha256 ${pinned})\n`
       : `${pin} now pins ${file}: sha256 ${previous ?? '(none)'} -> ${pinned}; commit both files\n`,
   baseRateWritten: (dir: string, rows: number) => `wrote ${dir}/base-rate.md and base-rate.csv (${rows} rows)\n`,
-  reportWritten: (tables: number, tablesDir: string, charts: number, chartsDir: string, fixtures: number, conditions: number) =>
+  reportWritten: (
+    tables: number,
+    tablesDir: string,
+    charts: number,
+    chartsDir: string,
+    fixtures: number,
+    conditions: number,
+  ) =>
     `wrote ${tables} tables to ${tablesDir}/ and ${charts} charts to ${chartsDir}/ (${fixtures} fixtures, ${conditions} conditions)\n`,
   bundleWritten: (out: string, files: number) => `wrote the bundle to ${out} (${files} files)\n`,
-  ecologyWritten: (report: string, out: string, files: readonly string[]) => `${report}\nwritten to ${out}/ (${files.join(', ')})\n`,
+  ecologyWritten: (report: string, out: string, files: readonly string[]) =>
+    `${report}\nwritten to ${out}/ (${files.join(', ')})\n`,
   ecologyCheckPassed: (dir: string, files: number, traces: number, conditions: number) =>
     `${dir} matches a fresh regeneration (${files} files, ${traces} traces, ${conditions} conditions)\n`,
   ecologyRealWritten: (report: string, out: string, files: number, sessions: number, from: string) =>
     `${report}\nwrote ${out}/ (${files} files from ${sessions} sessions in ${from}/)\n`,
-  generatedWritten: (files: readonly string[], readme: string) => `wrote ${files.join(', ')} and the generated tables of ${readme}\n`,
+  generatedWritten: (files: readonly string[], readme: string) =>
+    `wrote ${files.join(', ')} and the generated tables of ${readme}\n`,
   notebookRan: (file: string) => `ran ${file}\n`,
-  controlsTrained: (files: readonly string[], seed: number, fixtures: number) => `wrote ${files.join(' and ')}, fitted on ${fixtures} generated fixtures of seed ${seed}\n`,
-  leakageWritten: (table: string, dir: string, files: readonly string[]) => `${table}\nwritten to ${dir}/ (${files.join(', ')})\n`,
+  controlsTrained: (files: readonly string[], seed: number, fixtures: number) =>
+    `wrote ${files.join(' and ')}, fitted on ${fixtures} generated fixtures of seed ${seed}\n`,
+  leakageWritten: (table: string, dir: string, files: readonly string[]) =>
+    `${table}\nwritten to ${dir}/ (${files.join(', ')})\n`,
   inputSkipped: (file: string, why: string) => `prunelab: skipped ${file}: ${why}\n`,
   debrisCleared: (dir: string, finished: readonly string[], removed: readonly string[]) =>
     `${dir}: cleared what killed runs left: ${[

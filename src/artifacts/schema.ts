@@ -50,12 +50,19 @@ export const DecisionRecord = z.strictObject({
   reason: z.string(),
   timing: z.strictObject({ policy: z.string(), reason: z.string() }),
   obligationsConsulted: z.array(z.string()),
-  regenerability: z.strictObject({ class: z.enum(['deterministic', 'durable-pointer', 'irreducible']), why: z.string() }),
+  regenerability: z.strictObject({
+    class: z.enum(['deterministic', 'durable-pointer', 'irreducible']),
+    why: z.string(),
+  }),
   recoverability: z.enum(['durable-pointer', 're-read', 're-invoke', 'none']),
   source: z.union([z.strictObject({ identity: z.string(), version: z.string() }), UNKNOWN]),
   provenance: z.strictObject({
-    origin: z.string(), kind: z.string(), turn: z.int(), time: z.string(),
-    tool: z.string().nullable(), callId: z.string().nullable(),
+    origin: z.string(),
+    kind: z.string(),
+    turn: z.int(),
+    time: z.string(),
+    tool: z.string().nullable(),
+    callId: z.string().nullable(),
   }),
   /** Logical time of the prune point when the removal was applied; null when nothing was applied. */
   appliedAt: z.string().nullable(),
@@ -81,8 +88,11 @@ export const Tokens = z.strictObject({
 });
 
 export const DecisionCounts = z.strictObject({
-  total: z.int().nonnegative(), keep: z.int().nonnegative(), prune: z.int().nonnegative(),
-  defer: z.int().nonnegative(), abstain: z.int().nonnegative(),
+  total: z.int().nonnegative(),
+  keep: z.int().nonnegative(),
+  prune: z.int().nonnegative(),
+  defer: z.int().nonnegative(),
+  abstain: z.int().nonnegative(),
 });
 
 export const ObligationOutcome = z.strictObject({
@@ -164,7 +174,8 @@ export const Behaviour = z.strictObject({
  * removed at any prune point where it is necessary; a pool sums fixtures, so its denominator is the distinct
  * (fixture, unit) pairs. Unscored (no oracle): null.
  */
-export const Harm = z.strictObject({ necessaryItems: z.int().nonnegative(), necessaryRemoved: z.int().nonnegative() })
+export const Harm = z
+  .strictObject({ necessaryItems: z.int().nonnegative(), necessaryRemoved: z.int().nonnegative() })
   .refine((h) => h.necessaryRemoved <= h.necessaryItems, 'necessaryRemoved cannot exceed necessaryItems');
 
 /**
@@ -172,7 +183,8 @@ export const Harm = z.strictObject({ necessaryItems: z.int().nonnegative(), nece
  * judges it), so an obligation judged at ten prune points weighs as much as one judged at one. At a prune point: the
  * point's own obligations.
  */
-export const ObligationsOnce = z.strictObject({ lost: z.int().nonnegative(), declared: z.int().nonnegative() })
+export const ObligationsOnce = z
+  .strictObject({ lost: z.int().nonnegative(), declared: z.int().nonnegative() })
   .refine((o) => o.lost <= o.declared, 'lost cannot exceed declared');
 
 /**
@@ -222,7 +234,11 @@ export const PointMeasures = z.strictObject({
   economics: PointEconomics.optional(),
 });
 
-export const FixtureMeasures = z.strictObject({ fixture: z.string(), prunePoints: z.int().nonnegative(), ...Measures.shape });
+export const FixtureMeasures = z.strictObject({
+  fixture: z.string(),
+  prunePoints: z.int().nonnegative(),
+  ...Measures.shape,
+});
 
 export const Summary = z.strictObject({
   artifactVersion: z.literal(ARTIFACT_VERSION),
@@ -242,7 +258,14 @@ export const Summary = z.strictObject({
   prunePoints: z.int().nonnegative(),
   ...Measures.shape,
   /** Which rule removed how many items and tokens (ladders attribute each removal to one rule). */
-  removedBy: z.array(z.strictObject({ rule: z.string(), step: z.int().positive().nullable(), items: z.int(), netTokensRemoved: z.int() })),
+  removedBy: z.array(
+    z.strictObject({
+      rule: z.string(),
+      step: z.int().positive().nullable(),
+      items: z.int(),
+      netTokensRemoved: z.int(),
+    }),
+  ),
   /** The predictor's model calls this condition relied on (management overhead); null when it made none. */
   modelUsage: ModelUsage.nullable(),
   perFixture: z.array(FixtureMeasures),
@@ -257,7 +280,12 @@ export const ModelCalls = z.strictObject({ finished: z.int().nonnegative(), fail
 export type ModelCalls = z.infer<typeof ModelCalls>;
 
 /** The volatile facts of one run. */
-export const RunBlock = z.strictObject({ startedAt: z.string(), gitCommit: z.string(), gitDirty: z.boolean().nullable(), node: z.string() });
+export const RunBlock = z.strictObject({
+  startedAt: z.string(),
+  gitCommit: z.string(),
+  gitDirty: z.boolean().nullable(),
+  node: z.string(),
+});
 export type RunBlock = z.infer<typeof RunBlock>;
 
 export const Manifest = z.strictObject({
@@ -267,7 +295,9 @@ export const Manifest = z.strictObject({
   seed: z.int(),
   timing: z.string(),
   placeholders: z.enum(['marker', 'none']),
-  conditions: z.array(z.strictObject({ name: z.string(), layer: z.string(), rung: Rung.nullable(), version: z.string() })),
+  conditions: z.array(
+    z.strictObject({ name: z.string(), layer: z.string(), rung: Rung.nullable(), version: z.string() }),
+  ),
   /** Whether the inputs were checked against a preregistration; an exploratory run can never pass for one. */
   study: z.strictObject({
     exploratory: z.boolean(),
@@ -277,19 +307,29 @@ export const Manifest = z.strictObject({
     fixtureManifest: z.strictObject({ file: z.string(), sha256: z.string() }).nullable(),
   }),
   /** Which backend played each model role; `embedded` needs no key and no network. */
-  models: z.array(z.strictObject({
-    role: z.enum(['predictor', 'reader']), provider: z.string(), model: z.string().nullable(),
-    /**
-     * A remote role's distinct calls in this run (from the network or the cache) and those of them with no usable
-     * response, whose consumers abstained or answered wrongly. Absent for an embedded role, which makes no calls.
-     */
-    calls: ModelCalls.optional(),
-  })),
-  fixtures: z.array(z.strictObject({
-    file: z.string(), id: z.string(), families: z.array(z.string()), sha256: z.string(),
-    /** null for an imported trace, which has no oracle. */
-    oracleFile: z.string().nullable(), oracleSha256: z.string().nullable(),
-  })),
+  models: z.array(
+    z.strictObject({
+      role: z.enum(['predictor', 'reader']),
+      provider: z.string(),
+      model: z.string().nullable(),
+      /**
+       * A remote role's distinct calls in this run (from the network or the cache) and those of them with no usable
+       * response, whose consumers abstained or answered wrongly. Absent for an embedded role, which makes no calls.
+       */
+      calls: ModelCalls.optional(),
+    }),
+  ),
+  fixtures: z.array(
+    z.strictObject({
+      file: z.string(),
+      id: z.string(),
+      families: z.array(z.string()),
+      sha256: z.string(),
+      /** null for an imported trace, which has no oracle. */
+      oracleFile: z.string().nullable(),
+      oracleSha256: z.string().nullable(),
+    }),
+  ),
   /**
    * Files the run wrote, relative to the output folder, with their sha256. For a gzip file (`.gz`) the hash is over
    * the decompressed text, so it pins content whatever zlib wrote; such files are git-ignored and `--check` verifies
@@ -300,11 +340,13 @@ export const Manifest = z.strictObject({
    * Present only on a run that --max-cost-usd stopped: the selected conditions it could not finish (each needed a
    * call that was not made). The conditions written are complete; running again with --resume finishes the rest.
    */
-  incomplete: z.strictObject({
-    stoppedBy: z.literal('budget'),
-    phase: z.enum(['predictor', 'reader']),
-    missing: z.array(z.string()).min(1),
-  }).optional(),
+  incomplete: z
+    .strictObject({
+      stoppedBy: z.literal('budget'),
+      phase: z.enum(['predictor', 'reader']),
+      missing: z.array(z.string()).min(1),
+    })
+    .optional(),
   /**
    * Only in manifests written before run.json existed: the run's volatile facts sat here, so every run rewrote the
    * manifest. Read so such results stay readable; never written.
@@ -385,7 +427,16 @@ export const MANIFEST_VERSION = 1;
 export const FixtureManifest = z.strictObject({
   manifestVersion: z.literal(MANIFEST_VERSION),
   /** How the generated corpus was made; null for a corpus with no generated part. */
-  generator: z.strictObject({ name: z.string(), version: z.string(), seed: z.int(), count: z.int().nonnegative(), out: z.string(), removableShare: z.number().min(0).max(1).optional() }).nullable(),
+  generator: z
+    .strictObject({
+      name: z.string(),
+      version: z.string(),
+      seed: z.int(),
+      count: z.int().nonnegative(),
+      out: z.string(),
+      removableShare: z.number().min(0).max(1).optional(),
+    })
+    .nullable(),
   fixtures: z.array(z.strictObject({ file: z.string(), id: z.string(), sha256: z.string() })),
   oracles: z.array(z.strictObject({ file: z.string(), fixtureId: z.string(), sha256: z.string() })),
 });

@@ -50,7 +50,8 @@ export function verifyResultsFolder(dir: string, label: string, manifest: Manife
       if (!pinned.has(file)) problems.push(messages.PL_RESULTS_FILE_UNPINNED(`${label}/${file}`));
     }
   }
-  for (const file of unpinnedFiles(dir, manifest)) if (!required.has(file)) problems.push(messages.PL_RESULTS_FILE_EXTRA(`${label}/${file}`));
+  for (const file of unpinnedFiles(dir, manifest))
+    if (!required.has(file)) problems.push(messages.PL_RESULTS_FILE_EXTRA(`${label}/${file}`));
   for (const d of findDebris(dir)) problems.push(messages.PL_RESULTS_DEBRIS(`${label}/${d.name}`, d.pid));
   return { files, problems };
 }

@@ -10,7 +10,7 @@ export function rocAuc(scores: readonly number[], labels: readonly boolean[]): n
   if (positives === 0 || negatives === 0) return null;
   const order = scores.map((_, i) => i).sort((a, b) => scores[a]! - scores[b]!);
   let positiveRankSum = 0;
-  for (let start = 0; start < order.length;) {
+  for (let start = 0; start < order.length; ) {
     let end = start;
     while (end + 1 < order.length && scores[order[end + 1]!] === scores[order[start]!]) end += 1;
     // Ranks start..end (1-based start+1..end+1) share their mean.

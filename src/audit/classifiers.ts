@@ -43,7 +43,11 @@ function fitCategories(values: readonly string[], labels: readonly boolean[]): S
 function fitNumbers(values: readonly FeatureValue[], labels: readonly boolean[]): Scorer {
   const numbers = values.map(asNumber);
   const sorted = [...numbers].sort((a, b) => a - b);
-  const edges = [...new Set(Array.from({ length: NUMBER_BINS - 1 }, (_, k) => sorted[Math.floor(((k + 1) * sorted.length) / NUMBER_BINS)]!))];
+  const edges = [
+    ...new Set(
+      Array.from({ length: NUMBER_BINS - 1 }, (_, k) => sorted[Math.floor(((k + 1) * sorted.length) / NUMBER_BINS)]!),
+    ),
+  ];
   const binOf = (x: number): string => String(edges.filter((e) => x >= e).length);
   const rate = fitRates(numbers.map(binOf), labels);
   return (v) => rate(binOf(asNumber(v)));
@@ -68,7 +72,8 @@ function fitTokens(values: readonly FeatureValue[], labels: readonly boolean[]):
   });
   const negatives = values.length - positives;
   const weight = new Map<string, number>();
-  for (const [t, c] of counts) weight.set(t, Math.log((c.pos + 1) / (positives + 2)) - Math.log((c.neg + 1) / (negatives + 2)));
+  for (const [t, c] of counts)
+    weight.set(t, Math.log((c.pos + 1) / (positives + 2)) - Math.log((c.neg + 1) / (negatives + 2)));
   return (v) => asTokens(v).reduce((sum, t) => sum + (weight.get(t) ?? 0), 0);
 }
 

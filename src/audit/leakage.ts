@@ -29,7 +29,11 @@ export interface AuditRows {
   readonly values: readonly (readonly FeatureValue[])[];
 }
 
-export function auditRows(inputs: readonly AuditInput[], tokens: TokensOf, features: readonly Feature[] = FEATURES): AuditRows {
+export function auditRows(
+  inputs: readonly AuditInput[],
+  tokens: TokensOf,
+  features: readonly Feature[] = FEATURES,
+): AuditRows {
   const fixtureIds: string[] = [];
   const labels: boolean[] = [];
   const values: FeatureValue[][] = features.map(() => []);
@@ -76,7 +80,11 @@ export interface LeakageReport {
   readonly failed: readonly string[];
 }
 
-export function auditLeakage(rows: AuditRows, options: { seed: number; maxAuc: number }, features: readonly Feature[] = FEATURES): LeakageReport {
+export function auditLeakage(
+  rows: AuditRows,
+  options: { seed: number; maxAuc: number },
+  features: readonly Feature[] = FEATURES,
+): LeakageReport {
   const halves = new Map<string, 'A' | 'B'>();
   for (const id of rows.fixtureIds) if (!halves.has(id)) halves.set(id, halfOf(id, options.seed));
   const half = rows.fixtureIds.map((id) => halves.get(id)!);
@@ -93,7 +101,13 @@ export function auditLeakage(rows: AuditRows, options: { seed: number; maxAuc: n
     const aucAtoB = across('A', 'B');
     const aucBtoA = across('B', 'A');
     const auc = aucAtoB === null || aucBtoA === null ? null : (aucAtoB + aucBtoA) / 2;
-    const verdict: Verdict = f.legitimate ? 'not judged' : auc === null ? 'n/a' : auc > options.maxAuc ? 'FAIL' : 'PASS';
+    const verdict: Verdict = f.legitimate
+      ? 'not judged'
+      : auc === null
+        ? 'n/a'
+        : auc > options.maxAuc
+          ? 'FAIL'
+          : 'PASS';
     return { feature: f.name, legitimate: f.legitimate, why: f.why, aucAtoB, aucBtoA, auc, verdict };
   });
   const count = (h: 'A' | 'B') => [...halves.values()].filter((x) => x === h).length;
@@ -124,7 +138,10 @@ export function leakageMarkdown(report: LeakageReport, corpus: string): string {
     '',
     '| feature | legitimate | AUC A→B | AUC B→A | AUC mean | verdict | why |',
     '|---|---|---|---|---|---|---|',
-    ...report.features.map((r) => `| ${r.feature} | ${r.legitimate ? 'yes' : 'no'} | ${fixed(r.aucAtoB)} | ${fixed(r.aucBtoA)} | ${fixed(r.auc)} | ${r.verdict} | ${r.why} |`),
+    ...report.features.map(
+      (r) =>
+        `| ${r.feature} | ${r.legitimate ? 'yes' : 'no'} | ${fixed(r.aucAtoB)} | ${fixed(r.aucBtoA)} | ${fixed(r.auc)} | ${r.verdict} | ${r.why} |`,
+    ),
     '',
     report.failed.length === 0
       ? `Result: PASS (no illegitimate feature above AUC ${fixed(report.maxAuc, 2)}).`
@@ -133,13 +150,37 @@ export function leakageMarkdown(report: LeakageReport, corpus: string): string {
   ].join('\n');
 }
 
-export const LEAKAGE_CSV_COLUMNS = ['feature', 'legitimate', 'rows', 'removable', 'base_rate', 'auc_a_to_b', 'auc_b_to_a', 'auc_mean', 'max_auc', 'verdict', 'why'] as const;
+export const LEAKAGE_CSV_COLUMNS = [
+  'feature',
+  'legitimate',
+  'rows',
+  'removable',
+  'base_rate',
+  'auc_a_to_b',
+  'auc_b_to_a',
+  'auc_mean',
+  'max_auc',
+  'verdict',
+  'why',
+] as const;
 
 export function leakageCsv(report: LeakageReport): string {
   const base = report.rows === 0 ? null : Number((report.removable / report.rows).toFixed(6));
   const round = (x: number | null) => (x === null ? null : Number(x.toFixed(6)));
   return csvTable([
     [...LEAKAGE_CSV_COLUMNS],
-    ...report.features.map((r) => [r.feature, r.legitimate, report.rows, report.removable, base, round(r.aucAtoB), round(r.aucBtoA), round(r.auc), report.maxAuc, r.verdict, r.why]),
+    ...report.features.map((r) => [
+      r.feature,
+      r.legitimate,
+      report.rows,
+      report.removable,
+      base,
+      round(r.aucAtoB),
+      round(r.aucBtoA),
+      round(r.auc),
+      report.maxAuc,
+      r.verdict,
+      r.why,
+    ]),
   ]);
 }

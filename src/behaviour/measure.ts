@@ -36,8 +36,11 @@ export function fullContext(view: PolicyView): ContextEntry[] {
 
 /** An obligation that carries a user constraint: it names, or needs a string of, a constraint item. */
 export function carriesConstraint(o: Obligation, view: PolicyView): boolean {
-  return view.items.some((item) => (item.kind === 'constraint' || item.flags.soleConstraintRecord)
-    && (o.needs.itemIds.includes(item.id) || o.needs.strings.some((s) => item.content.includes(s))));
+  return view.items.some(
+    (item) =>
+      (item.kind === 'constraint' || item.flags.soleConstraintRecord) &&
+      (o.needs.itemIds.includes(item.id) || o.needs.strings.some((s) => item.content.includes(s))),
+  );
 }
 
 interface Answered {
@@ -53,9 +56,15 @@ function side(answers: readonly Answered[]): BehaviourSide {
   const constraint = answers.filter((a) => a.constraint);
   const missing = answers.filter((a) => !a.factsPresent);
   return {
-    taskSuccess: ratio(count((a) => a.judgement.correct), answers.length),
+    taskSuccess: ratio(
+      count((a) => a.judgement.correct),
+      answers.length,
+    ),
     constraintViolations: ratio(constraint.filter((a) => !a.judgement.correct).length, constraint.length),
-    unsupportedClaims: ratio(count((a) => a.judgement.answered && (!a.judgement.correct || !(a.factsPresent || a.recovered))), answers.length),
+    unsupportedClaims: ratio(
+      count((a) => a.judgement.answered && (!a.judgement.correct || !(a.factsPresent || a.recovered))),
+      answers.length,
+    ),
     recoveryFailures: ratio(missing.filter((a) => !a.recovered).length, missing.length),
     errors: count((a) => a.judgement.error),
   };
@@ -85,18 +94,30 @@ export function pointBehaviour(reader: Reader, input: PointBehaviourInput): Beha
   const contexts = { full: shared.full, pruned: unchanged ? shared.full : prunedContext(input.view, input.removals) };
   // Whether the facts are in context is the scoring's own judgement (anyOf, facts, placeholder text), without recovery.
   const base = { fixture: input.fixture, point: input.point, view: input.view };
-  const judges = { full: obligationJudge({ ...base, removals: [] }), pruned: unchanged ? undefined : obligationJudge({ ...base, removals: input.removals }) };
+  const judges = {
+    full: obligationJudge({ ...base, removals: [] }),
+    pruned: unchanged ? undefined : obligationJudge({ ...base, removals: input.removals }),
+  };
   const answers = { full: [] as Answered[], pruned: [] as Answered[] };
   for (let epoch = 0; epoch < reader.epochs; epoch += 1) {
     for (const obligation of obligations) {
       for (const which of ['full', 'pruned'] as const) {
         const context = contexts[which];
-        const present = (which === 'full' || unchanged ? judges.full : judges.pruned!).judge(obligation, 'downstream').how === 'present';
+        const present =
+          (which === 'full' || unchanged ? judges.full : judges.pruned!).judge(obligation, 'downstream').how ===
+          'present';
         const how = outcomeOf.get(obligation.id)?.how;
         const recovered = !present && which === 'pruned' && (how === 'pointer' || how === 're-read');
         const judgement = reader.judge({
-          fixture: input.fixture, point: input.point, view: input.view, side: which, context, obligation,
-          factsPresent: present, recovered, epoch,
+          fixture: input.fixture,
+          point: input.point,
+          view: input.view,
+          side: which,
+          context,
+          obligation,
+          factsPresent: present,
+          recovered,
+          epoch,
         });
         const constraint = once(shared.constraint, obligation, () => carriesConstraint(obligation, input.view));
         answers[which].push({ obligation, constraint, factsPresent: present, recovered, judgement });
@@ -118,14 +139,22 @@ export function pointBehaviour(reader: Reader, input: PointBehaviourInput): Beha
     probes,
     full: side(answers.full),
     pruned: side(answers.pruned),
-    paired: { causedFailures: ratio(caused, fullCorrect), successDifference: successDifference(prunedCorrect, fullCorrect, probes) },
+    paired: {
+      causedFailures: ratio(caused, fullCorrect),
+      successDifference: successDifference(prunedCorrect, fullCorrect, probes),
+    },
     usage: usageOf(dedupe(charges)),
   };
 }
 
 /** Which reader answered, as every behaviour block records it. */
 function readerOf(reader: Reader): Pick<Behaviour, 'reader' | 'epochs' | 'temperature' | 'seeds' | 'recoveryJudgedBy'> {
-  const who = { reader: reader.label, epochs: reader.epochs, temperature: reader.temperature, seeds: reader.seeds ? [...reader.seeds] : null };
+  const who = {
+    reader: reader.label,
+    epochs: reader.epochs,
+    temperature: reader.temperature,
+    seeds: reader.seeds ? [...reader.seeds] : null,
+  };
   // The embedded run's blocks stay byte-identical: only a model reader's block carries the label.
   return reader.label === STRUCTURAL ? who : { ...who, recoveryJudgedBy: STRUCTURAL };
 }

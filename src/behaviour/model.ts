@@ -25,10 +25,15 @@ export interface ModelReaderSetup {
   readonly seed: number;
 }
 
-export function readerRequest(input: Pick<ProbeInput, 'context' | 'obligation' | 'epoch'>, setup: Pick<ModelReaderSetup, 'provider' | 'epochs' | 'seed'>): ChatRequest {
+export function readerRequest(
+  input: Pick<ProbeInput, 'context' | 'obligation' | 'epoch'>,
+  setup: Pick<ModelReaderSetup, 'provider' | 'epochs' | 'seed'>,
+): ChatRequest {
   const user = `Context:\n\n${renderContext(input.context)}\n\nQuestion: ${input.obligation.probe.question}`;
   return {
-    system: prompt(PROMPT_VERSIONS.reader), user, maxTokens: READER_MAX_TOKENS,
+    system: prompt(PROMPT_VERSIONS.reader),
+    user,
+    maxTokens: READER_MAX_TOKENS,
     ...sampling(setup.provider, readerSampling(setup.epochs), setup.seed + input.epoch),
     epoch: input.epoch,
   };
@@ -75,7 +80,10 @@ export function collectingReader(setup: ModelReaderSetup, into: Map<string, Coll
       const request = readerRequest(input, setup);
       const key = setup.gateway.keyOf(request);
       if (!into.has(key)) {
-        into.set(key, { request, what: `reader, ${input.fixture.id} at ${input.point.id}, obligation ${input.obligation.id}, ${input.side} context, epoch ${input.epoch}` });
+        into.set(key, {
+          request,
+          what: `reader, ${input.fixture.id} at ${input.point.id}, obligation ${input.obligation.id}, ${input.side} context, epoch ${input.epoch}`,
+        });
       }
       return { correct: false, answered: false, error: false, charge: null };
     },
@@ -83,9 +91,16 @@ export function collectingReader(setup: ModelReaderSetup, into: Map<string, Coll
 }
 
 /** Every collected call's result by key; after a budget stop, those that completed, with the stop. */
-export async function prepareAnswers(collected: ReadonlyMap<string, Collected>, gateway: Gateway, concurrency: number): Promise<{ answers: Map<string, CallResult>; stop: BudgetStop | null }> {
+export async function prepareAnswers(
+  collected: ReadonlyMap<string, Collected>,
+  gateway: Gateway,
+  concurrency: number,
+): Promise<{ answers: Map<string, CallResult>; stop: BudgetStop | null }> {
   const entries = [...collected.values()];
-  const { done, stop } = await runUntilStopped(entries.map((c) => () => gateway.call(c.request, c.what)), concurrency);
+  const { done, stop } = await runUntilStopped(
+    entries.map((c) => () => gateway.call(c.request, c.what)),
+    concurrency,
+  );
   return { answers: new Map(done.map((r) => [r.key, r])), stop };
 }
 
@@ -97,7 +112,10 @@ export function modelReader(setup: ModelReaderSetup, answers: ReadonlyMap<string
     judge(input): Judgement {
       const key = setup.gateway.keyOf(readerRequest(input, setup));
       const call = answers.get(key);
-      if (!call) throw new Error(`internal: no prepared reader answer for ${input.fixture.id} at ${input.point.id}, ${input.obligation.id}`);
+      if (!call)
+        throw new Error(
+          `internal: no prepared reader answer for ${input.fixture.id} at ${input.point.id}, ${input.obligation.id}`,
+        );
       const charge = (failed: boolean) => ({ provider, model: setup.gateway.model, call, failed });
       if (!call.outcome.ok) return { correct: false, answered: false, error: true, charge: charge(true) };
       const json = answerJson(call.outcome.response.text);
@@ -105,7 +123,12 @@ export function modelReader(setup: ModelReaderSetup, answers: ReadonlyMap<string
       if (!parsed?.success) return { correct: false, answered: false, error: true, charge: charge(true) };
       const text = parsed.data.answer.trim();
       const answered = text.length > 0 && text.toUpperCase() !== 'UNKNOWN';
-      return { correct: answered && gradeAnswer(text, input.obligation), answered, error: false, charge: charge(false) };
+      return {
+        correct: answered && gradeAnswer(text, input.obligation),
+        answered,
+        error: false,
+        charge: charge(false),
+      };
     },
   };
 }

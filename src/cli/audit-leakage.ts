@@ -3,7 +3,14 @@
 // feature predicts the oracle's label above the bar. Read-only on the fixtures.
 import { join, resolve } from 'node:path';
 import { tokenCounter } from '../accounting/tokens.js';
-import { auditLeakage, auditRows, DEFAULT_MAX_AUC, leakageCsv, leakageMarkdown, type AuditInput } from '../audit/leakage.js';
+import {
+  auditLeakage,
+  auditRows,
+  DEFAULT_MAX_AUC,
+  leakageCsv,
+  leakageMarkdown,
+  type AuditInput,
+} from '../audit/leakage.js';
 import { writeAtomic } from '../engine/write.js';
 import { failure, input, usage } from '../errors.js';
 import { relativePath } from '../fixture/canonical.js';
@@ -13,21 +20,36 @@ import { integerFlag } from './args.js';
 import { defineCommand, type Values } from './command.js';
 import type { CliIO } from './io.js';
 
-export const AUDIT_DEFAULTS = { fixtures: 'fixtures/generated', out: 'results', seed: 20261202, maxAuc: DEFAULT_MAX_AUC } as const;
+export const AUDIT_DEFAULTS = {
+  fixtures: 'fixtures/generated',
+  out: 'results',
+  seed: 20261202,
+  maxAuc: DEFAULT_MAX_AUC,
+} as const;
 export const AUDIT_DIR = 'audit';
 
 const FLAGS = {
-  fixtures: { type: 'string', valueHint: 'PATH', default: AUDIT_DEFAULTS.fixtures, description: 'a scored fixtures folder or file' },
+  fixtures: {
+    type: 'string',
+    valueHint: 'PATH',
+    default: AUDIT_DEFAULTS.fixtures,
+    description: 'a scored fixtures folder or file',
+  },
   out: { type: 'string', valueHint: 'DIR', default: AUDIT_DEFAULTS.out, description: `where ${AUDIT_DIR}/ is written` },
   seed: { type: 'string', valueHint: 'N', default: String(AUDIT_DEFAULTS.seed), description: 'the seed of the split' },
-  'max-auc': { type: 'string', valueHint: 'X', default: String(AUDIT_DEFAULTS.maxAuc), description: 'the bar for illegitimate features, in [0.5, 1]' },
+  'max-auc': {
+    type: 'string',
+    valueHint: 'X',
+    default: String(AUDIT_DEFAULTS.maxAuc),
+    description: 'the bar for illegitimate features, in [0.5, 1]',
+  },
 } as const;
 
 export const auditLeakageCommand = defineCommand({
   meta: {
     name: 'audit-leakage',
     script: 'audit:leakage',
-    description: 'the leak audit: does an id, a tool name, a position or a phrase predict the oracle\'s label?',
+    description: "the leak audit: does an id, a tool name, a position or a phrase predict the oracle's label?",
     about: `Fits one simple classifier per visible item feature (id tokens, tool, turn, position, age, length, word n-grams,
 kind, origin, call/result role, status, side-effect class, flags) on half of the fixtures (split by a seeded hash of
 the fixture id) and scores it by ROC AUC for the oracle's label on the other half, both ways. Writes
@@ -41,7 +63,8 @@ async function audit(flags: Values<typeof FLAGS>, io: CliIO): Promise<number> {
   const seed = integerFlag('--seed', flags.seed, AUDIT_DEFAULTS.seed);
   const bar = flags['max-auc'];
   const maxAuc = bar === undefined ? AUDIT_DEFAULTS.maxAuc : Number(bar);
-  if (bar !== undefined && (!/^\d*\.?\d+$/.test(bar) || maxAuc < 0.5 || maxAuc > 1)) throw usage('PL_USAGE_BAD_VALUE', '--max-auc', bar, 'a number from 0.5 to 1');
+  if (bar !== undefined && (!/^\d*\.?\d+$/.test(bar) || maxAuc < 0.5 || maxAuc > 1))
+    throw usage('PL_USAGE_BAD_VALUE', '--max-auc', bar, 'a number from 0.5 to 1');
   const shown = flags.fixtures ?? AUDIT_DEFAULTS.fixtures;
   const skipped = (file: string, why: string) => io.stderr(notices.inputSkipped(relativePath(file, io.cwd), why));
   const loaded = loadFixtures(resolve(io.cwd, shown), io.cwd, skipped);
@@ -54,7 +77,9 @@ async function audit(flags: Values<typeof FLAGS>, io: CliIO): Promise<number> {
   writeAtomic(join(dir, 'leakage.csv'), leakageCsv(report));
   io.stdout(notices.leakageWritten(markdown, relativePath(dir, io.cwd), ['leakage.md', 'leakage.csv']));
   if (report.failed.length > 0) {
-    const over = report.features.filter((f) => report.failed.includes(f.feature)).map((f) => `${f.feature} (AUC ${f.auc!.toFixed(3)})`);
+    const over = report.features
+      .filter((f) => report.failed.includes(f.feature))
+      .map((f) => `${f.feature} (AUC ${f.auc!.toFixed(3)})`);
     throw failure('PL_AUDIT_LEAKAGE', over, maxAuc);
   }
   return 0;

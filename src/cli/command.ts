@@ -119,7 +119,11 @@ export function parseCommand<A extends Flags>(command: Command<A>, argv: readonl
   let positional = false;
   for (const [name, flag] of Object.entries(command.args)) {
     if (flag.type === 'positional') positional = true;
-    else options[name] = { type: flag.type === 'boolean' ? 'boolean' : 'string', ...(flag.type === 'string' && flag.multiple ? { multiple: true } : {}) };
+    else
+      options[name] = {
+        type: flag.type === 'boolean' ? 'boolean' : 'string',
+        ...(flag.type === 'string' && flag.multiple ? { multiple: true } : {}),
+      };
   }
   const { values, positionals } = parseStrict(argv, options, positional);
   const { help, ...args } = values as Record<string, unknown>;
@@ -133,7 +137,8 @@ export function parseCommand<A extends Flags>(command: Command<A>, argv: readonl
 export function checkValues<A extends Flags>(command: Command<A>, parsed: ParsedCommand<A>): void {
   const given = parsed.args as Record<string, unknown>;
   for (const [name, flag] of Object.entries(command.args)) {
-    if (flag.type === 'enum' && given[name] !== undefined) choiceFlag(`--${name}`, given[name] as string, flag.options, flag.options[0]!);
+    if (flag.type === 'enum' && given[name] !== undefined)
+      choiceFlag(`--${name}`, given[name] as string, flag.options, flag.options[0]!);
   }
   for (const flag of Object.values(command.args)) {
     if (flag.type === 'positional' && flag.required && parsed.positionals.length === 0) {

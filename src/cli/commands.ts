@@ -14,6 +14,15 @@ import { publishCommand } from './publish.js';
 import { reportCommand } from './report.js';
 
 export const COMMANDS: readonly Command[] = [
-  experimentCommand, mergeCommand, reportCommand, publishCommand, generateCommand, fixturesGenerateCommand, fixturesVerifyCommand,
-  importCommand, ecologyCommand, controlsTrainCommand, auditLeakageCommand,
+  experimentCommand,
+  mergeCommand,
+  reportCommand,
+  publishCommand,
+  generateCommand,
+  fixturesGenerateCommand,
+  fixturesVerifyCommand,
+  importCommand,
+  ecologyCommand,
+  controlsTrainCommand,
+  auditLeakageCommand,
 ];

@@ -25,15 +25,20 @@ import type { CliIO } from './io.js';
 
 export const TRAIN_DEFAULTS = { count: 400 } as const;
 const FLAGS = {
-  seed: { type: 'string', valueHint: 'N', required: true, description: 'the training corpus\'s seed' },
-  count: { type: 'string', valueHint: 'N', default: String(TRAIN_DEFAULTS.count), description: `how many fixtures, 1 to ${MAX_COUNT}` },
+  seed: { type: 'string', valueHint: 'N', required: true, description: "the training corpus's seed" },
+  count: {
+    type: 'string',
+    valueHint: 'N',
+    default: String(TRAIN_DEFAULTS.count),
+    description: `how many fixtures, 1 to ${MAX_COUNT}`,
+  },
 } as const;
 
 export const controlsTrainCommand = defineCommand({
   meta: {
     name: 'controls-train',
     script: 'controls:train',
-    description: 'refit the id-only and position-only controls\' tables on a training corpus of another seed',
+    description: "refit the id-only and position-only controls' tables on a training corpus of another seed",
     about: `Generates a training corpus (the current generator, seed N, which must differ from the study corpus's) in a
 temporary folder and fits the id-only and position-only controls' tables on it: ${controlTableFile(ID_ONLY)} and
 ${controlTableFile(POSITION_ONLY)}.`,
@@ -50,14 +55,18 @@ const KEYS = [
 async function controlsTrain(flags: Values<typeof FLAGS>, io: CliIO): Promise<number> {
   const seed = integerFlag('--seed', flags.seed, 0);
   const count = integerFlag('--count', flags.count, TRAIN_DEFAULTS.count);
-  if (count < 1 || count > MAX_COUNT) throw usage('PL_USAGE_BAD_VALUE', '--count', String(count), `an integer from 1 to ${MAX_COUNT}`);
-  const studySeed = readFixtureManifestIfValid(resolve(io.cwd, FIXTURE_MANIFEST_FILE))?.generator?.seed ?? GENERATE_DEFAULTS.seed;
+  if (count < 1 || count > MAX_COUNT)
+    throw usage('PL_USAGE_BAD_VALUE', '--count', String(count), `an integer from 1 to ${MAX_COUNT}`);
+  const studySeed =
+    readFixtureManifestIfValid(resolve(io.cwd, FIXTURE_MANIFEST_FILE))?.generator?.seed ?? GENERATE_DEFAULTS.seed;
   if (seed === studySeed || seed === GENERATE_DEFAULTS.seed) throw usage('PL_USAGE_TRAIN_SEED', seed);
   const dir = mkdtempSync(join(tmpdir(), 'prunelab-training-'));
   try {
     mkdirSync(join(dir, 'oracles'));
     // Trained at the study corpus's removable share, so the tables see the base rate the controls are run at.
-    const share = readFixtureManifestIfValid(resolve(io.cwd, FIXTURE_MANIFEST_FILE))?.generator?.removableShare ?? DEFAULT_REMOVABLE_SHARE;
+    const share =
+      readFixtureManifestIfValid(resolve(io.cwd, FIXTURE_MANIFEST_FILE))?.generator?.removableShare ??
+      DEFAULT_REMOVABLE_SHARE;
     forEachGenerated(seed, count, share, (g) => {
       writeFileSync(join(dir, g.fixtureName), gzipText(g.fixtureText));
       writeFileSync(join(dir, g.oracleName), g.oracleText);
@@ -66,7 +75,12 @@ async function controlsTrain(flags: Values<typeof FLAGS>, io: CliIO): Promise<nu
     const tokens = tokenCounter();
     const written: string[] = [];
     for (const k of KEYS) {
-      const table = trainRateTable(corpus, k.keyOf, { control: k.control, key: k.key, generator: GENERATOR, seed }, tokens);
+      const table = trainRateTable(
+        corpus,
+        k.keyOf,
+        { control: k.control, key: k.key, generator: GENERATOR, seed },
+        tokens,
+      );
       const file = controlTableFile(k.control);
       writeAtomic(resolve(io.cwd, file), rateTableText(table));
       written.push(file);

@@ -16,7 +16,13 @@ import { writeAtomic } from '../engine/write.js';
 import { allConditions } from '../policy/registry.js';
 import { renderChart } from '../report/render-chart.js';
 import { totalEcology, traceEcology } from '../traces/ecology.js';
-import { conditionsCsv, conditionsMarkdown, ecologyChartSpec, ecologyCsv, ecologyMarkdown } from '../traces/ecology-report.js';
+import {
+  conditionsCsv,
+  conditionsMarkdown,
+  ecologyChartSpec,
+  ecologyCsv,
+  ecologyMarkdown,
+} from '../traces/ecology-report.js';
 import { fixtureText, importFile, importTraces } from '../traces/import.js';
 import { SecretNumbering } from '../traces/redact.js';
 import { defineCommand, type Values } from './command.js';
@@ -28,12 +34,23 @@ export const REAL_OUT_DIR = 'results/ecology';
 
 const FLAGS = {
   paths: {
-    type: 'positional', valueHint: 'PATH',
+    type: 'positional',
+    valueHint: 'PATH',
     description: 'a folder of fixtures, a fixture file, or a recorded session file (imported in memory, redacted)',
   },
-  out: { type: 'string', valueHint: 'DIR', description: 'also write ecology.md, ecology.csv, ecology.vl.json, ecology.svg and ecology.png there' },
-  real: { type: 'boolean', description: `import ${REAL_TRACES_DIR}/ and rebuild ${REAL_OUT_DIR}/ (fixtures, every condition's figures, ecology)` },
-  check: { type: 'boolean', description: `with --real: regenerate in memory and compare with ${REAL_OUT_DIR}/ byte for byte` },
+  out: {
+    type: 'string',
+    valueHint: 'DIR',
+    description: 'also write ecology.md, ecology.csv, ecology.vl.json, ecology.svg and ecology.png there',
+  },
+  real: {
+    type: 'boolean',
+    description: `import ${REAL_TRACES_DIR}/ and rebuild ${REAL_OUT_DIR}/ (fixtures, every condition's figures, ecology)`,
+  },
+  check: {
+    type: 'boolean',
+    description: `with --real: regenerate in memory and compare with ${REAL_OUT_DIR}/ byte for byte`,
+  },
 } as const;
 
 export const ecologyCommand = defineCommand({
@@ -59,7 +76,8 @@ async function ecology(flags: Values<typeof FLAGS>, positionals: readonly string
   const numbering = new SecretNumbering();
   const skipped = (file: string, why: string) => io.stderr(notices.inputSkipped(relativePath(file, io.cwd), why));
   const fixtures: Fixture[] = [];
-  for (const p of positionals) fixtures.push(...(await inputs(resolve(io.cwd, p), p, io.cwd, tokens, numbering, skipped)));
+  for (const p of positionals)
+    fixtures.push(...(await inputs(resolve(io.cwd, p), p, io.cwd, tokens, numbering, skipped)));
   const files = await ecologyFiles(fixtures, tokens);
   if (flags.out !== undefined) {
     const out = resolve(io.cwd, flags.out);
@@ -72,7 +90,14 @@ async function ecology(flags: Values<typeof FLAGS>, positionals: readonly string
 }
 
 /** Fixtures from a path: a folder of fixtures, a fixture file, or a recorded session to import in memory. */
-async function inputs(path: string, shownAs: string, root: string, tokens: TokenCounter, numbering: SecretNumbering, onSkip: OnSkip): Promise<Fixture[]> {
+async function inputs(
+  path: string,
+  shownAs: string,
+  root: string,
+  tokens: TokenCounter,
+  numbering: SecretNumbering,
+  onSkip: OnSkip,
+): Promise<Fixture[]> {
   if (!existsSync(path)) throw input('PL_FIXTURE_PATH_MISSING', shownAs);
   const kind = kindOf(path);
   if (kind !== undefined && kind !== 'a folder') throw input('PL_FIXTURE_PATH_SPECIAL', shownAs, kind);
@@ -121,7 +146,10 @@ function sessionFiles(dir: string, onSkip: OnSkip = () => undefined): string[] {
       const full = join(d, e.name);
       if (e.isDirectory()) {
         if (e.name !== 'oracles' && e.name !== 'node_modules' && !isStaging(e.name)) walk(full);
-      } else if (/\.(traj|json|jsonl)$/.test(e.name) && !['schema.json', 'MANIFEST.json', 'package.json'].includes(e.name)) {
+      } else if (
+        /\.(traj|json|jsonl)$/.test(e.name) &&
+        !['schema.json', 'MANIFEST.json', 'package.json'].includes(e.name)
+      ) {
         // Only regular files (a FIFO would hang the read); links to folders are not followed, so none can loop.
         const kind = e.isFile() ? undefined : kindOf(full);
         if (kind === undefined) out.push(full);
@@ -140,7 +168,10 @@ async function real(io: CliIO, check: boolean): Promise<number> {
   const tokens = tokenCounter();
   const sessions = sessionFiles(src);
   const shown = new Map(sessions.map((p) => [relativePath(p, io.cwd), p]));
-  const traces = await importTraces([...shown].map(([shownAs, path]) => ({ path, shownAs })), { redact: true, tokens });
+  const traces = await importTraces(
+    [...shown].map(([shownAs, path]) => ({ path, shownAs })),
+    { redact: true, tokens },
+  );
   const files: Files = new Map();
   const loaded: LoadedFixture[] = [];
   const licences: { from: string; to: string }[] = [];
@@ -151,30 +182,58 @@ async function real(io: CliIO, check: boolean): Promise<number> {
     const name = `fixtures/${folder ? `${folder}/` : ''}${t.fixture.id}.json`;
     const text = fixtureText(t.fixture);
     files.set(name, text);
-    loaded.push({ file: `${REAL_OUT_DIR}/${name}`, sha256: sha256(text), fixture: t.fixture, oracleFile: null, oracleSha256: null, oracle: null });
+    loaded.push({
+      file: `${REAL_OUT_DIR}/${name}`,
+      sha256: sha256(text),
+      fixture: t.fixture,
+      oracleFile: null,
+      oracleSha256: null,
+      oracle: null,
+    });
     const licence = join(dirname(session), 'LICENSE');
     if (existsSync(licence)) licences.push({ from: licence, to: `fixtures/${folder ? `${folder}/` : ''}LICENSE` });
   });
   for (const l of licences) files.set(l.to, readFileSync(l.from, 'utf8'));
-  const runs = runStudy({ conditions: allConditions(), fixtures: loaded, timing: { kind: 'immediate' }, placeholders: 'marker', tokens });
+  const runs = runStudy({
+    conditions: allConditions(),
+    fixtures: loaded,
+    timing: { kind: 'immediate' },
+    placeholders: 'marker',
+    tokens,
+  });
   const summaries = runs.map((r) => r.summary);
   files.set('conditions.md', conditionsMarkdown(summaries));
   files.set('conditions.csv', conditionsCsv(summaries));
-  for (const [k, v] of await ecologyFiles(traces.map((t) => t.fixture), tokens)) files.set(k, v);
+  for (const [k, v] of await ecologyFiles(
+    traces.map((t) => t.fixture),
+    tokens,
+  ))
+    files.set(k, v);
   if (check) {
-    const differs = [...files].filter(([name, data]) => {
-      const path = join(out, name);
-      return !existsSync(path) || !readFileSync(path).equals(Buffer.isBuffer(data) ? data : Buffer.from(data));
-    }).map(([name]) => name);
+    const differs = [...files]
+      .filter(([name, data]) => {
+        const path = join(out, name);
+        return !existsSync(path) || !readFileSync(path).equals(Buffer.isBuffer(data) ? data : Buffer.from(data));
+      })
+      .map(([name]) => name);
     const extra = existsSync(out) ? listFiles(out).filter((f) => !files.has(f)) : [];
-    if (differs.length + extra.length > 0) throw failure('PL_CHECK_DIFFERS', [...differs, ...extra.map((f) => `${f} (not produced by this code)`)]);
+    if (differs.length + extra.length > 0)
+      throw failure('PL_CHECK_DIFFERS', [...differs, ...extra.map((f) => `${f} (not produced by this code)`)]);
     io.stdout(notices.ecologyCheckPassed(REAL_OUT_DIR, files.size, traces.length, runs.length));
     return 0;
   }
   for (const [name, data] of files) writeAtomic(join(out, name), data);
   // The folder holds exactly what this code produces, so --check can say so.
   for (const stale of listFiles(out).filter((f) => !files.has(f))) rmSync(join(out, stale));
-  io.stdout(notices.ecologyRealWritten(files.get('ecology.md') as string, REAL_OUT_DIR, files.size, traces.length, REAL_TRACES_DIR));
+  io.stdout(
+    notices.ecologyRealWritten(
+      files.get('ecology.md') as string,
+      REAL_OUT_DIR,
+      files.size,
+      traces.length,
+      REAL_TRACES_DIR,
+    ),
+  );
   return 0;
 }
 

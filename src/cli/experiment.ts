@@ -40,46 +40,86 @@ import { findDebris, removeDeadTemps } from '../engine/atomic.js';
 import { unpinnedFiles } from '../artifacts/verify.js';
 import { STUDY } from './study.js';
 
-export const DEFAULTS = { fixtures: 'fixtures', out: 'results', seed: 20261202, timing: 'immediate', placeholders: 'marker', policyTimeout: 60 } as const;
+export const DEFAULTS = {
+  fixtures: 'fixtures',
+  out: 'results',
+  seed: 20261202,
+  timing: 'immediate',
+  placeholders: 'marker',
+  policyTimeout: 60,
+} as const;
 
 const FLAGS = {
   condition: {
-    type: 'string', valueHint: 'NAME', multiple: true,
-    description: 'run only the named conditions, given as a comma-separated list or one per flag; all when none is named. The other condition folders in --out are kept when their inputs are the same',
+    type: 'string',
+    valueHint: 'NAME',
+    multiple: true,
+    description:
+      'run only the named conditions, given as a comma-separated list or one per flag; all when none is named. The other condition folders in --out are kept when their inputs are the same',
   },
   policy: {
-    type: 'string', valueHint: 'FILE', multiple: true,
-    description: 'also run your own Condition, the default export of FILE (.ts or .js): alone it runs only yours; name built-ins with --condition to run them beside it. It runs sandboxed: it may read only its own folder (no oracle, fixture or result) and write nothing. Needs --out',
+    type: 'string',
+    valueHint: 'FILE',
+    multiple: true,
+    description:
+      'also run your own Condition, the default export of FILE (.ts or .js): alone it runs only yours; name built-ins with --condition to run them beside it. It runs sandboxed: it may read only its own folder (no oracle, fixture or result) and write nothing. Needs --out',
   },
   'policy-timeout': {
-    type: 'string', valueHint: 'S', default: String(DEFAULTS.policyTimeout),
+    type: 'string',
+    valueHint: 'S',
+    default: String(DEFAULTS.policyTimeout),
     description: 'seconds a --policy module may take to load, and to answer each prune point, before it is stopped',
   },
   fixtures: {
-    type: 'string', valueHint: 'PATH', default: DEFAULTS.fixtures,
-    description: 'a fixture .json file, or a folder searched recursively (oracles/ folders excluded); anything but the default is exploratory',
+    type: 'string',
+    valueHint: 'PATH',
+    default: DEFAULTS.fixtures,
+    description:
+      'a fixture .json file, or a folder searched recursively (oracles/ folders excluded); anything but the default is exploratory',
   },
   out: { type: 'string', valueHint: 'DIR', default: DEFAULTS.out, description: 'where to write' },
   timing: {
-    type: 'string', valueHint: 'T', default: DEFAULTS.timing,
-    description: 'immediate; pressure:<share> (apply only when the context is above that share of the prune point\'s budget, else DEFER); task-boundary (apply only at prune points marked as task boundaries, else DEFER); cache-safe[:<profile>] (apply only once the provider\'s cached prefix has expired, at a task boundary, or when nothing was cached, else DEFER; profile from src/economics/caching.json, default anthropic-5m)',
+    type: 'string',
+    valueHint: 'T',
+    default: DEFAULTS.timing,
+    description:
+      "immediate; pressure:<share> (apply only when the context is above that share of the prune point's budget, else DEFER); task-boundary (apply only at prune points marked as task boundaries, else DEFER); cache-safe[:<profile>] (apply only once the provider's cached prefix has expired, at a task boundary, or when nothing was cached, else DEFER; profile from src/economics/caching.json, default anthropic-5m)",
   },
   placeholders: {
-    type: 'enum', valueHint: 'P', options: PLACEHOLDER_CHOICES, default: DEFAULTS.placeholders,
-    description: 'marker leaves a mechanical marker for each removed item; none leaves nothing (a residue removal still keeps its residue), and a removal that would leave one half of a call/result pair is then not applied',
+    type: 'enum',
+    valueHint: 'P',
+    options: PLACEHOLDER_CHOICES,
+    default: DEFAULTS.placeholders,
+    description:
+      'marker leaves a mechanical marker for each removed item; none leaves nothing (a residue removal still keeps its residue), and a removal that would leave one half of a call/result pair is then not applied',
   },
-  seed: { type: 'string', valueHint: 'N', default: String(DEFAULTS.seed), description: 'recorded in the manifest; no built-in condition draws random numbers' },
-  json: { type: 'boolean', description: 'print the summaries (or, with --list, the conditions) as JSON instead of a table' },
+  seed: {
+    type: 'string',
+    valueHint: 'N',
+    default: String(DEFAULTS.seed),
+    description: 'recorded in the manifest; no built-in condition draws random numbers',
+  },
+  json: {
+    type: 'boolean',
+    description: 'print the summaries (or, with --list, the conditions) as JSON instead of a table',
+  },
   list: { type: 'boolean', description: 'list every condition (name, layer, rung, what it does) and exit' },
   exploratory: {
     type: 'boolean',
-    description: 'run without checking the inputs against the preregistration; every output is stamped exploratory (runs on other --fixtures, options or --policy modules are stamped too)',
+    description:
+      'run without checking the inputs against the preregistration; every output is stamped exploratory (runs on other --fixtures, options or --policy modules are stamped too)',
   },
   shard: {
-    type: 'string', valueHint: 'I/N',
-    description: 'run only shard I of N (a contiguous block of the fixtures in file order) into --out, which it needs; join the shards with npm run merge -- A B ... --out DIR (the same bytes as the unsharded run)',
+    type: 'string',
+    valueHint: 'I/N',
+    description:
+      'run only shard I of N (a contiguous block of the fixtures in file order) into --out, which it needs; join the shards with npm run merge -- A B ... --out DIR (the same bytes as the unsharded run)',
   },
-  check: { type: 'boolean', description: 'rerun with the same options into a temporary folder and compare byte for byte with --out; exit 1 naming every file that differs' },
+  check: {
+    type: 'boolean',
+    description:
+      'rerun with the same options into a temporary folder and compare byte for byte with --out; exit 1 naming every file that differs',
+  },
   ...MODEL_FLAGS,
 } as const;
 
@@ -127,7 +167,9 @@ type ExperimentFlags = Values<typeof FLAGS>;
 
 async function experiment(flags: ExperimentFlags, io: CliIO): Promise<number> {
   if (flags.list) {
-    io.stdout(flags.json ? `${JSON.stringify(allConditions().map(info), null, 2)}\n` : renderConditionList(allConditions()));
+    io.stdout(
+      flags.json ? `${JSON.stringify(allConditions().map(info), null, 2)}\n` : renderConditionList(allConditions()),
+    );
     return 0;
   }
   if (flags.policy && flags.out === undefined) throw usage('PL_USAGE_POLICY_NEEDS_OUT');
@@ -136,7 +178,12 @@ async function experiment(flags: ExperimentFlags, io: CliIO): Promise<number> {
   try {
     for (const file of flags.policy ?? []) {
       const taken = new Set([...conditionNames(), ...loaded.map((c) => c.name)]);
-      loaded.push(await loadPolicyModule(file, io.cwd, taken, { offLimits: offLimits(io.cwd, flags.fixtures, flags.out), timeoutMs: policyTimeout * 1000 }));
+      loaded.push(
+        await loadPolicyModule(file, io.cwd, taken, {
+          offLimits: offLimits(io.cwd, flags.fixtures, flags.out),
+          timeoutMs: policyTimeout * 1000,
+        }),
+      );
     }
     return await run(flags, io, loaded);
   } catch (err) {
@@ -153,8 +200,14 @@ async function experiment(flags: ExperimentFlags, io: CliIO): Promise<number> {
  */
 function offLimits(cwd: string, fixtures: string | undefined, out: string | undefined): OffLimits {
   const named = resolve(cwd, fixtures ?? DEFAULTS.fixtures);
-  const fixtureRoots = [resolve(cwd, DEFAULTS.fixtures), existsSync(named) && !statSync(named).isDirectory() ? dirname(named) : named];
-  return { fixtures: [...new Set(fixtureRoots)], results: [...new Set([resolve(cwd, DEFAULTS.out), resolve(cwd, out ?? DEFAULTS.out)])] };
+  const fixtureRoots = [
+    resolve(cwd, DEFAULTS.fixtures),
+    existsSync(named) && !statSync(named).isDirectory() ? dirname(named) : named,
+  ];
+  return {
+    fixtures: [...new Set(fixtureRoots)],
+    results: [...new Set([resolve(cwd, DEFAULTS.out), resolve(cwd, out ?? DEFAULTS.out)])],
+  };
 }
 
 async function run(flags: ExperimentFlags, io: CliIO, own: readonly Condition[]): Promise<number> {
@@ -172,26 +225,38 @@ async function run(flags: ExperimentFlags, io: CliIO, own: readonly Condition[])
     shard: flags.shard === undefined ? null : parseShard(flags.shard),
   };
   if (plan.shard && flags.out === undefined) throw usage('PL_USAGE_SHARD_NEEDS_OUT');
-  if (usesModels(plan.models) && flags.out === undefined && !plan.models.estimateCost) throw usage('PL_USAGE_MODEL_NEEDS_OUT');
+  if (usesModels(plan.models) && flags.out === undefined && !plan.models.estimateCost)
+    throw usage('PL_USAGE_MODEL_NEEDS_OUT');
   if (plan.models.estimateCost) {
     const loaded = loadFixtures(plan.fixturesPath, io.cwd, skipNotice(io));
     const fixtures = plan.shard ? selectShard(loaded, plan.shard) : loaded;
     deepFreeze(fixtures);
     const tokens = tokenCounter();
-    const points = fixtures.flatMap((f) => f.fixture.prunePoints.map((point) => ({ point, view: buildView(f.fixture, point.id, tokens) })));
+    const points = fixtures.flatMap((f) =>
+      f.fixture.prunePoints.map((point) => ({ point, view: buildView(f.fixture, point.id, tokens) })),
+    );
     // The reader's requests are what a pass of the study asks; the pass writes nothing.
     const collect = (conditions: readonly Condition[], models: StudyModels) => {
-      streamStudy({ conditions, fixtures, timing: plan.timing, placeholders: plan.placeholders, tokens, models }, { fixture: () => undefined });
+      streamStudy(
+        { conditions, fixtures, timing: plan.timing, placeholders: plan.placeholders, tokens, models },
+        { fixture: () => undefined },
+      );
     };
     io.stdout(await estimateCost(plan.models, plan.conditions, points, tokens, plan.seed, collect));
     return 0;
   }
-  if (existsSync(plan.outDir) && !statSync(plan.outDir).isDirectory()) throw usage('PL_USAGE_OUT_NOT_DIR', relativePath(plan.outDir, io.cwd));
+  if (existsSync(plan.outDir) && !statSync(plan.outDir).isDirectory())
+    throw usage('PL_USAGE_OUT_NOT_DIR', relativePath(plan.outDir, io.cwd));
   // A check of a model-backed run regenerates from the recorded calls: it must not call (or pay) again.
-  if (flags.check) return check(usesModels(plan.models) ? { ...plan, models: { ...plan.models, cacheMode: 'replay' } } : plan, io);
+  if (flags.check)
+    return check(usesModels(plan.models) ? { ...plan, models: { ...plan.models, cacheMode: 'replay' } } : plan, io);
   const { summaries, study } = await execute(plan, io, plan.outDir, flags.out === undefined);
   const notice = study.exploratory ? notices.exploratoryRun(study.why) : '';
-  io.stdout(flags.json ? `${JSON.stringify(summaries, null, 2)}\n` : notice + renderSummaryTable(summaries, plan.outDir, io.cwd));
+  io.stdout(
+    flags.json
+      ? `${JSON.stringify(summaries, null, 2)}\n`
+      : notice + renderSummaryTable(summaries, plan.outDir, io.cwd),
+  );
   return 0;
 }
 
@@ -208,7 +273,10 @@ function info(c: Condition) {
 /** The named conditions (built-in or from --policy) in the order given; all built-ins when none is named. */
 function selectConditions(names: readonly string[] | undefined, own: readonly Condition[]): Condition[] {
   if (!names) return allConditions();
-  const wanted = names.flatMap((n) => n.split(',')).map((n) => n.trim()).filter(Boolean);
+  const wanted = names
+    .flatMap((n) => n.split(','))
+    .map((n) => n.trim())
+    .filter(Boolean);
   if (wanted.length === 0) throw usage('PL_USAGE_NO_CONDITIONS');
   const picked: Condition[] = [];
   for (const name of wanted) {
@@ -226,21 +294,38 @@ function selectConditions(names: readonly string[] | undefined, own: readonly Co
  */
 function studyFor(plan: Plan, root: string): Study {
   if (plan.exploratory) return { exploratory: true, why: 'requested with --exploratory', frozen: null };
-  if (usesModels(plan.models)) return { exploratory: true, why: 'model-backed backends are not the preregistered embedded study', frozen: null };
+  if (usesModels(plan.models))
+    return { exploratory: true, why: 'model-backed backends are not the preregistered embedded study', frozen: null };
   if (plan.fixturesPath !== resolve(root, DEFAULTS.fixtures)) {
-    return { exploratory: true, why: `--fixtures ${relativePath(plan.fixturesPath, root)} is not the preregistered fixture set`, frozen: null };
+    return {
+      exploratory: true,
+      why: `--fixtures ${relativePath(plan.fixturesPath, root)} is not the preregistered fixture set`,
+      frozen: null,
+    };
   }
   const frozen = checkFrozenInputs(root, plan.fixturesPath, STUDY.name);
   // An edit to the preregistration since it was frozen departs from the design as much as another option does.
-  const off = [...(frozen.edited ? [frozen.edited] : []), ...departures(frozen.pinned, {
-    timing: timingLabel(plan.timing), placeholders: plan.placeholders, seed: plan.seed, conditions: plan.conditions, own: plan.own,
-  })];
+  const off = [
+    ...(frozen.edited ? [frozen.edited] : []),
+    ...departures(frozen.pinned, {
+      timing: timingLabel(plan.timing),
+      placeholders: plan.placeholders,
+      seed: plan.seed,
+      conditions: plan.conditions,
+      own: plan.own,
+    }),
+  ];
   return { exploratory: off.length > 0, why: off.join('; '), frozen };
 }
 
 /** Checks the frozen inputs, loads and validates everything, then streams the run into a staging folder. */
 /** `intoDefault`: writing to the default results/, which only the preregistered study may replace. */
-async function execute(plan: Plan, io: CliIO, outDir: string, intoDefault = false): Promise<{ summaries: Summary[]; study: Study }> {
+async function execute(
+  plan: Plan,
+  io: CliIO,
+  outDir: string,
+  intoDefault = false,
+): Promise<{ summaries: Summary[]; study: Study }> {
   const root = io.cwd;
   const study = studyFor(plan, root);
   if (intoDefault && study.exploratory) throw usage('PL_USAGE_EXPLORATORY_NEEDS_OUT', study.why);
@@ -253,7 +338,9 @@ async function execute(plan: Plan, io: CliIO, outDir: string, intoDefault = fals
   const tokens = tokenCounter();
   // Model calls happen here, before any condition runs; the conditions themselves stay pure. The embedded backends
   // make no calls, so they need no views built ahead.
-  const views = usesModels(plan.models) ? fixtures.flatMap((f) => f.fixture.prunePoints.map((point) => buildView(f.fixture, point.id, tokens))) : [];
+  const views = usesModels(plan.models)
+    ? fixtures.flatMap((f) => f.fixture.prunePoints.map((point) => buildView(f.fixture, point.id, tokens)))
+    : [];
   const prepared = await prepareStudy(plan.models, plan.conditions, views, tokens, plan.seed, io);
   clearDebris(outDir, io);
   let writer: RunWriter | undefined;
@@ -263,17 +350,36 @@ async function execute(plan: Plan, io: CliIO, outDir: string, intoDefault = fals
     const { value: summaries, stop } = await prepared.run((conditions, models, final) => {
       // A model reader runs the study once to collect its questions before the final, written pass.
       const sink = final
-        ? (writer = new RunWriter(outDir, conditions, { exploratory: study.exploratory, bulk: (file) => generated !== null && file.startsWith(`${generated}/`) }))
+        ? (writer = new RunWriter(outDir, conditions, {
+            exploratory: study.exploratory,
+            bulk: (file) => generated !== null && file.startsWith(`${generated}/`),
+          }))
         : { fixture: () => undefined };
       if (final) ran = conditions;
-      return streamStudy({ conditions, fixtures, timing: plan.timing, placeholders: plan.placeholders, tokens, exploratory: study.exploratory, models }, sink,
-        final ? (t) => { totals = t; } : undefined);
+      return streamStudy(
+        {
+          conditions,
+          fixtures,
+          timing: plan.timing,
+          placeholders: plan.placeholders,
+          tokens,
+          exploratory: study.exploratory,
+          models,
+        },
+        sink,
+        final
+          ? (t) => {
+              totals = t;
+            }
+          : undefined,
+      );
     });
     if (prepared.gateway) {
       const { networkCalls, cacheHits, finished, failed, firstFailure } = prepared.gateway.stats;
       io.stderr(notices.modelCalls(networkCalls, cacheHits));
       // Every consumer of a failed call abstains, so a run whose every call failed measured nothing: it is a failure.
-      if (finished > 0 && failed === finished) throw failure('PL_MODEL_CALLS_ALL_FAILED', finished, firstFailure ?? 'unknown');
+      if (finished > 0 && failed === finished)
+        throw failure('PL_MODEL_CALLS_ALL_FAILED', finished, firstFailure ?? 'unknown');
       if (failed > 0) io.stderr(notices.modelCallsFailed(failed, finished, firstFailure ?? 'unknown'));
     }
     for (const f of fixtures) {
@@ -285,13 +391,32 @@ async function execute(plan: Plan, io: CliIO, outDir: string, intoDefault = fals
     if (!writer || !summaries) throw new Error('internal: the study ran no written pass');
     const inputs = manifestInputs(plan, fixtures, startedAt, study, prepared.calls());
     // A budget-stopped run writes the conditions it finished, atomically like any run, marked incomplete.
-    writer.finish(summaries, stop ? { ...inputs, incomplete: { stoppedBy: 'budget', phase: stop.phase, missing: [...stop.missing] } } : inputs);
-    writeShardRecord(outDir, plan.shard && {
-      ...plan.shard, fixtures: loaded.length, charges: chargesRecord(ran.map((c) => c.name), totals.map((t) => t.charges)),
-    });
+    writer.finish(
+      summaries,
+      stop ? { ...inputs, incomplete: { stoppedBy: 'budget', phase: stop.phase, missing: [...stop.missing] } } : inputs,
+    );
+    writeShardRecord(
+      outDir,
+      plan.shard && {
+        ...plan.shard,
+        fixtures: loaded.length,
+        charges: chargesRecord(
+          ran.map((c) => c.name),
+          totals.map((t) => t.charges),
+        ),
+      },
+    );
     if (stop) {
-      throw failure('PL_BUDGET_STOPPED_PARTIAL', stop.detail, stop.completed, stop.total, stop.cacheDir, relativePath(outDir, io.cwd),
-        summaries.map((s) => s.condition), stop.missing);
+      throw failure(
+        'PL_BUDGET_STOPPED_PARTIAL',
+        stop.detail,
+        stop.completed,
+        stop.total,
+        stop.cacheDir,
+        relativePath(outDir, io.cwd),
+        summaries.map((s) => s.condition),
+        stop.missing,
+      );
     }
     return { summaries, study };
   } catch (err) {
@@ -300,7 +425,13 @@ async function execute(plan: Plan, io: CliIO, outDir: string, intoDefault = fals
   }
 }
 
-function manifestInputs(plan: Plan, fixtures: readonly LoadedFixture[], startedAt: string, study: Study, calls: RoleCalls | undefined): ManifestInputs {
+function manifestInputs(
+  plan: Plan,
+  fixtures: readonly LoadedFixture[],
+  startedAt: string,
+  study: Study,
+  calls: RoleCalls | undefined,
+): ManifestInputs {
   const pkg = packageInfo();
   return {
     artifactVersion: ARTIFACT_VERSION,
@@ -316,16 +447,25 @@ function manifestInputs(plan: Plan, fixtures: readonly LoadedFixture[], startedA
     },
     models: rolesOf(plan.models, calls),
     fixtures: fixtures.map((f) => ({
-      file: f.file, id: f.fixture.id, families: [...f.fixture.families], sha256: f.sha256, oracleFile: f.oracleFile, oracleSha256: f.oracleSha256,
+      file: f.file,
+      id: f.fixture.id,
+      families: [...f.fixture.families],
+      sha256: f.sha256,
+      oracleFile: f.oracleFile,
+      oracleSha256: f.oracleSha256,
     })),
     run: { startedAt, ...gitState(), node: process.version },
   };
 }
 
 function gitState(): { gitCommit: string; gitDirty: boolean | null } {
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: PACKAGE_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  const git = (...args: string[]) =>
+    execFileSync('git', args, { cwd: PACKAGE_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
   try {
-    return { gitCommit: git('rev-parse', 'HEAD'), gitDirty: git('status', '--porcelain', '--untracked-files=no').length > 0 };
+    return {
+      gitCommit: git('rev-parse', 'HEAD'),
+      gitDirty: git('status', '--porcelain', '--untracked-files=no').length > 0,
+    };
   } catch {
     return { gitCommit: 'UNKNOWN', gitDirty: null };
   }
@@ -370,26 +510,40 @@ async function check(plan: Plan, io: CliIO): Promise<number> {
       const inputs = (m: Manifest) => JSON.stringify({ ...m, run: null, conditions: null, outputs: null });
       if (inputs(fresh) !== inputs(committed)) differs.push('manifest.json (inputs)');
       for (const c of fresh.conditions) {
-        if (!committed.conditions.some((d) => JSON.stringify(d) === JSON.stringify(c))) differs.push(`manifest.json (condition ${c.name})`);
+        if (!committed.conditions.some((d) => JSON.stringify(d) === JSON.stringify(c)))
+          differs.push(`manifest.json (condition ${c.name})`);
       }
       if (!plan.restricted) {
-        for (const c of committed.conditions) if (!fresh.conditions.some((d) => d.name === c.name)) differs.push(`${c.name}/ (not produced by this code)`);
-        for (const o of committed.outputs) if (!fresh.outputs.some((d) => d.file === o.file)) differs.push(`${o.file} (pinned in manifest.json, not produced by this code)`);
+        for (const c of committed.conditions)
+          if (!fresh.conditions.some((d) => d.name === c.name)) differs.push(`${c.name}/ (not produced by this code)`);
+        for (const o of committed.outputs)
+          if (!fresh.outputs.some((d) => d.file === o.file))
+            differs.push(`${o.file} (pinned in manifest.json, not produced by this code)`);
       }
     }
     let pinnedOnly = 0;
     for (const o of fresh.outputs) {
       const pin = committed?.outputs.find((c) => c.file === o.file);
-      if (committed && pin?.sha256 !== o.sha256) differs.push(`${o.file} (manifest.json pins ${pin?.sha256 ?? 'nothing'}, regeneration gives ${o.sha256})`);
+      if (committed && pin?.sha256 !== o.sha256)
+        differs.push(`${o.file} (manifest.json pins ${pin?.sha256 ?? 'nothing'}, regeneration gives ${o.sha256})`);
       const actual = await textHash(join(plan.outDir, o.file));
       if (actual === undefined && o.file.endsWith('.gz') && pin?.sha256 === o.sha256) pinnedOnly += 1;
       else if (actual !== o.sha256) differs.push(o.file);
     }
-    if (committed) for (const f of unpinnedFiles(plan.outDir, committed)) differs.push(messages.PL_RESULTS_FILE_EXTRA(f));
+    if (committed)
+      for (const f of unpinnedFiles(plan.outDir, committed)) differs.push(messages.PL_RESULTS_FILE_EXTRA(f));
     // What a killed or running writer left is not output this code produces, whatever it holds.
     for (const d of findDebris(plan.outDir)) differs.push(messages.PL_RESULTS_DEBRIS(d.name, d.pid));
     if (differs.length > 0) throw failure('PL_CHECK_DIFFERS', differs);
-    io.stdout(notices.experimentCheckPassed(relativePath(plan.outDir, io.cwd), fresh.outputs.length, fresh.conditions.length, fresh.fixtures.length, pinnedOnly));
+    io.stdout(
+      notices.experimentCheckPassed(
+        relativePath(plan.outDir, io.cwd),
+        fresh.outputs.length,
+        fresh.conditions.length,
+        fresh.fixtures.length,
+        pinnedOnly,
+      ),
+    );
     return 0;
   } finally {
     rmSync(temp, { recursive: true, force: true });

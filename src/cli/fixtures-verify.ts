@@ -11,7 +11,15 @@ import { loadFixture } from '../load/fixtures.js';
 import { forEachGenerated } from '../corpus/corpus.js';
 import { DEFAULT_REMOVABLE_SHARE } from '../corpus/compose.js';
 import { counterfactualProblems, problemText } from '../oracle/counterfactual.js';
-import { diffEntries, FIXTURE_MANIFEST_FILE, inputFiles, manifestScope, readFixtureManifest, type Entry, type EntryDiff } from '../study/manifest.js';
+import {
+  diffEntries,
+  FIXTURE_MANIFEST_FILE,
+  inputFiles,
+  manifestScope,
+  readFixtureManifest,
+  type Entry,
+  type EntryDiff,
+} from '../study/manifest.js';
 import { messages, notices } from '../messages.js';
 import { defineCommand, type Values } from './command.js';
 import type { CliIO } from './io.js';
@@ -25,7 +33,8 @@ export const fixturesVerifyCommand = defineCommand({
   meta: {
     name: 'fixtures-verify',
     script: 'fixtures:verify',
-    description: 'manifest hashes, schema, the counterfactual rule on every oracle, and a regeneration of the generated corpus from its seed',
+    description:
+      'manifest hashes, schema, the counterfactual rule on every oracle, and a regeneration of the generated corpus from its seed',
     about: `Checks every fixture and oracle under the manifest's folder against the manifest's sha256s (a manifest names
 files from its folder's parent: fixtures/MANIFEST.json from the package root), validates each one, checks
 each oracle against its obligations (an item labelled necessary must lose an obligation when removed alone,
@@ -45,11 +54,19 @@ async function fixturesVerify(flags: Values<typeof FLAGS>, io: CliIO): Promise<n
   const { dir, root } = manifestScope(manifestPath);
   const onDisk = inputFiles(dir, root);
   const byFile = (a: Entry, b: Entry) => byCodeUnit(a.file, b.file);
-  const problems = diffEntries([...manifest.fixtures, ...manifest.oracles].sort(byFile), [...onDisk.fixtures, ...onDisk.oracles].sort(byFile)).map(problemOf);
+  const problems = diffEntries(
+    [...manifest.fixtures, ...manifest.oracles].sort(byFile),
+    [...onDisk.fixtures, ...onDisk.oracles].sort(byFile),
+  ).map(problemOf);
   for (const f of onDisk.fixtures) {
     try {
       const loaded = loadFixture(f.path, root);
-      if (loaded.oracle) problems.push(...counterfactualProblems(loaded.fixture, loaded.oracle).map((p) => problemText(loaded.oracleFile ?? loaded.file, p)));
+      if (loaded.oracle)
+        problems.push(
+          ...counterfactualProblems(loaded.fixture, loaded.oracle).map((p) =>
+            problemText(loaded.oracleFile ?? loaded.file, p),
+          ),
+        );
     } catch (err) {
       if (!(err instanceof PrunelabError)) throw err;
       problems.push(err.message);
@@ -78,27 +95,49 @@ async function fixturesVerify(flags: Values<typeof FLAGS>, io: CliIO): Promise<n
       if (have !== want) problems.push(messages.PL_VERIFY_GROUND_TRUTH(file, want, have));
       return 0;
     };
-    forEachGenerated(manifest.generator.seed, manifest.generator.count, manifest.generator.removableShare ?? DEFAULT_REMOVABLE_SHARE, (g) => {
-      compare(join(out, g.fixtureName), g.fixtureText);
-      compare(join(out, g.oracleName), g.oracleText);
-      generated += 1;
-    });
+    forEachGenerated(
+      manifest.generator.seed,
+      manifest.generator.count,
+      manifest.generator.removableShare ?? DEFAULT_REMOVABLE_SHARE,
+      (g) => {
+        compare(join(out, g.fixtureName), g.fixtureText);
+        compare(join(out, g.oracleName), g.oracleText);
+        generated += 1;
+      },
+    );
     const present = existsSync(out)
-      ? [...readdirSync(out).filter(isFixtureName).map((n) => join(out, n)), ...(existsSync(join(out, 'oracles')) ? readdirSync(join(out, 'oracles')).map((n) => join(out, 'oracles', n)) : [])]
+      ? [
+          ...readdirSync(out)
+            .filter(isFixtureName)
+            .map((n) => join(out, n)),
+          ...(existsSync(join(out, 'oracles'))
+            ? readdirSync(join(out, 'oracles')).map((n) => join(out, 'oracles', n))
+            : []),
+        ]
       : [];
     for (const path of present.map((p) => relativePath(p, root)).sort(byCodeUnit)) {
       if (!expected.has(path)) problems.push(messages.PL_VERIFY_NOT_GENERATED(path));
     }
   }
   if (problems.length > 0) throw input('PL_VERIFY_PROBLEMS', shown, problems);
-  io.stdout(notices.fixturesVerified(shown, manifest.fixtures.length, manifest.oracles.length, manifest.generator ? { count: generated, seed: manifest.generator.seed } : null));
+  io.stdout(
+    notices.fixturesVerified(
+      shown,
+      manifest.fixtures.length,
+      manifest.oracles.length,
+      manifest.generator ? { count: generated, seed: manifest.generator.seed } : null,
+    ),
+  );
   return 0;
 }
 
 function problemOf(d: EntryDiff): string {
   switch (d.change) {
-    case 'missing': return messages.PL_VERIFY_MISSING(d.file, d.expected);
-    case 'changed': return messages.PL_VERIFY_CHANGED(d.file, d.expected, d.actual);
-    case 'extra': return messages.PL_VERIFY_EXTRA(d.file, d.actual);
+    case 'missing':
+      return messages.PL_VERIFY_MISSING(d.file, d.expected);
+    case 'changed':
+      return messages.PL_VERIFY_CHANGED(d.file, d.expected, d.actual);
+    case 'extra':
+      return messages.PL_VERIFY_EXTRA(d.file, d.actual);
   }
 }

@@ -29,9 +29,17 @@ export function artifactJsonSchema(): string {
   const out = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'output', target: 'draft-2020-12' });
   const doc = {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
-    title: 'prunelab run artifacts: decisions.jsonl lines, points.jsonl lines, points.csv rows, summary.json, manifest.json, run.json',
+    title:
+      'prunelab run artifacts: decisions.jsonl lines, points.jsonl lines, points.csv rows, summary.json, manifest.json, run.json',
     description: 'Generated from src/artifacts/schema.ts by `npm run generate`; do not edit by hand.',
-    $defs: { DecisionRecord: out(DecisionRecord), PointMeasures: out(PointMeasures), PointRow: out(PointRow), Summary: out(Summary), Manifest: out(Manifest), RunRecord: out(RunRecord) },
+    $defs: {
+      DecisionRecord: out(DecisionRecord),
+      PointMeasures: out(PointMeasures),
+      PointRow: out(PointRow),
+      Summary: out(Summary),
+      Manifest: out(Manifest),
+      RunRecord: out(RunRecord),
+    },
   };
   return `${JSON.stringify(doc, null, 2)}\n`;
 }
@@ -56,7 +64,9 @@ export const RESULTS_DIR = 'results';
 
 /** The summaries of the committed study, in the registry's order. */
 function committedSummaries(dir: string): Summary[] {
-  const names = allConditions().map((c) => c.name).filter((n) => existsSync(join(dir, n, 'summary.json')));
+  const names = allConditions()
+    .map((c) => c.name)
+    .filter((n) => existsSync(join(dir, n, 'summary.json')));
   return names.map((n) => Summary.parse(JSON.parse(readFileSync(join(dir, n, 'summary.json'), 'utf8'))));
 }
 
@@ -76,10 +86,18 @@ function replaceSection(readme: string, name: string, body: string): string {
 export function readmeWithGeneratedTables(readme: string, root: string, commands: readonly Command[]): string {
   const canonical = loadFixtures(resolve(root, CANONICAL_DIR), root);
   const withCommands = replaceSection(readme, 'commands', renderCommandsMarkdown(commands));
-  const withConditions = replaceSection(withCommands, 'conditions', renderConditionsMarkdown(builtInRegistry().registered));
+  const withConditions = replaceSection(
+    withCommands,
+    'conditions',
+    renderConditionsMarkdown(builtInRegistry().registered),
+  );
   const withFixtures = replaceSection(withConditions, 'canonical', renderFixturesMarkdown(canonical, tokenCounter()));
   const summaries = committedSummaries(resolve(root, RESULTS_DIR));
-  return replaceSection(replaceSection(withFixtures, 'results', renderResultsMarkdown(summaries)), 'behaviour', renderBehaviourMarkdown(summaries));
+  return replaceSection(
+    replaceSection(withFixtures, 'results', renderResultsMarkdown(summaries)),
+    'behaviour',
+    renderBehaviourMarkdown(summaries),
+  );
 }
 
 export const COMMANDS_DOC = 'docs/commands.md';
@@ -101,7 +119,10 @@ async function generate(io: CliIO, commands: readonly Command[]): Promise<number
   writeAtomic(resolve(io.cwd, SCHEMA_PATH), fixtureJsonSchema());
   writeAtomic(resolve(io.cwd, ARTIFACT_SCHEMA_PATH), artifactJsonSchema());
   const files = studyFiles(STUDY.name);
-  writeAtomic(resolve(io.cwd, files.prose), renderPreregistrationMarkdown(loadPreregistration(io.cwd, files.preregistration).preregistration));
+  writeAtomic(
+    resolve(io.cwd, files.prose),
+    renderPreregistrationMarkdown(loadPreregistration(io.cwd, files.preregistration).preregistration),
+  );
   const readme = resolve(io.cwd, README_PATH);
   writeAtomic(resolve(io.cwd, COMMANDS_DOC), renderCommandsDoc(commands));
   writeAtomic(readme, readmeWithGeneratedTables(readFileSync(readme, 'utf8'), io.cwd, commands));

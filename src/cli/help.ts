@@ -16,7 +16,8 @@ function label(name: string, flag: Flag): string {
 function facts(flag: Flag): string[] {
   const out: string[] = [];
   if (flag.type === 'enum') out.push(`one of ${flag.options.join(', ')}`);
-  if ((flag.type === 'string' || flag.type === 'enum') && flag.default !== undefined) out.push(`default ${flag.default}`);
+  if ((flag.type === 'string' || flag.type === 'enum') && flag.default !== undefined)
+    out.push(`default ${flag.default}`);
   if ((flag.type === 'string' || flag.type === 'positional') && flag.required) out.push('required');
   if (flag.type === 'string' && flag.multiple) out.push('repeatable');
   return out;
@@ -43,13 +44,20 @@ function wrap(text: string, indent: number, width: number): string[] {
 
 /** A text's paragraphs (blank-line separated), each on one line. */
 function paragraphs(text: string): string[] {
-  return text.split(/\n\s*\n/).map((p) => p.replace(/\s+/g, ' ').trim()).filter(Boolean);
+  return text
+    .split(/\n\s*\n/)
+    .map((p) => p.replace(/\s+/g, ' ').trim())
+    .filter(Boolean);
 }
 
 /** Every entry of a command's definition, the help flag last. */
 function entries(command: Command): [string, Flag][] {
   const all = Object.entries(command.args);
-  return [...all.filter(([, f]) => f.type === 'positional'), ...all.filter(([, f]) => f.type !== 'positional'), ['help', HELP_FLAG]];
+  return [
+    ...all.filter(([, f]) => f.type === 'positional'),
+    ...all.filter(([, f]) => f.type !== 'positional'),
+    ['help', HELP_FLAG],
+  ];
 }
 
 /** The usage lines: the definition's own, or the required flags, `[options]` and the files. */
@@ -57,8 +65,12 @@ export function usageLines(command: Command): string[] {
   if (command.meta.usage) return [...command.meta.usage];
   const flags = Object.entries(command.args);
   const required = flags.filter(([, f]) => f.type === 'string' && f.required).map(([n, f]) => label(n, f));
-  const files = flags.filter(([, f]) => f.type === 'positional').map(([n, f]) => (f.type === 'positional' && f.required ? label(n, f) : `[${label(n, f)}]`));
-  const optional = flags.some(([, f]) => !(f.type === 'string' && f.required) && f.type !== 'positional') ? ['[options]'] : [];
+  const files = flags
+    .filter(([, f]) => f.type === 'positional')
+    .map(([n, f]) => (f.type === 'positional' && f.required ? label(n, f) : `[${label(n, f)}]`));
+  const optional = flags.some(([, f]) => !(f.type === 'string' && f.required) && f.type !== 'positional')
+    ? ['[options]']
+    : [];
   return [[...required, ...optional, ...files].join(' ')];
 }
 
@@ -75,14 +87,21 @@ export function renderHelp(command: Command): string {
     if (l.length + 2 > column) lines.push(`  ${l}`, ...body.map((b) => `${' '.repeat(2 + column)}${b}`));
     else lines.push(`  ${l.padEnd(column)}${body[0]}`, ...body.slice(1).map((b) => `${' '.repeat(2 + column)}${b}`));
   }
-  const about = paragraphs(command.meta.about ?? command.meta.description).map((p) => `${wrap(p, 0, WIDTH).join('\n')}\n\n`).join('');
-  return `${usageLines(command).map((u) => invocation(command, u)).join('\n')}\n\n${about}${lines.join('\n')}\n`;
+  const about = paragraphs(command.meta.about ?? command.meta.description)
+    .map((p) => `${wrap(p, 0, WIDTH).join('\n')}\n\n`)
+    .join('');
+  return `${usageLines(command)
+    .map((u) => invocation(command, u))
+    .join('\n')}\n\n${about}${lines.join('\n')}\n`;
 }
 
 /** `prunelab --help`: every command with what it does. */
 export function renderProgramHelp(commands: readonly Command[], version: string): string {
   const width = Math.max(...commands.map((c) => c.meta.name.length)) + 2;
-  const rows = commands.map((c) => `  ${c.meta.name.padEnd(width)}${wrap(c.meta.description, 2 + width, WIDTH).join(`\n${' '.repeat(2 + width)}`)}`);
+  const rows = commands.map(
+    (c) =>
+      `  ${c.meta.name.padEnd(width)}${wrap(c.meta.description, 2 + width, WIDTH).join(`\n${' '.repeat(2 + width)}`)}`,
+  );
   return `prunelab ${version}: when may an agent remove items from its own context
 
 usage: npx tsx src/cli/bin.ts COMMAND [options]   (or npm run SCRIPT -- [options]: each command's script is in its help)
@@ -100,7 +119,9 @@ const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/</g, '&lt;').replac
 /** The README's command table: one row per command, its script, what it does and its options. */
 export function renderCommandsMarkdown(commands: readonly Command[]): string {
   const rows = commands.map((c) => {
-    const options = entries(c).map(([n, f]) => `\`${label(n, f)}\``).join(', ');
+    const options = entries(c)
+      .map(([n, f]) => `\`${label(n, f)}\``)
+      .join(', ');
     return `| [\`npm run ${c.meta.script}\`](docs/commands.md#${c.meta.name}) | ${cell(c.meta.description)} | ${cell(options)} |`;
   });
   return ['| command | what it does | options |', '|---|---|---|', ...rows].join('\n') + '\n';
@@ -115,7 +136,7 @@ export function renderCommandsDoc(commands: readonly Command[]): string {
     '',
     'Every command is `tsx src/cli/bin.ts COMMAND`, entered through its npm script (`npm run SCRIPT -- [options]`);',
     '`npx tsx src/cli/bin.ts --help` lists them and `--version` prints the version; `COMMAND --help` prints one. An',
-    'unknown flag, a value outside a flag\'s choices or a missing required flag stops with exit 2 and a message',
+    "unknown flag, a value outside a flag's choices or a missing required flag stops with exit 2 and a message",
     'naming the flag and what it accepts.',
     '',
   ];
@@ -125,7 +146,12 @@ export function renderCommandsDoc(commands: readonly Command[]): string {
     out.push('| option | meaning | choices | default |', '|---|---|---|---|');
     for (const [n, f] of entries(c)) {
       const choices = f.type === 'enum' ? f.options.map((o) => `\`${o}\``).join(', ') : '';
-      const fallback = (f.type === 'string' || f.type === 'enum') && f.default !== undefined ? `\`${f.default}\`` : (f.type === 'string' || f.type === 'positional') && f.required ? 'required' : '';
+      const fallback =
+        (f.type === 'string' || f.type === 'enum') && f.default !== undefined
+          ? `\`${f.default}\``
+          : (f.type === 'string' || f.type === 'positional') && f.required
+            ? 'required'
+            : '';
       const notes = f.type === 'string' && f.multiple ? ' (repeatable)' : '';
       out.push(`| \`${label(n, f)}\` | ${cell(f.description)}${notes} | ${choices} | ${fallback} |`);
     }

@@ -14,10 +14,30 @@ import type { CliIO } from './io.js';
 import { notices } from '../messages.js';
 
 const FLAGS = {
-  files: { type: 'positional', valueHint: 'FILE', required: true, missing: 'PL_USAGE_IMPORT_FILES', description: 'recorded session files' },
-  format: { type: 'enum', valueHint: 'F', options: FORMATS, description: 'the sessions\' format; the format is also detected, and must match' },
-  out: { type: 'string', valueHint: 'DIR', required: true, missing: 'PL_USAGE_IMPORT_OUT', description: 'where the fixtures go, one <format>.<name>.json per session' },
-  'no-redact': { type: 'boolean', description: 'keep credential-looking strings (a warning is printed); by default they are replaced' },
+  files: {
+    type: 'positional',
+    valueHint: 'FILE',
+    required: true,
+    missing: 'PL_USAGE_IMPORT_FILES',
+    description: 'recorded session files',
+  },
+  format: {
+    type: 'enum',
+    valueHint: 'F',
+    options: FORMATS,
+    description: "the sessions' format; the format is also detected, and must match",
+  },
+  out: {
+    type: 'string',
+    valueHint: 'DIR',
+    required: true,
+    missing: 'PL_USAGE_IMPORT_OUT',
+    description: 'where the fixtures go, one <format>.<name>.json per session',
+  },
+  'no-redact': {
+    type: 'boolean',
+    description: 'keep credential-looking strings (a warning is printed); by default they are replaced',
+  },
   json: { type: 'boolean', description: 'print the import report as JSON' },
 } as const;
 
@@ -27,7 +47,8 @@ export const importCommand = defineCommand({
     script: 'import',
     description: `recorded sessions (${FORMATS.join(', ')}) to fixtures`,
     usage: ['[--format F] FILE... --out DIR'],
-    about: 'Turns recorded agent sessions into prunelab fixtures (no oracle: they run through every condition, unscored).',
+    about:
+      'Turns recorded agent sessions into prunelab fixtures (no oracle: they run through every condition, unscored).',
   },
   args: FLAGS,
   run: ({ args, positionals, io }) => importSessions(args, positionals, io),
@@ -36,19 +57,32 @@ export const importCommand = defineCommand({
 async function importSessions(flags: Values<typeof FLAGS>, positionals: readonly string[], io: CliIO): Promise<number> {
   const format = flags.format;
   const outDir = resolve(io.cwd, flags.out);
-  if (existsSync(outDir) && !statSync(outDir).isDirectory()) throw usage('PL_USAGE_OUT_NOT_DIR', relativePath(outDir, io.cwd));
+  if (existsSync(outDir) && !statSync(outDir).isDirectory())
+    throw usage('PL_USAGE_OUT_NOT_DIR', relativePath(outDir, io.cwd));
   const redact = !flags['no-redact'];
   if (!redact) io.stderr(notices.noRedactWarning());
-  const traces = await importTraces(positionals.map((p) => ({ path: resolve(io.cwd, p), shownAs: p })), { ...(format ? { format } : {}), redact, tokens: tokenCounter() });
+  const traces = await importTraces(
+    positionals.map((p) => ({ path: resolve(io.cwd, p), shownAs: p })),
+    { ...(format ? { format } : {}), redact, tokens: tokenCounter() },
+  );
   for (const t of traces) writeAtomic(join(outDir, `${t.fixture.id}.json`), fixtureText(t.fixture));
-  io.stdout(flags.json ? `${JSON.stringify(traces.map(reportRow), null, 2)}\n` : renderImportReport(traces, relativePath(outDir, io.cwd)));
+  io.stdout(
+    flags.json
+      ? `${JSON.stringify(traces.map(reportRow), null, 2)}\n`
+      : renderImportReport(traces, relativePath(outDir, io.cwd)),
+  );
   return 0;
 }
 
 function reportRow(t: ImportedTrace) {
   return {
-    file: t.file, format: t.format, fixture: t.fixture.id, items: t.fixture.items.length, tokens: t.tokens,
-    prunePoints: t.fixture.prunePoints.map((p) => p.id), timestamps: t.fixture.imported!.timestamps,
+    file: t.file,
+    format: t.format,
+    fixture: t.fixture.id,
+    items: t.fixture.items.length,
+    tokens: t.tokens,
+    prunePoints: t.fixture.prunePoints.map((p) => p.id),
+    timestamps: t.fixture.imported!.timestamps,
     redaction: t.fixture.imported!.redaction,
   };
 }
@@ -57,7 +91,10 @@ export function renderImportReport(traces: readonly ImportedTrace[], out: string
   const kinds = REDACTION_KINDS.filter((k) => traces.some((t) => t.redactions[k] > 0));
   const rows = traces.map((t) => {
     const red = t.fixture.imported!.redaction.enabled
-      ? (kinds.map((k) => `${k} ${t.redactions[k]}`).filter((s) => !s.endsWith(' 0')).join(', ') || 'none found')
+      ? kinds
+          .map((k) => `${k} ${t.redactions[k]}`)
+          .filter((s) => !s.endsWith(' 0'))
+          .join(', ') || 'none found'
       : 'OFF (--no-redact)';
     return `| ${t.file} | ${t.format} | ${t.fixture.id} | ${t.fixture.items.length} | ${t.tokens} | ${t.fixture.prunePoints.map((p) => p.id).join(', ')} | ${t.fixture.imported!.timestamps} | ${red} |`;
   });

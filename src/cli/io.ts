@@ -17,5 +17,6 @@ export interface CliIO {
  */
 export function clearDebris(dir: string, io: CliIO): void {
   const r = recoverDebris(dir);
-  if (r.finished.length + r.removed.length > 0) io.stderr(notices.debrisCleared(relativePath(dir, io.cwd), r.finished, r.removed));
+  if (r.finished.length + r.removed.length > 0)
+    io.stderr(notices.debrisCleared(relativePath(dir, io.cwd), r.finished, r.removed));
 }

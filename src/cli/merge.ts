@@ -24,10 +24,20 @@ import type { CliIO } from './io.js';
 
 const FLAGS = {
   shards: {
-    type: 'positional', valueHint: 'SHARD_DIR', required: true, missing: 'PL_MERGE_NEEDS_SHARDS',
-    description: 'the folders written by npm run experiment -- --shard i/n --out SHARD_DIR: every shard of one run, in any order',
+    type: 'positional',
+    valueHint: 'SHARD_DIR',
+    required: true,
+    missing: 'PL_MERGE_NEEDS_SHARDS',
+    description:
+      'the folders written by npm run experiment -- --shard i/n --out SHARD_DIR: every shard of one run, in any order',
   },
-  out: { type: 'string', valueHint: 'DIR', required: true, missing: 'PL_MERGE_NEEDS_SHARDS', description: 'where the joined run goes; it must not exist or be empty' },
+  out: {
+    type: 'string',
+    valueHint: 'DIR',
+    required: true,
+    missing: 'PL_MERGE_NEEDS_SHARDS',
+    description: 'where the joined run goes; it must not exist or be empty',
+  },
 } as const;
 
 export const mergeCommand = defineCommand({
@@ -53,19 +63,28 @@ interface Part {
 
 async function merge(flags: Values<typeof FLAGS>, positionals: readonly string[], io: CliIO): Promise<number> {
   const outDir = resolve(io.cwd, flags.out);
-  if (existsSync(outDir) && readdirSync(outDir).length > 0) throw usage('PL_MERGE_OUT_EXISTS', relativePath(outDir, io.cwd));
-  const parts = positionals.map((d) => readPart(resolve(io.cwd, d), io.cwd)).sort((a, b) => a.record.index - b.record.index);
+  if (existsSync(outDir) && readdirSync(outDir).length > 0)
+    throw usage('PL_MERGE_OUT_EXISTS', relativePath(outDir, io.cwd));
+  const parts = positionals
+    .map((d) => readPart(resolve(io.cwd, d), io.cwd))
+    .sort((a, b) => a.record.index - b.record.index);
   checkParts(parts, io.cwd);
   const first = parts[0]!;
-  const infos = first.manifest.conditions.map((c) => ({ name: c.name, layer: c.layer, rung: c.rung, version: c.version }) as ConditionInfo);
+  const infos = first.manifest.conditions.map(
+    (c) => ({ name: c.name, layer: c.layer, rung: c.rung, version: c.version }) as ConditionInfo,
+  );
   const writer = new RunWriter(outDir, infos, { exploratory: first.manifest.study.exploratory, bulk: () => false });
   try {
     const summaries: Summary[] = [];
     for (const c of first.manifest.conditions) summaries.push(await mergeCondition(c.name, parts, writer));
-    const calls = (role: string): ModelCalls => parts.reduce((n, p) => {
-      const own = p.manifest.models.find((m) => m.role === role)?.calls;
-      return { finished: n.finished + (own?.finished ?? 0), failed: n.failed + (own?.failed ?? 0) };
-    }, { finished: 0, failed: 0 });
+    const calls = (role: string): ModelCalls =>
+      parts.reduce(
+        (n, p) => {
+          const own = p.manifest.models.find((m) => m.role === role)?.calls;
+          return { finished: n.finished + (own?.finished ?? 0), failed: n.failed + (own?.failed ?? 0) };
+        },
+        { finished: 0, failed: 0 },
+      );
     const { conditions: _c, outputs: _o, ...fixed } = first.manifest;
     const { manifestSha256: _m, ...run } = first.run;
     writer.finish(summaries, {
@@ -78,7 +97,14 @@ async function merge(flags: Values<typeof FLAGS>, positionals: readonly string[]
     writer.abort();
     throw err;
   }
-  io.stdout(notices.shardsMerged(relativePath(outDir, io.cwd), parts.length, first.manifest.conditions.length, first.record.fixtures));
+  io.stdout(
+    notices.shardsMerged(
+      relativePath(outDir, io.cwd),
+      parts.length,
+      first.manifest.conditions.length,
+      first.record.fixtures,
+    ),
+  );
   return 0;
 }
 
@@ -86,7 +112,12 @@ function readPart(dir: string, cwd: string): Part {
   const where = relativePath(dir, cwd);
   const manifest = readManifest(dir);
   if (!manifest) throw input('PL_MERGE_BAD_SHARD', where, 'no readable manifest.json');
-  if (manifest.incomplete) throw input('PL_MERGE_BAD_SHARD', where, 'an incomplete run (stopped by --max-cost-usd); finish it with --resume first');
+  if (manifest.incomplete)
+    throw input(
+      'PL_MERGE_BAD_SHARD',
+      where,
+      'an incomplete run (stopped by --max-cost-usd); finish it with --resume first',
+    );
   const record = readShardRecord(dir);
   let run: RunRecord;
   try {
@@ -100,23 +131,47 @@ function readPart(dir: string, cwd: string): Part {
 /** Every shard of one run, each once, with the same inputs apart from their fixtures and call counts. */
 function checkParts(parts: readonly Part[], cwd: string): void {
   const first = parts[0]!;
-  const signature = (p: Part) => JSON.stringify({ ...p.manifest, fixtures: null, outputs: null, models: p.manifest.models.map(({ calls: _c, ...m }) => m), conditions: p.manifest.conditions });
+  const signature = (p: Part) =>
+    JSON.stringify({
+      ...p.manifest,
+      fixtures: null,
+      outputs: null,
+      models: p.manifest.models.map(({ calls: _c, ...m }) => m),
+      conditions: p.manifest.conditions,
+    });
   parts.forEach((p, i) => {
     const bad = (problem: string) => input('PL_MERGE_BAD_SHARD', relativePath(p.dir, cwd), problem);
-    if (p.record.count !== first.record.count || p.record.fixtures !== first.record.fixtures) throw bad(`shard ${p.record.index}/${p.record.count} of ${p.record.fixtures} fixtures, where the first is of ${first.record.count} shards and ${first.record.fixtures} fixtures`);
+    if (p.record.count !== first.record.count || p.record.fixtures !== first.record.fixtures)
+      throw bad(
+        `shard ${p.record.index}/${p.record.count} of ${p.record.fixtures} fixtures, where the first is of ${first.record.count} shards and ${first.record.fixtures} fixtures`,
+      );
     if (p.record.index !== i + 1) throw bad(`shard ${i + 1} of ${first.record.count} is missing or given twice`);
-    if (signature(p) !== signature(first)) throw bad('its run had other inputs (seed, timing, conditions, package, study or models) than the first shard');
+    if (signature(p) !== signature(first))
+      throw bad('its run had other inputs (seed, timing, conditions, package, study or models) than the first shard');
   });
-  if (parts.length !== first.record.count) throw input('PL_MERGE_BAD_SHARD', relativePath(first.dir, cwd), `${parts.length} shards given, the run has ${first.record.count}`);
+  if (parts.length !== first.record.count)
+    throw input(
+      'PL_MERGE_BAD_SHARD',
+      relativePath(first.dir, cwd),
+      `${parts.length} shards given, the run has ${first.record.count}`,
+    );
   const fixtures = parts.reduce((n, p) => n + p.manifest.fixtures.length, 0);
-  if (fixtures !== first.record.fixtures) throw input('PL_MERGE_BAD_SHARD', relativePath(first.dir, cwd), `the shards hold ${fixtures} fixtures, the run has ${first.record.fixtures}`);
+  if (fixtures !== first.record.fixtures)
+    throw input(
+      'PL_MERGE_BAD_SHARD',
+      relativePath(first.dir, cwd),
+      `the shards hold ${fixtures} fixtures, the run has ${first.record.fixtures}`,
+    );
 }
 
 /** A JSONL file's lines, decompressed when it is gzip; none when it is absent. */
 async function* linesOf(path: string): AsyncGenerator<string> {
   if (!existsSync(path)) return;
   const stream = createReadStream(path);
-  const lines = createInterface({ input: path.endsWith('.gz') ? stream.pipe(createGunzip()) : stream, crlfDelay: Infinity });
+  const lines = createInterface({
+    input: path.endsWith('.gz') ? stream.pipe(createGunzip()) : stream,
+    crlfDelay: Infinity,
+  });
   for await (const line of lines) if (line !== '') yield line;
 }
 
@@ -155,7 +210,10 @@ async function mergeCondition(name: string, parts: readonly Part[], writer: RunW
       }
     }
     for (const f of part.manifest.fixtures) economics.push(...(byFixture.get(f.id) ?? []));
-    for (const [file, kind] of [[LAYOUT.bulkDecisions, 'bulkDecisions'], [LAYOUT.bulkPoints, 'bulkPoints']] as const) {
+    for (const [file, kind] of [
+      [LAYOUT.bulkDecisions, 'bulkDecisions'],
+      [LAYOUT.bulkPoints, 'bulkPoints'],
+    ] as const) {
       // The run writes a compressed log one fixture at a time; so does the merge, to cut the same gzip members.
       let fixture: string | null = null;
       let chunk = '';
@@ -173,14 +231,29 @@ async function mergeCondition(name: string, parts: readonly Part[], writer: RunW
   }
   const s = head!;
   const info = {
-    name: s.condition, layer: s.layer, rung: s.rung, version: s.policyVersion, upperRisk: s.upperRisk, parameters: s.parameters,
+    name: s.condition,
+    layer: s.layer,
+    rung: s.rung,
+    version: s.policyVersion,
+    upperRisk: s.upperRisk,
+    parameters: s.parameters,
     ...(s.sweepOf ? { sweepOf: s.sweepOf } : {}),
   } as ConditionInfo;
   // The summary's behaviour block names its reader; the merge judges nothing.
   const reader: Reader = {
-    label: s.behaviour.reader, epochs: s.behaviour.epochs, temperature: s.behaviour.temperature, seeds: s.behaviour.seeds,
-    judge: () => { throw new Error('internal: merge judges no probe'); },
+    label: s.behaviour.reader,
+    epochs: s.behaviour.epochs,
+    temperature: s.behaviour.temperature,
+    seeds: s.behaviour.seeds,
+    judge: () => {
+      throw new Error('internal: merge judges no probe');
+    },
   };
-  const options = { exploratory: s.exploratory, timing: parseTiming(s.timing), placeholders: s.placeholders, tokens: tokenCounter() };
+  const options = {
+    exploratory: s.exploratory,
+    timing: parseTiming(s.timing),
+    placeholders: s.placeholders,
+    tokens: tokenCounter(),
+  };
   return summarise(info, options, reader, { perFixture, removedBy: removed, charges, economics });
 }

@@ -13,46 +13,94 @@ import { integerFlag } from './args.js';
 import type { Values } from './command.js';
 import type { CliIO } from './io.js';
 
-export const MODEL_DEFAULTS = { provider: 'embedded', reader: 'embedded', concurrency: 4, llmCache: 'record', cacheDir: '.llm-cache', epochs: 1, timeoutMs: 60_000, batchPollSeconds: 60 } as const;
+export const MODEL_DEFAULTS = {
+  provider: 'embedded',
+  reader: 'embedded',
+  concurrency: 4,
+  llmCache: 'record',
+  cacheDir: '.llm-cache',
+  epochs: 1,
+  timeoutMs: 60_000,
+  batchPollSeconds: 60,
+} as const;
 
 export const READERS = ['embedded', 'model'] as const;
 
 export const MODEL_FLAGS = {
   provider: {
-    type: 'enum', valueHint: 'P', options: PROVIDERS, default: MODEL_DEFAULTS.provider,
-    description: 'who plays the predictor (and the reader with --reader model): embedded is offline; openai and anthropic call the model --model',
+    type: 'enum',
+    valueHint: 'P',
+    options: PROVIDERS,
+    default: MODEL_DEFAULTS.provider,
+    description:
+      'who plays the predictor (and the reader with --reader model): embedded is offline; openai and anthropic call the model --model',
   },
   model: { type: 'string', valueHint: 'ID', description: 'the model id; required for openai and anthropic' },
   reader: {
-    type: 'enum', valueHint: 'R', options: READERS, default: MODEL_DEFAULTS.reader,
+    type: 'enum',
+    valueHint: 'R',
+    options: READERS,
+    default: MODEL_DEFAULTS.reader,
     description: 'embedded: the structural reader; model: probes answered by --provider',
   },
   epochs: {
-    type: 'string', valueHint: 'N', default: String(MODEL_DEFAULTS.epochs),
-    description: 'model reader: answer each probe N times, each epoch its own recorded call (the epoch is part of the cache key). OpenAI: temperature 0.7 (0 for one epoch), seeds seed … seed+N−1. Anthropic takes neither, so its epochs differ only by the provider\'s default sampling, recorded as temperature and seeds null',
+    type: 'string',
+    valueHint: 'N',
+    default: String(MODEL_DEFAULTS.epochs),
+    description:
+      "model reader: answer each probe N times, each epoch its own recorded call (the epoch is part of the cache key). OpenAI: temperature 0.7 (0 for one epoch), seeds seed … seed+N−1. Anthropic takes neither, so its epochs differ only by the provider's default sampling, recorded as temperature and seeds null",
   },
-  concurrency: { type: 'string', valueHint: 'N', default: String(MODEL_DEFAULTS.concurrency), description: 'model calls in flight at once' },
+  concurrency: {
+    type: 'string',
+    valueHint: 'N',
+    default: String(MODEL_DEFAULTS.concurrency),
+    description: 'model calls in flight at once',
+  },
   'timeout-ms': {
-    type: 'string', valueHint: 'N', default: String(MODEL_DEFAULTS.timeoutMs),
-    description: 'per-request timeout; timeouts, 429 and 5xx are retried (4 attempts, exponential backoff, seeded jitter, retry-after honoured)',
+    type: 'string',
+    valueHint: 'N',
+    default: String(MODEL_DEFAULTS.timeoutMs),
+    description:
+      'per-request timeout; timeouts, 429 and 5xx are retried (4 attempts, exponential backoff, seeded jitter, retry-after honoured)',
   },
   'max-cost-usd': {
-    type: 'string', valueHint: 'X',
-    description: 'stop cleanly before a call would take this invocation\'s spend past X; the conditions already complete are written to --out marked incomplete (INCOMPLETE.md), exit 1 (default: no limit)',
+    type: 'string',
+    valueHint: 'X',
+    description:
+      "stop cleanly before a call would take this invocation's spend past X; the conditions already complete are written to --out marked incomplete (INCOMPLETE.md), exit 1 (default: no limit)",
   },
   'llm-cache': {
-    type: 'enum', valueHint: 'M', options: CACHE_MODES, default: MODEL_DEFAULTS.llmCache,
+    type: 'enum',
+    valueHint: 'M',
+    options: CACHE_MODES,
+    default: MODEL_DEFAULTS.llmCache,
     description: 'record: call and store every call; replay: stored calls only, no network; off: call, store nothing',
   },
-  'cache-dir': { type: 'string', valueHint: 'DIR', default: MODEL_DEFAULTS.cacheDir, description: 'where calls are stored, one file per call' },
-  resume: { type: 'boolean', description: 'with record: reuse every stored successful call instead of calling again (finishes a budget-stopped run and replaces its incomplete output)' },
-  'estimate-cost': { type: 'boolean', description: 'print what the model calls would cost from tokenizer counts and the pricing table; calls nothing, writes nothing' },
+  'cache-dir': {
+    type: 'string',
+    valueHint: 'DIR',
+    default: MODEL_DEFAULTS.cacheDir,
+    description: 'where calls are stored, one file per call',
+  },
+  resume: {
+    type: 'boolean',
+    description:
+      'with record: reuse every stored successful call instead of calling again (finishes a budget-stopped run and replaces its incomplete output)',
+  },
+  'estimate-cost': {
+    type: 'boolean',
+    description:
+      'print what the model calls would cost from tokenizer counts and the pricing table; calls nothing, writes nothing',
+  },
   batch: {
     type: 'boolean',
-    description: 'send the calls through the provider\'s batch interface (OpenAI Batch, Anthropic Message Batches: half price, up to 24 hours); the batch id is kept in --cache-dir, so running the same command again resumes the batch; results go to the same cache as interactive calls. Needs --llm-cache record and no --max-cost-usd',
+    description:
+      "send the calls through the provider's batch interface (OpenAI Batch, Anthropic Message Batches: half price, up to 24 hours); the batch id is kept in --cache-dir, so running the same command again resumes the batch; results go to the same cache as interactive calls. Needs --llm-cache record and no --max-cost-usd",
   },
   'batch-poll-seconds': {
-    type: 'string', valueHint: 'S', default: String(MODEL_DEFAULTS.batchPollSeconds),
+    type: 'string',
+    valueHint: 'S',
+    default: String(MODEL_DEFAULTS.batchPollSeconds),
     description: 'seconds between two polls of a batch (a positive integer)',
   },
 } as const;
@@ -73,7 +121,8 @@ export function parseModelFlags(flags: Flags, io: CliIO): ModelPlan {
   let maxCostUsd: number | null = null;
   const cost = flags['max-cost-usd'];
   if (cost !== undefined) {
-    if (!/^\d+(\.\d+)?$/.test(cost)) throw usage('PL_USAGE_BAD_VALUE', '--max-cost-usd', cost, 'a non-negative amount in USD, such as 2.50');
+    if (!/^\d+(\.\d+)?$/.test(cost))
+      throw usage('PL_USAGE_BAD_VALUE', '--max-cost-usd', cost, 'a non-negative amount in USD, such as 2.50');
     maxCostUsd = Number(cost);
   }
   const batch = flags.batch ?? false;
@@ -89,13 +138,20 @@ export function parseModelFlags(flags: Flags, io: CliIO): ModelPlan {
     if (!model) throw usage('PL_USAGE_MODEL_MISSING', provider);
     ({ apiKey, baseURL } = credentialsOf(provider, io.env));
     // Replay and estimates reach no server, so they need no key.
-    if (!apiKey && cacheMode !== 'replay' && !flags['estimate-cost']) throw usage('PL_USAGE_KEY_MISSING', provider, KEY_VARIABLE[provider]);
+    if (!apiKey && cacheMode !== 'replay' && !flags['estimate-cost'])
+      throw usage('PL_USAGE_KEY_MISSING', provider, KEY_VARIABLE[provider]);
     if (maxCostUsd !== null && !hasRates(priceOf(provider, model))) {
       throw usage('PL_USAGE_BUDGET_UNPRICED', `${provider}/${model}`, relativePath(PRICING_FILE, io.cwd));
     }
   }
   return {
-    provider, model, reader, cacheMode, maxCostUsd, apiKey, baseURL,
+    provider,
+    model,
+    reader,
+    cacheMode,
+    maxCostUsd,
+    apiKey,
+    baseURL,
     epochs: positive('--epochs', flags.epochs, MODEL_DEFAULTS.epochs),
     concurrency: positive('--concurrency', flags.concurrency, MODEL_DEFAULTS.concurrency),
     timeoutMs: positive('--timeout-ms', flags['timeout-ms'], MODEL_DEFAULTS.timeoutMs),

@@ -8,14 +8,24 @@ import { relativePath } from '../fixture/canonical.js';
 
 function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: readonly string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n') + '\n';
 }
 
 export function renderConditionList(conditions: readonly ConditionInfo[]): string {
-  return table(['condition', 'layer', 'rung', 'description'], conditions.map((c) => [
-    c.name, c.layer, c.rung === null ? '-' : String(c.rung), `${c.upperRisk ? '[upper-risk] ' : ''}${c.description}`,
-  ]));
+  return table(
+    ['condition', 'layer', 'rung', 'description'],
+    conditions.map((c) => [
+      c.name,
+      c.layer,
+      c.rung === null ? '-' : String(c.rung),
+      `${c.upperRisk ? '[upper-risk] ' : ''}${c.description}`,
+    ]),
+  );
 }
 
 /** An oracle measure without an oracle prints why it is absent, never a number. */
@@ -23,20 +33,42 @@ const NO_ORACLE = 'undef (no oracle)';
 
 const pct = (r: Ratio | OracleRatio): string => {
   if (r.numerator === null) return NO_ORACLE;
-  return r.value === null ? `undef (${r.numerator}/${r.denominator})` : `${(r.value * 100).toFixed(1)}% (${r.numerator}/${r.denominator})`;
+  return r.value === null
+    ? `undef (${r.numerator}/${r.denominator})`
+    : `${(r.value * 100).toFixed(1)}% (${r.numerator}/${r.denominator})`;
 };
 
 export function renderSummaryTable(summaries: readonly Summary[], outDir: string, cwd: string): string {
   const rows = summaries.map((s) => [
-    s.condition, s.layer, s.rung === null ? '-' : String(s.rung),
+    s.condition,
+    s.layer,
+    s.rung === null ? '-' : String(s.rung),
     `${s.decisions.prune}/${s.decisions.defer}/${s.decisions.abstain}`,
-    pct(s.precision), pct(s.falsePruneRate), pct(s.coverage), pct(s.abstentionRate),
-    `${s.obligations.preserved}/${s.obligations.total}`, String(s.refetchAlerts),
+    pct(s.precision),
+    pct(s.falsePruneRate),
+    pct(s.coverage),
+    pct(s.abstentionRate),
+    `${s.obligations.preserved}/${s.obligations.total}`,
+    String(s.refetchAlerts),
     `${s.tokens.raw} -> ${s.tokens.final}`,
   ]);
-  const head = ['condition', 'layer', 'rung', 'prune/defer/abstain', 'precision', 'false-prune rate', 'coverage', 'abstention', 'obligations', 'alerts', 'tokens raw -> final'];
+  const head = [
+    'condition',
+    'layer',
+    'rung',
+    'prune/defer/abstain',
+    'precision',
+    'false-prune rate',
+    'coverage',
+    'abstention',
+    'obligations',
+    'alerts',
+    'tokens raw -> final',
+  ];
   const first = summaries[0];
-  const scope = first ? `${first.fixtures} fixtures, ${first.prunePoints} prune points, timing ${first.timing}, placeholders ${first.placeholders}` : 'no conditions';
+  const scope = first
+    ? `${first.fixtures} fixtures, ${first.prunePoints} prune points, timing ${first.timing}, placeholders ${first.placeholders}`
+    : 'no conditions';
   const reason = unscoredReason(summaries);
   const note = reason ? `\nprecision, false-prune rate and coverage are undefined (no oracle): ${reason}\n` : '';
   return `${scope}\n\n${table(head, rows)}${note}\nwritten to ${relativePath(outDir, cwd)}/\n`;
@@ -56,34 +88,64 @@ export function unscoredReason(summaries: readonly Summary[]): string | undefine
 export function renderConditionsMarkdown(registered: readonly Registered[]): string {
   const cell = (s: string) => s.replace(/\|/g, '\\|');
   const rows = registered.map(({ condition: c, definition, variant }) => {
-    const params = Object.entries(c.parameters).map(([k, v]) => `${k}=${String(v)}`).join(', ') || '-';
+    const params =
+      Object.entries(c.parameters)
+        .map(([k, v]) => `${k}=${String(v)}`)
+        .join(', ') || '-';
     const basis = c.reference ?? (c.order ? c.order.join(' → ') : '-');
     const scope = variant === 'sweep' ? undefined : definition.consumes?.predictor;
-    const flags = [c.upperRisk ? '**upper-risk**' : '', c.consultsObligations ? 'gate' : '', scope ? `predictor (${scope})` : ''].filter(Boolean).join(', ') || '-';
+    const flags =
+      [c.upperRisk ? '**upper-risk**' : '', c.consultsObligations ? 'gate' : '', scope ? `predictor (${scope})` : '']
+        .filter(Boolean)
+        .join(', ') || '-';
     return `| \`${c.name}\` | ${definition.layer} | ${c.rung ?? '-'} | ${flags} | ${cell(c.description)} | ${cell(params)} | ${cell(basis)} |`;
   });
-  return ['| condition | layer | rung | flags | what it does | parameters | order or published source |', '|---|---|---|---|---|---|---|', ...rows].join('\n') + '\n';
+  return (
+    [
+      '| condition | layer | rung | flags | what it does | parameters | order or published source |',
+      '|---|---|---|---|---|---|---|',
+      ...rows,
+    ].join('\n') + '\n'
+  );
 }
 
 /** The README's table of canonical fixtures: what each one is, and how big. */
 export function renderFixturesMarkdown(fixtures: readonly LoadedFixture[], tokensOf: TokensOf): string {
   const rows = fixtures.map(({ fixture: f, file }) => {
     const tokens = f.items.reduce((s, i) => s + tokensOf(i.content), 0);
-    const points = f.prunePoints.map((p) => `${p.id} (turn ${p.turn}${p.taskBoundary ? ', task boundary' : ''})`).join(', ');
+    const points = f.prunePoints
+      .map((p) => `${p.id} (turn ${p.turn}${p.taskBoundary ? ', task boundary' : ''})`)
+      .join(', ');
     return `| [\`${f.id}\`](${file}) | ${f.title.replace(/\|/g, '\\|')} | ${f.items.length} | ${tokens} | ${points} |`;
   });
-  return ['| fixture | what it holds | items | tokens | prune points |', '|---|---|---|---|---|', ...rows].join('\n') + '\n';
+  return (
+    ['| fixture | what it holds | items | tokens | prune points |', '|---|---|---|---|---|', ...rows].join('\n') + '\n'
+  );
 }
 
 /** The README's headline table of the committed study: every measure with its numerator and denominator. */
 export function renderResultsMarkdown(summaries: readonly Summary[]): string {
-  const r = (x: Ratio | OracleRatio) => (x.numerator === null ? `undefined (no oracle)` : x.value === null ? `undefined (${x.numerator}/${x.denominator})` : `${x.value.toFixed(3)} (${x.numerator}/${x.denominator})`);
-  const rows = summaries.map((s) => `| \`${s.condition}\` | ${s.layer} | ${s.rung ?? '-'} | ${s.decisions.prune} / ${s.decisions.defer} / ${s.decisions.abstain} | ${r(s.precision)} | ${r(s.falsePruneRate)} | ${r(s.coverage)} | ${r(s.abstentionRate)} | ${s.obligations.preserved}/${s.obligations.total} | ${s.refetchAlerts} | ${s.tokens.raw} | ${s.tokens.removed} | ${s.tokens.placeholder} | ${s.tokens.overhead} | ${s.tokens.final} |`);
+  const r = (x: Ratio | OracleRatio) =>
+    x.numerator === null
+      ? `undefined (no oracle)`
+      : x.value === null
+        ? `undefined (${x.numerator}/${x.denominator})`
+        : `${x.value.toFixed(3)} (${x.numerator}/${x.denominator})`;
+  const rows = summaries.map(
+    (s) =>
+      `| \`${s.condition}\` | ${s.layer} | ${s.rung ?? '-'} | ${s.decisions.prune} / ${s.decisions.defer} / ${s.decisions.abstain} | ${r(s.precision)} | ${r(s.falsePruneRate)} | ${r(s.coverage)} | ${r(s.abstentionRate)} | ${s.obligations.preserved}/${s.obligations.total} | ${s.refetchAlerts} | ${s.tokens.raw} | ${s.tokens.removed} | ${s.tokens.placeholder} | ${s.tokens.overhead} | ${s.tokens.final} |`,
+  );
   const first = summaries[0];
-  const scope = first ? `${first.fixtures} fixtures, ${first.prunePoints} prune points, timing \`${first.timing}\`, placeholders \`${first.placeholders}\`.\n\n` : '';
-  return scope + [
-    '| condition | layer | rung | prune / defer / abstain | precision | false-prune rate | coverage | abstention | obligations preserved | re-fetch alerts | raw tokens | removed | placeholder | overhead | final |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
-    ...rows,
-  ].join('\n') + '\n';
+  const scope = first
+    ? `${first.fixtures} fixtures, ${first.prunePoints} prune points, timing \`${first.timing}\`, placeholders \`${first.placeholders}\`.\n\n`
+    : '';
+  return (
+    scope +
+    [
+      '| condition | layer | rung | prune / defer / abstain | precision | false-prune rate | coverage | abstention | obligations preserved | re-fetch alerts | raw tokens | removed | placeholder | overhead | final |',
+      '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+      ...rows,
+    ].join('\n') +
+    '\n'
+  );
 }

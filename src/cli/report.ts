@@ -12,10 +12,16 @@ export const reportCommand = defineCommand({
     name: 'report',
     script: 'report',
     description: 'tables and charts from a results folder, after checking every file against its manifest.json',
-    about: 'Rebuilds every table and chart from a results folder without running any condition, after checking every file\nagainst its manifest.json.',
+    about:
+      'Rebuilds every table and chart from a results folder without running any condition, after checking every file\nagainst its manifest.json.',
   },
   args: {
-    results: { type: 'string', valueHint: 'DIR', default: 'results', description: 'the results folder to read and write tables/ and charts/ into' },
+    results: {
+      type: 'string',
+      valueHint: 'DIR',
+      default: 'results',
+      description: 'the results folder to read and write tables/ and charts/ into',
+    },
   },
   run: ({ args, io }) => report(args.results ?? 'results', io),
 });
@@ -26,6 +32,15 @@ async function report(results: string, io: CliIO): Promise<number> {
   clearDebris(dir, io);
   const built = await buildReport(dir, label, io.cwd, STUDY);
   writeFolders(dir, built.files);
-  io.stdout(notices.reportWritten(built.tables.length, `${label}/${TABLES_DIR}`, built.charts.length, `${label}/${CHARTS_DIR}`, built.analysis.fixtures, built.analysis.rows.length));
+  io.stdout(
+    notices.reportWritten(
+      built.tables.length,
+      `${label}/${TABLES_DIR}`,
+      built.charts.length,
+      `${label}/${CHARTS_DIR}`,
+      built.analysis.fixtures,
+      built.analysis.rows.length,
+    ),
+  );
   return 0;
 }

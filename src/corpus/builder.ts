@@ -6,7 +6,15 @@ import type { z } from 'zod';
 import type { Rng } from './rng.js';
 import { sha256 } from '../fixture/canonical.js';
 import { drawFresh } from './fresh.js';
-import type { DurablePointer, Effect, Item, SideEffectClass, Source, Status, ToolDeclaration } from '../fixture/schema.js';
+import type {
+  DurablePointer,
+  Effect,
+  Item,
+  SideEffectClass,
+  Source,
+  Status,
+  ToolDeclaration,
+} from '../fixture/schema.js';
 
 /** An item as written to the fixture file: flags that are false are left to the schema's defaults. */
 export type DraftItem = z.input<typeof Item>;
@@ -49,7 +57,10 @@ export class TrajectoryBuilder {
   /** Items each unit (episode, decoy or generic step) wrote, by unit index: the oracle's episode attribution. */
   readonly byUnit = new Map<string, string[]>();
 
-  constructor(private readonly startMs: number, private readonly idStream: Rng) {}
+  constructor(
+    private readonly startMs: number,
+    private readonly idStream: Rng,
+  ) {}
 
   /** A fresh opaque id; the stream is the fixture's own, so ids carry no order that follows roles. */
   opaque(letter: string): string {
@@ -95,7 +106,8 @@ export class TrajectoryBuilder {
 
   tool(name: string, sideEffect: SideEffectClass, description: string): string {
     const known = this.tools.get(name);
-    if (known && known.sideEffect !== sideEffect) throw new Error(`internal: tool ${name} declared as ${known.sideEffect} and ${sideEffect}`);
+    if (known && known.sideEffect !== sideEffect)
+      throw new Error(`internal: tool ${name} declared as ${known.sideEffect} and ${sideEffect}`);
     if (!known) this.tools.set(name, { name, sideEffect, description });
     return name;
   }
@@ -129,14 +141,21 @@ export class TrajectoryBuilder {
   /** Removes written items (and their attribution to units): what the composer strikes after the fact. */
   strike(ids: ReadonlySet<string>): void {
     for (let i = this.items.length - 1; i >= 0; i -= 1) if (ids.has(this.items[i]!.id)) this.items.splice(i, 1);
-    for (const [unit, list] of this.byUnit) this.byUnit.set(unit, list.filter((id) => !ids.has(id)));
+    for (const [unit, list] of this.byUnit)
+      this.byUnit.set(
+        unit,
+        list.filter((id) => !ids.has(id)),
+      );
   }
 
   /** A tool call and its result in the current turn, with opaque ids. */
   call(spec: CallSpec, result: ResultSpec): Pair {
     if (!this.tools.has(spec.tool)) throw new Error(`internal: tool ${spec.tool} used before it was declared`);
     const tool = { name: spec.tool, arguments: spec.arguments, callId: this.opaque('k') };
-    const call = this.note('model', 'tool-call', spec.content, { tool, ...(spec.effects ? { effects: spec.effects } : {}) });
+    const call = this.note('model', 'tool-call', spec.content, {
+      tool,
+      ...(spec.effects ? { effects: spec.effects } : {}),
+    });
     const res = this.note('environment', 'tool-result', result.content, {
       tool,
       status: result.status ?? { state: 'ok' },
@@ -166,7 +185,10 @@ export class TrajectoryBuilder {
 
   world() {
     return {
-      sources: [...this.sources.entries()].map(([identity, history]) => ({ identity, history: [...history].sort((a, b) => a.fromTurn - b.fromTurn) })),
+      sources: [...this.sources.entries()].map(([identity, history]) => ({
+        identity,
+        history: [...history].sort((a, b) => a.fromTurn - b.fromTurn),
+      })),
       store: [...this.store.entries()].map(([key, content]) => ({ key, content })),
     };
   }

@@ -22,7 +22,11 @@ export function holds(item: DraftItem | undefined, s: string): boolean {
  * and needs no string needs the item itself; one that needs strings loses one when this item is the only item in
  * context holding it.
  */
-export function lossIfRemoved(id: string, obligations: readonly Obligation[], context: readonly DraftItem[]): string | undefined {
+export function lossIfRemoved(
+  id: string,
+  obligations: readonly Obligation[],
+  context: readonly DraftItem[],
+): string | undefined {
   const self = context.find((it) => it.id === id);
   for (const o of obligations) {
     if (!o.needs.itemIds.includes(id)) continue;
@@ -47,7 +51,9 @@ export interface PointClaims {
 
 export function checkClaims(p: PointClaims): void {
   const { claims: c, context, necessary, turnOf } = p;
-  const fail = (problem: string): never => { throw new Error(`internal: generator claims at ${p.where}: ${problem}`); };
+  const fail = (problem: string): never => {
+    throw new Error(`internal: generator claims at ${p.where}: ${problem}`);
+  };
   const inContext = new Set(context.map((it) => it.id));
   const seen = new Map<string, string>();
   const claim = (id: string, as: string) => {
@@ -66,21 +72,29 @@ export function checkClaims(p: PointClaims): void {
   const byId = new Map(context.map((it) => [it.id, it]));
   for (const o of p.obligations) {
     for (const id of o.needs.itemIds) {
-      if (!seen.has(id) && !(recoverable.has(id) && (o.pointerSatisfies || o.rereadSatisfies))) fail(`obligation ${o.id} needs ${id}, which no claim keeps`);
+      if (!seen.has(id) && !(recoverable.has(id) && (o.pointerSatisfies || o.rereadSatisfies)))
+        fail(`obligation ${o.id} needs ${id}, which no claim keeps`);
       if ((turnOf.get(id) ?? Infinity) > o.neededAtTurn) fail(`obligation ${o.id} needs ${id} before it exists`);
     }
     for (const s of o.needs.strings) {
-      if (!o.needs.itemIds.some((id) => holds(byId.get(id), s))) fail(`obligation ${o.id} needs "${s}", which none of its items holds`);
+      if (!o.needs.itemIds.some((id) => holds(byId.get(id), s)))
+        fail(`obligation ${o.id} needs "${s}", which none of its items holds`);
     }
   }
   for (const id of necessary) {
     if (lossIfRemoved(id, p.obligations, context)) continue;
     const self = byId.get(id);
     const named = p.obligations.filter((o) => o.needs.itemIds.includes(id));
-    const shared = named.flatMap((o) => o.needs.strings.filter((s) => holds(self, s)).map((s) => ({ s, other: context.find((it) => it.id !== id && holds(it, s)) })));
+    const shared = named.flatMap((o) =>
+      o.needs.strings
+        .filter((s) => holds(self, s))
+        .map((s) => ({ s, other: context.find((it) => it.id !== id && holds(it, s)) })),
+    );
     const copy = shared.find((x) => x.other);
-    fail(copy
-      ? `necessary item ${id} is not counterfactually necessary: "${copy.s}" is also held by ${copy.other!.id}; the two form a redundant group`
-      : `necessary item ${id} is not counterfactually necessary: removing it alone loses no declared obligation`);
+    fail(
+      copy
+        ? `necessary item ${id} is not counterfactually necessary: "${copy.s}" is also held by ${copy.other!.id}; the two form a redundant group`
+        : `necessary item ${id} is not counterfactually necessary: removing it alone loses no declared obligation`,
+    );
   }
 }

@@ -9,7 +9,17 @@ import { byCodeUnit } from '../fixture/canonical.js';
 import type { Obligation, Oracle, OraclePoint } from '../fixture/schema.js';
 import { TrajectoryBuilder } from './builder.js';
 import { checkClaims, holds } from './check.js';
-import { claims, FAMILY_NAMES, NO_CLAIMS, ob, type Claims, type FamilyContext, type FamilyInstance, type FamilyName, type Placement } from './family.js';
+import {
+  claims,
+  FAMILY_NAMES,
+  NO_CLAIMS,
+  ob,
+  type Claims,
+  type FamilyContext,
+  type FamilyInstance,
+  type FamilyName,
+  type Placement,
+} from './family.js';
 import { FAMILIES } from './families/index.js';
 import { ECHO_PREFIX, ECHO_SHARE, echoStep } from './echo.js';
 import { declareGenericTools, genericStep, genericUse, quotable } from './generic.js';
@@ -55,7 +65,12 @@ export interface Composed {
   /** Every unit: the placed family instances and the generic steps, live or decoy, with their items. */
   readonly units: Episode[];
   /** The removable share asked for and the one reached (removable / scored candidates, over the fixture's points). */
-  readonly share: { readonly requested: number; readonly achieved: number; readonly removable: number; readonly candidates: number };
+  readonly share: {
+    readonly requested: number;
+    readonly achieved: number;
+    readonly removable: number;
+    readonly candidates: number;
+  };
   /** The mechanisms each placed family's construction probes. */
   readonly exercises: [FamilyName, readonly string[]][];
 }
@@ -64,30 +79,47 @@ export function fixtureId(index: number): string {
   return `gen-${String(index).padStart(4, '0')}`;
 }
 
-
 const DISTANCES = { near: [1, 3], mid: [4, 12], far: [13, 80] } as const;
 
 /** Picks the families: the index rotates through all eleven so each is primary in 1/11 of the corpus. */
 function pickFamilies(r: Rng, index: number, cls: SizeClass): FamilyName[] {
   const primary = FAMILY_NAMES[index % FAMILY_NAMES.length]!;
   const extra = { small: [0, 2], medium: [1, 3], large: [2, 5], xl: [3, 6] }[cls.name] as [number, number];
-  const others = r.sample(FAMILY_NAMES.filter((f) => f !== primary), r.int(extra[0], extra[1]));
+  const others = r.sample(
+    FAMILY_NAMES.filter((f) => f !== primary),
+    r.int(extra[0], extra[1]),
+  );
   return [primary, ...others];
 }
 
-function place(r: Rng, instance: FamilyInstance, points: readonly number[], turns: number, reserved: Set<number>, needs: Set<number>): Placement | undefined {
+function place(
+  r: Rng,
+  instance: FamilyInstance,
+  points: readonly number[],
+  turns: number,
+  reserved: Set<number>,
+  needs: Set<number>,
+): Placement | undefined {
   for (let attempt = 0; attempt < 80; attempt += 1) {
     // After half the attempts a short session gets the nearest placement that fits instead of none.
     const late = attempt >= 40;
     const point = r.pick(points);
-    const band = late ? 'near' : instance.family === 'dormant-dependency' ? 'far' : r.pick(['near', 'near', 'mid', 'mid', 'far'] as const);
+    const band = late
+      ? 'near'
+      : instance.family === 'dormant-dependency'
+        ? 'far'
+        : r.pick(['near', 'near', 'mid', 'mid', 'far'] as const);
     const [lo, hi] = DISTANCES[band];
     const distance = r.int(lo, hi);
     const start = point - distance - (instance.span - 1);
     if (start < 1) continue;
     const span = Array.from({ length: instance.span }, (_, i) => start + i);
     if (span.some((t) => reserved.has(t) || needs.has(t) || points.includes(t))) continue;
-    const gapBand = late ? 'near' : instance.family === 'dormant-dependency' ? 'mid' : r.pick(['near', 'mid', 'far'] as const);
+    const gapBand = late
+      ? 'near'
+      : instance.family === 'dormant-dependency'
+        ? 'mid'
+        : r.pick(['near', 'mid', 'far'] as const);
     const needAt = point + r.int(DISTANCES[gapBand][0], DISTANCES[gapBand][1]);
     if (needAt >= turns || points.includes(needAt) || reserved.has(needAt) || span.includes(needAt)) continue;
     for (const t of span) reserved.add(t);
@@ -159,7 +191,10 @@ export function composeFixture(seed: number, index: number, share: number = DEFA
   if (units.length === 0) throw new Error(`internal: ${fixtureId(index)} could place no family`);
   const families = units.length;
 
-  const b = new TrajectoryBuilder(Date.UTC(2026, r.int(0, 10), r.int(1, 28), r.int(7, 17), r.int(0, 59)), root.fork('ids'));
+  const b = new TrajectoryBuilder(
+    Date.UTC(2026, r.int(0, 10), r.int(1, 28), r.int(7, 17), r.int(0, 59)),
+    root.fork('ids'),
+  );
   declareGenericTools(b);
   const goal = `${r.pick(['Get', 'Make'])} ${service} ${r.pick(['green again on main', 'ready for the Thursday release', 'stable in staging'])}`;
   const taskRule = `do not push to main directly; open a pull request for ${service}`;
@@ -169,8 +204,22 @@ export function composeFixture(seed: number, index: number, share: number = DEFA
   type Event = { turn: number; order: number; run: () => void };
   const events: Event[] = [];
   units.forEach((u, j) => {
-    events.push({ turn: u.at.start, order: j, run: () => { b.at(u.at.start).writingFor(u.key); u.instance!.open(b, u.at); } });
-    events.push({ turn: u.at.needAt, order: j, run: () => { b.at(u.at.needAt).writingFor(`${u.key}/use`); u.instance!.use(b, u.at); } });
+    events.push({
+      turn: u.at.start,
+      order: j,
+      run: () => {
+        b.at(u.at.start).writingFor(u.key);
+        u.instance!.open(b, u.at);
+      },
+    });
+    events.push({
+      turn: u.at.needAt,
+      order: j,
+      run: () => {
+        b.at(u.at.needAt).writingFor(`${u.key}/use`);
+        u.instance!.use(b, u.at);
+      },
+    });
   });
   const free = Array.from({ length: turns }, (_, t) => t + 1).filter((t) => !reserved.has(t));
   const gr = root.fork('generic');
@@ -180,39 +229,67 @@ export function composeFixture(seed: number, index: number, share: number = DEFA
   stepTurns.forEach((turn, k) => {
     const step = gr.fork(`step-${k}`);
     const served = points.find((p) => p >= turn);
-    const needAt = served === undefined ? turn : drawNeed(step.fork('need'), points[points.length - 1]!, turns, reserved);
-    const unit: Unit = { key: `g${k}`, tag: '', family: GENERIC_WORK, variant: '', draw: roles.next(), at: { start: turn, point: served ?? turn, needAt }, items: [] };
+    const needAt =
+      served === undefined ? turn : drawNeed(step.fork('need'), points[points.length - 1]!, turns, reserved);
+    const unit: Unit = {
+      key: `g${k}`,
+      tag: '',
+      family: GENERIC_WORK,
+      variant: '',
+      draw: roles.next(),
+      at: { start: turn, point: served ?? turn, needAt },
+      items: [],
+    };
     units.push(unit);
     events.push({
-      turn, order: 1000 + k, run: () => {
+      turn,
+      order: 1000 + k,
+      run: () => {
         b.at(turn).writingFor(unit.key);
         const wanted = step.logNormal(cls.readMedian, 0.9, READ_TOKENS.min, READ_TARGET_MAX);
         const room = cls.tokenBudget - estimatedTokens;
         const size = Math.max(READ_TOKENS.min, Math.min(wanted, Math.floor(room / 2)));
-        const written = (step.chance(ECHO_SHARE) ? echoStep(b, step.fork('echo'), ctx, unit.at) : undefined) ?? genericStep(b, step, ctx, size);
+        const written =
+          (step.chance(ECHO_SHARE) ? echoStep(b, step.fork('echo'), ctx, unit.at) : undefined) ??
+          genericStep(b, step, ctx, size);
         unit.variant = written.kind;
         unit.items = written.items;
-        for (const id of written.items) estimatedTokens += Math.ceil(b.items.find((it) => it.id === id)!.content.length / 3.6);
+        for (const id of written.items)
+          estimatedTokens += Math.ceil(b.items.find((it) => it.id === id)!.content.length / 3.6);
       },
     });
     if (served === undefined) return;
     events.push({
-      turn: needAt, order: 2000 + k, run: () => {
+      turn: needAt,
+      order: 2000 + k,
+      run: () => {
         // A later step can only need a line one item alone holds; a line another item repeats would make the two
         // a redundant group, not a need of this step. The check is against everything written so far, which is
         // every item in context at any prune point before the need.
         // Another item of the same step counts too: an echo of a duplicate read writes two copies of one text.
         const picks = unit.items.flatMap((id) => {
           const item = b.items.find((it) => it.id === id)!;
-          const s = quotable(item.content).slice(0, 4).find((q) => !b.items.some((o) => o.id !== id && holds(o, q)));
+          const s = quotable(item.content)
+            .slice(0, 4)
+            .find((q) => !b.items.some((o) => o.id !== id && holds(o, q)));
           return s ? [{ id, s }] : [];
         });
         if (picks.length === 0) return;
         b.at(needAt).writingFor(`${unit.key}/use`);
-        genericUse(b, step.fork('use'), picks.map((x) => x.s));
+        genericUse(
+          b,
+          step.fork('use'),
+          picks.map((x) => x.s),
+        );
         unit.tag = `e${tags.hex(6)}`;
-        unit.need = ob(`ob-${unit.tag}`, 'A later step quotes this work: the command as it was run and what it returned.', needAt, picks.map((x) => x.id), picks.map((x) => x.s),
-          { question: 'What did this earlier step run and show?', expectedAnswer: picks.map((x) => x.s).join('; ') });
+        unit.need = ob(
+          `ob-${unit.tag}`,
+          'A later step quotes this work: the command as it was run and what it returned.',
+          needAt,
+          picks.map((x) => x.id),
+          picks.map((x) => x.s),
+          { question: 'What did this earlier step run and show?', expectedAnswer: picks.map((x) => x.s).join('; ') },
+        );
       },
     });
   });
@@ -236,7 +313,12 @@ export function composeFixture(seed: number, index: number, share: number = DEFA
     let total = 0;
     for (const turn of points) {
       const merged = mergeClaims([...live].map((u) => claimsOf(u, turn)));
-      const keep = new Set([taskId, ...merged.necessary, ...merged.partial.map((x) => x.itemId), ...merged.groups.flatMap((g) => g.items)]);
+      const keep = new Set([
+        taskId,
+        ...merged.necessary,
+        ...merged.partial.map((x) => x.itemId),
+        ...merged.groups.flatMap((g) => g.items),
+      ]);
       for (const it of b.items) {
         if (it.turn > turn || dropped.has(it.id)) continue;
         total += 1;
@@ -267,23 +349,42 @@ export function composeFixture(seed: number, index: number, share: number = DEFA
     const id = `p${k + 1}`;
     const all = [...live].map((u) => claimsOf(u, turn));
     const taskOb: Obligation = {
-      id: 'ob-task', description: 'The user\'s standing rule for this session.', neededAtTurn: turn,
-      needs: { itemIds: [taskId], strings: [taskRule] }, pointerSatisfies: false, rereadSatisfies: false,
-      probe: { question: 'How may changes reach main?', expectedAnswer: 'Only through a pull request, never a direct push.' },
+      id: 'ob-task',
+      description: "The user's standing rule for this session.",
+      neededAtTurn: turn,
+      needs: { itemIds: [taskId], strings: [taskRule] },
+      pointerSatisfies: false,
+      rereadSatisfies: false,
+      probe: {
+        question: 'How may changes reach main?',
+        expectedAnswer: 'Only through a pull request, never a direct push.',
+      },
     };
     const merged = mergeClaims(all);
     const context = items.filter((it) => it.turn <= turn);
     const necessary = new Set([taskId, ...merged.necessary]);
-    checkClaims({ where: `${fixtureId(index)} at ${id}`, claims: merged, obligations: [taskOb, ...merged.visible, ...merged.downstream], context, necessary, turnOf });
+    checkClaims({
+      where: `${fixtureId(index)} at ${id}`,
+      claims: merged,
+      obligations: [taskOb, ...merged.visible, ...merged.downstream],
+      context,
+      necessary,
+      turnOf,
+    });
     const grouped = new Set(merged.groups.flatMap((g) => g.items));
     const partial = new Set(merged.partial.map((x) => x.itemId));
     const contextTokens = context.reduce((s, it) => s + Math.ceil(it.content.length / 3.6), 0);
     const visible = {
-      pinned: merged.pinned, protectedTools: merged.protectedTools, obligations: [taskOb, ...merged.visible],
-      pendingSteps: merged.pendingSteps, workUnits: merged.workUnits,
+      pinned: merged.pinned,
+      protectedTools: merged.protectedTools,
+      obligations: [taskOb, ...merged.visible],
+      pendingSteps: merged.pendingSteps,
+      workUnits: merged.workUnits,
     };
     prunePoints.push({
-      id, turn, time: b.timeOf(turn),
+      id,
+      turn,
+      time: b.timeOf(turn),
       budgetTokens: Math.max(1, Math.round(contextTokens * (0.25 + pr.next() * 0.5))),
       taskBoundary: pr.chance(0.4),
       subgoal: subgoalFrom(goal, visible),
@@ -295,18 +396,39 @@ export function composeFixture(seed: number, index: number, share: number = DEFA
       removable: context.map((it) => it.id).filter((x) => !necessary.has(x) && !grouped.has(x) && !partial.has(x)),
       partial: merged.partial,
       redundantGroups: merged.groups,
-      rationale: [...all.map((c) => c.rationale).filter(Boolean), 'Decoy episodes and generic work that no later step quotes feed nothing later; live generic work is quoted by a later step until its need falls.', 'The task statement holds the standing rule.'].join(' '),
+      rationale: [
+        ...all.map((c) => c.rationale).filter(Boolean),
+        'Decoy episodes and generic work that no later step quotes feed nothing later; live generic work is quoted by a later step until its need falls.',
+        'The task statement holds the standing rule.',
+      ].join(' '),
     });
   });
 
   const episodes: Episode[] = units.flatMap((u) => {
     const own = [...written(u), ...(live.has(u) ? later(u) : [])];
-    return own.length === 0 ? [] : [{ family: u.family, role: live.has(u) ? 'episode' as const : 'decoy' as const, variant: u.variant, tag: u.tag, items: own, ...u.at }];
+    return own.length === 0
+      ? []
+      : [
+          {
+            family: u.family,
+            role: live.has(u) ? ('episode' as const) : ('decoy' as const),
+            variant: u.variant,
+            tag: u.tag,
+            items: own,
+            ...u.at,
+          },
+        ];
   });
   const placements = episodes.filter((e) => e.family !== GENERIC_WORK);
   const familyNames = [...new Set(units.flatMap((u) => (u.instance ? [u.instance.family] : [])))].sort(byCodeUnit);
   const exercises = [...new Set(units.flatMap((u) => u.instance?.exercises ?? []))].sort(byCodeUnit);
-  const layout = units.filter((u) => u.instance).map((u) => `${u.instance!.family} (${u.instance!.variant}) opens at turn ${u.at.start}, ${u.at.point - (u.at.start + u.instance!.span - 1)} turns before the prune point at turn ${u.at.point}; need drawn at turn ${u.at.needAt}`).join('; ');
+  const layout = units
+    .filter((u) => u.instance)
+    .map(
+      (u) =>
+        `${u.instance!.family} (${u.instance!.variant}) opens at turn ${u.at.start}, ${u.at.point - (u.at.start + u.instance!.span - 1)} turns before the prune point at turn ${u.at.point}; need drawn at turn ${u.at.needAt}`,
+    )
+    .join('; ');
   const fixtureIdText = fixtureId(index);
   const achieved = best.t;
   const fixture = {
@@ -322,12 +444,23 @@ export function composeFixture(seed: number, index: number, share: number = DEFA
     prunePoints,
   };
   return {
-    id: fixtureIdText, fixture, families: familyNames, sizeClass: cls.name, items: items.length,
-    oracle: { schemaVersion: 1, fixtureId: fixtureIdText, points: oraclePoints, episodes: episodes.map((e) => ({ family: e.family, role: e.role, items: e.items })) },
+    id: fixtureIdText,
+    fixture,
+    families: familyNames,
+    sizeClass: cls.name,
+    items: items.length,
+    oracle: {
+      schemaVersion: 1,
+      fixtureId: fixtureIdText,
+      points: oraclePoints,
+      episodes: episodes.map((e) => ({ family: e.family, role: e.role, items: e.items })),
+    },
     placements,
     units: episodes,
     share: { requested: share, ...achieved },
-    exercises: units.flatMap((u) => (u.instance ? [[u.instance.family, u.instance.exercises] as [FamilyName, readonly string[]]] : [])),
+    exercises: units.flatMap((u) =>
+      u.instance ? [[u.instance.family, u.instance.exercises] as [FamilyName, readonly string[]]] : [],
+    ),
   };
 }
 
@@ -338,10 +471,17 @@ export function composeFixture(seed: number, index: number, share: number = DEFA
  * drawn, so it is neither live nor a decoy. Striking only removes holders, so every other unit's quotes stay its own.
  */
 function strikeCollidingEchoes(b: TrajectoryBuilder, units: Unit[], points: readonly number[], taskRule: string): void {
-  const needed = [taskRule, ...units.flatMap((u) => (u.instance ? points.flatMap((t) => {
-    const c = u.instance!.claimsAt(t, u.at);
-    return [...c.visible, ...c.downstream].flatMap((o) => o.needs.strings);
-  }) : []))];
+  const needed = [
+    taskRule,
+    ...units.flatMap((u) =>
+      u.instance
+        ? points.flatMap((t) => {
+            const c = u.instance!.claimsAt(t, u.at);
+            return [...c.visible, ...c.downstream].flatMap((o) => o.needs.strings);
+          })
+        : [],
+    ),
+  ];
   const struck = new Set<string>();
   for (const u of units) {
     if (u.instance || !u.variant.startsWith(ECHO_PREFIX)) continue;
@@ -355,11 +495,19 @@ function strikeCollidingEchoes(b: TrajectoryBuilder, units: Unit[], points: read
 }
 
 function mergeClaims(list: readonly Claims[]): Claims {
-  const cat = <K extends keyof Claims>(k: K) => list.flatMap((c) => c[k] as unknown as unknown[]) as unknown as Claims[K];
+  const cat = <K extends keyof Claims>(k: K) =>
+    list.flatMap((c) => c[k] as unknown as unknown[]) as unknown as Claims[K];
   return {
-    visible: cat('visible'), downstream: cat('downstream'), necessary: cat('necessary'), partial: cat('partial'), groups: cat('groups'),
-    recoverable: cat('recoverable'), pinned: cat('pinned'), protectedTools: cat('protectedTools'), pendingSteps: cat('pendingSteps'),
-    workUnits: cat('workUnits'), rationale: '',
+    visible: cat('visible'),
+    downstream: cat('downstream'),
+    necessary: cat('necessary'),
+    partial: cat('partial'),
+    groups: cat('groups'),
+    recoverable: cat('recoverable'),
+    pinned: cat('pinned'),
+    protectedTools: cat('protectedTools'),
+    pendingSteps: cat('pendingSteps'),
+    workUnits: cat('workUnits'),
+    rationale: '',
   };
 }
-

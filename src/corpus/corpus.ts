@@ -12,7 +12,15 @@ export function gzipText(text: string): Buffer {
 
 /** Indented JSON with lists of plain strings (item ids, residue fields) kept on one line, a third the size. */
 export function compactIdLists(json: string): string {
-  return json.replace(/\[\n(?:\s+"[^",\\\n]*",?\n)+\s*\]/g, (list) => `[${list.slice(1, -1).split(',').map((s) => s.trim()).join(', ')}]`);
+  return json.replace(
+    /\[\n(?:\s+"[^",\\\n]*",?\n)+\s*\]/g,
+    (list) =>
+      `[${list
+        .slice(1, -1)
+        .split(',')
+        .map((s) => s.trim())
+        .join(', ')}]`,
+  );
 }
 
 export interface GeneratedFile {
@@ -38,6 +46,11 @@ export function generatedFile(seed: number, index: number, share: number = DEFAU
 }
 
 /** Calls `each` for fixtures 0..count-1 in order; one at a time, so a large corpus never sits in memory whole. */
-export function forEachGenerated(seed: number, count: number, share: number, each: (file: GeneratedFile) => void): void {
+export function forEachGenerated(
+  seed: number,
+  count: number,
+  share: number,
+  each: (file: GeneratedFile) => void,
+): void {
   for (let i = 0; i < count; i += 1) each(generatedFile(seed, i, share));
 }

@@ -23,9 +23,17 @@ export const ECHO_SHARE = 0.85;
  * would otherwise mark the label.
  */
 export const ECHO_WEIGHTS: readonly (readonly [FamilyName, number])[] = [
-  ['rejected-hypothesis', 40], ['completed-subtask', 18], ['immutable-duplicate-read', 17], ['mutable-reread', 14],
-  ['superseded-run', 10], ['dormant-dependency', 8], ['one-time-secret', 7], ['transient-state', 7],
-  ['large-reconstructible-read', 6], ['failed-call-bulky-input', 3], ['stated-once-constraint', 2],
+  ['rejected-hypothesis', 40],
+  ['completed-subtask', 18],
+  ['immutable-duplicate-read', 17],
+  ['mutable-reread', 14],
+  ['superseded-run', 10],
+  ['dormant-dependency', 8],
+  ['one-time-secret', 7],
+  ['transient-state', 7],
+  ['large-reconstructible-read', 6],
+  ['failed-call-bulky-input', 3],
+  ['stated-once-constraint', 2],
 ];
 
 /** A generic unit's variant for an echo: the prefix and the family echoed. */
@@ -40,7 +48,12 @@ const ECHO_TRIES = 6;
  * the session already ran, a second copy of a read) would be removable whatever its role and carry the family's
  * structure into generic work. Returns the family echoed and the ids written.
  */
-export function echoStep(b: TrajectoryBuilder, r: Rng, ctx: FamilyContext, at: Placement): { kind: string; items: string[] } | undefined {
+export function echoStep(
+  b: TrajectoryBuilder,
+  r: Rng,
+  ctx: FamilyContext,
+  at: Placement,
+): { kind: string; items: string[] } | undefined {
   for (let attempt = 0; attempt < ECHO_TRIES; attempt += 1) {
     const family = pickWeighted(r, ECHO_WEIGHTS);
     const scratch = new TrajectoryBuilder(0, r.fork(`ids-${attempt}`));
@@ -49,7 +62,13 @@ export function echoStep(b: TrajectoryBuilder, r: Rng, ctx: FamilyContext, at: P
     const pieces = scratch.items
       .filter((it) => it.kind !== 'tool-call' && !(it.kind === 'tool-result' && !calls.has(it.tool!.callId)))
       .map((it) => (it.kind === 'tool-result' ? [calls.get(it.tool!.callId)!, it] : [it]))
-      .filter((piece) => piece.every((it) => quotable(it.content).some((q) => !b.items.some((o) => holds(o, q)) && !piece.some((o) => o !== it && holds(o, q)))));
+      .filter((piece) =>
+        piece.every((it) =>
+          quotable(it.content).some(
+            (q) => !b.items.some((o) => holds(o, q)) && !piece.some((o) => o !== it && holds(o, q)),
+          ),
+        ),
+      );
     if (pieces.length === 0) continue;
     const piece = r.pick(pieces);
     const tool = piece[0]!.tool;

@@ -6,8 +6,16 @@ import type { TrajectoryBuilder } from './builder.js';
 import type { Rng } from './rng.js';
 
 export const FAMILY_NAMES = [
-  'immutable-duplicate-read', 'mutable-reread', 'failed-call-bulky-input', 'superseded-run', 'completed-subtask',
-  'rejected-hypothesis', 'one-time-secret', 'stated-once-constraint', 'transient-state', 'dormant-dependency',
+  'immutable-duplicate-read',
+  'mutable-reread',
+  'failed-call-bulky-input',
+  'superseded-run',
+  'completed-subtask',
+  'rejected-hypothesis',
+  'one-time-secret',
+  'stated-once-constraint',
+  'transient-state',
+  'dormant-dependency',
   'large-reconstructible-read',
 ] as const;
 export type FamilyName = (typeof FAMILY_NAMES)[number];
@@ -29,8 +37,17 @@ export interface Claims {
 }
 
 export const NO_CLAIMS: Claims = {
-  visible: [], downstream: [], necessary: [], partial: [], groups: [], recoverable: [], pinned: [], protectedTools: [],
-  pendingSteps: [], workUnits: [], rationale: '',
+  visible: [],
+  downstream: [],
+  necessary: [],
+  partial: [],
+  groups: [],
+  recoverable: [],
+  pinned: [],
+  protectedTools: [],
+  pendingSteps: [],
+  workUnits: [],
+  rationale: '',
 };
 
 export function claims(partial: Partial<Claims>): Claims {
@@ -71,11 +88,21 @@ export interface FamilyContext {
 }
 
 export function ob(
-  id: string, description: string, neededAtTurn: number, itemIds: string[], strings: string[],
-  probe: { question: string; expectedAnswer: string }, recovery: { pointer?: boolean; reread?: boolean } = {},
+  id: string,
+  description: string,
+  neededAtTurn: number,
+  itemIds: string[],
+  strings: string[],
+  probe: { question: string; expectedAnswer: string },
+  recovery: { pointer?: boolean; reread?: boolean } = {},
 ): Obligation {
   return {
-    id, description, neededAtTurn, needs: { itemIds, strings },
-    pointerSatisfies: recovery.pointer ?? false, rereadSatisfies: recovery.reread ?? false, probe,
+    id,
+    description,
+    neededAtTurn,
+    needs: { itemIds, strings },
+    pointerSatisfies: recovery.pointer ?? false,
+    rereadSatisfies: recovery.reread ?? false,
+    probe,
   };
 }

@@ -40,7 +40,8 @@ export function rng(seedText: string): Rng {
   const self: Rng = {
     next: () => prng.double(),
     int(lo, hi) {
-      if (!(Number.isInteger(lo) && Number.isInteger(hi) && hi >= lo)) throw new Error(`internal: rng.int(${lo}, ${hi})`);
+      if (!(Number.isInteger(lo) && Number.isInteger(hi) && hi >= lo))
+        throw new Error(`internal: rng.int(${lo}, ${hi})`);
       return lo + Math.floor(prng.double() * (hi - lo + 1));
     },
     chance: (p) => prng.double() < p,

@@ -22,7 +22,11 @@ export interface PointInput {
 /** Amounts are kept to a thousandth of a token: multipliers such as 0.1 would otherwise print binary noise. */
 const units = (x: number): number => Math.round(x * 1000) / 1000;
 
-export interface SideBill { readonly read: number; readonly write: number; readonly cost: number }
+export interface SideBill {
+  readonly read: number;
+  readonly write: number;
+  readonly cost: number;
+}
 
 /**
  * The provider's bill for one side. The cached prefix it can read is the part of the previous request before the
@@ -39,7 +43,11 @@ export function billSide(profile: ModelledProfile, side: Side, alive: boolean, f
   const write = cacheable ? side.sentTokens - read : 0;
   const uncached = side.sentTokens - read - write;
   const later = following * (cacheable ? side.sentTokens * profile.readMultiplier : side.sentTokens);
-  return { read, write, cost: units(read * profile.readMultiplier + write * profile.writeMultiplier + uncached + later) };
+  return {
+    read,
+    write,
+    cost: units(read * profile.readMultiplier + write * profile.writeMultiplier + uncached + later),
+  };
 }
 
 export function billPoint(profile: ModelledProfile, input: PointInput): ProfileBill {
@@ -47,14 +55,30 @@ export function billPoint(profile: ModelledProfile, input: PointInput): ProfileB
   const savings = units(savedTokens * (1 + input.followingRequests));
   const overhead = input.overheadTokens;
   if (input.gapSeconds === null) {
-    return { profile: profile.id, cacheAlive: 'UNKNOWN', cacheReadTokens: null, cacheWriteTokens: null, cost: null, rawCost: null, savings, cacheLoss: null, overhead, net: null };
+    return {
+      profile: profile.id,
+      cacheAlive: 'UNKNOWN',
+      cacheReadTokens: null,
+      cacheWriteTokens: null,
+      cost: null,
+      rawCost: null,
+      savings,
+      cacheLoss: null,
+      overhead,
+      net: null,
+    };
   }
   const alive = input.gapSeconds <= profile.ttlSeconds;
   const cond = billSide(profile, input.condition, alive, input.followingRequests);
   const raw = billSide(profile, input.raw, alive, input.followingRequests);
   return {
-    profile: profile.id, cacheAlive: alive, cacheReadTokens: cond.read, cacheWriteTokens: cond.write,
-    cost: cond.cost, rawCost: raw.cost, savings,
+    profile: profile.id,
+    cacheAlive: alive,
+    cacheReadTokens: cond.read,
+    cacheWriteTokens: cond.write,
+    cost: cond.cost,
+    rawCost: raw.cost,
+    savings,
     cacheLoss: units(cond.cost - raw.cost + savings),
     overhead,
     net: units(raw.cost - cond.cost - overhead),
@@ -62,9 +86,21 @@ export function billPoint(profile: ModelledProfile, input: PointInput): ProfileB
 }
 
 /** Sums over prune points per profile, in the profiles' order; points whose cache state was unknown add savings only. */
-export function poolEconomics(points: readonly (PointEconomics | undefined)[], profiles: readonly string[]): EconomicsTotal[] {
+export function poolEconomics(
+  points: readonly (PointEconomics | undefined)[],
+  profiles: readonly string[],
+): EconomicsTotal[] {
   return profiles.map((profile) => {
-    const total: EconomicsTotal = { profile, points: 0, unknownPoints: 0, savedTokens: 0, savings: 0, cacheLoss: 0, overhead: 0, net: 0 };
+    const total: EconomicsTotal = {
+      profile,
+      points: 0,
+      unknownPoints: 0,
+      savedTokens: 0,
+      savings: 0,
+      cacheLoss: 0,
+      overhead: 0,
+      net: 0,
+    };
     for (const p of points) {
       const bill = p?.cache.find((b) => b.profile === profile);
       if (!p || !bill) continue;
@@ -72,7 +108,10 @@ export function poolEconomics(points: readonly (PointEconomics | undefined)[], p
       total.savedTokens += p.rawRequestTokens - p.requestTokens;
       total.savings = units(total.savings + bill.savings);
       total.overhead = units(total.overhead + bill.overhead);
-      if (bill.cacheLoss === null || bill.net === null) { total.unknownPoints += 1; continue; }
+      if (bill.cacheLoss === null || bill.net === null) {
+        total.unknownPoints += 1;
+        continue;
+      }
       total.cacheLoss = units(total.cacheLoss + bill.cacheLoss);
       total.net = units(total.net + bill.net);
     }

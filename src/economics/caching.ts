@@ -35,7 +35,10 @@ export type CachingTable = z.infer<typeof CachingTable>;
 
 /** A profile with every figure the request-sequence model needs. */
 export type ModelledProfile = CacheProfile & {
-  readonly ttlSeconds: number; readonly writeMultiplier: number; readonly readMultiplier: number; readonly minPrefixTokens: number;
+  readonly ttlSeconds: number;
+  readonly writeMultiplier: number;
+  readonly readMultiplier: number;
+  readonly minPrefixTokens: number;
 };
 
 export const CACHING_FILE = join(dirname(fileURLToPath(import.meta.url)), 'caching.json');

@@ -29,9 +29,13 @@ const seconds = (iso: string): number => Date.parse(iso) / 1000;
  * point's own request if that was later. Null when the model has not been called yet: nothing is cached. A runtime
  * knows its own last request; this is the part of it the view shows.
  */
-export function previousRequestTime(view: { readonly items: readonly Pick<ViewItem, 'time' | 'origin'>[] }, previousPointTime: string | null): string | null {
+export function previousRequestTime(
+  view: { readonly items: readonly Pick<ViewItem, 'time' | 'origin'>[] },
+  previousPointTime: string | null,
+): string | null {
   let latest = previousPointTime;
-  for (const item of view.items) if (item.origin === 'model' && (latest === null || seconds(item.time) > seconds(latest))) latest = item.time;
+  for (const item of view.items)
+    if (item.origin === 'model' && (latest === null || seconds(item.time) > seconds(latest))) latest = item.time;
   return latest;
 }
 
@@ -56,7 +60,11 @@ export function firstDivergence(previous: readonly RequestEntry[], next: readonl
 }
 
 /** The request the runtime sent last before a prune point: the previous point's request with the new items appended. */
-export function previousRequest(previousSent: readonly RequestEntry[] | null, previousRaw: readonly RequestEntry[] | null, raw: readonly RequestEntry[]): RequestEntry[] {
+export function previousRequest(
+  previousSent: readonly RequestEntry[] | null,
+  previousRaw: readonly RequestEntry[] | null,
+  raw: readonly RequestEntry[],
+): RequestEntry[] {
   if (!previousSent || !previousRaw) return [...raw];
   const seen = new Set(previousRaw.map((e) => e.id));
   return [...previousSent, ...raw.filter((e) => !seen.has(e.id))];
@@ -66,9 +74,14 @@ export function previousRequest(previousSent: readonly RequestEntry[] | null, pr
  * Model calls after a prune point's turn and before the next point's (or to the trajectory's end): each turn in
  * which the model produced an item is one call. Accounting only, never shown to a policy.
  */
-export function followingRequests(items: readonly { turn: number; origin: string }[], fromTurn: number, untilTurn: number | null): number {
+export function followingRequests(
+  items: readonly { turn: number; origin: string }[],
+  fromTurn: number,
+  untilTurn: number | null,
+): number {
   const turns = new Set<number>();
-  for (const i of items) if (i.origin === 'model' && i.turn > fromTurn && (untilTurn === null || i.turn < untilTurn)) turns.add(i.turn);
+  for (const i of items)
+    if (i.origin === 'model' && i.turn > fromTurn && (untilTurn === null || i.turn < untilTurn)) turns.add(i.turn);
   return turns.size;
 }
 
@@ -87,7 +100,11 @@ export interface PointRequestInput {
  * The economics of every prune point of one fixture under one condition, in prune-point order. `timesKnown` is
  * false for a trace whose times count items rather than clock time: whether a cache was still alive is then UNKNOWN.
  */
-export function sequenceEconomics(points: readonly PointRequestInput[], profiles: readonly ModelledProfile[], timesKnown: boolean): PointEconomics[] {
+export function sequenceEconomics(
+  points: readonly PointRequestInput[],
+  profiles: readonly ModelledProfile[],
+  timesKnown: boolean,
+): PointEconomics[] {
   const out: PointEconomics[] = [];
   let previousSent: readonly RequestEntry[] | null = null;
   let previousRaw: readonly RequestEntry[] | null = null;
@@ -98,8 +115,16 @@ export function sequenceEconomics(points: readonly PointRequestInput[], profiles
     const previousTokens = tokensOf(previous);
     const input: PointInput = {
       condition: { previousTokens, divergence, sentTokens: tokensOf(p.sent) },
-      raw: { previousTokens: tokensOf(rawPrevious), divergence: firstDivergence(rawPrevious, p.raw), sentTokens: tokensOf(p.raw) },
-      gapSeconds: !timesKnown ? null : p.previousRequestTime === null ? Infinity : secondsBetween(p.previousRequestTime, p.time),
+      raw: {
+        previousTokens: tokensOf(rawPrevious),
+        divergence: firstDivergence(rawPrevious, p.raw),
+        sentTokens: tokensOf(p.raw),
+      },
+      gapSeconds: !timesKnown
+        ? null
+        : p.previousRequestTime === null
+          ? Infinity
+          : secondsBetween(p.previousRequestTime, p.time),
       followingRequests: p.followingRequests,
       overheadTokens: p.overheadTokens,
     };

@@ -5,7 +5,13 @@
 import { resolve } from 'node:path';
 import type { TokenCounter } from '../accounting/tokens.js';
 import type { Manifest, ModelCalls } from '../artifacts/schema.js';
-import { collectingReader, modelReader, prepareAnswers, type Collected, type ModelReaderSetup } from '../behaviour/model.js';
+import {
+  collectingReader,
+  modelReader,
+  prepareAnswers,
+  type Collected,
+  type ModelReaderSetup,
+} from '../behaviour/model.js';
 import { structuralReader } from '../behaviour/structural.js';
 import type { StudyModels } from '../behaviour/study.js';
 import { writeAtomic } from '../files/atomic.js';
@@ -72,12 +78,27 @@ export interface Sleeper {
 }
 
 /** Fills the cache from the provider's batch interface, for the requests one role is about to make. */
-function batchFiller(plan: ModelPlan, provider: RemoteProvider, io: WorkingDirectory, sleeper: Sleeper): ((role: string, requests: readonly ChatRequest[]) => Promise<void>) | undefined {
+function batchFiller(
+  plan: ModelPlan,
+  provider: RemoteProvider,
+  io: WorkingDirectory,
+  sleeper: Sleeper,
+): ((role: string, requests: readonly ChatRequest[]) => Promise<void>) | undefined {
   if (!plan.batch) return undefined;
   const backend = batchBackendFor({ ...plan, provider, model: plan.model! });
   const cache = new CallCache(plan.cacheDir);
   return async (role, requests) => {
-    await fillFromBatch({ backend, cache, role, pollMs: plan.batchPollMs, sleep: sleeper.sleep ?? realSleep, progress: io.stderr ?? (() => undefined) }, requests);
+    await fillFromBatch(
+      {
+        backend,
+        cache,
+        role,
+        pollMs: plan.batchPollMs,
+        sleep: sleeper.sleep ?? realSleep,
+        progress: io.stderr ?? (() => undefined),
+      },
+      requests,
+    );
   };
 }
 
@@ -91,7 +112,7 @@ export function scopesOf(selected: readonly Condition[]): PredictorScope[] {
 
 /** The conditions to run: the selected ones, the predictor consumers rebuilt around an injected predictor. */
 function swapConsumers(selected: readonly Condition[], replacements: readonly Condition[]): Condition[] {
-  return selected.map((c) => (isConsumer(c) ? replacements.find((r) => r.name === c.name) ?? c : c));
+  return selected.map((c) => (isConsumer(c) ? (replacements.find((r) => r.name === c.name) ?? c) : c));
 }
 
 /** One pass of the pure study; `final` is false for a model reader's collecting pass, whose output is discarded. */
@@ -128,23 +149,61 @@ export interface PreparedStudy {
  * then the study itself with a lookup predictor. A budget stop leaves every finished call in the cache and a progress note, and the
  * final pass then runs only the conditions whose every call completed; the caller writes them as an incomplete run.
  */
-export async function prepareStudy(plan: ModelPlan, selected: readonly Condition[], views: readonly PolicyView[],
-  tokens: TokenCounter, seed: number, io: WorkingDirectory, sleeper: Sleeper = {}): Promise<PreparedStudy> {
+export async function prepareStudy(
+  plan: ModelPlan,
+  selected: readonly Condition[],
+  views: readonly PolicyView[],
+  tokens: TokenCounter,
+  seed: number,
+  io: WorkingDirectory,
+  sleeper: Sleeper = {},
+): Promise<PreparedStudy> {
   if (!usesModels(plan)) {
-    return { gateway: undefined, calls: () => undefined, run: async (runStudy) => ({ value: runStudy(selected, { reader: structuralReader() }, true), stop: null }) };
+    return {
+      gateway: undefined,
+      calls: () => undefined,
+      run: async (runStudy) => ({ value: runStudy(selected, { reader: structuralReader() }, true), stop: null }),
+    };
   }
   const provider = plan.provider as RemoteProvider;
   // A batch fills the cache first; the phase then serves what it stored (a batched call that failed is sent again).
-  const gateway = gatewayFor({ ...plan, provider, model: plan.model!, resume: plan.resume || plan.batch }, tokens, seed, sleeper.sleep);
-  const report = (phase: BudgetStopReport['phase'], stop: BudgetStop, complete: readonly Condition[]): BudgetStopReport => {
-    writeAtomic(resolve(plan.cacheDir, 'progress.json'), `${JSON.stringify({
-      stoppedBy: 'budget', phase, completed: stop.completed, total: stop.total, maxCostUsd: plan.maxCostUsd,
-      spentUsd: gateway.spentUsd, provider, model: plan.model, written: complete.map((c) => c.name),
-    }, null, 2)}\n`);
+  const gateway = gatewayFor(
+    { ...plan, provider, model: plan.model!, resume: plan.resume || plan.batch },
+    tokens,
+    seed,
+    sleeper.sleep,
+  );
+  const report = (
+    phase: BudgetStopReport['phase'],
+    stop: BudgetStop,
+    complete: readonly Condition[],
+  ): BudgetStopReport => {
+    writeAtomic(
+      resolve(plan.cacheDir, 'progress.json'),
+      `${JSON.stringify(
+        {
+          stoppedBy: 'budget',
+          phase,
+          completed: stop.completed,
+          total: stop.total,
+          maxCostUsd: plan.maxCostUsd,
+          spentUsd: gateway.spentUsd,
+          provider,
+          model: plan.model,
+          written: complete.map((c) => c.name),
+        },
+        null,
+        2,
+      )}\n`,
+    );
     const done = new Set(complete.map((c) => c.name));
     return {
-      phase, detail: stop.cause.message, completed: stop.completed, total: stop.total,
-      cacheDir: relativePath(plan.cacheDir, io.cwd), missing: selected.filter((c) => !done.has(c.name)).map((c) => c.name),
+      phase,
+      detail: stop.cause.message,
+      completed: stop.completed,
+      total: stop.total,
+      cacheDir: relativePath(plan.cacheDir, io.cwd),
+      missing: selected.filter((c) => !done.has(c.name)).map((c) => c.name),
     };
   };
   const batch = batchFiller(plan, provider, io, sleeper);
@@ -152,38 +211,67 @@ export async function prepareStudy(plan: ModelPlan, selected: readonly Condition
   let predictorCharge: StudyModels['predictorCharge'];
   let predictorStop: BudgetStop | null = null;
   if (selected.some(isConsumer)) {
-    await batch?.('predictor', scopesOf(selected).flatMap((scope) => views.map((view) => predictorRequest(view, provider, seed, scope))));
-    const { prepared, stop } = await preparePredictions(views, gateway, provider, seed, plan.concurrency, scopesOf(selected));
+    await batch?.(
+      'predictor',
+      scopesOf(selected).flatMap((scope) => views.map((view) => predictorRequest(view, provider, seed, scope))),
+    );
+    const { prepared, stop } = await preparePredictions(
+      views,
+      gateway,
+      provider,
+      seed,
+      plan.concurrency,
+      scopesOf(selected),
+    );
     predictorStop = stop;
     const label = `${gateway.label}:${PROMPT_VERSIONS.predictor}`;
     // A consumer needs the prediction of every prune point; after a stop some are missing, so no consumer can run.
-    conditions = stop ? selected.filter((c) => !isConsumer(c)) : swapConsumers(selected, conditionsWith({ predictor: lookupPredictor(prepared), label }));
+    conditions = stop
+      ? selected.filter((c) => !isConsumer(c))
+      : swapConsumers(selected, conditionsWith({ predictor: lookupPredictor(prepared), label }));
     predictorCharge = (condition, view) => {
       const scope = predictorScopeOf(condition);
       if (!scope) return undefined;
       const p = preparedFor(prepared, view, scope);
-      return p && { provider, model: gateway.model, call: p.call, failed: !(p.prediction instanceof Map), request: predictorRequest(view, provider, seed, scope) };
+      return (
+        p && {
+          provider,
+          model: gateway.model,
+          call: p.call,
+          failed: !(p.prediction instanceof Map),
+          request: predictorRequest(view, provider, seed, scope),
+        }
+      );
     };
   }
   // Every predictor call has finished here and no reader call has started, so the split by role is exact.
   const predictorCalls: ModelCalls = { finished: gateway.stats.finished, failed: gateway.stats.failed };
   const calls = (): RoleCalls => ({
     predictor: predictorCalls,
-    reader: { finished: gateway.stats.finished - predictorCalls.finished, failed: gateway.stats.failed - predictorCalls.failed },
+    reader: {
+      finished: gateway.stats.finished - predictorCalls.finished,
+      failed: gateway.stats.failed - predictorCalls.failed,
+    },
   });
   const run = async <T>(runStudy: StudyPass<T>): Promise<StudyOutcome<T>> => {
     const final = (complete: readonly Condition[], models: StudyModels): T | undefined =>
-      (complete.length > 0 ? runStudy(complete, models, true) : undefined);
+      complete.length > 0 ? runStudy(complete, models, true) : undefined;
     if (plan.reader !== 'model') {
       const models = { reader: structuralReader(), predictorCharge };
-      return { value: final(conditions, models), stop: predictorStop && report('predictor', predictorStop, conditions) };
+      return {
+        value: final(conditions, models),
+        stop: predictorStop && report('predictor', predictorStop, conditions),
+      };
     }
     // With a model reader every condition makes reader calls, none of which a stopped run may start.
     if (predictorStop) return { value: undefined, stop: report('predictor', predictorStop, []) };
     const setup: ModelReaderSetup = { gateway, provider, epochs: plan.epochs, seed };
     const collected = new Map<string, Collected>();
     runStudy(conditions, { reader: collectingReader(setup, collected), predictorCharge }, false);
-    await batch?.('reader', [...collected.values()].map((c) => c.request));
+    await batch?.(
+      'reader',
+      [...collected.values()].map((c) => c.request),
+    );
     const { answers, stop } = await prepareAnswers(collected, gateway, plan.concurrency);
     const reader = modelReader(setup, answers);
     if (!stop) return { value: final(conditions, { reader, predictorCharge }), stop: null };

@@ -24,13 +24,21 @@ function sourceLabel(item: ViewItem): string {
 export function markerText(item: ViewItem, m: MarkerInput): string {
   const tool = item.tool ? ` ${item.tool.name}` : '';
   const rung = m.rung === null ? '' : ` rung ${m.rung}`;
-  const pointer = item.flags.durablePointer ? ` ${item.flags.durablePointer.storeKey} ${item.flags.durablePointer.contentHash}` : '';
+  const pointer = item.flags.durablePointer
+    ? ` ${item.flags.durablePointer.storeKey} ${item.flags.durablePointer.contentHash}`
+    : '';
   return `[pruned ${item.id} ${item.kind}${tool} @${item.time} by ${m.rule}${rung}; source ${sourceLabel(item)}; recovery ${m.recoverability}${pointer}]`;
 }
 
 /** The text left in context for a removal: a residue (always kept), behind a marker when markers are on. */
-export function leftBehind(view: PolicyView, item: ViewItem, m: MarkerInput, mode: PlaceholderMode,
-  residue: readonly ResidueField[] | undefined, replacement: string | undefined): string {
+export function leftBehind(
+  view: PolicyView,
+  item: ViewItem,
+  m: MarkerInput,
+  mode: PlaceholderMode,
+  residue: readonly ResidueField[] | undefined,
+  replacement: string | undefined,
+): string {
   if (replacement !== undefined) return replacement;
   const marker = mode === 'marker' ? markerText(item, m) : '';
   if (!residue) return marker;

@@ -1,7 +1,14 @@
 // Runs every condition over every prune point of every fixture. Policies get a view and nothing else; the oracle
 // joins only after the decisions exist, in the scoring step.
 import type { PointEconomics } from '../economics/record.js';
-import type { Decision, DecisionRecord, FixtureMeasures, Measures, PointMeasures, Summary } from '../artifacts/schema.js';
+import type {
+  Decision,
+  DecisionRecord,
+  FixtureMeasures,
+  Measures,
+  PointMeasures,
+  Summary,
+} from '../artifacts/schema.js';
 import { ARTIFACT_VERSION } from '../artifacts/schema.js';
 import type { TokenCounter } from '../accounting/tokens.js';
 import { failure } from '../errors.js';
@@ -20,7 +27,14 @@ import type { Reader } from '../behaviour/reader.js';
 import { EMBEDDED_STUDY, type StudyModels } from '../behaviour/study.js';
 import { chargeTokens, usageOf, type CallCharge } from '../providers/telemetry.js';
 import { leftBehind, type PlaceholderMode } from './placeholder.js';
-import { followingRequests, previousRequestTime, rawEntries, sequenceEconomics, type PointRequestInput, type RequestEntry } from '../economics/sequence.js';
+import {
+  followingRequests,
+  previousRequestTime,
+  rawEntries,
+  sequenceEconomics,
+  type PointRequestInput,
+  type RequestEntry,
+} from '../economics/sequence.js';
 import { poolEconomics } from '../economics/bill.js';
 import { cacheTelemetryOf } from '../providers/cache-telemetry.js';
 import { modelledProfiles } from '../economics/caching.js';
@@ -68,9 +82,18 @@ export interface StudySink {
  * the sink and are dropped, so memory holds one fixture's records at a time however large the corpus. Summaries are
  * accumulated per fixture; they come back in the conditions' order.
  */
-export function streamStudy(options: StudyOptions, sink: StudySink, onTotals?: (totals: readonly Totals[]) => void): Summary[] {
+export function streamStudy(
+  options: StudyOptions,
+  sink: StudySink,
+  onTotals?: (totals: readonly Totals[]) => void,
+): Summary[] {
   const models = options.models ?? EMBEDDED_STUDY;
-  const totals = options.conditions.map(() => ({ perFixture: [] as FixtureMeasures[], removedBy: new Map<string, RemovedBy>(), charges: [] as CallCharge[], economics: [] as (PointEconomics | undefined)[] }));
+  const totals = options.conditions.map(() => ({
+    perFixture: [] as FixtureMeasures[],
+    removedBy: new Map<string, RemovedBy>(),
+    charges: [] as CallCharge[],
+    economics: [] as (PointEconomics | undefined)[],
+  }));
   for (const loaded of options.fixtures) {
     // Frozen inputs let every prune point's view share the fixture's items, and what is derived from them be
     // derived once (src/fixture/memo.ts); the CLI has frozen them already, other callers' are frozen here.
@@ -86,7 +109,13 @@ export function streamStudy(options: StudyOptions, sink: StudySink, onTotals?: (
       const total = totals[i]!;
       total.charges.push(...charges);
       total.economics.push(...points.map((p) => p.economics));
-      if (points.length > 0) total.perFixture.push({ fixture: loaded.fixture.id, prunePoints: points.length, ...aggregate(points, models.reader), ...oncePerFixture(points) });
+      if (points.length > 0)
+        total.perFixture.push({
+          fixture: loaded.fixture.id,
+          prunePoints: points.length,
+          ...aggregate(points, models.reader),
+          ...oncePerFixture(points),
+        });
       countRemovals(total.removedBy, records);
       sink.fixture({ condition, loaded, records, points });
     });
@@ -109,7 +138,12 @@ export function runStudy(options: StudyOptions): ConditionRun[] {
   return options.conditions.map((c, i) => ({ info: c, ...collected[i]!, summary: summaries[i]! }));
 }
 
-function runCondition(condition: Condition, prepared: readonly PreparedPoint[], options: StudyOptions, models: StudyModels): { records: DecisionRecord[]; points: PointMeasures[]; charges: CallCharge[] } {
+function runCondition(
+  condition: Condition,
+  prepared: readonly PreparedPoint[],
+  options: StudyOptions,
+  models: StudyModels,
+): { records: DecisionRecord[]; points: PointMeasures[]; charges: CallCharge[] } {
   const records: DecisionRecord[] = [];
   const points: PointMeasures[] = [];
   const charges: CallCharge[] = [];
@@ -128,13 +162,24 @@ function runCondition(condition: Condition, prepared: readonly PreparedPoint[], 
     for (const { e, decision } of proposed) {
       if (decision !== 'PRUNE') continue;
       const item = itemsById.get(e.itemId)!;
-      texts.set(e.itemId, leftBehind(view, item, { rule: e.rule, rung: e.rung, recoverability: recoverabilityOf(view, item) },
-        options.placeholders, e.residue, e.replacement));
+      texts.set(
+        e.itemId,
+        leftBehind(
+          view,
+          item,
+          { rule: e.rule, rung: e.rung, recoverability: recoverabilityOf(view, item) },
+          options.placeholders,
+          e.residue,
+          e.replacement,
+        ),
+      );
     }
     const splits = pairSplits(view, texts);
     const decided = proposed.map(({ e, decision }) => {
       const split = splits.get(e.itemId);
-      return split ? { e: { ...e, reason: `${e.reason}; kept: ${split}` }, decision: 'KEEP' as const } : { e, decision };
+      return split
+        ? { e: { ...e, reason: `${e.reason}; kept: ${split}` }, decision: 'KEEP' as const }
+        : { e, decision };
     });
     const removals: AppliedRemoval[] = [];
     for (const { e, decision } of decided) {
@@ -143,24 +188,40 @@ function runCondition(condition: Condition, prepared: readonly PreparedPoint[], 
       removals.push({ itemId: e.itemId, residue: e.residue, leftBehind: text, leftBehindTokens: options.tokens(text) });
     }
     const score = scorePoint({
-      condition: condition.name, fixture: loaded.fixture, point, oracle, view, episodes: loaded.oracle?.episodes,
-      decisions: decided.map(({ e, decision }) => ({ itemId: e.itemId, decision })), removals,
+      condition: condition.name,
+      fixture: loaded.fixture,
+      point,
+      oracle,
+      view,
+      episodes: loaded.oracle?.episodes,
+      decisions: decided.map(({ e, decision }) => ({ itemId: e.itemId, decision })),
+      removals,
       overheadTokens: charge ? chargeTokens(charge) : 0,
     });
-    const behaviour = pointBehaviour(models.reader, { fixture: loaded.fixture, point, view, removals, outcomes: score.measures.obligationOutcomes });
+    const behaviour = pointBehaviour(models.reader, {
+      fixture: loaded.fixture,
+      point,
+      view,
+      removals,
+      outcomes: score.measures.obligationOutcomes,
+    });
     points.push({ ...score.measures, behaviour });
     const removalById = new Map(removals.map((r) => [r.itemId, r]));
     requests.push({
-      time: point.time, previousRequestTime: lastRequest, raw: rawEntries(view.items), sent: sentEntries(view, removalById),
+      time: point.time,
+      previousRequestTime: lastRequest,
+      raw: rawEntries(view.items),
+      sent: sentEntries(view, removalById),
       followingRequests: followingRequests(loaded.fixture.items, point.turn, prepared[k + 1]?.point.turn ?? null),
       overheadTokens: score.measures.tokens.overhead,
     });
     for (const { e, decision } of decided) {
       const item = itemsById.get(e.itemId)!;
       const removal = removalById.get(e.itemId);
-      const source = item.source && item.source.identity !== 'UNKNOWN'
-        ? { identity: item.source.identity, version: versionLabel(item.source.version) }
-        : 'UNKNOWN' as const;
+      const source =
+        item.source && item.source.identity !== 'UNKNOWN'
+          ? { identity: item.source.identity, version: versionLabel(item.source.version) }
+          : ('UNKNOWN' as const);
       records.push({
         fixture: loaded.fixture.id,
         prunePoint: point.id,
@@ -173,14 +234,21 @@ function runCondition(condition: Condition, prepared: readonly PreparedPoint[], 
         rung: e.rung,
         step: e.step ?? null,
         reason: e.reason,
-        timing: { policy: timingLabel(effectiveTiming(condition, options)), reason: e.verdict === 'eligible' ? timing.reason : 'not eligible: timing not consulted' },
+        timing: {
+          policy: timingLabel(effectiveTiming(condition, options)),
+          reason: e.verdict === 'eligible' ? timing.reason : 'not eligible: timing not consulted',
+        },
         obligationsConsulted: [...e.obligationsConsulted],
         regenerability: { ...classify(view, item) },
         recoverability: recoverabilityOf(view, item),
         source,
         provenance: {
-          origin: item.origin, kind: item.kind, turn: item.turn, time: item.time,
-          tool: item.tool?.name ?? null, callId: item.tool?.callId ?? null,
+          origin: item.origin,
+          kind: item.kind,
+          turn: item.turn,
+          time: item.time,
+          tool: item.tool?.name ?? null,
+          callId: item.tool?.callId ?? null,
         },
         appliedAt: removal ? view.prunePoint.time : null,
         removal: removal ? (removal.residue ? 'residue' : 'whole') : null,
@@ -203,7 +271,8 @@ function sentEntries(view: PolicyView, removals: ReadonlyMap<string, AppliedRemo
   for (const item of view.items) {
     const removal = removals.get(item.id);
     if (!removal) out.push({ id: item.id, text: item.content, tokens: item.tokens });
-    else if (removal.leftBehind !== '') out.push({ id: item.id, text: removal.leftBehind, tokens: removal.leftBehindTokens });
+    else if (removal.leftBehind !== '')
+      out.push({ id: item.id, text: removal.leftBehind, tokens: removal.leftBehindTokens });
   }
   return out;
 }
@@ -223,11 +292,18 @@ export function pairSplits(view: PolicyView, leftBehindById: ReadonlyMap<string,
     const other = counterpart(view.items, item);
     const call = item.tool.callId;
     if (!other) {
-      if (item.kind === 'tool-call') splits.set(item.id, `its result (call ${call}) has not arrived, and removing the call alone would leave that result without it (placeholders none)`);
+      if (item.kind === 'tool-call')
+        splits.set(
+          item.id,
+          `its result (call ${call}) has not arrived, and removing the call alone would leave that result without it (placeholders none)`,
+        );
       continue;
     }
     if (!vanishes(other.id)) {
-      splits.set(item.id, `${other.id}, the ${other.kind} of call ${call}, stays, and removing ${item.id} alone would split the pair (placeholders none)`);
+      splits.set(
+        item.id,
+        `${other.id}, the ${other.kind} of call ${call}, stays, and removing ${item.id} alone would split the pair (placeholders none)`,
+      );
     }
   }
   return splits;
@@ -241,7 +317,8 @@ function decisionOf(e: Eligibility, applyNow: boolean): Decision {
 
 /** A condition may come from outside the project; its output is checked before anything trusts it. */
 function decideChecked(condition: Condition, view: PolicyView): readonly Eligibility[] {
-  const where = (problem: string) => failure('PL_POLICY_OUTPUT', condition.name, view.fixtureId, view.prunePoint.id, problem);
+  const where = (problem: string) =>
+    failure('PL_POLICY_OUTPUT', condition.name, view.fixtureId, view.prunePoint.id, problem);
   let out: unknown;
   try {
     out = condition.decide(view);
@@ -249,18 +326,22 @@ function decideChecked(condition: Condition, view: PolicyView): readonly Eligibi
     throw where(`decide() threw: ${(err as Error).message}`);
   }
   if (!Array.isArray(out)) throw where('decide() must return an array of eligibilities');
-  if (out.length !== view.items.length) throw where(`returned ${out.length} eligibilities for ${view.items.length} items`);
+  if (out.length !== view.items.length)
+    throw where(`returned ${out.length} eligibilities for ${view.items.length} items`);
   return out.map((raw: unknown, i) => {
     const expected = view.items[i]!.id;
     const parsed = EligibilitySchema.safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
-      const field = issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : issue.path.join('.') || '(the whole eligibility)';
+      const field =
+        issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : issue.path.join('.') || '(the whole eligibility)';
       throw where(`eligibility ${i} (item "${expected}"), field "${field}": ${issue.message}`);
     }
     const e = parsed.data;
-    if (e.itemId !== expected) throw where(`eligibility ${i} is for "${e.itemId}", expected "${expected}" (one per item, in view order)`);
-    if (e.verdict !== 'eligible' && (e.residue || e.replacement !== undefined)) throw where(`item "${e.itemId}" is not eligible but carries a residue or replacement`);
+    if (e.itemId !== expected)
+      throw where(`eligibility ${i} is for "${e.itemId}", expected "${expected}" (one per item, in view order)`);
+    if (e.verdict !== 'eligible' && (e.residue || e.replacement !== undefined))
+      throw where(`item "${e.itemId}" is not eligible but carries a residue or replacement`);
     return e;
   });
 }
@@ -270,31 +351,57 @@ function aggregate(points: readonly Measures[], reader: Reader, weights?: readon
   const sum = (f: (p: Measures) => number): number => points.reduce((s, p) => s + f(p), 0);
   return {
     decisions: {
-      total: sum((p) => p.decisions.total), keep: sum((p) => p.decisions.keep), prune: sum((p) => p.decisions.prune),
-      defer: sum((p) => p.decisions.defer), abstain: sum((p) => p.decisions.abstain),
+      total: sum((p) => p.decisions.total),
+      keep: sum((p) => p.decisions.keep),
+      prune: sum((p) => p.decisions.prune),
+      defer: sum((p) => p.decisions.defer),
+      abstain: sum((p) => p.decisions.abstain),
     },
-    precision: poolOracle(points.map((p) => p.precision), weights),
-    falsePruneRate: poolOracle(points.map((p) => p.falsePruneRate), weights),
-    coverage: poolOracle(points.map((p) => p.coverage), weights),
+    precision: poolOracle(
+      points.map((p) => p.precision),
+      weights,
+    ),
+    falsePruneRate: poolOracle(
+      points.map((p) => p.falsePruneRate),
+      weights,
+    ),
+    coverage: poolOracle(
+      points.map((p) => p.coverage),
+      weights,
+    ),
     // Summed here; a fixture's and the study's own counts replace these with each unit counted once (oncePerFixture).
     ...sumOnce(points),
     abstentionRate: pool(points.map((p) => p.abstentionRate)),
     obligations: { preserved: sum((p) => p.obligations.preserved), total: sum((p) => p.obligations.total) },
     refetchAlerts: sum((p) => p.refetchAlerts),
     tokens: {
-      raw: sum((p) => p.tokens.raw), removed: sum((p) => p.tokens.removed), placeholder: sum((p) => p.tokens.placeholder),
-      overhead: sum((p) => p.tokens.overhead), final: sum((p) => p.tokens.final),
+      raw: sum((p) => p.tokens.raw),
+      removed: sum((p) => p.tokens.removed),
+      placeholder: sum((p) => p.tokens.placeholder),
+      overhead: sum((p) => p.tokens.overhead),
+      final: sum((p) => p.tokens.final),
     },
-    behaviour: poolBehaviour(points.map((p) => p.behaviour), reader),
+    behaviour: poolBehaviour(
+      points.map((p) => p.behaviour),
+      reader,
+    ),
   };
 }
 
 /** The timing a condition runs with: its own when it declares one, else the run's. */
-export function effectiveTiming(condition: Pick<ConditionInfo, 'timing'>, options: Pick<StudyOptions, 'timing'>): Timing {
+export function effectiveTiming(
+  condition: Pick<ConditionInfo, 'timing'>,
+  options: Pick<StudyOptions, 'timing'>,
+): Timing {
   return condition.timing ?? options.timing;
 }
 
-export interface RemovedBy { rule: string; step: number | null; items: number; netTokensRemoved: number }
+export interface RemovedBy {
+  rule: string;
+  step: number | null;
+  items: number;
+  netTokensRemoved: number;
+}
 
 function countRemovals(into: Map<string, RemovedBy>, records: readonly DecisionRecord[]): void {
   for (const r of records) {
@@ -308,10 +415,20 @@ function countRemovals(into: Map<string, RemovedBy>, records: readonly DecisionR
 }
 
 /** Pools per-fixture sums, which equals pooling every prune point: sums of counts are associative. */
-export interface Totals { perFixture: readonly FixtureMeasures[]; removedBy: ReadonlyMap<string, RemovedBy>; charges: readonly CallCharge[]; economics: readonly (PointEconomics | undefined)[] }
+export interface Totals {
+  perFixture: readonly FixtureMeasures[];
+  removedBy: ReadonlyMap<string, RemovedBy>;
+  charges: readonly CallCharge[];
+  economics: readonly (PointEconomics | undefined)[];
+}
 
 /** A condition's summary from its totals; shards' totals joined in fixture order give the unsharded summary. */
-export function summarise(c: ConditionInfo, options: Pick<StudyOptions, 'exploratory' | 'timing' | 'placeholders' | 'tokens'>, reader: Reader, { perFixture, removedBy, charges, economics }: Totals): Summary {
+export function summarise(
+  c: ConditionInfo,
+  options: Pick<StudyOptions, 'exploratory' | 'timing' | 'placeholders' | 'tokens'>,
+  reader: Reader,
+  { perFixture, removedBy, charges, economics }: Totals,
+): Summary {
   return {
     artifactVersion: ARTIFACT_VERSION,
     exploratory: options.exploratory ?? false,
@@ -326,11 +443,20 @@ export function summarise(c: ConditionInfo, options: Pick<StudyOptions, 'explora
     placeholders: options.placeholders,
     fixtures: perFixture.length,
     prunePoints: perFixture.reduce((s, f) => s + f.prunePoints, 0),
-    ...aggregate(perFixture, reader, perFixture.map((f) => f.prunePoints)),
-    removedBy: [...removedBy.values()].map((r) => ({ ...r })).sort((a, b) => (a.step ?? 0) - (b.step ?? 0) || byCodeUnit(a.rule, b.rule)),
+    ...aggregate(
+      perFixture,
+      reader,
+      perFixture.map((f) => f.prunePoints),
+    ),
+    removedBy: [...removedBy.values()]
+      .map((r) => ({ ...r }))
+      .sort((a, b) => (a.step ?? 0) - (b.step ?? 0) || byCodeUnit(a.rule, b.rule)),
     perFixture: [...perFixture],
     modelUsage: usageOf(charges),
-    economics: poolEconomics(economics, modelledProfiles().map((p) => p.id)),
+    economics: poolEconomics(
+      economics,
+      modelledProfiles().map((p) => p.id),
+    ),
     ...optional('cacheTelemetry', cacheTelemetryOf(charges, options.tokens)),
   };
 }

@@ -72,9 +72,26 @@ export function readShardRecord(dir: string): ShardRecord {
   return parsed.data;
 }
 
-export function chargesRecord(names: readonly string[], charges: readonly (readonly CallCharge[])[]): ShardRecord['charges'] {
-  return Object.fromEntries(names.map((name, i) => [name, charges[i]!.map((c) => ({
-    provider: c.provider, model: c.model, failed: c.failed, ...(c.request ? { request: { system: c.request.system, user: c.request.user } } : {}),
-    call: { key: c.call.key, outcome: c.call.outcome, latencyMs: c.call.latencyMs, usage: c.call.usage, costUsd: c.call.costUsd },
-  }))]));
+export function chargesRecord(
+  names: readonly string[],
+  charges: readonly (readonly CallCharge[])[],
+): ShardRecord['charges'] {
+  return Object.fromEntries(
+    names.map((name, i) => [
+      name,
+      charges[i]!.map((c) => ({
+        provider: c.provider,
+        model: c.model,
+        failed: c.failed,
+        ...(c.request ? { request: { system: c.request.system, user: c.request.user } } : {}),
+        call: {
+          key: c.call.key,
+          outcome: c.call.outcome,
+          latencyMs: c.call.latencyMs,
+          usage: c.call.usage,
+          costUsd: c.call.costUsd,
+        },
+      })),
+    ]),
+  );
 }

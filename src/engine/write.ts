@@ -2,12 +2,31 @@
 // fixture, into a staging folder inside the output; at the end one journaled swap (./atomic.ts) puts each
 // condition's folder, the markers, run.json and the manifest in place, so a kill at any moment leaves the old run
 // or the new one whole. Nothing is held in memory beyond one fixture's records and the summaries.
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { createHash, type Hash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { csvRow } from '../artifacts/csv.js';
-import { Manifest, POINT_ROW_COLUMNS, type Manifest as ManifestT, type RunBlock, type RunRecord, type PointMeasures, type PointRow, type Summary } from '../artifacts/schema.js';
+import {
+  Manifest,
+  POINT_ROW_COLUMNS,
+  type Manifest as ManifestT,
+  type RunBlock,
+  type RunRecord,
+  type PointMeasures,
+  type PointRow,
+  type Summary,
+} from '../artifacts/schema.js';
 import { failure } from '../errors.js';
 import { byCodeUnit, sha256 } from '../fixture/canonical.js';
 import type { ConditionInfo } from '../policy/types.js';
@@ -34,16 +53,19 @@ export const LAYOUT = {
   incompleteMarker: 'INCOMPLETE.md',
 } as const;
 
-const MARKER_TEXT = '# EXPLORATORY\n\nThis run was not checked against the preregistration of its study (under experiments/). ' +
+const MARKER_TEXT =
+  '# EXPLORATORY\n\nThis run was not checked against the preregistration of its study (under experiments/). ' +
   'Its outputs are exploratory and can never stand for the preregistered study; see manifest.json, study.\n';
 
 /** The note an incomplete run carries beside its manifest: what is there, what is missing, how to finish. */
 function incompleteText(incomplete: NonNullable<ManifestT['incomplete']>, written: readonly string[]): string {
-  return `# INCOMPLETE\n\nThis run was stopped by --max-cost-usd during its ${incomplete.phase} calls. The conditions written here ` +
+  return (
+    `# INCOMPLETE\n\nThis run was stopped by --max-cost-usd during its ${incomplete.phase} calls. The conditions written here ` +
     `are complete: ${written.join(', ')}. Missing: ${incomplete.missing.join(', ')} (each needs a model call that was ` +
     'not made). Every finished call is in the model-call cache; run the same command again with --resume (and a budget ' +
-    'for the rest) to finish without repeating a paid call. That run replaces this folder\'s contents and removes this ' +
-    'file. See manifest.json, incomplete.\n';
+    "for the rest) to finish without repeating a paid call. That run replaces this folder's contents and removes this " +
+    'file. See manifest.json, incomplete.\n'
+  );
 }
 
 /**
@@ -72,7 +94,8 @@ export function readManifest(dir: string): ManifestT | undefined {
 function sameInputs(a: ManifestT, b: ManifestInputs): boolean {
   // Call counts describe one run (a resumed run replays what the stopped one paid for), not its inputs.
   const roles = (m: Omit<ManifestInputs, 'run'>) => m.models.map(({ calls: _calls, ...role }) => role);
-  const sig = (m: Omit<ManifestInputs, 'run'>) => JSON.stringify([m.package, m.tokenizer, m.seed, m.timing, m.placeholders, m.study, roles(m), m.fixtures]);
+  const sig = (m: Omit<ManifestInputs, 'run'>) =>
+    JSON.stringify([m.package, m.tokenizer, m.seed, m.timing, m.placeholders, m.study, roles(m), m.fixtures]);
   return sig(a) === sig(b);
 }
 
@@ -81,7 +104,11 @@ class OutputFile {
   private readonly fd: number;
   private readonly hash: Hash = createHash('sha256');
   private pending = '';
-  constructor(readonly file: string, path: string, private readonly gzip: boolean) {
+  constructor(
+    readonly file: string,
+    path: string,
+    private readonly gzip: boolean,
+  ) {
     mkdirSync(dirname(path), { recursive: true });
     this.fd = openSync(path, 'w');
   }
@@ -130,7 +157,11 @@ export function pointRow(p: PointMeasures, exploratory: boolean): PointRow {
     exploratory,
     fixture: p.fixture,
     prunePoint: p.prunePoint,
-    decisions: p.decisions.total, keep: p.decisions.keep, prune: p.decisions.prune, defer: p.decisions.defer, abstain: p.decisions.abstain,
+    decisions: p.decisions.total,
+    keep: p.decisions.keep,
+    prune: p.decisions.prune,
+    defer: p.decisions.defer,
+    abstain: p.decisions.abstain,
     truePrunes: p.precision.numerator,
     falsePrunes: p.falsePruneRate.numerator,
     coverageDenominator: p.coverage.denominator,
@@ -139,8 +170,11 @@ export function pointRow(p: PointMeasures, exploratory: boolean): PointRow {
     obligationsPreserved: p.obligations.preserved,
     obligationsTotal: p.obligations.total,
     refetchAlerts: p.refetchAlerts,
-    rawTokens: p.tokens.raw, removedTokens: p.tokens.removed, placeholderTokens: p.tokens.placeholder,
-    overheadTokens: p.tokens.overhead, finalTokens: p.tokens.final,
+    rawTokens: p.tokens.raw,
+    removedTokens: p.tokens.removed,
+    placeholderTokens: p.tokens.placeholder,
+    overheadTokens: p.tokens.overhead,
+    finalTokens: p.tokens.final,
   };
 }
 
@@ -164,7 +198,9 @@ interface ConditionFiles {
 
 /** Every file a condition has open, the bulk ones only once a generated fixture opened them. */
 function filesOf(f: ConditionFiles): OutputFile[] {
-  return [f.decisions, f.points, f.rows, f.bulkDecisions, f.bulkPoints].filter((file): file is OutputFile => file !== undefined);
+  return [f.decisions, f.points, f.rows, f.bulkDecisions, f.bulkPoints].filter(
+    (file): file is OutputFile => file !== undefined,
+  );
 }
 
 /**
@@ -177,7 +213,11 @@ export class RunWriter implements StudySink {
   private readonly files = new Map<string, ConditionFiles>();
   private done = false;
 
-  constructor(private readonly outDir: string, private readonly conditions: readonly ConditionInfo[], private readonly layout: RunLayout) {
+  constructor(
+    private readonly outDir: string,
+    private readonly conditions: readonly ConditionInfo[],
+    private readonly layout: RunLayout,
+  ) {
     this.createdOut = !existsSync(outDir);
     this.staging = stagingFolder(outDir);
     try {
@@ -224,7 +264,11 @@ export class RunWriter implements StudySink {
    * Appends text already rendered (by a shard's writer) to one of a condition's files: the merge of shards writes
    * through here fixture by fixture, so a compressed file is cut into the same members as in an unsharded run.
    */
-  appendRendered(condition: string, file: 'decisions' | 'points' | 'pointRows' | 'bulkDecisions' | 'bulkPoints', text: string): void {
+  appendRendered(
+    condition: string,
+    file: 'decisions' | 'points' | 'pointRows' | 'bulkDecisions' | 'bulkPoints',
+    text: string,
+  ): void {
     const f = this.files.get(condition);
     if (!f) throw new Error(`internal: condition ${condition} was not opened for writing`);
     try {
@@ -258,14 +302,22 @@ export class RunWriter implements StudySink {
         if (this.layout.exploratory) text(`${c.name}/${LAYOUT.exploratoryMarker}`, MARKER_TEXT);
       }
       if (this.layout.exploratory) text(LAYOUT.exploratoryMarker, MARKER_TEXT);
-      if (inputs.incomplete) text(LAYOUT.incompleteMarker, incompleteText(inputs.incomplete, this.conditions.map((c) => c.name)));
+      if (inputs.incomplete)
+        text(
+          LAYOUT.incompleteMarker,
+          incompleteText(
+            inputs.incomplete,
+            this.conditions.map((c) => c.name),
+          ),
+        );
       this.files.clear();
       const previous = readManifest(this.outDir);
       const fresh = new Set(this.conditions.map((c) => c.name));
       // An incomplete run carries nothing over, so its folder holds exactly what its manifest says is there.
-      const carried = previous && !inputs.incomplete && sameInputs(previous, inputs)
-        ? previous.conditions.filter((c) => !fresh.has(c.name) && existsSync(join(this.outDir, c.name)))
-        : [];
+      const carried =
+        previous && !inputs.incomplete && sameInputs(previous, inputs)
+          ? previous.conditions.filter((c) => !fresh.has(c.name) && existsSync(join(this.outDir, c.name)))
+          : [];
       const stale = previous ? previous.conditions.filter((c) => !fresh.has(c.name) && !carried.includes(c)) : [];
       const outputs = [
         ...written,
@@ -309,7 +361,8 @@ export class RunWriter implements StudySink {
   private cleanUp(): void {
     try {
       discardStaging(this.staging);
-      if (!this.done && this.createdOut && existsSync(this.outDir) && readdirSync(this.outDir).length === 0) rmSync(this.outDir, { recursive: true });
+      if (!this.done && this.createdOut && existsSync(this.outDir) && readdirSync(this.outDir).length === 0)
+        rmSync(this.outDir, { recursive: true });
     } catch {
       // The error that brought us here matters more than a staging folder that could not be cleaned.
     }

@@ -8,7 +8,16 @@
 // step is idempotent, so replaying the journal from the start finishes the swap whatever step the kill interrupted;
 // the next process that opens the folder replays the journal of a dead writer (roll forward), and the new output
 // stands. A folder being replaced is moved aside as `<name>.old-<pid>` and removed once the new one is in place.
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { failure } from '../errors.js';
 

@@ -5,7 +5,15 @@ import { existsSync } from 'node:fs';
 import { input } from '../errors.js';
 import { relativePath, sha256 } from '../fixture/canonical.js';
 import { readRegularFile } from '../fixture/json.js';
-import { duplicateId, fixtureFiles, oraclePathFor, parseFixture, readJsonBytes, type LoadedFixture, type OnSkip } from '../fixture/load.js';
+import {
+  duplicateId,
+  fixtureFiles,
+  oraclePathFor,
+  parseFixture,
+  readJsonBytes,
+  type LoadedFixture,
+  type OnSkip,
+} from '../fixture/load.js';
 import { Oracle } from '../fixture/schema.js';
 import { parse } from '../fixture/validate.js';
 import { checkOracle, oracleLocation } from '../oracle/load.js';

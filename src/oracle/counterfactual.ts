@@ -12,15 +12,24 @@ import { obligationJudge, type RemovalLeft } from './obligations.js';
 /** One contradiction between an oracle point and its obligations, named by prune point, oracle field and item(s). */
 export type CounterfactualProblem = { readonly prunePoint: string; readonly where: string; readonly field: string } & (
   | { readonly kind: 'not-necessary'; readonly itemId: string }
-  | { readonly kind: 'label-loses'; readonly itemId: string; readonly label: 'removable' | 'partial' | 'a redundant copy'; readonly lost: readonly LostObligation[] }
-  | { readonly kind: 'group-unneeded'; readonly items: readonly string[] });
+  | {
+      readonly kind: 'label-loses';
+      readonly itemId: string;
+      readonly label: 'removable' | 'partial' | 'a redundant copy';
+      readonly lost: readonly LostObligation[];
+    }
+  | { readonly kind: 'group-unneeded'; readonly items: readonly string[] }
+);
 
 /** The verify problem line for a contradiction in `file`. */
 export function problemText(file: string, p: CounterfactualProblem): string {
   switch (p.kind) {
-    case 'not-necessary': return messages.PL_ORACLE_NOT_NECESSARY(file, p.where, p.itemId, p.field);
-    case 'label-loses': return messages.PL_ORACLE_LABEL_LOSES(file, p.where, p.itemId, p.field, p.label, p.lost);
-    case 'group-unneeded': return messages.PL_ORACLE_GROUP_UNNEEDED(file, p.where, p.field, p.items);
+    case 'not-necessary':
+      return messages.PL_ORACLE_NOT_NECESSARY(file, p.where, p.itemId, p.field);
+    case 'label-loses':
+      return messages.PL_ORACLE_LABEL_LOSES(file, p.where, p.itemId, p.field, p.label, p.lost);
+    case 'group-unneeded':
+      return messages.PL_ORACLE_GROUP_UNNEEDED(file, p.where, p.field, p.items);
   }
 }
 
@@ -41,8 +50,11 @@ export function declaredProtection(view: PolicyView, pt: OraclePoint, item: View
   if (step) return `referenced by pending step ${step.id}`;
   // An open unit's trace is work in progress; any unit's consequence record is where its result lives. A closed
   // unit's trace is completed work and protects nothing.
-  const unit = workUnits.find((w) => (w.state === 'open' && w.traceItems.includes(item.id))
-    || (w.consequence && 'itemId' in w.consequence && w.consequence.itemId === item.id));
+  const unit = workUnits.find(
+    (w) =>
+      (w.state === 'open' && w.traceItems.includes(item.id)) ||
+      (w.consequence && 'itemId' in w.consequence && w.consequence.itemId === item.id),
+  );
   if (unit) return `named by work unit ${unit.id}`;
   const kept = (pt.keptBecause ?? []).find((k) => k.itemId === item.id);
   return kept ? `kept because ${kept.reason}` : undefined;
@@ -76,23 +88,35 @@ function pointProblems(fixture: Fixture, point: PrunePoint, pt: OraclePoint, whe
   const problems: CounterfactualProblem[] = [];
   const base = { prunePoint: point.id, where };
   const labelled = new Set<string>();
-  const check = (itemId: string, field: string, label: 'removable' | 'partial' | 'a redundant copy', removal: RemovalLeft): void => {
+  const check = (
+    itemId: string,
+    field: string,
+    label: 'removable' | 'partial' | 'a redundant copy',
+    removal: RemovalLeft,
+  ): void => {
     labelled.add(itemId);
     const lost = lostBy([removal]);
     if (lost.length > 0) problems.push({ ...base, kind: 'label-loses', itemId, field, label, lost });
   };
   pt.removable.forEach((id, j) => check(id, `removable[${j}]`, 'removable', bare(id)));
-  pt.partial.forEach((p, j) => check(p.itemId, `partial[${j}]`, 'partial',
-    { itemId: p.itemId, residue: p.residue, leftBehind: residueText(view, byId.get(p.itemId)!, p.residue) }));
+  pt.partial.forEach((p, j) =>
+    check(p.itemId, `partial[${j}]`, 'partial', {
+      itemId: p.itemId,
+      residue: p.residue,
+      leftBehind: residueText(view, byId.get(p.itemId)!, p.residue),
+    }),
+  );
   pt.redundantGroups.forEach((g, j) => {
     g.items.forEach((id, k) => check(id, `redundantGroups[${j}].items[${k}]`, 'a redundant copy', bare(id)));
     // A group is a fact held several times: losing every copy must lose it, or the copies were removable all along.
     const guarded = g.items.some((id) => declaredProtection(view, pt, byId.get(id)!));
-    if (!guarded && lostBy(g.items.map(bare)).length === 0) problems.push({ ...base, kind: 'group-unneeded', field: `redundantGroups[${j}]`, items: g.items });
+    if (!guarded && lostBy(g.items.map(bare)).length === 0)
+      problems.push({ ...base, kind: 'group-unneeded', field: `redundantGroups[${j}]`, items: g.items });
   });
   for (const item of view.items) {
     if (labelled.has(item.id) || declaredProtection(view, pt, item)) continue;
-    if (lostBy([bare(item.id)]).length === 0) problems.push({ ...base, kind: 'not-necessary', itemId: item.id, field: 'removable' });
+    if (lostBy([bare(item.id)]).length === 0)
+      problems.push({ ...base, kind: 'not-necessary', itemId: item.id, field: 'removable' });
   }
   return problems;
 }

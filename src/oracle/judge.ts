@@ -71,11 +71,13 @@ function clustersOf(groups: readonly Group[]): Group[][] {
   const parent = groups.map((_, i) => i);
   const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
   const firstGroup = new Map<string, number>();
-  groups.forEach((g, i) => g.items.forEach((id) => {
-    const j = firstGroup.get(id);
-    if (j === undefined) firstGroup.set(id, i);
-    else parent[find(i)] = find(j);
-  }));
+  groups.forEach((g, i) =>
+    g.items.forEach((id) => {
+      const j = firstGroup.get(id);
+      if (j === undefined) firstGroup.set(id, i);
+      else parent[find(i)] = find(j);
+    }),
+  );
   const byRoot = new Map<number, Group[]>();
   groups.forEach((g, i) => byRoot.set(find(i), [...(byRoot.get(find(i)) ?? []), g]));
   return [...byRoot.values()];
@@ -84,7 +86,11 @@ function clustersOf(groups: readonly Group[]): Group[][] {
 function clusterBest(cluster: readonly Group[]): number {
   if (cluster.length === 1) return cluster[0]!.items.length - cluster[0]!.keep;
   const items = [...new Set(cluster.flatMap((g) => g.items))];
-  if (items.length > SEARCH_LIMIT) return Math.min(items.length, cluster.reduce((s, g) => s + g.items.length - g.keep, 0));
+  if (items.length > SEARCH_LIMIT)
+    return Math.min(
+      items.length,
+      cluster.reduce((s, g) => s + g.items.length - g.keep, 0),
+    );
   const memberOf = items.map((id) => cluster.flatMap((g, i) => (g.items.includes(id) ? [i] : [])));
   const left = cluster.map((g) => g.items.length - g.keep);
   let best = 0;

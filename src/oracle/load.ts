@@ -5,7 +5,8 @@ import { describe, type Locate } from '../fixture/validate.js';
 import type { Fixture as FixtureT, Oracle as OracleT } from '../fixture/schema.js';
 
 export const oracleLocation: Locate = (raw, path) => {
-  if (path[0] === 'points' && typeof path[1] === 'number') return { where: describe(raw, path, 'oracle point'), rest: path.slice(2) };
+  if (path[0] === 'points' && typeof path[1] === 'number')
+    return { where: describe(raw, path, 'oracle point'), rest: path.slice(2) };
   return { where: 'oracle', rest: path };
 };
 
@@ -13,18 +14,25 @@ export function checkOracle(o: OracleT, f: FixtureT, file: string): void {
   const fail = (where: string, field: string, problem: string): never => {
     throw input('PL_FIXTURE_FIELD', file, where, field, problem);
   };
-  if (o.fixtureId !== f.id) fail('oracle', 'fixtureId', `names fixture "${o.fixtureId}" but the fixture's id is "${f.id}"`);
+  if (o.fixtureId !== f.id)
+    fail('oracle', 'fixtureId', `names fixture "${o.fixtureId}" but the fixture's id is "${f.id}"`);
   const covered = new Set<string>();
   o.points.forEach((pt, i) => {
     const where = `oracle point "${pt.prunePoint}" (points[${i}])`;
     const point = f.prunePoints.find((p) => p.id === pt.prunePoint);
-    if (!point) return fail(where, 'prunePoint', `the fixture has no prune point "${pt.prunePoint}" (it has: ${f.prunePoints.map((p) => p.id).join(', ')})`);
+    if (!point)
+      return fail(
+        where,
+        'prunePoint',
+        `the fixture has no prune point "${pt.prunePoint}" (it has: ${f.prunePoints.map((p) => p.id).join(', ')})`,
+      );
     if (covered.has(pt.prunePoint)) fail(where, 'prunePoint', 'a second oracle point for the same prune point');
     covered.add(pt.prunePoint);
     const inContext = new Set(f.items.filter((it) => it.turn <= point.turn).map((it) => it.id));
     const once = new Set<string>();
     const listed = (field: string, id: string): void => {
-      if (!inContext.has(id)) fail(where, field, `item "${id}" is not in context at prune point "${point.id}" (turn ${point.turn})`);
+      if (!inContext.has(id))
+        fail(where, field, `item "${id}" is not in context at prune point "${point.id}" (turn ${point.turn})`);
       if (once.has(id)) fail(where, field, `item "${id}" is listed twice in this oracle point`);
       once.add(id);
     };
@@ -40,14 +48,16 @@ export function checkOracle(o: OracleT, f: FixtureT, file: string): void {
         if (inGroup.has(id)) fail(where, field, `item "${id}" is listed twice in this group`);
         inGroup.add(id);
         if (grouped.has(id)) {
-          if (!inContext.has(id)) fail(where, field, `item "${id}" is not in context at prune point "${point.id}" (turn ${point.turn})`);
+          if (!inContext.has(id))
+            fail(where, field, `item "${id}" is not in context at prune point "${point.id}" (turn ${point.turn})`);
         } else listed(field, id);
       });
       inGroup.forEach((id) => grouped.add(id));
-      if (g.keep >= g.items.length) fail(where, `redundantGroups[${j}].keep`, `keeps ${g.keep} of ${g.items.length} copies, so none is removable`);
+      if (g.keep >= g.items.length)
+        fail(where, `redundantGroups[${j}].keep`, `keeps ${g.keep} of ${g.items.length} copies, so none is removable`);
     });
     (pt.keptBecause ?? []).forEach((k, j) => listed(`keptBecause[${j}].itemId`, k.itemId));
   });
-  for (const p of f.prunePoints) if (!covered.has(p.id)) fail('oracle', 'points', `no oracle point for prune point "${p.id}"`);
+  for (const p of f.prunePoints)
+    if (!covered.has(p.id)) fail('oracle', 'points', `no oracle point for prune point "${p.id}"`);
 }
-

@@ -57,7 +57,13 @@ export function obligationJudge(ctx: ObligationContext): ObligationJudge {
     };
     for (const s of part.strings) {
       if (inContext(s)) continue;
-      if (!recover((t) => t.includes(s), holding(ctx.view.items, s).filter((i) => removed.has(i.id)))) missing.push(s);
+      if (
+        !recover(
+          (t) => t.includes(s),
+          holding(ctx.view.items, s).filter((i) => removed.has(i.id)),
+        )
+      )
+        missing.push(s);
     }
     // A part that names strings names its items only to say where the strings are: the strings are what is needed.
     if (part.strings.length === 0) {
@@ -90,7 +96,8 @@ export function obligationJudge(ctx: ObligationContext): ObligationJudge {
       // The alternative that needed the least recovery is the one that holds: present before re-read before pointer.
       const chosen = [...met].sort((a, b) => rank(a.ways) - rank(b.ways))[0];
       const ways = new Set([...own.ways, ...(chosen?.ways ?? [])]);
-      const how = missing.length > 0 ? 'lost' : ways.has('pointer') ? 'pointer' : ways.has('re-read') ? 're-read' : 'present';
+      const how =
+        missing.length > 0 ? 'lost' : ways.has('pointer') ? 'pointer' : ways.has('re-read') ? 're-read' : 'present';
       return { id: o.id, visibility, preserved: missing.length === 0, how, missing };
     },
   };

@@ -90,14 +90,21 @@ export function comparatorVerdict(rule: string) {
 }
 
 /** The gate's split of a view: protected items as KEEP verdicts, the rest as candidates for the rules, in order. */
-export function splitByGate(view: PolicyView, consulted: readonly string[]): { gated: Map<string, Eligibility>; candidates: string[] } {
+export function splitByGate(
+  view: PolicyView,
+  consulted: readonly string[],
+): { gated: Map<string, Eligibility>; candidates: string[] } {
   const gated = new Map<string, Eligibility>();
   const candidates: string[] = [];
   for (const item of view.items) {
     const protection = protectionOf(view, item);
     if (protection) {
       gated.set(item.id, {
-        itemId: item.id, verdict: 'keep', rule: GATE_RULE, rung: null, reason: protection.reason,
+        itemId: item.id,
+        verdict: 'keep',
+        rule: GATE_RULE,
+        rung: null,
+        reason: protection.reason,
         obligationsConsulted: mergeIds(consulted, protection.consulted),
       });
     } else {

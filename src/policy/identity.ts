@@ -6,12 +6,15 @@ import type { PolicyView, ViewItem } from '../fixture/view.js';
 import { blocksOf, repetitionOf } from '../fixture/view.js';
 
 /** The key of a tool result's observation, with or without its call; built once per (frozen) item and mode. */
-const keyWith = (across: boolean) => frozenMemo((item: ViewItem): string => canonicalJson({
-  tool: item.tool?.name,
-  call: across ? null : item.tool?.arguments,
-  status: item.status ?? null,
-  blocks: blocksOf(item),
-}));
+const keyWith = (across: boolean) =>
+  frozenMemo((item: ViewItem): string =>
+    canonicalJson({
+      tool: item.tool?.name,
+      call: across ? null : item.tool?.arguments,
+      status: item.status ?? null,
+      blocks: blocksOf(item),
+    }),
+  );
 const ofThisCall = keyWith(false);
 const ofAnyCall = keyWith(true);
 

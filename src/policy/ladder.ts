@@ -37,8 +37,11 @@ export const ONLY_PREDICTION = 'only prediction supports removal';
  * The context after some items left it and others were cut to their residue: same header, fewer or smaller items,
  * occupancy recomputed (residue items keep their original token count: the ladder only orders, the engine counts).
  */
-export function withoutItems(view: PolicyView, removed: ReadonlySet<string>,
-  reduced: ReadonlyMap<string, readonly ResidueField[]> = new Map()): PolicyView {
+export function withoutItems(
+  view: PolicyView,
+  removed: ReadonlySet<string>,
+  reduced: ReadonlyMap<string, readonly ResidueField[]> = new Map(),
+): PolicyView {
   if (removed.size === 0 && reduced.size === 0) return view;
   const cut = (item: ViewItem): ViewItem => {
     const residue = reduced.get(item.id);
@@ -55,7 +58,8 @@ export function withoutItems(view: PolicyView, removed: ReadonlySet<string>,
 }
 
 export function ladder(options: LadderOptions): Condition {
-  const applied = options.predictor?.mode === 'apply' ? [...options.rules, options.predictor.mechanism] : [...options.rules];
+  const applied =
+    options.predictor?.mode === 'apply' ? [...options.rules, options.predictor.mechanism] : [...options.rules];
   const all = options.predictor ? [...options.rules, options.predictor.mechanism] : applied;
   const rung = applied.reduce<Rung>((max, rule) => Math.max(max, rule.rung) as Rung, 0);
   const parameters: Record<string, number | string | boolean> = {};
@@ -87,7 +91,11 @@ export function ladder(options: LadderOptions): Condition {
       applied.forEach((rule, index) => {
         const step = index + 1;
         const findings = findingsById(rule.rule, rule.assess(current, candidates));
-        const refused = regenerabilityGate(view, candidates.filter((id) => findings.get(id)?.outcome === 'eligible'), gone);
+        const refused = regenerabilityGate(
+          view,
+          candidates.filter((id) => findings.get(id)?.outcome === 'eligible'),
+          gone,
+        );
         const removedNow = new Set<string>();
         const wholly = new Set<string>();
         const cut = new Map<string, readonly ResidueField[]>();
@@ -95,7 +103,8 @@ export function ladder(options: LadderOptions): Condition {
           const finding = findings.get(id);
           if (!finding) continue;
           note(id, finding.consulted);
-          const record = (): Eligibility => fromFinding(finding, rule.rule, rule.rung, consulted.get(id) ?? checked, step);
+          const record = (): Eligibility =>
+            fromFinding(finding, rule.rule, rule.rung, consulted.get(id) ?? checked, step);
           const refusal = refused.get(id);
           if (refusal !== undefined) {
             // The refusal is what decides the item, whatever an earlier rule abstained on.
@@ -124,7 +133,12 @@ export function ladder(options: LadderOptions): Condition {
           note(id, finding.consulted);
           // A predictor that could not decide the item fails closed here too: ABSTAIN with its reason, never KEEP.
           const record = fromFinding(finding, rule.rule, rule.rung, consulted.get(id) ?? checked, step);
-          abstained.set(id, finding.outcome === 'eligible' ? { ...record, verdict: 'abstain', reason: `${ONLY_PREDICTION} (${finding.reason})` } : record);
+          abstained.set(
+            id,
+            finding.outcome === 'eligible'
+              ? { ...record, verdict: 'abstain', reason: `${ONLY_PREDICTION} (${finding.reason})` }
+              : record,
+          );
         }
       }
       return view.items.map((item) => {

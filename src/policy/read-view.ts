@@ -14,7 +14,8 @@ export function selectorOf(item: ViewItem): ReadSelector | string {
 /** The view as a comparable key: tool name and selector (a truncated read is its own view); built once per item. */
 export const viewKey: (item: ViewItem) => string = frozenMemo((item: ViewItem) => {
   const selector = selectorOf(item);
-  const normal = typeof selector === 'string' ? { label: selector } : { ...selector, truncated: selector.truncated === true };
+  const normal =
+    typeof selector === 'string' ? { label: selector } : { ...selector, truncated: selector.truncated === true };
   return canonicalJson({ tool: item.tool?.name ?? null, selector: normal });
 });
 
@@ -23,7 +24,10 @@ export function describeView(item: ViewItem): string {
   const selector = selectorOf(item);
   const tool = item.tool?.name ?? 'an unnamed tool';
   if (typeof selector === 'string') return `${tool} "${selector}"`;
-  const bounds = selector.kind === 'lines' ? ` ${String(selector.from ?? 1)}-${selector.to === undefined ? 'end' : String(selector.to)}` : '';
+  const bounds =
+    selector.kind === 'lines'
+      ? ` ${String(selector.from ?? 1)}-${selector.to === undefined ? 'end' : String(selector.to)}`
+      : '';
   const query = selector.query !== undefined ? ` "${selector.query}"` : '';
   return `${tool} ${selector.kind}${bounds}${query}${selector.truncated === true ? ' (truncated)' : ''}`;
 }
@@ -41,12 +45,18 @@ export function viewContains(newer: ViewItem, older: ViewItem): Containment {
   const n = selectorOf(newer);
   const o = selectorOf(older);
   if (typeof n !== 'string' && n.truncated === true) {
-    return { result: 'unavailable', why: `${newer.id} was truncated (${describeView(newer)}), so its scope cannot be shown to contain ${older.id}'s` };
+    return {
+      result: 'unavailable',
+      why: `${newer.id} was truncated (${describeView(newer)}), so its scope cannot be shown to contain ${older.id}'s`,
+    };
   }
   if (typeof n === 'string' || typeof o === 'string') {
     if (typeof n === 'string' && n === o) return { result: 'contains' };
     if (typeof n !== 'string' && n.kind === 'whole') return { result: 'contains' };
-    return { result: 'not', why: `${describeView(newer)} and ${describeView(older)} are different views (an opaque selector is compared only for equality)` };
+    return {
+      result: 'not',
+      why: `${describeView(newer)} and ${describeView(older)} are different views (an opaque selector is compared only for equality)`,
+    };
   }
   if (n.kind === 'whole') return { result: 'contains' };
   if (n.kind === 'lines' && o.kind === 'lines') {

@@ -30,10 +30,12 @@ export function refusalCase(view: PolicyView, item: ViewItem): string | undefine
 export function classify(view: PolicyView, item: ViewItem): Regenerability {
   const refusal = refusalCase(view, item);
   if (refusal) return { class: 'irreducible', why: refusal };
-  if (item.flags.durablePointer) return { class: 'durable-pointer', why: `stored at ${item.flags.durablePointer.storeKey}` };
+  if (item.flags.durablePointer)
+    return { class: 'durable-pointer', why: `stored at ${item.flags.durablePointer.storeKey}` };
   if (item.origin === 'system') return { class: 'deterministic', why: 'supplied again by the runtime' };
   if (item.kind === 'tool-call') return { class: 'deterministic', why: 'the call is recorded in the runtime log' };
-  if (item.kind !== 'tool-result') return { class: 'irreducible', why: `${item.origin} ${item.kind} exists only in this context` };
+  if (item.kind !== 'tool-result')
+    return { class: 'irreducible', why: `${item.origin} ${item.kind} exists only in this context` };
   const side = toolDeclaration(view, item.tool?.name)?.sideEffect;
   if (side === 'pure') return { class: 'deterministic', why: 'pure tool: the same arguments give the same bytes' };
   const source = item.source;
@@ -60,7 +62,11 @@ export function recoverabilityOf(view: PolicyView, item: ViewItem): Recoverabili
  * preference no other item in context holds, derived from the view beside the recorded flag. Only what the runtime
  * recorded counts: flags, tool declarations, kinds, origins and the content in the view.
  */
-export function gateRefusal(view: PolicyView, item: ViewItem, gone: ReadonlySet<string> = new Set()): string | undefined {
+export function gateRefusal(
+  view: PolicyView,
+  item: ViewItem,
+  gone: ReadonlySet<string> = new Set(),
+): string | undefined {
   const refusal = refusalCase(view, item);
   if (refusal) return refusal;
   const steps = view.visible.pendingSteps.filter((s) => s.references.includes(item.id)).map((s) => s.id);
@@ -97,7 +103,11 @@ function holdersOf(items: readonly ViewItem[], item: ViewItem): readonly ViewIte
  * must itself stay, so among identical refused copies the latest is kept and the earlier ones may go. Returns the
  * refused items with the reason, naming the refusal case.
  */
-export function regenerabilityGate(view: PolicyView, removing: readonly string[], gone: ReadonlySet<string> = new Set()): Map<string, string> {
+export function regenerabilityGate(
+  view: PolicyView,
+  removing: readonly string[],
+  gone: ReadonlySet<string> = new Set(),
+): Map<string, string> {
   const out = new Set([...gone, ...removing]);
   // What has gone for good: earlier removals and the ones this call has let through. Each of them left only because
   // what it leaned on (an identical copy, another holder of a user record's text) stays, so that must stay too.
@@ -124,8 +134,15 @@ export function regenerabilityGate(view: PolicyView, removing: readonly string[]
 }
 
 /** An identical copy of the item (same content, then `sameObservation`) that stays in context, if one does. */
-function copyStaying(view: PolicyView, item: ViewItem, out: ReadonlySet<string>, withContent: ReadonlyMap<string, readonly ViewItem[]>): ViewItem | undefined {
-  return withContent.get(item.content)?.find((other) => other.id !== item.id && !out.has(other.id) && sameObservation(view, item, other));
+function copyStaying(
+  view: PolicyView,
+  item: ViewItem,
+  out: ReadonlySet<string>,
+  withContent: ReadonlyMap<string, readonly ViewItem[]>,
+): ViewItem | undefined {
+  return withContent
+    .get(item.content)
+    ?.find((other) => other.id !== item.id && !out.has(other.id) && sameObservation(view, item, other));
 }
 
 /**
@@ -133,7 +150,12 @@ function copyStaying(view: PolicyView, item: ViewItem, out: ReadonlySet<string>,
  * it (its identical copy, or the holder of a user record's text), and with this one gone too the refusal would
  * hold with no identical copy left. Without this a later step removes the copy an earlier step's removal relied on.
  */
-function leanedOnBy(view: PolicyView, item: ViewItem, settled: ReadonlySet<string>, out: ReadonlySet<string>): string | undefined {
+function leanedOnBy(
+  view: PolicyView,
+  item: ViewItem,
+  settled: ReadonlySet<string>,
+  out: ReadonlySet<string>,
+): string | undefined {
   const { withContent } = itemIndex(view.items);
   const leaning = [
     ...(withContent.get(item.content) ?? []),
@@ -142,9 +164,12 @@ function leanedOnBy(view: PolicyView, item: ViewItem, settled: ReadonlySet<strin
   for (const other of leaning) {
     if (other.id === item.id || !settled.has(other.id)) continue;
     const refusal = gateRefusal(view, other, out);
-    if (refusal && !copyStaying(view, other, out, withContent)) return `${refusal} (${other.id}, removed earlier, leaned on this item)`;
+    if (refusal && !copyStaying(view, other, out, withContent))
+      return `${refusal} (${other.id}, removed earlier, leaned on this item)`;
   }
   return undefined;
 }
 
-const userRecords = frozenMemo((items: readonly ViewItem[]) => items.filter((i) => i.origin === 'user' && USER_RECORDS.has(i.kind)));
+const userRecords = frozenMemo((items: readonly ViewItem[]) =>
+  items.filter((i) => i.origin === 'user' && USER_RECORDS.has(i.kind)),
+);

@@ -30,9 +30,13 @@ export function single(mechanism: ConfiguredMechanism, options: SingleOptions): 
     parameters: mechanism.parameters,
     decide(view) {
       const checked = options.gate ? visibleIds(view) : [];
-      const { gated, candidates } = options.gate ? splitByGate(view, checked) : { gated: new Map<string, Eligibility>(), candidates: view.items.map((i) => i.id) };
+      const { gated, candidates } = options.gate
+        ? splitByGate(view, checked)
+        : { gated: new Map<string, Eligibility>(), candidates: view.items.map((i) => i.id) };
       const findings = findingsById(mechanism.rule, mechanism.assess(view, candidates));
-      const eligible = view.items.filter((item) => findings.get(item.id)?.outcome === 'eligible').map((item) => item.id);
+      const eligible = view.items
+        .filter((item) => findings.get(item.id)?.outcome === 'eligible')
+        .map((item) => item.id);
       const refused = options.gate ? regenerabilityGate(view, eligible) : new Map<string, string>();
       return view.items.map((item) => {
         const kept = gated.get(item.id);

@@ -14,9 +14,11 @@ export function timedName(base: string, timing: Timing): string {
 
 const WHEN: Record<Timing['kind'], (t: Timing) => string> = {
   immediate: () => 'applied as soon as eligible',
-  pressure: (t) => `applied only when the context is above ${String((t as Extract<Timing, { kind: 'pressure' }>).threshold * 100)}% of the prune point's budget, else DEFER`,
+  pressure: (t) =>
+    `applied only when the context is above ${String((t as Extract<Timing, { kind: 'pressure' }>).threshold * 100)}% of the prune point's budget, else DEFER`,
   'task-boundary': () => 'applied only at task boundaries, else DEFER',
-  'cache-safe': (t) => `deferred while the ${(t as Extract<Timing, { kind: 'cache-safe' }>).profile} prompt cache is warm, applied once it has expired, at a task boundary or below the cacheable minimum`,
+  'cache-safe': (t) =>
+    `deferred while the ${(t as Extract<Timing, { kind: 'cache-safe' }>).profile} prompt cache is warm, applied once it has expired, at a task boundary or below the cacheable minimum`,
 };
 
 export function timed(base: Condition, timing: Timing): Condition {

@@ -14,18 +14,20 @@ export type Layer = 'control' | 'A' | 'B' | 'comparator';
  * What a mechanism found about one item. Items a mechanism has nothing to say about get no finding. Declared as a
  * schema because a mechanism can come from outside the project (a --policy module): its findings are checked.
  */
-export const FindingSchema = z.strictObject({
-  itemId: z.string().min(1),
-  /** eligible: the mechanism's evidence permits removal. abstain: it applies but a check it needs is unavailable. */
-  outcome: z.enum(['eligible', 'abstain']),
-  reason: z.string().min(1),
-  /** Ids of the visible obligations, pending steps or work units the mechanism consulted. */
-  consulted: z.array(z.string()).readonly().optional(),
-  /** A partial removal: only these fields of the item survive (the bulk goes). Absent means the whole item goes. */
-  residue: z.array(ResidueField).readonly().optional(),
-  /** Replacement text the mechanism itself defines (a comparator reproducing a published placeholder). */
-  replacement: z.string().optional(),
-}).readonly();
+export const FindingSchema = z
+  .strictObject({
+    itemId: z.string().min(1),
+    /** eligible: the mechanism's evidence permits removal. abstain: it applies but a check it needs is unavailable. */
+    outcome: z.enum(['eligible', 'abstain']),
+    reason: z.string().min(1),
+    /** Ids of the visible obligations, pending steps or work units the mechanism consulted. */
+    consulted: z.array(z.string()).readonly().optional(),
+    /** A partial removal: only these fields of the item survive (the bulk goes). Absent means the whole item goes. */
+    residue: z.array(ResidueField).readonly().optional(),
+    /** Replacement text the mechanism itself defines (a comparator reproducing a published placeholder). */
+    replacement: z.string().optional(),
+  })
+  .readonly();
 
 export type Finding = z.infer<typeof FindingSchema>;
 
@@ -44,21 +46,23 @@ export const RungSchema = z.union([z.literal(0), z.literal(1), z.literal(2), z.l
  * A condition's eligibility verdict on one candidate, before timing decides whether to apply it now. Declared as a
  * schema because conditions can come from outside the project: the engine checks every verdict against it.
  */
-export const EligibilitySchema = z.strictObject({
-  itemId: z.string().min(1),
-  verdict: z.enum(['keep', 'eligible', 'abstain']),
-  /** The rule that produced the verdict (for eligible: the rule that removes the item). */
-  rule: z.string().min(1),
-  rung: RungSchema.nullable(),
-  reason: z.string().min(1),
-  obligationsConsulted: z.array(z.string()).readonly(),
-  /** A partial removal: only these fields of the item survive (the bulk goes). */
-  residue: z.array(ResidueField).readonly().optional(),
-  /** Replacement text the condition itself defines (a comparator reproducing a published placeholder). */
-  replacement: z.string().optional(),
-  /** In a ladder: 1-based position of the rule in the application order; absent elsewhere. */
-  step: z.int().positive().optional(),
-}).readonly();
+export const EligibilitySchema = z
+  .strictObject({
+    itemId: z.string().min(1),
+    verdict: z.enum(['keep', 'eligible', 'abstain']),
+    /** The rule that produced the verdict (for eligible: the rule that removes the item). */
+    rule: z.string().min(1),
+    rung: RungSchema.nullable(),
+    reason: z.string().min(1),
+    obligationsConsulted: z.array(z.string()).readonly(),
+    /** A partial removal: only these fields of the item survive (the bulk goes). */
+    residue: z.array(ResidueField).readonly().optional(),
+    /** Replacement text the condition itself defines (a comparator reproducing a published placeholder). */
+    replacement: z.string().optional(),
+    /** In a ladder: 1-based position of the rule in the application order; absent elsewhere. */
+    step: z.int().positive().optional(),
+  })
+  .readonly();
 
 export type Eligibility = z.infer<typeof EligibilitySchema>;
 

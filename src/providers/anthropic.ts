@@ -3,7 +3,13 @@
 // reading of a message are shared with the batch interface (./batch-anthropic.ts).
 import Anthropic from '@anthropic-ai/sdk';
 import { sdkCall, sdkOptions } from './sdk.js';
-import { ProviderCallError, type ChatRequest, type ChatResponse, type ClientConfig, type ModelClient } from './types.js';
+import {
+  ProviderCallError,
+  type ChatRequest,
+  type ChatResponse,
+  type ClientConfig,
+  type ModelClient,
+} from './types.js';
 
 /** The messages body for a request. */
 export function anthropicBody(model: string, request: ChatRequest) {
@@ -17,12 +23,28 @@ export function anthropicBody(model: string, request: ChatRequest) {
 
 /** A message as the harness records it; a body without content blocks or usage is malformed. */
 export function anthropicResponse(message: unknown, model: string): ChatResponse {
-  const m = message as { model?: unknown; content?: unknown; usage?: { input_tokens?: unknown; output_tokens?: unknown; cache_read_input_tokens?: number | null; cache_creation_input_tokens?: number | null } } | null;
+  const m = message as {
+    model?: unknown;
+    content?: unknown;
+    usage?: {
+      input_tokens?: unknown;
+      output_tokens?: unknown;
+      cache_read_input_tokens?: number | null;
+      cache_creation_input_tokens?: number | null;
+    };
+  } | null;
   const usage = m?.usage;
-  if (!Array.isArray(m?.content) || !usage || typeof usage.input_tokens !== 'number' || typeof usage.output_tokens !== 'number') {
+  if (
+    !Array.isArray(m?.content) ||
+    !usage ||
+    typeof usage.input_tokens !== 'number' ||
+    typeof usage.output_tokens !== 'number'
+  ) {
     throw new ProviderCallError('malformed', 'the response has no content blocks or no usage fields');
   }
-  const text = (m.content as { type?: string; text?: string }[]).flatMap((block) => (block.type === 'text' && typeof block.text === 'string' ? [block.text] : [])).join('');
+  const text = (m.content as { type?: string; text?: string }[])
+    .flatMap((block) => (block.type === 'text' && typeof block.text === 'string' ? [block.text] : []))
+    .join('');
   return {
     text,
     usage: {
@@ -41,7 +63,9 @@ export function anthropicClient(config: ClientConfig): ModelClient {
     provider: 'anthropic',
     model: config.model,
     async complete(request: ChatRequest): Promise<ChatResponse> {
-      const message = await sdkCall(Anthropic, config, () => client.messages.create(anthropicBody(config.model, request)));
+      const message = await sdkCall(Anthropic, config, () =>
+        client.messages.create(anthropicBody(config.model, request)),
+      );
       return anthropicResponse(message, config.model);
     },
   };

@@ -13,16 +13,24 @@ export function anthropicBatch(config: ClientConfig): BatchBackend {
     provider: 'anthropic',
     model: config.model,
     async submit(items) {
-      const batch = await call(() => client.messages.batches.create({
-        requests: items.map(({ key, request }) => ({ custom_id: key, params: anthropicBody(config.model, request) })),
-      }));
+      const batch = await call(() =>
+        client.messages.batches.create({
+          requests: items.map(({ key, request }) => ({ custom_id: key, params: anthropicBody(config.model, request) })),
+        }),
+      );
       return batch.id;
     },
     async status(id) {
       const b = await call(() => client.messages.batches.retrieve(id));
       const c = b.request_counts;
       const failed = c.errored + c.canceled + c.expired;
-      return { status: b.processing_status, ended: b.processing_status === 'ended', done: c.succeeded + failed, failed, total: c.processing + c.succeeded + failed };
+      return {
+        status: b.processing_status,
+        ended: b.processing_status === 'ended',
+        done: c.succeeded + failed,
+        failed,
+        total: c.processing + c.succeeded + failed,
+      };
     },
     async results(id) {
       const out = new Map<string, BatchOutcome>();
@@ -35,14 +43,23 @@ export function anthropicBatch(config: ClientConfig): BatchBackend {
   };
 }
 
-function outcomeOf(result: { type: string; message?: unknown; error?: { error?: { type?: string; message?: string } } }, model: string): BatchOutcome {
+function outcomeOf(
+  result: { type: string; message?: unknown; error?: { error?: { type?: string; message?: string } } },
+  model: string,
+): BatchOutcome {
   if (result.type !== 'succeeded') {
-    const detail = result.error?.error ? `${result.error.error.type ?? 'error'}: ${result.error.error.message ?? ''}` : result.type;
+    const detail = result.error?.error
+      ? `${result.error.error.type ?? 'error'}: ${result.error.error.message ?? ''}`
+      : result.type;
     return { ok: false, kind: 'http', message: `batch request ${result.type}: ${detail}` };
   }
   try {
     return { ok: true, response: anthropicResponse(result.message, model) };
   } catch (err) {
-    return { ok: false, kind: err instanceof ProviderCallError ? err.kind : 'malformed', message: (err as Error).message };
+    return {
+      ok: false,
+      kind: err instanceof ProviderCallError ? err.kind : 'malformed',
+      message: (err as Error).message,
+    };
   }
 }

@@ -15,27 +15,56 @@ export function openaiBatch(config: ClientConfig): BatchBackend {
   const lines = async (fileId: string | null | undefined): Promise<unknown[]> => {
     if (!fileId) return [];
     const text = await call(async () => (await client.files.content(fileId)).text());
-    return text.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as unknown);
+    return text
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => JSON.parse(l) as unknown);
   };
   return {
     provider: 'openai',
     model: config.model,
     async submit(items) {
-      const jsonl = items.map(({ key, request }) => JSON.stringify({ custom_id: key, method: 'POST', url: '/v1/chat/completions', body: openaiBody(config.model, request) })).join('\n');
-      const file = await call(async () => client.files.create({ file: await toFile(Buffer.from(`${jsonl}\n`), 'prunelab-batch.jsonl'), purpose: 'batch' }));
-      const batch = await call(() => client.batches.create({ input_file_id: file.id, endpoint: '/v1/chat/completions', completion_window: '24h' }));
+      const jsonl = items
+        .map(({ key, request }) =>
+          JSON.stringify({
+            custom_id: key,
+            method: 'POST',
+            url: '/v1/chat/completions',
+            body: openaiBody(config.model, request),
+          }),
+        )
+        .join('\n');
+      const file = await call(async () =>
+        client.files.create({
+          file: await toFile(Buffer.from(`${jsonl}\n`), 'prunelab-batch.jsonl'),
+          purpose: 'batch',
+        }),
+      );
+      const batch = await call(() =>
+        client.batches.create({ input_file_id: file.id, endpoint: '/v1/chat/completions', completion_window: '24h' }),
+      );
       return batch.id;
     },
     async status(id) {
       const b = await call(() => client.batches.retrieve(id));
       const counts = b.request_counts ?? { completed: 0, failed: 0, total: 0 };
-      return { status: b.status, ended: ENDED.has(b.status), done: counts.completed, failed: counts.failed, total: counts.total };
+      return {
+        status: b.status,
+        ended: ENDED.has(b.status),
+        done: counts.completed,
+        failed: counts.failed,
+        total: counts.total,
+      };
     },
     async results(id) {
       const b = await call(() => client.batches.retrieve(id));
       const out = new Map<string, BatchOutcome>();
-      for (const line of [...await lines(b.output_file_id), ...await lines(b.error_file_id)]) {
-        const l = line as { custom_id?: string; response?: { status_code?: number; body?: unknown } | null; error?: { code?: string; message?: string } | null };
+      for (const line of [...(await lines(b.output_file_id)), ...(await lines(b.error_file_id))]) {
+        const l = line as {
+          custom_id?: string;
+          response?: { status_code?: number; body?: unknown } | null;
+          error?: { code?: string; message?: string } | null;
+        };
         if (typeof l.custom_id !== 'string') continue;
         out.set(l.custom_id, outcomeOf(l, config.model));
       }
@@ -44,14 +73,28 @@ export function openaiBatch(config: ClientConfig): BatchBackend {
   };
 }
 
-function outcomeOf(line: { response?: { status_code?: number; body?: unknown } | null; error?: { code?: string; message?: string } | null }, model: string): BatchOutcome {
+function outcomeOf(
+  line: {
+    response?: { status_code?: number; body?: unknown } | null;
+    error?: { code?: string; message?: string } | null;
+  },
+  model: string,
+): BatchOutcome {
   const status = line.response?.status_code;
   if (line.error || status !== 200) {
-    return { ok: false, kind: 'http', message: `batch request failed: HTTP ${status ?? '?'}: ${line.error?.message ?? line.error?.code ?? JSON.stringify(line.response?.body ?? null)}` };
+    return {
+      ok: false,
+      kind: 'http',
+      message: `batch request failed: HTTP ${status ?? '?'}: ${line.error?.message ?? line.error?.code ?? JSON.stringify(line.response?.body ?? null)}`,
+    };
   }
   try {
     return { ok: true, response: openaiResponse(line.response?.body, model) };
   } catch (err) {
-    return { ok: false, kind: err instanceof ProviderCallError ? err.kind : 'malformed', message: (err as Error).message };
+    return {
+      ok: false,
+      kind: err instanceof ProviderCallError ? err.kind : 'malformed',
+      message: (err as Error).message,
+    };
   }
 }

@@ -78,7 +78,10 @@ export interface BatchRun {
  * Submits the requests the cache holds no successful call for (each once), or resumes the batch a stopped run
  * recorded for them, polls until it ends, and stores every result in the cache. Returns how many were collected.
  */
-export async function fillFromBatch(run: BatchRun, requests: readonly ChatRequest[]): Promise<{ collected: number; failed: number }> {
+export async function fillFromBatch(
+  run: BatchRun,
+  requests: readonly ChatRequest[],
+): Promise<{ collected: number; failed: number }> {
   const { backend, cache, role } = run;
   const pending = new Map<string, ChatRequest>();
   for (const request of requests) {
@@ -95,8 +98,12 @@ export async function fillFromBatch(run: BatchRun, requests: readonly ChatReques
   }
   const state = readState(file);
   // The recorded batch serves this phase when it was sent for every request still missing (some may be collected).
-  const resumable = state && state.provider === backend.provider && state.model === backend.model && state.role === role
-    && [...pending.keys()].every((k) => state.keys.includes(k));
+  const resumable =
+    state &&
+    state.provider === backend.provider &&
+    state.model === backend.model &&
+    state.role === role &&
+    [...pending.keys()].every((k) => state.keys.includes(k));
   let id: string;
   if (resumable) {
     id = state.id;
@@ -104,7 +111,10 @@ export async function fillFromBatch(run: BatchRun, requests: readonly ChatReques
   } else {
     const items = [...pending].map(([key, request]) => ({ key, request }));
     id = await backend.submit(items);
-    writeAtomic(file, `${JSON.stringify({ provider: backend.provider, model: backend.model, role, id, keys: [...pending.keys()] } satisfies BatchState, null, 2)}\n`);
+    writeAtomic(
+      file,
+      `${JSON.stringify({ provider: backend.provider, model: backend.model, role, id, keys: [...pending.keys()] } satisfies BatchState, null, 2)}\n`,
+    );
     run.progress(notices.batchSubmitted(role, id, items.length));
   }
   for (;;) {

@@ -4,8 +4,14 @@
 import { addUsd } from './pricing.js';
 
 export class BudgetExhausted extends Error {
-  constructor(readonly limitUsd: number, readonly spentUsd: number, readonly nextUsd: number) {
-    super(`the next call (up to $${nextUsd.toFixed(6)}) would pass the budget of $${limitUsd} ($${spentUsd.toFixed(6)} spent)`);
+  constructor(
+    readonly limitUsd: number,
+    readonly spentUsd: number,
+    readonly nextUsd: number,
+  ) {
+    super(
+      `the next call (up to $${nextUsd.toFixed(6)}) would pass the budget of $${limitUsd} ($${spentUsd.toFixed(6)} spent)`,
+    );
     this.name = 'BudgetExhausted';
   }
 }

@@ -45,7 +45,12 @@ export function commonPrefix(a: string, b: string): string {
  * with `breakpoints` (one at the end of each request) a call reads an earlier request it extends whole and writes
  * the rest; without (this harness's clients send none) it reads and writes nothing.
  */
-export function predictCallCache(calls: readonly ObservedCall[], profile: ModelledProfile, tokens: TokenCounter, breakpoints: boolean): CallCacheCheck[] {
+export function predictCallCache(
+  calls: readonly ObservedCall[],
+  profile: ModelledProfile,
+  tokens: TokenCounter,
+  breakpoints: boolean,
+): CallCacheCheck[] {
   const texts = calls.map((c) => promptText(c.request));
   return calls.map((c, i) => {
     const text = texts[i]!;
@@ -64,7 +69,14 @@ export function predictCallCache(calls: readonly ObservedCall[], profile: Modell
     }
     const slack = tolerance(total);
     const agrees = Math.abs(read - c.usage.cacheRead) <= slack && Math.abs(write - c.usage.cacheWrite) <= slack;
-    return { call: i, predictedRead: read, observedRead: c.usage.cacheRead, predictedWrite: write, observedWrite: c.usage.cacheWrite, agrees };
+    return {
+      call: i,
+      predictedRead: read,
+      observedRead: c.usage.cacheRead,
+      predictedWrite: write,
+      observedWrite: c.usage.cacheWrite,
+      agrees,
+    };
   });
 }
 
@@ -79,11 +91,20 @@ export function cacheTelemetryOf(charges: readonly CallCharge[], tokens: TokenCo
   if (!first || kept.some((c) => c.model !== first.model || c.provider !== first.provider)) return undefined;
   const profile = modelledProfiles().find((p) => p.provider === first.provider && p.models.includes(first.model));
   if (!profile) return undefined;
-  const checks = predictCallCache(kept.map((c) => ({ request: c.request, usage: c.call.usage })), profile, tokens, false);
+  const checks = predictCallCache(
+    kept.map((c) => ({ request: c.request, usage: c.call.usage })),
+    profile,
+    tokens,
+    false,
+  );
   const sum = (f: (c: CallCacheCheck) => number): number => checks.reduce((s, c) => s + f(c), 0);
   return {
-    profile: profile.id, calls: checks.length, agreeing: checks.filter((c) => c.agrees).length,
-    predictedRead: sum((c) => c.predictedRead), observedRead: sum((c) => c.observedRead),
-    predictedWrite: sum((c) => c.predictedWrite), observedWrite: sum((c) => c.observedWrite),
+    profile: profile.id,
+    calls: checks.length,
+    agreeing: checks.filter((c) => c.agrees).length,
+    predictedRead: sum((c) => c.predictedRead),
+    observedRead: sum((c) => c.observedRead),
+    predictedWrite: sum((c) => c.predictedWrite),
+    observedWrite: sum((c) => c.observedWrite),
   };
 }

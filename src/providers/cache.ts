@@ -50,7 +50,12 @@ export class CallCache {
       throw failure('PL_LLM_CACHE_CORRUPT', file, (err as Error).message);
     }
     const parsed = CacheEntry.safeParse(json);
-    if (!parsed.success) throw failure('PL_LLM_CACHE_CORRUPT', file, `field "${parsed.error.issues[0]!.path.join('.')}": ${parsed.error.issues[0]!.message}`);
+    if (!parsed.success)
+      throw failure(
+        'PL_LLM_CACHE_CORRUPT',
+        file,
+        `field "${parsed.error.issues[0]!.path.join('.')}": ${parsed.error.issues[0]!.message}`,
+      );
     if (parsed.data.key !== key) throw failure('PL_LLM_CACHE_CORRUPT', file, `it holds key ${parsed.data.key}`);
     return parsed.data;
   }

@@ -16,11 +16,20 @@ import { priceOf } from './pricing.js';
 import { DEFAULT_RETRY, realSleep } from './retry.js';
 import type { ClientConfig, RemoteProvider } from './types.js';
 
-export const KEY_VARIABLE: Record<RemoteProvider, string> = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY' };
-export const URL_VARIABLE: Record<RemoteProvider, string> = { openai: 'OPENAI_BASE_URL', anthropic: 'ANTHROPIC_BASE_URL' };
+export const KEY_VARIABLE: Record<RemoteProvider, string> = {
+  openai: 'OPENAI_API_KEY',
+  anthropic: 'ANTHROPIC_API_KEY',
+};
+export const URL_VARIABLE: Record<RemoteProvider, string> = {
+  openai: 'OPENAI_BASE_URL',
+  anthropic: 'ANTHROPIC_BASE_URL',
+};
 
 /** A provider's key and endpoint from an environment; an empty variable counts as unset. */
-export function credentialsOf(provider: RemoteProvider, env: Readonly<Record<string, string | undefined>> | undefined): { apiKey: string | null; baseURL: string | undefined } {
+export function credentialsOf(
+  provider: RemoteProvider,
+  env: Readonly<Record<string, string | undefined>> | undefined,
+): { apiKey: string | null; baseURL: string | undefined } {
   return { apiKey: env?.[KEY_VARIABLE[provider]] || null, baseURL: env?.[URL_VARIABLE[provider]] || undefined };
 }
 
@@ -37,14 +46,26 @@ export interface GatewaySettings {
   readonly maxCostUsd: number | null;
 }
 
-const clientConfig = (s: GatewaySettings): ClientConfig => ({ model: s.model, apiKey: s.apiKey ?? '', baseURL: s.baseURL, timeoutMs: s.timeoutMs });
+const clientConfig = (s: GatewaySettings): ClientConfig => ({
+  model: s.model,
+  apiKey: s.apiKey ?? '',
+  baseURL: s.baseURL,
+  timeoutMs: s.timeoutMs,
+});
 
-export function gatewayFor(s: GatewaySettings, tokens: TokenCounter, seed: number, sleep?: (ms: number) => Promise<void>): Gateway {
+export function gatewayFor(
+  s: GatewaySettings,
+  tokens: TokenCounter,
+  seed: number,
+  sleep?: (ms: number) => Promise<void>,
+): Gateway {
   const config = clientConfig(s);
   return new Gateway({
-    provider: s.provider, model: s.model,
+    provider: s.provider,
+    model: s.model,
     // Replay reaches no server: it gets no client at all.
-    client: s.cacheMode === 'replay' ? undefined : s.provider === 'openai' ? openaiClient(config) : anthropicClient(config),
+    client:
+      s.cacheMode === 'replay' ? undefined : s.provider === 'openai' ? openaiClient(config) : anthropicClient(config),
     mode: s.cacheMode,
     cache: s.cacheMode === 'off' ? undefined : new CallCache(s.cacheDir),
     resume: s.resume,

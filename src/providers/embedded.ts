@@ -7,8 +7,17 @@ export const EMBEDDED = 'embedded';
 
 export type ModelRoles = Manifest['models'];
 
-export function modelRoles(predictor: { provider: string; model: string | null }, reader: { provider: string; model: string | null }): ModelRoles {
-  return [{ role: 'predictor', ...predictor }, { role: 'reader', ...reader }];
+export function modelRoles(
+  predictor: { provider: string; model: string | null },
+  reader: { provider: string; model: string | null },
+): ModelRoles {
+  return [
+    { role: 'predictor', ...predictor },
+    { role: 'reader', ...reader },
+  ];
 }
 
-export const EMBEDDED_ROLES: ModelRoles = modelRoles({ provider: EMBEDDED, model: null }, { provider: EMBEDDED, model: null });
+export const EMBEDDED_ROLES: ModelRoles = modelRoles(
+  { provider: EMBEDDED, model: null },
+  { provider: EMBEDDED, model: null },
+);

@@ -8,7 +8,14 @@ import { type Budget, BudgetExhausted } from './budget.js';
 import { type CallCache, cacheKey, type CacheEntry, type CacheMode } from './cache.js';
 import { costUsd, hasRates, ratedUsd, type Price } from './pricing.js';
 import { withRetry, type RetryPolicy } from './retry.js';
-import { ProviderCallError, redact, type ChatRequest, type ModelClient, type RemoteProvider, type Usage } from './types.js';
+import {
+  ProviderCallError,
+  redact,
+  type ChatRequest,
+  type ModelClient,
+  type RemoteProvider,
+  type Usage,
+} from './types.js';
 
 export interface CallResult {
   readonly key: string;
@@ -133,7 +140,13 @@ export class Gateway {
     } catch (err) {
       if (err instanceof BudgetExhausted) throw err;
       const e = err instanceof ProviderCallError ? err : new ProviderCallError('malformed', (err as Error).message);
-      entry = this.entry(key, request, { ok: false, kind: e.kind, message: redact(e.message, this.options.secrets) }, this.options.retry.attempts, started);
+      entry = this.entry(
+        key,
+        request,
+        { ok: false, kind: e.kind, message: redact(e.message, this.options.secrets) },
+        this.options.retry.attempts,
+        started,
+      );
     } finally {
       this.options.budget.settle(worst ?? 0, spent);
     }
@@ -141,7 +154,13 @@ export class Gateway {
     return this.result(entry);
   }
 
-  private entry(key: string, request: ChatRequest, outcome: CacheEntry['outcome'], attempts: number, started: number): CacheEntry {
+  private entry(
+    key: string,
+    request: ChatRequest,
+    outcome: CacheEntry['outcome'],
+    attempts: number,
+    started: number,
+  ): CacheEntry {
     const latencyMs = Math.max(0, Math.round(this.options.clock() - started));
     return { key, provider: this.options.provider, model: this.options.model, request, outcome, attempts, latencyMs };
   }
@@ -153,7 +172,13 @@ export class Gateway {
       this.stats.firstFailure ??= `${entry.outcome.kind}: ${entry.outcome.message}`;
     }
     const usage = entry.outcome.ok ? entry.outcome.response.usage : ZERO;
-    return { key: entry.key, outcome: entry.outcome, latencyMs: entry.latencyMs, usage, costUsd: costUsd(this.options.price, usage) };
+    return {
+      key: entry.key,
+      outcome: entry.outcome,
+      latencyMs: entry.latencyMs,
+      usage,
+      costUsd: costUsd(this.options.price, usage),
+    };
   }
 }
 
@@ -171,18 +196,25 @@ export async function runAll<T>(tasks: readonly (() => Promise<T>)[], concurrenc
  * As runAll, but a budget stop is returned with the calls that did complete (in task order), so the caller can
  * write what they suffice for. Any other failure is thrown.
  */
-export async function runUntilStopped<T>(tasks: readonly (() => Promise<T>)[], concurrency: number): Promise<{ done: T[]; stop: BudgetStop | null }> {
+export async function runUntilStopped<T>(
+  tasks: readonly (() => Promise<T>)[],
+  concurrency: number,
+): Promise<{ done: T[]; stop: BudgetStop | null }> {
   const limit = pLimit(concurrency);
   let stopped: BudgetExhausted | undefined;
-  const settled = await Promise.allSettled(tasks.map((task) => limit(async () => {
-    if (stopped) throw stopped;
-    try {
-      return await task();
-    } catch (err) {
-      if (err instanceof BudgetExhausted) stopped ??= err;
-      throw err;
-    }
-  })));
+  const settled = await Promise.allSettled(
+    tasks.map((task) =>
+      limit(async () => {
+        if (stopped) throw stopped;
+        try {
+          return await task();
+        } catch (err) {
+          if (err instanceof BudgetExhausted) stopped ??= err;
+          throw err;
+        }
+      }),
+    ),
+  );
   const done: T[] = [];
   for (const s of settled) {
     if (s.status === 'fulfilled') done.push(s.value);
@@ -192,7 +224,11 @@ export async function runUntilStopped<T>(tasks: readonly (() => Promise<T>)[], c
 }
 
 export class BudgetStop extends Error {
-  constructor(override readonly cause: BudgetExhausted, readonly completed: number, readonly total: number) {
+  constructor(
+    override readonly cause: BudgetExhausted,
+    readonly completed: number,
+    readonly total: number,
+  ) {
     super(cause.message);
     this.name = 'BudgetStop';
   }

@@ -6,7 +6,13 @@
 // are never in any request.
 import { z } from 'zod';
 import type { PolicyView } from '../fixture/view.js';
-import { classifierCandidates, type Prediction, type Predictor, type PredictorAbstention, type PredictorScope } from '../policy/mechanisms/predictive-semantic.js';
+import {
+  classifierCandidates,
+  type Prediction,
+  type Predictor,
+  type PredictorAbstention,
+  type PredictorScope,
+} from '../policy/mechanisms/predictive-semantic.js';
 import type { CallResult, Gateway } from './gateway.js';
 import { runUntilStopped, type BudgetStop } from './gateway.js';
 import { answerJson, prompt, PROMPT_VERSIONS } from './prompts.js';
@@ -16,7 +22,9 @@ import { sampling, type ChatRequest, type RemoteProvider } from './types.js';
 export const PREDICTOR_MAX_TOKENS = 2048;
 
 const Answer = z.strictObject({
-  unneeded: z.array(z.strictObject({ id: z.string().min(1), reason: z.string(), confidence: z.number().min(0).max(1) })),
+  unneeded: z.array(
+    z.strictObject({ id: z.string().min(1), reason: z.string(), confidence: z.number().min(0).max(1) }),
+  ),
 });
 
 export interface PreparedPrediction {
@@ -30,33 +38,61 @@ export interface PreparedPrediction {
 
 /** The items a request under `scope` shows the model: never a pinned or protected one, nor (gated) a refused one. */
 export function shownItems(view: PolicyView, scope: PredictorScope): PolicyView['items'] {
-  const shown = new Set(classifierCandidates(view, view.items.map((item) => item.id), scope));
+  const shown = new Set(
+    classifierCandidates(
+      view,
+      view.items.map((item) => item.id),
+      scope,
+    ),
+  );
   return view.items.filter((item) => shown.has(item.id));
 }
 
-export function predictorRequest(view: PolicyView, provider: RemoteProvider, seed: number, scope: PredictorScope = 'gated'): ChatRequest {
+export function predictorRequest(
+  view: PolicyView,
+  provider: RemoteProvider,
+  seed: number,
+  scope: PredictorScope = 'gated',
+): ChatRequest {
   const payload = {
     subgoal: view.prunePoint.subgoal,
     obligations: view.visible.obligations.map((o) => o.description),
     pendingSteps: view.visible.pendingSteps.map((s) => s.description),
     items: shownItems(view, scope).map((item) => ({
-      id: item.id, kind: item.kind, origin: item.origin, turn: item.turn, tool: item.tool?.name ?? null, content: item.content,
+      id: item.id,
+      kind: item.kind,
+      origin: item.origin,
+      turn: item.turn,
+      tool: item.tool?.name ?? null,
+      content: item.content,
     })),
   };
-  return { system: prompt(PROMPT_VERSIONS.predictor), user: JSON.stringify(payload), maxTokens: PREDICTOR_MAX_TOKENS, ...sampling(provider, 0, seed), epoch: 0 };
+  return {
+    system: prompt(PROMPT_VERSIONS.predictor),
+    user: JSON.stringify(payload),
+    maxTokens: PREDICTOR_MAX_TOKENS,
+    ...sampling(provider, 0, seed),
+    epoch: 0,
+  };
 }
 
 /**
  * Strict reading of the answer: ids it was not shown, repeated ids or any other shape make the whole answer
  * unusable. A confidence below the consumer's threshold is judged where the threshold lives (`consult`).
  */
-export function parsePrediction(text: string, view: PolicyView, scope: PredictorScope = 'gated'): ReadonlyMap<string, Prediction> | PredictorAbstention {
+export function parsePrediction(
+  text: string,
+  view: PolicyView,
+  scope: PredictorScope = 'gated',
+): ReadonlyMap<string, Prediction> | PredictorAbstention {
   const json = answerJson(text);
   if (!json.ok) return { abstain: `model answer unparseable: ${json.reason}` };
   const parsed = Answer.safeParse(json.value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    return { abstain: `model answer does not match the schema at "${issue.path.join('.') || '(root)'}": ${issue.message}` };
+    return {
+      abstain: `model answer does not match the schema at "${issue.path.join('.') || '(root)'}": ${issue.message}`,
+    };
   }
   const known = new Set(shownItems(view, scope).map((i) => i.id));
   const out = new Map<string, Prediction>();
@@ -68,23 +104,39 @@ export function parsePrediction(text: string, view: PolicyView, scope: Predictor
   return out;
 }
 
-const pointKey = (fixture: string, prunePoint: string, scope: PredictorScope): string => `${fixture}\u0000${prunePoint}\u0000${scope}`;
+const pointKey = (fixture: string, prunePoint: string, scope: PredictorScope): string =>
+  `${fixture}\u0000${prunePoint}\u0000${scope}`;
 
 /** Every prune point's prediction under each scope asked for; after a budget stop, those that completed, with the stop. */
-export async function preparePredictions(views: readonly PolicyView[], gateway: Gateway, provider: RemoteProvider,
-  seed: number, concurrency: number, scopes: readonly PredictorScope[] = ['gated']): Promise<{ prepared: Map<string, PreparedPrediction>; stop: BudgetStop | null }> {
-  const tasks = scopes.flatMap((scope) => views.map((view) => async (): Promise<PreparedPrediction> => {
-    const call = await gateway.call(predictorRequest(view, provider, seed, scope), `predictor (${scope}), ${view.fixtureId} at ${view.prunePoint.id}`);
-    const prediction = call.outcome.ok
-      ? parsePrediction(call.outcome.response.text, view, scope)
-      : { abstain: `model call failed (${call.outcome.kind}): ${call.outcome.message}` };
-    return { fixture: view.fixtureId, prunePoint: view.prunePoint.id, scope, call, prediction };
-  }));
+export async function preparePredictions(
+  views: readonly PolicyView[],
+  gateway: Gateway,
+  provider: RemoteProvider,
+  seed: number,
+  concurrency: number,
+  scopes: readonly PredictorScope[] = ['gated'],
+): Promise<{ prepared: Map<string, PreparedPrediction>; stop: BudgetStop | null }> {
+  const tasks = scopes.flatMap((scope) =>
+    views.map((view) => async (): Promise<PreparedPrediction> => {
+      const call = await gateway.call(
+        predictorRequest(view, provider, seed, scope),
+        `predictor (${scope}), ${view.fixtureId} at ${view.prunePoint.id}`,
+      );
+      const prediction = call.outcome.ok
+        ? parsePrediction(call.outcome.response.text, view, scope)
+        : { abstain: `model call failed (${call.outcome.kind}): ${call.outcome.message}` };
+      return { fixture: view.fixtureId, prunePoint: view.prunePoint.id, scope, call, prediction };
+    }),
+  );
   const { done, stop } = await runUntilStopped(tasks, concurrency);
   return { prepared: new Map(done.map((p) => [pointKey(p.fixture, p.prunePoint, p.scope), p])), stop };
 }
 
-export function preparedFor(prepared: ReadonlyMap<string, PreparedPrediction>, view: PolicyView, scope: PredictorScope = 'gated'): PreparedPrediction | undefined {
+export function preparedFor(
+  prepared: ReadonlyMap<string, PreparedPrediction>,
+  view: PolicyView,
+  scope: PredictorScope = 'gated',
+): PreparedPrediction | undefined {
   return prepared.get(pointKey(view.fixtureId, view.prunePoint.id, scope));
 }
 
@@ -92,7 +144,8 @@ export function preparedFor(prepared: ReadonlyMap<string, PreparedPrediction>, v
 export function lookupPredictor(prepared: ReadonlyMap<string, PreparedPrediction>): Predictor {
   return (view, candidates, scope) => {
     const entry = preparedFor(prepared, view, scope);
-    if (!entry) throw new Error(`internal: no prepared ${scope} prediction for ${view.fixtureId} at ${view.prunePoint.id}`);
+    if (!entry)
+      throw new Error(`internal: no prepared ${scope} prediction for ${view.fixtureId} at ${view.prunePoint.id}`);
     if (!(entry.prediction instanceof Map)) return entry.prediction;
     const wanted = new Set(candidates);
     const out = new Map<string, Prediction>();
@@ -103,4 +156,3 @@ export function lookupPredictor(prepared: ReadonlyMap<string, PreparedPrediction
     return out;
   };
 }
-

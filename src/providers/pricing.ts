@@ -17,18 +17,24 @@ export const PricingTable = z.strictObject({
   /** The batch interfaces' discount: every rate of a batched request times this multiplier. */
   batch: z.strictObject({
     openai: z.strictObject({ multiplier: z.number().positive().max(1), date: z.iso.date(), source: z.string().min(1) }),
-    anthropic: z.strictObject({ multiplier: z.number().positive().max(1), date: z.iso.date(), source: z.string().min(1) }),
+    anthropic: z.strictObject({
+      multiplier: z.number().positive().max(1),
+      date: z.iso.date(),
+      source: z.string().min(1),
+    }),
   }),
-  models: z.array(z.strictObject({
-    provider: z.enum(['openai', 'anthropic']),
-    ids: z.array(z.string().min(1)).min(1),
-    input: Rate,
-    output: Rate,
-    cacheRead: Rate,
-    cacheWrite: Rate,
-    source: z.string().min(1),
-    confirmed: z.boolean(),
-  })),
+  models: z.array(
+    z.strictObject({
+      provider: z.enum(['openai', 'anthropic']),
+      ids: z.array(z.string().min(1)).min(1),
+      input: Rate,
+      output: Rate,
+      cacheRead: Rate,
+      cacheWrite: Rate,
+      source: z.string().min(1),
+      confirmed: z.boolean(),
+    }),
+  ),
 });
 export type PricingTable = z.infer<typeof PricingTable>;
 export type Price = PricingTable['models'][number];
@@ -51,7 +57,13 @@ export function batchPrice(price: Price | undefined, table: PricingTable = prici
   if (!price) return undefined;
   const m = table.batch[price.provider].multiplier;
   const scaled = (rate: number | null): number | null => (rate === null ? null : roundUsd(rate * m));
-  return { ...price, input: scaled(price.input), output: scaled(price.output), cacheRead: scaled(price.cacheRead), cacheWrite: scaled(price.cacheWrite) };
+  return {
+    ...price,
+    input: scaled(price.input),
+    output: scaled(price.output),
+    cacheRead: scaled(price.cacheRead),
+    cacheWrite: scaled(price.cacheWrite),
+  };
 }
 
 /** A price with both an input and an output rate: what a worst case or an estimate needs. */
@@ -85,7 +97,10 @@ export function addUsd(a: number, b: number): number {
 export function costUsd(price: Price | undefined, usage: Usage): number | null {
   if (!price) return null;
   const parts: [number, number | null][] = [
-    [usage.input, price.input], [usage.output, price.output], [usage.cacheRead, price.cacheRead], [usage.cacheWrite, price.cacheWrite],
+    [usage.input, price.input],
+    [usage.output, price.output],
+    [usage.cacheRead, price.cacheRead],
+    [usage.cacheWrite, price.cacheWrite],
   ];
   let total = 0;
   for (const [tokens, rate] of parts) {

@@ -12,7 +12,12 @@ export interface SdkErrorClasses {
   readonly APIConnectionError: ErrorClass;
 }
 
-export function sdkOptions(config: ClientConfig): { apiKey: string; baseURL: string | undefined; maxRetries: 0; timeout: number } {
+export function sdkOptions(config: ClientConfig): {
+  apiKey: string;
+  baseURL: string | undefined;
+  maxRetries: 0;
+  timeout: number;
+} {
   return { apiKey: config.apiKey, baseURL: config.baseURL, maxRetries: 0, timeout: config.timeoutMs };
 }
 
@@ -29,8 +34,13 @@ interface HeaderBag {
   get(name: string): string | null;
 }
 
-function callError(err: unknown, apiError: ErrorClass, timeoutError: ErrorClass, connectionError: ErrorClass,
-  secrets: readonly string[]): ProviderCallError {
+function callError(
+  err: unknown,
+  apiError: ErrorClass,
+  timeoutError: ErrorClass,
+  connectionError: ErrorClass,
+  secrets: readonly string[],
+): ProviderCallError {
   if (err instanceof ProviderCallError) return err;
   const message = redact(err instanceof Error ? err.message : String(err), secrets);
   if (err instanceof timeoutError) return new ProviderCallError('timeout', `request timed out: ${message}`);
@@ -47,6 +57,7 @@ function callError(err: unknown, apiError: ErrorClass, timeoutError: ErrorClass,
     return new ProviderCallError('http', `HTTP ${status ?? '?'}: ${message}`, status, retryAfterMs(get));
   }
   // A 200 whose body is not JSON surfaces as a SyntaxError from the SDK's parser.
-  if (err instanceof SyntaxError) return new ProviderCallError('malformed', `response body is not valid JSON: ${message}`);
+  if (err instanceof SyntaxError)
+    return new ProviderCallError('malformed', `response body is not valid JSON: ${message}`);
   return new ProviderCallError('malformed', `unexpected response: ${message}`);
 }

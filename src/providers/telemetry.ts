@@ -24,8 +24,15 @@ export function chargeTokens(charge: CallCharge): number {
 function chargeUsage(c: CallCharge): ModelUsage {
   const u = c.call.usage;
   return {
-    provider: c.provider, model: c.model, calls: 1, errors: c.failed ? 1 : 0, inputTokens: u.input, outputTokens: u.output,
-    cacheReadTokens: u.cacheRead, cacheWriteTokens: u.cacheWrite, costUsd: c.call.costUsd,
+    provider: c.provider,
+    model: c.model,
+    calls: 1,
+    errors: c.failed ? 1 : 0,
+    inputTokens: u.input,
+    outputTokens: u.output,
+    cacheReadTokens: u.cacheRead,
+    cacheWriteTokens: u.cacheWrite,
+    costUsd: c.call.costUsd,
     latencyMs: { total: c.call.latencyMs, max: c.call.latencyMs },
   };
 }
@@ -40,7 +47,16 @@ export function poolUsage(blocks: readonly (ModelUsage | null)[]): ModelUsage | 
   const first = present[0];
   if (!first) return null;
   let cost: number | null = 0;
-  const out: ModelUsage = { ...first, calls: 0, errors: 0, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, latencyMs: { total: 0, max: 0 } };
+  const out: ModelUsage = {
+    ...first,
+    calls: 0,
+    errors: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    latencyMs: { total: 0, max: 0 },
+  };
   for (const b of present) {
     out.calls += b.calls;
     out.errors += b.errors;

@@ -25,7 +25,11 @@ export const ChatRequest = z.strictObject({
 export type ChatRequest = z.infer<typeof ChatRequest>;
 
 /** The sampling settings a provider accepts; what it does not accept is recorded as null rather than pretended. */
-export function sampling(provider: RemoteProvider, temperature: number, seed: number): { temperature: number | null; seed: number | null } {
+export function sampling(
+  provider: RemoteProvider,
+  temperature: number,
+  seed: number,
+): { temperature: number | null; seed: number | null } {
   return provider === 'anthropic' ? { temperature: null, seed: null } : { temperature, seed };
 }
 
@@ -91,7 +95,10 @@ export function redact(text: string, secrets: readonly string[]): string {
 }
 
 /** Seconds or an HTTP date in `retry-after`, or milliseconds in `retry-after-ms`; null when absent or unreadable. */
-export function retryAfterMs(get: (name: string) => string | null | undefined, now: () => number = Date.now): number | null {
+export function retryAfterMs(
+  get: (name: string) => string | null | undefined,
+  now: () => number = Date.now,
+): number | null {
   const ms = get('retry-after-ms');
   if (ms && /^\d+(\.\d+)?$/.test(ms.trim())) return Math.round(Number(ms));
   const value = get('retry-after')?.trim();

@@ -1,19 +1,45 @@
 // The report's numbers, computed once from validated results: per-condition measures with their intervals, the
 // paired comparisons, the ladder's steps, the per-family breakdown and the safety/reduction frontier. Tables,
 // charts and notebooks all read this; none of them computes an interval of its own.
-import type { BehaviourSide, FamilyCounts, FixtureMeasures, Harm, OracleRatio, Ratio, Summary, Tokens } from '../artifacts/schema.js';
+import type {
+  BehaviourSide,
+  FamilyCounts,
+  FixtureMeasures,
+  Harm,
+  OracleRatio,
+  Ratio,
+  Summary,
+  Tokens,
+} from '../artifacts/schema.js';
 import type { EconomicsTotal } from '../economics/record.js';
 import { byCodeUnit } from '../fixture/canonical.js';
 import { ratio } from '../score/ratio.js';
 import { FIXTURE_OUTCOMES, POINT_OUTCOMES, SECONDARY_FIXTURE_OUTCOMES, SECONDARY_OUTCOMES } from './comparisons.js';
 import { providerCost } from './cost.js';
 import {
-  evaluateCriterion, evaluateOutcome, neededDifferences, type CriterionResult, type DifferenceEvidence, type OutcomeResult, type RateMeasure,
+  evaluateCriterion,
+  evaluateOutcome,
+  neededDifferences,
+  type CriterionResult,
+  type DifferenceEvidence,
+  type OutcomeResult,
+  type RateMeasure,
 } from './criteria.js';
 import type { ConditionResults, ScoredPoint, StudyResults } from './load.js';
 import type { AnalysisPlan } from './plan.js';
 import { outsiderComparisons } from './study.js';
-import { bootstrapSums, discordant, holm, mcnemarExact, rateOf, reductionOf, signFlipExact, wilson, type BootstrapResult, type Proportion } from './stats.js';
+import {
+  bootstrapSums,
+  discordant,
+  holm,
+  mcnemarExact,
+  rateOf,
+  reductionOf,
+  signFlipExact,
+  wilson,
+  type BootstrapResult,
+  type Proportion,
+} from './stats.js';
 
 // Kept so that imports of Proportion from the analysis still resolve; it lives in stats.ts (no cycle with criteria.ts).
 export type { Proportion } from './stats.js';
@@ -79,16 +105,23 @@ export type FixtureRate = RateMeasure | 'precision' | 'abstentionRate' | 'obliga
  */
 export function fixtureCounts(measure: FixtureRate, f: FixtureMeasures): [number, number] {
   switch (measure) {
-    case 'netReduction': return [f.tokens.raw - f.tokens.final, f.tokens.raw];
+    case 'netReduction':
+      return [f.tokens.raw - f.tokens.final, f.tokens.raw];
     case 'harmRate': {
       const h = harmOf(f.harm);
       return [h.necessaryRemoved, h.necessaryItems];
     }
-    case 'obligationsLost': return [f.obligationsLost.lost, f.obligationsLost.declared];
-    case 'obligationsPreserved': return [f.obligations.preserved, f.obligations.total];
-    case 'abstentionRate': return [f.abstentionRate.numerator, f.abstentionRate.denominator];
-    case 'baseRate': return [scored(f.coverage).denominator, f.decisions.total];
-    case 'precision': case 'falsePruneRate': case 'coverage': {
+    case 'obligationsLost':
+      return [f.obligationsLost.lost, f.obligationsLost.declared];
+    case 'obligationsPreserved':
+      return [f.obligations.preserved, f.obligations.total];
+    case 'abstentionRate':
+      return [f.abstentionRate.numerator, f.abstentionRate.denominator];
+    case 'baseRate':
+      return [scored(f.coverage).denominator, f.decisions.total];
+    case 'precision':
+    case 'falsePruneRate':
+    case 'coverage': {
       const r = scored(f[measure]);
       return [r.numerator, r.denominator];
     }
@@ -187,9 +220,21 @@ export interface LadderRow {
   readonly condition: string;
   readonly previous: string | null;
   readonly row: ConditionRow;
-  readonly removedBy: readonly { step: number | null; rule: string; rung: number | null; items: number; netTokensRemoved: number }[];
+  readonly removedBy: readonly {
+    step: number | null;
+    rule: string;
+    rung: number | null;
+    items: number;
+    netTokensRemoved: number;
+  }[];
   /** Changes against the previous ladder; null for the first. */
-  readonly marginal: { reduction: number | null; prunes: number; falsePrunes: number; truePrunes: number; obligationsLost: number } | null;
+  readonly marginal: {
+    reduction: number | null;
+    prunes: number;
+    falsePrunes: number;
+    truePrunes: number;
+    obligationsLost: number;
+  } | null;
 }
 
 export interface FamilyRow {
@@ -284,12 +329,14 @@ function sumTokens(rows: readonly { tokens: Tokens }[]): Tokens {
 /** Base conditions of the sweeps present, with the parameter each varies. */
 function sweepBases(conditions: readonly ConditionResults[]): Map<string, string> {
   const bases = new Map<string, string>();
-  for (const { summary } of conditions) if (summary.sweepOf) bases.set(summary.sweepOf.condition, summary.sweepOf.parameter);
+  for (const { summary } of conditions)
+    if (summary.sweepOf) bases.set(summary.sweepOf.condition, summary.sweepOf.parameter);
   return bases;
 }
 
 function sweepOf(summary: Summary, bases: ReadonlyMap<string, string>): Sweep | null {
-  if (summary.sweepOf) return { base: summary.sweepOf.condition, parameter: summary.sweepOf.parameter, value: summary.sweepOf.value };
+  if (summary.sweepOf)
+    return { base: summary.sweepOf.condition, parameter: summary.sweepOf.parameter, value: summary.sweepOf.value };
   const parameter = bases.get(summary.condition);
   const value = parameter === undefined ? undefined : summary.parameters[parameter];
   return parameter !== undefined && typeof value === 'number' ? { base: summary.condition, parameter, value } : null;
@@ -310,7 +357,13 @@ export interface Resampling {
  * A condition's row over the fixtures of `fixtureOrder` it was run on (the whole study, or one corpus): every
  * figure from those fixtures' entries, each rate with its fixture-cluster bootstrap interval.
  */
-function conditionRow(c: ConditionResults, fixtureOrder: readonly string[], bases: ReadonlyMap<string, string>, boot: Resampling, whole = true): ConditionRow {
+function conditionRow(
+  c: ConditionResults,
+  fixtureOrder: readonly string[],
+  bases: ReadonlyMap<string, string>,
+  boot: Resampling,
+  whole = true,
+): ConditionRow {
   const s = c.summary;
   const mine = byFixture(s.perFixture);
   const present = fixtureOrder.filter((f) => mine.has(f)).map((f) => mine.get(f)!);
@@ -365,7 +418,10 @@ function pairPoints(candidate: ConditionResults, reference: ConditionResults): (
 function pairedTest(pairs: readonly (readonly [ScoredPoint, ScoredPoint])[], outcome: string): OutcomeTest {
   const has = POINT_OUTCOMES.get(outcome);
   if (!has) throw new Error(`internal: no measure for point outcome ${outcome} (the plan is checked before)`);
-  const { b, c } = discordant(pairs.map(([p]) => has(p)), pairs.map(([, q]) => has(q)));
+  const { b, c } = discordant(
+    pairs.map(([p]) => has(p)),
+    pairs.map(([, q]) => has(q)),
+  );
   return { outcome, unit: 'prune point', ...mcnemarExact(b, c) };
 }
 
@@ -388,23 +444,43 @@ function pairedFixtures(a: ConditionResults, b: ConditionResults, fixtureOrder: 
  * tested by the exact sign-flip test. The fixture is the unit because it is what is independent: McNemar on prune
  * points counts one fixture's correlated points as separate evidence.
  */
-function fixtureTest(a: ConditionResults, b: ConditionResults, fixtureOrder: readonly string[], outcome: string): OutcomeTest {
+function fixtureTest(
+  a: ConditionResults,
+  b: ConditionResults,
+  fixtureOrder: readonly string[],
+  outcome: string,
+): OutcomeTest {
   const count = FIXTURE_OUTCOMES.get(outcome);
   if (!count) throw new Error(`internal: no per-fixture count for outcome ${outcome} (the plan is checked before)`);
   const [fa, fb] = [byFixture(a.summary.perFixture), byFixture(b.summary.perFixture)];
   const [pa, pb] = [pointsByFixture(a), pointsByFixture(b)];
-  const d = pairedFixtures(a, b, fixtureOrder).map((f) => count({ measures: fa.get(f)!, points: pa.get(f) ?? [] }) - count({ measures: fb.get(f)!, points: pb.get(f) ?? [] }));
+  const d = pairedFixtures(a, b, fixtureOrder).map(
+    (f) =>
+      count({ measures: fa.get(f)!, points: pa.get(f) ?? [] }) -
+      count({ measures: fb.get(f)!, points: pb.get(f) ?? [] }),
+  );
   const { b: more, c: fewer, p } = signFlipExact(d);
   return { outcome, unit: 'fixture', b: more, c: fewer, p };
 }
 
 /** Pooled rate of a minus pooled rate of b on the same fixtures, with a paired percentile bootstrap over fixtures. */
-function pairedDifference(measure: RateMeasure, a: ConditionResults, b: ConditionResults, fixtureOrder: readonly string[], boot: Resampling): BootstrapResult {
+function pairedDifference(
+  measure: RateMeasure,
+  a: ConditionResults,
+  b: ConditionResults,
+  fixtureOrder: readonly string[],
+  boot: Resampling,
+): BootstrapResult {
   const x = byFixture(a.summary.perFixture);
   const y = byFixture(b.summary.perFixture);
   const fixtures = fixtureOrder.filter((f) => x.has(f) && y.has(f));
-  const column = (m: ReadonlyMap<string, FixtureMeasures>, k: 0 | 1) => fixtures.map((f) => fixtureCounts(measure, m.get(f)!)[k]);
-  return bootstrapSums([column(x, 0), column(x, 1), column(y, 0), column(y, 1)], ([nx, dx, ny, dy]) => (dx === 0 || dy === 0 ? null : nx! / dx! - ny! / dy!), boot);
+  const column = (m: ReadonlyMap<string, FixtureMeasures>, k: 0 | 1) =>
+    fixtures.map((f) => fixtureCounts(measure, m.get(f)!)[k]);
+  return bootstrapSums(
+    [column(x, 0), column(x, 1), column(y, 0), column(y, 1)],
+    ([nx, dx, ny, dy]) => (dx === 0 || dy === 0 ? null : nx! / dx! - ny! / dy!),
+    boot,
+  );
 }
 
 /** The preregistered comparisons, in the preregistration's order, Holm-corrected across its family. */
@@ -413,7 +489,8 @@ function preregistered(results: StudyResults, plan: AnalysisPlan, fixtureOrder: 
   const { comparisons, multiplicity, paired } = plan.preregistration.analysis;
   const computed = comparisons.map((c) => {
     const absent = [c.condition, c.reference].filter((n) => !byName.has(n));
-    if (absent.length > 0) return { c, pairs: 0, fixtures: 0, test: null, missing: `${absent.join(' and ')} not in these results` };
+    if (absent.length > 0)
+      return { c, pairs: 0, fixtures: 0, test: null, missing: `${absent.join(' and ')} not in these results` };
     const [a, b] = [byName.get(c.condition)!, byName.get(c.reference)!];
     const pairs = pairPoints(a, b);
     const test = paired.unit === 'fixture' ? fixtureTest(a, b, fixtureOrder, c.outcome) : pairedTest(pairs, c.outcome);
@@ -427,32 +504,49 @@ function preregistered(results: StudyResults, plan: AnalysisPlan, fixtureOrder: 
     const k = family.indexOf(c.id);
     const pHolm = test === null || k < 0 ? null : adjusted[k]!;
     return {
-      id: c.id, candidate: c.condition, reference: c.reference, outcome: c.outcome, hypothesis: c.hypothesis, expected: c.expected,
-      pairedPoints: pairs, pairedFixtures: fixtures, test, pHolm, significant: pHolm === null ? null : pHolm <= multiplicity.alpha, missing,
+      id: c.id,
+      candidate: c.condition,
+      reference: c.reference,
+      outcome: c.outcome,
+      hypothesis: c.hypothesis,
+      expected: c.expected,
+      pairedPoints: pairs,
+      pairedFixtures: fixtures,
+      test,
+      pHolm,
+      significant: pHolm === null ? null : pHolm <= multiplicity.alpha,
+      missing,
     };
   });
 }
 
-function secondary(results: StudyResults, plan: AnalysisPlan, fixtureOrder: readonly string[], boot: Resampling): SecondaryComparisonRow[] {
+function secondary(
+  results: StudyResults,
+  plan: AnalysisPlan,
+  fixtureOrder: readonly string[],
+  boot: Resampling,
+): SecondaryComparisonRow[] {
   const byName = new Map(results.conditions.map((c) => [c.summary.condition, c]));
   const byFixtures = plan.preregistration.analysis.paired.unit === 'fixture';
   // A condition from outside the registry (a --policy module) gets its comparisons here, from the results it is in.
   const comparisons = [...plan.secondary, ...outsiderComparisons([...byName.keys()], plan.proposed)];
-  return comparisons.filter((c) => byName.has(c.candidate) && byName.has(c.reference)).map((c) => {
-    const a = byName.get(c.candidate)!;
-    const b = byName.get(c.reference)!;
-    const pairs = pairPoints(a, b);
-    return {
-      ...c,
-      pairedPoints: pairs.length,
-      pairedFixtures: pairedFixtures(a, b, fixtureOrder).length,
-      reductionDifference: pairedDifference('netReduction', a, b, fixtureOrder, boot),
-      harmDifference: pairedDifference('harmRate', a, b, fixtureOrder, boot),
-      tests: byFixtures
-        ? SECONDARY_FIXTURE_OUTCOMES.map((o) => fixtureTest(a, b, fixtureOrder, o))
-        : SECONDARY_OUTCOMES.map((o) => pairedTest(pairs, o)),
-    };
-  });
+  return comparisons
+    .filter((c) => byName.has(c.candidate) && byName.has(c.reference))
+    .map((c) => {
+      const a = byName.get(c.candidate)!;
+      const b = byName.get(c.reference)!;
+      const pairs = pairPoints(a, b);
+      return {
+        ...c,
+        pairedPoints: pairs.length,
+        pairedFixtures: pairedFixtures(a, b, fixtureOrder).length,
+        reductionDifference: pairedDifference('netReduction', a, b, fixtureOrder, boot),
+        harmDifference: pairedDifference('harmRate', a, b, fixtureOrder, boot),
+        tests: byFixtures
+          ? SECONDARY_FIXTURE_OUTCOMES.map((o) => fixtureTest(a, b, fixtureOrder, o))
+          : SECONDARY_OUTCOMES.map((o) => pairedTest(pairs, o)),
+      };
+    });
 }
 
 function ladder(rows: readonly ConditionRow[], results: StudyResults): LadderRow[] {
@@ -469,13 +563,19 @@ function ladder(rows: readonly ConditionRow[], results: StudyResults): LadderRow
       previous: prev?.condition ?? null,
       row,
       removedBy: s.removedBy.map((e) => ({ ...e, rung: rungOf.get(e.rule) ?? null })),
-      marginal: prev === null ? null : {
-        reduction: row.reduction.estimate === null || prev.reduction.estimate === null ? null : row.reduction.estimate - prev.reduction.estimate,
-        prunes: row.prunes - prev.prunes,
-        falsePrunes: row.falsePruneRate.numerator - prev.falsePruneRate.numerator,
-        truePrunes: row.precision.numerator - prev.precision.numerator,
-        obligationsLost: lost(row) - lost(prev),
-      },
+      marginal:
+        prev === null
+          ? null
+          : {
+              reduction:
+                row.reduction.estimate === null || prev.reduction.estimate === null
+                  ? null
+                  : row.reduction.estimate - prev.reduction.estimate,
+              prunes: row.prunes - prev.prunes,
+              falsePrunes: row.falsePruneRate.numerator - prev.falsePruneRate.numerator,
+              truePrunes: row.precision.numerator - prev.precision.numerator,
+              obligationsLost: lost(row) - lost(prev),
+            },
     };
   });
 }
@@ -493,7 +593,8 @@ function families(results: StudyResults, fixtureOrder: readonly string[], boot: 
     for (const { summary } of results.conditions) {
       if (summary.sweepOf) continue;
       const mine = byFixture(summary.perFixture);
-      const rows = fixtureOrder.filter((f) => mine.has(f))
+      const rows = fixtureOrder
+        .filter((f) => mine.has(f))
         .map((f) => mine.get(f)!.families.find((x) => x.family === family))
         .filter((x): x is FamilyCounts => x !== undefined);
       if (rows.length === 0) continue;
@@ -559,14 +660,23 @@ function thresholds(rows: readonly ConditionRow[]): ThresholdRow[] {
   return out;
 }
 
-function corpora(results: StudyResults, pooled: readonly ConditionRow[], bases: ReadonlyMap<string, string>, boot: Resampling): Analysis['corpora'] {
+function corpora(
+  results: StudyResults,
+  pooled: readonly ConditionRow[],
+  bases: ReadonlyMap<string, string>,
+  boot: Resampling,
+): Analysis['corpora'] {
   const byCorpus = new Map<string, string[]>();
-  for (const f of results.manifest.fixtures) byCorpus.set(corpusOf(f.file), [...(byCorpus.get(corpusOf(f.file)) ?? []), f.id]);
+  for (const f of results.manifest.fixtures)
+    byCorpus.set(corpusOf(f.file), [...(byCorpus.get(corpusOf(f.file)) ?? []), f.id]);
   if (byCorpus.size < 2) return [{ corpus: POOLED, rows: pooled }];
   return [
-    ...[...byCorpus].sort(([a], [b]) => byCodeUnit(a, b)).map(([corpus, ids]) => ({
-      corpus, rows: results.conditions.map((c) => conditionRow(c, ids, bases, boot, false)),
-    })),
+    ...[...byCorpus]
+      .sort(([a], [b]) => byCodeUnit(a, b))
+      .map(([corpus, ids]) => ({
+        corpus,
+        rows: results.conditions.map((c) => conditionRow(c, ids, bases, boot, false)),
+      })),
     { corpus: POOLED, rows: pooled },
   ];
 }
@@ -582,15 +692,31 @@ export function analyse(results: StudyResults, plan: AnalysisPlan): Analysis {
   const byName = new Map(results.conditions.map((c) => [c.summary.condition, c]));
   const differences = neededDifferences(plan.criteria)
     .filter((d) => byName.has(d.condition) && byName.has(d.reference))
-    .map((d) => ({ ...d, interval: pairedDifference(d.measure, byName.get(d.condition)!, byName.get(d.reference)!, fixtureOrder, boot) }));
+    .map((d) => ({
+      ...d,
+      interval: pairedDifference(d.measure, byName.get(d.condition)!, byName.get(d.reference)!, fixtureOrder, boot),
+    }));
   const comparisons = preregistered(results, plan, fixtureOrder);
   const evidence = {
-    alpha: multiplicity.alpha, models: results.manifest.models, rows, differences,
-    comparisons: comparisons.map((c) => ({ id: c.id, candidate: c.candidate, reference: c.reference, test: c.test, pHolm: c.pHolm })),
+    alpha: multiplicity.alpha,
+    models: results.manifest.models,
+    rows,
+    differences,
+    comparisons: comparisons.map((c) => ({
+      id: c.id,
+      candidate: c.candidate,
+      reference: c.reference,
+      test: c.test,
+      pHolm: c.pHolm,
+    })),
   };
   const p = plan.preregistration;
-  const acceptance = plan.criteria.map((form) => evaluateCriterion(form, p.acceptance.find((x) => x.id === form.id)!, evidence));
-  const outcomes = p.outcomes.map((o) => evaluateOutcome(plan.outcomes.find((f) => f.id === o.id)!, o, acceptance, evidence));
+  const acceptance = plan.criteria.map((form) =>
+    evaluateCriterion(form, p.acceptance.find((x) => x.id === form.id)!, evidence),
+  );
+  const outcomes = p.outcomes.map((o) =>
+    evaluateOutcome(plan.outcomes.find((f) => f.id === o.id)!, o, acceptance, evidence),
+  );
   return {
     label: results.label,
     fixtures: fixtureOrder.length,
@@ -621,23 +747,31 @@ export function analyse(results: StudyResults, plan: AnalysisPlan): Analysis {
 
 function behaviourSide(s: BehaviourSide): BehaviourSideRow {
   return {
-    taskSuccess: proportionOf(s.taskSuccess), constraintViolations: proportionOf(s.constraintViolations), unsupportedClaims: proportionOf(s.unsupportedClaims),
-    recoveryFailures: proportionOf(s.recoveryFailures), errors: s.errors,
+    taskSuccess: proportionOf(s.taskSuccess),
+    constraintViolations: proportionOf(s.constraintViolations),
+    unsupportedClaims: proportionOf(s.unsupportedClaims),
+    recoveryFailures: proportionOf(s.recoveryFailures),
+    errors: s.errors,
   };
 }
 
 function behaviourRows(results: StudyResults): BehaviourRow[] {
   return results.conditions.map(({ summary: { condition, behaviour: b } }) => ({
-    condition, reader: b.reader, epochs: b.epochs, probes: b.probes,
-    full: behaviourSide(b.full), pruned: behaviourSide(b.pruned),
+    condition,
+    reader: b.reader,
+    epochs: b.epochs,
+    probes: b.probes,
+    full: behaviourSide(b.full),
+    pruned: behaviourSide(b.pruned),
     causedFailures: proportionOf(b.paired.causedFailures),
   }));
 }
 
 /** One line naming what the figures rest on, for every caption. */
 export function caption(a: Pick<Analysis, 'fixtures' | 'prunePoints' | 'exploratory' | 'preregistration'>): string {
-  const study = a.exploratory || a.preregistration === null
-    ? 'exploratory — not preregistered'
-    : `preregistration sha256 ${a.preregistration.sha256.slice(0, 12)}`;
+  const study =
+    a.exploratory || a.preregistration === null
+      ? 'exploratory — not preregistered'
+      : `preregistration sha256 ${a.preregistration.sha256.slice(0, 12)}`;
   return `${a.fixtures} fixtures, ${a.prunePoints} prune points; ${study}`;
 }

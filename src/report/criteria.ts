@@ -19,23 +19,72 @@ export type Check =
   /** Obligations preserved equals obligations declared. */
   | { readonly kind: 'all-obligations'; readonly condition: string }
   /** A pooled rate is at least a threshold. */
-  | { readonly kind: 'rate-at-least'; readonly condition: string; readonly measure: 'netReduction' | 'abstentionRate' | 'harmRate'; readonly threshold: number }
+  | {
+      readonly kind: 'rate-at-least';
+      readonly condition: string;
+      readonly measure: 'netReduction' | 'abstentionRate' | 'harmRate';
+      readonly threshold: number;
+    }
   /** The lower end of a condition's fixture-bootstrap interval is above a bound. */
-  | { readonly kind: 'bootstrap-lower-above'; readonly condition: string; readonly measure: 'netReduction' | SafetyMeasure; readonly bound: number }
+  | {
+      readonly kind: 'bootstrap-lower-above';
+      readonly condition: string;
+      readonly measure: 'netReduction' | SafetyMeasure;
+      readonly bound: number;
+    }
   /** The lower end of a pooled rate's Wilson interval is above a bound. */
-  | { readonly kind: 'wilson-lower-above'; readonly condition: string; readonly measure: 'falsePruneRate'; readonly bound: number }
+  | {
+      readonly kind: 'wilson-lower-above';
+      readonly condition: string;
+      readonly measure: 'falsePruneRate';
+      readonly bound: number;
+    }
   /** Pooled rate of `condition` minus that of `reference` is at least a threshold. */
-  | { readonly kind: 'difference-at-least'; readonly condition: string; readonly reference: string; readonly measure: 'falsePruneRate' | SafetyMeasure; readonly threshold: number }
+  | {
+      readonly kind: 'difference-at-least';
+      readonly condition: string;
+      readonly reference: string;
+      readonly measure: 'falsePruneRate' | SafetyMeasure;
+      readonly threshold: number;
+    }
   /** The fixture-bootstrap interval of the difference excludes a value (lies wholly on either side). */
-  | { readonly kind: 'difference-excludes'; readonly condition: string; readonly reference: string; readonly measure: RateMeasure; readonly value: number }
+  | {
+      readonly kind: 'difference-excludes';
+      readonly condition: string;
+      readonly reference: string;
+      readonly measure: RateMeasure;
+      readonly value: number;
+    }
   /** The fixture-bootstrap interval of the difference lies above a bound. */
-  | { readonly kind: 'difference-above'; readonly condition: string; readonly reference: string; readonly measure: RateMeasure; readonly bound: number }
+  | {
+      readonly kind: 'difference-above';
+      readonly condition: string;
+      readonly reference: string;
+      readonly measure: RateMeasure;
+      readonly bound: number;
+    }
   /** A safety measure's pooled rate is at most a threshold (undefined at 0/0). */
-  | { readonly kind: 'rate-at-most'; readonly condition: string; readonly measure: SafetyMeasure; readonly threshold: number }
+  | {
+      readonly kind: 'rate-at-most';
+      readonly condition: string;
+      readonly measure: SafetyMeasure;
+      readonly threshold: number;
+    }
   /** The upper end of a safety measure's fixture-cluster bootstrap interval is below a bound. */
-  | { readonly kind: 'bootstrap-upper-below'; readonly condition: string; readonly measure: SafetyMeasure | 'netReduction'; readonly bound: number }
+  | {
+      readonly kind: 'bootstrap-upper-below';
+      readonly condition: string;
+      readonly measure: SafetyMeasure | 'netReduction';
+      readonly bound: number;
+    }
   /** The upper end of the fixture-bootstrap interval of condition minus reference is below a bound. */
-  | { readonly kind: 'difference-below'; readonly condition: string; readonly reference: string; readonly measure: RateMeasure; readonly bound: number }
+  | {
+      readonly kind: 'difference-below';
+      readonly condition: string;
+      readonly reference: string;
+      readonly measure: RateMeasure;
+      readonly bound: number;
+    }
   /** A preregistered comparison is significant after Holm correction (adjusted p at most alpha). */
   | { readonly kind: 'holm-significant'; readonly comparison: string }
   /** At least one of the checks holds (Kleene disjunction: true if any is true, else undefined if any is undefined). */
@@ -61,15 +110,27 @@ export interface BackendPresumed {
   readonly note: string;
 }
 
-export type OutcomeForm = (
+export type OutcomeForm =
   /** The row holds when each named criterion has the given verdict. */
-  | { readonly id: string; readonly wording: string; readonly kind: 'verdicts'; readonly when: readonly { readonly criterion: string; readonly verdict: 'met' | 'not met' }[] }
-  /** The row holds for each part ("for it") of a criterion judged per part that has the verdict. */
-  | { readonly id: string; readonly wording: string; readonly kind: 'per-part'; readonly criterion: string; readonly verdict: 'met' | 'not met' }
-  /** The row holds when no condition other than the control has a net reduction whose bootstrap interval lies above 0. */
-  | { readonly id: string; readonly wording: string; readonly kind: 'no-reduction' }
-  | { readonly id: string; readonly wording: string; readonly kind: 'not-evaluable'; readonly reason: string }
-) & { readonly backend?: BackendPresumed };
+  (
+    | {
+        readonly id: string;
+        readonly wording: string;
+        readonly kind: 'verdicts';
+        readonly when: readonly { readonly criterion: string; readonly verdict: 'met' | 'not met' }[];
+      }
+    /** The row holds for each part ("for it") of a criterion judged per part that has the verdict. */
+    | {
+        readonly id: string;
+        readonly wording: string;
+        readonly kind: 'per-part';
+        readonly criterion: string;
+        readonly verdict: 'met' | 'not met';
+      }
+    /** The row holds when no condition other than the control has a net reduction whose bootstrap interval lies above 0. */
+    | { readonly id: string; readonly wording: string; readonly kind: 'no-reduction' }
+    | { readonly id: string; readonly wording: string; readonly kind: 'not-evaluable'; readonly reason: string }
+  ) & { readonly backend?: BackendPresumed };
 
 /** The first 12 hex digits of a wording's sha256, as forms pin it. */
 export function wordingPin(text: string): string {
@@ -175,8 +236,10 @@ export function all(truths: readonly Truth[]): Truth {
 }
 
 const num = (x: number | null, digits = 3) => (x === null ? 'undefined' : x.toFixed(digits));
-const prop = (p: Proportion) => `${p.numerator}/${p.denominator} = ${num(p.value)}${p.value === null ? '' : ` [${num(p.lo)}, ${num(p.hi)}]`}`;
-const boot = (r: BootstrapResult) => (r.estimate === null ? 'undefined' : `${num(r.estimate)} [${num(r.lo)}, ${num(r.hi)}]`);
+const prop = (p: Proportion) =>
+  `${p.numerator}/${p.denominator} = ${num(p.value)}${p.value === null ? '' : ` [${num(p.lo)}, ${num(p.hi)}]`}`;
+const boot = (r: BootstrapResult) =>
+  r.estimate === null ? 'undefined' : `${num(r.estimate)} [${num(r.lo)}, ${num(r.hi)}]`;
 
 const blank = { numerator: null, denominator: null, value: null, lo: null, hi: null, note: '' } as const;
 
@@ -186,36 +249,84 @@ function evaluateCheck(check: Check, e: Evidence): CheckResult {
     const truth = results.some((r) => r.truth === true) ? true : results.some((r) => r.truth === null) ? null : false;
     const decided = results.find((r) => r.truth === true) ?? results.find((r) => r.truth === null) ?? results[0];
     return {
-      check, test: results.map((r) => r.test).join(' OR '), figures: results.map((r) => r.figures).join('; '),
-      ...blank, value: decided?.value ?? null, lo: decided?.lo ?? null, hi: decided?.hi ?? null, truth,
-      note: results.map((r) => r.note).filter(Boolean).join('; '),
+      check,
+      test: results.map((r) => r.test).join(' OR '),
+      figures: results.map((r) => r.figures).join('; '),
+      ...blank,
+      value: decided?.value ?? null,
+      lo: decided?.lo ?? null,
+      hi: decided?.hi ?? null,
+      truth,
+      note: results
+        .map((r) => r.note)
+        .filter(Boolean)
+        .join('; '),
     };
   }
   if (check.kind === 'holm-significant') {
     const c = e.comparisons.find((x) => x.id === check.comparison);
     const test = `${check.comparison} significant after Holm (adjusted p <= ${e.alpha})`;
     if (!c || c.test === null || c.pHolm === null) {
-      return { check, test, figures: 'not run', ...blank, truth: null, note: `${check.comparison} could not be run on these results` };
+      return {
+        check,
+        test,
+        figures: 'not run',
+        ...blank,
+        truth: null,
+        note: `${check.comparison} could not be run on these results`,
+      };
     }
     const truth = c.pHolm <= e.alpha;
     // The test is two-sided as preregistered; a significant result the wrong way round still meets the wording.
-    const note = truth && c.test.b < c.test.c ? `significant, but in the direction opposite to the preregistered expectation (b < c)` : '';
+    const note =
+      truth && c.test.b < c.test.c
+        ? `significant, but in the direction opposite to the preregistered expectation (b < c)`
+        : '';
     return {
-      check, test, figures: `b=${c.test.b}, c=${c.test.c}, p=${c.test.p.toPrecision(3)}, Holm p=${c.pHolm.toPrecision(3)}`,
-      ...blank, value: c.pHolm, truth, note,
+      check,
+      test,
+      figures: `b=${c.test.b}, c=${c.test.c}, p=${c.test.p.toPrecision(3)}, Holm p=${c.pHolm.toPrecision(3)}`,
+      ...blank,
+      value: c.pHolm,
+      truth,
+      note,
     };
   }
   const row = e.rows.find((r) => r.condition === check.condition);
-  const absent = (test: string): CheckResult => ({ check, test, figures: 'absent', ...blank, truth: null, note: `${check.condition} is not in these results` });
+  const absent = (test: string): CheckResult => ({
+    check,
+    test,
+    figures: 'absent',
+    ...blank,
+    truth: null,
+    note: `${check.condition} is not in these results`,
+  });
   switch (check.kind) {
     case 'count-zero': {
       const test = `${check.condition}: pooled ${check.count === 'falsePrunes' ? 'false-prune numerator' : 're-fetch alert count'} is 0`;
       if (!row) return absent(test);
-      if (check.count === 'refetchAlerts') return { check, test, figures: `${row.refetchAlerts} re-fetch alerts`, ...blank, numerator: row.refetchAlerts, truth: row.refetchAlerts === 0 };
+      if (check.count === 'refetchAlerts')
+        return {
+          check,
+          test,
+          figures: `${row.refetchAlerts} re-fetch alerts`,
+          ...blank,
+          numerator: row.refetchAlerts,
+          truth: row.refetchAlerts === 0,
+        };
       const p = row.falsePruneRate;
       return {
-        check, test, figures: `false prunes ${prop(p)}`, ...blank, numerator: p.numerator, denominator: p.denominator, value: p.value, lo: p.lo, hi: p.hi,
-        truth: p.numerator === 0, note: p.denominator === 0 ? 'met vacuously: the condition removed nothing' : '',
+        check,
+        test,
+        figures: `false prunes ${prop(p)}`,
+        ...blank,
+        numerator: p.numerator,
+        denominator: p.denominator,
+        value: p.value,
+        lo: p.lo,
+        hi: p.hi,
+        truth: p.numerator === 0,
+        note: p.denominator === 0 ? 'met vacuously: the condition removed nothing' : '',
       };
     }
     case 'all-obligations': {
@@ -223,8 +334,17 @@ function evaluateCheck(check: Check, e: Evidence): CheckResult {
       if (!row) return absent(test);
       const p = row.obligationsPreserved;
       return {
-        check, test, figures: `obligations preserved ${prop(p)}`, ...blank, numerator: p.numerator, denominator: p.denominator, value: p.value, lo: p.lo, hi: p.hi,
-        truth: p.numerator === p.denominator, note: p.denominator === 0 ? 'met vacuously: no obligation was declared' : '',
+        check,
+        test,
+        figures: `obligations preserved ${prop(p)}`,
+        ...blank,
+        numerator: p.numerator,
+        denominator: p.denominator,
+        value: p.value,
+        lo: p.lo,
+        hi: p.hi,
+        truth: p.numerator === p.denominator,
+        note: p.denominator === 0 ? 'met vacuously: no obligation was declared' : '',
       };
     }
     case 'rate-at-least': {
@@ -233,14 +353,30 @@ function evaluateCheck(check: Check, e: Evidence): CheckResult {
       if (check.measure === 'netReduction') {
         const r = row.reduction;
         return {
-          check, test, figures: `net reduction ${boot(r)}`, ...blank, value: r.estimate, lo: r.lo, hi: r.hi,
-          truth: r.estimate === null ? null : r.estimate >= check.threshold, note: r.estimate === null ? 'no raw tokens at the prune points' : '',
+          check,
+          test,
+          figures: `net reduction ${boot(r)}`,
+          ...blank,
+          value: r.estimate,
+          lo: r.lo,
+          hi: r.hi,
+          truth: r.estimate === null ? null : r.estimate >= check.threshold,
+          note: r.estimate === null ? 'no raw tokens at the prune points' : '',
         };
       }
       const p = check.measure === 'harmRate' ? row.harmRate : row.abstentionRate;
       return {
-        check, test, figures: `${check.measure === 'harmRate' ? 'harm rate' : 'abstentions'} ${prop(p)}`, ...blank, numerator: p.numerator, denominator: p.denominator, value: p.value, lo: p.lo, hi: p.hi,
-        truth: p.value === null ? null : p.value >= check.threshold, note: p.value === null ? 'no decisions (0/0)' : '',
+        check,
+        test,
+        figures: `${check.measure === 'harmRate' ? 'harm rate' : 'abstentions'} ${prop(p)}`,
+        ...blank,
+        numerator: p.numerator,
+        denominator: p.denominator,
+        value: p.value,
+        lo: p.lo,
+        hi: p.hi,
+        truth: p.value === null ? null : p.value >= check.threshold,
+        note: p.value === null ? 'no decisions (0/0)' : '',
       };
     }
     case 'bootstrap-lower-above': {
@@ -249,15 +385,30 @@ function evaluateCheck(check: Check, e: Evidence): CheckResult {
       if (check.measure !== 'netReduction') {
         const p = row[check.measure];
         return {
-          check, test, figures: `${check.measure === 'harmRate' ? 'harm rate' : 'obligations lost'} ${prop(p)}`, ...blank,
-          numerator: p.numerator, denominator: p.denominator, value: p.value, lo: p.lo, hi: p.hi,
-          truth: p.lo === null ? null : p.lo > check.bound, note: p.lo === null ? 'the bootstrap interval is undefined' : '',
+          check,
+          test,
+          figures: `${check.measure === 'harmRate' ? 'harm rate' : 'obligations lost'} ${prop(p)}`,
+          ...blank,
+          numerator: p.numerator,
+          denominator: p.denominator,
+          value: p.value,
+          lo: p.lo,
+          hi: p.hi,
+          truth: p.lo === null ? null : p.lo > check.bound,
+          note: p.lo === null ? 'the bootstrap interval is undefined' : '',
         };
       }
       const r = row.reduction;
       return {
-        check, test, figures: `net reduction ${boot(r)}`, ...blank, value: r.estimate, lo: r.lo, hi: r.hi,
-        truth: r.lo === null ? null : r.lo > check.bound, note: r.lo === null ? 'the bootstrap interval is undefined' : '',
+        check,
+        test,
+        figures: `net reduction ${boot(r)}`,
+        ...blank,
+        value: r.estimate,
+        lo: r.lo,
+        hi: r.hi,
+        truth: r.lo === null ? null : r.lo > check.bound,
+        note: r.lo === null ? 'the bootstrap interval is undefined' : '',
       };
     }
     case 'wilson-lower-above': {
@@ -266,8 +417,17 @@ function evaluateCheck(check: Check, e: Evidence): CheckResult {
       // A v1 check: its Wilson interval is computed here from the counts, since the rows carry cluster intervals.
       const p = { ...row.falsePruneRate, ...wilson(row.falsePruneRate.numerator, row.falsePruneRate.denominator) };
       return {
-        check, test, figures: `false prunes ${prop(p)}`, ...blank, numerator: p.numerator, denominator: p.denominator, value: p.value, lo: p.lo, hi: p.hi,
-        truth: p.lo === null ? null : p.lo > check.bound, note: p.lo === null ? 'the condition removed nothing (0/0 has no interval)' : '',
+        check,
+        test,
+        figures: `false prunes ${prop(p)}`,
+        ...blank,
+        numerator: p.numerator,
+        denominator: p.denominator,
+        value: p.value,
+        lo: p.lo,
+        hi: p.hi,
+        truth: p.lo === null ? null : p.lo > check.bound,
+        note: p.lo === null ? 'the condition removed nothing (0/0 has no interval)' : '',
       };
     }
     // biome-ignore lint/suspicious/noFallthroughSwitchClause: a safety measure's bound is read as rate-at-most reads it
@@ -277,60 +437,124 @@ function evaluateCheck(check: Check, e: Evidence): CheckResult {
         if (!row) return absent(test);
         const r = row.reduction;
         return {
-          check, test, figures: `net reduction ${boot(r)}`, ...blank, value: r.estimate, lo: r.lo, hi: r.hi,
-          truth: r.hi === null ? null : r.hi < check.bound, note: r.hi === null ? 'the bootstrap interval is undefined' : '',
+          check,
+          test,
+          figures: `net reduction ${boot(r)}`,
+          ...blank,
+          value: r.estimate,
+          lo: r.lo,
+          hi: r.hi,
+          truth: r.hi === null ? null : r.hi < check.bound,
+          note: r.hi === null ? 'the bootstrap interval is undefined' : '',
         };
       }
     // falls through: the safety measures share rate-at-most's reading
     case 'rate-at-most': {
       const measure = check.measure as SafetyMeasure;
       const name = measure === 'harmRate' ? 'harm rate' : 'obligations lost';
-      const test = check.kind === 'rate-at-most'
-        ? `${check.condition}: pooled ${name} <= ${check.threshold}`
-        : `${check.condition}: upper end of the fixture-cluster bootstrap 95% interval of the ${name} < ${check.bound}`;
+      const test =
+        check.kind === 'rate-at-most'
+          ? `${check.condition}: pooled ${name} <= ${check.threshold}`
+          : `${check.condition}: upper end of the fixture-cluster bootstrap 95% interval of the ${name} < ${check.bound}`;
       if (!row) return absent(test);
       const p = row[measure];
-      const truth = check.kind === 'rate-at-most'
-        ? (p.value === null ? null : p.value <= check.threshold)
-        : (p.hi === null ? null : p.hi < check.bound);
-      const empty = measure === 'harmRate' ? 'no necessary item was in context (0/0)' : 'no obligation was declared (0/0)';
+      const truth =
+        check.kind === 'rate-at-most'
+          ? p.value === null
+            ? null
+            : p.value <= check.threshold
+          : p.hi === null
+            ? null
+            : p.hi < check.bound;
+      const empty =
+        measure === 'harmRate' ? 'no necessary item was in context (0/0)' : 'no obligation was declared (0/0)';
       return {
-        check, test, figures: `${name} ${prop(p)}`, ...blank, numerator: p.numerator, denominator: p.denominator, value: p.value, lo: p.lo, hi: p.hi,
-        truth, note: truth === null ? (p.value === null ? empty : 'the bootstrap interval is undefined') : '',
+        check,
+        test,
+        figures: `${name} ${prop(p)}`,
+        ...blank,
+        numerator: p.numerator,
+        denominator: p.denominator,
+        value: p.value,
+        lo: p.lo,
+        hi: p.hi,
+        truth,
+        note: truth === null ? (p.value === null ? empty : 'the bootstrap interval is undefined') : '',
       };
     }
     case 'difference-at-least': {
       const test = `pooled ${check.measure} of ${check.condition} minus ${check.reference} >= ${check.threshold}`;
       const ref = e.rows.find((r) => r.condition === check.reference);
-      if (!row || !ref) return { check, test, figures: 'absent', ...blank, truth: null, note: `${!row ? check.condition : check.reference} is not in these results` };
+      if (!row || !ref)
+        return {
+          check,
+          test,
+          figures: 'absent',
+          ...blank,
+          truth: null,
+          note: `${!row ? check.condition : check.reference} is not in these results`,
+        };
       const a = row[check.measure];
       const b = ref[check.measure];
       const value = a.value === null || b.value === null ? null : a.value - b.value;
       return {
-        check, test, figures: `${num(a.value)} (${a.numerator}/${a.denominator}) - ${num(b.value)} (${b.numerator}/${b.denominator}) = ${num(value)}`,
-        ...blank, value, truth: value === null ? null : value >= check.threshold, note: value === null ? `a ${check.measure} is undefined (0/0)` : '',
+        check,
+        test,
+        figures: `${num(a.value)} (${a.numerator}/${a.denominator}) - ${num(b.value)} (${b.numerator}/${b.denominator}) = ${num(value)}`,
+        ...blank,
+        value,
+        truth: value === null ? null : value >= check.threshold,
+        note: value === null ? `a ${check.measure} is undefined (0/0)` : '',
       };
     }
     case 'difference-excludes':
     case 'difference-above':
     case 'difference-below': {
       const of = `fixture-bootstrap 95% interval of ${check.measure}(${check.condition}) - ${check.measure}(${check.reference})`;
-      const test = check.kind === 'difference-excludes' ? `${of} excludes ${check.value}`
-        : check.kind === 'difference-above' ? `${of} lies above ${check.bound}` : `${of} lies below ${check.bound}`;
-      const d = e.differences.find((x) => x.measure === check.measure && x.condition === check.condition && x.reference === check.reference);
-      if (!d) return { check, test, figures: 'absent', ...blank, truth: null, note: 'the difference could not be computed on these results' };
+      const test =
+        check.kind === 'difference-excludes'
+          ? `${of} excludes ${check.value}`
+          : check.kind === 'difference-above'
+            ? `${of} lies above ${check.bound}`
+            : `${of} lies below ${check.bound}`;
+      const d = e.differences.find(
+        (x) => x.measure === check.measure && x.condition === check.condition && x.reference === check.reference,
+      );
+      if (!d)
+        return {
+          check,
+          test,
+          figures: 'absent',
+          ...blank,
+          truth: null,
+          note: 'the difference could not be computed on these results',
+        };
       const { lo, hi, estimate } = d.interval;
-      const truth = lo === null || hi === null ? null
-        : check.kind === 'difference-excludes' ? lo > check.value || hi < check.value
-          : check.kind === 'difference-above' ? lo > check.bound : hi < check.bound;
+      const truth =
+        lo === null || hi === null
+          ? null
+          : check.kind === 'difference-excludes'
+            ? lo > check.value || hi < check.value
+            : check.kind === 'difference-above'
+              ? lo > check.bound
+              : hi < check.bound;
       const below = check.kind === 'difference-excludes' && hi !== null && hi < check.value;
-      const note = truth === null ? 'the bootstrap interval is undefined' : below ? `excludes ${check.value} from below: ${check.condition} is lower than ${check.reference}` : '';
+      const note =
+        truth === null
+          ? 'the bootstrap interval is undefined'
+          : below
+            ? `excludes ${check.value} from below: ${check.condition} is lower than ${check.reference}`
+            : '';
       return { check, test, figures: `difference ${boot(d.interval)}`, ...blank, value: estimate, lo, hi, truth, note };
     }
   }
 }
 
-export function evaluateCriterion(form: CriterionForm, wording: { hypothesis: string; criterion: string }, e: Evidence): CriterionResult {
+export function evaluateCriterion(
+  form: CriterionForm,
+  wording: { hypothesis: string; criterion: string },
+  e: Evidence,
+): CriterionResult {
   const parts = form.parts.map((part) => {
     const checks = part.checks.map((c) => evaluateCheck(c, e));
     return { subject: part.subject, checks, truth: all(checks.map((c) => c.truth)) };
@@ -338,21 +562,40 @@ export function evaluateCriterion(form: CriterionForm, wording: { hypothesis: st
   const truth = all(parts.map((p) => p.truth));
   const failing = (p: PartResult) => p.checks.filter((c) => c.truth === false).map((c) => c.test);
   const open = (p: PartResult) => p.checks.filter((c) => c.truth === null).map((c) => `${c.test} (${c.note})`);
-  const why = truth === true
-    ? `every check holds for ${parts.map((p) => p.subject).join(', ')}`
-    : truth === false
-      ? parts.filter((p) => p.truth === false).map((p) => `not met for ${p.subject}: ${failing(p).join('; ')}`).join(' | ')
-      : parts.filter((p) => p.truth === null).map((p) => `undefined for ${p.subject}: ${open(p).join('; ')}`).join(' | ');
+  const why =
+    truth === true
+      ? `every check holds for ${parts.map((p) => p.subject).join(', ')}`
+      : truth === false
+        ? parts
+            .filter((p) => p.truth === false)
+            .map((p) => `not met for ${p.subject}: ${failing(p).join('; ')}`)
+            .join(' | ')
+        : parts
+            .filter((p) => p.truth === null)
+            .map((p) => `undefined for ${p.subject}: ${open(p).join('; ')}`)
+            .join(' | ');
   return { id: form.id, hypothesis: wording.hypothesis, criterion: wording.criterion, truth, why, parts };
 }
 
-export function evaluateOutcome(form: OutcomeForm, wording: { pattern: string; meaning: string }, criteria: readonly CriterionResult[], e: Evidence): OutcomeResult {
+export function evaluateOutcome(
+  form: OutcomeForm,
+  wording: { pattern: string; meaning: string },
+  criteria: readonly CriterionResult[],
+  e: Evidence,
+): OutcomeResult {
   const base = { id: form.id, pattern: wording.pattern, meaning: wording.meaning };
   const byId = (id: string) => criteria.find((c) => c.id === id);
-  const other = form.backend ? (e.models ?? []).find((m) => m.role === form.backend!.role && m.provider !== EMBEDDED) : undefined;
+  const other = form.backend
+    ? (e.models ?? []).find((m) => m.role === form.backend!.role && m.provider !== EMBEDDED)
+    : undefined;
   if (form.backend && other) {
     const backend = other.model === null ? other.provider : `${other.provider}/${other.model}`;
-    return { ...base, status: 'not evaluable', detail: `not the preregistered backend: ${form.backend.role} ${backend}; ${form.backend.note}`, criteria: form.kind === 'verdicts' ? form.when.map((w) => w.criterion) : [] };
+    return {
+      ...base,
+      status: 'not evaluable',
+      detail: `not the preregistered backend: ${form.backend.role} ${backend}; ${form.backend.note}`,
+      criteria: form.kind === 'verdicts' ? form.when.map((w) => w.criterion) : [],
+    };
   }
   switch (form.kind) {
     case 'not-evaluable':
@@ -363,8 +606,15 @@ export function evaluateOutcome(form: OutcomeForm, wording: { pattern: string; m
         return t === null ? null : (t ? 'met' : 'not met') === want;
       });
       const t = all(truths);
-      const detail = form.when.map(({ criterion }) => `${criterion} ${verdict(byId(criterion)?.truth ?? null)}`).join(', ');
-      return { ...base, status: t === true ? 'holds' : t === false ? 'does not hold' : 'undefined', detail, criteria: form.when.map((w) => w.criterion) };
+      const detail = form.when
+        .map(({ criterion }) => `${criterion} ${verdict(byId(criterion)?.truth ?? null)}`)
+        .join(', ');
+      return {
+        ...base,
+        status: t === true ? 'holds' : t === false ? 'does not hold' : 'undefined',
+        detail,
+        criteria: form.when.map((w) => w.criterion),
+      };
     }
     case 'per-part': {
       const parts = byId(form.criterion)?.parts ?? [];
@@ -388,12 +638,15 @@ export function evaluateOutcome(form: OutcomeForm, wording: { pattern: string; m
 }
 
 /** Differences between conditions the forms need a bootstrap for, each once, in form order. */
-export function neededDifferences(forms: readonly CriterionForm[]): { measure: RateMeasure; condition: string; reference: string }[] {
+export function neededDifferences(
+  forms: readonly CriterionForm[],
+): { measure: RateMeasure; condition: string; reference: string }[] {
   const out: { measure: RateMeasure; condition: string; reference: string }[] = [];
   for (const f of forms) {
     for (const part of f.parts) {
       for (const c of part.checks) {
-        if (c.kind !== 'difference-excludes' && c.kind !== 'difference-above' && c.kind !== 'difference-below') continue;
+        if (c.kind !== 'difference-excludes' && c.kind !== 'difference-above' && c.kind !== 'difference-below')
+          continue;
         if (!out.some((d) => d.measure === c.measure && d.condition === c.condition && d.reference === c.reference)) {
           out.push({ measure: c.measure, condition: c.condition, reference: c.reference });
         }

@@ -10,7 +10,11 @@ export const HYPOTHESES_TABLE = 'hypotheses';
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 const mdTable = (header: readonly string[], rows: readonly (readonly string[])[]) =>
-  [`|${header.join('|')}|`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `|${r.map(cell).join('|')}|`)].join('\n');
+  [
+    `|${header.join('|')}|`,
+    `|${header.map(() => '---').join('|')}|`,
+    ...rows.map((r) => `|${r.map(cell).join('|')}|`),
+  ].join('\n');
 
 /** The outcome rows stated in terms of a criterion. */
 function rowsFor(a: Analysis, c: CriterionResult): OutcomeResult[] {
@@ -30,16 +34,34 @@ const num = (x: number | null) => (x === null ? '' : x);
 
 export function hypothesesTable(a: Analysis): ReportTable {
   const data = a.acceptance.flatMap((c) => {
-    const outcomeRows = rowsFor(a, c).map((o) => `${o.id} ${o.status}`).join('; ');
-    return c.parts.flatMap((part) => part.checks.map((k) => ({
-      criterion: c.id, hypothesis: c.hypothesis, criterion_verdict: verdict(c.truth), subject: part.subject, subject_verdict: verdict(part.truth),
-      check: k.check.kind, test: k.test, numerator: num(k.numerator), denominator: num(k.denominator),
-      value: k.value === null ? UNDEFINED : fixed(k.value, 6), lo: k.lo === null ? UNDEFINED : fixed(k.lo, 6), hi: k.hi === null ? UNDEFINED : fixed(k.hi, 6),
-      check_verdict: verdict(k.truth), note: k.note, outcome_rows: outcomeRows,
-    })));
+    const outcomeRows = rowsFor(a, c)
+      .map((o) => `${o.id} ${o.status}`)
+      .join('; ');
+    return c.parts.flatMap((part) =>
+      part.checks.map((k) => ({
+        criterion: c.id,
+        hypothesis: c.hypothesis,
+        criterion_verdict: verdict(c.truth),
+        subject: part.subject,
+        subject_verdict: verdict(part.truth),
+        check: k.check.kind,
+        test: k.test,
+        numerator: num(k.numerator),
+        denominator: num(k.denominator),
+        value: k.value === null ? UNDEFINED : fixed(k.value, 6),
+        lo: k.lo === null ? UNDEFINED : fixed(k.lo, 6),
+        hi: k.hi === null ? UNDEFINED : fixed(k.hi, 6),
+        check_verdict: verdict(k.truth),
+        note: k.note,
+        outcome_rows: outcomeRows,
+      })),
+    );
   });
   const view = a.acceptance.map((c) => ({
-    criterion: `${c.id} (${c.hypothesis})`, verdict: verdict(c.truth), why: c.why, 'what it would mean': meaningOf(a, c),
+    criterion: `${c.id} (${c.hypothesis})`,
+    verdict: verdict(c.truth),
+    why: c.why,
+    'what it would mean': meaningOf(a, c),
   }));
   return {
     name: HYPOTHESES_TABLE,
@@ -51,26 +73,55 @@ export function hypothesesTable(a: Analysis): ReportTable {
 }
 
 export function hypothesesMarkdown(t: ReportTable, a: Analysis): string {
-  const out: string[] = [...(isPreregisteredTable(t.name, a) ? [] : [EXPLORATORY_STAMP, '']), `# ${t.title}`, '', `${caption(a)}.`, ''];
+  const out: string[] = [
+    ...(isPreregisteredTable(t.name, a) ? [] : [EXPLORATORY_STAMP, '']),
+    `# ${t.title}`,
+    '',
+    `${caption(a)}.`,
+    '',
+  ];
   out.push(
     `Criteria, comparisons and the outcome table are those of \`${a.plan.file}\` (sha256 \`${a.plan.sha256.slice(0, 12)}\`). ` +
-    'Each criterion is evaluated mechanically from its machine form (the study\'s definition under `experiments/`, pinned to the wording; the check kinds in `src/report/criteria.ts`); no verdict is stored. ' +
-    `Pooled counts with 95% fixture-cluster bootstrap intervals (Wilson only where a v1 criterion names it); differences with a paired fixture bootstrap (seed ${a.seed}, ${a.iterations} iterations); ` +
-    `"significant" is a Holm-adjusted p at most alpha = ${a.alpha} across the ${a.comparisons.length} preregistered comparisons. ` +
-    'A criterion is met when every check of every part holds, not met when one fails, and undefined when none fails but one rests on an undefined figure.',
+      "Each criterion is evaluated mechanically from its machine form (the study's definition under `experiments/`, pinned to the wording; the check kinds in `src/report/criteria.ts`); no verdict is stored. " +
+      `Pooled counts with 95% fixture-cluster bootstrap intervals (Wilson only where a v1 criterion names it); differences with a paired fixture bootstrap (seed ${a.seed}, ${a.iterations} iterations); ` +
+      `"significant" is a Holm-adjusted p at most alpha = ${a.alpha} across the ${a.comparisons.length} preregistered comparisons. ` +
+      'A criterion is met when every check of every part holds, not met when one fails, and undefined when none fails but one rests on an undefined figure.',
     '',
   );
   out.push('## Verdicts', '');
-  out.push(mdTable(['criterion', 'verdict', 'why', 'what it would mean (outcome table)'], a.acceptance.map((c) => [`${c.id} (${c.hypothesis})`, verdict(c.truth), c.why, meaningOf(a, c)])), '');
+  out.push(
+    mdTable(
+      ['criterion', 'verdict', 'why', 'what it would mean (outcome table)'],
+      a.acceptance.map((c) => [`${c.id} (${c.hypothesis})`, verdict(c.truth), c.why, meaningOf(a, c)]),
+    ),
+    '',
+  );
   out.push('## The figures each criterion rests on', '');
   for (const c of a.acceptance) {
     out.push(`### ${c.id} (${c.hypothesis}): ${verdict(c.truth)}`, '', `> ${c.criterion}`, '');
-    out.push(mdTable(
-      ['judged for', 'check', 'figures', 'result', 'note'],
-      c.parts.flatMap((p) => p.checks.map((k, i) => [i === 0 ? `${p.subject}: ${verdict(p.truth)}` : '', k.test, k.figures, verdict(k.truth), k.note || '–'])),
-    ), '');
+    out.push(
+      mdTable(
+        ['judged for', 'check', 'figures', 'result', 'note'],
+        c.parts.flatMap((p) =>
+          p.checks.map((k, i) => [
+            i === 0 ? `${p.subject}: ${verdict(p.truth)}` : '',
+            k.test,
+            k.figures,
+            verdict(k.truth),
+            k.note || '–',
+          ]),
+        ),
+      ),
+      '',
+    );
   }
   out.push('## What each pattern of results would mean', '');
-  out.push(mdTable(['row', 'pattern', 'status', 'on these results', 'what it would mean'], a.outcomes.map((o) => [o.id, o.pattern, o.status, o.detail, o.meaning])), '');
+  out.push(
+    mdTable(
+      ['row', 'pattern', 'status', 'on these results', 'what it would mean'],
+      a.outcomes.map((o) => [o.id, o.pattern, o.status, o.detail, o.meaning]),
+    ),
+    '',
+  );
   return `${out.join('\n')}`;
 }

@@ -22,7 +22,13 @@ export interface ConditionResults {
 }
 
 /** A points.csv row of a scored fixture: the oracle counts are present. */
-export type ScoredPoint = PointRow & { truePrunes: number; falsePrunes: number; coverageDenominator: number; necessaryItems: number; necessaryRemoved: number };
+export type ScoredPoint = PointRow & {
+  truePrunes: number;
+  falsePrunes: number;
+  coverageDenominator: number;
+  necessaryItems: number;
+  necessaryRemoved: number;
+};
 
 const TEXT_COLUMNS: ReadonlySet<string> = new Set(['fixture', 'prunePoint']);
 
@@ -104,39 +110,84 @@ export function loadResults(dir: string, label: string = dir): StudyResults {
   const fixtureIds = new Set(manifest.fixtures.map((f) => f.id));
   const conditions = registryOrder(manifest.conditions.map((c) => c.name)).map((name) => {
     const summaryFile = `${label}/${name}/summary.json`;
-    const summary = parseWith(Summary, parseJson(pinnedBytes(name, 'summary.json'), summaryFile, 'summary').value, summaryFile, 'summary');
-    if (summary.condition !== name) throw input('PL_RESULTS_INCONSISTENT', summaryFile, `names condition "${summary.condition}", expected "${name}"`);
+    const summary = parseWith(
+      Summary,
+      parseJson(pinnedBytes(name, 'summary.json'), summaryFile, 'summary').value,
+      summaryFile,
+      'summary',
+    );
+    if (summary.condition !== name)
+      throw input('PL_RESULTS_INCONSISTENT', summaryFile, `names condition "${summary.condition}", expected "${name}"`);
     for (const [i, f] of summary.perFixture.entries()) {
-      if (!fixtureIds.has(f.fixture)) throw input('PL_RESULTS_FIELD', summaryFile, `perFixture[${i}]`, 'fixture', `"${f.fixture}" is not in the manifest`);
+      if (!fixtureIds.has(f.fixture))
+        throw input(
+          'PL_RESULTS_FIELD',
+          summaryFile,
+          `perFixture[${i}]`,
+          'fixture',
+          `"${f.fixture}" is not in the manifest`,
+        );
     }
     if (summary.precision.numerator === null) throw input('PL_RESULTS_UNSCORED', summaryFile);
     const pointsFile = `${label}/${name}/points.csv`;
     const text = pinnedBytes(name, 'points.csv').toString('utf8');
     const [header, ...lines] = text.split('\n').filter((line) => line.length > 0);
-    if (header !== POINT_ROW_COLUMNS.join(',')) throw input('PL_RESULTS_FIELD', pointsFile, 'line 1', '(header)', `expected ${POINT_ROW_COLUMNS.join(',')}`);
+    if (header !== POINT_ROW_COLUMNS.join(','))
+      throw input('PL_RESULTS_FIELD', pointsFile, 'line 1', '(header)', `expected ${POINT_ROW_COLUMNS.join(',')}`);
     const points = lines.map((line, i) => {
       const where = `line ${i + 2}`;
       const cells = csvCells(line);
-      if (cells.length !== POINT_ROW_COLUMNS.length) throw input('PL_RESULTS_FIELD', pointsFile, where, '(row)', `${cells.length} cells, expected ${POINT_ROW_COLUMNS.length}`);
-      const point = parseWith(PointRow, Object.fromEntries(POINT_ROW_COLUMNS.map((c, j) => [c, cellValue(c, cells[j]!)])), pointsFile, where);
-      if (point.truePrunes === null || point.falsePrunes === null || point.coverageDenominator === null || point.necessaryItems === null || point.necessaryRemoved === null) {
+      if (cells.length !== POINT_ROW_COLUMNS.length)
+        throw input(
+          'PL_RESULTS_FIELD',
+          pointsFile,
+          where,
+          '(row)',
+          `${cells.length} cells, expected ${POINT_ROW_COLUMNS.length}`,
+        );
+      const point = parseWith(
+        PointRow,
+        Object.fromEntries(POINT_ROW_COLUMNS.map((c, j) => [c, cellValue(c, cells[j]!)])),
+        pointsFile,
+        where,
+      );
+      if (
+        point.truePrunes === null ||
+        point.falsePrunes === null ||
+        point.coverageDenominator === null ||
+        point.necessaryItems === null ||
+        point.necessaryRemoved === null
+      ) {
         throw input('PL_RESULTS_UNSCORED', pointsFile);
       }
-      if (!fixtureIds.has(point.fixture)) throw input('PL_RESULTS_FIELD', pointsFile, where, 'fixture', `"${point.fixture}" is not in the manifest`);
+      if (!fixtureIds.has(point.fixture))
+        throw input('PL_RESULTS_FIELD', pointsFile, where, 'fixture', `"${point.fixture}" is not in the manifest`);
       return {
-        ...point, truePrunes: point.truePrunes, falsePrunes: point.falsePrunes, coverageDenominator: point.coverageDenominator,
-        necessaryItems: point.necessaryItems, necessaryRemoved: point.necessaryRemoved,
+        ...point,
+        truePrunes: point.truePrunes,
+        falsePrunes: point.falsePrunes,
+        coverageDenominator: point.coverageDenominator,
+        necessaryItems: point.necessaryItems,
+        necessaryRemoved: point.necessaryRemoved,
       };
     });
     if (points.length !== summary.prunePoints) {
-      throw input('PL_RESULTS_INCONSISTENT', pointsFile, `${points.length} prune points, but summary.json counts ${summary.prunePoints}`);
+      throw input(
+        'PL_RESULTS_INCONSISTENT',
+        pointsFile,
+        `${points.length} prune points, but summary.json counts ${summary.prunePoints}`,
+      );
     }
     return { summary, points };
   });
   // Structural and model-read behaviour must never share a column: a results folder holds one reader's figures.
   const readers = [...new Set(conditions.map((c) => c.summary.behaviour.reader))].sort(byCodeUnit);
   if (readers.length > 1) {
-    throw input('PL_RESULTS_MIXED_READERS', label, conditions.map((c) => `${c.summary.condition}: ${c.summary.behaviour.reader}`));
+    throw input(
+      'PL_RESULTS_MIXED_READERS',
+      label,
+      conditions.map((c) => `${c.summary.condition}: ${c.summary.behaviour.reader}`),
+    );
   }
   const families = new Map(manifest.fixtures.map((f) => [f.id, [...f.families].sort(byCodeUnit)] as const));
   const manifestSha256 = sha256(manifestJson.bytes);

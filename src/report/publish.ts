@@ -61,23 +61,35 @@ export function indexMarkdown(results: StudyResults, report: Report): string {
   ];
   report.charts.forEach((c, i) => {
     lines.push(
-      `### Figure ${i + 1}. ${c.title}`, '',
-      `![${c.title}](${CHARTS_DIR}/${c.name}.svg)`, '',
-      `*${c.caption}.* Files: [vega-lite spec](${CHARTS_DIR}/${c.name}.vl.json), [SVG](${CHARTS_DIR}/${c.name}.svg), [PNG](${CHARTS_DIR}/${c.name}.png).`, '',
+      `### Figure ${i + 1}. ${c.title}`,
+      '',
+      `![${c.title}](${CHARTS_DIR}/${c.name}.svg)`,
+      '',
+      `*${c.caption}.* Files: [vega-lite spec](${CHARTS_DIR}/${c.name}.vl.json), [SVG](${CHARTS_DIR}/${c.name}.svg), [PNG](${CHARTS_DIR}/${c.name}.png).`,
+      '',
     );
   });
   lines.push(
-    '## Acceptance criteria', '',
-    `Evaluated mechanically against the preregistration's criteria; figures and the outcome table in [${HYPOTHESES_TABLE}.md](${TABLES_DIR}/${HYPOTHESES_TABLE}.md).`, '',
-    ...report.analysis.acceptance.map((c) => `- **${c.id}** (${c.hypothesis}): ${verdict(c.truth)}`), '',
+    '## Acceptance criteria',
+    '',
+    `Evaluated mechanically against the preregistration's criteria; figures and the outcome table in [${HYPOTHESES_TABLE}.md](${TABLES_DIR}/${HYPOTHESES_TABLE}.md).`,
+    '',
+    ...report.analysis.acceptance.map((c) => `- **${c.id}** (${c.hypothesis}): ${verdict(c.truth)}`),
+    '',
   );
   lines.push('## Tables', '');
-  for (const t of report.tables) lines.push(`- ${t.title}: [Markdown](${TABLES_DIR}/${t.name}.md), [CSV](${TABLES_DIR}/${t.name}.csv)`);
+  for (const t of report.tables)
+    lines.push(`- ${t.title}: [Markdown](${TABLES_DIR}/${t.name}.md), [CSV](${TABLES_DIR}/${t.name}.csv)`);
   return `${lines.join('\n')}\n`;
 }
 
 /** The bundle's files, or a usage error when the results are exploratory and that was not allowed. */
-export async function buildBundle(resultsDir: string, label: string, root: string, options: PublishOptions): Promise<ReadonlyMap<string, string | Buffer>> {
+export async function buildBundle(
+  resultsDir: string,
+  label: string,
+  root: string,
+  options: PublishOptions,
+): Promise<ReadonlyMap<string, string | Buffer>> {
   // Refused once loaded, before the analysis, whose bootstraps are most of the work.
   const { results, analysis } = analyseFolder(resultsDir, label, root, options.study, (loaded) => {
     if (loaded.manifest.study.exploratory && !options.allowExploratory) throw usage('PL_PUBLISH_EXPLORATORY', label);

@@ -22,8 +22,26 @@ function fontFiles(): string[] {
  * hues spaced by the golden angle at alternating lightness. Vega's own schemes repeat after 10 or 20.
  */
 const BASE_PALETTE = [
-  '#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf',
-  '#aec7e8', '#ffbb78', '#98df8a', '#ff9896', '#c5b0d5', '#c49c94', '#f7b6d2', '#c7c7c7', '#dbdb8d', '#9edae5',
+  '#1f77b4',
+  '#ff7f0e',
+  '#2ca02c',
+  '#d62728',
+  '#9467bd',
+  '#8c564b',
+  '#e377c2',
+  '#7f7f7f',
+  '#bcbd22',
+  '#17becf',
+  '#aec7e8',
+  '#ffbb78',
+  '#98df8a',
+  '#ff9896',
+  '#c5b0d5',
+  '#c49c94',
+  '#f7b6d2',
+  '#c7c7c7',
+  '#dbdb8d',
+  '#9edae5',
 ];
 
 export function distinctColours(n: number): string[] {
@@ -41,10 +59,17 @@ export async function renderChart(spec: object): Promise<{ svg: string; png: Buf
   try {
     const svg = await view.toSVG();
     const png = new Resvg(svg, {
-      font: { loadSystemFonts: false, fontFiles: fontFiles(), defaultFontFamily: FONT_FAMILY, sansSerifFamily: FONT_FAMILY },
+      font: {
+        loadSystemFonts: false,
+        fontFiles: fontFiles(),
+        defaultFontFamily: FONT_FAMILY,
+        sansSerifFamily: FONT_FAMILY,
+      },
       fitTo: { mode: 'zoom', value: PNG_SCALE },
       background: 'white',
-    }).render().asPng();
+    })
+      .render()
+      .asPng();
     return { svg, png };
   } finally {
     view.finalize();

@@ -31,13 +31,24 @@ export interface Report {
  * package root), and analyses the results by that plan. `accept` may refuse the loaded results (by throwing)
  * before the analysis is paid for.
  */
-export function analyseFolder(resultsDir: string, label: string, root: string, study: StudyDefinition, accept?: (results: StudyResults) => void): { results: StudyResults; analysis: Analysis } {
+export function analyseFolder(
+  resultsDir: string,
+  label: string,
+  root: string,
+  study: StudyDefinition,
+  accept?: (results: StudyResults) => void,
+): { results: StudyResults; analysis: Analysis } {
   const results = loadResults(resultsDir, label);
   accept?.(results);
   return { results, analysis: analyse(results, loadAnalysisPlan(root, results.manifest, label, study)) };
 }
 
-export async function buildReport(resultsDir: string, label: string, root: string, study: StudyDefinition): Promise<Report> {
+export async function buildReport(
+  resultsDir: string,
+  label: string,
+  root: string,
+  study: StudyDefinition,
+): Promise<Report> {
   return renderReport(analyseFolder(resultsDir, label, root, study).analysis);
 }
 
@@ -47,7 +58,10 @@ export async function renderReport(analysis: Analysis): Promise<Report> {
   const files = new Map<string, string | Buffer>();
   for (const t of tables) {
     files.set(`${TABLES_DIR}/${t.name}.csv`, tableCsv(t, analysis));
-    files.set(`${TABLES_DIR}/${t.name}.md`, t.name === HYPOTHESES_TABLE ? hypothesesMarkdown(t, analysis) : tableMarkdown(t, analysis));
+    files.set(
+      `${TABLES_DIR}/${t.name}.md`,
+      t.name === HYPOTHESES_TABLE ? hypothesesMarkdown(t, analysis) : tableMarkdown(t, analysis),
+    );
   }
   for (const c of charts) {
     const { svg, png } = await renderChart(c.spec);
@@ -77,7 +91,11 @@ export function writeFolders(dir: string, files: ReadonlyMap<string, string | Bu
     }
     // Top-level files (index.md, provenance.json) go last, so a folder that has them is complete.
     const loose = [...files.keys()].filter((f) => !f.includes('/')).sort(byCodeUnit);
-    commitSwap(dir, staging, [...[...tops].sort(byCodeUnit), ...loose].map((move) => ({ move })));
+    commitSwap(
+      dir,
+      staging,
+      [...[...tops].sort(byCodeUnit), ...loose].map((move) => ({ move })),
+    );
     return recovered;
   } catch (err) {
     throw failure('PL_IO', dir, (err as Error).message);

@@ -35,7 +35,10 @@ export function wilson(successes: number, trials: number, z: number = Z95): Inte
   const centre = (p + z2 / (2 * trials)) / (1 + z2 / trials);
   const half = (z / (1 + z2 / trials)) * Math.sqrt((p * (1 - p)) / trials + z2 / (4 * trials * trials));
   // The exact bounds at 0 and n are 0 and 1; clamping removes floating-point dust there.
-  return { lo: successes === 0 ? 0 : Math.max(0, centre - half), hi: successes === trials ? 1 : Math.min(1, centre + half) };
+  return {
+    lo: successes === 0 ? 0 : Math.max(0, centre - half),
+    hi: successes === trials ? 1 : Math.min(1, centre + half),
+  };
 }
 
 export interface BootstrapOptions {
@@ -87,8 +90,13 @@ export function resampledIndices(units: number, seed: string, iterations: number
  * `statistic` on the drawn indices. A statistic that is undefined on a draw (null) is skipped; if every draw is
  * undefined, so is the interval. The same seed, iterations and data always give the same interval.
  */
-export function bootstrap(units: number, statistic: (indices: readonly number[]) => number | null, options: BootstrapOptions): BootstrapResult {
-  if (!Number.isInteger(options.iterations) || options.iterations < 1) throw new Error(`bootstrap: iterations must be a positive integer, got ${options.iterations}`);
+export function bootstrap(
+  units: number,
+  statistic: (indices: readonly number[]) => number | null,
+  options: BootstrapOptions,
+): BootstrapResult {
+  if (!Number.isInteger(options.iterations) || options.iterations < 1)
+    throw new Error(`bootstrap: iterations must be a positive integer, got ${options.iterations}`);
   const seed = String(options.seed);
   const level = options.level ?? 0.95;
   const all = Array.from({ length: units }, (_, i) => i);
@@ -110,7 +118,10 @@ export function bootstrap(units: number, statistic: (indices: readonly number[])
 }
 
 /** Pooled net token reduction of the drawn fixtures: 1 - sum(final) / sum(raw); null when they hold no tokens. */
-export function pooledReduction(raw: readonly number[], final: readonly number[]): (indices: readonly number[]) => number | null {
+export function pooledReduction(
+  raw: readonly number[],
+  final: readonly number[],
+): (indices: readonly number[]) => number | null {
   // Typed copies and an indexed loop: a statistic runs units times iterations (4 million times for one interval).
   const r0 = Float64Array.from(raw);
   const f0 = Float64Array.from(final);
@@ -131,7 +142,9 @@ export function pooledReduction(raw: readonly number[], final: readonly number[]
  * weighs by its units); null when the drawn clusters hold no unit. With `bootstrap`, the fixture-cluster bootstrap:
  * decisions, prune points and items of one fixture are resampled together, since they are not independent.
  */
-export function pooledRate(counts: readonly (readonly [number, number])[]): (indices: readonly number[]) => number | null {
+export function pooledRate(
+  counts: readonly (readonly [number, number])[],
+): (indices: readonly number[]) => number | null {
   const num = Float64Array.from(counts, (c) => c[0]);
   const den = Float64Array.from(counts, (c) => c[1]);
   return (indices) => {
@@ -184,7 +197,10 @@ function drawnSums(column: readonly number[], seed: string, iterations: number):
   const sums = new Float64Array(iterations);
   // Integers whose sums stay exact add up to the same value in any order, so a count column is summed from how often
   // each draw took each unit, skipping the units whose count is 0 (most of a rare event's column).
-  if (column.every(Number.isSafeInteger) && column.reduce((t, v) => t + Math.abs(v), 0) * units <= Number.MAX_SAFE_INTEGER) {
+  if (
+    column.every(Number.isSafeInteger) &&
+    column.reduce((t, v) => t + Math.abs(v), 0) * units <= Number.MAX_SAFE_INTEGER
+  ) {
     const tally = drawTallies(units, seed, iterations);
     for (let u = 0; u < units; u += 1) {
       const v = column[u]!;
@@ -210,11 +226,19 @@ function drawnSums(column: readonly number[], seed: string, iterations: number):
  * denominators), with the same result: the same draws, each sum added in the same order. Each column's sums are
  * computed once and shared by every statistic that resamples it.
  */
-export function bootstrapSums(columns: readonly (readonly number[])[], statistic: (sums: readonly number[]) => number | null, options: BootstrapOptions): BootstrapResult {
+export function bootstrapSums(
+  columns: readonly (readonly number[])[],
+  statistic: (sums: readonly number[]) => number | null,
+  options: BootstrapOptions,
+): BootstrapResult {
   const units = columns[0]?.length ?? 0;
   if (columns.some((c) => c.length !== units)) throw new Error('bootstrapSums: columns of different lengths');
   if (units === 0 || !Number.isInteger(options.iterations) || options.iterations < 1) {
-    return bootstrap(units, (indices) => statistic(columns.map((c) => indices.reduce((s, i) => s + c[i]!, 0))), options);
+    return bootstrap(
+      units,
+      (indices) => statistic(columns.map((c) => indices.reduce((s, i) => s + c[i]!, 0))),
+      options,
+    );
   }
   const seed = String(options.seed);
   const { iterations } = options;
@@ -267,7 +291,8 @@ export interface SignFlipResult {
  * rather than by enumerating 2^n assignments.
  */
 export function signFlipExact(differences: readonly number[]): SignFlipResult {
-  for (const d of differences) if (!Number.isInteger(d)) throw new Error(`sign-flip: need integer differences, got ${d}`);
+  for (const d of differences)
+    if (!Number.isInteger(d)) throw new Error(`sign-flip: need integer differences, got ${d}`);
   const nonzero = differences.filter((d) => d !== 0).map(Math.abs);
   const b = differences.filter((d) => d > 0).length;
   const c = differences.filter((d) => d < 0).length;
@@ -315,7 +340,8 @@ export interface McNemarResult {
  * p = min(1, 2 * P(X <= min(b, c))) with X ~ Binomial(b + c, 1/2).
  */
 export function mcnemarExact(b: number, c: number): McNemarResult {
-  if (!Number.isInteger(b) || !Number.isInteger(c) || b < 0 || c < 0) throw new Error(`mcnemar: need non-negative integer counts, got ${b}, ${c}`);
+  if (!Number.isInteger(b) || !Number.isInteger(c) || b < 0 || c < 0)
+    throw new Error(`mcnemar: need non-negative integer counts, got ${b}, ${c}`);
   const n = b + c;
   if (n === 0) return { b, c, p: 1 };
   const k = Math.min(b, c);
@@ -326,7 +352,8 @@ export function mcnemarExact(b: number, c: number): McNemarResult {
 
 /** Discordant counts of paired booleans (the same prune points under two conditions). */
 export function discordant(first: readonly boolean[], second: readonly boolean[]): { b: number; c: number } {
-  if (first.length !== second.length) throw new Error(`mcnemar: unpaired outcomes (${first.length} against ${second.length})`);
+  if (first.length !== second.length)
+    throw new Error(`mcnemar: unpaired outcomes (${first.length} against ${second.length})`);
   let b = 0;
   let c = 0;
   for (let i = 0; i < first.length; i += 1) {

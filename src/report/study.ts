@@ -21,7 +21,10 @@ export interface StudyDefinition {
  * Layer A mechanism against the baseline, each ladder rung against the one before, prediction alone and each
  * comparator against the proposed condition. Variants (sweeps, timings) are their base's curve, not comparisons.
  */
-export function secondaryFromRegistry(registry: Pick<Registry, 'registered' | 'baseline'>, proposed: string): SecondaryComparison[] {
+export function secondaryFromRegistry(
+  registry: Pick<Registry, 'registered' | 'baseline'>,
+  proposed: string,
+): SecondaryComparison[] {
   const base = registry.registered.filter((r) => r.variant === 'base');
   const named = (keep: (r: Registered) => boolean) => base.filter(keep).map((r) => r.condition.name);
   const layerA = named((r) => r.definition.layer === 'A');
@@ -39,10 +42,23 @@ export function secondaryFromRegistry(registry: Pick<Registry, 'registered' | 'b
   return [
     ...layerA.map((c) => againstBaseline(c, control, `what ${c} alone changes against keeping everything`)),
     ...ladder.slice(1).map((c, i) => ({
-      id: `${c}-vs-${ladder[i]!}`, candidate: c, reference: ladder[i]!, question: `the marginal effect of the rung ${c} adds to ${ladder[i]!}`,
+      id: `${c}-vs-${ladder[i]!}`,
+      candidate: c,
+      reference: ladder[i]!,
+      question: `the marginal effect of the rung ${c} adds to ${ladder[i]!}`,
     })),
-    ...predictors.map((c) => ({ id: `${c}-vs-${proposed}`, candidate: c, reference: proposed, question: 'prediction alone against the conservative ladder' })),
-    ...comparators.map((c) => ({ id: `${c}-vs-${proposed}`, candidate: c, reference: proposed, question: `the published ${c} against the conservative ladder` })),
+    ...predictors.map((c) => ({
+      id: `${c}-vs-${proposed}`,
+      candidate: c,
+      reference: proposed,
+      question: 'prediction alone against the conservative ladder',
+    })),
+    ...comparators.map((c) => ({
+      id: `${c}-vs-${proposed}`,
+      candidate: c,
+      reference: proposed,
+      question: `the published ${c} against the conservative ladder`,
+    })),
   ];
 }
 
@@ -54,9 +70,24 @@ function againstBaseline(candidate: string, baseline: string, question: string):
  * What a condition the registry does not know (a --policy module) is compared with, whatever layer it declares:
  * the registry's baseline and the study's proposed condition, the two questions its author asks first.
  */
-export function outsiderComparisons(names: readonly string[], proposed: string | null, registry: Pick<Registry, 'find' | 'baseline'> = builtInRegistry()): SecondaryComparison[] {
-  return names.filter((name) => registry.find(name) === undefined).flatMap((c) => [
-    againstBaseline(c, registry.baseline, `what ${c} changes against keeping everything`),
-    ...(proposed === null ? [] : [{ id: `${c}-vs-${proposed}`, candidate: c, reference: proposed, question: `${c} against the conservative ladder` }]),
-  ]);
+export function outsiderComparisons(
+  names: readonly string[],
+  proposed: string | null,
+  registry: Pick<Registry, 'find' | 'baseline'> = builtInRegistry(),
+): SecondaryComparison[] {
+  return names
+    .filter((name) => registry.find(name) === undefined)
+    .flatMap((c) => [
+      againstBaseline(c, registry.baseline, `what ${c} changes against keeping everything`),
+      ...(proposed === null
+        ? []
+        : [
+            {
+              id: `${c}-vs-${proposed}`,
+              candidate: c,
+              reference: proposed,
+              question: `${c} against the conservative ladder`,
+            },
+          ]),
+    ]);
 }

@@ -22,7 +22,14 @@ export class Bridge {
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
     const data: RelayData = { ...spawn, flag: this.flag, port: port2 };
-    this.worker = new Worker(relay, { eval: true, workerData: data, transferList: [port2], env: {}, stdout: true, stderr: true });
+    this.worker = new Worker(relay, {
+      eval: true,
+      workerData: data,
+      transferList: [port2],
+      env: {},
+      stdout: true,
+      stderr: true,
+    });
     // Neither the worker nor the child may keep the CLI alive once it is done with them.
     this.worker.unref();
   }

@@ -15,7 +15,16 @@ export type Bundled =
 /** Whether a module may import a file (it is read by the bundler, outside the sandbox). */
 export type Admit = (path: string) => boolean;
 
-const LOADERS: Readonly<Record<string, Loader>> = { '.ts': 'ts', '.mts': 'ts', '.cts': 'ts', '.tsx': 'tsx', '.js': 'js', '.mjs': 'js', '.cjs': 'js', '.jsx': 'jsx' };
+const LOADERS: Readonly<Record<string, Loader>> = {
+  '.ts': 'ts',
+  '.mts': 'ts',
+  '.cts': 'ts',
+  '.tsx': 'tsx',
+  '.js': 'js',
+  '.mjs': 'js',
+  '.cjs': 'js',
+  '.jsx': 'jsx',
+};
 
 /**
  * Bundled code runs from a data: URL, where `import.meta.url` would no longer name the file; each file's own
@@ -28,7 +37,9 @@ const importMetaOfEachFile: Plugin = {
       const text = readFileSync(args.path, 'utf8');
       if (!text.includes('import.meta')) return undefined;
       const here = { url: pathToFileURL(args.path).href, filename: args.path, dirname: dirname(args.path) };
-      const contents = text.replace(/\bimport\.meta\.(url|filename|dirname)\b/g, (_m, key: keyof typeof here) => JSON.stringify(here[key]));
+      const contents = text.replace(/\bimport\.meta\.(url|filename|dirname)\b/g, (_m, key: keyof typeof here) =>
+        JSON.stringify(here[key]),
+      );
       return { contents, loader: LOADERS[extname(args.path)] ?? 'js', resolveDir: dirname(args.path) };
     });
   },
@@ -48,20 +59,37 @@ function onlyAdmitted(admit: Admit, refused: string[]): Plugin {
   };
 }
 
-async function bundle(entry: string, resolveDir: string, format: 'esm' | 'cjs', banner = '', admit: Admit = () => true): Promise<Bundled> {
+async function bundle(
+  entry: string,
+  resolveDir: string,
+  format: 'esm' | 'cjs',
+  banner = '',
+  admit: Admit = () => true,
+): Promise<Bundled> {
   const refused: string[] = [];
   try {
     const out = await build({
       stdin: { contents: entry, resolveDir, sourcefile: 'prunelab-sandbox-entry.js', loader: 'js' },
-      bundle: true, write: false, format, platform: 'node', target: `node${process.versions.node.split('.')[0]}`,
-      logLevel: 'silent', banner: { js: banner }, plugins: [onlyAdmitted(admit, refused), importMetaOfEachFile],
+      bundle: true,
+      write: false,
+      format,
+      platform: 'node',
+      target: `node${process.versions.node.split('.')[0]}`,
+      logLevel: 'silent',
+      banner: { js: banner },
+      plugins: [onlyAdmitted(admit, refused), importMetaOfEachFile],
     });
     return { ok: true, code: out.outputFiles[0]!.text };
   } catch (err) {
     if (refused[0] !== undefined) return { ok: false, refused: refused[0] };
-    const first = (err as { errors?: { text: string; location?: { file: string; line: number; column: number } | null }[] }).errors?.[0];
+    const first = (
+      err as { errors?: { text: string; location?: { file: string; line: number; column: number } | null }[] }
+    ).errors?.[0];
     const where = first?.location ? `${first.location.file}:${first.location.line}:${first.location.column}: ` : '';
-    return { ok: false, detail: first ? `${where}${first.text}` : (err as Error).message.split('\n')[0] ?? String(err) };
+    return {
+      ok: false,
+      detail: first ? `${where}${first.text}` : ((err as Error).message.split('\n')[0] ?? String(err)),
+    };
   }
 }
 

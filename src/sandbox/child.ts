@@ -17,11 +17,17 @@ function send(message: ChildMessage): void {
 }
 
 function infoOf(exported: unknown): ModuleInfo {
-  if (!exported || typeof exported !== 'object') return { exported: null, exportType: typeof exported, decideIsFunction: false, assessIsFunction: false };
+  if (!exported || typeof exported !== 'object')
+    return { exported: null, exportType: typeof exported, decideIsFunction: false, assessIsFunction: false };
   const { decide, assess, ...rest } = exported as Record<string, unknown>;
   // Only data crosses to the CLI: a helper function beside `decide` or `assess` is the policy's own business.
   const data = Object.fromEntries(Object.entries(rest).filter(([, value]) => copyable(value)));
-  return { exported: data, exportType: 'object', decideIsFunction: typeof decide === 'function', assessIsFunction: typeof assess === 'function' };
+  return {
+    exported: data,
+    exportType: 'object',
+    decideIsFunction: typeof decide === 'function',
+    assessIsFunction: typeof assess === 'function',
+  };
 }
 
 function copyable(value: unknown): boolean {
@@ -39,14 +45,19 @@ export function serve(load: () => Promise<{ default?: unknown }>): void {
   process.on('disconnect', () => process.exit(0));
   load().then(
     (mod) => {
-      const policy = mod.default as { decide: (view: unknown) => unknown; assess: (view: unknown, candidates: readonly string[]) => unknown } | undefined;
+      const policy = mod.default as
+        | { decide: (view: unknown) => unknown; assess: (view: unknown, candidates: readonly string[]) => unknown }
+        | undefined;
       send({ kind: 'ready', info: infoOf(policy) });
       process.on('message', (bytes: Uint8Array) => {
         const m = deserialize(bytes) as ParentMessage;
         let out: unknown;
         try {
           // Frozen as the engine freezes the view it hands an in-process policy: a write throws the same way.
-          out = m.kind === 'assess' ? policy!.assess(deepFreeze(m.view), Object.freeze([...m.candidates])) : policy!.decide(deepFreeze(m.view));
+          out =
+            m.kind === 'assess'
+              ? policy!.assess(deepFreeze(m.view), Object.freeze([...m.candidates]))
+              : policy!.decide(deepFreeze(m.view));
         } catch (err) {
           send({ kind: 'threw', error: describeThrown(err) });
           return;

@@ -53,7 +53,10 @@ export function vetFolder(file: string, folder: string, off: OffLimits, limit = 
   const refuse = (path: string, why: string): never => {
     throw input('PL_POLICY_SANDBOX_FOLDER', file, folder, path, why);
   };
-  for (const [kind, roots] of [['fixtures', off.fixtures], ['results', off.results]] as const) {
+  for (const [kind, roots] of [
+    ['fixtures', off.fixtures],
+    ['results', off.results],
+  ] as const) {
     for (const root of roots.map(realOrSelf)) {
       if (inside(root, folder) || inside(folder, root)) refuse(root, sandboxWords.why[kind]);
     }
@@ -102,9 +105,11 @@ export function labelsIn(path: string, size: number): 'oracle' | 'fixtures' | un
 function shapeOf(value: unknown, depth: number): 'oracle' | 'fixtures' | undefined {
   if (value === null || typeof value !== 'object' || depth < 0) return undefined;
   const o = value as Record<string, unknown>;
-  const some = (list: unknown, keys: readonly string[]): boolean => Array.isArray(list)
-    && list.some((e) => e !== null && typeof e === 'object' && keys.every((k) => k in (e as object)));
-  if (some(o['points'], ['prunePoint']) && (o['fixtureId'] !== undefined || some(o['points'], ['removable']))) return 'oracle';
+  const some = (list: unknown, keys: readonly string[]): boolean =>
+    Array.isArray(list) &&
+    list.some((e) => e !== null && typeof e === 'object' && keys.every((k) => k in (e as object)));
+  if (some(o['points'], ['prunePoint']) && (o['fixtureId'] !== undefined || some(o['points'], ['removable'])))
+    return 'oracle';
   if (some(o['prunePoints'], ['downstream'])) return 'fixtures';
   for (const inner of Array.isArray(value) ? value : Object.values(o)) {
     const found = shapeOf(inner, depth - 1);

@@ -31,7 +31,9 @@ export type ChildMessage =
   | { readonly kind: 'threw'; readonly error: ThrownError };
 
 /** What the relay adds: the child is gone (it exited, was killed or never started). */
-export type RelayMessage = ChildMessage | { readonly kind: 'exited'; readonly code: number | null; readonly signal: string | null; readonly stderr: string };
+export type RelayMessage =
+  | ChildMessage
+  | { readonly kind: 'exited'; readonly code: number | null; readonly signal: string | null; readonly stderr: string };
 
 export function describeThrown(err: unknown): ThrownError {
   if (err === null || typeof err !== 'object') return { message: undefined };

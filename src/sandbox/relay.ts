@@ -27,7 +27,12 @@ const answer = (m: Uint8Array): void => {
   Atomics.notify(signal, 0);
 };
 // No environment: a policy has no use for the CLI's model keys or anything else the shell holds.
-const child = spawn(process.execPath, args, { cwd, env: {}, stdio: ['ignore', 'ignore', 'pipe', 'ipc'], serialization: 'advanced' });
+const child = spawn(process.execPath, args, {
+  cwd,
+  env: {},
+  stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+  serialization: 'advanced',
+});
 if (child.pid !== undefined) Atomics.store(signal, 1, child.pid);
 let stderr = '';
 child.stderr!.on('data', (chunk: Buffer) => {

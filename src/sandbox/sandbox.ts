@@ -36,7 +36,11 @@ export class PolicySandbox {
   /** The first thing that went wrong in the child; later calls fail with it, and the CLI reports it. */
   fault: PrunelabError | undefined;
 
-  private constructor(private readonly bridge: Bridge, readonly info: ModuleInfo, private readonly options: SandboxOptions) {}
+  private constructor(
+    private readonly bridge: Bridge,
+    readonly info: ModuleInfo,
+    private readonly options: SandboxOptions,
+  ) {}
 
   /** Vets the module's folder, compiles the module, starts its process and waits for it to report its export. */
   static async start(file: string, options: SandboxOptions): Promise<PolicySandbox> {
@@ -45,19 +49,30 @@ export class PolicySandbox {
     const bundled = await bundlePolicy(file, (path) => importable(path, folder, options.offLimits));
     if (!bundled.ok && 'refused' in bundled) {
       const why = refusalOf(bundled.refused, options.offLimits);
-      throw input('PL_POLICY_SANDBOX_DENIED', options.shown, sandboxWords.attempt.import(relativePath(bundled.refused, options.cwd)), sandboxWords.why[why]);
+      throw input(
+        'PL_POLICY_SANDBOX_DENIED',
+        options.shown,
+        sandboxWords.attempt.import(relativePath(bundled.refused, options.cwd)),
+        sandboxWords.why[why],
+      );
     }
     if (!bundled.ok) throw input('PL_POLICY_IMPORT', options.shown, bundled.detail);
     // Granting the folder and a wildcard under it together aborts Node 20 (an empty radix-tree prefix); the folder
     // with a trailing separator grants it and everything below it, and nothing beside it.
     const args = [permissionFlag(), `--allow-fs-read=${folder}${sep}`, '--no-warnings', '-e', BOOT];
     // The CLI's working directory, so that a relative path means what it would mean in-process.
-    const bridge = new Bridge(await relayCode(), { args, cwd: options.cwd, bundle: Buffer.from(bundled.code).toString('base64') });
+    const bridge = new Bridge(await relayCode(), {
+      args,
+      cwd: options.cwd,
+      bundle: Buffer.from(bundled.code).toString('base64'),
+    });
     const first = bridge.receive(options.timeoutMs);
     if (first.kind === 'ready') return new PolicySandbox(bridge, first.info, options);
     bridge.close();
     if (first.kind === 'load-failed') {
-      throw deniedError(first.error, options) ?? input('PL_POLICY_IMPORT', options.shown, firstLine(first.error.message));
+      throw (
+        deniedError(first.error, options) ?? input('PL_POLICY_IMPORT', options.shown, firstLine(first.error.message))
+      );
     }
     throw endedError(first, options, sandboxWords.whileLoading());
   }
@@ -111,24 +126,36 @@ function firstLine(text: string | undefined): string {
 /** A refused access, told as what the policy tried and why it is refused; null for any other failure. */
 function deniedError(error: ThrownError, options: SandboxOptions): PrunelabError | null {
   // Node refuses native addons under the permission model with a code of their own.
-  if (error.code === 'ERR_DLOPEN_DISABLED') return input('PL_POLICY_SANDBOX_DENIED', options.shown, sandboxWords.attempt.addon(), sandboxWords.why.effect);
+  if (error.code === 'ERR_DLOPEN_DISABLED')
+    return input('PL_POLICY_SANDBOX_DENIED', options.shown, sandboxWords.attempt.addon(), sandboxWords.why.effect);
   if (error.code !== 'ERR_ACCESS_DENIED') return null;
   // A relative path is reported as the policy gave it: relative to the child's working directory, the CLI's.
   const absolute = resolve(options.cwd, error.resource ?? '');
   const resource = error.resource ? relativePath(absolute, options.cwd) : '';
   if (error.permission === 'FileSystemRead') {
-    return input('PL_POLICY_SANDBOX_DENIED', options.shown, sandboxWords.attempt.read(resource), sandboxWords.why[refusalOf(absolute, options.offLimits)]);
+    return input(
+      'PL_POLICY_SANDBOX_DENIED',
+      options.shown,
+      sandboxWords.attempt.read(resource),
+      sandboxWords.why[refusalOf(absolute, options.offLimits)],
+    );
   }
-  const attempt = error.permission === 'FileSystemWrite' ? sandboxWords.attempt.write(resource)
-    : error.permission === 'ChildProcess' ? sandboxWords.attempt.spawn()
-      : error.permission === 'WorkerThreads' ? sandboxWords.attempt.thread()
-        : error.permission === 'Network' ? sandboxWords.attempt.network(error.resource ?? '')
-        : sandboxWords.attempt.other(error.permission ?? firstLine(error.message));
+  const attempt =
+    error.permission === 'FileSystemWrite'
+      ? sandboxWords.attempt.write(resource)
+      : error.permission === 'ChildProcess'
+        ? sandboxWords.attempt.spawn()
+        : error.permission === 'WorkerThreads'
+          ? sandboxWords.attempt.thread()
+          : error.permission === 'Network'
+            ? sandboxWords.attempt.network(error.resource ?? '')
+            : sandboxWords.attempt.other(error.permission ?? firstLine(error.message));
   return input('PL_POLICY_SANDBOX_DENIED', options.shown, attempt, sandboxWords.why.effect);
 }
 
 function endedError(got: Received, options: SandboxOptions, where: string): PrunelabError {
-  if (got.kind !== 'timeout' && got.kind !== 'exited') throw new Error(`internal: the sandboxed policy sent "${got.kind}" out of turn`);
+  if (got.kind !== 'timeout' && got.kind !== 'exited')
+    throw new Error(`internal: the sandboxed policy sent "${got.kind}" out of turn`);
   if (got.kind === 'timeout') return failure('PL_POLICY_TIMEOUT', options.shown, options.timeoutMs / 1000, where);
   const how = got.signal ? sandboxWords.signal(got.signal) : sandboxWords.exitCode(got.code);
   return failure('PL_POLICY_EXITED', options.shown, how, where, got.stderr.trim().split('\n').slice(-3).join(' | '));

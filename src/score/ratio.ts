@@ -10,7 +10,10 @@ export function ratio(numerator: number, denominator: number): Ratio {
 
 /** Pools ratios by summing numerators and denominators (never by averaging values). */
 export function pool(ratios: readonly Ratio[]): Ratio {
-  return ratio(ratios.reduce((s, r) => s + r.numerator, 0), ratios.reduce((s, r) => s + r.denominator, 0));
+  return ratio(
+    ratios.reduce((s, r) => s + r.numerator, 0),
+    ratios.reduce((s, r) => s + r.denominator, 0),
+  );
 }
 
 /** The reason every oracle measure of an imported trace carries. */
@@ -24,16 +27,22 @@ export function unscored(denominator: number | null, reason: string = NO_ORACLE_
  * Pools oracle measures. Any unscored point makes the pool unscored (a precision over only the scored part would
  * pass for the whole), with how many points lacked an oracle; per-fixture summaries still score the scored ones.
  */
-export function poolOracle(ratios: readonly OracleRatio[], points: readonly number[] = ratios.map(() => 1)): OracleRatio {
+export function poolOracle(
+  ratios: readonly OracleRatio[],
+  points: readonly number[] = ratios.map(() => 1),
+): OracleRatio {
   const missing = ratios.filter((r): r is Unscored => r.numerator === null);
   if (missing.length === 0) return pool(ratios as readonly Ratio[]);
   // Each ratio may already pool several prune points (a fixture's); the reason counts prune points, not ratios.
-  const unscoredPoints = ratios.reduce((n, r, i) => n + (r.numerator === null ? points[i] ?? 1 : 0), 0);
+  const unscoredPoints = ratios.reduce((n, r, i) => n + (r.numerator === null ? (points[i] ?? 1) : 0), 0);
   const allPoints = points.reduce((n, p) => n + p, 0);
   const denominators = ratios.map((r) => r.denominator);
-  const denominator = denominators.every((d): d is number => d !== null) ? denominators.reduce((s, d) => s + d, 0) : null;
-  const reason = missing.length === ratios.length
-    ? missing[0]!.reason
-    : `${unscoredPoints} of ${allPoints} prune points are imported traces with no oracle; see perFixture for the scored fixtures`;
+  const denominator = denominators.every((d): d is number => d !== null)
+    ? denominators.reduce((s, d) => s + d, 0)
+    : null;
+  const reason =
+    missing.length === ratios.length
+      ? missing[0]!.reason
+      : `${unscoredPoints} of ${allPoints} prune points are imported traces with no oracle; see perFixture for the scored fixtures`;
   return unscored(denominator, reason);
 }

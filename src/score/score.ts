@@ -45,7 +45,9 @@ export function scorePoint(input: PointInput): PointScore {
   const { view, removals } = input;
   const judge = input.oracle ? oracleJudge(input.oracle) : null;
   const outcomes = judge ? judge.judge(removals) : new Map<string, Outcome>();
-  const verdicts = new Map(view.items.map((item): [string, Verdict | 'unscored'] => [item.id, judge ? judge.verdict(item.id) : 'unscored']));
+  const verdicts = new Map(
+    view.items.map((item): [string, Verdict | 'unscored'] => [item.id, judge ? judge.verdict(item.id) : 'unscored']),
+  );
   const truePrunes = [...outcomes.values()].filter((o) => o === 'true-prune').length;
   const applied = removals.length;
   const counts = countDecisions(input.decisions);
@@ -65,10 +67,16 @@ export function scorePoint(input: PointInput): PointScore {
       falsePruneRate: judge ? ratio(applied - truePrunes, applied) : unscored(applied),
       coverage: judge ? ratio(truePrunes, judge.eligibleCount) : unscored(null),
       harm: judge ? harmOf(units) : null,
-      obligationsLost: { lost: obligationOutcomes.filter((o) => !o.preserved).length, declared: obligationOutcomes.length },
+      obligationsLost: {
+        lost: obligationOutcomes.filter((o) => !o.preserved).length,
+        declared: obligationOutcomes.length,
+      },
       families: input.oracle ? familyCounts(input.oracle, view, outcomes, units, family) : [],
       abstentionRate: ratio(counts.abstain, counts.total),
-      obligations: { preserved: obligationOutcomes.filter((o) => o.preserved).length, total: obligationOutcomes.length },
+      obligations: {
+        preserved: obligationOutcomes.filter((o) => o.preserved).length,
+        total: obligationOutcomes.length,
+      },
       refetchAlerts: alerts.length,
       tokens: tokensAt(view, removals, input.overheadTokens),
       obligationOutcomes,
@@ -101,12 +109,30 @@ export function familyOf(fixture: Fixture, episodes: Oracle['episodes']): (itemI
   return (id) => byItem.get(id) ?? NO_FAMILY;
 }
 
-function familyCounts(oracle: OraclePoint, view: PolicyView, outcomes: ReadonlyMap<string, Outcome>, units: readonly NecessaryUnit[], family: (id: string) => string): FamilyCounts[] {
+function familyCounts(
+  oracle: OraclePoint,
+  view: PolicyView,
+  outcomes: ReadonlyMap<string, Outcome>,
+  units: readonly NecessaryUnit[],
+  family: (id: string) => string,
+): FamilyCounts[] {
   const judge = oracleJudge(oracle);
   const rows = new Map<string, { -readonly [K in keyof FamilyCounts]: FamilyCounts[K] }>();
   const row = (f: string) => {
     let r = rows.get(f);
-    if (!r) rows.set(f, (r = { family: f, candidates: 0, eligible: 0, prunes: 0, falsePrunes: 0, necessaryItems: 0, necessaryRemoved: 0 }));
+    if (!r)
+      rows.set(
+        f,
+        (r = {
+          family: f,
+          candidates: 0,
+          eligible: 0,
+          prunes: 0,
+          falsePrunes: 0,
+          necessaryItems: 0,
+          necessaryRemoved: 0,
+        }),
+      );
     return r;
   };
   for (const item of view.items) {
@@ -136,14 +162,20 @@ function familyCounts(oracle: OraclePoint, view: PolicyView, outcomes: ReadonlyM
  * not survive). A redundant group holds min(keep, copies in context) units, keyed by the group's members so the same
  * group at another prune point is the same units; its removals beyond the spare copies harm its units in order.
  */
-export function necessaryUnits(oracle: OraclePoint, view: PolicyView, outcomes: ReadonlyMap<string, Outcome>, family: (id: string) => string = () => NO_FAMILY): NecessaryUnit[] {
+export function necessaryUnits(
+  oracle: OraclePoint,
+  view: PolicyView,
+  outcomes: ReadonlyMap<string, Outcome>,
+  family: (id: string) => string = () => NO_FAMILY,
+): NecessaryUnit[] {
   const judge = oracleJudge(oracle);
   const falsePrune = (id: string) => outcomes.get(id) === 'false-prune';
   const grouped = new Set(oracle.redundantGroups.flatMap((g) => g.items));
   const units: NecessaryUnit[] = [];
   for (const item of view.items) {
     const v = judge.verdict(item.id);
-    if (v === 'necessary' || (v === 'partial' && !grouped.has(item.id))) units.push({ key: item.id, removed: falsePrune(item.id), family: family(item.id) });
+    if (v === 'necessary' || (v === 'partial' && !grouped.has(item.id)))
+      units.push({ key: item.id, removed: falsePrune(item.id), family: family(item.id) });
   }
   const present = new Set(view.items.map((i) => i.id));
   for (const g of oracle.redundantGroups) {
@@ -151,7 +183,8 @@ export function necessaryUnits(oracle: OraclePoint, view: PolicyView, outcomes: 
     const slots = Math.min(g.keep, inContext.length);
     const over = inContext.filter(falsePrune).length;
     const key = `group:${[...g.items].sort(byCodeUnit).join(',')}`;
-    for (let k = 1; k <= slots; k += 1) units.push({ key: `${key}#${k}`, removed: k <= over, family: family(g.items[0]!) });
+    for (let k = 1; k <= slots; k += 1)
+      units.push({ key: `${key}#${k}`, removed: k <= over, family: family(g.items[0]!) });
   }
   return units;
 }
@@ -182,7 +215,9 @@ function refetchAlerts(input: PointInput): { itemId: string; refetchedBy: string
     if (!item?.tool || classify(input.view, item).class !== 'irreducible') continue;
     // A byte-identical copy still in context means the later call is not re-fetching what the removal lost.
     if (withContent.get(item.content)!.some((i) => !removed.has(i.id))) continue;
-    const again = laterCalls(input.fixture.items, input.point.turn).get(invocationKey(item.tool.name, item.tool.arguments));
+    const again = laterCalls(input.fixture.items, input.point.turn).get(
+      invocationKey(item.tool.name, item.tool.arguments),
+    );
     if (again !== undefined) alerts.push({ itemId: item.id, refetchedBy: again });
   }
   return alerts;
@@ -211,41 +246,65 @@ function laterCalls(items: readonly Item[], turn: number): ReadonlyMap<string, s
 type Once = Pick<PointMeasures, 'harm' | 'obligationsLost' | 'families'>;
 
 /** Sums family rows by family; `necessary` overrides the necessary counts (once per fixture). */
-function sumFamilies(rows: readonly FamilyCounts[], necessary?: ReadonlyMap<string, { items: number; removed: number }>): FamilyCounts[] {
+function sumFamilies(
+  rows: readonly FamilyCounts[],
+  necessary?: ReadonlyMap<string, { items: number; removed: number }>,
+): FamilyCounts[] {
   const by = new Map<string, FamilyCounts>();
   for (const r of rows) {
     const a = by.get(r.family);
-    by.set(r.family, a ? {
-      family: r.family, candidates: a.candidates + r.candidates, eligible: a.eligible + r.eligible, prunes: a.prunes + r.prunes,
-      falsePrunes: a.falsePrunes + r.falsePrunes, necessaryItems: a.necessaryItems + r.necessaryItems, necessaryRemoved: a.necessaryRemoved + r.necessaryRemoved,
-    } : { ...r });
+    by.set(
+      r.family,
+      a
+        ? {
+            family: r.family,
+            candidates: a.candidates + r.candidates,
+            eligible: a.eligible + r.eligible,
+            prunes: a.prunes + r.prunes,
+            falsePrunes: a.falsePrunes + r.falsePrunes,
+            necessaryItems: a.necessaryItems + r.necessaryItems,
+            necessaryRemoved: a.necessaryRemoved + r.necessaryRemoved,
+          }
+        : { ...r },
+    );
   }
-  return [...by.values()].map((r) => {
-    const n = necessary?.get(r.family);
-    return necessary ? { ...r, necessaryItems: n?.items ?? 0, necessaryRemoved: n?.removed ?? 0 } : r;
-  }).sort((a, b) => byCodeUnit(a.family, b.family));
+  return [...by.values()]
+    .map((r) => {
+      const n = necessary?.get(r.family);
+      return necessary ? { ...r, necessaryItems: n?.items ?? 0, necessaryRemoved: n?.removed ?? 0 } : r;
+    })
+    .sort((a, b) => byCodeUnit(a.family, b.family));
 }
 
 /**
  * A fixture's harm and obligations lost, each unit and obligation counted once however many prune points hold it:
  * harmed (lost) when removed (lost) at any of them. Unscored when any point is.
  */
-export function oncePerFixture(points: readonly Pick<PointMeasures, 'harm' | 'necessaryUnits' | 'obligationOutcomes' | 'families'>[]): Once {
+export function oncePerFixture(
+  points: readonly Pick<PointMeasures, 'harm' | 'necessaryUnits' | 'obligationOutcomes' | 'families'>[],
+): Once {
   const harmed = new Map<string, { removed: boolean; family: string }>();
   for (const p of points) {
-    for (const u of p.necessaryUnits) harmed.set(u.key, { removed: (harmed.get(u.key)?.removed ?? false) || u.removed, family: u.family });
+    for (const u of p.necessaryUnits)
+      harmed.set(u.key, { removed: (harmed.get(u.key)?.removed ?? false) || u.removed, family: u.family });
   }
   const lost = new Map<string, boolean>();
-  for (const p of points) for (const o of p.obligationOutcomes) lost.set(o.id, (lost.get(o.id) ?? false) || !o.preserved);
+  for (const p of points)
+    for (const o of p.obligationOutcomes) lost.set(o.id, (lost.get(o.id) ?? false) || !o.preserved);
   const byFamily = new Map<string, { items: number; removed: number }>();
   for (const u of harmed.values()) {
     const f = byFamily.get(u.family) ?? { items: 0, removed: 0 };
     byFamily.set(u.family, { items: f.items + 1, removed: f.removed + (u.removed ? 1 : 0) });
   }
   return {
-    harm: points.some((p) => p.harm === null) ? null : { necessaryItems: harmed.size, necessaryRemoved: [...harmed.values()].filter((u) => u.removed).length },
+    harm: points.some((p) => p.harm === null)
+      ? null
+      : { necessaryItems: harmed.size, necessaryRemoved: [...harmed.values()].filter((u) => u.removed).length },
     obligationsLost: { lost: [...lost.values()].filter(Boolean).length, declared: lost.size },
-    families: sumFamilies(points.flatMap((p) => p.families), byFamily),
+    families: sumFamilies(
+      points.flatMap((p) => p.families),
+      byFamily,
+    ),
   };
 }
 
@@ -253,7 +312,9 @@ export function oncePerFixture(points: readonly Pick<PointMeasures, 'harm' | 'ne
 export function sumOnce(fixtures: readonly Once[]): Once {
   const sum = (f: (x: Once) => number) => fixtures.reduce((s, x) => s + f(x), 0);
   return {
-    harm: fixtures.some((f) => f.harm === null) ? null : { necessaryItems: sum((f) => f.harm!.necessaryItems), necessaryRemoved: sum((f) => f.harm!.necessaryRemoved) },
+    harm: fixtures.some((f) => f.harm === null)
+      ? null
+      : { necessaryItems: sum((f) => f.harm!.necessaryItems), necessaryRemoved: sum((f) => f.harm!.necessaryRemoved) },
     obligationsLost: { lost: sum((f) => f.obligationsLost.lost), declared: sum((f) => f.obligationsLost.declared) },
     families: sumFamilies(fixtures.flatMap((f) => f.families)),
   };

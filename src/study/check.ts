@@ -21,12 +21,19 @@ export interface FrozenStudy {
 }
 
 /** Differences between what a manifest lists and what is on disk, one line each, naming the file and both hashes. */
-export function compareEntries(kind: 'fixture' | 'oracle', expected: readonly Entry[], actual: readonly Entry[]): string[] {
+export function compareEntries(
+  kind: 'fixture' | 'oracle',
+  expected: readonly Entry[],
+  actual: readonly Entry[],
+): string[] {
   return diffEntries(expected, actual).map((d) => {
     switch (d.change) {
-      case 'missing': return messages.PL_FROZEN_INPUT_MISSING(d.file, kind, d.expected);
-      case 'changed': return messages.PL_FROZEN_INPUT_CHANGED(d.file, kind, d.expected, d.actual);
-      case 'extra': return messages.PL_FROZEN_INPUT_EXTRA(d.file, kind, d.actual);
+      case 'missing':
+        return messages.PL_FROZEN_INPUT_MISSING(d.file, kind, d.expected);
+      case 'changed':
+        return messages.PL_FROZEN_INPUT_CHANGED(d.file, kind, d.expected, d.actual);
+      case 'extra':
+        return messages.PL_FROZEN_INPUT_EXTRA(d.file, kind, d.actual);
     }
   });
 }
@@ -79,13 +86,23 @@ function preregistrationEdit(root: string, file: string, text: string): string |
 /** The fixtures the engine actually loaded must be byte for byte the frozen ones (the files could change in between). */
 export function checkLoaded(loaded: readonly LoadedFixture[], frozen: FrozenStudy): void {
   const fixtures = loaded.map((l) => ({ file: l.file, sha256: l.sha256 }));
-  const oracles = loaded.flatMap((l) => (l.oracleFile !== null && l.oracleSha256 !== null ? [{ file: l.oracleFile, sha256: l.oracleSha256 }] : []));
+  const oracles = loaded.flatMap((l) =>
+    l.oracleFile !== null && l.oracleSha256 !== null ? [{ file: l.oracleFile, sha256: l.oracleSha256 }] : [],
+  );
   refuseDifferences(frozen.fixtureManifest.file, frozen.manifest, fixtures, oracles);
 }
 
 /** Stops the run, naming every file and both hashes, when fixtures or oracles differ from what the manifest lists. */
-function refuseDifferences(manifestFile: string, manifest: FixtureManifestT, fixtures: readonly Entry[], oracles: readonly Entry[]): void {
-  const problems = [...compareEntries('fixture', manifest.fixtures, fixtures), ...compareEntries('oracle', manifest.oracles, oracles)];
+function refuseDifferences(
+  manifestFile: string,
+  manifest: FixtureManifestT,
+  fixtures: readonly Entry[],
+  oracles: readonly Entry[],
+): void {
+  const problems = [
+    ...compareEntries('fixture', manifest.fixtures, fixtures),
+    ...compareEntries('oracle', manifest.oracles, oracles),
+  ];
   if (problems.length > 0) throw input('PL_FROZEN_INPUTS_CHANGED', manifestFile, problems);
 }
 
@@ -105,14 +122,20 @@ export interface RunShape {
 export function departures(p: Preregistration, run: RunShape): string[] {
   const out: string[] = [];
   if (run.timing !== p.run.timing) out.push(`timing ${run.timing} (preregistered: ${p.run.timing})`);
-  if (run.placeholders !== p.run.placeholders) out.push(`placeholders ${run.placeholders} (preregistered: ${p.run.placeholders})`);
+  if (run.placeholders !== p.run.placeholders)
+    out.push(`placeholders ${run.placeholders} (preregistered: ${p.run.placeholders})`);
   if (run.seed !== p.run.seed) out.push(`seed ${run.seed} (preregistered: ${p.run.seed})`);
   for (const name of run.own) out.push(`condition ${name} comes from --policy`);
   for (const c of run.conditions) {
     if (run.own.includes(c.name)) continue;
     const pre = p.conditions.find((x) => x.name === c.name);
     if (!pre) out.push(`condition ${c.name} is not preregistered`);
-    else if (pre.version !== c.version || canonicalJson(pre.parameters) !== canonicalJson(c.parameters) || pre.rung !== c.rung || pre.layer !== c.layer) {
+    else if (
+      pre.version !== c.version ||
+      canonicalJson(pre.parameters) !== canonicalJson(c.parameters) ||
+      pre.rung !== c.rung ||
+      pre.layer !== c.layer
+    ) {
       out.push(`condition ${c.name} differs from its preregistered version, layer, rung or parameters`);
     }
   }

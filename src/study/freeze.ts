@@ -5,21 +5,41 @@ import { join } from 'node:path';
 import { input } from '../errors.js';
 import { sha256 } from '../fixture/canonical.js';
 import { writeAtomic } from '../files/atomic.js';
-import { buildFixtureManifest, FIXTURE_MANIFEST_FILE, readFixtureManifestIfValid, renderFixtureManifest } from './manifest.js';
-import { loadPreregistration, parsePin, pinFileOf, renderPin, renderPreregistration, studyFiles } from './preregistration.js';
+import {
+  buildFixtureManifest,
+  FIXTURE_MANIFEST_FILE,
+  readFixtureManifestIfValid,
+  renderFixtureManifest,
+} from './manifest.js';
+import {
+  loadPreregistration,
+  parsePin,
+  pinFileOf,
+  renderPin,
+  renderPreregistration,
+  studyFiles,
+} from './preregistration.js';
 import { renderPreregistrationMarkdown } from './prose.js';
 
 /**
  * Writes the fixture manifest of `dirs` (relative to root). A generator block already in the manifest is kept, so
  * rewriting it after a generated corpus exists does not forget how the corpus was made.
  */
-export function writeFixtureManifest(root: string, dirs: readonly string[] = ['fixtures']): { file: string; sha256: string; fixtures: number; oracles: number } {
+export function writeFixtureManifest(
+  root: string,
+  dirs: readonly string[] = ['fixtures'],
+): { file: string; sha256: string; fixtures: number; oracles: number } {
   const path = join(root, FIXTURE_MANIFEST_FILE);
   const generator = readFixtureManifestIfValid(path)?.generator ?? null;
   const manifest = buildFixtureManifest(root, dirs, generator);
   const text = renderFixtureManifest(manifest);
   writeAtomic(path, text);
-  return { file: FIXTURE_MANIFEST_FILE, sha256: sha256(text), fixtures: manifest.fixtures.length, oracles: manifest.oracles.length };
+  return {
+    file: FIXTURE_MANIFEST_FILE,
+    sha256: sha256(text),
+    fixtures: manifest.fixtures.length,
+    oracles: manifest.oracles.length,
+  };
 }
 
 /**
@@ -27,8 +47,15 @@ export function writeFixtureManifest(root: string, dirs: readonly string[] = ['f
  * preregistration's text in the pin file beside it: the one step that turns an amended preregistration into the
  * frozen one. `previous` and `pinned` name the fixture manifest's pins; `preregistration` the whole file's.
  */
-export function freezePreregistration(root: string, study: string): {
-  file: string; pinned: string; previous: string; pin: string; preregistration: { previous: string | null; pinned: string };
+export function freezePreregistration(
+  root: string,
+  study: string,
+): {
+  file: string;
+  pinned: string;
+  previous: string;
+  pin: string;
+  preregistration: { previous: string | null; pinned: string };
 } {
   const files = studyFiles(study);
   const loaded = loadPreregistration(root, files.preregistration);
@@ -39,10 +66,18 @@ export function freezePreregistration(root: string, study: string): {
   const next = { ...p, fixtureManifest: { ...p.fixtureManifest, sha256: pinned } };
   const text = renderPreregistration(next);
   const pin = pinFileOf(loaded.file);
-  const before = existsSync(join(root, pin)) ? parsePin(readFileSync(join(root, pin), 'utf8'), loaded.file) ?? null : null;
+  const before = existsSync(join(root, pin))
+    ? (parsePin(readFileSync(join(root, pin), 'utf8'), loaded.file) ?? null)
+    : null;
   writeAtomic(join(root, loaded.file), text);
   writeAtomic(join(root, files.prose), renderPreregistrationMarkdown(next));
   // Last, so a preregistration is never pinned before its text is on disk.
   writeAtomic(join(root, pin), renderPin(loaded.file, sha256(text)));
-  return { file: loaded.file, pinned, previous: p.fixtureManifest.sha256, pin, preregistration: { previous: before, pinned: sha256(text) } };
+  return {
+    file: loaded.file,
+    pinned,
+    previous: p.fixtureManifest.sha256,
+    pin,
+    preregistration: { previous: before, pinned: sha256(text) },
+  };
 }

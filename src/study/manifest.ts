@@ -72,7 +72,14 @@ function idField(f: InputFile, field: 'id' | 'fixtureId'): string {
     throw input('PL_FIXTURE_JSON', f.file, (err as Error).message);
   }
   const value = raw && typeof raw === 'object' ? (raw as Record<string, unknown>)[field] : undefined;
-  if (typeof value !== 'string' || value === '') throw input('PL_FIXTURE_FIELD', f.file, field === 'id' ? 'fixture' : 'oracle', field, 'expected a non-empty string');
+  if (typeof value !== 'string' || value === '')
+    throw input(
+      'PL_FIXTURE_FIELD',
+      f.file,
+      field === 'id' ? 'fixture' : 'oracle',
+      field,
+      'expected a non-empty string',
+    );
   return value;
 }
 
@@ -81,7 +88,11 @@ function idField(f: InputFile, field: 'id' | 'fixtureId'): string {
  * fixture and oracle with the sha256 of its JSON text, sorted by path. `generator` says how a generated part was
  * made (null when the corpus has none). The same files always give the same manifest.
  */
-export function buildFixtureManifest(root: string, dirs: readonly string[], generator: FixtureManifestT['generator']): FixtureManifestT {
+export function buildFixtureManifest(
+  root: string,
+  dirs: readonly string[],
+  generator: FixtureManifestT['generator'],
+): FixtureManifestT {
   const fixtures: FixtureManifestT['fixtures'] = [];
   const oracles: FixtureManifestT['oracles'] = [];
   for (const dir of dirs) {
@@ -90,7 +101,12 @@ export function buildFixtureManifest(root: string, dirs: readonly string[], gene
     for (const o of found.oracles) oracles.push({ file: o.file, fixtureId: idField(o, 'fixtureId'), sha256: o.sha256 });
   }
   const order = (a: { file: string }, b: { file: string }) => byCodeUnit(a.file, b.file);
-  return FixtureManifest.parse({ manifestVersion: MANIFEST_VERSION, generator, fixtures: fixtures.sort(order), oracles: oracles.sort(order) });
+  return FixtureManifest.parse({
+    manifestVersion: MANIFEST_VERSION,
+    generator,
+    fixtures: fixtures.sort(order),
+    oracles: oracles.sort(order),
+  });
 }
 
 /** The text a manifest is written as; its sha256 is what a preregistration pins. */
@@ -137,7 +153,10 @@ export function readFixtureManifestIfValid(path: string): FixtureManifestT | und
   return parsed.ok ? parsed.manifest : undefined;
 }
 
-export interface Entry { readonly file: string; readonly sha256: string }
+export interface Entry {
+  readonly file: string;
+  readonly sha256: string;
+}
 
 /** How one file differs from what a manifest lists. */
 export type EntryDiff =

@@ -97,20 +97,28 @@ export const Preregistration = z.strictObject({
    * Every version of this study's preregistration, oldest first: when it was frozen, whether that was before every
    * result it governs, and which results existed when it was written (a prediction made after a result is not blind).
    */
-  history: z.array(z.strictObject({
-    version: z.int().positive(),
-    date: z.iso.date(),
-    frozenBeforeResults: z.boolean(),
-    note: z.string().min(1),
-    resultsThatExisted: z.array(z.string().min(1)),
-  })).default([]),
-  amendments: z.array(z.strictObject({
-    id: Id,
-    date: z.iso.date(),
-    resultsExisted: z.boolean(),
-    reason: z.string().min(1),
-    changes: z.array(z.string().min(1)).min(1),
-  })).default([]),
+  history: z
+    .array(
+      z.strictObject({
+        version: z.int().positive(),
+        date: z.iso.date(),
+        frozenBeforeResults: z.boolean(),
+        note: z.string().min(1),
+        resultsThatExisted: z.array(z.string().min(1)),
+      }),
+    )
+    .default([]),
+  amendments: z
+    .array(
+      z.strictObject({
+        id: Id,
+        date: z.iso.date(),
+        resultsExisted: z.boolean(),
+        reason: z.string().min(1),
+        changes: z.array(z.string().min(1)).min(1),
+      }),
+    )
+    .default([]),
   question: z.string().min(1),
   /** The inputs the study is frozen against: fixtures/MANIFEST.json and the sha256 of its text. */
   fixtureManifest: z.strictObject({ file: z.string().min(1), sha256: Sha256 }),
@@ -124,13 +132,17 @@ export const Preregistration = z.strictObject({
     models: z.string().min(1),
   }),
   unit: z.array(z.string().min(1)).min(1),
-  hypotheses: z.array(z.strictObject({
-    id: Id,
-    claim: z.string().min(1),
-    conditions: z.array(z.string().min(1)).min(1),
-    metrics: z.array(Id).min(1),
-    prediction: z.string().min(1),
-  })).min(1),
+  hypotheses: z
+    .array(
+      z.strictObject({
+        id: Id,
+        claim: z.string().min(1),
+        conditions: z.array(z.string().min(1)).min(1),
+        metrics: z.array(Id).min(1),
+        prediction: z.string().min(1),
+      }),
+    )
+    .min(1),
   conditions: z.array(PreregisteredCondition).min(1),
   metrics: z.array(Metric).min(1),
   pointOutcomes: z.array(PointOutcome).min(1),
@@ -140,20 +152,42 @@ export const Preregistration = z.strictObject({
      * wilson (v1): per-unit intervals that treat decisions as independent. fixture-cluster bootstrap (v2): every
      * rate's interval from the percentile bootstrap over fixtures below, since a fixture's units are not independent.
      */
-    intervals: z.strictObject({ method: z.enum(['wilson', 'fixture-cluster bootstrap']), level: z.number().gt(0).lt(1), note: z.string().min(1) }),
+    intervals: z.strictObject({
+      method: z.enum(['wilson', 'fixture-cluster bootstrap']),
+      level: z.number().gt(0).lt(1),
+      note: z.string().min(1),
+    }),
     bootstrap: z.strictObject({
-      method: z.literal('percentile'), resample: z.literal('fixture'), iterations: z.int().positive(), seed: z.int(),
-      level: z.number().gt(0).lt(1), note: z.string().min(1),
+      method: z.literal('percentile'),
+      resample: z.literal('fixture'),
+      iterations: z.int().positive(),
+      seed: z.int(),
+      level: z.number().gt(0).lt(1),
+      note: z.string().min(1),
     }),
     /**
      * exact McNemar on prune points (v1), or the exact sign-flip test on per-fixture differences (v2): the fixture is
      * the independent unit, and a comparison's outcome is then a per-fixture count (see FIXTURE_OUTCOMES).
      */
     paired: z.union([
-      z.strictObject({ test: z.literal('exact McNemar'), unit: z.literal('prune point'), sided: z.enum(['two-sided', 'one-sided']), note: z.string().min(1) }),
-      z.strictObject({ test: z.literal('exact sign-flip'), unit: z.literal('fixture'), sided: z.enum(['two-sided', 'one-sided']), note: z.string().min(1) }),
+      z.strictObject({
+        test: z.literal('exact McNemar'),
+        unit: z.literal('prune point'),
+        sided: z.enum(['two-sided', 'one-sided']),
+        note: z.string().min(1),
+      }),
+      z.strictObject({
+        test: z.literal('exact sign-flip'),
+        unit: z.literal('fixture'),
+        sided: z.enum(['two-sided', 'one-sided']),
+        note: z.string().min(1),
+      }),
     ]),
-    multiplicity: z.strictObject({ method: z.literal('holm'), alpha: z.number().gt(0).lt(1), family: z.array(Id).min(1) }),
+    multiplicity: z.strictObject({
+      method: z.literal('holm'),
+      alpha: z.number().gt(0).lt(1),
+      family: z.array(Id).min(1),
+    }),
     comparisons: z.array(Comparison).min(1),
     secondary: z.array(z.string().min(1)),
     exploratory: z.array(z.string().min(1)),
@@ -163,7 +197,9 @@ export const Preregistration = z.strictObject({
      */
     preregisteredTables: z.array(z.string().min(1)).optional(),
   }),
-  outcomes: z.array(z.strictObject({ id: Id, pattern: z.string().min(1), meaning: z.string().min(1), hypotheses: z.array(Id) })).min(1),
+  outcomes: z
+    .array(z.strictObject({ id: Id, pattern: z.string().min(1), meaning: z.string().min(1), hypotheses: z.array(Id) }))
+    .min(1),
   deviations: z.string().min(1),
 });
 
@@ -197,7 +233,8 @@ export function checkPreregistration(p: Preregistration, file: string): void {
     for (const c of h.conditions) known(conditions, c, `hypothesis ${h.id}`, 'conditions', 'condition');
     for (const m of h.metrics) known(metrics, m, `hypothesis ${h.id}`, 'metrics', 'metric');
   }
-  for (const c of p.conditions) if (c.sweep) known(conditions, c.sweep.base, `condition ${c.name}`, 'sweep.base', 'condition');
+  for (const c of p.conditions)
+    if (c.sweep) known(conditions, c.sweep.base, `condition ${c.name}`, 'sweep.base', 'condition');
   for (const a of p.acceptance) known(hypotheses, a.hypothesis, `acceptance ${a.id}`, 'hypothesis', 'hypothesis');
   for (const c of p.analysis.comparisons) {
     known(conditions, c.condition, `comparison ${c.id}`, 'condition', 'condition');
@@ -205,8 +242,10 @@ export function checkPreregistration(p: Preregistration, file: string): void {
     known(outcomes, c.outcome, `comparison ${c.id}`, 'outcome', 'point outcome');
     known(hypotheses, c.hypothesis, `comparison ${c.id}`, 'hypothesis', 'hypothesis');
   }
-  for (const id of p.analysis.multiplicity.family) known(comparisons, id, 'analysis.multiplicity', 'family', 'comparison');
-  for (const o of p.outcomes) for (const h of o.hypotheses) known(hypotheses, h, `outcome ${o.id}`, 'hypotheses', 'hypothesis');
+  for (const id of p.analysis.multiplicity.family)
+    known(comparisons, id, 'analysis.multiplicity', 'family', 'comparison');
+  for (const o of p.outcomes)
+    for (const h of o.hypotheses) known(hypotheses, h, `outcome ${o.id}`, 'hypotheses', 'hypothesis');
 }
 
 /** Parses and checks a preregistration's text; errors name the file and the field. */
@@ -223,7 +262,12 @@ export function parsePreregistration(text: string, file: string): Preregistratio
   if (!result.success) {
     const issue = result.error.issues[0]!;
     const path = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0] ?? ''] : issue.path;
-    throw input('PL_PREREG_INVALID', file, `field "${path.map(String).join('.') || '(the whole file)'}"`, issue.message);
+    throw input(
+      'PL_PREREG_INVALID',
+      file,
+      `field "${path.map(String).join('.') || '(the whole file)'}"`,
+      issue.message,
+    );
   }
   checkPreregistration(result.data, file);
   return result.data;

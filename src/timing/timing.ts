@@ -14,7 +14,9 @@ export type Timing =
 /** The profile `cache-safe` uses when none is named: Anthropic's default 5-minute cache. */
 export const DEFAULT_CACHE_PROFILE = 'anthropic-5m';
 
-export const TIMING_CHOICES = `immediate, pressure:<share of budget in (0,1]>, task-boundary, cache-safe[:<profile: ${modelledProfiles().map((p) => p.id).join(', ')}>]`;
+export const TIMING_CHOICES = `immediate, pressure:<share of budget in (0,1]>, task-boundary, cache-safe[:<profile: ${modelledProfiles()
+  .map((p) => p.id)
+  .join(', ')}>]`;
 
 export function parseTiming(text: string): Timing {
   if (text === 'immediate' || text === 'task-boundary') return { kind: text };
@@ -40,12 +42,19 @@ export function isTiming(value: unknown): value is Timing {
     const profile = typeof t.profile === 'string' ? cacheProfile(t.profile) : undefined;
     return profile !== undefined && isModelled(profile) && Object.keys(t).length === 2;
   }
-  return t.kind === 'pressure' && typeof t.threshold === 'number' && t.threshold > 0 && t.threshold <= 1 && Object.keys(t).length === 2;
+  return (
+    t.kind === 'pressure' &&
+    typeof t.threshold === 'number' &&
+    t.threshold > 0 &&
+    t.threshold <= 1 &&
+    Object.keys(t).length === 2
+  );
 }
 
 export function timingLabel(timing: Timing): string {
   if (timing.kind === 'pressure') return `pressure:${timing.threshold}`;
-  if (timing.kind === 'cache-safe') return timing.profile === DEFAULT_CACHE_PROFILE ? 'cache-safe' : `cache-safe:${timing.profile}`;
+  if (timing.kind === 'cache-safe')
+    return timing.profile === DEFAULT_CACHE_PROFILE ? 'cache-safe' : `cache-safe:${timing.profile}`;
   return timing.kind;
 }
 
@@ -71,20 +80,28 @@ export function decideTiming(timing: Timing, view: PolicyView, clock: RequestClo
       const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
       return share > timing.threshold
         ? { applyNow: true, reason: `context at ${pct(share)} of budget, above ${pct(timing.threshold)}` }
-        : { applyNow: false, reason: `context at ${pct(share)} of budget, not above ${pct(timing.threshold)}: postponed` };
+        : {
+            applyNow: false,
+            reason: `context at ${pct(share)} of budget, not above ${pct(timing.threshold)}: postponed`,
+          };
     }
     case 'task-boundary':
       return taskBoundary
         ? { applyNow: true, reason: 'prune point is a task boundary' }
         : { applyNow: false, reason: 'not a task boundary: postponed to the next one' };
     case 'cache-safe':
-      return cacheSafe(modelledProfile(timing.profile), view, clock.previousRequestTime === undefined ? previousRequestTime(view, null) : clock.previousRequestTime);
+      return cacheSafe(
+        modelledProfile(timing.profile),
+        view,
+        clock.previousRequestTime === undefined ? previousRequestTime(view, null) : clock.previousRequestTime,
+      );
   }
 }
 
 function modelledProfile(id: string): ModelledProfile {
   const profile = cacheProfile(id);
-  if (!profile || !isModelled(profile)) throw new Error(`internal: cache profile ${id} is not in the caching table with every figure`);
+  if (!profile || !isModelled(profile))
+    throw new Error(`internal: cache profile ${id} is not in the caching table with every figure`);
   return profile;
 }
 
@@ -99,7 +116,18 @@ function cacheSafe(profile: ModelledProfile, view: PolicyView, previous: string 
   if (taskBoundary) return { applyNow: true, reason: 'prune point is a task boundary' };
   if (previous === null) return { applyNow: true, reason: 'no request has been sent yet: nothing is cached' };
   const gap = secondsBetween(previous, time);
-  if (gap > profile.ttlSeconds) return { applyNow: true, reason: `${gap} s since the previous request, past the ${profile.id} cache's ${profile.ttlSeconds} s: the cached prefix has expired` };
-  if (view.contextTokens < profile.minPrefixTokens) return { applyNow: true, reason: `context of ${view.contextTokens} tokens, below ${profile.id}'s ${profile.minPrefixTokens}-token minimum prefix: nothing is cached` };
-  return { applyNow: false, reason: `${gap} s since the previous request, within the ${profile.id} cache's ${profile.ttlSeconds} s: postponed until the prefix expires or a task boundary` };
+  if (gap > profile.ttlSeconds)
+    return {
+      applyNow: true,
+      reason: `${gap} s since the previous request, past the ${profile.id} cache's ${profile.ttlSeconds} s: the cached prefix has expired`,
+    };
+  if (view.contextTokens < profile.minPrefixTokens)
+    return {
+      applyNow: true,
+      reason: `context of ${view.contextTokens} tokens, below ${profile.id}'s ${profile.minPrefixTokens}-token minimum prefix: nothing is cached`,
+    };
+  return {
+    applyNow: false,
+    reason: `${gap} s since the previous request, within the ${profile.id} cache's ${profile.ttlSeconds} s: postponed until the prefix expires or a task boundary`,
+  };
 }

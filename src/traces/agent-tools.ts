@@ -23,15 +23,42 @@ export interface AgentTool {
 
 export async function agentTool(name: string, input: Record<string, unknown>): Promise<AgentTool> {
   const lower = name.toLowerCase();
-  const path = [input['file_path'], input['filePath'], input['notebook_path'], input['path']].find((p): p is string => typeof p === 'string');
+  const path = [input['file_path'], input['filePath'], input['notebook_path'], input['path']].find(
+    (p): p is string => typeof p === 'string',
+  );
   if (lower === 'bash') {
     const command = typeof input['command'] === 'string' ? input['command'] : '';
     const s = await readShell(command);
-    return { sideEffect: s.sideEffect, writes: false, search: s.search, transient: s.transient, name: s.kind === 'read' ? 'shell.read' : 'shell.exec', shell: s, ...(s.path ? { path: s.path } : {}) };
+    return {
+      sideEffect: s.sideEffect,
+      writes: false,
+      search: s.search,
+      transient: s.transient,
+      name: s.kind === 'read' ? 'shell.read' : 'shell.exec',
+      shell: s,
+      ...(s.path ? { path: s.path } : {}),
+    };
   }
-  if (READS.has(lower)) return { sideEffect: 'read-mutable', writes: false, search: false, transient: false, name, ...(path ? { path } : {}) };
-  if (SEARCHES.has(lower) || WEB.has(lower)) return { sideEffect: 'read-mutable', writes: false, search: SEARCHES.has(lower), transient: false, name };
-  if (WRITES.has(lower)) return { sideEffect: 'non-idempotent', writes: true, search: false, transient: false, name, ...(path ? { path } : {}) };
+  if (READS.has(lower))
+    return {
+      sideEffect: 'read-mutable',
+      writes: false,
+      search: false,
+      transient: false,
+      name,
+      ...(path ? { path } : {}),
+    };
+  if (SEARCHES.has(lower) || WEB.has(lower))
+    return { sideEffect: 'read-mutable', writes: false, search: SEARCHES.has(lower), transient: false, name };
+  if (WRITES.has(lower))
+    return {
+      sideEffect: 'non-idempotent',
+      writes: true,
+      search: false,
+      transient: false,
+      name,
+      ...(path ? { path } : {}),
+    };
   return { sideEffect: 'non-idempotent', writes: false, search: false, transient: false, name };
 }
 

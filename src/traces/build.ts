@@ -3,7 +3,18 @@
 // places the prune points. An imported trace has no oracle and no downstream obligations.
 import type { TokenCounter } from '../accounting/tokens.js';
 import { byCodeUnit } from '../fixture/canonical.js';
-import { Imported, type ContentBlock, type Effect, type Fixture, type Item, type ItemKind, type Origin, type SideEffectClass, type Source, type Status } from '../fixture/schema.js';
+import {
+  Imported,
+  type ContentBlock,
+  type Effect,
+  type Fixture,
+  type Item,
+  type ItemKind,
+  type Origin,
+  type SideEffectClass,
+  type Source,
+  type Status,
+} from '../fixture/schema.js';
 import { holdsSecret } from './redact.js';
 
 export const IMPORTER_VERSION = '2.1.0';
@@ -19,7 +30,12 @@ export interface Draft {
   readonly blocks?: readonly ContentBlock[];
   /** ISO 8601 (any offset) or epoch milliseconds, when the record has it. */
   readonly time?: string | number | undefined;
-  readonly tool?: { readonly name: string; readonly sideEffect: SideEffectClass; readonly arguments: Record<string, unknown>; readonly callId: string };
+  readonly tool?: {
+    readonly name: string;
+    readonly sideEffect: SideEffectClass;
+    readonly arguments: Record<string, unknown>;
+    readonly callId: string;
+  };
   readonly status?: Status;
   readonly source?: Source;
   /** Sources the call changed, each with its outcome when the record shows it (see `settleEffects`). */
@@ -37,7 +53,10 @@ export function safeId(text: string): string {
 const CONSTRAINT_CUE = /\b(do not|don't|never|must not|must|should not|shouldn't|make sure|only|always|avoid)\b/i;
 
 function sentences(text: string): string[] {
-  return text.split(/(?<=[.!?])\s+|\n+/).map((s) => s.trim().replace(/\s+/g, ' ')).filter((s) => s.length >= 12);
+  return text
+    .split(/(?<=[.!?])\s+|\n+/)
+    .map((s) => s.trim().replace(/\s+/g, ' '))
+    .filter((s) => s.length >= 12);
 }
 
 export class TraceBuilder {
@@ -61,7 +80,13 @@ export class TraceBuilder {
       const { draft } = this.drafts[i]!;
       if (draft.kind !== 'tool-call' || draft.tool?.callId !== callId) continue;
       if (!draft.effects?.length) return;
-      this.drafts[i] = { ...this.drafts[i]!, draft: { ...draft, effects: draft.effects.map((e) => ({ source: typeof e === 'string' ? e : e.source, outcome })) } };
+      this.drafts[i] = {
+        ...this.drafts[i]!,
+        draft: {
+          ...draft,
+          effects: draft.effects.map((e) => ({ source: typeof e === 'string' ? e : e.source, outcome })),
+        },
+      };
       return;
     }
   }
@@ -100,7 +125,14 @@ export class TraceBuilder {
     return this.drafts.length;
   }
 
-  build(meta: { id: string; sourceFile: string; sourceSha256: string; redaction: Imported['redaction']; tokens: TokenCounter; session?: string }): Fixture {
+  build(meta: {
+    id: string;
+    sourceFile: string;
+    sourceSha256: string;
+    redaction: Imported['redaction'];
+    tokens: TokenCounter;
+    session?: string;
+  }): Fixture {
     const times = fillTimes(this.drafts.map((d) => d.draft.time));
     const allTexts = this.drafts.map((d) => d.draft.content);
     const callIds = uniqueCallIds(this.drafts.map((d) => d.draft));
@@ -121,7 +153,8 @@ export class TraceBuilder {
         },
       };
       if (draft.blocks?.some((b) => b.type !== 'text')) item.blocks = [...draft.blocks];
-      if (draft.tool) item.tool = { name: safeId(draft.tool.name), arguments: { ...draft.tool.arguments }, callId: callIds[i]! };
+      if (draft.tool)
+        item.tool = { name: safeId(draft.tool.name), arguments: { ...draft.tool.arguments }, callId: callIds[i]! };
       if (draft.status) item.status = draft.status;
       if (draft.source) item.source = draft.source;
       if (draft.effects && draft.effects.length > 0) item.effects = [...draft.effects];
@@ -132,7 +165,9 @@ export class TraceBuilder {
       const inContext = items.filter((it) => it.turn <= turn);
       const budget = inContext.reduce((s, it) => s + meta.tokens(it.content), 0);
       return {
-        id, turn, time: inContext[inContext.length - 1]!.time,
+        id,
+        turn,
+        time: inContext[inContext.length - 1]!.time,
         // The record names no context budget; the occupancy at the point stands in, so pressure timing reads 100%.
         budgetTokens: Math.max(1, budget),
         taskBoundary,
@@ -142,7 +177,9 @@ export class TraceBuilder {
       };
     };
     const prunePoints = [
-      ...this.boundaries.filter((b) => b.turn < lastTurn).map((b, n) => point(`task-${n + 1}`, b.turn, true, b.subgoal)),
+      ...this.boundaries
+        .filter((b) => b.turn < lastTurn)
+        .map((b, n) => point(`task-${n + 1}`, b.turn, true, b.subgoal)),
       point('end', lastTurn, false, this.subgoal),
     ];
     return {

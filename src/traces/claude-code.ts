@@ -14,24 +14,42 @@ import type { TraceBuilder } from './build.js';
 import { intOr, objectOr, type Json, type JsonObject, type Parsed, type Reader } from './parse.js';
 import { normalisePath, shellOutcome } from './shell.js';
 
-interface Call { readonly name: string; readonly tool: AgentTool; readonly input: Record<string, unknown> }
+interface Call {
+  readonly name: string;
+  readonly tool: AgentTool;
+  readonly input: Record<string, unknown>;
+}
 
 /**
  * A tool result's content as the model saw it: its text blocks joined (the item's content), and every block, an image
  * carried by the sha256 of its bytes as recorded (base64 data, or its URL when the record holds only that).
  */
-function resultBlocks(r: Reader, v: Json | undefined, path: (string | number)[]): { text: string; blocks: ContentBlock[] } {
+function resultBlocks(
+  r: Reader,
+  v: Json | undefined,
+  path: (string | number)[],
+): { text: string; blocks: ContentBlock[] } {
   if (typeof v === 'string') return { text: v, blocks: [{ type: 'text', text: v }] };
   if (v === undefined || v === null) return { text: '', blocks: [{ type: 'text', text: '' }] };
   const blocks = r.array(v, path).map((b, i): ContentBlock => {
     const o = r.object(b, [...path, i]);
     if (typeof o['text'] === 'string') return { type: 'text', text: o['text'] };
     const source = objectOr(o['source']);
-    const data = typeof source?.['data'] === 'string' ? source['data'] : typeof source?.['url'] === 'string' ? source['url'] : JSON.stringify(o);
+    const data =
+      typeof source?.['data'] === 'string'
+        ? source['data']
+        : typeof source?.['url'] === 'string'
+          ? source['url']
+          : JSON.stringify(o);
     const media = typeof source?.['media_type'] === 'string' ? source['media_type'] : undefined;
-    return o['type'] === 'image' && media ? { type: 'image', mediaType: media, sha256: sha256(data) } : { type: 'other', kind: String(o['type'] ?? 'block'), sha256: sha256(data) };
+    return o['type'] === 'image' && media
+      ? { type: 'image', mediaType: media, sha256: sha256(data) }
+      : { type: 'other', kind: String(o['type'] ?? 'block'), sha256: sha256(data) };
   });
-  const text = blocks.filter((b): b is Extract<ContentBlock, { type: 'text' }> => b.type === 'text').map((b) => b.text).join('\n');
+  const text = blocks
+    .filter((b): b is Extract<ContentBlock, { type: 'text' }> => b.type === 'text')
+    .map((b) => b.text)
+    .join('\n');
   return { text, blocks: blocks.length ? blocks : [{ type: 'text', text: '' }] };
 }
 
@@ -58,10 +76,18 @@ function readSelector(input: Record<string, unknown>, result: JsonObject | undef
 
 /** The runtime's own user-side text: meta caveats, compaction summaries, local command echoes. */
 function runtimeText(rec: JsonObject, text: string): boolean {
-  return rec['isMeta'] === true || rec['isCompactSummary'] === true || /^\s*<(command-name|local-command-stdout|local-command-stderr)>/.test(text);
+  return (
+    rec['isMeta'] === true ||
+    rec['isCompactSummary'] === true ||
+    /^\s*<(command-name|local-command-stdout|local-command-stderr)>/.test(text)
+  );
 }
 
-async function importRecords(lines: readonly { line: number; value: Json }[], reader: Reader, b: TraceBuilder): Promise<void> {
+async function importRecords(
+  lines: readonly { line: number; value: Json }[],
+  reader: Reader,
+  b: TraceBuilder,
+): Promise<void> {
   const calls = new Map<string, Call>();
   let lastMessage: string | undefined;
   for (const { line, value } of lines) {
@@ -77,20 +103,38 @@ async function importRecords(lines: readonly { line: number; value: Json }[], re
       const id = typeof message['id'] === 'string' ? message['id'] : undefined;
       if (id === undefined || id !== lastMessage) b.modelTurn();
       lastMessage = id;
-      const blocks = typeof content === 'string' ? [{ type: 'text', text: content } as JsonObject] : r.array(content, ['message', 'content']);
+      const blocks =
+        typeof content === 'string'
+          ? [{ type: 'text', text: content } as JsonObject]
+          : r.array(content, ['message', 'content']);
       for (const [i, raw] of blocks.entries()) {
         const block = r.object(raw, ['message', 'content', i]);
-        if (block['type'] === 'text') b.add({ origin: 'model', kind: 'reasoning', content: r.string(block['text'], ['message', 'content', i, 'text']), time });
+        if (block['type'] === 'text')
+          b.add({
+            origin: 'model',
+            kind: 'reasoning',
+            content: r.string(block['text'], ['message', 'content', i, 'text']),
+            time,
+          });
         if (block['type'] !== 'tool_use') continue;
         const callId = r.string(block['id'], ['message', 'content', i, 'id']);
         const name = r.string(block['name'], ['message', 'content', i, 'name']);
         const input = block['input'] === undefined ? {} : r.object(block['input'], ['message', 'content', i, 'input']);
         const tool = await agentTool(name, input);
         calls.set(callId, { name: tool.name, tool, input });
-        const writes = tool.writes && tool.path ? [normalisePath(tool.path)] : tool.shell ? tool.shell.writes.map((w) => normalisePath(w)) : [];
+        const writes =
+          tool.writes && tool.path
+            ? [normalisePath(tool.path)]
+            : tool.shell
+              ? tool.shell.writes.map((w) => normalisePath(w))
+              : [];
         b.add({
-          origin: 'model', kind: 'tool-call', content: JSON.stringify({ name, input }), time,
-          tool: { name: tool.name, sideEffect: tool.sideEffect, arguments: { ...input }, callId }, effects: writes,
+          origin: 'model',
+          kind: 'tool-call',
+          content: JSON.stringify({ name, input }),
+          time,
+          tool: { name: tool.name, sideEffect: tool.sideEffect, arguments: { ...input }, callId },
+          effects: writes,
         });
       }
       continue;
@@ -113,7 +157,8 @@ async function importRecords(lines: readonly { line: number; value: Json }[], re
       if (block['type'] !== 'tool_result') continue;
       const callId = r.string(block['tool_use_id'], [...path, 'tool_use_id']);
       const call = calls.get(callId);
-      if (!call) r.fail([...path, 'tool_use_id'], `answers tool_use "${callId}", which no earlier assistant record made`);
+      if (!call)
+        r.fail([...path, 'tool_use_id'], `answers tool_use "${callId}", which no earlier assistant record made`);
       const { text, blocks } = resultBlocks(r, block['content'], [...path, 'content']);
       const failed = block['is_error'] === true;
       const shell = call.tool.shell;
@@ -129,19 +174,43 @@ async function importRecords(lines: readonly { line: number; value: Json }[], re
         negative = o.negativeResult;
         running = o.running;
       } else if (failed) {
-        const line = text.replace(/<\/?tool_use_error>/g, '').split('\n').find((l) => l.trim() !== '')?.trim() ?? '';
-        status = { state: 'error', errorType: 'tool-error', message: line.slice(0, 200) || 'tool error', fields: {}, ...(line ? {} : { synthesized: true }) };
+        const line =
+          text
+            .replace(/<\/?tool_use_error>/g, '')
+            .split('\n')
+            .find((l) => l.trim() !== '')
+            ?.trim() ?? '';
+        status = {
+          state: 'error',
+          errorType: 'tool-error',
+          message: line.slice(0, 200) || 'tool error',
+          fields: {},
+          ...(line ? {} : { synthesized: true }),
+        };
       } else negative = call.tool.search && foundNothing(text);
       // What the call showed of a file: a Read's line view, or the view a shell reader took (`sed -n 10,20p f`).
       const readsFile = status.state === 'ok' && !call.tool.writes && call.tool.path !== undefined;
       const selector = !readsFile ? undefined : shell ? shell.selector : readSelector(call.input, result);
-      const source: Source | undefined = readsFile ? { identity: normalisePath(call.tool.path!), version: 'UNKNOWN', mutable: 'UNKNOWN', ...(selector ? { selector } : {}) } : undefined;
+      const source: Source | undefined = readsFile
+        ? {
+            identity: normalisePath(call.tool.path!),
+            version: 'UNKNOWN',
+            mutable: 'UNKNOWN',
+            ...(selector ? { selector } : {}),
+          }
+        : undefined;
       b.settleEffects(callId, status.state === 'ok' ? (running ? 'unknown' : 'succeeded') : 'failed');
       b.add({
-        origin: 'environment', kind: 'tool-result', content: text, blocks, time,
+        origin: 'environment',
+        kind: 'tool-result',
+        content: text,
+        blocks,
+        time,
         tool: { name: call.name, sideEffect: call.tool.sideEffect, arguments: { ...call.input }, callId },
-        status, ...(source ? { source } : {}),
-        negativeResult: status.state === 'ok' && negative, transientState: call.tool.transient || running,
+        status,
+        ...(source ? { source } : {}),
+        negativeResult: status.state === 'ok' && negative,
+        transientState: call.tool.transient || running,
       });
     }
   }
@@ -151,12 +220,17 @@ async function importRecords(lines: readonly { line: number; value: Json }[], re
  * The sessions of a transcript: the main conversation, and each sub-agent's sidechain as its own. A file that
  * holds only one agent's sidechain (Claude Code 2.x writes agent-<id>.jsonl) is that agent's session.
  */
-export async function importClaudeCode(parsed: Parsed & { kind: 'jsonl' }, reader: Reader, open: (session?: string) => TraceBuilder): Promise<void> {
+export async function importClaudeCode(
+  parsed: Parsed & { kind: 'jsonl' },
+  reader: Reader,
+  open: (session?: string) => TraceBuilder,
+): Promise<void> {
   const groups = new Map<string, { line: number; value: Json }[]>();
   for (const entry of parsed.lines) {
     const rec = objectOr(entry.value);
     if (!rec || (rec['type'] !== 'user' && rec['type'] !== 'assistant')) continue;
-    const key = rec['isSidechain'] === true ? `agent-${typeof rec['agentId'] === 'string' ? rec['agentId'] : 'sidechain'}` : '';
+    const key =
+      rec['isSidechain'] === true ? `agent-${typeof rec['agentId'] === 'string' ? rec['agentId'] : 'sidechain'}` : '';
     groups.set(key, [...(groups.get(key) ?? []), entry]);
   }
   const only = groups.size === 1;

@@ -7,7 +7,7 @@ import { ASSUMPTION, CANDIDATE_CLASSES, REGENERABILITY_CLASSES, type TraceEcolog
 
 export const ECOLOGY_HEADER = [
   'These are candidate volumes, not safe removals, and not labels.',
-  'Each figure is the share of the active context\'s tokens (o200k_base, at the trace\'s last prune point) that a',
+  "Each figure is the share of the active context's tokens (o200k_base, at the trace's last prune point) that a",
   'class of pruning candidate would touch, as the mechanism for that class finds it eligible; "undecided" is where',
   'the mechanism applies but the record lacks the evidence it needs (an unknown source version, unparsed coverage).',
   'No obligation was checked and no oracle exists: a share says how much there is to decide about, not how much',
@@ -17,39 +17,59 @@ export const ECOLOGY_HEADER = [
 
 export const ASSUMPTION_NOTE = [
   `A second table decides every class again under a stated assumption, "${ASSUMPTION}": no recorder stores the`,
-  'version a read saw, so a version is inferred from the agent\'s own recorded writes between two reads of a file',
+  "version a read saw, so a version is inferred from the agent's own recorded writes between two reads of a file",
   '(a shell command or any call whose writes cannot be listed counts as a write to every file). That is a weaker',
   'guarantee than a recorded version: "assumed" is what the assumption adds to the strictly decided share, and',
   '"undecided" what stays undecided even under it. The strict table above does not include it.',
 ].join('\n');
 
-const share = (v: Volume, of: number): string => (of === 0 ? 'undefined (0 tokens)' : `${((100 * v.tokens) / of).toFixed(1)}% (${v.tokens})`);
+const share = (v: Volume, of: number): string =>
+  of === 0 ? 'undefined (0 tokens)' : `${((100 * v.tokens) / of).toFixed(1)}% (${v.tokens})`;
 
 export function ecologyMarkdown(rows: readonly TraceEcology[], total: TraceEcology): string {
-  const head = ['trace', 'format', 'items', 'tokens', ...CANDIDATE_CLASSES.map((c) => c.label), 'any class', 'the rest'];
+  const head = [
+    'trace',
+    'format',
+    'items',
+    'tokens',
+    ...CANDIDATE_CLASSES.map((c) => c.label),
+    'any class',
+    'the rest',
+  ];
   const line = (t: TraceEcology) => [
-    t.fixture === 'total' ? '**total**' : `\`${t.fixture}\``, t.format, String(t.items), String(t.contextTokens),
+    t.fixture === 'total' ? '**total**' : `\`${t.fixture}\``,
+    t.format,
+    String(t.items),
+    String(t.contextTokens),
     ...CANDIDATE_CLASSES.map((c) => {
       const v = t.candidates[c.key];
-      return v.undecided.tokens > 0 ? `${share(v.eligible, t.contextTokens)}; undecided ${share(v.undecided, t.contextTokens)}` : share(v.eligible, t.contextTokens);
+      return v.undecided.tokens > 0
+        ? `${share(v.eligible, t.contextTokens)}; undecided ${share(v.undecided, t.contextTokens)}`
+        : share(v.eligible, t.contextTokens);
     }),
-    share(t.anyClass, t.contextTokens), share(t.rest, t.contextTokens),
+    share(t.anyClass, t.contextTokens),
+    share(t.rest, t.contextTokens),
   ];
   const regenHead = ['trace', 'tokens', ...REGENERABILITY_CLASSES.map((r) => r.label)];
   const regenLine = (t: TraceEcology) => [
-    t.fixture === 'total' ? '**total**' : `\`${t.fixture}\``, String(t.contextTokens),
+    t.fixture === 'total' ? '**total**' : `\`${t.fixture}\``,
+    String(t.contextTokens),
     ...REGENERABILITY_CLASSES.map((r) => share(t.regenerability[r.key], t.contextTokens)),
   ];
   const assumedHead = ['trace', 'tokens', ...CANDIDATE_CLASSES.map((c) => c.label), 'any class'];
   const assumedLine = (t: TraceEcology) => [
-    t.fixture === 'total' ? '**total**' : `\`${t.fixture}\``, String(t.contextTokens),
+    t.fixture === 'total' ? '**total**' : `\`${t.fixture}\``,
+    String(t.contextTokens),
     ...CANDIDATE_CLASSES.map((c) => {
       const v = t.candidates[c.key];
       return `decided ${share(v.eligible, t.contextTokens)}; assumed +${share(v.assumed.eligible, t.contextTokens)}; undecided ${share(v.assumed.undecided, t.contextTokens)}`;
     }),
     `decided ${share(t.anyClass, t.contextTokens)}; with assumed ${share(t.anyClassAssumed, t.contextTokens)}`,
   ];
-  const table = (h: string[], body: string[][]) => [`| ${h.join(' | ')} |`, `|${h.map(() => '---').join('|')}|`, ...body.map((b) => `| ${b.join(' | ')} |`)].join('\n');
+  const table = (h: string[], body: string[][]) =>
+    [`| ${h.join(' | ')} |`, `|${h.map(() => '---').join('|')}|`, ...body.map((b) => `| ${b.join(' | ')} |`)].join(
+      '\n',
+    );
   return [
     '# Ecological gate: candidate volumes in recorded sessions',
     '',
@@ -74,9 +94,22 @@ export function ecologyMarkdown(rows: readonly TraceEcology[], total: TraceEcolo
 
 /** One row per trace and class: tokens and items with their denominator, so any share can be recomputed. */
 export function ecologyCsv(rows: readonly TraceEcology[], total: TraceEcology): string {
-  const out: (string | number)[][] = [['trace', 'format', 'group', 'class', 'evidence', 'items', 'tokens', 'context_items', 'context_tokens', 'share']];
+  const out: (string | number)[][] = [
+    ['trace', 'format', 'group', 'class', 'evidence', 'items', 'tokens', 'context_items', 'context_tokens', 'share'],
+  ];
   const push = (t: TraceEcology, group: string, cls: string, evidence: string, v: Volume) =>
-    out.push([t.fixture, t.format, group, cls, evidence, v.items, v.tokens, t.items, t.contextTokens, t.contextTokens === 0 ? '' : (v.tokens / t.contextTokens).toFixed(6)]);
+    out.push([
+      t.fixture,
+      t.format,
+      group,
+      cls,
+      evidence,
+      v.items,
+      v.tokens,
+      t.items,
+      t.contextTokens,
+      t.contextTokens === 0 ? '' : (v.tokens / t.contextTokens).toFixed(6),
+    ]);
   for (const t of [...rows, total]) {
     for (const c of CANDIDATE_CLASSES) {
       push(t, 'candidate', c.key, 'eligible', t.candidates[c.key].eligible);
@@ -106,7 +139,15 @@ export function ecologyChartSpec(rows: readonly TraceEcology[], total: TraceEcol
   const values: { trace: string; class: string; evidence: string; rank: number; share: number; tokens: number }[] = [];
   for (const t of [...rows, total]) {
     const of = t.contextTokens;
-    const add = (label: string, evidence: string, v: Volume) => values.push({ trace: t.fixture, class: label, evidence, rank: CHART_SERIES.indexOf(evidence as (typeof CHART_SERIES)[number]), share: of === 0 ? 0 : v.tokens / of, tokens: v.tokens });
+    const add = (label: string, evidence: string, v: Volume) =>
+      values.push({
+        trace: t.fixture,
+        class: label,
+        evidence,
+        rank: CHART_SERIES.indexOf(evidence as (typeof CHART_SERIES)[number]),
+        share: of === 0 ? 0 : v.tokens / of,
+        tokens: v.tokens,
+      });
     for (const c of CANDIDATE_CLASSES) {
       const v = t.candidates[c.key];
       add(c.short, decided, v.eligible);
@@ -114,21 +155,39 @@ export function ecologyChartSpec(rows: readonly TraceEcology[], total: TraceEcol
       add(c.short, undecided, v.assumed.undecided);
     }
     add('any class', decided, t.anyClass);
-    add('any class', assumed, { items: t.anyClassAssumed.items - t.anyClass.items, tokens: t.anyClassAssumed.tokens - t.anyClass.tokens });
+    add('any class', assumed, {
+      items: t.anyClassAssumed.items - t.anyClass.items,
+      tokens: t.anyClassAssumed.tokens - t.anyClass.tokens,
+    });
     add('the rest', none, t.rest);
     for (const r of REGENERABILITY_CLASSES) add(r.short, record, t.regenerability[r.key]);
   }
-  const order = [...CANDIDATE_CLASSES.map((c) => c.short), 'any class', 'the rest', ...REGENERABILITY_CLASSES.map((r) => r.short)];
+  const order = [
+    ...CANDIDATE_CLASSES.map((c) => c.short),
+    'any class',
+    'the rest',
+    ...REGENERABILITY_CLASSES.map((r) => r.short),
+  ];
   const traces = [...rows, total].map((t) => t.fixture);
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: {
       text: 'Candidate volumes in recorded sessions (share of active-context tokens)',
-      subtitle: [`Candidate volumes, not safe removals, and not labels. Classes overlap. "Assumed": decided only if ${ASSUMPTION}.`],
+      subtitle: [
+        `Candidate volumes, not safe removals, and not labels. Classes overlap. "Assumed": decided only if ${ASSUMPTION}.`,
+      ],
     },
     background: 'white',
     data: { values },
-    facet: { row: { field: 'class', type: 'nominal', sort: order, title: null, header: { labelAngle: 0, labelAlign: 'left', labelLimit: 300 } } },
+    facet: {
+      row: {
+        field: 'class',
+        type: 'nominal',
+        sort: order,
+        title: null,
+        header: { labelAngle: 0, labelAlign: 'left', labelLimit: 300 },
+      },
+    },
     spacing: 4,
     spec: {
       width: 420,
@@ -136,10 +195,29 @@ export function ecologyChartSpec(rows: readonly TraceEcology[], total: TraceEcol
       mark: 'bar',
       encoding: {
         y: { field: 'trace', type: 'nominal', sort: traces, title: null, axis: { labelLimit: 320, labelFontSize: 8 } },
-        x: { field: 'share', type: 'quantitative', stack: 'zero', title: 'share of active-context tokens', axis: { format: '%' }, scale: { domain: [0, 1] } },
-        color: { field: 'evidence', type: 'nominal', title: null, scale: { domain: [...CHART_SERIES], range: distinctColours(CHART_SERIES.length) }, legend: { orient: 'bottom', columns: 1, labelLimit: 480 } },
+        x: {
+          field: 'share',
+          type: 'quantitative',
+          stack: 'zero',
+          title: 'share of active-context tokens',
+          axis: { format: '%' },
+          scale: { domain: [0, 1] },
+        },
+        color: {
+          field: 'evidence',
+          type: 'nominal',
+          title: null,
+          scale: { domain: [...CHART_SERIES], range: distinctColours(CHART_SERIES.length) },
+          legend: { orient: 'bottom', columns: 1, labelLimit: 480 },
+        },
         order: { field: 'rank', sort: 'ascending' },
-        tooltip: [{ field: 'trace' }, { field: 'class' }, { field: 'evidence' }, { field: 'tokens' }, { field: 'share', format: '.1%' }],
+        tooltip: [
+          { field: 'trace' },
+          { field: 'class' },
+          { field: 'evidence' },
+          { field: 'tokens' },
+          { field: 'share', format: '.1%' },
+        ],
       },
     },
   };
@@ -147,7 +225,10 @@ export function ecologyChartSpec(rows: readonly TraceEcology[], total: TraceEcol
 
 /** What every condition did to the imported traces: decisions and tokens only, since nothing can score them. */
 export function conditionsMarkdown(summaries: readonly Summary[]): string {
-  const rows = summaries.map((s) => `| \`${s.condition}\` | ${s.layer} | ${s.rung ?? '-'} | ${s.decisions.prune} / ${s.decisions.defer} / ${s.decisions.abstain} / ${s.decisions.keep} | ${s.tokens.raw} | ${s.tokens.removed} | ${s.tokens.placeholder} | ${s.tokens.final} | ${s.refetchAlerts} |`);
+  const rows = summaries.map(
+    (s) =>
+      `| \`${s.condition}\` | ${s.layer} | ${s.rung ?? '-'} | ${s.decisions.prune} / ${s.decisions.defer} / ${s.decisions.abstain} / ${s.decisions.keep} | ${s.tokens.raw} | ${s.tokens.removed} | ${s.tokens.placeholder} | ${s.tokens.final} | ${s.refetchAlerts} |`,
+  );
   const reason = summaries[0]?.precision.numerator === null ? summaries[0].precision.reason : 'scored';
   return [
     '# Every condition over the imported traces',
@@ -163,7 +244,35 @@ export function conditionsMarkdown(summaries: readonly Summary[]): string {
 }
 
 export function conditionsCsv(summaries: readonly Summary[]): string {
-  const head = ['condition', 'layer', 'rung', 'prune', 'defer', 'abstain', 'keep', 'raw_tokens', 'removed_tokens', 'placeholder_tokens', 'final_tokens', 'refetch_alerts', 'precision'];
-  const rows = summaries.map((s) => [s.condition, s.layer, s.rung ?? '', s.decisions.prune, s.decisions.defer, s.decisions.abstain, s.decisions.keep, s.tokens.raw, s.tokens.removed, s.tokens.placeholder, s.tokens.final, s.refetchAlerts, s.precision.value === null ? 'undefined' : s.precision.value.toFixed(6)]);
+  const head = [
+    'condition',
+    'layer',
+    'rung',
+    'prune',
+    'defer',
+    'abstain',
+    'keep',
+    'raw_tokens',
+    'removed_tokens',
+    'placeholder_tokens',
+    'final_tokens',
+    'refetch_alerts',
+    'precision',
+  ];
+  const rows = summaries.map((s) => [
+    s.condition,
+    s.layer,
+    s.rung ?? '',
+    s.decisions.prune,
+    s.decisions.defer,
+    s.decisions.abstain,
+    s.decisions.keep,
+    s.tokens.raw,
+    s.tokens.removed,
+    s.tokens.placeholder,
+    s.tokens.final,
+    s.refetchAlerts,
+    s.precision.value === null ? 'undefined' : s.precision.value.toFixed(6),
+  ]);
   return csvTable([head, ...rows]);
 }

@@ -20,11 +20,36 @@ import { inferAgentWriteVersions, withoutInferredVersions } from './infer-versio
 import type { Mechanism } from '../policy/types.js';
 
 export const CANDIDATE_CLASSES = [
-  { key: 'exact-duplicate', label: 'exact duplicates (identical payload)', short: 'exact duplicates', mechanism: exactRedundancy() },
-  { key: 'repeated-read', label: 'repeated reads of an unchanged source', short: 'repeated reads, unchanged source', mechanism: sourceIdentity() },
-  { key: 'failed-call-bulk', label: 'failed-call input bulk', short: 'failed-call input bulk', mechanism: erroredInputResidue() },
-  { key: 'superseded', label: 'observations a later same-source one checkably covers', short: 'checkably covered observations', mechanism: checkedSupersession() },
-  { key: 'completed-work', label: 'completed-work residue', short: 'completed-work residue', mechanism: verifiedCompletion() },
+  {
+    key: 'exact-duplicate',
+    label: 'exact duplicates (identical payload)',
+    short: 'exact duplicates',
+    mechanism: exactRedundancy(),
+  },
+  {
+    key: 'repeated-read',
+    label: 'repeated reads of an unchanged source',
+    short: 'repeated reads, unchanged source',
+    mechanism: sourceIdentity(),
+  },
+  {
+    key: 'failed-call-bulk',
+    label: 'failed-call input bulk',
+    short: 'failed-call input bulk',
+    mechanism: erroredInputResidue(),
+  },
+  {
+    key: 'superseded',
+    label: 'observations a later same-source one checkably covers',
+    short: 'checkably covered observations',
+    mechanism: checkedSupersession(),
+  },
+  {
+    key: 'completed-work',
+    label: 'completed-work residue',
+    short: 'completed-work residue',
+    mechanism: verifiedCompletion(),
+  },
 ] as const satisfies readonly { key: string; label: string; short: string; mechanism: Mechanism }[];
 
 export const REGENERABILITY_CLASSES = [
@@ -63,7 +88,10 @@ export interface TraceEcology {
   /** The denominator of every share: the active context's tokens at that prune point. */
   readonly contextTokens: number;
   /** What each class's mechanism finds eligible, and where it applies but lacks the evidence to decide. */
-  readonly candidates: Record<CandidateKey, { readonly eligible: Volume; readonly undecided: Volume; readonly assumed: AssumedVolumes }>;
+  readonly candidates: Record<
+    CandidateKey,
+    { readonly eligible: Volume; readonly undecided: Volume; readonly assumed: AssumedVolumes }
+  >;
   /** Tokens no class finds eligible. */
   readonly rest: Volume;
   /** Tokens at least one class finds eligible (classes overlap, so this is not their sum). */
@@ -82,7 +110,13 @@ function lastPoint(f: Fixture): string {
   return [...f.prunePoints].sort((a, b) => b.turn - a.turn)[0]!.id;
 }
 
-const NO_FLAGS = { negativeResult: false, transientState: false, oneTimeSecret: false, soleConstraintRecord: false, pendingPlanReference: false };
+const NO_FLAGS = {
+  negativeResult: false,
+  transientState: false,
+  oneTimeSecret: false,
+  soleConstraintRecord: false,
+  pendingPlanReference: false,
+};
 
 /** The refusal case of the call's side effect alone (the record's non-idempotent-output case), flags aside. */
 function nonIdempotentOutput(view: PolicyView, item: ViewItem): boolean {
@@ -102,13 +136,15 @@ export function traceEcology(fixture: Fixture, tokens: TokenCounter): TraceEcolo
   for (const c of CANDIDATE_CLASSES) {
     const outcomes = new Map(c.mechanism.assess(view, all).map((f) => [f.itemId, f.outcome]));
     const assumedOutcomes = new Map(c.mechanism.assess(assumedView, all).map((f) => [f.itemId, f.outcome]));
-    const pick = (from: Map<string, string>, outcome: 'eligible' | 'abstain') => view.items.filter((i) => from.get(i.id) === outcome);
+    const pick = (from: Map<string, string>, outcome: 'eligible' | 'abstain') =>
+      view.items.filter((i) => from.get(i.id) === outcome);
     const eligible = pick(outcomes, 'eligible');
     for (const i of eligible) eligibleAnywhere.add(i.id);
     const added = pick(assumedOutcomes, 'eligible').filter((i) => outcomes.get(i.id) !== 'eligible');
     for (const i of [...eligible, ...added]) eligibleAssumed.add(i.id);
     candidates[c.key] = {
-      eligible: volume(eligible), undecided: volume(pick(outcomes, 'abstain')),
+      eligible: volume(eligible),
+      undecided: volume(pick(outcomes, 'abstain')),
       assumed: { eligible: volume(added), undecided: volume(pick(assumedOutcomes, 'abstain')) },
     };
   }
@@ -136,20 +172,32 @@ export function traceEcology(fixture: Fixture, tokens: TokenCounter): TraceEcolo
 /** The pooled row: sums of numerators and of denominators over traces (never an average of shares). */
 export function totalEcology(traces: readonly TraceEcology[]): TraceEcology {
   const add = (f: (t: TraceEcology) => Volume): Volume => ({
-    items: traces.reduce((s, t) => s + f(t).items, 0), tokens: traces.reduce((s, t) => s + f(t).tokens, 0),
+    items: traces.reduce((s, t) => s + f(t).items, 0),
+    tokens: traces.reduce((s, t) => s + f(t).tokens, 0),
   });
   const candidates = {} as Record<CandidateKey, { eligible: Volume; undecided: Volume; assumed: AssumedVolumes }>;
   for (const c of CANDIDATE_CLASSES) {
     candidates[c.key] = {
-      eligible: add((t) => t.candidates[c.key].eligible), undecided: add((t) => t.candidates[c.key].undecided),
-      assumed: { eligible: add((t) => t.candidates[c.key].assumed.eligible), undecided: add((t) => t.candidates[c.key].assumed.undecided) },
+      eligible: add((t) => t.candidates[c.key].eligible),
+      undecided: add((t) => t.candidates[c.key].undecided),
+      assumed: {
+        eligible: add((t) => t.candidates[c.key].assumed.eligible),
+        undecided: add((t) => t.candidates[c.key].assumed.undecided),
+      },
     };
   }
   const regenerability = {} as Record<RegenerabilityKey, Volume>;
   for (const r of REGENERABILITY_CLASSES) regenerability[r.key] = add((t) => t.regenerability[r.key]);
   return {
-    fixture: 'total', format: '-', prunePoint: '-',
-    items: traces.reduce((s, t) => s + t.items, 0), contextTokens: traces.reduce((s, t) => s + t.contextTokens, 0),
-    candidates, rest: add((t) => t.rest), anyClass: add((t) => t.anyClass), anyClassAssumed: add((t) => t.anyClassAssumed), regenerability,
+    fixture: 'total',
+    format: '-',
+    prunePoint: '-',
+    items: traces.reduce((s, t) => s + t.items, 0),
+    contextTokens: traces.reduce((s, t) => s + t.contextTokens, 0),
+    candidates,
+    rest: add((t) => t.rest),
+    anyClass: add((t) => t.anyClass),
+    anyClassAssumed: add((t) => t.anyClassAssumed),
+    regenerability,
   };
 }

@@ -12,7 +12,8 @@ export interface EditorCall {
   readonly selector?: ReadSelector;
 }
 
-const int = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) ? v : typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : undefined);
+const int = (v: unknown): number | undefined =>
+  typeof v === 'number' && Number.isInteger(v) ? v : typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : undefined;
 
 /** A `view_range` [from, to] (to -1: to the end) as a structured line selector; anything else is the whole file. */
 export function viewRange(range: unknown): ReadSelector | undefined {
@@ -34,7 +35,8 @@ export function editorCall(args: Record<string, unknown>): EditorCall {
     const selector = viewRange(args['view_range']);
     return { kind: 'read', ...at, ...(selector ? { selector } : {}) };
   }
-  if (['create', 'str_replace', 'insert', 'undo_edit', 'write', 'edit'].includes(command)) return { kind: 'write', ...at };
+  if (['create', 'str_replace', 'insert', 'undo_edit', 'write', 'edit'].includes(command))
+    return { kind: 'write', ...at };
   return { kind: 'other', ...at };
 }
 
@@ -61,7 +63,10 @@ export function editorRefusal(output: string): string | undefined {
     const m = re.exec(output);
     if (!m) continue;
     if (/^ERROR:\s*$/.test(m[0])) {
-      const next = output.slice(m.index + m[0].length).split('\n').find((l) => l.trim() !== '');
+      const next = output
+        .slice(m.index + m[0].length)
+        .split('\n')
+        .find((l) => l.trim() !== '');
       return (next ?? 'ERROR:').trim().slice(0, 200);
     }
     return m[0].trim().slice(0, 200);
@@ -89,7 +94,9 @@ export function shownLines(output: string): { from: number; to: number } | undef
   if (numbers.length === 0) return undefined;
   const from = numbers[0]!;
   const to = numbers[numbers.length - 1]!;
-  return from >= 1 && to >= from && numbers.every((n, i) => i === 0 || n === numbers[i - 1]! + 1) ? { from, to } : undefined;
+  return from >= 1 && to >= from && numbers.every((n, i) => i === 0 || n === numbers[i - 1]! + 1)
+    ? { from, to }
+    : undefined;
 }
 
 /** SWE-agent's window header `[File: path (N lines total)]`. */

@@ -55,7 +55,10 @@ async function redactParsed(parsed: Parsed, counts: RedactionCounts, numbering: 
 }
 
 /** One session of a file being imported: the builder its importer fills and the name that tells it apart. */
-interface Session { readonly builder: TraceBuilder; readonly name?: string }
+interface Session {
+  readonly builder: TraceBuilder;
+  readonly name?: string;
+}
 
 /** Runs the format's importer over a parsed file; formats that hold several sessions in one file open one each. */
 async function importSessions(format: Format, parsed: Parsed, reader: Reader): Promise<Session[]> {
@@ -71,14 +74,30 @@ async function importSessions(format: Format, parsed: Parsed, reader: Reader): P
       // An evaluation output.jsonl: one instance and its history per line, each its own session.
       for (const { line, value } of parsed.lines) {
         const r = reader.atLine(line);
-        const id = value && typeof value === 'object' && !Array.isArray(value) ? value['instance_id'] ?? value['id'] : undefined;
-        await importOpenHands(value, r, open(parsed.lines.length === 1 ? undefined : typeof id === 'string' || typeof id === 'number' ? String(id) : `line-${line}`));
+        const id =
+          value && typeof value === 'object' && !Array.isArray(value)
+            ? (value['instance_id'] ?? value['id'])
+            : undefined;
+        await importOpenHands(
+          value,
+          r,
+          open(
+            parsed.lines.length === 1
+              ? undefined
+              : typeof id === 'string' || typeof id === 'number'
+                ? String(id)
+                : `line-${line}`,
+          ),
+        );
       }
     } else throw new Error(`internal: ${format} detected on JSON Lines`);
     return sessions;
   }
   const importers: Record<Exclude<Format, 'claude-code'>, typeof importSweAgent> = {
-    'swe-agent': importSweAgent, 'mini-swe-agent': importMiniSweAgent, openhands: importOpenHands, opencode: importOpenCode,
+    'swe-agent': importSweAgent,
+    'mini-swe-agent': importMiniSweAgent,
+    openhands: importOpenHands,
+    opencode: importOpenCode,
   };
   if (format === 'claude-code') throw new Error('internal: claude-code detected on JSON');
   if (format === 'opencode' && isOpenCodeEventStream(parsed.value)) {
@@ -113,18 +132,32 @@ export async function importFile(path: string, shownAs: string, options: ImportO
   const out: ImportedTrace[] = [];
   for (const { builder, name } of sessions) {
     const draft = builder.build({
-      id: name ? safeId(`${traceId(format, path)}.${name}`) : traceId(format, path), sourceFile: basename(path), sourceSha256: sha256(bytes),
-      redaction: { enabled: options.redact, counts }, tokens: options.tokens, ...(name ? { session: name } : {}),
+      id: name ? safeId(`${traceId(format, path)}.${name}`) : traceId(format, path),
+      sourceFile: basename(path),
+      sourceSha256: sha256(bytes),
+      redaction: { enabled: options.redact, counts },
+      tokens: options.tokens,
+      ...(name ? { session: name } : {}),
     });
     // Importers derive strings the record never held whole (a shell word with its quotes removed joins `'sk-'"..."`,
     // a selector quotes a pattern): the built fixture is redacted once more, with the same numbering and counts.
-    const built = options.redact ? await redactJson(draft as unknown as Json, counts, numbering) as unknown as typeof draft : draft;
+    const built = options.redact
+      ? ((await redactJson(draft as unknown as Json, counts, numbering)) as unknown as typeof draft)
+      : draft;
     const checked = Fixture.safeParse(built);
     if (!checked.success) {
       const issue = checked.error.issues[0]!;
-      throw new Error(`internal: the ${format} importer built an invalid fixture from ${shownAs} at ${issue.path.join('.')}: ${issue.message}`);
+      throw new Error(
+        `internal: the ${format} importer built an invalid fixture from ${shownAs} at ${issue.path.join('.')}: ${issue.message}`,
+      );
     }
-    out.push({ file: shownAs, fixture: checked.data, format, redactions: counts, tokens: checked.data.items.reduce((s, i) => s + options.tokens(i.content), 0) });
+    out.push({
+      file: shownAs,
+      fixture: checked.data,
+      format,
+      redactions: counts,
+      tokens: checked.data.items.reduce((s, i) => s + options.tokens(i.content), 0),
+    });
   }
   // The counts cover the whole file, after every session's second pass.
   for (const t of out) if (t.fixture.imported) t.fixture.imported.redaction.counts = { ...counts };
@@ -137,11 +170,14 @@ export async function importTrace(path: string, shownAs: string, options: Import
 }
 
 /** Imports every file or none: the first bad file stops the import before anything is returned for writing. */
-export async function importTraces(files: readonly { path: string; shownAs: string }[], options: ImportOptions): Promise<ImportedTrace[]> {
+export async function importTraces(
+  files: readonly { path: string; shownAs: string }[],
+  options: ImportOptions,
+): Promise<ImportedTrace[]> {
   const shared = { ...options, numbering: options.numbering ?? new SecretNumbering() };
   // One file after another: secret numbering is shared, so the order of imports decides the markers.
   const out: ImportedTrace[] = [];
-  for (const f of files) out.push(...await importFile(f.path, f.shownAs, shared));
+  for (const f of files) out.push(...(await importFile(f.path, f.shownAs, shared)));
   const dup = duplicateId(out);
   if (dup) throw input('PL_TRACE_DUPLICATE_ID', dup.file, dup.id, dup.other);
   return out;

@@ -31,7 +31,9 @@ function unattributed(item: Item, sideEffectOf: (name: string) => string | undef
 
 /** The effects a call declares on a path, except those recorded as failed. */
 function writesTo(item: Item, path: string): boolean {
-  return (item.effects ?? []).some((e: string | Effect) => (typeof e === 'string' ? samePath(e, path) : e.outcome !== 'failed' && samePath(e.source, path)));
+  return (item.effects ?? []).some((e: string | Effect) =>
+    typeof e === 'string' ? samePath(e, path) : e.outcome !== 'failed' && samePath(e.source, path),
+  );
 }
 
 /**
@@ -60,6 +62,7 @@ export function withoutInferredVersions(fixture: Fixture): Fixture {
   const items = fixture.items.map((item) =>
     item.source && item.source.version !== 'UNKNOWN' && item.source.version.kind === 'agent-writes'
       ? { ...item, source: { ...item.source, version: 'UNKNOWN' as const } }
-      : item);
+      : item,
+  );
   return { ...fixture, items };
 }

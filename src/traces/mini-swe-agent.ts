@@ -14,11 +14,23 @@ import type { TraceBuilder } from './build.js';
 import { objectOr, type Json, type Reader } from './parse.js';
 import { normalisePath, readShell, shellOutcome, type ShellReading } from './shell.js';
 
-interface Call { readonly command: string; readonly callId: string; readonly name: string; readonly sideEffect: SideEffectClass; readonly reading: ShellReading }
+interface Call {
+  readonly command: string;
+  readonly callId: string;
+  readonly name: string;
+  readonly sideEffect: SideEffectClass;
+  readonly reading: ShellReading;
+}
 
 async function call(command: string, callId: string): Promise<Call> {
   const reading = await readShell(command);
-  return { command, callId, reading, name: reading.kind === 'read' ? 'shell.read' : 'shell.exec', sideEffect: reading.sideEffect };
+  return {
+    command,
+    callId,
+    reading,
+    name: reading.kind === 'read' ? 'shell.read' : 'shell.exec',
+    sideEffect: reading.sideEffect,
+  };
 }
 
 const BLOCKS: readonly { version: string; re: RegExp }[] = [
@@ -50,24 +62,60 @@ function observed(content: string): { output: string; truncated: boolean } {
   return { output: content, truncated: false };
 }
 
-function answer(b: TraceBuilder, c: Call, content: string, returncode: number | undefined, exception: string | undefined, time: number | undefined): void {
+function answer(
+  b: TraceBuilder,
+  c: Call,
+  content: string,
+  returncode: number | undefined,
+  exception: string | undefined,
+  time: number | undefined,
+): void {
   const { output, truncated } = observed(content);
   const timedOut = /timed out and has been killed/.test(content);
   const outcome = shellOutcome(c.reading, returncode, output);
   const status = exception
-    ? { state: 'error' as const, errorType: 'exception', message: exception.split('\n').find((l) => l.trim() !== '')!.trim().slice(0, 200), fields: returncode === undefined ? {} : { exitCode: String(returncode) } }
+    ? {
+        state: 'error' as const,
+        errorType: 'exception',
+        message: exception
+          .split('\n')
+          .find((l) => l.trim() !== '')!
+          .trim()
+          .slice(0, 200),
+        fields: returncode === undefined ? {} : { exitCode: String(returncode) },
+      }
     : timedOut
-      ? { state: 'error' as const, errorType: 'timeout', message: content.split('\n').find((l) => /timed out/.test(l))!.trim().slice(0, 200), fields: {} }
+      ? {
+          state: 'error' as const,
+          errorType: 'timeout',
+          message: content
+            .split('\n')
+            .find((l) => /timed out/.test(l))!
+            .trim()
+            .slice(0, 200),
+          fields: {},
+        }
       : outcome.status;
   const selector = c.reading.selector ?? (truncated ? { kind: 'whole' as const } : undefined);
   const source: Source | undefined = c.reading.path
-    ? { identity: normalisePath(c.reading.path), version: 'UNKNOWN', mutable: 'UNKNOWN', ...(selector ? { selector: truncated ? { ...selector, truncated: true } : selector } : {}) }
+    ? {
+        identity: normalisePath(c.reading.path),
+        version: 'UNKNOWN',
+        mutable: 'UNKNOWN',
+        ...(selector ? { selector: truncated ? { ...selector, truncated: true } : selector } : {}),
+      }
     : undefined;
   b.settleEffects(c.callId, status.state === 'ok' ? 'succeeded' : exception || timedOut ? 'unknown' : 'failed');
   b.add({
-    origin: 'environment', kind: 'tool-result', content, time,
+    origin: 'environment',
+    kind: 'tool-result',
+    content,
+    time,
     tool: { name: c.name, sideEffect: c.sideEffect, arguments: { command: c.command }, callId: c.callId },
-    status, ...(source ? { source } : {}), negativeResult: outcome.negativeResult && status.state === 'ok', transientState: c.reading.transient,
+    status,
+    ...(source ? { source } : {}),
+    negativeResult: outcome.negativeResult && status.state === 'ok',
+    transientState: c.reading.transient,
   });
 }
 
@@ -87,7 +135,12 @@ export async function importMiniSweAgent(root: Json, r: Reader, b: TraceBuilder)
     const path = [...base, i];
     const m = r.object(raw, path);
     const role = r.string(m['role'], [...path, 'role']);
-    const content = typeof m['content'] === 'string' ? m['content'] : m['content'] === null || m['content'] === undefined ? '' : r.string(m['content'], [...path, 'content']);
+    const content =
+      typeof m['content'] === 'string'
+        ? m['content']
+        : m['content'] === null || m['content'] === undefined
+          ? ''
+          : r.string(m['content'], [...path, 'content']);
     const extra = objectOr(m['extra']);
     const stamp = r.optNumber(extra?.['timestamp'], [...path, 'extra', 'timestamp']);
     if (role === 'system') {
@@ -98,7 +151,10 @@ export async function importMiniSweAgent(root: Json, r: Reader, b: TraceBuilder)
       const response = objectOr(extra?.['response']);
       const created = r.optNumber(response?.['created'], [...path, 'extra', 'response', 'created']);
       const time = created !== undefined ? created * 1000 : stamp !== undefined ? stamp * 1000 : undefined;
-      const calls = m['tool_calls'] === undefined || m['tool_calls'] === null ? [] : r.array(m['tool_calls'], [...path, 'tool_calls']);
+      const calls =
+        m['tool_calls'] === undefined || m['tool_calls'] === null
+          ? []
+          : r.array(m['tool_calls'], [...path, 'tool_calls']);
       if (calls.length > 0) {
         version = 'v2 tool calls';
         if (content.trim() !== '') b.add({ origin: 'model', kind: 'reasoning', content, time });
@@ -111,19 +167,38 @@ export async function importMiniSweAgent(root: Json, r: Reader, b: TraceBuilder)
           let command = args;
           try {
             const parsed = JSON.parse(args) as unknown;
-            if (parsed && typeof parsed === 'object' && typeof (parsed as Record<string, unknown>)['command'] === 'string') command = (parsed as Record<string, string>)['command']!;
+            if (
+              parsed &&
+              typeof parsed === 'object' &&
+              typeof (parsed as Record<string, unknown>)['command'] === 'string'
+            )
+              command = (parsed as Record<string, string>)['command']!;
           } catch {
             // The model's arguments were not JSON; the runtime then ran nothing sensible, and the text is kept as is.
           }
           const c = await call(command, id);
           pending.set(id, c);
-          b.add({ origin: 'model', kind: 'tool-call', content: args, time, tool: { name: c.name, sideEffect: c.sideEffect, arguments: { command }, callId: id }, effects: c.reading.writes.map((w) => normalisePath(w)) });
+          b.add({
+            origin: 'model',
+            kind: 'tool-call',
+            content: args,
+            time,
+            tool: { name: c.name, sideEffect: c.sideEffect, arguments: { command }, callId: id },
+            effects: c.reading.writes.map((w) => normalisePath(w)),
+          });
         }
         continue;
       }
       // v2 records the command it parsed; older records leave it to be read off the text by the same rule.
-      const actions = Array.isArray(extra?.['actions']) ? extra['actions'].map(objectOr).filter((a) => typeof a?.['command'] === 'string') : undefined;
-      const parsed = actions && actions.length === 1 ? { command: actions[0]!['command'] as string, version: 'v2 text' } : actions && actions.length > 1 ? undefined : textAction(content);
+      const actions = Array.isArray(extra?.['actions'])
+        ? extra['actions'].map(objectOr).filter((a) => typeof a?.['command'] === 'string')
+        : undefined;
+      const parsed =
+        actions && actions.length === 1
+          ? { command: actions[0]!['command'] as string, version: 'v2 text' }
+          : actions && actions.length > 1
+            ? undefined
+            : textAction(content);
       if (!parsed) {
         b.add({ origin: 'model', kind: 'reasoning', content, time });
         continue;
@@ -131,14 +206,29 @@ export async function importMiniSweAgent(root: Json, r: Reader, b: TraceBuilder)
       version ??= parsed.version;
       n += 1;
       textCall = await call(parsed.command, `action-${n}`);
-      b.add({ origin: 'model', kind: 'tool-call', content, time, tool: { name: textCall.name, sideEffect: textCall.sideEffect, arguments: { command: parsed.command }, callId: textCall.callId }, effects: textCall.reading.writes.map((w) => normalisePath(w)) });
+      b.add({
+        origin: 'model',
+        kind: 'tool-call',
+        content,
+        time,
+        tool: {
+          name: textCall.name,
+          sideEffect: textCall.sideEffect,
+          arguments: { command: parsed.command },
+          callId: textCall.callId,
+        },
+        effects: textCall.reading.writes.map((w) => normalisePath(w)),
+      });
     } else if (role === 'tool') {
       const id = r.string(m['tool_call_id'], [...path, 'tool_call_id']);
       const c = pending.get(id);
       if (!c) r.fail([...path, 'tool_call_id'], `answers tool call "${id}", which no earlier assistant message made`);
       pending.delete(id);
       const rc = r.optNumber(extra?.['returncode'], [...path, 'extra', 'returncode']);
-      const exception = typeof extra?.['exception_info'] === 'string' && extra['exception_info'].trim() !== '' ? extra['exception_info'] : undefined;
+      const exception =
+        typeof extra?.['exception_info'] === 'string' && extra['exception_info'].trim() !== ''
+          ? extra['exception_info']
+          : undefined;
       answer(b, c, content, rc, exception, stamp === undefined ? undefined : stamp * 1000);
     } else if (role === 'user' && !seenTask) {
       seenTask = true;
@@ -148,7 +238,14 @@ export async function importMiniSweAgent(root: Json, r: Reader, b: TraceBuilder)
       textCall = undefined;
       const recorded = r.optNumber(extra?.['returncode'], [...path, 'extra', 'returncode']);
       const shown = /<returncode>(-?\d+)<\/returncode>/.exec(content)?.[1];
-      answer(b, c, content, recorded ?? (shown === undefined ? undefined : Number(shown)), undefined, stamp === undefined ? undefined : stamp * 1000);
+      answer(
+        b,
+        c,
+        content,
+        recorded ?? (shown === undefined ? undefined : Number(shown)),
+        undefined,
+        stamp === undefined ? undefined : stamp * 1000,
+      );
     } else if (role === 'user') {
       // After the task, mini-swe-agent's user turns are its own feedback (format errors, limits), not a person.
       b.add({ origin: 'system', kind: 'instruction', content });
@@ -157,5 +254,6 @@ export async function importMiniSweAgent(root: Json, r: Reader, b: TraceBuilder)
       r.fail([...path, 'role'], `unknown role "${role}" (expected system, user, assistant, tool or exit)`);
     }
   }
-  b.formatVersion = [stated, typeof mini === 'string' ? `mini ${mini}` : undefined, version].filter(Boolean).join(', ') || undefined;
+  b.formatVersion =
+    [stated, typeof mini === 'string' ? `mini ${mini}` : undefined, version].filter(Boolean).join(', ') || undefined;
 }

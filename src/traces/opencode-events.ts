@@ -9,10 +9,19 @@ import type { Json, JsonObject, Reader } from './parse.js';
 import { objectOr } from './parse.js';
 
 /** One session as `opencode export` would write it, with the session id that tells it apart in the stream. */
-export interface FoldedSession { readonly id: string; readonly export: Json }
+export interface FoldedSession {
+  readonly id: string;
+  readonly export: Json;
+}
 
-interface Message { info?: JsonObject; readonly parts: Map<string, JsonObject> }
-interface Session { info?: JsonObject; readonly messages: Map<string, Message> }
+interface Message {
+  info?: JsonObject;
+  readonly parts: Map<string, JsonObject>;
+}
+interface Session {
+  info?: JsonObject;
+  readonly messages: Map<string, Message>;
+}
 
 /**
  * Lua clients write an empty table as `[]`: a tool's `input` or `metadata` recorded before the model streamed any
@@ -22,15 +31,26 @@ function emptyObjects(part: JsonObject): JsonObject {
   const state = objectOr(part['state']);
   if (!state) return part;
   const fixed: JsonObject = { ...state };
-  for (const key of ['input', 'metadata']) if (Array.isArray(fixed[key]) && (fixed[key] as Json[]).length === 0) fixed[key] = {};
+  for (const key of ['input', 'metadata'])
+    if (Array.isArray(fixed[key]) && (fixed[key] as Json[]).length === 0) fixed[key] = {};
   return { ...part, state: fixed };
 }
 
 /** True when a parsed value is a recorded OpenCode event stream: bus events, at least one of them a message part. */
 export function isOpenCodeEventStream(v: Json): boolean {
-  return Array.isArray(v) && v.length > 0
-    && v.every((e) => objectOr(e) !== undefined && typeof (e as JsonObject)['type'] === 'string' && 'properties' in (e as JsonObject))
-    && v.some((e) => (e as JsonObject)['type'] === 'message.part.updated' && objectOr(objectOr((e as JsonObject)['properties'])?.['part']) !== undefined);
+  return (
+    Array.isArray(v) &&
+    v.length > 0 &&
+    v.every(
+      (e) =>
+        objectOr(e) !== undefined && typeof (e as JsonObject)['type'] === 'string' && 'properties' in (e as JsonObject),
+    ) &&
+    v.some(
+      (e) =>
+        (e as JsonObject)['type'] === 'message.part.updated' &&
+        objectOr(objectOr((e as JsonObject)['properties'])?.['part']) !== undefined,
+    )
+  );
 }
 
 export function foldOpenCodeEvents(events: Json, r: Reader): FoldedSession[] {
@@ -59,7 +79,10 @@ export function foldOpenCodeEvents(events: Json, r: Reader): FoldedSession[] {
       message(r.string(info['sessionID'], at('info', 'sessionID')), r.string(info['id'], at('info', 'id'))).info = info;
     } else if (type === 'message.part.updated') {
       const part = r.object(props?.['part'], at('part'));
-      const m = message(r.string(part['sessionID'], at('part', 'sessionID')), r.string(part['messageID'], at('part', 'messageID')));
+      const m = message(
+        r.string(part['sessionID'], at('part', 'sessionID')),
+        r.string(part['messageID'], at('part', 'messageID')),
+      );
       m.parts.set(r.string(part['id'], at('part', 'id')), emptyObjects(part));
     } else if (type === 'message.part.delta') {
       // Newer servers stream a text as deltas to one field of a part already sent.
@@ -70,13 +93,18 @@ export function foldOpenCodeEvents(events: Json, r: Reader): FoldedSession[] {
       const part = m.parts.get(id);
       if (!part) r.fail(at('partID'), `a delta to part "${id}", which no earlier event sent`);
       const before = part[field];
-      m.parts.set(id, { ...part, [field]: `${typeof before === 'string' ? before : ''}${r.string(p['delta'], at('delta'))}` });
+      m.parts.set(id, {
+        ...part,
+        [field]: `${typeof before === 'string' ? before : ''}${r.string(p['delta'], at('delta'))}`,
+      });
     } else if (type === 'message.removed') {
       const p = r.object(props, at());
       session(r.string(p['sessionID'], at('sessionID'))).messages.delete(r.string(p['messageID'], at('messageID')));
     } else if (type === 'message.part.removed') {
       const p = r.object(props, at());
-      message(r.string(p['sessionID'], at('sessionID')), r.string(p['messageID'], at('messageID'))).parts.delete(r.string(p['partID'], at('partID')));
+      message(r.string(p['sessionID'], at('sessionID')), r.string(p['messageID'], at('messageID'))).parts.delete(
+        r.string(p['partID'], at('partID')),
+      );
     }
   }
   const out: FoldedSession[] = [];
@@ -85,7 +113,8 @@ export function foldOpenCodeEvents(events: Json, r: Reader): FoldedSession[] {
     if (s.messages.size === 0) continue;
     const messages: Json[] = [];
     for (const [mid, m] of s.messages) {
-      if (!m.info) r.fail([], `session "${id}": message "${mid}" has parts but no message.updated event ever gave its info`);
+      if (!m.info)
+        r.fail([], `session "${id}": message "${mid}" has parts but no message.updated event ever gave its info`);
       messages.push({ info: m.info, parts: [...m.parts.values()] });
     }
     out.push({ id, export: { info: s.info ?? { id }, messages } });

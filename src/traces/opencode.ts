@@ -21,26 +21,44 @@ function readSelector(input: Record<string, unknown>, output: string): ReadSelec
   const offset = intOr(input['offset']);
   const limit = intOr(input['limit']);
   const shown = /\(Showing lines (\d+)-(\d+) of (\d+)\b/.exec(output);
-  const more = /File has more lines|\(Output truncated|lines truncated/i.test(output) || (shown !== null && Number(shown[2]) < Number(shown[3]));
+  const more =
+    /File has more lines|\(Output truncated|lines truncated/i.test(output) ||
+    (shown !== null && Number(shown[2]) < Number(shown[3]));
   if (offset === undefined && limit === undefined && !more) return undefined;
   const numbers = [...output.matchAll(/^(?:<content>)?(\d+)(?:\||: )/gm)].map((m) => Number(m[1]));
-  const from = shown ? Number(shown[1]) : numbers[0] ?? (offset ?? 0) + 1;
-  const to = shown ? Number(shown[2]) : numbers.length ? numbers[numbers.length - 1] : limit !== undefined ? from + limit - 1 : undefined;
-  return { kind: 'lines', from, ...(to !== undefined && to >= from ? { to } : {}), ...(more ? { truncated: true } : {}) };
+  const from = shown ? Number(shown[1]) : (numbers[0] ?? (offset ?? 0) + 1);
+  const to = shown
+    ? Number(shown[2])
+    : numbers.length
+      ? numbers[numbers.length - 1]
+      : limit !== undefined
+        ? from + limit - 1
+        : undefined;
+  return {
+    kind: 'lines',
+    from,
+    ...(to !== undefined && to >= from ? { to } : {}),
+    ...(more ? { truncated: true } : {}),
+  };
 }
 
 export async function importOpenCode(root: Json, r: Reader, b: TraceBuilder): Promise<void> {
   const top = r.object(root, []);
   const messages = r.array(top['messages'], ['messages']);
-  const info = top['info'] && typeof top['info'] === 'object' && !Array.isArray(top['info']) ? (top['info'] as Record<string, Json>) : {};
+  const info =
+    top['info'] && typeof top['info'] === 'object' && !Array.isArray(top['info'])
+      ? (top['info'] as Record<string, Json>)
+      : {};
   if (typeof info['version'] === 'string') b.formatVersion = `opencode ${info['version']}`;
   for (const [i, raw] of messages.entries()) {
     const path = ['messages', i];
     const m = r.object(raw, path);
     const info = r.object(m['info'], [...path, 'info']);
     const role = r.string(info['role'], [...path, 'info', 'role']);
-    const created = info['time'] && typeof info['time'] === 'object' && !Array.isArray(info['time'])
-      ? r.optNumber((info['time'] as Record<string, Json>)['created'], [...path, 'info', 'time', 'created']) : undefined;
+    const created =
+      info['time'] && typeof info['time'] === 'object' && !Array.isArray(info['time'])
+        ? r.optNumber((info['time'] as Record<string, Json>)['created'], [...path, 'info', 'time', 'created'])
+        : undefined;
     const parts = r.array(m['parts'], [...path, 'parts']);
     if (role === 'assistant') b.modelTurn();
     else if (role !== 'user') r.fail([...path, 'info', 'role'], `unknown role "${role}" (expected user or assistant)`);
@@ -51,7 +69,8 @@ export async function importOpenCode(root: Json, r: Reader, b: TraceBuilder): Pr
       if (type === 'text') {
         const text = r.string(part['text'], [...ppath, 'text']);
         if (role === 'user') {
-          if (part['synthetic'] === true) b.add({ origin: 'system', kind: 'instruction', content: text, time: created });
+          if (part['synthetic'] === true)
+            b.add({ origin: 'system', kind: 'instruction', content: text, time: created });
           else b.userInstruction(text, created);
         } else b.add({ origin: 'model', kind: 'reasoning', content: text, time: created });
         continue;
@@ -62,33 +81,88 @@ export async function importOpenCode(root: Json, r: Reader, b: TraceBuilder): Pr
       const state = r.object(part['state'], [...ppath, 'state']);
       const status = r.string(state['status'], [...ppath, 'state', 'status']);
       const input = state['input'] === undefined ? {} : r.object(state['input'], [...ppath, 'state', 'input']);
-      const times = state['time'] && typeof state['time'] === 'object' && !Array.isArray(state['time']) ? (state['time'] as Record<string, Json>) : {};
+      const times =
+        state['time'] && typeof state['time'] === 'object' && !Array.isArray(state['time'])
+          ? (state['time'] as Record<string, Json>)
+          : {};
       const start = r.optNumber(times['start'], [...ppath, 'state', 'time', 'start']) ?? created;
       const end = r.optNumber(times['end'], [...ppath, 'state', 'time', 'end']) ?? start;
       const tool = await agentTool(name, input);
       const recorded = { name: tool.name, sideEffect: tool.sideEffect, arguments: { ...input }, callId };
       const reading = tool.shell;
-      const effects = tool.writes && tool.path ? [normalisePath(tool.path)] : reading ? reading.writes.map((w) => normalisePath(w)) : [];
-      b.add({ origin: 'model', kind: 'tool-call', content: JSON.stringify({ tool: name, input }), time: start, tool: recorded, effects });
+      const effects =
+        tool.writes && tool.path
+          ? [normalisePath(tool.path)]
+          : reading
+            ? reading.writes.map((w) => normalisePath(w))
+            : [];
+      b.add({
+        origin: 'model',
+        kind: 'tool-call',
+        content: JSON.stringify({ tool: name, input }),
+        time: start,
+        tool: recorded,
+        effects,
+      });
       if (status === 'completed') {
         const output = r.string(state['output'], [...ppath, 'state', 'output']);
-        const metadata = state['metadata'] && typeof state['metadata'] === 'object' && !Array.isArray(state['metadata']) ? (state['metadata'] as Record<string, Json>) : {};
+        const metadata =
+          state['metadata'] && typeof state['metadata'] === 'object' && !Array.isArray(state['metadata'])
+            ? (state['metadata'] as Record<string, Json>)
+            : {};
         const exit = typeof metadata['exit'] === 'number' ? metadata['exit'] : undefined;
         const outcome = reading ? shellOutcome(reading, exit, output) : undefined;
         const st: Status = outcome ? outcome.status : { state: 'ok' };
-        const selector = tool.writes || !tool.path ? undefined : reading ? reading.selector : readSelector(input, output);
-        const source: Source | undefined = !tool.writes && tool.path ? { identity: normalisePath(tool.path), version: 'UNKNOWN', mutable: 'UNKNOWN', ...(selector ? { selector } : {}) } : undefined;
+        const selector =
+          tool.writes || !tool.path ? undefined : reading ? reading.selector : readSelector(input, output);
+        const source: Source | undefined =
+          !tool.writes && tool.path
+            ? {
+                identity: normalisePath(tool.path),
+                version: 'UNKNOWN',
+                mutable: 'UNKNOWN',
+                ...(selector ? { selector } : {}),
+              }
+            : undefined;
         b.settleEffects(callId, st.state === 'ok' ? (outcome?.running ? 'unknown' : 'succeeded') : 'failed');
         b.add({
-          origin: 'environment', kind: 'tool-result', content: output, time: end, tool: recorded, status: st, ...(source ? { source } : {}),
-          negativeResult: outcome ? outcome.negativeResult : tool.search && foundNothing(output), transientState: tool.transient || !!outcome?.running,
+          origin: 'environment',
+          kind: 'tool-result',
+          content: output,
+          time: end,
+          tool: recorded,
+          status: st,
+          ...(source ? { source } : {}),
+          negativeResult: outcome ? outcome.negativeResult : tool.search && foundNothing(output),
+          transientState: tool.transient || !!outcome?.running,
         });
       } else if (status === 'error') {
         const error = r.string(state['error'], [...ppath, 'state', 'error']);
         b.settleEffects(callId, 'failed');
-        b.add({ origin: 'environment', kind: 'tool-result', content: error, time: end, tool: recorded, status: { state: 'error', errorType: 'tool-error', message: error.split('\n').find((l) => l.trim() !== '')?.trim().slice(0, 200) || 'tool error', fields: {}, ...(error.trim() === '' ? { synthesized: true } : {}) } });
+        b.add({
+          origin: 'environment',
+          kind: 'tool-result',
+          content: error,
+          time: end,
+          tool: recorded,
+          status: {
+            state: 'error',
+            errorType: 'tool-error',
+            message:
+              error
+                .split('\n')
+                .find((l) => l.trim() !== '')
+                ?.trim()
+                .slice(0, 200) || 'tool error',
+            fields: {},
+            ...(error.trim() === '' ? { synthesized: true } : {}),
+          },
+        });
       } else if (status !== 'pending' && status !== 'running') {
-        r.fail([...ppath, 'state', 'status'], `unknown tool state "${status}" (expected pending, running, completed or error)`);
+        r.fail(
+          [...ppath, 'state', 'status'],
+          `unknown tool state "${status}" (expected pending, running, completed or error)`,
+        );
       }
     }
   }

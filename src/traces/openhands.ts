@@ -14,7 +14,20 @@ import { normalisePath, readShell, shellOutcome, type ShellReading } from './she
 
 const SKIPPED = new Set(['agent_state_changed', 'change_agent_state', 'null', 'recall']);
 /** Fields of a legacy flattened event that are the event's, not the action's arguments. */
-const EVENT_FIELDS = new Set(['action', 'observation', 'id', 'timestamp', 'source', 'message', 'cause', 'tool_call_metadata', 'llm_metrics', 'timeout', 'content', 'extras']);
+const EVENT_FIELDS = new Set([
+  'action',
+  'observation',
+  'id',
+  'timestamp',
+  'source',
+  'message',
+  'cause',
+  'tool_call_metadata',
+  'llm_metrics',
+  'timeout',
+  'content',
+  'extras',
+]);
 
 interface Call {
   readonly name: string;
@@ -36,7 +49,11 @@ function readSelector(args: JsonObject): ReadSelector | undefined {
   const end = intOr(args['end']);
   if ((start === undefined || start <= 1) && (end === undefined || end === -1)) return undefined;
   const from = Math.max(1, start ?? 1);
-  return end !== undefined && end !== -1 ? (end >= from ? { kind: 'lines', from, to: end } : undefined) : { kind: 'lines', from };
+  return end !== undefined && end !== -1
+    ? end >= from
+      ? { kind: 'lines', from, to: end }
+      : undefined
+    : { kind: 'lines', from };
 }
 
 async function toolFor(action: string, args: JsonObject, callId: string): Promise<Call> {
@@ -48,31 +65,67 @@ async function toolFor(action: string, args: JsonObject, callId: string): Promis
   if (action === 'run') {
     const command = typeof args['command'] === 'string' ? args['command'] : '';
     const shell = await readShell(command);
-    return { name: shell.kind === 'read' ? 'shell.read' : 'shell.exec', sideEffect: shell.sideEffect, arguments: rest, callId, action, shell };
+    return {
+      name: shell.kind === 'read' ? 'shell.read' : 'shell.exec',
+      sideEffect: shell.sideEffect,
+      arguments: rest,
+      callId,
+      action,
+      shell,
+    };
   }
   if (action === 'read') {
     const selector = readSelector(args);
-    return { name: 'read', sideEffect: 'read-mutable', arguments: rest, callId, action, ...at, ...(selector ? { selector } : {}) };
+    return {
+      name: 'read',
+      sideEffect: 'read-mutable',
+      arguments: rest,
+      callId,
+      action,
+      ...at,
+      ...(selector ? { selector } : {}),
+    };
   }
-  if (action === 'edit' || action === 'write') return { name: action, sideEffect: 'non-idempotent', arguments: rest, callId, action, ...at };
-  if (action === 'browse' || action === 'browse_interactive') return { name: action, sideEffect: 'read-mutable', arguments: rest, callId, action };
-  if (action === 'run_ipython') return { name: 'ipython', sideEffect: 'non-idempotent', arguments: rest, callId, action };
+  if (action === 'edit' || action === 'write')
+    return { name: action, sideEffect: 'non-idempotent', arguments: rest, callId, action, ...at };
+  if (action === 'browse' || action === 'browse_interactive')
+    return { name: action, sideEffect: 'read-mutable', arguments: rest, callId, action };
+  if (action === 'run_ipython')
+    return { name: 'ipython', sideEffect: 'non-idempotent', arguments: rest, callId, action };
   return { name: action, sideEffect: 'non-idempotent', arguments: rest, callId, action };
 }
 
 /** What a call's text shows the model: its thought, then what it runs. */
 function callText(action: string, args: JsonObject, message: string): string {
   const thought = typeof args['thought'] === 'string' ? args['thought'] : '';
-  const shown = typeof args['command'] === 'string' && action === 'run' ? args['command']
-    : typeof args['code'] === 'string' ? args['code']
-      : message !== '' ? message : JSON.stringify(args);
+  const shown =
+    typeof args['command'] === 'string' && action === 'run'
+      ? args['command']
+      : typeof args['code'] === 'string'
+        ? args['code']
+        : message !== ''
+          ? message
+          : JSON.stringify(args);
   return thought ? `${thought}\n${shown}` : shown;
 }
 
-function observationStatus(observation: string, content: string, call: Call, exit: number | undefined): { status: Status; negative: boolean; running: boolean } {
+function observationStatus(
+  observation: string,
+  content: string,
+  call: Call,
+  exit: number | undefined,
+): { status: Status; negative: boolean; running: boolean } {
   if (observation === 'error') {
-    const line = content.split('\n').find((l) => l.trim() !== '' && l.trim() !== 'ERROR:')?.trim() ?? 'error';
-    return { status: { state: 'error', errorType: 'error-observation', message: line.slice(0, 200), fields: {} }, negative: false, running: false };
+    const line =
+      content
+        .split('\n')
+        .find((l) => l.trim() !== '' && l.trim() !== 'ERROR:')
+        ?.trim() ?? 'error';
+    return {
+      status: { state: 'error', errorType: 'error-observation', message: line.slice(0, 200), fields: {} },
+      negative: false,
+      running: false,
+    };
   }
   if (call.shell) {
     const o = shellOutcome(call.shell, exit, content);
@@ -80,11 +133,28 @@ function observationStatus(observation: string, content: string, call: Call, exi
   }
   if (call.action === 'edit' || call.action === 'write' || call.action === 'read') {
     const refusal = editorRefusal(content);
-    if (refusal) return { status: { state: 'error', errorType: call.action === 'read' ? 'read-failed' : 'edit-failed', message: refusal, fields: {} }, negative: false, running: false };
+    if (refusal)
+      return {
+        status: {
+          state: 'error',
+          errorType: call.action === 'read' ? 'read-failed' : 'edit-failed',
+          message: refusal,
+          fields: {},
+        },
+        negative: false,
+        running: false,
+      };
   }
   if (call.action === 'run_ipython') {
-    const tb = /Traceback \(most recent call last\)[\s\S]*?\n(\w+(?:\.\w+)*(?:Error|Exception)[^\n]*)/.exec(content) ?? /^(\w+(?:Error|Exception): [^\n]*)$/m.exec(content);
-    if (tb) return { status: { state: 'error', errorType: 'exception', message: tb[1]!.trim().slice(0, 200), fields: {} }, negative: false, running: false };
+    const tb =
+      /Traceback \(most recent call last\)[\s\S]*?\n(\w+(?:\.\w+)*(?:Error|Exception)[^\n]*)/.exec(content) ??
+      /^(\w+(?:Error|Exception): [^\n]*)$/m.exec(content);
+    if (tb)
+      return {
+        status: { state: 'error', errorType: 'exception', message: tb[1]!.trim().slice(0, 200), fields: {} },
+        negative: false,
+        running: false,
+      };
   }
   return { status: { state: 'ok' }, negative: false, running: false };
 }
@@ -92,14 +162,40 @@ function observationStatus(observation: string, content: string, call: Call, exi
 function sourceOf(call: Call, content: string): Source | undefined {
   const cut = clipped(content) ? { truncated: true } : {};
   if (call.action === 'read' && call.path) {
-    if (/^Here's the files and directories/.test(content)) return { identity: normalisePath(call.path), version: 'UNKNOWN', mutable: 'UNKNOWN', selector: { kind: 'listing', query: call.path, ...cut } };
+    if (/^Here's the files and directories/.test(content))
+      return {
+        identity: normalisePath(call.path),
+        version: 'UNKNOWN',
+        mutable: 'UNKNOWN',
+        selector: { kind: 'listing', query: call.path, ...cut },
+      };
     // The legacy read shows numbered lines: what it shows is what the selector states, when it states less than whole.
-    const shown = call.selector ? undefined : /^\[File: [^\n]*\(\d+ lines total\)\]/.test(content) ? shownLines(content) : undefined;
-    const selector: ReadSelector | undefined = call.selector ? { ...call.selector, ...cut } : shown && shown.from > 1 ? { kind: 'lines', ...shown } : clipped(content) ? { kind: 'whole', truncated: true } : undefined;
-    return { identity: normalisePath(call.path), version: 'UNKNOWN', mutable: 'UNKNOWN', ...(selector ? { selector } : {}) };
+    const shown = call.selector
+      ? undefined
+      : /^\[File: [^\n]*\(\d+ lines total\)\]/.test(content)
+        ? shownLines(content)
+        : undefined;
+    const selector: ReadSelector | undefined = call.selector
+      ? { ...call.selector, ...cut }
+      : shown && shown.from > 1
+        ? { kind: 'lines', ...shown }
+        : clipped(content)
+          ? { kind: 'whole', truncated: true }
+          : undefined;
+    return {
+      identity: normalisePath(call.path),
+      version: 'UNKNOWN',
+      mutable: 'UNKNOWN',
+      ...(selector ? { selector } : {}),
+    };
   }
   if (call.shell?.kind === 'read' && call.shell.path) {
-    return { identity: normalisePath(call.shell.path), version: 'UNKNOWN', mutable: 'UNKNOWN', ...(call.shell.selector ? { selector: call.shell.selector } : {}) };
+    return {
+      identity: normalisePath(call.shell.path),
+      version: 'UNKNOWN',
+      mutable: 'UNKNOWN',
+      ...(call.shell.selector ? { selector: call.shell.selector } : {}),
+    };
   }
   return undefined;
 }
@@ -133,13 +229,27 @@ export async function importOpenHands(root: Json, r: Reader, b: TraceBuilder): P
     if (typeof e['action'] === 'string') {
       const action = e['action'];
       if (SKIPPED.has(action)) continue;
-      const args: JsonObject = e['args'] === undefined
-        ? (legacy ? Object.fromEntries(Object.entries(e).filter(([k]) => !EVENT_FIELDS.has(k) || k === 'content')) : {})
-        : r.object(e['args'], [...path, 'args']);
-      const id = legacy ? i : typeof e['id'] === 'number' ? e['id'] : r.fail([...path, 'id'], 'expected the event id, a number');
-      const source = r.optString(e['source'], [...path, 'source']) ?? (legacy && action === 'message' && !modelActed ? 'user' : 'agent');
+      const args: JsonObject =
+        e['args'] === undefined
+          ? legacy
+            ? Object.fromEntries(Object.entries(e).filter(([k]) => !EVENT_FIELDS.has(k) || k === 'content'))
+            : {}
+          : r.object(e['args'], [...path, 'args']);
+      const id = legacy
+        ? i
+        : typeof e['id'] === 'number'
+          ? e['id']
+          : r.fail([...path, 'id'], 'expected the event id, a number');
+      const source =
+        r.optString(e['source'], [...path, 'source']) ??
+        (legacy && action === 'message' && !modelActed ? 'user' : 'agent');
       if (action === 'system') {
-        b.add({ origin: 'system', kind: 'instruction', content: r.string(args['content'] ?? e['message'] ?? '', [...path, 'args', 'content']), time });
+        b.add({
+          origin: 'system',
+          kind: 'instruction',
+          content: r.string(args['content'] ?? e['message'] ?? '', [...path, 'args', 'content']),
+          time,
+        });
         continue;
       }
       if (action === 'message') {
@@ -155,7 +265,10 @@ export async function importOpenHands(root: Json, r: Reader, b: TraceBuilder): P
       b.modelTurn();
       modelActed = true;
       if (action === 'think' || action === 'finish') {
-        const text = [args['thought'], args['final_thought'], message].find((t): t is string => typeof t === 'string' && t !== '') ?? '';
+        const text =
+          [args['thought'], args['final_thought'], message].find(
+            (t): t is string => typeof t === 'string' && t !== '',
+          ) ?? '';
         b.add({ origin: 'model', kind: 'reasoning', content: text, time });
         unanswered = undefined;
         continue;
@@ -164,8 +277,12 @@ export async function importOpenHands(root: Json, r: Reader, b: TraceBuilder): P
       calls.set(id, call);
       unanswered = call;
       b.add({
-        origin: 'model', kind: 'tool-call', content: callText(action, args, message), time,
-        tool: { name: call.name, sideEffect: call.sideEffect, arguments: call.arguments, callId: call.callId }, effects: effectsOf(call),
+        origin: 'model',
+        kind: 'tool-call',
+        content: callText(action, args, message),
+        time,
+        tool: { name: call.name, sideEffect: call.sideEffect, arguments: call.arguments, callId: call.callId },
+        effects: effectsOf(call),
       });
     } else if (typeof e['observation'] === 'string') {
       const observation = e['observation'];
@@ -183,19 +300,28 @@ export async function importOpenHands(root: Json, r: Reader, b: TraceBuilder): P
         b.add({ origin: 'system', kind: 'instruction', content, time });
         continue;
       }
-      const extras = e['extras'] === undefined || e['extras'] === null ? {} : r.object(e['extras'], [...path, 'extras']);
-      const metadata = extras['metadata'] && typeof extras['metadata'] === 'object' && !Array.isArray(extras['metadata']) ? (extras['metadata'] as JsonObject) : {};
+      const extras =
+        e['extras'] === undefined || e['extras'] === null ? {} : r.object(e['extras'], [...path, 'extras']);
+      const metadata =
+        extras['metadata'] && typeof extras['metadata'] === 'object' && !Array.isArray(extras['metadata'])
+          ? (extras['metadata'] as JsonObject)
+          : {};
       const exit = intOr(metadata['exit_code']) ?? intOr(extras['exit_code']) ?? intOr(e['exit_code']);
       const { status, negative, running } = observationStatus(observation, content, call, exit);
       // A read that failed showed nothing of its source.
       const src = status.state === 'ok' ? sourceOf(call, content) : undefined;
       b.settleEffects(call.callId, running ? 'unknown' : status.state === 'ok' ? 'succeeded' : 'failed');
       b.add({
-        origin: 'environment', kind: 'tool-result', content, time,
+        origin: 'environment',
+        kind: 'tool-result',
+        content,
+        time,
         tool: { name: call.name, sideEffect: call.sideEffect, arguments: call.arguments, callId: call.callId },
-        status, ...(src ? { source: src } : {}),
+        status,
+        ...(src ? { source: src } : {}),
         // A command still running showed a moment of its output, not its result.
-        negativeResult: negative, transientState: running || !!call.shell?.transient,
+        negativeResult: negative,
+        transientState: running || !!call.shell?.transient,
       });
     }
   }

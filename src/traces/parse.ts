@@ -23,7 +23,9 @@ function offsetOf(err: Error, text: string): number {
 
 /** V8's reason, without the snippet of input it sometimes quotes (which could be a secret not yet redacted). */
 function detail(err: Error, text: string, offset: number): string {
-  const reason = err.message.split(/ in JSON at position| \(line \d+|,\s*(?:\.\.\.)?"/)[0]!.replace(/^Unexpected end of JSON input$/, 'unexpected end of input');
+  const reason = err.message
+    .split(/ in JSON at position| \(line \d+|,\s*(?:\.\.\.)?"/)[0]!
+    .replace(/^Unexpected end of JSON input$/, 'unexpected end of input');
   const atEnd = text.slice(offset).trim() === '';
   return `${reason || 'invalid JSON'}${atEnd ? '; the text ends before the JSON does: truncated?' : ''}`;
 }
@@ -34,9 +36,16 @@ function detail(err: Error, text: string, offset: number): string {
  */
 function firstError(text: string): number {
   let i = 0;
-  const ws = () => { while (i < text.length && ' \t\n\r'.includes(text[i]!)) i++; };
-  const fail = (): never => { throw i; };
-  const lit = (word: string) => { if (text.startsWith(word, i)) i += word.length; else fail(); };
+  const ws = () => {
+    while (i < text.length && ' \t\n\r'.includes(text[i]!)) i++;
+  };
+  const fail = (): never => {
+    throw i;
+  };
+  const lit = (word: string) => {
+    if (text.startsWith(word, i)) i += word.length;
+    else fail();
+  };
   const str = () => {
     i++;
     while (i < text.length && text[i] !== '"') {
@@ -51,23 +60,50 @@ function firstError(text: string): number {
     ws();
     const c = text[i];
     if (c === '{') {
-      i++; ws();
-      if (text[i] === '}') { i++; return; }
+      i++;
+      ws();
+      if (text[i] === '}') {
+        i++;
+        return;
+      }
       for (;;) {
-        ws(); if (text[i] !== '"') fail(); str(); ws();
-        if (text[i] !== ':') fail(); i++; value(); ws();
-        if (text[i] === ',') { i++; continue; }
-        if (text[i] === '}') { i++; return; }
+        ws();
+        if (text[i] !== '"') fail();
+        str();
+        ws();
+        if (text[i] !== ':') fail();
+        i++;
+        value();
+        ws();
+        if (text[i] === ',') {
+          i++;
+          continue;
+        }
+        if (text[i] === '}') {
+          i++;
+          return;
+        }
         fail();
       }
     }
     if (c === '[') {
-      i++; ws();
-      if (text[i] === ']') { i++; return; }
+      i++;
+      ws();
+      if (text[i] === ']') {
+        i++;
+        return;
+      }
       for (;;) {
-        value(); ws();
-        if (text[i] === ',') { i++; continue; }
-        if (text[i] === ']') { i++; return; }
+        value();
+        ws();
+        if (text[i] === ',') {
+          i++;
+          continue;
+        }
+        if (text[i] === ']') {
+          i++;
+          return;
+        }
         fail();
       }
     }
@@ -80,7 +116,8 @@ function firstError(text: string): number {
     i += m![0].length;
   };
   try {
-    value(); ws();
+    value();
+    ws();
     return i;
   } catch (at) {
     return Math.min(typeof at === 'number' ? at : i, text.length);
@@ -97,7 +134,8 @@ export function parseTrace(text: string, file: string): Parsed {
   const lines = stripped.split('\n');
   const first = lines[0]?.trim() ?? '';
   const nonEmpty = lines.filter((l) => l.trim() !== '').length;
-  const firstIsObject = file.endsWith('.jsonl') || (first.startsWith('{') && first.endsWith('}') && nonEmpty > 1 && isJson(first));
+  const firstIsObject =
+    file.endsWith('.jsonl') || (first.startsWith('{') && first.endsWith('}') && nonEmpty > 1 && isJson(first));
   if (!firstIsObject || file.endsWith('.json') || file.endsWith('.traj')) {
     try {
       return { kind: 'json', value: JSON.parse(stripped) as Json };
@@ -115,7 +153,10 @@ export function parseTrace(text: string, file: string): Parsed {
       out.push({ line: i + 1, value: JSON.parse(raw) as Json });
     } catch (err) {
       const last = i === lines.length - 1 || lines.slice(i + 1).every((l) => l.trim() === '');
-      const why = detail(err as Error, raw, offsetOf(err as Error, raw)).replace(/; the text ends before the JSON does: truncated\?$/, '');
+      const why = detail(err as Error, raw, offsetOf(err as Error, raw)).replace(
+        /; the text ends before the JSON does: truncated\?$/,
+        '',
+      );
       throw input('PL_TRACE_JSONL', file, i + 1, last ? `${why}; the last line looks truncated` : why);
     }
   });
@@ -133,20 +174,32 @@ function isJson(text: string): boolean {
 
 /** A JSON path in the usual $.a[0].b notation. */
 export function jsonPath(path: readonly (string | number)[]): string {
-  return path.reduce<string>((acc, k) => (typeof k === 'number' ? `${acc}[${k}]` : /^[A-Za-z_$][\w$]*$/.test(k) ? `${acc}.${k}` : `${acc}[${JSON.stringify(k)}]`), '$');
+  return path.reduce<string>(
+    (acc, k) =>
+      typeof k === 'number'
+        ? `${acc}[${k}]`
+        : /^[A-Za-z_$][\w$]*$/.test(k)
+          ? `${acc}.${k}`
+          : `${acc}[${JSON.stringify(k)}]`,
+    '$',
+  );
 }
 
 export type JsonObject = { [key: string]: Json };
 
 /** An optional nested object of a record (`extra`, `metadata`, `toolUseResult`): the object, or nothing. */
-export const objectOr = (v: Json | undefined): JsonObject | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as JsonObject) : undefined);
+export const objectOr = (v: Json | undefined): JsonObject | undefined =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as JsonObject) : undefined;
 
 /** An integer field as recorded, or nothing (a line number, an exit code, an offset). */
 export const intOr = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) ? v : undefined);
 
 /** Typed reads of a parsed record whose failures name the file and the JSON path (or line) of the bad value. */
 export class Reader {
-  constructor(readonly file: string, private readonly prefix: string = '') {}
+  constructor(
+    readonly file: string,
+    private readonly prefix: string = '',
+  ) {}
 
   fail(path: readonly (string | number)[], problem: string): never {
     throw input('PL_TRACE_SHAPE', this.file, `${this.prefix}${jsonPath(path)}`, problem);
@@ -158,7 +211,8 @@ export class Reader {
   }
 
   object(v: Json | undefined, path: readonly (string | number)[]): JsonObject {
-    if (v === null || typeof v !== 'object' || Array.isArray(v)) this.fail(path, `expected an object, found ${kindOf(v)}`);
+    if (v === null || typeof v !== 'object' || Array.isArray(v))
+      this.fail(path, `expected an object, found ${kindOf(v)}`);
     return v as JsonObject;
   }
 

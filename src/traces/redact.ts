@@ -12,8 +12,20 @@ import { creator as recommended } from '@secretlint/secretlint-rule-preset-recom
 import type { Json } from './parse.js';
 
 export const REDACTION_KINDS = [
-  'private-key', 'anthropic-key', 'openai-key', 'github-token', 'aws-access-key', 'aws-secret-key', 'slack-token',
-  'google-api-key', 'jwt', 'bearer-token', 'url-password', 'basic-auth', 'secret-assignment', 'vendor-token',
+  'private-key',
+  'anthropic-key',
+  'openai-key',
+  'github-token',
+  'aws-access-key',
+  'aws-secret-key',
+  'slack-token',
+  'google-api-key',
+  'jwt',
+  'bearer-token',
+  'url-password',
+  'basic-auth',
+  'secret-assignment',
+  'vendor-token',
 ] as const;
 export type RedactionKind = (typeof REDACTION_KINDS)[number];
 
@@ -44,13 +56,27 @@ export class SecretNumbering {
 // "key" after one of KEY_QUALIFIERS: DB_PASSWORD, apiKey, AWS_SECRET_ACCESS_KEY, csrf-token. Judging the last word
 // keeps token_count, password_reset_url, secret_santa and max_tokens out.
 const SECRET_WORDS = new Set(['password', 'passwd', 'pwd', 'pass', 'passphrase', 'secret', 'token', 'apikey']);
-const KEY_QUALIFIERS = new Set(['api', 'access', 'secret', 'private', 'signing', 'encryption', 'client', 'master', 'auth']);
+const KEY_QUALIFIERS = new Set([
+  'api',
+  'access',
+  'secret',
+  'private',
+  'signing',
+  'encryption',
+  'client',
+  'master',
+  'auth',
+]);
 
 /** Words that name a secret also when glued to a prefix: PGPASSWORD, MYSQLPASSWD, CSRFTOKEN, VAULTSECRET. */
 const GLUED = /^[a-z0-9]+(password|passwd|passphrase|secret|token|apikey)$/;
 
 export function isSecretName(key: string): boolean {
-  const words = key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase().split(/[_.-]+/).filter((w) => w !== '');
+  const words = key
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .split(/[_.-]+/)
+    .filter((w) => w !== '');
   const last = words[words.length - 1];
   if (last === undefined) return false;
   if (SECRET_WORDS.has(last) || GLUED.test(last)) return true;
@@ -59,7 +85,9 @@ export function isSecretName(key: string): boolean {
 
 /** A value that is not itself a secret: a reference ($VAR, ${VAR}, <placeholder>, {{ template }}), a literal, a marker. */
 function isPlaceholder(value: string): boolean {
-  return value === '' || /^(\$|<|%|\{\{|\[REDACTED:)/.test(value) || /^(null|none|nil|true|false|undefined)$/i.test(value);
+  return (
+    value === '' || /^(\$|<|%|\{\{|\[REDACTED:)/.test(value) || /^(null|none|nil|true|false|undefined)$/i.test(value)
+  );
 }
 
 interface Pattern {
@@ -89,13 +117,24 @@ const NL = '(?:\\r?\\n|\\\\n)';
 const PATTERNS: readonly Pattern[] = [
   // PEM, OpenSSH and PGP armour: through the END line when there is one; without it (output cut short), through
   // every following line that looks like key material (base64, an armour header, a checksum).
-  { kind: 'private-key', re: new RegExp(`-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----(?:[\\s\\S]*?-----END \\1-----|(?:${NL}(?:[A-Za-z-]+: [^\\n]*|[A-Za-z0-9+/=]*)(?=${NL}|$))*)`, 'dg'), group: 0 },
+  {
+    kind: 'private-key',
+    re: new RegExp(
+      `-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----(?:[\\s\\S]*?-----END \\1-----|(?:${NL}(?:[A-Za-z-]+: [^\\n]*|[A-Za-z0-9+/=]*)(?=${NL}|$))*)`,
+      'dg',
+    ),
+    group: 0,
+  },
   { kind: 'anthropic-key', re: /\bsk-ant-[A-Za-z0-9_-]{20,}/dg, group: 0 },
   { kind: 'openai-key', re: /\bsk-(?:proj-|svcacct-)?[A-Za-z0-9_-]{20,}/dg, group: 0 },
   { kind: 'github-token', re: /\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})/dg, group: 0 },
   { kind: 'aws-access-key', re: /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[0-9A-Z]{16}\b/dg, group: 0 },
   // The secret half of an AWS key pair in any of its config forms (INI, env, JSON, YAML), spaces around = allowed.
-  { kind: 'aws-secret-key', re: /\baws_?secret_?(?:access_?)?key["']?\s*[:=]\s*["']?([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/dgi, group: 1 },
+  {
+    kind: 'aws-secret-key',
+    re: /\baws_?secret_?(?:access_?)?key["']?\s*[:=]\s*["']?([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/dgi,
+    group: 1,
+  },
   // A JSON Web Token anywhere (a cookie, a header, a log line): header and payload are base64url JSON objects.
   { kind: 'jwt', re: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/dg, group: 0 },
   { kind: 'slack-token', re: /\bxox[abposr]-[A-Za-z0-9-]{10,}/dg, group: 0 },
@@ -104,20 +143,52 @@ const PATTERNS: readonly Pattern[] = [
   { kind: 'url-password', re: /\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@'"]+:([^\s@/'"]+)@/dgi, group: 1 },
   // An HTTP header (curl -H, a request dump, a JSON headers object): only after "Authorization", so the word
   // "Basic" in prose is left alone.
-  { kind: 'basic-auth', re: /\bAuthorization["']?[ \t]*[:=][ \t]*["']?Basic[ \t]+([A-Za-z0-9+/]{4,}={0,2})/dgi, group: 1 },
+  {
+    kind: 'basic-auth',
+    re: /\bAuthorization["']?[ \t]*[:=][ \t]*["']?Basic[ \t]+([A-Za-z0-9+/]{4,}={0,2})/dgi,
+    group: 1,
+  },
   // "password": "..." or 'token': '...' (JSON, Python dicts), anywhere in a line.
-  { kind: 'secret-assignment', re: new RegExp(`(["'])${KEY}\\1[ \\t]*:[ \\t]*(["'])${quoted(3)}`, 'dg'), group: 4, key: 2 },
+  {
+    kind: 'secret-assignment',
+    re: new RegExp(`(["'])${KEY}\\1[ \\t]*:[ \\t]*(["'])${quoted(3)}`, 'dg'),
+    group: 4,
+    key: 2,
+  },
   // KEY=value (env files, shell, export, ini, query strings) with nothing around "="; with spaces, only a quoted
   // value, since code such as `token = getToken()` assigns no secret.
   { kind: 'secret-assignment', re: new RegExp(`(?<![\\w.$-])${KEY}=(?!=)${value(2)}`, 'dg'), group: 0, key: 1 },
-  { kind: 'secret-assignment', re: new RegExp(`(?<![\\w.$-])${KEY}[ \\t]+=[ \\t]*(["'])${quoted(2)}`, 'dg'), group: 3, key: 1 },
+  {
+    kind: 'secret-assignment',
+    re: new RegExp(`(?<![\\w.$-])${KEY}[ \\t]+=[ \\t]*(["'])${quoted(2)}`, 'dg'),
+    group: 3,
+    key: 1,
+  },
   // key = value as a whole line (INI, TOML, .pgpass-style config), spaces allowed, when the value looks like a
   // credential (no spaces, brackets or calls, and a digit in it): `token = getToken()` and `secret = None` stay.
-  { kind: 'secret-assignment', re: new RegExp(`^[ \\t]*${KEY}[ \\t]*=[ \\t]*([A-Za-z0-9+/=_~!@#%^*.-]*[0-9][A-Za-z0-9+/=_~!@#%^*.-]*)[ \\t]*$`, 'dgm'), group: 2, key: 1 },
+  {
+    kind: 'secret-assignment',
+    re: new RegExp(
+      `^[ \\t]*${KEY}[ \\t]*=[ \\t]*([A-Za-z0-9+/=_~!@#%^*.-]*[0-9][A-Za-z0-9+/=_~!@#%^*.-]*)[ \\t]*$`,
+      'dgm',
+    ),
+    group: 2,
+    key: 1,
+  },
   // key: value at the start of a line (YAML, HTTP headers such as X-Api-Key), up to the end of the line or a comment.
-  { kind: 'secret-assignment', re: new RegExp(`^[ \\t]*(?:-[ \\t]+)?${KEY}:[ \\t]+${value(2, '[^\\s#"\'][^\\n#]*?(?=[ \\t]*(?:#|$))')}`, 'dgm'), group: 0, key: 1 },
+  {
+    kind: 'secret-assignment',
+    re: new RegExp(`^[ \\t]*(?:-[ \\t]+)?${KEY}:[ \\t]+${value(2, '[^\\s#"\'][^\\n#]*?(?=[ \\t]*(?:#|$))')}`, 'dgm'),
+    group: 0,
+    key: 1,
+  },
   // --password X, --api-key=X on a command line.
-  { kind: 'secret-assignment', re: new RegExp(`(?<![\\w-])--${KEY}(?:=|[ \\t]+)(?!-)${value(2)}`, 'dg'), group: 0, key: 1 },
+  {
+    kind: 'secret-assignment',
+    re: new RegExp(`(?<![\\w-])--${KEY}(?:=|[ \\t]+)(?!-)${value(2)}`, 'dg'),
+    group: 0,
+    key: 1,
+  },
 ];
 
 export type RedactionCounts = Record<RedactionKind, number>;
@@ -189,7 +260,11 @@ function redactOwn(value: Json, counts: RedactionCounts, numbering: SecretNumber
 function strings(value: Json, into: string[]): void {
   if (typeof value === 'string') into.push(value);
   else if (Array.isArray(value)) for (const v of value) strings(v, into);
-  else if (value !== null && typeof value === 'object') for (const [k, v] of Object.entries(value)) { into.push(k); strings(v, into); }
+  else if (value !== null && typeof value === 'object')
+    for (const [k, v] of Object.entries(value)) {
+      into.push(k);
+      strings(v, into);
+    }
 }
 
 function rebuild(value: Json, next: () => string): Json {
@@ -209,36 +284,67 @@ function rebuild(value: Json, next: () => string): Json {
 /** Which of this module's kinds a secretlint finding is; a vendor format this module does not name is a vendor token. */
 function kindOf(ruleId: string, messageId: string): RedactionKind {
   const rule = ruleId.replace(/^@secretlint\/secretlint-rule-/, '');
-  if (rule === 'aws') return /secret/i.test(messageId) ? 'aws-secret-key' : /accesskey/i.test(messageId) ? 'aws-access-key' : 'vendor-token';
+  if (rule === 'aws')
+    return /secret/i.test(messageId)
+      ? 'aws-secret-key'
+      : /accesskey/i.test(messageId)
+        ? 'aws-access-key'
+        : 'vendor-token';
   const known: Record<string, RedactionKind> = {
-    privatekey: 'private-key', gcp: 'private-key', github: 'github-token', anthropic: 'anthropic-key', openai: 'openai-key',
-    slack: 'slack-token', basicauth: 'basic-auth', 'database-connection-string': 'url-password',
+    privatekey: 'private-key',
+    gcp: 'private-key',
+    github: 'github-token',
+    anthropic: 'anthropic-key',
+    openai: 'openai-key',
+    slack: 'slack-token',
+    basicauth: 'basic-auth',
+    'database-connection-string': 'url-password',
   };
   return known[rule] ?? 'vendor-token';
 }
 
 // The preset's comment filter would let a recorded `secretlint-disable` comment switch detection off: it is disabled.
 const CONFIG = {
-  rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: recommended, rules: [{ id: '@secretlint/secretlint-rule-filter-comments', disabled: true }] }],
+  rules: [
+    {
+      id: '@secretlint/secretlint-rule-preset-recommend',
+      rule: recommended,
+      rules: [{ id: '@secretlint/secretlint-rule-filter-comments', disabled: true }],
+    },
+  ],
 };
 /** Between two strings of one record: no rule's match can run across it. */
 const SEPARATOR = '\n\u0000\u0000\n';
 
 /** secretlint's recommended rules over a list of strings at once (one lint per record, not per string). */
-async function redactMaintained(texts: readonly string[], counts: RedactionCounts, numbering: SecretNumbering): Promise<string[]> {
+async function redactMaintained(
+  texts: readonly string[],
+  counts: RedactionCounts,
+  numbering: SecretNumbering,
+): Promise<string[]> {
   const starts: number[] = [];
   let at = 0;
-  for (const t of texts) { starts.push(at); at += t.length + SEPARATOR.length; }
+  for (const t of texts) {
+    starts.push(at);
+    at += t.length + SEPARATOR.length;
+  }
   const content = texts.join(SEPARATOR);
   if (content.trim() === '') return [...texts];
-  const result = await lintSource({ source: { content, filePath: 'record.txt', ext: '.txt', contentType: 'text' }, options: { config: CONFIG, noPhysicFilePath: true } });
+  const result = await lintSource({
+    source: { content, filePath: 'record.txt', ext: '.txt', contentType: 'text' },
+    options: { config: CONFIG, noPhysicFilePath: true },
+  });
   const cuts = new Map<number, { from: number; to: number; kind: RedactionKind }[]>();
   for (const m of result.messages) {
     const [from, to] = m.range;
     // The string the finding starts in; a finding is cut at that string's end.
     let lo = 0;
     let hi = starts.length - 1;
-    while (lo < hi) { const mid = (lo + hi + 1) >> 1; if (starts[mid]! <= from) lo = mid; else hi = mid - 1; }
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= from) lo = mid;
+      else hi = mid - 1;
+    }
     const local = from - starts[lo]!;
     const end = Math.min(to - starts[lo]!, texts[lo]!.length);
     const found = texts[lo]!.slice(local, end);

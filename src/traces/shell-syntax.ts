@@ -39,7 +39,9 @@ export interface ShellScript {
   readonly unmodelled: readonly string[];
 }
 
-export type ShellParse = { readonly ok: true; readonly script: ShellScript } | { readonly ok: false; readonly error: string };
+export type ShellParse =
+  | { readonly ok: true; readonly script: ShellScript }
+  | { readonly ok: false; readonly error: string };
 
 const RESERVED = new Set(['if', 'then', 'elif', 'else', 'fi', 'do', 'done', 'while', 'until', '{', '}', '!', 'time']);
 
@@ -59,9 +61,19 @@ function lex(text: string): Token[] {
     let depth = 0;
     for (let j = start; j < n; j++) {
       const c = text[j]!;
-      if (c === '\\') { j++; continue; }
-      if (c === "'") { j = text.indexOf("'", j + 1); if (j < 0) return n; continue; }
-      if (c === '"') { j = endOfDouble(j); continue; }
+      if (c === '\\') {
+        j++;
+        continue;
+      }
+      if (c === "'") {
+        j = text.indexOf("'", j + 1);
+        if (j < 0) return n;
+        continue;
+      }
+      if (c === '"') {
+        j = endOfDouble(j);
+        continue;
+      }
       if (c === '(') depth++;
       else if (c === ')' && --depth === 0) return j;
     }
@@ -70,15 +82,24 @@ function lex(text: string): Token[] {
   const endOfDouble = (start: number): number => {
     for (let j = start + 1; j < n; j++) {
       const c = text[j]!;
-      if (c === '\\') { j++; continue; }
-      if (c === '$' && text[j + 1] === '(') { j = closing(j + 1); continue; }
+      if (c === '\\') {
+        j++;
+        continue;
+      }
+      if (c === '$' && text[j + 1] === '(') {
+        j = closing(j + 1);
+        continue;
+      }
       if (c === '"') return j;
     }
     return n;
   };
   while (i < n) {
     const c = text[i]!;
-    if (c === ' ' || c === '\t') { i++; continue; }
+    if (c === ' ' || c === '\t') {
+      i++;
+      continue;
+    }
     if (c === '\n') {
       out.push({ t: 'op', op: ';' });
       i++;
@@ -124,7 +145,11 @@ function lex(text: string): Token[] {
         }
         break;
       }
-      if (ch === '\\') { value += text[i + 1] ?? ''; i += 2; continue; }
+      if (ch === '\\') {
+        value += text[i + 1] ?? '';
+        i += 2;
+        continue;
+      }
       if (ch === "'") {
         const end = text.indexOf("'", i + 1);
         value += text.slice(i + 1, end < 0 ? n : end);
@@ -134,7 +159,8 @@ function lex(text: string): Token[] {
       if (ch === '"') {
         const end = endOfDouble(i);
         const inner = text.slice(i + 1, end);
-        for (const m of inner.matchAll(/\$\(/g)) subs.push(text.slice(i + 1 + m.index + 2, closing(i + 1 + m.index + 1)));
+        for (const m of inner.matchAll(/\$\(/g))
+          subs.push(text.slice(i + 1 + m.index + 2, closing(i + 1 + m.index + 1)));
         if (/\$[\w{(@*#?!$-]|`/.test(inner)) literal = false;
         value += inner.replace(/\\(["\\$`])/g, '$1');
         i = end + 1;
@@ -160,7 +186,12 @@ function lex(text: string): Token[] {
   return out;
 }
 
-function build(text: string, substituted: boolean, startCwd: string | undefined, into: { commands: SimpleCommand[]; unmodelled: Set<string> }): void {
+function build(
+  text: string,
+  substituted: boolean,
+  startCwd: string | undefined,
+  into: { commands: SimpleCommand[]; unmodelled: Set<string> },
+): void {
   const tokens = lex(text);
   const cwds: (string | undefined)[] = [];
   let cwd = startCwd;
@@ -187,8 +218,18 @@ function build(text: string, substituted: boolean, startCwd: string | undefined,
       if (skipping) continue;
       const atStart = words.length === 0;
       if (atStart && RESERVED.has(tok.word.value) && tok.word.literal) continue;
-      if (atStart && tok.word.value === 'for') { skipping = true; continue; }
-      if (atStart && (tok.word.value === 'case' || tok.word.value === 'select' || tok.word.value === 'function' || tok.word.value === 'coproc')) into.unmodelled.add(tok.word.value);
+      if (atStart && tok.word.value === 'for') {
+        skipping = true;
+        continue;
+      }
+      if (
+        atStart &&
+        (tok.word.value === 'case' ||
+          tok.word.value === 'select' ||
+          tok.word.value === 'function' ||
+          tok.word.value === 'coproc')
+      )
+        into.unmodelled.add(tok.word.value);
       if (atStart && tok.word.value === '[[') {
         // A conditional expression: its `<`, `>`, `&&` are comparisons, not redirections or lists.
         const parts: Word[] = [tok.word];
@@ -215,17 +256,26 @@ function build(text: string, substituted: boolean, startCwd: string | undefined,
         flush(false);
         continue;
       }
-      if (op === '(' && tokens[k + 1]?.t === 'op' && (tokens[k + 1] as { op: string }).op === '(') into.unmodelled.add('arithmetic command');
+      if (op === '(' && tokens[k + 1]?.t === 'op' && (tokens[k + 1] as { op: string }).op === '(')
+        into.unmodelled.add('arithmetic command');
       if (op === ';;') into.unmodelled.add('case');
-      if (skipping && (op === ';' || op === '&')) { skipping = false; continue; }
+      if (skipping && (op === ';' || op === '&')) {
+        skipping = false;
+        continue;
+      }
       flush(op === '|' || op === '|&');
-      if (op === '(') { groups.push(into.commands.length); cwds.push(cwd); }
+      if (op === '(') {
+        groups.push(into.commands.length);
+        cwds.push(cwd);
+      }
       if (op === ')') {
         const start = groups.pop() ?? 0;
         cwd = cwds.pop();
         const after = tokens[k + 1];
         const pipes = after?.t === 'op' && (after.op === '|' || after.op === '|&');
-        if (pipes) for (let j = start; j < into.commands.length; j++) into.commands[j] = { ...into.commands[j]!, pipedOut: true };
+        if (pipes)
+          for (let j = start; j < into.commands.length; j++)
+            into.commands[j] = { ...into.commands[j]!, pipedOut: true };
         // Redirections after `)` apply to the whole group: recorded as a command of their own.
         while (tokens[k + 1]?.t === 'redir' && tokens[k + 2]?.t === 'word') {
           redirects.push({ op: (tokens[k + 1] as { op: string }).op, target: (tokens[k + 2] as { word: Word }).word });

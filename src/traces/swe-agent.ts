@@ -13,9 +13,18 @@ import { normalisePath, readShell, type ShellReading } from './shell.js';
 
 /** SWE-agent's own commands and what each does to the world. */
 const COMMANDS: Record<string, 'read' | 'search' | 'write' | 'submit'> = {
-  open: 'read', goto: 'read', scroll_up: 'read', scroll_down: 'read',
-  search_dir: 'search', search_file: 'search', find_file: 'search',
-  edit: 'write', create: 'write', insert: 'write', append: 'write', submit: 'submit',
+  open: 'read',
+  goto: 'read',
+  scroll_up: 'read',
+  scroll_down: 'read',
+  search_dir: 'search',
+  search_file: 'search',
+  find_file: 'search',
+  edit: 'write',
+  create: 'write',
+  insert: 'write',
+  append: 'write',
+  submit: 'submit',
 };
 
 interface Call {
@@ -41,7 +50,13 @@ function footer(text: string): { openFile?: string; cwd?: string } {
 function observedStatus(text: string, call: Call): Status {
   if (call.own === 'write' || call.editor) {
     const refusal = editorRefusal(text);
-    if (refusal) return { state: 'error', errorType: /syntax error/.test(refusal) ? 'edit-rejected' : 'edit-failed', message: refusal, fields: {} };
+    if (refusal)
+      return {
+        state: 'error',
+        errorType: /syntax error/.test(refusal) ? 'edit-rejected' : 'edit-failed',
+        message: refusal,
+        fields: {},
+      };
   }
   const tb = /Traceback \(most recent call last\):[\s\S]*?\n(\w+(?:\.\w+)*(?:Error|Exception)[^\n]*)/.exec(text);
   if (tb) return { state: 'error', errorType: 'traceback', message: tb[1]!.trim().slice(0, 200), fields: {} };
@@ -57,10 +72,13 @@ function observedStatus(text: string, call: Call): Status {
 /** Text of a history message: a string, or (1.x with prompt caching) a list of `{type: "text", text}` blocks. */
 function messageText(r: Reader, v: Json | undefined, path: (string | number)[]): string {
   if (typeof v === 'string') return v;
-  return r.array(v, path).map((b, i) => {
-    const o = r.object(b, [...path, i]);
-    return typeof o['text'] === 'string' ? o['text'] : '';
-  }).join('');
+  return r
+    .array(v, path)
+    .map((b, i) => {
+      const o = r.object(b, [...path, i]);
+      return typeof o['text'] === 'string' ? o['text'] : '';
+    })
+    .join('');
 }
 
 function parseArguments(raw: Json | undefined): Record<string, unknown> | undefined {
@@ -74,52 +92,110 @@ function parseArguments(raw: Json | undefined): Record<string, unknown> | undefi
   }
 }
 
-async function makeCall(action: string, callId: string, fnName: string | undefined, fnArgs: Record<string, unknown> | undefined): Promise<Call> {
+async function makeCall(
+  action: string,
+  callId: string,
+  fnName: string | undefined,
+  fnArgs: Record<string, unknown> | undefined,
+): Promise<Call> {
   const word = fnName ?? action.split(/\s+/)[0] ?? '';
   if (word === 'str_replace_editor' && fnArgs) {
     const editor = editorCall(fnArgs);
-    return { name: word, sideEffect: editor.kind === 'read' ? 'read-mutable' : 'non-idempotent', args: fnArgs, callId, action, editor };
+    return {
+      name: word,
+      sideEffect: editor.kind === 'read' ? 'read-mutable' : 'non-idempotent',
+      args: fnArgs,
+      callId,
+      action,
+      editor,
+    };
   }
   const own = COMMANDS[word];
-  if (own) return { name: word, sideEffect: own === 'read' || own === 'search' ? 'read-mutable' : 'non-idempotent', args: fnArgs ?? { action }, callId, action, own };
+  if (own)
+    return {
+      name: word,
+      sideEffect: own === 'read' || own === 'search' ? 'read-mutable' : 'non-idempotent',
+      args: fnArgs ?? { action },
+      callId,
+      action,
+      own,
+    };
   const command = fnArgs && typeof fnArgs['command'] === 'string' ? fnArgs['command'] : action;
   const shell = await readShell(command);
-  return { name: shell.kind === 'read' ? 'shell.read' : 'shell.exec', sideEffect: shell.sideEffect, args: fnArgs ?? { action }, callId, action: command, shell };
+  return {
+    name: shell.kind === 'read' ? 'shell.read' : 'shell.exec',
+    sideEffect: shell.sideEffect,
+    args: fnArgs ?? { action },
+    callId,
+    action: command,
+    shell,
+  };
 }
 
 /** The file a call changes, from its arguments or the window state. */
 function effectOf(call: Call, cwd: string | undefined, openFile: string | undefined): string[] {
-  if (call.editor) return call.editor.kind === 'write' && call.editor.path ? [normalisePath(call.editor.path, cwd)] : [];
+  if (call.editor)
+    return call.editor.kind === 'write' && call.editor.path ? [normalisePath(call.editor.path, cwd)] : [];
   if (call.own === 'write') {
     // `create` names its file; every other edit command changes the file open in the window.
-    const created = call.name !== 'create' ? undefined
-      : typeof call.args['filename'] === 'string' ? call.args['filename'] : call.action.split(/\s+/)[1]?.replace(/^["']|["']$/g, '');
+    const created =
+      call.name !== 'create'
+        ? undefined
+        : typeof call.args['filename'] === 'string'
+          ? call.args['filename']
+          : call.action.split(/\s+/)[1]?.replace(/^["']|["']$/g, '');
     return [created ? normalisePath(created, cwd) : openFile].filter((x): x is string => !!x);
   }
   return call.shell ? call.shell.writes.map((w) => normalisePath(w, cwd)) : [];
 }
 
 /** What the observation shows of a file: its window's lines (structured), cut short when the editor clipped it. */
-function sourceOf(call: Call, content: string, cwd: string | undefined, openFile: string | undefined): Source | undefined {
+function sourceOf(
+  call: Call,
+  content: string,
+  cwd: string | undefined,
+  openFile: string | undefined,
+): Source | undefined {
   const lines = shownLines(content);
   const window = windowFile(content);
   const truncated = clipped(content) ? { truncated: true } : {};
   if (call.editor?.kind === 'read' && call.editor.path && /^Here's the files and directories/.test(content)) {
-    return { identity: normalisePath(call.editor.path, cwd), version: 'UNKNOWN', mutable: 'UNKNOWN', selector: { kind: 'listing', query: call.editor.path, ...truncated } };
+    return {
+      identity: normalisePath(call.editor.path, cwd),
+      version: 'UNKNOWN',
+      mutable: 'UNKNOWN',
+      selector: { kind: 'listing', query: call.editor.path, ...truncated },
+    };
   }
   if (call.editor?.kind === 'read' && call.editor.path) {
-    const selector: ReadSelector | undefined = call.editor.selector ? { ...call.editor.selector, ...truncated } : clipped(content) ? { kind: 'whole', truncated: true } : undefined;
-    return { identity: normalisePath(call.editor.path, cwd), version: 'UNKNOWN', mutable: 'UNKNOWN', ...(selector ? { selector } : {}) };
+    const selector: ReadSelector | undefined = call.editor.selector
+      ? { ...call.editor.selector, ...truncated }
+      : clipped(content)
+        ? { kind: 'whole', truncated: true }
+        : undefined;
+    return {
+      identity: normalisePath(call.editor.path, cwd),
+      version: 'UNKNOWN',
+      mutable: 'UNKNOWN',
+      ...(selector ? { selector } : {}),
+    };
   }
   if (call.own === 'read' && (window?.path ?? openFile)) {
     const identity = window?.path ?? openFile!;
     // The window shows a range of the file: the whole of it only when it shows every line.
     const whole = window && lines && lines.from === 1 && lines.to === window.total;
-    const selector: ReadSelector = lines ? { kind: 'lines', from: lines.from, to: lines.to } : { kind: 'other', query: call.action };
+    const selector: ReadSelector = lines
+      ? { kind: 'lines', from: lines.from, to: lines.to }
+      : { kind: 'other', query: call.action };
     return { identity, version: 'UNKNOWN', mutable: 'UNKNOWN', ...(whole ? {} : { selector }) };
   }
   if (call.shell?.kind === 'read' && call.shell.path) {
-    return { identity: normalisePath(call.shell.path, cwd), version: 'UNKNOWN', mutable: 'UNKNOWN', ...(call.shell.selector ? { selector: call.shell.selector } : {}) };
+    return {
+      identity: normalisePath(call.shell.path, cwd),
+      version: 'UNKNOWN',
+      mutable: 'UNKNOWN',
+      ...(call.shell.selector ? { selector: call.shell.selector } : {}),
+    };
   }
   return undefined;
 }
@@ -143,13 +219,20 @@ export async function importSweAgent(root: Json, r: Reader, b: TraceBuilder): Pr
     if (seen.openFile) openFile = seen.openFile;
     const status = observedStatus(content, call);
     const body = content.replace(/\n?\(Open file:[\s\S]*$/, '');
-    const negative = status.state === 'ok' && (/^No matches found for|^Found 0 matches|did not find any matches/m.test(content)
-      || (!!call.shell?.search && body.trim() === ''));
+    const negative =
+      status.state === 'ok' &&
+      (/^No matches found for|^Found 0 matches|did not find any matches/m.test(content) ||
+        (!!call.shell?.search && body.trim() === ''));
     b.settleEffects(call.callId, status.state === 'ok' ? 'succeeded' : 'failed');
     b.add({
-      origin: 'environment', kind: 'tool-result', content,
+      origin: 'environment',
+      kind: 'tool-result',
+      content,
       tool: { name: call.name, sideEffect: call.sideEffect, arguments: call.args, callId: call.callId },
-      status, ...(source ? { source } : {}), negativeResult: negative, transientState: !!call.shell?.transient,
+      status,
+      ...(source ? { source } : {}),
+      negativeResult: negative,
+      transientState: !!call.shell?.transient,
     });
   };
   for (const [i, raw] of history.entries()) {
@@ -167,7 +250,10 @@ export async function importSweAgent(root: Json, r: Reader, b: TraceBuilder): Pr
     } else if (role === 'assistant') {
       b.modelTurn();
       textCall = undefined;
-      const calls = m['tool_calls'] === undefined || m['tool_calls'] === null ? [] : r.array(m['tool_calls'], [...path, 'tool_calls']);
+      const calls =
+        m['tool_calls'] === undefined || m['tool_calls'] === null
+          ? []
+          : r.array(m['tool_calls'], [...path, 'tool_calls']);
       const action = r.optString(m['action'], [...path, 'action'])?.trim() ?? '';
       if (calls.length === 0 && !action) {
         b.add({ origin: 'model', kind: 'reasoning', content });
@@ -177,7 +263,13 @@ export async function importSweAgent(root: Json, r: Reader, b: TraceBuilder): Pr
         step += 1;
         const call = await makeCall(action, `step-${step}`, undefined, undefined);
         textCall = call;
-        b.add({ origin: 'model', kind: 'tool-call', content, tool: { name: call.name, sideEffect: call.sideEffect, arguments: call.args, callId: call.callId }, effects: effectOf(call, cwd, openFile) });
+        b.add({
+          origin: 'model',
+          kind: 'tool-call',
+          content,
+          tool: { name: call.name, sideEffect: call.sideEffect, arguments: call.args, callId: call.callId },
+          effects: effectOf(call, cwd, openFile),
+        });
         continue;
       }
       if (content.trim() !== '') b.add({ origin: 'model', kind: 'reasoning', content });
@@ -191,12 +283,19 @@ export async function importSweAgent(root: Json, r: Reader, b: TraceBuilder): Pr
         const call = await makeCall(calls.length === 1 && action ? action : name, id, name, args);
         pending.set(id, call);
         b.add({
-          origin: 'model', kind: 'tool-call', content: JSON.stringify({ name, arguments: args }),
-          tool: { name: call.name, sideEffect: call.sideEffect, arguments: call.args, callId: id }, effects: effectOf(call, cwd, openFile),
+          origin: 'model',
+          kind: 'tool-call',
+          content: JSON.stringify({ name, arguments: args }),
+          tool: { name: call.name, sideEffect: call.sideEffect, arguments: call.args, callId: id },
+          effects: effectOf(call, cwd, openFile),
         });
       }
     } else if (role === 'tool') {
-      const ids = Array.isArray(m['tool_call_ids']) ? m['tool_call_ids'] : typeof m['tool_call_id'] === 'string' ? [m['tool_call_id']] : [];
+      const ids = Array.isArray(m['tool_call_ids'])
+        ? m['tool_call_ids']
+        : typeof m['tool_call_id'] === 'string'
+          ? [m['tool_call_id']]
+          : [];
       const id = ids.find((x): x is string => typeof x === 'string' && pending.has(x));
       if (!id) r.fail([...path, 'tool_call_ids'], 'answers no tool call an earlier assistant message made');
       const call = pending.get(id)!;

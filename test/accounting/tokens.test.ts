@@ -6,28 +6,36 @@ import { MAX_RUN, piecesOf, tokenCounter } from '../../src/accounting/tokens.js'
 
 const longestRun = (t: string) => Math.max(0, ...(t.match(/\S+/gu) ?? []).map((r) => r.length));
 // Runs around the limit, with spaces and astral characters (surrogate pairs) among them.
-const text = fc.array(fc.oneof(
-  fc.constantFrom(' ', '\n', '\u3000'),
-  fc.string({ unit: fc.constantFrom('a', 'b', '😀', '-'), minLength: 0, maxLength: 30 }),
-  fc.integer({ min: MAX_RUN - 3, max: 3 * MAX_RUN + 3 }).map((n) => 'x'.repeat(n)),
-), { maxLength: 6 }).map((parts) => parts.join(''));
+const text = fc
+  .array(
+    fc.oneof(
+      fc.constantFrom(' ', '\n', '\u3000'),
+      fc.string({ unit: fc.constantFrom('a', 'b', '😀', '-'), minLength: 0, maxLength: 30 }),
+      fc.integer({ min: MAX_RUN - 3, max: 3 * MAX_RUN + 3 }).map((n) => 'x'.repeat(n)),
+    ),
+    { maxLength: 6 },
+  )
+  .map((parts) => parts.join(''));
 
 describe('token counting in pieces', () => {
   it('cuts only unbroken runs longer than MAX_RUN, keeps every character, and never splits a surrogate pair', () => {
-    fc.assert(fc.property(text, (t) => {
-      const pieces = piecesOf(t);
-      if (longestRun(t) <= MAX_RUN) expect(pieces).toBeNull();
-      if (longestRun(t) > MAX_RUN + 1) expect(pieces).not.toBeNull();
-      if (pieces === null) return;
-      expect(pieces.length).toBeGreaterThan(1);
-      expect(pieces!.join('')).toBe(t);
-      for (const p of pieces!) {
-        expect(p.length).toBeGreaterThan(0);
-        expect(/^[\uDC00-\uDFFF]/.test(p)).toBe(false);
-      }
-      // No piece holds more than MAX_RUN characters of one run (a pair's two halves may take it one over).
-      for (const p of pieces!) expect(longestRun(p)).toBeLessThanOrEqual(MAX_RUN + 1);
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(text, (t) => {
+        const pieces = piecesOf(t);
+        if (longestRun(t) <= MAX_RUN) expect(pieces).toBeNull();
+        if (longestRun(t) > MAX_RUN + 1) expect(pieces).not.toBeNull();
+        if (pieces === null) return;
+        expect(pieces.length).toBeGreaterThan(1);
+        expect(pieces!.join('')).toBe(t);
+        for (const p of pieces!) {
+          expect(p.length).toBeGreaterThan(0);
+          expect(/^[\uDC00-\uDFFF]/.test(p)).toBe(false);
+        }
+        // No piece holds more than MAX_RUN characters of one run (a pair's two halves may take it one over).
+        for (const p of pieces!) expect(longestRun(p)).toBeLessThanOrEqual(MAX_RUN + 1);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('never cuts after the last character (a pair ending a run one over the limit stays whole)', () => {

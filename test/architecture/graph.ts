@@ -45,7 +45,13 @@ export function importsOf(fileName: string, source: string): ImportSite[] {
 
 function onlyTypeSpecifiers(clause: ts.ImportClause): boolean {
   const named = clause.namedBindings;
-  return clause.name === undefined && named !== undefined && ts.isNamedImports(named) && named.elements.length > 0 && named.elements.every((e) => e.isTypeOnly);
+  return (
+    clause.name === undefined &&
+    named !== undefined &&
+    ts.isNamedImports(named) &&
+    named.elements.length > 0 &&
+    named.elements.every((e) => e.isTypeOnly)
+  );
 }
 
 export interface Edge {
@@ -78,7 +84,13 @@ export function buildGraph(tree: ReadonlyMap<string, string | null>): Graph {
     for (const site of importsOf(from, source)) {
       if (!site.specifier.startsWith('./') && !site.specifier.startsWith('../')) continue;
       const target = posix.normalize(posix.join(posix.dirname(from), site.specifier));
-      const candidates = [target.replace(/\.js$/, '.ts'), target.replace(/\.mjs$/, '.mts'), target, `${target}.ts`, `${target}/index.ts`];
+      const candidates = [
+        target.replace(/\.js$/, '.ts'),
+        target.replace(/\.mjs$/, '.mts'),
+        target,
+        `${target}.ts`,
+        `${target}/index.ts`,
+      ];
       const to = candidates.find((c) => tree.has(c));
       if (to === undefined) unresolved.push({ from, specifier: site.specifier });
       else edges.push({ from, to, typeOnly: site.typeOnly });

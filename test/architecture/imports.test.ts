@@ -5,7 +5,17 @@ import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildGraph, describeCycle, describeViolation, findCycles, importsOf, unitOf, unplaced, upwardImports, type Edge } from './graph.js';
+import {
+  buildGraph,
+  describeCycle,
+  describeViolation,
+  findCycles,
+  importsOf,
+  unitOf,
+  unplaced,
+  upwardImports,
+  type Edge,
+} from './graph.js';
 import { LAYERS, SOURCE_ROOT } from './layers.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -16,7 +26,8 @@ function readTree(dir: string): Map<string, string | null> {
     for (const entry of readdirSync(d, { withFileTypes: true })) {
       const full = join(d, entry.name);
       if (entry.isDirectory()) walk(full);
-      else tree.set(relative(ROOT, full).split(sep).join('/'), full.endsWith('.ts') ? readFileSync(full, 'utf8') : null);
+      else
+        tree.set(relative(ROOT, full).split(sep).join('/'), full.endsWith('.ts') ? readFileSync(full, 'utf8') : null);
     }
   };
   walk(dir);
@@ -57,7 +68,7 @@ describe('reading the imports of a file', () => {
     const source = [
       "// import { a } from './a.js';",
       "/* export * from './b.js'; */",
-      "const text = \"import { c } from './c.js'\";",
+      'const text = "import { c } from \'./c.js\'";',
       'const d = await import(pathOf(name));',
       "const e = `import('./e.js')`;",
     ].join('\n');
@@ -67,11 +78,16 @@ describe('reading the imports of a file', () => {
 
 describe('building the graph', () => {
   it('resolves NodeNext specifiers to the .ts file, across folders, and reports what names no file', () => {
-    const graph = buildGraph(new Map([
-      ['src/a/x.ts', "import { y } from '../b/y.js';\nimport { z } from './z.js';\nimport p from './table.json';\nimport 'node:fs';"],
-      ['src/b/y.ts', 'export const y = 1;'],
-      ['src/a/table.json', null],
-    ]));
+    const graph = buildGraph(
+      new Map([
+        [
+          'src/a/x.ts',
+          "import { y } from '../b/y.js';\nimport { z } from './z.js';\nimport p from './table.json';\nimport 'node:fs';",
+        ],
+        ['src/b/y.ts', 'export const y = 1;'],
+        ['src/a/table.json', null],
+      ]),
+    );
     expect(graph.edges).toEqual([edge('src/a/x.ts', 'src/b/y.ts'), edge('src/a/x.ts', 'src/a/table.json')]);
     expect(graph.unresolved).toEqual([{ from: 'src/a/x.ts', specifier: './z.js' }]);
   });
@@ -84,8 +100,12 @@ describe('finding cycles', () => {
 
   it('names the files of each cycle, one per strongly connected set, back to where it started', () => {
     const cycles = findCycles([
-      edge('src/fixture/load.ts', 'src/oracle/load.ts'), edge('src/oracle/load.ts', 'src/fixture/load.ts'),
-      edge('src/p/a.ts', 'src/p/b.ts'), edge('src/p/b.ts', 'src/p/c.ts'), edge('src/p/c.ts', 'src/p/a.ts'), edge('src/p/c.ts', 'src/q.ts'),
+      edge('src/fixture/load.ts', 'src/oracle/load.ts'),
+      edge('src/oracle/load.ts', 'src/fixture/load.ts'),
+      edge('src/p/a.ts', 'src/p/b.ts'),
+      edge('src/p/b.ts', 'src/p/c.ts'),
+      edge('src/p/c.ts', 'src/p/a.ts'),
+      edge('src/p/c.ts', 'src/q.ts'),
       edge('src/self.ts', 'src/self.ts'),
     ]);
     expect(cycles).toEqual([
@@ -93,30 +113,38 @@ describe('finding cycles', () => {
       ['src/p/a.ts', 'src/p/b.ts', 'src/p/c.ts', 'src/p/a.ts'],
       ['src/self.ts', 'src/self.ts'],
     ]);
-    expect(describeCycle(cycles[0]!)).toBe('import cycle: src/fixture/load.ts -> src/oracle/load.ts -> src/fixture/load.ts');
+    expect(describeCycle(cycles[0]!)).toBe(
+      'import cycle: src/fixture/load.ts -> src/oracle/load.ts -> src/fixture/load.ts',
+    );
   });
 
   it('finds no cycle in any graph whose edges all point down an order, and one through any edge added back up a path', () => {
-    const dag = fc.integer({ min: 2, max: 12 }).chain((n) => fc.record({
-      n: fc.constant(n),
-      down: fc.array(fc.tuple(fc.integer({ min: 0, max: n - 1 }), fc.integer({ min: 0, max: n - 1 })), { maxLength: 40 }),
-    }));
-    fc.assert(fc.property(dag, ({ n, down }) => {
-      const name = (i: number): string => `m${String(i).padStart(2, '0')}`;
-      const edges = down.filter(([a, b]) => a > b).map(([a, b]) => edge(name(a), name(b)));
-      expect(findCycles(edges)).toEqual([]);
-      // A chain from the top to the bottom plus one edge back up makes every module one strongly connected set: one
-      // cycle is reported, it is made of real edges, and it must use the one edge that points up.
-      const chain = Array.from({ length: n - 1 }, (_, i) => edge(name(n - 1 - i), name(n - 2 - i)));
-      const all = [...edges, ...chain, edge(name(0), name(n - 1))];
-      const cycles = findCycles(all);
-      expect(cycles).toHaveLength(1);
-      const cycle = cycles[0]!;
-      expect(cycle.slice(0, 2)).toEqual([name(0), name(n - 1)]);
-      expect(cycle.at(-1)).toBe(name(0));
-      const present = new Set(all.map((e) => `${e.from}>${e.to}`));
-      for (let i = 0; i + 1 < cycle.length; i += 1) expect(present.has(`${cycle[i]}>${cycle[i + 1]}`)).toBe(true);
-    }));
+    const dag = fc.integer({ min: 2, max: 12 }).chain((n) =>
+      fc.record({
+        n: fc.constant(n),
+        down: fc.array(fc.tuple(fc.integer({ min: 0, max: n - 1 }), fc.integer({ min: 0, max: n - 1 })), {
+          maxLength: 40,
+        }),
+      }),
+    );
+    fc.assert(
+      fc.property(dag, ({ n, down }) => {
+        const name = (i: number): string => `m${String(i).padStart(2, '0')}`;
+        const edges = down.filter(([a, b]) => a > b).map(([a, b]) => edge(name(a), name(b)));
+        expect(findCycles(edges)).toEqual([]);
+        // A chain from the top to the bottom plus one edge back up makes every module one strongly connected set: one
+        // cycle is reported, it is made of real edges, and it must use the one edge that points up.
+        const chain = Array.from({ length: n - 1 }, (_, i) => edge(name(n - 1 - i), name(n - 2 - i)));
+        const all = [...edges, ...chain, edge(name(0), name(n - 1))];
+        const cycles = findCycles(all);
+        expect(cycles).toHaveLength(1);
+        const cycle = cycles[0]!;
+        expect(cycle.slice(0, 2)).toEqual([name(0), name(n - 1)]);
+        expect(cycle.at(-1)).toBe(name(0));
+        const present = new Set(all.map((e) => `${e.from}>${e.to}`));
+        for (let i = 0; i + 1 < cycle.length; i += 1) expect(present.has(`${cycle[i]}>${cycle[i + 1]}`)).toBe(true);
+      }),
+    );
   });
 });
 
@@ -131,14 +159,20 @@ describe('checking the layer order', () => {
 
   it('accepts imports down the order and within a folder', () => {
     const edges = [
-      edge('src/policy/a.ts', 'src/fixture/view.ts'), edge('src/cli/main.ts', 'src/errors.ts'),
-      edge('src/policy/a.ts', 'src/policy/b.ts'), edge('src/cli/main.ts', 'src/policy/a.ts'),
+      edge('src/policy/a.ts', 'src/fixture/view.ts'),
+      edge('src/cli/main.ts', 'src/errors.ts'),
+      edge('src/policy/a.ts', 'src/policy/b.ts'),
+      edge('src/cli/main.ts', 'src/policy/a.ts'),
     ];
     expect(upwardImports(edges, layers, 'src')).toEqual([]);
   });
 
   it('refuses an import up the order, naming both files and both folders', () => {
-    const up = upwardImports([edge('src/fixture/view.ts', 'src/policy/a.ts'), edge('src/errors.ts', 'src/cli/main.ts')], layers, 'src');
+    const up = upwardImports(
+      [edge('src/fixture/view.ts', 'src/policy/a.ts'), edge('src/errors.ts', 'src/cli/main.ts')],
+      layers,
+      'src',
+    );
     expect(up.map(describeViolation)).toEqual([
       'src/fixture/view.ts imports src/policy/a.ts: fixture may not import policy, which is above it in the layer order',
       'src/errors.ts imports src/cli/main.ts: errors may not import cli, which is above it in the layer order',
@@ -146,7 +180,10 @@ describe('checking the layer order', () => {
   });
 
   it('reports a folder the order does not place', () => {
-    expect(unplaced(['src/fixture/a.ts', 'src/sandbox/b.ts', 'src/extra.ts'], layers, 'src')).toEqual(['extra', 'sandbox']);
+    expect(unplaced(['src/fixture/a.ts', 'src/sandbox/b.ts', 'src/extra.ts'], layers, 'src')).toEqual([
+      'extra',
+      'sandbox',
+    ]);
   });
 });
 

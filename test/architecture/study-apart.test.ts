@@ -12,7 +12,11 @@ const SEAM = 'src/cli/study.ts';
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const path = join(dir, e.name);
-    return e.isDirectory() ? sources(path) : path.endsWith('.ts') ? [relative(process.cwd(), path).split(sep).join('/')] : [];
+    return e.isDirectory()
+      ? sources(path)
+      : path.endsWith('.ts')
+        ? [relative(process.cwd(), path).split(sep).join('/')]
+        : [];
   });
 }
 
@@ -22,7 +26,7 @@ describe('library and study apart', () => {
     expect(naming).toEqual([SEAM]);
   });
 
-  it('the preregistration the library reads is the one in the loaded study\'s folder', () => {
+  it("the preregistration the library reads is the one in the loaded study's folder", () => {
     const files = studyFiles(STUDY.name);
     expect(files.preregistration).toBe(`experiments/${STUDY.name}/preregistration.json`);
     expect(readFileSync(files.preregistration, 'utf8')).toContain(`"study": "${STUDY.name}"`);

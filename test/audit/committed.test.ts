@@ -12,10 +12,17 @@ const generator = readFixtureManifestIfValid('fixtures/MANIFEST.json')?.generato
 const knownLeaky = !generator || /^1\./.test(generator.version);
 
 describe('the committed generated corpus', () => {
-  it.skipIf(knownLeaky)('passes the leak audit: no id, tool, position, length or phrase predicts the label above the bar', () => {
-    const loaded = loadFixtures(AUDIT_DEFAULTS.fixtures, process.cwd());
-    const inputs = loaded.flatMap((l) => (l.oracle ? [{ fixture: l.fixture, oracle: l.oracle }] : []));
-    const report = auditLeakage(auditRows(inputs, tokenCounter()), { seed: AUDIT_DEFAULTS.seed, maxAuc: DEFAULT_MAX_AUC });
-    expect(report.failed, report.features.map((f) => `${f.feature} ${String(f.auc)}`).join('; ')).toEqual([]);
-  }, 120_000);
+  it.skipIf(knownLeaky)(
+    'passes the leak audit: no id, tool, position, length or phrase predicts the label above the bar',
+    () => {
+      const loaded = loadFixtures(AUDIT_DEFAULTS.fixtures, process.cwd());
+      const inputs = loaded.flatMap((l) => (l.oracle ? [{ fixture: l.fixture, oracle: l.oracle }] : []));
+      const report = auditLeakage(auditRows(inputs, tokenCounter()), {
+        seed: AUDIT_DEFAULTS.seed,
+        maxAuc: DEFAULT_MAX_AUC,
+      });
+      expect(report.failed, report.features.map((f) => `${f.feature} ${String(f.auc)}`).join('; ')).toEqual([]);
+    },
+    120_000,
+  );
 });

@@ -52,17 +52,19 @@ describe('rocAuc (Mann–Whitney)', () => {
   });
 
   it('equals the pairwise count on any scores with ties', () => {
-    fc.assert(fc.property(
-      fc.array(fc.tuple(fc.integer({ min: 0, max: 5 }), fc.boolean()), { minLength: 1, maxLength: 40 }),
-      (rows) => {
-        const scores = rows.map(([s]) => s);
-        const labels = rows.map(([, l]) => l);
-        const fast = rocAuc(scores, labels);
-        const slow = pairwiseAuc(scores, labels);
-        if (slow === null) expect(fast).toBeNull();
-        else expect(fast).toBeCloseTo(slow, 12);
-      },
-    ));
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 5 }), fc.boolean()), { minLength: 1, maxLength: 40 }),
+        (rows) => {
+          const scores = rows.map(([s]) => s);
+          const labels = rows.map(([, l]) => l);
+          const fast = rocAuc(scores, labels);
+          const slow = pairwiseAuc(scores, labels);
+          if (slow === null) expect(fast).toBeNull();
+          else expect(fast).toBeCloseTo(slow, 12);
+        },
+      ),
+    );
   });
 });
 
@@ -82,7 +84,22 @@ describe('the features', () => {
 
   it('declare ids, tool, turn, position, age, length and phrasing illegitimate; status, side effects and flags legitimate', () => {
     const legit = Object.fromEntries(FEATURES.map((f) => [f.name, f.legitimate]));
-    expect(legit).toMatchObject({ subgoal: true, id: false, tool: false, turn: false, position: false, age: false, length: false, ngrams: false, status: true, 'side-effect': true, flags: true, kind: true, origin: true, role: true });
+    expect(legit).toMatchObject({
+      subgoal: true,
+      id: false,
+      tool: false,
+      turn: false,
+      position: false,
+      age: false,
+      length: false,
+      ngrams: false,
+      status: true,
+      'side-effect': true,
+      flags: true,
+      kind: true,
+      origin: true,
+      role: true,
+    });
     for (const f of FEATURES) expect(f.why.length).toBeGreaterThan(20);
   });
 });
@@ -90,8 +107,13 @@ describe('the features', () => {
 describe('the label', () => {
   it('is "removable alone": listed removable, or a spare copy of a redundant group; partial and unnamed items are necessary', () => {
     const point = OraclePoint.parse({
-      prunePoint: 'p', removable: ['a'], partial: [{ itemId: 'b', residue: ['tool'] }],
-      redundantGroups: [{ items: ['c', 'd'], keep: 1 }, { items: ['e', 'f'], keep: 2 }],
+      prunePoint: 'p',
+      removable: ['a'],
+      partial: [{ itemId: 'b', residue: ['tool'] }],
+      redundantGroups: [
+        { items: ['c', 'd'], keep: 1 },
+        { items: ['e', 'f'], keep: 2 },
+      ],
     });
     expect([...removableAlone(point)].sort()).toEqual(['a', 'c', 'd']);
   });
@@ -167,7 +189,9 @@ describe('npm run audit:leakage', () => {
     const first = await cli(['audit-leakage', '--fixtures', dir, '--out', join(dir, 'a')]);
     const second = await cli(['audit-leakage', '--fixtures', dir, '--out', join(dir, 'b')]);
     expect(first.code).toBe(0);
-    expect(readFileSync(join(dir, 'a', 'audit', 'leakage.csv'), 'utf8')).toBe(readFileSync(join(dir, 'b', 'audit', 'leakage.csv'), 'utf8'));
+    expect(readFileSync(join(dir, 'a', 'audit', 'leakage.csv'), 'utf8')).toBe(
+      readFileSync(join(dir, 'b', 'audit', 'leakage.csv'), 'utf8'),
+    );
     expect(second.stdout).toContain('Result: PASS');
   });
 
@@ -179,7 +203,14 @@ describe('npm run audit:leakage', () => {
     expect(existsSync(join(dir, 'o'))).toBe(false);
     const traces = mkdtempSync(join(tmpdir(), 'prunelab-imported-'));
     const { fixture } = syntheticCorpus({ leak: 'none', fixtures: 1, items: 3, seed: 'imported' })[0]!;
-    const imported = { format: 'swe-agent', sourceFile: 'run.traj', sourceSha256: '0'.repeat(64), importerVersion: '1.0.0', timestamps: 'synthetic', redaction: { enabled: true, counts: {} } };
+    const imported = {
+      format: 'swe-agent',
+      sourceFile: 'run.traj',
+      sourceSha256: '0'.repeat(64),
+      importerVersion: '1.0.0',
+      timestamps: 'synthetic',
+      redaction: { enabled: true, counts: {} },
+    };
     writeFileSync(join(traces, 'trace.json'), JSON.stringify({ ...fixture, imported }));
     const none = await cli(['audit-leakage', '--fixtures', traces, '--out', join(traces, 'o')]);
     expect(none.stderr).toContain('[PL_AUDIT_NO_ORACLES]');

@@ -23,9 +23,18 @@ beforeAll(() => {
 
 describe('structural reader on the canonical fixtures', () => {
   it('raw answers every probe from the full and the pruned context alike, so nothing is charged to pruning', () => {
-    const [run] = runStudy({ conditions: [getCondition('raw')!], fixtures, timing: { kind: 'immediate' }, placeholders: 'marker', tokens });
+    const [run] = runStudy({
+      conditions: [getCondition('raw')!],
+      fixtures,
+      timing: { kind: 'immediate' },
+      placeholders: 'marker',
+      tokens,
+    });
     const b = run!.summary.behaviour;
-    const probes = fixtures.reduce((n, f) => n + f.fixture.prunePoints.reduce((m, p) => m + p.visible.obligations.length + p.downstream.length, 0), 0);
+    const probes = fixtures.reduce(
+      (n, f) => n + f.fixture.prunePoints.reduce((m, p) => m + p.visible.obligations.length + p.downstream.length, 0),
+      0,
+    );
     expect(b.reader).toBe('structural');
     expect(b.probes).toBe(probes);
     expect(b.full.taskSuccess).toEqual({ numerator: probes, denominator: probes, value: 1 });
@@ -51,10 +60,25 @@ describe('structural reader on the canonical fixtures', () => {
           const removals: AppliedRemoval[] = [{ itemId: holders[0]!.id, leftBehind: '', leftBehindTokens: 0 }];
           const oracle = loaded.oracle!.points.find((p) => p.prunePoint === point.id)!;
           const score = scorePoint({
-            condition: 't', fixture: loaded.fixture, point, oracle, view, removals, overheadTokens: 0,
-            decisions: view.items.map((i) => ({ itemId: i.id, decision: i.id === holders[0]!.id ? 'PRUNE' as const : 'KEEP' as const })),
+            condition: 't',
+            fixture: loaded.fixture,
+            point,
+            oracle,
+            view,
+            removals,
+            overheadTokens: 0,
+            decisions: view.items.map((i) => ({
+              itemId: i.id,
+              decision: i.id === holders[0]!.id ? ('PRUNE' as const) : ('KEEP' as const),
+            })),
           });
-          const b = pointBehaviour(structuralReader(), { fixture: loaded.fixture, point, view, removals, outcomes: score.measures.obligationOutcomes });
+          const b = pointBehaviour(structuralReader(), {
+            fixture: loaded.fixture,
+            point,
+            view,
+            removals,
+            outcomes: score.measures.obligationOutcomes,
+          });
           expect(b.full.taskSuccess.numerator).toBe(obligations.length);
           // The probe in question fails; any other probe fails only if it needed the same item.
           // Whether a fact is still in context is the obligation judge's call (the one scoring uses), recovery aside.
@@ -73,27 +97,58 @@ describe('structural reader on the canonical fixtures', () => {
 
   it('a fact recovered by re-read or pointer counts as answered, and as a needed recovery that did not fail', () => {
     let seen = 0;
-    for (const loaded of fixtures) for (const point of loaded.fixture.prunePoints) {
-      const view = buildView(loaded.fixture, point.id, tokens);
-      for (const o of [...point.visible.obligations, ...point.downstream].filter((x) => (x.rereadSatisfies || x.pointerSatisfies) && x.needs.strings.length > 0)) {
-        const holders = view.items.filter((i) => o.needs.strings.some((s) => i.content.includes(s)));
-        const removals: AppliedRemoval[] = holders.map((h) => ({ itemId: h.id, leftBehind: '', leftBehindTokens: 0 }));
-        const oracle = loaded.oracle!.points.find((p) => p.prunePoint === point.id)!;
-        const score = scorePoint({ condition: 't', fixture: loaded.fixture, point, oracle, view, removals, overheadTokens: 0, decisions: [] });
-        const outcome = score.measures.obligationOutcomes.find((x) => x.id === o.id)!;
-        if (outcome.how !== 're-read' && outcome.how !== 'pointer') continue;
-        const b = pointBehaviour(structuralReader(), { fixture: loaded.fixture, point: { ...point, visible: { ...point.visible, obligations: [] }, downstream: [o] }, view, removals, outcomes: [outcome] });
-        expect(b.pruned.taskSuccess).toMatchObject({ numerator: 1, denominator: 1 });
-        expect(b.pruned.recoveryFailures).toMatchObject({ numerator: 0, denominator: 1 });
-        seen += 1;
+    for (const loaded of fixtures)
+      for (const point of loaded.fixture.prunePoints) {
+        const view = buildView(loaded.fixture, point.id, tokens);
+        for (const o of [...point.visible.obligations, ...point.downstream].filter(
+          (x) => (x.rereadSatisfies || x.pointerSatisfies) && x.needs.strings.length > 0,
+        )) {
+          const holders = view.items.filter((i) => o.needs.strings.some((s) => i.content.includes(s)));
+          const removals: AppliedRemoval[] = holders.map((h) => ({
+            itemId: h.id,
+            leftBehind: '',
+            leftBehindTokens: 0,
+          }));
+          const oracle = loaded.oracle!.points.find((p) => p.prunePoint === point.id)!;
+          const score = scorePoint({
+            condition: 't',
+            fixture: loaded.fixture,
+            point,
+            oracle,
+            view,
+            removals,
+            overheadTokens: 0,
+            decisions: [],
+          });
+          const outcome = score.measures.obligationOutcomes.find((x) => x.id === o.id)!;
+          if (outcome.how !== 're-read' && outcome.how !== 'pointer') continue;
+          const b = pointBehaviour(structuralReader(), {
+            fixture: loaded.fixture,
+            point: { ...point, visible: { ...point.visible, obligations: [] }, downstream: [o] },
+            view,
+            removals,
+            outcomes: [outcome],
+          });
+          expect(b.pruned.taskSuccess).toMatchObject({ numerator: 1, denominator: 1 });
+          expect(b.pruned.recoveryFailures).toMatchObject({ numerator: 0, denominator: 1 });
+          seen += 1;
+        }
       }
-    }
     expect(seen).toBeGreaterThan(0);
   });
 
   it('pooling sums numerators and denominators over prune points', () => {
-    const [run] = runStudy({ conditions: [getCondition('ladder-0-4')!], fixtures, timing: { kind: 'immediate' }, placeholders: 'marker', tokens });
-    const pooled = poolBehaviour(run!.points.map((p) => p.behaviour), structuralReader());
+    const [run] = runStudy({
+      conditions: [getCondition('ladder-0-4')!],
+      fixtures,
+      timing: { kind: 'immediate' },
+      placeholders: 'marker',
+      tokens,
+    });
+    const pooled = poolBehaviour(
+      run!.points.map((p) => p.behaviour),
+      structuralReader(),
+    );
     expect(pooled).toEqual(run!.summary.behaviour);
     const failed = run!.points.reduce((n, p) => n + p.behaviour.paired.causedFailures.numerator, 0);
     expect(run!.summary.behaviour.paired.causedFailures.numerator).toBe(failed);
@@ -101,7 +156,7 @@ describe('structural reader on the canonical fixtures', () => {
     expect(run!.summary.behaviour.pruned.taskSuccess.numerator).toBe(run!.summary.obligations.preserved);
   });
 
-  it('a model reader\'s block says its recovery failures are judged structurally; the structural reader\'s carries no such label', () => {
+  it("a model reader's block says its recovery failures are judged structurally; the structural reader's carries no such label", () => {
     const loaded = fixtures[0]!;
     const point = loaded.fixture.prunePoints[0]!;
     const view = buildView(loaded.fixture, point.id, tokens);

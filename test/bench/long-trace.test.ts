@@ -15,17 +15,30 @@ describe('the synthetic long trace (npm run bench)', () => {
       expect(new Set(fixture.items.map((i) => i.id)).size).toBe(fixture.items.length);
       for (const point of oracle!.points) {
         const turn = fixture.prunePoints.find((p) => p.id === point.prunePoint)!.turn;
-        for (const id of point.removable) expect(fixture.items.find((i) => i.id === id)!.turn).toBeLessThanOrEqual(turn);
+        for (const id of point.removable)
+          expect(fixture.items.find((i) => i.id === id)!.turn).toBeLessThanOrEqual(turn);
       }
     }
   });
 
   it('gives every rung something to remove and something to refuse', () => {
     const loaded = longTrace(300);
-    const runs = runStudy({ conditions: allConditions().filter((c) => ['ladder-0-3', 'regenerability-guard'].includes(c.name)), fixtures: [loaded], timing: { kind: 'immediate' }, placeholders: 'marker', tokens: tokenCounter() });
+    const runs = runStudy({
+      conditions: allConditions().filter((c) => ['ladder-0-3', 'regenerability-guard'].includes(c.name)),
+      fixtures: [loaded],
+      timing: { kind: 'immediate' },
+      placeholders: 'marker',
+      tokens: tokenCounter(),
+    });
     const ladder = runs.find((r) => r.info.name === 'ladder-0-3')!;
     const pruned = new Set(ladder.records.filter((r) => r.decision === 'PRUNE').map((r) => r.rule));
-    expect([...pruned].sort()).toEqual(['checked-supersession', 'errored-input-residue', 'exact-redundancy', 'source-identity', 'verified-completion']);
+    expect([...pruned].sort()).toEqual([
+      'checked-supersession',
+      'errored-input-residue',
+      'exact-redundancy',
+      'source-identity',
+      'verified-completion',
+    ]);
     expect(ladder.records.some((r) => r.decision === 'ABSTAIN')).toBe(true);
     expect(ladder.records.some((r) => r.decision === 'KEEP' && r.rule === 'protection')).toBe(true);
   });

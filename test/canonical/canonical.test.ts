@@ -21,8 +21,16 @@ const expectations: FixtureExpectations[] = [];
 
 beforeAll(async () => {
   fixtures = loadFixtures(DIR, process.cwd());
-  runs = runStudy({ conditions: allConditions(), fixtures, timing: { kind: 'immediate' }, placeholders: 'marker', tokens: tokenCounter() });
-  const files = readdirSync('test/canonical/expectations').filter((f) => f.endsWith('.ts')).sort();
+  runs = runStudy({
+    conditions: allConditions(),
+    fixtures,
+    timing: { kind: 'immediate' },
+    placeholders: 'marker',
+    tokens: tokenCounter(),
+  });
+  const files = readdirSync('test/canonical/expectations')
+    .filter((f) => f.endsWith('.ts'))
+    .sort();
   for (const f of files) {
     const name = f.slice(0, -'.ts'.length);
     expectations.push(((await import(`./expectations/${name}.ts`)) as { default: FixtureExpectations }).default);
@@ -30,7 +38,9 @@ beforeAll(async () => {
 }, 120_000); // every condition over every canonical fixture: well past the 10 s default on a shared, loaded machine
 
 const record = (condition: string, fixture: string, point: string, item: string): DecisionRecord | undefined =>
-  runs.find((r) => r.info.name === condition)?.records.find((x) => x.fixture === fixture && x.prunePoint === point && x.itemId === item);
+  runs
+    .find((r) => r.info.name === condition)
+    ?.records.find((x) => x.fixture === fixture && x.prunePoint === point && x.itemId === item);
 const measures = (condition: string, fixture: string, point: string): PointMeasures | undefined =>
   runs.find((r) => r.info.name === condition)?.points.find((p) => p.fixture === fixture && p.prunePoint === point);
 
@@ -53,7 +63,9 @@ describe('canonical fixtures', () => {
         const got = r ? `${r.decision}${r.oracle.outcome ? ` (${r.oracle.outcome})` : ''}` : 'no record';
         const want = `${d.decision}${d.outcome ? ` (${d.outcome})` : ''}`;
         if (got !== want && !(d.outcome === undefined && r?.decision === d.decision)) {
-          failures.push(`${e.fixture} ${d.prunePoint} ${d.condition} ${d.item}: expected ${want}, got ${got} — ${r?.reason ?? ''} [pinned because: ${d.why}]`);
+          failures.push(
+            `${e.fixture} ${d.prunePoint} ${d.condition} ${d.item}: expected ${want}, got ${got} — ${r?.reason ?? ''} [pinned because: ${d.why}]`,
+          );
         }
       }
     }
@@ -64,18 +76,26 @@ describe('canonical fixtures', () => {
     const failures: string[] = [];
     for (const e of expectations) {
       for (const o of e.obligations ?? []) {
-        const got = measures(o.condition, e.fixture, o.prunePoint)?.obligationOutcomes.find((x) => x.id === o.obligation);
-        if (got?.preserved !== o.preserved) failures.push(`${e.fixture} ${o.prunePoint} ${o.condition} ${o.obligation}: expected preserved=${o.preserved}, got ${JSON.stringify(got)} [${o.why}]`);
+        const got = measures(o.condition, e.fixture, o.prunePoint)?.obligationOutcomes.find(
+          (x) => x.id === o.obligation,
+        );
+        if (got?.preserved !== o.preserved)
+          failures.push(
+            `${e.fixture} ${o.prunePoint} ${o.condition} ${o.obligation}: expected preserved=${o.preserved}, got ${JSON.stringify(got)} [${o.why}]`,
+          );
       }
       for (const a of e.refetchAlerts ?? []) {
         const got = measures(a.condition, e.fixture, a.prunePoint)?.refetchAlerts;
-        if (got !== a.count) failures.push(`${e.fixture} ${a.prunePoint} ${a.condition}: expected ${a.count} re-fetch alerts, got ${got} [${a.why}]`);
+        if (got !== a.count)
+          failures.push(
+            `${e.fixture} ${a.prunePoint} ${a.condition}: expected ${a.count} re-fetch alerts, got ${got} [${a.why}]`,
+          );
       }
     }
     expect(failures).toEqual([]);
   });
 
-  it('has oracles consistent with their own obligations: applying exactly the oracle\'s removals preserves them all', () => {
+  it("has oracles consistent with their own obligations: applying exactly the oracle's removals preserves them all", () => {
     const counter = tokenCounter();
     for (const { fixture, oracle } of fixtures) {
       for (const point of fixture.prunePoints) {
@@ -87,7 +107,9 @@ describe('canonical fixtures', () => {
         for (const id of new Set(o.redundantGroups.flatMap((g) => g.items))) {
           const groups = o.redundantGroups.flatMap((g, i) => (g.items.includes(id) ? [i] : []));
           if (groups.every((i) => left[i]! > 0)) {
-            groups.forEach((i) => { left[i]! -= 1; });
+            groups.forEach((i) => {
+              left[i]! -= 1;
+            });
             spare.push(id);
           }
         }
@@ -100,8 +122,19 @@ describe('canonical fixtures', () => {
           const kept = r.residue ? residueText(view, item, r.residue) : '';
           return { ...r, leftBehind: kept, leftBehindTokens: 0 };
         });
-        const m = scorePoint({ condition: 'oracle', fixture, point, oracle: o, view, decisions: [], removals, overheadTokens: 0 }).measures;
-        const lost = m.obligationOutcomes.filter((x) => !x.preserved).map((x) => `${x.id} missing ${x.missing.join(' | ')}`);
+        const m = scorePoint({
+          condition: 'oracle',
+          fixture,
+          point,
+          oracle: o,
+          view,
+          decisions: [],
+          removals,
+          overheadTokens: 0,
+        }).measures;
+        const lost = m.obligationOutcomes
+          .filter((x) => !x.preserved)
+          .map((x) => `${x.id} missing ${x.missing.join(' | ')}`);
         expect(lost, `${fixture.id} ${point.id}`).toEqual([]);
         expect(m.falsePruneRate.numerator, `${fixture.id} ${point.id}`).toBe(0);
       }
@@ -109,7 +142,9 @@ describe('canonical fixtures', () => {
   });
 
   it('has oracles that pass the counterfactual rule: each necessary item loses an obligation alone or is declared kept', () => {
-    const problems = fixtures.flatMap(({ fixture, oracle, oracleFile }) => counterfactualProblems(fixture, oracle!).map((p) => problemText(oracleFile!, p)));
+    const problems = fixtures.flatMap(({ fixture, oracle, oracleFile }) =>
+      counterfactualProblems(fixture, oracle!).map((p) => problemText(oracleFile!, p)),
+    );
     expect(problems).toEqual([]);
   });
 
@@ -120,7 +155,8 @@ describe('canonical fixtures', () => {
           const view = buildView(fixture, point.id, (t) => t.length);
           for (const item of view.items) {
             const r = record(run.info.name, fixture.id, point.id, item.id)!;
-            if (protectionOf(view, item)) expect(r.decision, `${run.info.name} ${fixture.id} ${point.id} ${item.id}`).not.toBe('PRUNE');
+            if (protectionOf(view, item))
+              expect(r.decision, `${run.info.name} ${fixture.id} ${point.id} ${item.id}`).not.toBe('PRUNE');
           }
         }
       }

@@ -5,7 +5,10 @@ import { describe, expect, it } from 'vitest';
 
 // The real entry point, run as `npm run experiment` runs it: exit codes and streams reach the shell.
 function bin(...args: string[]) {
-  return spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  return spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+  });
 }
 
 describe('the prunelab entry point', () => {
@@ -25,8 +28,12 @@ describe('the prunelab entry point', () => {
 
 describe('the process boundary', () => {
   it('no module under src/ but src/cli/bin.ts touches the process streams (notebook display lives in notebooks/)', () => {
-    const files = (readdirSync('src', { recursive: true, encoding: 'utf8' }) as string[]).filter((f) => f.endsWith('.ts')).map((f) => join('src', f));
-    const touching = files.filter((f) => /process\.(stdout|stderr)/.test(readFileSync(f, 'utf8'))).map((f) => f.split('\\').join('/'));
+    const files = (readdirSync('src', { recursive: true, encoding: 'utf8' }) as string[])
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => join('src', f));
+    const touching = files
+      .filter((f) => /process\.(stdout|stderr)/.test(readFileSync(f, 'utf8')))
+      .map((f) => f.split('\\').join('/'));
     expect(touching).toEqual(['src/cli/bin.ts']);
   });
 });

@@ -43,7 +43,8 @@ describe.each(COMMANDS.map((c) => [c.meta.name, c] as const))('command %s', (nam
       expect(r.stdout).toContain(f.type === 'positional' ? `${f.valueHint}...` : `--${flag}`);
       expect(r.stdout).toContain(f.description.split(' ').slice(0, 3).join(' '));
       if (f.type === 'enum') for (const o of f.options) expect(r.stdout).toContain(o);
-      if ((f.type === 'string' || f.type === 'enum') && f.default !== undefined) expect(r.stdout).toContain(`default ${f.default}`);
+      if ((f.type === 'string' || f.type === 'enum') && f.default !== undefined)
+        expect(r.stdout).toContain(`default ${f.default}`);
     }
     expect(r.stdout).toContain('--help');
     expect(r.stdout.startsWith(`npm run ${command.meta.script}`)).toBe(true);
@@ -52,7 +53,10 @@ describe.each(COMMANDS.map((c) => [c.meta.name, c] as const))('command %s', (nam
   });
 
   it('an unknown flag exits 2 with PL_USAGE_UNKNOWN_FLAG, naming it and every valid flag (even beside --help)', async () => {
-    for (const argv of [[name, '--no-such-flag'], [name, '--help', '--no-such-flag']]) {
+    for (const argv of [
+      [name, '--no-such-flag'],
+      [name, '--help', '--no-such-flag'],
+    ]) {
       const r = await cli(argv);
       expect(r.code).toBe(2);
       expect(r.stdout).toBe('');
@@ -63,15 +67,18 @@ describe.each(COMMANDS.map((c) => [c.meta.name, c] as const))('command %s', (nam
   });
 
   const enums = Object.entries(command.args).filter(([, f]) => f.type === 'enum');
-  it.runIf(enums.length > 0)('a value outside a choice exits 2 with PL_USAGE_BAD_VALUE listing the choices', async () => {
-    for (const [flag, f] of enums) {
-      const r = await cli([name, `--${flag}`, 'not-a-choice', ...required(command)]);
-      expect(r.code).toBe(2);
-      expect(r.stderr).toContain('[PL_USAGE_BAD_VALUE]');
-      expect(r.stderr).toContain(`--${flag}`);
-      expect(r.stderr).toContain(`one of ${(f as Extract<Flag, { type: 'enum' }>).options.join(', ')}`);
-    }
-  });
+  it.runIf(enums.length > 0)(
+    'a value outside a choice exits 2 with PL_USAGE_BAD_VALUE listing the choices',
+    async () => {
+      for (const [flag, f] of enums) {
+        const r = await cli([name, `--${flag}`, 'not-a-choice', ...required(command)]);
+        expect(r.code).toBe(2);
+        expect(r.stderr).toContain('[PL_USAGE_BAD_VALUE]');
+        expect(r.stderr).toContain(`--${flag}`);
+        expect(r.stderr).toContain(`one of ${(f as Extract<Flag, { type: 'enum' }>).options.join(', ')}`);
+      }
+    },
+  );
 
   it('every choice of every choice flag is accepted by the checks', () => {
     for (const [flag, f] of enums) {
@@ -83,16 +90,21 @@ describe.each(COMMANDS.map((c) => [c.meta.name, c] as const))('command %s', (nam
     }
   });
 
-  const mandatory = Object.entries(command.args).filter(([, f]) => (f.type === 'string' || f.type === 'positional') && f.required);
-  it.runIf(mandatory.length > 0)('a missing required flag or file exits 2 with its code; given, it passes', async () => {
-    for (const [flag, f] of mandatory) {
-      const r = await cli([name, ...required(command, flag)]);
-      expect(r.code).toBe(2);
-      const missing = (f as { missing?: string }).missing;
-      expect(r.stderr).toContain(`[${missing ?? 'PL_USAGE_MISSING_VALUE'}]`);
-    }
-    expect(codeOf(() => checkValues(command, parseCommand(command, required(command))))).toBeUndefined();
-  });
+  const mandatory = Object.entries(command.args).filter(
+    ([, f]) => (f.type === 'string' || f.type === 'positional') && f.required,
+  );
+  it.runIf(mandatory.length > 0)(
+    'a missing required flag or file exits 2 with its code; given, it passes',
+    async () => {
+      for (const [flag, f] of mandatory) {
+        const r = await cli([name, ...required(command, flag)]);
+        expect(r.code).toBe(2);
+        const missing = (f as { missing?: string }).missing;
+        expect(r.stderr).toContain(`[${missing ?? 'PL_USAGE_MISSING_VALUE'}]`);
+      }
+      expect(codeOf(() => checkValues(command, parseCommand(command, required(command))))).toBeUndefined();
+    },
+  );
 
   it('is entered by its npm script', () => {
     const scripts = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts;
@@ -111,7 +123,7 @@ describe('the command list', () => {
     }
   });
 
-  it('top-level --help lists every command with what it does; --version prints package.json\'s version', async () => {
+  it("top-level --help lists every command with what it does; --version prints package.json's version", async () => {
     const help = await cli(['--help']);
     expect(help.code).toBe(0);
     for (const c of COMMANDS) {
@@ -120,7 +132,9 @@ describe('the command list', () => {
     }
     const version = await cli(['--version']);
     expect(version.code).toBe(0);
-    expect(version.stdout).toBe(`${(JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version}\n`);
+    expect(version.stdout).toBe(
+      `${(JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version}\n`,
+    );
   });
 
   it('an unknown command still exits 2 naming every command', async () => {
@@ -131,8 +145,8 @@ describe('the command list', () => {
   });
 });
 
-describe('the docs\' command tables', () => {
-  it('the README\'s table and docs/commands.md are the ones the definitions generate (run `npm run generate`)', () => {
+describe("the docs' command tables", () => {
+  it("the README's table and docs/commands.md are the ones the definitions generate (run `npm run generate`)", () => {
     const readme = readFileSync(README_PATH, 'utf8');
     const start = readme.indexOf('<!-- commands:start (generated by npm run generate) -->\n');
     const end = readme.indexOf('<!-- commands:end -->');
@@ -149,7 +163,8 @@ describe('the docs\' command tables', () => {
         const row = section.split('\n').find((l) => l.startsWith(`| \`--${flag}`));
         expect(row, `${c.meta.name} --${flag}`).toBeDefined();
         if (f.type === 'enum') for (const o of f.options) expect(row).toContain(`\`${o}\``);
-        if ((f.type === 'string' || f.type === 'enum') && f.default !== undefined) expect(row).toContain(`\`${f.default}\``);
+        if ((f.type === 'string' || f.type === 'enum') && f.default !== undefined)
+          expect(row).toContain(`\`${f.default}\``);
       }
     }
   });
@@ -168,23 +183,38 @@ describe('a definition, whatever it holds', () => {
   const word = fc.stringMatching(/^[a-z][a-z-]{0,12}$/);
 
   it('refuses any flag it does not define, naming the valid ones', () => {
-    fc.assert(fc.property(word.filter((w) => !['mode', 'name', 'flag', 'help'].includes(w)), (w) => {
-      expect(codeOf(() => parseCommand(sample, [`--${w}`]))).toBe('PL_USAGE_UNKNOWN_FLAG');
-    }));
+    fc.assert(
+      fc.property(
+        word.filter((w) => !['mode', 'name', 'flag', 'help'].includes(w)),
+        (w) => {
+          expect(codeOf(() => parseCommand(sample, [`--${w}`]))).toBe('PL_USAGE_UNKNOWN_FLAG');
+        },
+      ),
+    );
   });
 
   it('refuses any value outside a choice and accepts every value inside it', () => {
-    fc.assert(fc.property(fc.string({ minLength: 1 }).filter((v) => !v.startsWith('-')), (v) => {
-      const code = codeOf(() => checkValues(sample, parseCommand(sample, ['--mode', v])));
-      expect(code).toBe(['a', 'b', 'c'].includes(v) ? undefined : 'PL_USAGE_BAD_VALUE');
-    }));
+    fc.assert(
+      fc.property(
+        fc.string({ minLength: 1 }).filter((v) => !v.startsWith('-')),
+        (v) => {
+          const code = codeOf(() => checkValues(sample, parseCommand(sample, ['--mode', v])));
+          expect(code).toBe(['a', 'b', 'c'].includes(v) ? undefined : 'PL_USAGE_BAD_VALUE');
+        },
+      ),
+    );
   });
 
   it('gives a repeatable flag every value in order, and a switch no value', () => {
-    fc.assert(fc.property(fc.array(word, { minLength: 1, maxLength: 5 }), (names) => {
-      const parsed = parseCommand(sample, names.flatMap((n) => ['--name', n]));
-      expect(parsed.args.name).toEqual(names);
-    }));
+    fc.assert(
+      fc.property(fc.array(word, { minLength: 1, maxLength: 5 }), (names) => {
+        const parsed = parseCommand(
+          sample,
+          names.flatMap((n) => ['--name', n]),
+        );
+        expect(parsed.args.name).toEqual(names);
+      }),
+    );
     expect(codeOf(() => parseCommand(sample, ['--flag=yes']))).toBe('PL_USAGE_NO_VALUE');
     expect(codeOf(() => parseCommand(sample, ['--mode']))).toBe('PL_USAGE_MISSING_VALUE');
     expect(codeOf(() => parseCommand(sample, ['stray']))).toBe('PL_USAGE_POSITIONAL');

@@ -11,8 +11,9 @@ import { minimalFixture, writeFixture } from '../support/minimal.js';
 const tmp = () => mkdtempSync(join(tmpdir(), 'prunelab-out-'));
 
 function filesUnder(dir: string, prefix = ''): string[] {
-  return readdirSync(join(dir, prefix), { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? filesUnder(dir, join(prefix, e.name)) : [join(prefix, e.name)]).sort();
+  return readdirSync(join(dir, prefix), { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? filesUnder(dir, join(prefix, e.name)) : [join(prefix, e.name)]))
+    .sort();
 }
 
 describe('npm run experiment', () => {
@@ -42,10 +43,17 @@ describe('npm run experiment', () => {
     expect(r.stderr).toContain('--condition, --epochs, --estimate-cost, --exploratory, --fixtures');
     expect((await cli(['experiment', '--timing', 'later'])).stderr).toContain('option --timing does not take "later"');
     expect((await cli(['experiment', '--out'])).stderr).toContain('option --out needs a value');
-    expect((await cli(['experiments'])).stderr).toContain('valid commands: audit-leakage, controls-train, ecology, experiment, fixtures-generate, fixtures-verify, generate, import');
+    expect((await cli(['experiments'])).stderr).toContain(
+      'valid commands: audit-leakage, controls-train, ecology, experiment, fixtures-generate, fixtures-verify, generate, import',
+    );
     expect((await cli(['experiment', '--json=false'])).stderr).toContain('option --json takes no value');
     expect((await cli(['experiment', 'raw'])).stderr).toContain('unexpected argument "raw"');
-    for (const args of [['--seed', '99999999999999999999'], ['--seed', '1.5'], ['--condition', ','], ['--placeholders', 'text']]) {
+    for (const args of [
+      ['--seed', '99999999999999999999'],
+      ['--seed', '1.5'],
+      ['--condition', ','],
+      ['--placeholders', 'text'],
+    ]) {
       const r = await cli(['experiment', ...args]);
       expect(r.code, args.join(' ')).toBe(2);
     }
@@ -67,7 +75,9 @@ describe('npm run experiment', () => {
     writeFileSync(join(out, 'manifest.json'), '{ truncated');
     const r = await cli(['experiment', '--fixtures', dir, '--out', out, '--condition', 'raw']);
     expect(r.code).toBe(0);
-    expect(Manifest.parse(JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'))).conditions.map((c) => c.name)).toEqual(['raw']);
+    expect(
+      Manifest.parse(JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'))).conditions.map((c) => c.name),
+    ).toEqual(['raw']);
   });
 
   it('exits 2 on a missing fixture path and writes nothing', async () => {
@@ -95,24 +105,50 @@ describe('npm run experiment', () => {
     const r = await cli(['experiment', '--fixtures', dir, '--out', out, '--condition', 'exact-redundancy', '--json']);
     expect(r.code).toBe(0);
     const [summary] = JSON.parse(r.stdout) as Summary[];
-    expect(Summary.parse(summary)).toMatchObject({ condition: 'exact-redundancy', layer: 'A', rung: 0, fixtures: 1, prunePoints: 1 });
+    expect(Summary.parse(summary)).toMatchObject({
+      condition: 'exact-redundancy',
+      layer: 'A',
+      rung: 0,
+      fixtures: 1,
+      prunePoints: 1,
+    });
     expect(summary!.decisions).toEqual({ total: 5, keep: 4, prune: 1, defer: 0, abstain: 0 });
     expect(summary!.precision).toEqual({ numerator: 1, denominator: 1, value: 1 });
     const written = JSON.parse(readFileSync(join(out, 'exact-redundancy', 'summary.json'), 'utf8'));
     expect(written).toEqual(summary);
-    const records = readFileSync(join(out, 'exact-redundancy', 'decisions.jsonl'), 'utf8').trim().split('\n').map((l) => DecisionRecord.parse(JSON.parse(l)));
-    expect(records.map((x) => `${x.itemId}:${x.decision}`)).toEqual(['u1:KEEP', 'c1:KEEP', 'r1:PRUNE', 'c2:KEEP', 'r2:KEEP']);
-    expect(records[2]).toMatchObject({ rung: 0, appliedAt: '2026-03-04T10:03:00Z', removal: 'whole', oracle: { verdict: 'redundant-copy', outcome: 'true-prune' } });
+    const records = readFileSync(join(out, 'exact-redundancy', 'decisions.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => DecisionRecord.parse(JSON.parse(l)));
+    expect(records.map((x) => `${x.itemId}:${x.decision}`)).toEqual([
+      'u1:KEEP',
+      'c1:KEEP',
+      'r1:PRUNE',
+      'c2:KEEP',
+      'r2:KEEP',
+    ]);
+    expect(records[2]).toMatchObject({
+      rung: 0,
+      appliedAt: '2026-03-04T10:03:00Z',
+      removal: 'whole',
+      oracle: { verdict: 'redundant-copy', outcome: 'true-prune' },
+    });
     expect(records[2]!.placeholder).toContain('[pruned r1');
     PointMeasures.parse(JSON.parse(readFileSync(join(out, 'exact-redundancy', 'points.jsonl'), 'utf8')));
     const manifest = Manifest.parse(JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')));
-    expect(manifest.fixtures).toEqual([expect.objectContaining({ file: expect.stringMatching(/mini\.json$/), id: 'mini' })]);
+    expect(manifest.fixtures).toEqual([
+      expect.objectContaining({ file: expect.stringMatching(/mini\.json$/), id: 'mini' }),
+    ]);
     expect(manifest.tokenizer).toMatchObject({ package: 'gpt-tokenizer', encoding: 'o200k_base' });
     // A folder outside the preregistered fixtures is exploratory by definition, and every output says so.
     expect(manifest.study).toEqual({ exploratory: true, preregistration: null, fixtureManifest: null });
     expect(manifest.outputs.map((o) => o.file)).toEqual([
-      'EXPLORATORY.md', 'exact-redundancy/EXPLORATORY.md', 'exact-redundancy/decisions.jsonl', 'exact-redundancy/points.csv',
-      'exact-redundancy/points.jsonl', 'exact-redundancy/summary.json',
+      'EXPLORATORY.md',
+      'exact-redundancy/EXPLORATORY.md',
+      'exact-redundancy/decisions.jsonl',
+      'exact-redundancy/points.csv',
+      'exact-redundancy/points.jsonl',
+      'exact-redundancy/summary.json',
     ]);
   });
 
@@ -160,11 +196,33 @@ describe('npm run experiment', () => {
   it('timing defers eligible removals and placeholders can be turned off', async () => {
     const { dir } = writeFixture();
     const out = tmp();
-    const r = await cli(['experiment', '--fixtures', dir, '--out', out, '--condition', 'exact-redundancy', '--timing', 'task-boundary', '--json']);
+    const r = await cli([
+      'experiment',
+      '--fixtures',
+      dir,
+      '--out',
+      out,
+      '--condition',
+      'exact-redundancy',
+      '--timing',
+      'task-boundary',
+      '--json',
+    ]);
     const [s] = JSON.parse(r.stdout) as Summary[];
     expect(s!.decisions).toMatchObject({ prune: 0, defer: 1 });
     expect(s!.precision.value).toBeNull();
-    const none = await cli(['experiment', '--fixtures', dir, '--out', out, '--condition', 'exact-redundancy', '--placeholders', 'none', '--json']);
+    const none = await cli([
+      'experiment',
+      '--fixtures',
+      dir,
+      '--out',
+      out,
+      '--condition',
+      'exact-redundancy',
+      '--placeholders',
+      'none',
+      '--json',
+    ]);
     const [n] = JSON.parse(none.stdout) as Summary[];
     expect(n!.tokens.placeholder).toBe(0);
     expect(n!.tokens.final).toBe(n!.tokens.raw - n!.tokens.removed);

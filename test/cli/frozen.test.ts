@@ -17,8 +17,9 @@ const manifestOf = (dir: string) => Manifest.parse(JSON.parse(readFileSync(join(
 const fileHash = (s: StudyRoot, f: string) => sha256(readFileSync(s.path(f)));
 
 function filesUnder(dir: string, prefix = ''): string[] {
-  return readdirSync(join(dir, prefix), { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? filesUnder(dir, join(prefix, e.name)) : [join(prefix, e.name)]).sort();
+  return readdirSync(join(dir, prefix), { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? filesUnder(dir, join(prefix, e.name)) : [join(prefix, e.name)]))
+    .sort();
 }
 
 const lines = (text: string) => text.split('\n').filter(Boolean);
@@ -45,7 +46,10 @@ describe('the preregistered study (default fixtures)', () => {
       fixtureManifest: { file: 'fixtures/MANIFEST.json', sha256: fileHash(s, 'fixtures/MANIFEST.json') },
     });
     expect(existsSync(join(outIn(s), 'EXPLORATORY.md'))).toBe(false);
-    for (const c of conditionNames()) expect(Summary.parse(JSON.parse(readFileSync(join(outIn(s), c, 'summary.json'), 'utf8'))).exploratory).toBe(false);
+    for (const c of conditionNames())
+      expect(Summary.parse(JSON.parse(readFileSync(join(outIn(s), c, 'summary.json'), 'utf8'))).exploratory).toBe(
+        false,
+      );
   });
 
   it('lets only the preregistered study replace the default results/: an exploratory run there needs --out', async () => {
@@ -61,16 +65,20 @@ describe('the preregistered study (default fixtures)', () => {
     expect(manifestOf(join(s.root, 'results')).study.exploratory).toBe(false);
   });
 
-  it('writes the canonical logs plain, the generated corpus\'s compressed, and points.csv for every fixture', async () => {
+  it("writes the canonical logs plain, the generated corpus's compressed, and points.csv for every fixture", async () => {
     const s = studyRoot();
     expect((await cli(['experiment', '--out', 'out', '--condition', 'exact-redundancy'], s.root)).code).toBe(0);
     const dir = join(outIn(s), 'exact-redundancy');
-    const plain = lines(readFileSync(join(dir, 'decisions.jsonl'), 'utf8')).map((l) => DecisionRecord.parse(JSON.parse(l)));
+    const plain = lines(readFileSync(join(dir, 'decisions.jsonl'), 'utf8')).map((l) =>
+      DecisionRecord.parse(JSON.parse(l)),
+    );
     expect(new Set(plain.map((r) => r.fixture))).toEqual(new Set(['mini']));
     const bulkText = gunzipSync(readFileSync(join(dir, 'decisions.generated.jsonl.gz'))).toString('utf8');
     const bulk = lines(bulkText).map((l) => DecisionRecord.parse(JSON.parse(l)));
     expect(new Set(bulk.map((r) => r.fixture))).toEqual(new Set(['gen-0001']));
-    const bulkPoints = lines(gunzipSync(readFileSync(join(dir, 'points.generated.jsonl.gz'))).toString('utf8')).map((l) => PointMeasures.parse(JSON.parse(l)));
+    const bulkPoints = lines(gunzipSync(readFileSync(join(dir, 'points.generated.jsonl.gz'))).toString('utf8')).map(
+      (l) => PointMeasures.parse(JSON.parse(l)),
+    );
     expect(bulkPoints.map((p) => p.fixture)).toEqual(['gen-0001']);
     // The pin is over the decompressed text, so it does not depend on what zlib wrote.
     const pinned = manifestOf(outIn(s)).outputs.find((o) => o.file === 'exact-redundancy/decisions.generated.jsonl.gz');
@@ -81,8 +89,12 @@ describe('the preregistered study (default fixtures)', () => {
     const summary = Summary.parse(JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')));
     const row = Object.fromEntries(POINT_ROW_COLUMNS.map((c, i) => [c, rows[0]!.split(',')[i]]));
     const fx = summary.perFixture.find((f) => f.fixture === 'mini')!;
-    expect([row['prune'], row['truePrunes'], row['coverageDenominator'], row['finalTokens']].map(Number))
-      .toEqual([fx.precision.denominator, fx.precision.numerator, fx.coverage.denominator, fx.tokens.final]);
+    expect([row['prune'], row['truePrunes'], row['coverageDenominator'], row['finalTokens']].map(Number)).toEqual([
+      fx.precision.denominator,
+      fx.precision.numerator,
+      fx.coverage.denominator,
+      fx.tokens.final,
+    ]);
   });
 
   it('stops on a changed, missing or extra fixture, naming the file and both hashes, and writes nothing', async () => {
@@ -90,7 +102,11 @@ describe('the preregistered study (default fixtures)', () => {
     const file = 'fixtures/canonical/mini.json';
     const before = fileHash(s, file);
     writeFileSync(s.path(file), readFileSync(s.path(file), 'utf8').replace('list the source files', 'list the files'));
-    await refused(s, `${file} (fixture): changed: expected sha256 ${before}, actual ${fileHash(s, file)}`, '[PL_FROZEN_INPUTS_CHANGED]');
+    await refused(
+      s,
+      `${file} (fixture): changed: expected sha256 ${before}, actual ${fileHash(s, file)}`,
+      '[PL_FROZEN_INPUTS_CHANGED]',
+    );
 
     const t = studyRoot();
     const gen = 'fixtures/generated/gen-0001.json';
@@ -100,7 +116,10 @@ describe('the preregistered study (default fixtures)', () => {
 
     const u = studyRoot();
     writeFileSync(u.path('fixtures/generated/gen-0002.json'), JSON.stringify({ ...minimalFixture(), id: 'gen-0002' }));
-    await refused(u, `fixtures/generated/gen-0002.json (fixture): extra: expected (not in the manifest), actual sha256 ${fileHash(u, 'fixtures/generated/gen-0002.json')}`);
+    await refused(
+      u,
+      `fixtures/generated/gen-0002.json (fixture): extra: expected (not in the manifest), actual sha256 ${fileHash(u, 'fixtures/generated/gen-0002.json')}`,
+    );
   });
 
   it('stops on a changed, missing or extra oracle the same way', async () => {
@@ -118,14 +137,24 @@ describe('the preregistered study (default fixtures)', () => {
 
     const u = studyRoot();
     writeFileSync(u.path('fixtures/canonical/oracles/stray.oracle.json'), '{}');
-    await refused(u, `fixtures/canonical/oracles/stray.oracle.json (oracle): extra: expected (not in the manifest), actual sha256 ${sha256('{}')}`);
+    await refused(
+      u,
+      `fixtures/canonical/oracles/stray.oracle.json (oracle): extra: expected (not in the manifest), actual sha256 ${sha256('{}')}`,
+    );
   });
 
   it('stops when fixtures/MANIFEST.json is not the one the preregistration pinned, or is missing', async () => {
     const s = studyRoot();
     const pinned = fileHash(s, 'fixtures/MANIFEST.json');
-    writeFileSync(s.path('fixtures/MANIFEST.json'), readFileSync(s.path('fixtures/MANIFEST.json'), 'utf8').replace('"seed": 1', '"seed": 2'));
-    await refused(s, `fixtures/MANIFEST.json is not the manifest ${PREREGISTRATION_FILE} was frozen against: expected sha256 ${pinned}, actual ${fileHash(s, 'fixtures/MANIFEST.json')}`, '[PL_FROZEN_MANIFEST_CHANGED]');
+    writeFileSync(
+      s.path('fixtures/MANIFEST.json'),
+      readFileSync(s.path('fixtures/MANIFEST.json'), 'utf8').replace('"seed": 1', '"seed": 2'),
+    );
+    await refused(
+      s,
+      `fixtures/MANIFEST.json is not the manifest ${PREREGISTRATION_FILE} was frozen against: expected sha256 ${pinned}, actual ${fileHash(s, 'fixtures/MANIFEST.json')}`,
+      '[PL_FROZEN_MANIFEST_CHANGED]',
+    );
     rmSync(s.path('fixtures/MANIFEST.json'));
     await refused(s, 'no fixture manifest at fixtures/MANIFEST.json', '[PL_FROZEN_MANIFEST_MISSING]');
   });
@@ -168,7 +197,8 @@ describe('--exploratory', () => {
       expect(Summary.parse(JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'))).exploratory, c).toBe(true);
       expect(existsSync(join(dir, 'EXPLORATORY.md')), c).toBe(true);
       const texts = [
-        readFileSync(join(dir, 'decisions.jsonl'), 'utf8'), readFileSync(join(dir, 'points.jsonl'), 'utf8'),
+        readFileSync(join(dir, 'decisions.jsonl'), 'utf8'),
+        readFileSync(join(dir, 'points.jsonl'), 'utf8'),
         gunzipSync(readFileSync(join(dir, 'decisions.generated.jsonl.gz'))).toString('utf8'),
         gunzipSync(readFileSync(join(dir, 'points.generated.jsonl.gz'))).toString('utf8'),
       ];
@@ -176,10 +206,13 @@ describe('--exploratory', () => {
         expect(lines(text).length).toBeGreaterThan(0);
         for (const line of lines(text)) expect(JSON.parse(line), c).toMatchObject({ exploratory: true });
       }
-      for (const row of lines(readFileSync(join(dir, 'points.csv'), 'utf8')).slice(1)) expect(row.startsWith('true,'), c).toBe(true);
+      for (const row of lines(readFileSync(join(dir, 'points.csv'), 'utf8')).slice(1))
+        expect(row.startsWith('true,'), c).toBe(true);
     }
     // Every file the run wrote is pinned, marker files included.
-    expect(m.outputs.map((o) => o.file).sort()).toEqual(filesUnder(out).filter((f) => f !== 'manifest.json' && f !== 'run.json'));
+    expect(m.outputs.map((o) => o.file).sort()).toEqual(
+      filesUnder(out).filter((f) => f !== 'manifest.json' && f !== 'run.json'),
+    );
   });
 
   it('still refuses a malformed fixture, naming file, item and field, and writes nothing', async () => {
@@ -202,12 +235,16 @@ describe('streamed results', () => {
     const files = filesUnder(s.path('a'));
     expect(files).toEqual(filesUnder(s.path('b')));
     // The manifest too: only run.json holds what differs between two runs.
-    for (const f of files.filter((x) => x !== 'run.json')) expect(readFileSync(join(s.path('a'), f)).equals(readFileSync(join(s.path('b'), f))), f).toBe(true);
+    for (const f of files.filter((x) => x !== 'run.json'))
+      expect(readFileSync(join(s.path('a'), f)).equals(readFileSync(join(s.path('b'), f))), f).toBe(true);
     expect({ ...manifestOf(s.path('a')), run: null }).toEqual({ ...manifestOf(s.path('b')), run: null });
     // The canonical fixtures' decision logs and point measures are those the committed results/ holds.
     for (const c of conditionNames()) {
       for (const f of ['decisions.jsonl', 'points.jsonl']) {
-        expect(readFileSync(join(s.path('a'), c, f), 'utf8') === readFileSync(join('results', c, f), 'utf8'), `${c}/${f}`).toBe(true);
+        expect(
+          readFileSync(join(s.path('a'), c, f), 'utf8') === readFileSync(join('results', c, f), 'utf8'),
+          `${c}/${f}`,
+        ).toBe(true);
       }
     }
   });
@@ -226,14 +263,21 @@ describe('streamed results', () => {
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('ladder-0-3/decisions.generated.jsonl.gz');
     writeFileSync(gz, 'not gzip');
-    expect((await cli(['experiment', '--out', 'out', '--check'], s.root)).stderr).toContain('ladder-0-3/decisions.generated.jsonl.gz');
+    expect((await cli(['experiment', '--out', 'out', '--check'], s.root)).stderr).toContain(
+      'ladder-0-3/decisions.generated.jsonl.gz',
+    );
     // A fresh clone lacks the git-ignored logs: --check then relies on the manifest's pins.
-    for (const c of conditionNames()) for (const f of ['decisions.generated.jsonl.gz', 'points.generated.jsonl.gz']) rmSync(join(outIn(s), c, f));
+    for (const c of conditionNames())
+      for (const f of ['decisions.generated.jsonl.gz', 'points.generated.jsonl.gz']) rmSync(join(outIn(s), c, f));
     const clone = await cli(['experiment', '--out', 'out', '--check'], s.root);
     expect(clone.code).toBe(0);
-    expect(clone.stdout).toContain(`${conditionNames().length * 2} compressed logs not present here, verified against their pinned sha256`);
+    expect(clone.stdout).toContain(
+      `${conditionNames().length * 2} compressed logs not present here, verified against their pinned sha256`,
+    );
     // ...and a pin that does not match the regeneration fails even with the file absent.
-    const m = JSON.parse(readFileSync(join(outIn(s), 'manifest.json'), 'utf8')) as { outputs: { file: string; sha256: string }[] };
+    const m = JSON.parse(readFileSync(join(outIn(s), 'manifest.json'), 'utf8')) as {
+      outputs: { file: string; sha256: string }[];
+    };
     m.outputs.find((o) => o.file === 'raw/decisions.generated.jsonl.gz')!.sha256 = '0'.repeat(64);
     writeFileSync(join(outIn(s), 'manifest.json'), JSON.stringify(m, null, 2));
     const pin = await cli(['experiment', '--out', 'out', '--check'], s.root);
@@ -246,9 +290,12 @@ describe('a failed run', () => {
   it('leaves no output folder behind when a condition breaks its contract mid-stream', async () => {
     const s = studyRoot();
     const policy = join(mkdtempSync(join(tmpdir(), 'prunelab-policy-')), 'bad.ts');
-    writeFileSync(policy, `export default { name: 'bad', layer: 'A', rung: 0, version: '1', description: 'd', upperRisk: false,
+    writeFileSync(
+      policy,
+      `export default { name: 'bad', layer: 'A', rung: 0, version: '1', description: 'd', upperRisk: false,
       consultsObligations: false, parameters: {},
-      decide: (view) => { if (view.fixtureId === 'gen-0001') throw new Error('boom'); return view.items.map((i) => ({ itemId: i.id, verdict: 'keep', rule: 'r', rung: 0, reason: 'k', obligationsConsulted: [] })); } };\n`);
+      decide: (view) => { if (view.fixtureId === 'gen-0001') throw new Error('boom'); return view.items.map((i) => ({ itemId: i.id, verdict: 'keep', rule: 'r', rung: 0, reason: 'k', obligationsConsulted: [] })); } };\n`,
+    );
     const r = await cli(['experiment', '--out', 'out', '--policy', policy], s.root);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('boom');

@@ -26,7 +26,18 @@ describe('running your own policy with --policy', () => {
   it('scores a policy module beside the built-ins on the same fixtures', async () => {
     const { dir } = writeFixture();
     const out = mkdtempSync(join(tmpdir(), 'prunelab-out-'));
-    const r = await cli(['experiment', '--fixtures', dir, '--out', out, '--policy', policyFile(dropCalls), '--condition', 'raw,drop-calls', '--json']);
+    const r = await cli([
+      'experiment',
+      '--fixtures',
+      dir,
+      '--out',
+      out,
+      '--policy',
+      policyFile(dropCalls),
+      '--condition',
+      'raw,drop-calls',
+      '--json',
+    ]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const summaries = JSON.parse(r.stdout) as Summary[];
@@ -42,7 +53,13 @@ describe('running your own policy with --policy', () => {
   });
 
   it('rejects a module whose export is not a condition, naming the field', async () => {
-    const r = await cli(['experiment', '--out', '/tmp/x', '--policy', policyFile(dropCalls.replace("layer: 'A'", "layer: 'Z'"))]);
+    const r = await cli([
+      'experiment',
+      '--out',
+      '/tmp/x',
+      '--policy',
+      policyFile(dropCalls.replace("layer: 'A'", "layer: 'Z'")),
+    ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/policy\.mjs: the policy module's default export, field "layer"/);
   });
@@ -59,10 +76,25 @@ describe('running your own policy with --policy', () => {
   it('checks every eligibility a policy returns, naming the item and the field', async () => {
     const { dir } = writeFixture();
     const cases: [string, string][] = [
-      [dropCalls.replace("rung: 0, reason: 'a call record'", "rung: 9, reason: 'a call record'"), 'eligibility 1 (item "c1"), field "rung"'],
-      [dropCalls.replace(", obligationsConsulted: [] }\n    : {", " }\n    : {"), 'eligibility 1 (item "c1"), field "obligationsConsulted"'],
-      [dropCalls.replace("verdict: 'eligible', rule", "verdict: 'eligible', residue: ['bulk'], rule"), 'field "residue.0"'],
-      [dropCalls.replace('decide: (view) =>', 'decide: () => { throw new Error("no view for me"); },\n  unused: (view) =>'), 'decide() threw: no view for me'],
+      [
+        dropCalls.replace("rung: 0, reason: 'a call record'", "rung: 9, reason: 'a call record'"),
+        'eligibility 1 (item "c1"), field "rung"',
+      ],
+      [
+        dropCalls.replace(', obligationsConsulted: [] }\n    : {', ' }\n    : {'),
+        'eligibility 1 (item "c1"), field "obligationsConsulted"',
+      ],
+      [
+        dropCalls.replace("verdict: 'eligible', rule", "verdict: 'eligible', residue: ['bulk'], rule"),
+        'field "residue.0"',
+      ],
+      [
+        dropCalls.replace(
+          'decide: (view) =>',
+          'decide: () => { throw new Error("no view for me"); },\n  unused: (view) =>',
+        ),
+        'decide() threw: no view for me',
+      ],
     ];
     for (const [body, message] of cases) {
       const out = mkdtempSync(join(tmpdir(), 'prunelab-out-'));
@@ -80,7 +112,17 @@ describe('running your own policy with --policy', () => {
     expect((await cli(['experiment', '--fixtures', dir, '--out', out, '--condition', 'raw'])).code).toBe(0);
     const before = readFileSync(join(out, 'manifest.json'), 'utf8');
     const broken = policyFile(dropCalls.replace('view.items.map(', 'view.items.slice(1).map('));
-    const r = await cli(['experiment', '--fixtures', dir, '--out', out, '--policy', broken, '--condition', 'raw,drop-calls']);
+    const r = await cli([
+      'experiment',
+      '--fixtures',
+      dir,
+      '--out',
+      out,
+      '--policy',
+      broken,
+      '--condition',
+      'raw,drop-calls',
+    ]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('condition drop-calls on mini at pp1: returned 4 eligibilities for 5 items');
     expect(readFileSync(join(out, 'manifest.json'), 'utf8')).toBe(before);

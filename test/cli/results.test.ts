@@ -27,6 +27,10 @@ describe('the committed results/', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const n = full ? conditionNames().length : SUBSET.length;
-    expect(r.stdout).toMatch(new RegExp(`^results matches a fresh regeneration \\(\\d+ files, ${n} conditions, ${committed.fixtures.length} fixtures`));
+    expect(r.stdout).toMatch(
+      new RegExp(
+        `^results matches a fresh regeneration \\(\\d+ files, ${n} conditions, ${committed.fixtures.length} fixtures`,
+      ),
+    );
   });
 });

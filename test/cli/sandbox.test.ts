@@ -77,7 +77,7 @@ export default {
     expect(summary!.precision).toEqual({ numerator: 2, denominator: 2, value: 1 });
   });
 
-  it("gives the same decisions as the same module run in-process, over a canonical fixture, helpers included", async () => {
+  it('gives the same decisions as the same module run in-process, over a canonical fixture, helpers included', async () => {
     // Uses prunelab's own view helpers (bundled into the sandbox) and the view's store, blocks and tokens.
     const policy = policyFolder({
       'policy.ts': `import { blocksOf, counterpart, resolveInView, repetitionOf } from ${JSON.stringify(VIEW_HELPERS)};
@@ -96,11 +96,23 @@ export default {
 };
 `,
     });
-    const fixtures = loadFixtures(join(ROOT, 'fixtures', 'canonical', 'rule-closure-verified-pointer.json'), ROOT, () => undefined);
+    const fixtures = loadFixtures(
+      join(ROOT, 'fixtures', 'canonical', 'rule-closure-verified-pointer.json'),
+      ROOT,
+      () => undefined,
+    );
     const inProcess = ((await import(pathToFileURL(policy).href)) as { default: Condition }).default;
-    const loaded = await loadPolicyModule(policy, ROOT, new Set(), { offLimits: { fixtures: [], results: [] }, timeoutMs: 30_000 });
+    const loaded = await loadPolicyModule(policy, ROOT, new Set(), {
+      offLimits: { fixtures: [], results: [] },
+      timeoutMs: 30_000,
+    });
     try {
-      const options = { fixtures, timing: { kind: 'immediate' as const }, placeholders: 'marker' as const, tokens: tokenCounter() };
+      const options = {
+        fixtures,
+        timing: { kind: 'immediate' as const },
+        placeholders: 'marker' as const,
+        tokens: tokenCounter(),
+      };
       const [here] = runStudy({ ...options, conditions: [inProcess] });
       const [there] = runStudy({ ...options, conditions: [loaded] });
       expect(here!.records.length).toBeGreaterThan(0);
@@ -123,28 +135,99 @@ export default {
 
 describe('what a sandboxed policy is refused, with a clear error and nothing written', () => {
   const refused: [string, string, (fixtureDir: string) => string, RegExp][] = [
-    ['an oracle by absolute path', 'read', () => `fs.readFileSync(${JSON.stringify(ORACLE)});`,
-      /policy\.mjs: the policy tried to read fixtures\/canonical\/oracles\/exit-code-137\.oracle\.json, which its sandbox refuses: it is an oracle/],
-    ["a fixture's oracle through a relative path", 'read', () => "fs.readFileSync('fixtures/canonical/../canonical/oracles/exit-code-137.oracle.json');",
-      /tried to read fixtures\/canonical\/oracles\/exit-code-137\.oracle\.json, which its sandbox refuses: it is an oracle/],
-    ["the run's own oracle", 'read', (d) => `fs.readFileSync(${JSON.stringify(join(d, 'oracles', 'mini.oracle.json'))});`, /mini\.oracle\.json, which its sandbox refuses: it is an oracle/],
-    ["the run's fixture file, which holds the hidden obligations", 'read', (d) => `fs.readFileSync(${JSON.stringify(join(d, 'mini.json'))});`,
-      /mini\.json, which its sandbox refuses: it is a fixture file, which holds the downstream obligations hidden/],
-    ['the results folder', 'read', () => "fs.readdirSync('results');", /tried to read results, which its sandbox refuses: it holds results/],
-    ['any other file', 'read', () => "fs.readFileSync('/etc/hostname');", /tried to read \/etc\/hostname, which its sandbox refuses: it is outside the module's own folder/],
-    ['a write, even into its own folder', 'write', () => "fs.writeFileSync(new URL('./note.txt', import.meta.url), 'x');", /tried to write .*note\.txt, which its sandbox refuses: a policy is a pure function/],
-    ['a child process', 'spawn', () => "(await import('node:child_process')).execFileSync('cat', [" + JSON.stringify(ORACLE) + ']);', /tried to start a child process/],
+    [
+      'an oracle by absolute path',
+      'read',
+      () => `fs.readFileSync(${JSON.stringify(ORACLE)});`,
+      /policy\.mjs: the policy tried to read fixtures\/canonical\/oracles\/exit-code-137\.oracle\.json, which its sandbox refuses: it is an oracle/,
+    ],
+    [
+      "a fixture's oracle through a relative path",
+      'read',
+      () => "fs.readFileSync('fixtures/canonical/../canonical/oracles/exit-code-137.oracle.json');",
+      /tried to read fixtures\/canonical\/oracles\/exit-code-137\.oracle\.json, which its sandbox refuses: it is an oracle/,
+    ],
+    [
+      "the run's own oracle",
+      'read',
+      (d) => `fs.readFileSync(${JSON.stringify(join(d, 'oracles', 'mini.oracle.json'))});`,
+      /mini\.oracle\.json, which its sandbox refuses: it is an oracle/,
+    ],
+    [
+      "the run's fixture file, which holds the hidden obligations",
+      'read',
+      (d) => `fs.readFileSync(${JSON.stringify(join(d, 'mini.json'))});`,
+      /mini\.json, which its sandbox refuses: it is a fixture file, which holds the downstream obligations hidden/,
+    ],
+    [
+      'the results folder',
+      'read',
+      () => "fs.readdirSync('results');",
+      /tried to read results, which its sandbox refuses: it holds results/,
+    ],
+    [
+      'any other file',
+      'read',
+      () => "fs.readFileSync('/etc/hostname');",
+      /tried to read \/etc\/hostname, which its sandbox refuses: it is outside the module's own folder/,
+    ],
+    [
+      'a write, even into its own folder',
+      'write',
+      () => "fs.writeFileSync(new URL('./note.txt', import.meta.url), 'x');",
+      /tried to write .*note\.txt, which its sandbox refuses: a policy is a pure function/,
+    ],
+    [
+      'a child process',
+      'spawn',
+      () => "(await import('node:child_process')).execFileSync('cat', [" + JSON.stringify(ORACLE) + ']);',
+      /tried to start a child process/,
+    ],
     ['process.binding', 'binding', () => "process.binding('fs');", /tried to use process\.binding/],
-    ['a native addon', 'addon', () => "process.dlopen({ exports: {} }, new URL('./x.node', import.meta.url).pathname);", /tried to load a native addon/],
-    ['a worker thread', 'thread', () => "new (await import('node:worker_threads')).Worker('1', { eval: true });", /tried to start a worker thread/],
+    [
+      'a native addon',
+      'addon',
+      () => "process.dlopen({ exports: {} }, new URL('./x.node', import.meta.url).pathname);",
+      /tried to load a native addon/,
+    ],
+    [
+      'a worker thread',
+      'thread',
+      () => "new (await import('node:worker_threads')).Worker('1', { eval: true });",
+      /tried to start a worker thread/,
+    ],
     // Node 20 has no network permission: the child closes the network itself before the policy loads.
-    ['a socket to 127.0.0.1, while loading', 'network', () => "(await import('node:net')).connect(9, '127.0.0.1');",
-      /tried to use the network \(net\.connect\), which its sandbox refuses: a policy is a pure function/],
-    ['a socket to 127.0.0.1 through a Socket', 'network', () => "new (await import('node:net')).Socket().connect({ port: 9, host: '127.0.0.1' });", /tried to use the network \(net\.Socket\.connect\)/],
-    ['an HTTP request to 127.0.0.1', 'network', () => "(await import('node:http')).get('http://127.0.0.1:9/');", /tried to use the network \(http\.get\)/],
+    [
+      'a socket to 127.0.0.1, while loading',
+      'network',
+      () => "(await import('node:net')).connect(9, '127.0.0.1');",
+      /tried to use the network \(net\.connect\), which its sandbox refuses: a policy is a pure function/,
+    ],
+    [
+      'a socket to 127.0.0.1 through a Socket',
+      'network',
+      () => "new (await import('node:net')).Socket().connect({ port: 9, host: '127.0.0.1' });",
+      /tried to use the network \(net\.Socket\.connect\)/,
+    ],
+    [
+      'an HTTP request to 127.0.0.1',
+      'network',
+      () => "(await import('node:http')).get('http://127.0.0.1:9/');",
+      /tried to use the network \(http\.get\)/,
+    ],
     ['fetch, at a prune point', 'network', () => "fetch('http://127.0.0.1:9/');", /tried to use the network \(fetch\)/],
-    ['a UDP socket', 'network', () => "(await import('node:dgram')).createSocket('udp4');", /tried to use the network \(dgram\.createSocket\)/],
-    ['a DNS lookup', 'network', () => "(await import('node:dns')).lookup('example.org', () => {});", /tried to use the network \(dns\.lookup\)/],
+    [
+      'a UDP socket',
+      'network',
+      () => "(await import('node:dgram')).createSocket('udp4');",
+      /tried to use the network \(dgram\.createSocket\)/,
+    ],
+    [
+      'a DNS lookup',
+      'network',
+      () => "(await import('node:dns')).lookup('example.org', () => {});",
+      /tried to use the network \(dns\.lookup\)/,
+    ],
   ];
   for (const [what, , body, message] of refused) {
     it(`refuses ${what}`, async () => {
@@ -163,10 +246,22 @@ describe('what a sandboxed policy is refused, with a clear error and nothing wri
 
   it('refuses to compile in an oracle, a fixture or any file outside its folder that a module imports', async () => {
     const cases: [string, RegExp][] = [
-      [`import labels from ${JSON.stringify(ORACLE)} with { type: 'json' };`, /tried to import fixtures\/canonical\/oracles\/exit-code-137\.oracle\.json, which its sandbox refuses: it is an oracle/],
-      [`import fx from ${JSON.stringify(join(ROOT, 'fixtures', 'canonical', 'exit-code-137.json'))} with { type: 'json' };`, /tried to import fixtures\/canonical\/exit-code-137\.json, which its sandbox refuses: it is a fixture file/],
-      [`import { GENERATOR } from ${JSON.stringify(join(ROOT, 'src', 'corpus', 'corpus.ts'))};`, /tried to import src\/corpus\/corpus\.ts, which its sandbox refuses: it is prunelab's corpus generator/],
-      [`import { minimalOracle } from ${JSON.stringify(join(ROOT, 'test', 'support', 'minimal.ts'))};`, /tried to import test\/support\/minimal\.ts, which its sandbox refuses: it is outside the module's own folder/],
+      [
+        `import labels from ${JSON.stringify(ORACLE)} with { type: 'json' };`,
+        /tried to import fixtures\/canonical\/oracles\/exit-code-137\.oracle\.json, which its sandbox refuses: it is an oracle/,
+      ],
+      [
+        `import fx from ${JSON.stringify(join(ROOT, 'fixtures', 'canonical', 'exit-code-137.json'))} with { type: 'json' };`,
+        /tried to import fixtures\/canonical\/exit-code-137\.json, which its sandbox refuses: it is a fixture file/,
+      ],
+      [
+        `import { GENERATOR } from ${JSON.stringify(join(ROOT, 'src', 'corpus', 'corpus.ts'))};`,
+        /tried to import src\/corpus\/corpus\.ts, which its sandbox refuses: it is prunelab's corpus generator/,
+      ],
+      [
+        `import { minimalOracle } from ${JSON.stringify(join(ROOT, 'test', 'support', 'minimal.ts'))};`,
+        /tried to import test\/support\/minimal\.ts, which its sandbox refuses: it is outside the module's own folder/,
+      ],
     ];
     for (const [header, message] of cases) {
       const r = await runPolicy(policyFolder({ 'policy.mjs': keeper('', header) }));
@@ -177,11 +272,15 @@ describe('what a sandboxed policy is refused, with a clear error and nothing wri
   });
 
   it('refuses a folder holding a symbolic link out of it (the permission model would follow it)', async () => {
-    const policy = policyFolder({ 'policy.mjs': keeper("fs.readFileSync(new URL('./labels.json', import.meta.url));") });
+    const policy = policyFolder({
+      'policy.mjs': keeper("fs.readFileSync(new URL('./labels.json', import.meta.url));"),
+    });
     symlinkSync(ORACLE, join(policy, '..', 'labels.json'));
     const r = await runPolicy(policy);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/cannot be its sandbox, which grants the whole folder: .*labels\.json: a symbolic link out of the folder, to .*exit-code-137\.oracle\.json/);
+    expect(r.stderr).toMatch(
+      /cannot be its sandbox, which grants the whole folder: .*labels\.json: a symbolic link out of the folder, to .*exit-code-137\.oracle\.json/,
+    );
     expect(r.stderr).toContain('[PL_POLICY_SANDBOX_FOLDER]');
     expect(r.written).toEqual([]);
   });
@@ -206,11 +305,17 @@ describe('what a sandboxed policy is refused, with a clear error and nothing wri
     const copies: [string, Buffer | string, RegExp][] = [
       ['notes.dat', oracle, /notes\.dat: it is an oracle/],
       ['data/cache.bin', gzipSync(oracle), /data\/cache\.bin: it is an oracle/],
-      ['settings.json', JSON.stringify({ cache: [{ extra: true, ...JSON.parse(oracle.toString('utf8')) }] }), /settings\.json: it is an oracle/],
+      [
+        'settings.json',
+        JSON.stringify({ cache: [{ extra: true, ...JSON.parse(oracle.toString('utf8')) }] }),
+        /settings\.json: it is an oracle/,
+      ],
       ['trace.txt', fixture, /trace\.txt: it is a fixture file/],
     ];
     for (const [name, bytes, message] of copies) {
-      const policy = policyFolder({ 'policy.mjs': keeper(`fs.readFileSync(new URL(${JSON.stringify(`./${name}`)}, import.meta.url));`) });
+      const policy = policyFolder({
+        'policy.mjs': keeper(`fs.readFileSync(new URL(${JSON.stringify(`./${name}`)}, import.meta.url));`),
+      });
       mkdirSync(join(policy, '..', name, '..'), { recursive: true });
       writeFileSync(join(policy, '..', name), bytes);
       const r = await runPolicy(policy);
@@ -239,7 +344,9 @@ describe('what a sandboxed policy is refused, with a clear error and nothing wri
     const started = performance.now();
     const r = await runPolicy(policyFolder({ 'policy.mjs': keeper('for (;;) {}') }), ['--policy-timeout', '0.5']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('policy.mjs: the policy gave no answer within 0.5 s on mini at pp1; its process was stopped');
+    expect(r.stderr).toContain(
+      'policy.mjs: the policy gave no answer within 0.5 s on mini at pp1; its process was stopped',
+    );
     expect(r.stderr).toContain('[PL_POLICY_TIMEOUT]');
     expect(performance.now() - started).toBeLessThan(10_000);
     expect(r.written).toEqual([]);
@@ -255,9 +362,13 @@ describe('what a sandboxed policy is refused, with a clear error and nothing wri
     const ended = await runPolicy(policyFolder({ 'policy.mjs': keeper('process.exit(7);') }));
     expect(ended.code).toBe(1);
     expect(ended.stderr).toContain("policy.mjs: the policy's process ended (exit code 7) on mini at pp1");
-    const broken = await runPolicy(policyFolder({ 'policy.ts': "import { nothing } from './missing.js';\nexport default nothing;\n" }));
+    const broken = await runPolicy(
+      policyFolder({ 'policy.ts': "import { nothing } from './missing.js';\nexport default nothing;\n" }),
+    );
     expect(broken.code).toBe(2);
-    expect(broken.stderr).toMatch(/policy\.ts: the policy module could not be loaded: .*Could not resolve "\.\/missing\.js"/);
+    expect(broken.stderr).toMatch(
+      /policy\.ts: the policy module could not be loaded: .*Could not resolve "\.\/missing\.js"/,
+    );
     const throwsAtLoad = await runPolicy(policyFolder({ 'policy.mjs': keeper('', "throw new Error('not today');") }));
     expect(throwsAtLoad.code).toBe(2);
     expect(throwsAtLoad.stderr).toContain('the policy module could not be loaded: not today');

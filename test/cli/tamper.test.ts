@@ -3,7 +3,17 @@
 // manifest pins; the next run, report or publish clears a dead run's leftovers; --check names them.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -14,7 +24,8 @@ import { deadPid, tree } from '../support/debris.js';
 
 const tmp = (what: string) => mkdtempSync(join(tmpdir(), `prunelab-${what}-`));
 
-const noRunJson = (t: Record<string, string>) => Object.fromEntries(Object.entries(t).filter(([f]) => f !== 'run.json'));
+const noRunJson = (t: Record<string, string>) =>
+  Object.fromEntries(Object.entries(t).filter(([f]) => f !== 'run.json'));
 
 describe('report and publish verify a results folder against its manifest', () => {
   it('refuse a summary whose false prunes were edited to 0, naming the file, and write nothing', async () => {
@@ -27,7 +38,9 @@ describe('report and publish verify a results folder against its manifest', () =
     const r = await cli(['report', '--results', dir]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('[PL_RESULTS_UNVERIFIED]');
-    expect(r.stderr).toMatch(/ladder-0-4\/summary\.json: changed: manifest\.json pins sha256 [0-9a-f]{64}, the file has [0-9a-f]{64}/);
+    expect(r.stderr).toMatch(
+      /ladder-0-4\/summary\.json: changed: manifest\.json pins sha256 [0-9a-f]{64}, the file has [0-9a-f]{64}/,
+    );
     expect(r.stderr).not.toContain('unexpected failure');
     expect(readdirSync(dir)).not.toContain('tables');
     const out = join(tmp('bundle'), 'bundle');
@@ -77,20 +90,43 @@ describe('a run killed before or during its swap', () => {
     expect(again.code).toBe(0);
     expect(again.stderr).toContain(`removed .staging-${pid}, ladder-0.old-${pid}`);
     expect(noRunJson(tree(out))).toEqual(noRunJson(clean));
-    expect((await cli(['experiment', '--check', '--fixtures', dir, '--out', out, '--condition', 'raw,ladder-0'])).code).toBe(0);
+    expect(
+      (await cli(['experiment', '--check', '--fixtures', dir, '--out', out, '--condition', 'raw,ladder-0'])).code,
+    ).toBe(0);
   });
 
   it('mid-swap: the folder contradicts its manifest until the next report finishes the committed swap', async () => {
     const { dir } = writeFixture();
     const [out, next] = [tmp('out'), tmp('next')];
     expect((await cli(['experiment', '--fixtures', dir, '--out', out, '--condition', 'raw,ladder-0'])).code).toBe(0);
-    expect((await cli(['experiment', '--fixtures', dir, '--out', next, '--condition', 'raw,ladder-0', '--placeholders', 'none'])).code).toBe(0);
+    expect(
+      (
+        await cli([
+          'experiment',
+          '--fixtures',
+          dir,
+          '--out',
+          next,
+          '--condition',
+          'raw,ladder-0',
+          '--placeholders',
+          'none',
+        ])
+      ).code,
+    ).toBe(0);
     const pid = deadPid();
     // The second run, as its writer stood when killed: everything staged, the journal committed, one folder moved.
     const staging = join(out, `.staging-${pid}`);
     mkdirSync(staging);
-    for (const f of ['raw', 'ladder-0', 'EXPLORATORY.md', 'manifest.json']) cpSync(join(next, f), join(staging, f), { recursive: true });
-    const steps = [{ move: 'ladder-0' }, { move: 'raw' }, { move: 'EXPLORATORY.md' }, { remove: 'INCOMPLETE.md' }, { move: 'manifest.json' }];
+    for (const f of ['raw', 'ladder-0', 'EXPLORATORY.md', 'manifest.json'])
+      cpSync(join(next, f), join(staging, f), { recursive: true });
+    const steps = [
+      { move: 'ladder-0' },
+      { move: 'raw' },
+      { move: 'EXPLORATORY.md' },
+      { remove: 'INCOMPLETE.md' },
+      { move: 'manifest.json' },
+    ];
     writeFileSync(join(staging, 'SWAP.json'), `${JSON.stringify({ pid, steps }, null, 2)}\n`);
     renameSync(join(out, 'ladder-0'), join(out, `ladder-0.old-${pid}`));
     renameSync(join(staging, 'ladder-0'), join(out, 'ladder-0'));
@@ -126,13 +162,32 @@ describe('a run killed before or during its swap', () => {
     const [out, before, after] = [tmp('out'), tmp('before'), tmp('after')];
     const conditions = ['--condition', 'raw,ladder-0,ladder-0-3'];
     expect((await cli(['experiment', '--fixtures', dir, '--out', before, ...conditions])).code).toBe(0);
-    expect((await cli(['experiment', '--fixtures', dir, '--out', after, ...conditions, '--placeholders', 'none'])).code).toBe(0);
-    const results = (d: string) => Object.fromEntries(Object.entries(tree(d)).filter(([f]) => !/^(run\.json|tables\/|charts\/)/.test(f)));
+    expect(
+      (await cli(['experiment', '--fixtures', dir, '--out', after, ...conditions, '--placeholders', 'none'])).code,
+    ).toBe(0);
+    const results = (d: string) =>
+      Object.fromEntries(Object.entries(tree(d)).filter(([f]) => !/^(run\.json|tables\/|charts\/)/.test(f)));
     const outcomes = new Set<string>();
     for (const delay of [400, 1200, 2000, 2800, 3600]) {
       rmSync(out, { recursive: true, force: true });
       cpSync(before, out, { recursive: true });
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', 'experiment', '--fixtures', dir, '--out', out, ...conditions, '--placeholders', 'none'], { stdio: 'ignore' });
+      const child = spawn(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          'src/cli/bin.ts',
+          'experiment',
+          '--fixtures',
+          dir,
+          '--out',
+          out,
+          ...conditions,
+          '--placeholders',
+          'none',
+        ],
+        { stdio: 'ignore' },
+      );
       const exited = once(child, 'exit');
       await new Promise((r) => setTimeout(r, delay));
       child.kill('SIGKILL');
@@ -140,7 +195,12 @@ describe('a run killed before or during its swap', () => {
       const r = await cli(['report', '--results', out]);
       expect(r.code, `killed after ${delay} ms: ${r.stderr}`).toBe(0);
       const now = results(out);
-      const whole = JSON.stringify(now) === JSON.stringify(results(before)) ? 'old' : JSON.stringify(now) === JSON.stringify(results(after)) ? 'new' : 'mixed';
+      const whole =
+        JSON.stringify(now) === JSON.stringify(results(before))
+          ? 'old'
+          : JSON.stringify(now) === JSON.stringify(results(after))
+            ? 'new'
+            : 'mixed';
       expect(whole, `killed after ${delay} ms`).not.toBe('mixed');
       outcomes.add(whole);
     }

@@ -11,22 +11,46 @@ import { composeFixture } from '../../src/corpus/compose.js';
 import { claims, ob } from '../../src/corpus/family.js';
 import type { Item, Obligation } from '../../src/fixture/schema.js';
 
-const item = (id: string, turn: number, content: string): DraftItem => ({ id, turn, time: '2026-01-01T00:00:00Z', origin: 'model', kind: 'reasoning', content });
+const item = (id: string, turn: number, content: string): DraftItem => ({
+  id,
+  turn,
+  time: '2026-01-01T00:00:00Z',
+  origin: 'model',
+  kind: 'reasoning',
+  content,
+});
 const probe = { question: 'q', expectedAnswer: 'a' };
-const context = [item('a', 1, 'Pinned left-pad to 1.2.3; the crash at frame.ts:12 is gone.'), item('b', 2, 'Error at frame.ts:12 in render'), item('c', 3, 'unrelated')];
+const context = [
+  item('a', 1, 'Pinned left-pad to 1.2.3; the crash at frame.ts:12 is gone.'),
+  item('b', 2, 'Error at frame.ts:12 in render'),
+  item('c', 3, 'unrelated'),
+];
 const turnOf = new Map(context.map((it) => [it.id, it.turn]));
-const run = (necessary: string[], obligations: Obligation[], groups: { items: string[]; keep: number }[] = []) =>
-  () => checkClaims({ where: 'test', claims: claims({ downstream: obligations, necessary, groups }), obligations, context, necessary: new Set(necessary), turnOf });
+const run =
+  (necessary: string[], obligations: Obligation[], groups: { items: string[]; keep: number }[] = []) =>
+  () =>
+    checkClaims({
+      where: 'test',
+      claims: claims({ downstream: obligations, necessary, groups }),
+      obligations,
+      context,
+      necessary: new Set(necessary),
+      turnOf,
+    });
 
 describe('checkClaims: counterfactual necessity', () => {
   it('refuses an item labelled necessary whose needed string another item in context also holds (the dormant-dependency bug)', () => {
     const trace = ob('ob-trace', 'needs the crash frame', 9, ['b'], ['frame.ts:12'], probe);
-    expect(run(['b'], [trace])).toThrow(/not counterfactually necessary: "frame.ts:12" is also held by a; the two form a redundant group/);
+    expect(run(['b'], [trace])).toThrow(
+      /not counterfactually necessary: "frame.ts:12" is also held by a; the two form a redundant group/,
+    );
   });
 
   it('refuses an item labelled necessary that no obligation names', () => {
     const trace = ob('ob-trace', 'needs the crash frame', 9, ['b'], ['render'], probe);
-    expect(run(['b', 'c'], [trace])).toThrow(/necessary item c is not counterfactually necessary: removing it alone loses no declared obligation/);
+    expect(run(['b', 'c'], [trace])).toThrow(
+      /necessary item c is not counterfactually necessary: removing it alone loses no declared obligation/,
+    );
   });
 
   it('accepts the same copies declared as a redundant group', () => {
@@ -37,24 +61,43 @@ describe('checkClaims: counterfactual necessity', () => {
   it('accepts an item that alone holds a needed string, and one an obligation needs without strings', () => {
     expect(run(['b'], [ob('ob-render', 'needs where it failed', 9, ['b'], ['in render'], probe)])).not.toThrow();
     expect(run(['c'], [ob('ob-item', 'needs the item itself', 9, ['c'], [], probe)])).not.toThrow();
-    expect(lossIfRemoved('b', [ob('ob-render', 'x', 9, ['b'], ['in render'], probe)], context)).toMatch(/loses "in render"/);
+    expect(lossIfRemoved('b', [ob('ob-render', 'x', 9, ['b'], ['in render'], probe)], context)).toMatch(
+      /loses "in render"/,
+    );
     expect(lossIfRemoved('b', [ob('ob-frame', 'x', 9, ['b'], ['frame.ts:12'], probe)], context)).toBeUndefined();
   });
 });
 
 describe('every generated necessary item is counterfactually necessary (property)', () => {
   it('holds from the written fixture and oracle alone, over seeds, indexes and shares', () => {
-    fc.assert(fc.property(fc.integer({ min: 0, max: 2 ** 31 }), fc.integer({ min: 0, max: 399 }), fc.constantFrom(0.15, 0.3, 0.6), (seed, index, share) => {
-      const c = composeFixture(seed, index, share);
-      const items = c.fixture['items'] as Item[];
-      const points = c.fixture['prunePoints'] as { turn: number; visible: { obligations: Obligation[] }; downstream: Obligation[] }[];
-      points.forEach((p, k) => {
-        const o = c.oracle.points[k]!;
-        const context = items.filter((it) => it.turn <= p.turn);
-        const kept = new Set([...o.removable, ...o.partial.map((x) => x.itemId), ...o.redundantGroups.flatMap((g) => g.items)]);
-        const obligations = [...p.visible.obligations, ...p.downstream];
-        for (const it of context.filter((x) => !kept.has(x.id))) expect(lossIfRemoved(it.id, obligations, context), `${c.id} ${it.id}`).toBeDefined();
-      });
-    }), { numRuns: 40 });
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 2 ** 31 }),
+        fc.integer({ min: 0, max: 399 }),
+        fc.constantFrom(0.15, 0.3, 0.6),
+        (seed, index, share) => {
+          const c = composeFixture(seed, index, share);
+          const items = c.fixture['items'] as Item[];
+          const points = c.fixture['prunePoints'] as {
+            turn: number;
+            visible: { obligations: Obligation[] };
+            downstream: Obligation[];
+          }[];
+          points.forEach((p, k) => {
+            const o = c.oracle.points[k]!;
+            const context = items.filter((it) => it.turn <= p.turn);
+            const kept = new Set([
+              ...o.removable,
+              ...o.partial.map((x) => x.itemId),
+              ...o.redundantGroups.flatMap((g) => g.items),
+            ]);
+            const obligations = [...p.visible.obligations, ...p.downstream];
+            for (const it of context.filter((x) => !kept.has(x.id)))
+              expect(lossIfRemoved(it.id, obligations, context), `${c.id} ${it.id}`).toBeDefined();
+          });
+        },
+      ),
+      { numRuns: 40 },
+    );
   }, 300_000);
 });

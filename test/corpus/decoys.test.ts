@@ -19,7 +19,8 @@ const corpus = () => {
 function tvd(a: readonly string[], b: readonly string[]): number {
   const keys = new Set([...a, ...b]);
   let d = 0;
-  for (const k of keys) d += Math.abs(a.filter((x) => x === k).length / a.length - b.filter((x) => x === k).length / b.length);
+  for (const k of keys)
+    d += Math.abs(a.filter((x) => x === k).length / a.length - b.filter((x) => x === k).length / b.length);
   return d / 2;
 }
 const median = (xs: readonly number[]) => [...xs].sort((p, q) => p - q)[Math.floor(xs.length / 2)]!;
@@ -50,8 +51,18 @@ describe('decoys are drawn like live units', () => {
       const { episode, decoy, units } = opened(family);
       expect(Math.min(units.episode, units.decoy), `${family}: both roles occur`).toBeGreaterThanOrEqual(5);
       const bound = distance(Math.min(units.episode, units.decoy));
-      expect(tvd(episode.map((it) => it.tool?.name ?? '-'), decoy.map((it) => it.tool?.name ?? '-'))).toBeLessThanOrEqual(bound);
-      expect(tvd(episode.map((it) => it.kind), decoy.map((it) => it.kind))).toBeLessThanOrEqual(bound);
+      expect(
+        tvd(
+          episode.map((it) => it.tool?.name ?? '-'),
+          decoy.map((it) => it.tool?.name ?? '-'),
+        ),
+      ).toBeLessThanOrEqual(bound);
+      expect(
+        tvd(
+          episode.map((it) => it.kind),
+          decoy.map((it) => it.kind),
+        ),
+      ).toBeLessThanOrEqual(bound);
       const ratio = median(episode.map((it) => it.content.length)) / median(decoy.map((it) => it.content.length));
       expect(ratio).toBeGreaterThanOrEqual(TOLERANCE.lengthRatio[0]);
       expect(ratio).toBeLessThanOrEqual(TOLERANCE.lengthRatio[1]);
@@ -60,7 +71,12 @@ describe('decoys are drawn like live units', () => {
 
   it('the tolerance catches removable work written on its own tools (the check can fail)', () => {
     const { episode, units } = opened(GENERIC_WORK);
-    expect(tvd(episode.map((it) => it.tool?.name ?? '-'), episode.map(() => 'filler_tool'))).toBeGreaterThan(distance(units.episode));
+    expect(
+      tvd(
+        episode.map((it) => it.tool?.name ?? '-'),
+        episode.map(() => 'filler_tool'),
+      ),
+    ).toBeGreaterThan(distance(units.episode));
   }, 240_000);
 });
 
@@ -89,10 +105,16 @@ describe('roles decide the oracle', () => {
       for (const e of c.placements.filter((x) => x.role === 'episode')) {
         const k = points.findIndex((p) => p.turn === e.point);
         const removable = new Set(c.oracle.points[k]!.removable);
-        if (e.items.some((id) => (c.fixture['items'] as Item[]).find((it) => it.id === id)!.turn <= e.point && !removable.has(id))) kept.set(e.family, (kept.get(e.family) ?? 0) + 1);
+        if (
+          e.items.some(
+            (id) => (c.fixture['items'] as Item[]).find((it) => it.id === id)!.turn <= e.point && !removable.has(id),
+          )
+        )
+          kept.set(e.family, (kept.get(e.family) ?? 0) + 1);
       }
     }
-    for (const f of FAMILY_NAMES) if (f !== 'large-reconstructible-read') expect(kept.get(f) ?? 0, f).toBeGreaterThan(0);
+    for (const f of FAMILY_NAMES)
+      if (f !== 'large-reconstructible-read') expect(kept.get(f) ?? 0, f).toBeGreaterThan(0);
   }, 240_000);
 
   it('every item but the task statement belongs to exactly one episode, decoy or generic step', () => {

@@ -20,7 +20,15 @@ let cached: Composed[] | undefined;
 const corpus = () => (cached ??= Array.from({ length: COUNT }, (_, i) => composeFixture(SEED, i, 0.3)));
 
 /** Tools the generic steps of ./generic.ts never use: before echoes, only family episodes wrote them. */
-const FAMILY_ONLY_TOOLS = ['issue_secret', 'run_step', 'pgbouncer_show', 'append_notes', 'http_get', 'http_put', 'psql'];
+const FAMILY_ONLY_TOOLS = [
+  'issue_secret',
+  'run_step',
+  'pgbouncer_show',
+  'append_notes',
+  'http_get',
+  'http_put',
+  'psql',
+];
 
 describe('echoes', () => {
   it('every family-only tool is on items of both labels at share 0.30', () => {
@@ -74,6 +82,7 @@ describe('echoes', () => {
     const inputs = corpus().map((c) => ({ fixture: Fixture.parse(c.fixture), oracle: c.oracle }));
     const report = auditLeakage(auditRows(inputs, tokenCounter()), { seed: SEED, maxAuc: DEFAULT_MAX_AUC });
     expect(report.failed).toEqual([]);
-    for (const f of report.features.filter((x) => !x.legitimate)) expect(f.auc!, f.feature).toBeLessThanOrEqual(DEFAULT_MAX_AUC);
+    for (const f of report.features.filter((x) => !x.legitimate))
+      expect(f.auc!, f.feature).toBeLessThanOrEqual(DEFAULT_MAX_AUC);
   }, 120_000);
 });

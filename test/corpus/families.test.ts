@@ -7,13 +7,21 @@ import type { WorkUnit } from '../../src/fixture/schema.js';
 import { casesOf, standing, targetPoint, type Case } from './helpers.js';
 
 /** Whether a call records an effect on the source, bare or with a per-effect outcome (then it must be succeeded). */
-function changes(item: { effects?: readonly (string | { source: string; outcome: string })[] }, identity: string): boolean {
-  return (item.effects ?? []).some((e) => (typeof e === 'string' ? e === identity : e.source === identity && e.outcome === 'succeeded'));
+function changes(
+  item: { effects?: readonly (string | { source: string; outcome: string })[] },
+  identity: string,
+): boolean {
+  return (item.effects ?? []).some((e) =>
+    typeof e === 'string' ? e === identity : e.source === identity && e.outcome === 'succeeded',
+  );
 }
 
 const results = (c: Case) => c.items.filter((it) => it.kind === 'tool-result');
 /** What the episode's own later steps need at its prune point (other episodes share the point). */
-const neededStrings = (c: Case) => targetPoint(c).point.downstream.filter((o) => o.id.startsWith(`ob-${c.prefix}-`)).flatMap((o) => o.needs.strings);
+const neededStrings = (c: Case) =>
+  targetPoint(c)
+    .point.downstream.filter((o) => o.id.startsWith(`ob-${c.prefix}-`))
+    .flatMap((o) => o.needs.strings);
 const holdsNeed = (c: Case, content: string) => neededStrings(c).some((s) => content.includes(s));
 
 const recordOf = (unit: WorkUnit): string => {
@@ -78,7 +86,13 @@ describe('failed-call-bulky-input', () => {
       const call = c.items.find((it) => it.kind === 'tool-call')!;
       const result = c.items.find((it) => it.kind === 'tool-result')!;
       expect(result.status?.state).toBe('error');
-      expect(neededStrings(c).some((s) => JSON.stringify(call.tool!.arguments).includes(JSON.stringify(s).slice(1, -1)) && !result.content.includes(s))).toBe(true);
+      expect(
+        neededStrings(c).some(
+          (s) =>
+            JSON.stringify(call.tool!.arguments).includes(JSON.stringify(s).slice(1, -1)) &&
+            !result.content.includes(s),
+        ),
+      ).toBe(true);
       const { oracle } = targetPoint(c);
       expect(standing(oracle, call.id)).toBe('necessary');
       expect(oracle.partial.find((p) => p.itemId === result.id)!.residue).toEqual(expect.arrayContaining(['message']));
@@ -89,7 +103,10 @@ describe('failed-call-bulky-input', () => {
       const call = c.items.find((it) => it.kind === 'tool-call')!;
       const result = c.items.find((it) => it.kind === 'tool-result')!;
       expect(holdsNeed(c, call.content)).toBe(false);
-      expect(result.status?.state === 'error' && neededStrings(c).every((s) => result.status!.state === 'error' && result.status!.message.includes(s))).toBe(true);
+      expect(
+        result.status?.state === 'error' &&
+          neededStrings(c).every((s) => result.status!.state === 'error' && result.status!.message.includes(s)),
+      ).toBe(true);
       expect(standing(targetPoint(c).oracle, call.id)).toBe('removable');
       expect(standing(targetPoint(c).oracle, result.id)).toBe('partial');
     }
@@ -103,7 +120,9 @@ describe('superseded-run', () => {
       expect(older!.status?.state).toBe('error');
       expect(canonicalJson(older!.tool!.arguments)).toBe(canonicalJson(newer!.tool!.arguments));
       expect(older!.covers!.every((k) => newer!.covers!.includes(k))).toBe(true);
-      expect(c.items.some((it) => it.turn > older!.turn && it.turn < newer!.turn && changes(it, older!.source!.identity))).toBe(true);
+      expect(
+        c.items.some((it) => it.turn > older!.turn && it.turn < newer!.turn && changes(it, older!.source!.identity)),
+      ).toBe(true);
       expect(standing(targetPoint(c).oracle, older!.id)).toBe('removable');
       expect(standing(targetPoint(c).oracle, newer!.id)).toBe('necessary');
     }
@@ -119,7 +138,11 @@ describe('superseded-run', () => {
   it('flaky rerun: with no transition between the runs, the failing run is needed evidence', () => {
     for (const c of casesOf('superseded-run', 'flaky-rerun')) {
       const [older, newer] = results(c);
-      expect(c.fixture.items.some((it) => it.turn > older!.turn && it.turn < newer!.turn && changes(it, older!.source!.identity))).toBe(false);
+      expect(
+        c.fixture.items.some(
+          (it) => it.turn > older!.turn && it.turn < newer!.turn && changes(it, older!.source!.identity),
+        ),
+      ).toBe(false);
       expect(standing(targetPoint(c).oracle, older!.id)).toBe('necessary');
     }
   });
@@ -159,7 +182,15 @@ describe('rejected-hypothesis', () => {
       expect(holder).toHaveLength(1);
       expect(holder[0]!.verdict).toBe('rejected');
       expect(holder[0]!.flags.negativeResult).toBe(true);
-      expect(c.fixture.items.filter((it) => it.id !== holder[0]!.id && holdsNeed(c, it.content) && it.turn <= holder[0]!.turn + 1 && it.kind !== 'reasoning')).toHaveLength(0);
+      expect(
+        c.fixture.items.filter(
+          (it) =>
+            it.id !== holder[0]!.id &&
+            holdsNeed(c, it.content) &&
+            it.turn <= holder[0]!.turn + 1 &&
+            it.kind !== 'reasoning',
+        ),
+      ).toHaveLength(0);
       expect(standing(oracle, holder[0]!.id)).toBe('necessary');
       for (const h of hyps.filter((x) => x !== holder[0])) expect(standing(oracle, h.id)).toBe('removable');
     }
@@ -170,7 +201,8 @@ describe('rejected-hypothesis', () => {
       const notes = c.items.find((it) => it.tool?.name === 'append_notes' && it.kind === 'tool-call')!;
       const pool = c.items.find((it) => it.kind === 'hypothesis' && it.flags.negativeResult)!;
       expect(oracle.redundantGroups).toContainEqual({ items: [pool.id, notes.id], keep: 1 });
-      for (const h of c.items.filter((it) => it.kind === 'hypothesis' && it.id !== pool.id)) expect(standing(oracle, h.id)).toBe('removable');
+      for (const h of c.items.filter((it) => it.kind === 'hypothesis' && it.id !== pool.id))
+        expect(standing(oracle, h.id)).toBe('removable');
     }
   });
 });
@@ -180,7 +212,14 @@ describe('one-time-secret', () => {
     for (const variant of ['needed-later', 'needed-later-pinned']) {
       for (const c of casesOf('one-time-secret', variant)) {
         const issued = c.items.find((it) => it.flags.oneTimeSecret)!;
-        const later = c.items.find((it) => it.kind === 'tool-call' && it.turn > c.placement.point && Object.values(it.tool!.arguments).some((v) => typeof v === 'string' && issued.content.includes(v) && v.length > 8));
+        const later = c.items.find(
+          (it) =>
+            it.kind === 'tool-call' &&
+            it.turn > c.placement.point &&
+            Object.values(it.tool!.arguments).some(
+              (v) => typeof v === 'string' && issued.content.includes(v) && v.length > 8,
+            ),
+        );
         expect(later).toBeDefined();
         expect(standing(targetPoint(c).oracle, issued.id)).toBe('necessary');
         if (variant === 'needed-later-pinned') expect(targetPoint(c).point.visible.pinned).toContain(issued.id);
@@ -190,7 +229,9 @@ describe('one-time-secret', () => {
   it('already used before the prune point: the secret is removable', () => {
     for (const c of casesOf('one-time-secret', 'already-used')) {
       const issued = c.items.find((it) => it.flags.oneTimeSecret)!;
-      expect(c.items.some((it) => it.kind === 'tool-call' && it.turn <= c.placement.point && it.turn > issued.turn)).toBe(true);
+      expect(
+        c.items.some((it) => it.kind === 'tool-call' && it.turn <= c.placement.point && it.turn > issued.turn),
+      ).toBe(true);
       expect(standing(targetPoint(c).oracle, issued.id)).toBe('removable');
     }
   });
@@ -204,7 +245,11 @@ describe('stated-once-constraint', () => {
         expect(rule.flags.soleConstraintRecord).toBe(true);
         const { point, oracle } = targetPoint(c);
         const where = variant === 'visible-obligation' ? point.visible.obligations : point.downstream;
-        expect(where.some((o) => o.needs.strings.every((s) => rule.content.includes(s)) && o.needs.itemIds.includes(rule.id))).toBe(true);
+        expect(
+          where.some(
+            (o) => o.needs.strings.every((s) => rule.content.includes(s)) && o.needs.itemIds.includes(rule.id),
+          ),
+        ).toBe(true);
         expect(standing(oracle, rule.id)).toBe('necessary');
       }
     });
@@ -242,8 +287,11 @@ describe('dormant-dependency', () => {
         expect(holdsNeed(c, trace.content)).toBe(true);
         expect(standing(oracle, trace.id)).toBe('necessary');
         expect(c.placement.needAt).toBeGreaterThan(point.turn);
-        if (variant === 'pending-step') expect(point.visible.pendingSteps.some((s) => s.references.includes(trace.id))).toBe(true);
-        const after = c.composed.oracle.points.find((p) => c.fixture.prunePoints.find((q) => q.id === p.prunePoint)!.turn > c.placement.needAt);
+        if (variant === 'pending-step')
+          expect(point.visible.pendingSteps.some((s) => s.references.includes(trace.id))).toBe(true);
+        const after = c.composed.oracle.points.find(
+          (p) => c.fixture.prunePoints.find((q) => q.id === p.prunePoint)!.turn > c.placement.needAt,
+        );
         if (after) expect(standing(after, trace.id)).toBe('removable');
       }
     });
@@ -259,7 +307,9 @@ describe('large-reconstructible-read', () => {
       expect(o.pointerSatisfies && o.rereadSatisfies).toBe(true);
       const pointed = resolvePointer(c.fixture.world, big.flags.durablePointer!, o.neededAtTurn);
       expect(pointed.resolved && o.needs.strings.every((s) => pointed.content.includes(s))).toBe(true);
-      expect(o.needs.strings.every((s) => (reread(c.fixture.world, big.source!.identity, o.neededAtTurn) ?? '').includes(s))).toBe(true);
+      expect(
+        o.needs.strings.every((s) => (reread(c.fixture.world, big.source!.identity, o.neededAtTurn) ?? '').includes(s)),
+      ).toBe(true);
       expect(standing(oracle, big.id)).toBe('removable');
     }
   });
@@ -268,7 +318,9 @@ describe('large-reconstructible-read', () => {
       const big = results(c)[0]!;
       const { point, oracle } = targetPoint(c);
       const o = point.downstream.find((d) => d.needs.itemIds.includes(big.id))!;
-      expect(o.needs.strings.some((s) => !(reread(c.fixture.world, big.source!.identity, o.neededAtTurn) ?? '').includes(s))).toBe(true);
+      expect(
+        o.needs.strings.some((s) => !(reread(c.fixture.world, big.source!.identity, o.neededAtTurn) ?? '').includes(s)),
+      ).toBe(true);
       expect(big.flags.durablePointer).toBeUndefined();
       expect(standing(oracle, big.id)).toBe('necessary');
     }

@@ -43,17 +43,19 @@ describe('drawFresh', () => {
   });
 
   it('always returns a name outside the taken set, whatever the pool and whatever is taken (property)', () => {
-    fc.assert(fc.property(
-      fc.array(fc.constantFrom('a', 'b', 'c', 'a2', 'dir/a.ts', 'dir/a2.ts'), { minLength: 1, maxLength: 6 }),
-      fc.uniqueArray(fc.constantFrom('a', 'b', 'c', 'a2', 'a3', 'b2', 'c2', 'dir/a.ts', 'dir/a2.ts', 'dir/a3.ts')),
-      fc.integer({ min: 1, max: 5 }),
-      (pool, taken, tries) => {
-        const m = maker(pool);
-        const name = drawFresh(m.make, new Set(taken), tries);
-        expect(taken).not.toContain(name);
-        expect(m.calls()).toBeLessThanOrEqual(tries);
-      },
-    ));
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom('a', 'b', 'c', 'a2', 'dir/a.ts', 'dir/a2.ts'), { minLength: 1, maxLength: 6 }),
+        fc.uniqueArray(fc.constantFrom('a', 'b', 'c', 'a2', 'a3', 'b2', 'c2', 'dir/a.ts', 'dir/a2.ts', 'dir/a3.ts')),
+        fc.integer({ min: 1, max: 5 }),
+        (pool, taken, tries) => {
+          const m = maker(pool);
+          const name = drawFresh(m.make, new Set(taken), tries);
+          expect(taken).not.toContain(name);
+          expect(m.calls()).toBeLessThanOrEqual(tries);
+        },
+      ),
+    );
   });
 });
 

@@ -37,7 +37,8 @@ function snapshot(dir: string): Map<string, string> {
   return out;
 }
 
-const gen = (root: string, ...flags: string[]) => cli(['fixtures-generate', '--out', 'fixtures/generated', ...flags], root);
+const gen = (root: string, ...flags: string[]) =>
+  cli(['fixtures-generate', '--out', 'fixtures/generated', ...flags], root);
 
 describe('fixtures:generate', () => {
   it('writes byte-identical files for the same seed and count, and different ones for another seed', async () => {
@@ -48,7 +49,8 @@ describe('fixtures:generate', () => {
     expect(sa.size).toBe(4 + 4 + 1 + 1);
     expect(snapshot(join(b, 'fixtures'))).toEqual(sa);
     const sc = snapshot(join(c, 'fixtures'));
-    for (const name of ['generated/gen-0000.json.gz', 'generated/oracles/gen-0000.oracle.json']) expect(sc.get(name)).not.toBe(sa.get(name));
+    for (const name of ['generated/gen-0000.json.gz', 'generated/oracles/gen-0000.oracle.json'])
+      expect(sc.get(name)).not.toBe(sa.get(name));
   });
 
   it('gives fixture k the same content whatever the count, since each fixture has its own sub-seed', () => {
@@ -65,7 +67,14 @@ describe('fixtures:generate', () => {
     const loaded = loadFixtures(join(root, 'fixtures'), root);
     expect(loaded.filter((l) => l.file.startsWith('fixtures/generated/'))).toHaveLength(12);
     const manifest = FixtureManifest.parse(JSON.parse(readFileSync(join(root, 'fixtures', 'MANIFEST.json'), 'utf8')));
-    expect(manifest.generator).toEqual({ name: 'prunelab-corpus', version: expect.any(String), seed: 5, count: 12, out: 'fixtures/generated', removableShare: DEFAULT_REMOVABLE_SHARE });
+    expect(manifest.generator).toEqual({
+      name: 'prunelab-corpus',
+      version: expect.any(String),
+      seed: 5,
+      count: 12,
+      out: 'fixtures/generated',
+      removableShare: DEFAULT_REMOVABLE_SHARE,
+    });
     expect(manifest.fixtures.map((f) => f.file)).toEqual(loaded.map((l) => l.file));
     for (const l of loaded) {
       expect(manifest.fixtures.find((f) => f.file === l.file)!.sha256).toBe(l.sha256);
@@ -93,7 +102,10 @@ describe('fixtures:generate', () => {
     const root = tempRoot();
     expect((await gen(root, '--count', '3')).code).toBe(0);
     expect((await gen(root, '--count', '2')).code).toBe(0);
-    expect(readdirSync(join(root, 'fixtures/generated')).filter((n) => n.endsWith('.gz'))).toEqual(['gen-0000.json.gz', 'gen-0001.json.gz']);
+    expect(readdirSync(join(root, 'fixtures/generated')).filter((n) => n.endsWith('.gz'))).toEqual([
+      'gen-0000.json.gz',
+      'gen-0001.json.gz',
+    ]);
     expect(readdirSync(join(root, 'fixtures')).sort()).toEqual(['MANIFEST.json', 'generated']);
   });
 
@@ -112,8 +124,16 @@ describe('fixtures:generate', () => {
     expect(readFileSync(studyManifest, 'utf8')).toBe('untouched');
     const manifest = FixtureManifest.parse(JSON.parse(readFileSync(join(elsewhere, 'gen', 'MANIFEST.json'), 'utf8')));
     expect(manifest.generator).toMatchObject({ seed: 7, count: 3, out: 'gen' });
-    expect(manifest.fixtures.map((f) => f.file)).toEqual(['gen/gen-0000.json.gz', 'gen/gen-0001.json.gz', 'gen/gen-0002.json.gz']);
-    expect(manifest.oracles.map((o) => o.file)).toEqual(['gen/oracles/gen-0000.oracle.json', 'gen/oracles/gen-0001.oracle.json', 'gen/oracles/gen-0002.oracle.json']);
+    expect(manifest.fixtures.map((f) => f.file)).toEqual([
+      'gen/gen-0000.json.gz',
+      'gen/gen-0001.json.gz',
+      'gen/gen-0002.json.gz',
+    ]);
+    expect(manifest.oracles.map((o) => o.file)).toEqual([
+      'gen/oracles/gen-0000.oracle.json',
+      'gen/oracles/gen-0001.oracle.json',
+      'gen/oracles/gen-0002.oracle.json',
+    ]);
     const v = await cli(['fixtures-verify', '--manifest', join(elsewhere, 'gen', 'MANIFEST.json')], root);
     expect(v.stderr).toBe('');
     expect(v.stdout).toContain('3 fixtures and 3 oracles match');
@@ -122,9 +142,14 @@ describe('fixtures:generate', () => {
 
   it('generates at the requested removable share, records it in the manifest and README, and verifies at it', async () => {
     const root = tempRoot();
-    const r = await cli(['fixtures-generate', '--seed', '7', '--count', '3', '--removable-share', '0.6', '--out', 'fixtures/share'], root);
+    const r = await cli(
+      ['fixtures-generate', '--seed', '7', '--count', '3', '--removable-share', '0.6', '--out', 'fixtures/share'],
+      root,
+    );
     expect(r.code).toBe(0);
-    const manifest = FixtureManifest.parse(JSON.parse(readFileSync(join(root, 'fixtures', 'share', 'MANIFEST.json'), 'utf8')));
+    const manifest = FixtureManifest.parse(
+      JSON.parse(readFileSync(join(root, 'fixtures', 'share', 'MANIFEST.json'), 'utf8')),
+    );
     expect(manifest.generator).toMatchObject({ seed: 7, count: 3, removableShare: 0.6 });
     const readme = readFileSync(join(root, 'fixtures', 'share', 'README.md'), 'utf8');
     expect(readme).toMatch(/Removable share: requested 0\.6, reached 0\.\d{3}/);

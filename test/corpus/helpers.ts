@@ -28,11 +28,19 @@ export function casesOf(family: FamilyName, variant: string, want = 2, limit = 4
   const out: Case[] = [];
   for (let i = family === 'dormant-dependency' ? 0 : 0; i < limit && out.length < want; i += 1) {
     const composed = composeFixture(7, i);
-    const placement = composed.placements.find((p) => p.family === family && p.variant === variant && p.role === 'episode');
+    const placement = composed.placements.find(
+      (p) => p.family === family && p.variant === variant && p.role === 'episode',
+    );
     if (!placement) continue;
     const fixture = Fixture.parse(JSON.parse(JSON.stringify(composed.fixture)));
     const own = new Set(placement.items);
-    out.push({ composed, fixture, prefix: placement.tag, placement, items: fixture.items.filter((it) => own.has(it.id)) });
+    out.push({
+      composed,
+      fixture,
+      prefix: placement.tag,
+      placement,
+      items: fixture.items.filter((it) => own.has(it.id)),
+    });
   }
   if (out.length === 0) throw new Error(`no composition with ${family}/${variant} in ${limit} tries`);
   return out;

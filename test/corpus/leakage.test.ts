@@ -11,11 +11,19 @@ const SEED = 20261202;
 const COUNT = 60;
 const corpora = new Map<number, Composed[]>();
 function corpus(share: number): Composed[] {
-  if (!corpora.has(share)) corpora.set(share, Array.from({ length: COUNT }, (_, i) => composeFixture(SEED, i, share)));
+  if (!corpora.has(share))
+    corpora.set(
+      share,
+      Array.from({ length: COUNT }, (_, i) => composeFixture(SEED, i, share)),
+    );
   return corpora.get(share)!;
 }
 
-interface Row { readonly fixture: number; readonly tokens: readonly string[]; readonly removable: boolean }
+interface Row {
+  readonly fixture: number;
+  readonly tokens: readonly string[];
+  readonly removable: boolean;
+}
 
 /** One row per scored candidate (item in context at a prune point), with the tokens `tokensOf` gives it. */
 function rows(list: readonly Composed[], tokensOf: (it: Item, removable: boolean) => string[]): Row[] {
@@ -24,13 +32,22 @@ function rows(list: readonly Composed[], tokensOf: (it: Item, removable: boolean
     const points = c.fixture['prunePoints'] as { turn: number }[];
     return points.flatMap((p, k) => {
       const removable = new Set(c.oracle.points[k]!.removable);
-      return items.filter((it) => it.turn <= p.turn).map((it) => ({ fixture, tokens: tokensOf(it, removable.has(it.id)), removable: removable.has(it.id) }));
+      return items
+        .filter((it) => it.turn <= p.turn)
+        .map((it) => ({ fixture, tokens: tokensOf(it, removable.has(it.id)), removable: removable.has(it.id) }));
     });
   });
 }
 
 /** An id's tokens as a leak audit reads them: split at every non-letter, lowercased. */
-const idTokens = (id: string) => [...new Set(id.toLowerCase().split(/[^a-z]+/).filter(Boolean))];
+const idTokens = (id: string) => [
+  ...new Set(
+    id
+      .toLowerCase()
+      .split(/[^a-z]+/)
+      .filter(Boolean),
+  ),
+];
 
 /** AUC of "mean train-half label rate of the row's tokens" for the removable label, on the other half. */
 function tokenAuc(all: readonly Row[]): number {
@@ -38,10 +55,11 @@ function tokenAuc(all: readonly Row[]): number {
   const test = all.filter((r) => r.fixture % 2 === 1);
   const base = train.filter((r) => r.removable).length / train.length;
   const rate = new Map<string, [number, number]>();
-  for (const r of train) for (const t of r.tokens) {
-    const x = rate.get(t) ?? [0, 0];
-    rate.set(t, [x[0] + (r.removable ? 1 : 0), x[1] + 1]);
-  }
+  for (const r of train)
+    for (const t of r.tokens) {
+      const x = rate.get(t) ?? [0, 0];
+      rate.set(t, [x[0] + (r.removable ? 1 : 0), x[1] + 1]);
+    }
   const score = (r: Row) => {
     const known = r.tokens.map((t) => rate.get(t)).filter((x): x is [number, number] => x !== undefined);
     return known.length === 0 ? base : known.reduce((s, [k, n]) => s + k / n, 0) / known.length;

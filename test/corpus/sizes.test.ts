@@ -12,7 +12,8 @@ const READS = new Set(['read_file', 'git_show', 'http_get']);
 
 function indexesOf(cls: string, want: number): number[] {
   const out: number[] = [];
-  for (let i = 0; i < 2000 && out.length < want; i += 1) if (sizeClass(rng(subSeed(SEED, i)).fork('size')).name === cls) out.push(i);
+  for (let i = 0; i < 2000 && out.length < want; i += 1)
+    if (sizeClass(rng(subSeed(SEED, i)).fork('size')).name === cls) out.push(i);
   return out;
 }
 
@@ -35,8 +36,11 @@ describe('generated sizes', () => {
   }
 
   it('has a large tail: the xl sessions of the study seed are at least ten times the median small one', () => {
-    const size = (i: number) => (composeFixture(SEED, i).fixture['items'] as Item[]).reduce((s, it) => s + tokens(it.content), 0);
-    const small = indexesOf('small', 5).map(size).sort((a, b) => a - b)[2]!;
+    const size = (i: number) =>
+      (composeFixture(SEED, i).fixture['items'] as Item[]).reduce((s, it) => s + tokens(it.content), 0);
+    const small = indexesOf('small', 5)
+      .map(size)
+      .sort((a, b) => a - b)[2]!;
     for (const i of indexesOf('xl', 1)) expect(size(i)).toBeGreaterThan(10 * small);
   });
 });

@@ -20,18 +20,32 @@ describe('subgoal from visible state', () => {
   });
 
   it('is unchanged when downstream obligations are permuted or removed (property over composed fixtures)', () => {
-    fc.assert(fc.property(fc.integer({ min: 0, max: 2 ** 31 }), fc.integer({ min: 0, max: 399 }), fc.integer(), (seed, index, shuffle) => {
-      const c = composeFixture(seed, index);
-      const task = (c.fixture['items'] as Item[])[0]!.content;
-      const goal = task.slice(0, task.indexOf('. Work through'));
-      for (const p of c.fixture['prunePoints'] as Point[]) {
-        expect(p.subgoal).toBe(subgoalFrom(goal, p.visible));
-        const permuted = [...p.downstream].sort(() => ((shuffle = (shuffle * 1103515245 + 12345) | 0) & 1 ? 1 : -1));
-        const withFewer = { ...p, downstream: permuted.slice(1) };
-        expect(subgoalFrom(goal, withFewer.visible)).toBe(p.subgoal);
-        // Whatever the downstream needs say, a subgoal that is not the goal is a visible step or unit.
-        if (p.subgoal !== goal) expect([...p.visible.pendingSteps.map((s) => s.description), ...p.visible.workUnits.map((w) => w.description)]).toContain(p.subgoal);
-      }
-    }), { numRuns: 40 });
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 2 ** 31 }),
+        fc.integer({ min: 0, max: 399 }),
+        fc.integer(),
+        (seed, index, shuffle) => {
+          const c = composeFixture(seed, index);
+          const task = (c.fixture['items'] as Item[])[0]!.content;
+          const goal = task.slice(0, task.indexOf('. Work through'));
+          for (const p of c.fixture['prunePoints'] as Point[]) {
+            expect(p.subgoal).toBe(subgoalFrom(goal, p.visible));
+            const permuted = [...p.downstream].sort(() =>
+              (shuffle = (shuffle * 1103515245 + 12345) | 0) & 1 ? 1 : -1,
+            );
+            const withFewer = { ...p, downstream: permuted.slice(1) };
+            expect(subgoalFrom(goal, withFewer.visible)).toBe(p.subgoal);
+            // Whatever the downstream needs say, a subgoal that is not the goal is a visible step or unit.
+            if (p.subgoal !== goal)
+              expect([
+                ...p.visible.pendingSteps.map((s) => s.description),
+                ...p.visible.workUnits.map((w) => w.description),
+              ]).toContain(p.subgoal);
+          }
+        },
+      ),
+      { numRuns: 40 },
+    );
   }, 300_000);
 });

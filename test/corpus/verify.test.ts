@@ -31,7 +31,10 @@ function copy(): string {
 }
 const verify = (root: string) => cli(['fixtures-verify'], root);
 const manifestHash = (root: string, file: string) => {
-  const m = JSON.parse(readFileSync(join(root, 'fixtures/MANIFEST.json'), 'utf8')) as { fixtures: { file: string; sha256: string }[]; oracles: { file: string; sha256: string }[] };
+  const m = JSON.parse(readFileSync(join(root, 'fixtures/MANIFEST.json'), 'utf8')) as {
+    fixtures: { file: string; sha256: string }[];
+    oracles: { file: string; sha256: string }[];
+  };
   return [...m.fixtures, ...m.oracles].find((f) => f.file === file)!.sha256;
 };
 
@@ -54,13 +57,17 @@ describe('fixtures:verify', () => {
     writeFileSync(join(root, file), text);
     const r = await verify(root);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`${file} changed: the manifest records sha256 ${recorded}, the file has ${sha256(text)}`);
+    expect(r.stderr).toContain(
+      `${file} changed: the manifest records sha256 ${recorded}, the file has ${sha256(text)}`,
+    );
   });
 
   it('refuses an oracle that contradicts its obligations, naming file, prune point, item and field, and exits 2', async () => {
     const root = copy();
     const file = 'fixtures/canonical/oracles/failed-call-input-explains.oracle.json';
-    const o = JSON.parse(readFileSync(join(root, file), 'utf8')) as { points: { prunePoint: string; removable: string[]; redundantGroups: { items: string[] }[] }[] };
+    const o = JSON.parse(readFileSync(join(root, file), 'utf8')) as {
+      points: { prunePoint: string; removable: string[]; redundantGroups: { items: string[] }[] }[];
+    };
     const pr = o.points.find((p) => p.prunePoint === 'pp-pr')!;
     // The earlier git status outputs removable and the last necessary: one copy of the branch line labelled necessary.
     pr.redundantGroups = pr.redundantGroups.filter((g) => !g.items.includes('r-gs3'));
@@ -68,8 +75,12 @@ describe('fixtures:verify', () => {
     writeFileSync(join(root, file), `${JSON.stringify(o, null, 2)}\n`);
     const r = await verify(root);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`${file}: oracle point "pp-pr" (points[1]), item "r-gs3", field "removable": labelled necessary`);
-    expect(r.stderr).toMatch(/item "r-ta", field "removable\[\d+\]": labelled removable, but removing it alone loses downstream obligation ob-pr-tests \(missing Tests {2}48 passed \(48\)\)/);
+    expect(r.stderr).toContain(
+      `${file}: oracle point "pp-pr" (points[1]), item "r-gs3", field "removable": labelled necessary`,
+    );
+    expect(r.stderr).toMatch(
+      /item "r-ta", field "removable\[\d+\]": labelled removable, but removing it alone loses downstream obligation ob-pr-tests \(missing Tests {2}48 passed \(48\)\)/,
+    );
   });
 
   it('names a missing generated fixture and the hash the manifest recorded for it', async () => {
@@ -84,12 +95,20 @@ describe('fixtures:verify', () => {
 
   it('names an extra fixture the manifest does not list, with its hash', async () => {
     const root = copy();
-    const src = readFileSync(join(root, 'fixtures/canonical/exit-code-137.json'), 'utf8').replace('"id": "exit-code-137"', '"id": "exit-code-137-copy"');
+    const src = readFileSync(join(root, 'fixtures/canonical/exit-code-137.json'), 'utf8').replace(
+      '"id": "exit-code-137"',
+      '"id": "exit-code-137-copy"',
+    );
     writeFileSync(join(root, 'fixtures/canonical/exit-code-137-copy.json'), src);
-    cpSync(join(root, 'fixtures/canonical/oracles/exit-code-137.oracle.json'), join(root, 'fixtures/canonical/oracles/exit-code-137-copy.oracle.json'));
+    cpSync(
+      join(root, 'fixtures/canonical/oracles/exit-code-137.oracle.json'),
+      join(root, 'fixtures/canonical/oracles/exit-code-137-copy.oracle.json'),
+    );
     const r = await verify(root);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`fixtures/canonical/exit-code-137-copy.json is not in the manifest (sha256 ${sha256(src)})`);
+    expect(r.stderr).toContain(
+      `fixtures/canonical/exit-code-137-copy.json is not in the manifest (sha256 ${sha256(src)})`,
+    );
     // The copied oracle names the original fixture id, which schema validation reports too.
     expect(r.stderr).toMatch(/exit-code-137-copy\.oracle\.json: oracle, field "fixtureId"/);
   });
@@ -103,22 +122,31 @@ describe('fixtures:verify', () => {
     const tampered = `${JSON.stringify(oracle, null, 2)}\n`;
     writeFileSync(join(root, file), tampered);
     const m = JSON.parse(readFileSync(join(root, 'fixtures/MANIFEST.json'), 'utf8')) as { generator: never };
-    writeFileSync(join(root, 'fixtures/MANIFEST.json'), renderFixtureManifest(buildFixtureManifest(root, ['fixtures'], m.generator)));
+    writeFileSync(
+      join(root, 'fixtures/MANIFEST.json'),
+      renderFixtureManifest(buildFixtureManifest(root, ['fixtures'], m.generator)),
+    );
     const r = await verify(root);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`${file} differs from the generator's ground truth: regenerating gives sha256 ${truth}, the file has ${sha256(tampered)}`);
+    expect(r.stderr).toContain(
+      `${file} differs from the generator's ground truth: regenerating gives sha256 ${truth}, the file has ${sha256(tampered)}`,
+    );
     expect(r.stderr).not.toContain('changed: the manifest records');
   });
 
   it('reports a generated fixture the schema rejects, naming file, item and field', async () => {
     const root = copy();
     const file = 'fixtures/generated/gen-0000.json.gz';
-    const doc = JSON.parse(gunzipSync(readFileSync(join(root, file))).toString('utf8')) as { items: { origin: string }[] };
+    const doc = JSON.parse(gunzipSync(readFileSync(join(root, file))).toString('utf8')) as {
+      items: { origin: string }[];
+    };
     doc.items[0]!.origin = 'robot';
     writeFileSync(join(root, file), gzipText(JSON.stringify(doc)));
     const r = await verify(root);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/fixtures\/generated\/gen-0000\.json\.gz: item "i[0-9a-f]{8}" \(items\[0\]\), field "origin"/);
+    expect(r.stderr).toMatch(
+      /fixtures\/generated\/gen-0000\.json\.gz: item "i[0-9a-f]{8}" \(items\[0\]\), field "origin"/,
+    );
   });
 
   it('exits 2 naming a generated fixture that is not valid gzip', async () => {

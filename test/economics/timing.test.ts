@@ -16,7 +16,13 @@ beforeAll(() => {
 
 const run = (id: string, timing: Timing): ConditionRun => {
   const condition = allConditions().find((c) => c.name === 'exact-redundancy')!;
-  return runStudy({ conditions: [condition], fixtures: fixtures.filter((f) => f.fixture.id === id), timing, placeholders: 'marker', tokens: tokenCounter() })[0]!;
+  return runStudy({
+    conditions: [condition],
+    fixtures: fixtures.filter((f) => f.fixture.id === id),
+    timing,
+    placeholders: 'marker',
+    tokens: tokenCounter(),
+  })[0]!;
 };
 const net = (r: ConditionRun, profile: string): number => r.summary.economics!.find((e) => e.profile === profile)!.net;
 const IMMEDIATE = parseTiming('immediate');
@@ -28,13 +34,17 @@ describe('cheapest timing on the canonical timing fixtures', () => {
     const safe = run('cache-timing-defer', SAFE);
     expect(safe.records.find((r) => r.prunePoint === 'p1' && r.itemId === 'r01')!.decision).toBe('DEFER');
     expect(safe.records.find((r) => r.prunePoint === 'p2' && r.itemId === 'r01')!.decision).toBe('PRUNE');
-    for (const profile of ['anthropic-5m', 'openai-in-memory']) expect(net(safe, profile), profile).toBeGreaterThan(net(now, profile));
+    for (const profile of ['anthropic-5m', 'openai-in-memory'])
+      expect(net(safe, profile), profile).toBeGreaterThan(net(now, profile));
     // Pruning at once into the warm cache is a net loss: the outcome "cache effects remove the economic benefit".
     expect(net(now, 'anthropic-5m')).toBeLessThan(0);
     const p1 = now.points.find((p) => p.prunePoint === 'p1')!.economics!;
     expect(p1.reusablePrefixLost).toBeGreaterThan(1000);
     expect(p1.cache.find((c) => c.profile === 'anthropic-5m')!.cacheAlive).toBe(true);
-    expect(safe.points.find((p) => p.prunePoint === 'p2')!.economics!.cache.find((c) => c.profile === 'anthropic-5m')!.cacheAlive).toBe(false);
+    expect(
+      safe.points.find((p) => p.prunePoint === 'p2')!.economics!.cache.find((c) => c.profile === 'anthropic-5m')!
+        .cacheAlive,
+    ).toBe(false);
   });
 
   it('cache-timing-prune-now: pruning at once is cheaper under every modelled profile, though the cache is warm', () => {

@@ -11,7 +11,10 @@ import { minimalFixture } from '../support/minimal.js';
 // Each character counts 20 tokens, so the minimal fixture's context (about 150 characters) is past every minimum prefix.
 const view = (opts: { taskBoundary?: boolean; perChar?: number; time?: string } = {}) => {
   const f = minimalFixture();
-  Object.assign(f.prunePoints[0]!, { taskBoundary: opts.taskBoundary ?? false, ...(opts.time ? { time: opts.time } : {}) });
+  Object.assign(f.prunePoints[0]!, {
+    taskBoundary: opts.taskBoundary ?? false,
+    ...(opts.time ? { time: opts.time } : {}),
+  });
   return buildView(Fixture.parse(f), 'pp1', (t) => t.length * (opts.perChar ?? 20));
 };
 const SAFE = parseTiming('cache-safe');
@@ -22,7 +25,8 @@ describe('cache-safe timing', () => {
     expect(timingLabel(SAFE)).toBe('cache-safe');
     expect(parseTiming('cache-safe:anthropic-1h')).toEqual({ kind: 'cache-safe', profile: 'anthropic-1h' });
     expect(timingLabel(parseTiming('cache-safe:anthropic-1h'))).toBe('cache-safe:anthropic-1h');
-    for (const bad of ['cache-safe:nope', 'cache-safe:gemini-implicit', 'cache-safe:']) expect(() => parseTiming(bad)).toThrow(UsageError);
+    for (const bad of ['cache-safe:nope', 'cache-safe:gemini-implicit', 'cache-safe:'])
+      expect(() => parseTiming(bad)).toThrow(UsageError);
     expect(TIMING_CHOICES).toContain('cache-safe');
   });
 
@@ -42,18 +46,24 @@ describe('cache-safe timing', () => {
     expect(decideTiming(SAFE, view(), { previousRequestTime: '2026-03-04T09:58:00Z' }).applyNow).toBe(false);
   });
 
-  it('uses the named profile\'s TTL: 13 minutes idle has expired a 5-minute cache but not a 1-hour one', () => {
+  it("uses the named profile's TTL: 13 minutes idle has expired a 5-minute cache but not a 1-hour one", () => {
     const later = view({ time: '2026-03-04T10:15:02Z' });
     expect(decideTiming(SAFE, later).applyNow).toBe(true);
     expect(decideTiming(parseTiming('cache-safe:anthropic-1h'), later).applyNow).toBe(false);
   });
 
   it('applies when no request has been sent yet: nothing is cached', () => {
-    expect(decideTiming(SAFE, view(), { previousRequestTime: null })).toEqual({ applyNow: true, reason: 'no request has been sent yet: nothing is cached' });
+    expect(decideTiming(SAFE, view(), { previousRequestTime: null })).toEqual({
+      applyNow: true,
+      reason: 'no request has been sent yet: nothing is cached',
+    });
   });
 
   it('applies at a task boundary even while the cache is warm', () => {
-    expect(decideTiming(SAFE, view({ taskBoundary: true }))).toEqual({ applyNow: true, reason: 'prune point is a task boundary' });
+    expect(decideTiming(SAFE, view({ taskBoundary: true }))).toEqual({
+      applyNow: true,
+      reason: 'prune point is a task boundary',
+    });
   });
 
   it('applies when the context is below the minimum prefix: nothing was cached', () => {

@@ -18,23 +18,50 @@ const items = [
   note('n5', 4, 'the test listing is still running'),
   { ...callAndResult('4', 6, 'ls', { dir: 'test' }, { content: 'pairs.test.ts' })[1]! },
 ];
-const fixture = Fixture.parse(fixtureObject({
-  items, tools: [{ name: 'ls', sideEffect: 'pure' }], turn: 4,
-  visible: { workUnits: [{ id: 'wu', description: 'listing', state: 'closed', traceItems: ['c3', 'r3', 'c4'], consequence: { itemId: 'n5', strings: ['test listing'] } }] },
-}));
+const fixture = Fixture.parse(
+  fixtureObject({
+    items,
+    tools: [{ name: 'ls', sideEffect: 'pure' }],
+    turn: 4,
+    visible: {
+      workUnits: [
+        {
+          id: 'wu',
+          description: 'listing',
+          state: 'closed',
+          traceItems: ['c3', 'r3', 'c4'],
+          consequence: { itemId: 'n5', strings: ['test listing'] },
+        },
+      ],
+    },
+  }),
+);
 const tokens = tokenCounter();
 const loaded = { file: 'pairs.json', sha256: '0', fixture, oracleFile: null, oracleSha256: null, oracle: null };
 
 function run(condition: string, placeholders: PlaceholderMode) {
-  const [result] = runStudy({ conditions: [getCondition(condition)!], fixtures: [loaded], timing: { kind: 'immediate' }, placeholders, tokens });
+  const [result] = runStudy({
+    conditions: [getCondition(condition)!],
+    fixtures: [loaded],
+    timing: { kind: 'immediate' },
+    placeholders,
+    tokens,
+  });
   return { records: new Map(result!.records.map((r) => [r.itemId, r])), points: result!.points };
 }
 
 describe('call/result pairs', () => {
   it('placeholders none: a result whose call stays is kept, with the reason, and is not counted as removed', () => {
     const { records, points } = run('exact-redundancy', 'none');
-    expect(records.get('r1')).toMatchObject({ eligibility: 'eligible', decision: 'KEEP', removal: null, placeholder: null });
-    expect(records.get('r1')!.reason).toContain('kept: c1, the tool-call of call call-1, stays, and removing r1 alone would split the pair (placeholders none)');
+    expect(records.get('r1')).toMatchObject({
+      eligibility: 'eligible',
+      decision: 'KEEP',
+      removal: null,
+      placeholder: null,
+    });
+    expect(records.get('r1')!.reason).toContain(
+      'kept: c1, the tool-call of call call-1, stays, and removing r1 alone would split the pair (placeholders none)',
+    );
     expect(points[0]!.decisions.prune).toBe(0);
     expect(points[0]!.tokens.removed).toBe(0);
   });
@@ -48,11 +75,13 @@ describe('call/result pairs', () => {
     expect(points[0]!.decisions.prune).toBe(2);
   });
 
-  it('markers keep the pair\'s shape: the removed half leaves an entry of its own kind in its place', () => {
+  it("markers keep the pair's shape: the removed half leaves an entry of its own kind in its place", () => {
     const { records } = run('exact-redundancy', 'marker');
     expect(records.get('r1')).toMatchObject({ decision: 'PRUNE', removal: 'whole' });
     const view = buildView(fixture, 'pp', tokens);
-    const context = prunedContext(view, [{ itemId: 'r1', residue: undefined, leftBehind: records.get('r1')!.placeholder!, leftBehindTokens: 1 }]);
+    const context = prunedContext(view, [
+      { itemId: 'r1', residue: undefined, leftBehind: records.get('r1')!.placeholder!, leftBehindTokens: 1 },
+    ]);
     const kinds = context.map((e) => `${e.id}:${e.kind}`);
     expect(kinds.slice(0, 2)).toEqual(['c1:tool-call', 'r1:tool-result']);
     expect(context[1]!.text).toMatch(/^\[pruned r1 tool-result ls @/);

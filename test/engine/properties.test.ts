@@ -19,15 +19,25 @@ const studyArb = fc.tuple(fixtureArb, fc.array(fc.nat(3), { minLength: 60, maxLe
   const label = (i: number) => labels[i % labels.length]!;
   const group = inContext.filter((_, i) => label(i) === 3);
   const oracle = Oracle.parse({
-    schemaVersion: 1, fixtureId: fixture.id,
-    points: [{
-      prunePoint: point.id,
-      removable: inContext.filter((_, i) => label(i) === 1),
-      partial: inContext.filter((_, i) => label(i) === 2).map((itemId) => ({ itemId, residue: ['tool', 'message'] })),
-      redundantGroups: group.length >= 2 ? [{ items: group, keep: 1 }] : [],
-    }],
+    schemaVersion: 1,
+    fixtureId: fixture.id,
+    points: [
+      {
+        prunePoint: point.id,
+        removable: inContext.filter((_, i) => label(i) === 1),
+        partial: inContext.filter((_, i) => label(i) === 2).map((itemId) => ({ itemId, residue: ['tool', 'message'] })),
+        redundantGroups: group.length >= 2 ? [{ items: group, keep: 1 }] : [],
+      },
+    ],
   });
-  const loaded: LoadedFixture = { file: 'generated.json', sha256: '', fixture, oracleFile: 'oracles/generated.oracle.json', oracleSha256: '', oracle };
+  const loaded: LoadedFixture = {
+    file: 'generated.json',
+    sha256: '',
+    fixture,
+    oracleFile: 'oracles/generated.oracle.json',
+    oracleSha256: '',
+    oracle,
+  };
   return loaded;
 });
 
@@ -35,7 +45,9 @@ const timingArb: fc.Arbitrary<Timing> = fc.oneof(
   fc.constant({ kind: 'immediate' as const }),
   fc.constant({ kind: 'task-boundary' as const }),
   fc.double({ min: 0.05, max: 1, noNaN: true }).map((threshold) => ({ kind: 'pressure' as const, threshold })),
-  fc.constantFrom('anthropic-5m', 'anthropic-1h', 'openai-in-memory').map((profile) => ({ kind: 'cache-safe' as const, profile })),
+  fc
+    .constantFrom('anthropic-5m', 'anthropic-1h', 'openai-in-memory')
+    .map((profile) => ({ kind: 'cache-safe' as const, profile })),
 );
 
 const expectRatio = (r: OracleRatio | Ratio, numerator: number, denominator: number, what: string) => {
@@ -44,29 +56,48 @@ const expectRatio = (r: OracleRatio | Ratio, numerator: number, denominator: num
 
 describe('run properties over generated fixtures', () => {
   it('reports measures that agree with the decision records, numerators within denominators, 0/0 undefined', () => {
-    fc.assert(fc.property(studyArb, timingArb, (loaded, timing) => {
-      const runs = runStudy({ conditions: allConditions(), fixtures: [loaded], timing, placeholders: 'marker', tokens: tokenCounter() });
-      const o = loaded.oracle!.points[0]!;
-      const eligible = o.removable.length + o.partial.length + o.redundantGroups.reduce((s, g) => s + g.items.length - g.keep, 0);
-      for (const { summary: s, records } of runs) {
-        const pruned = records.filter((r) => r.decision === 'PRUNE');
-        const truePrunes = pruned.filter((r) => r.oracle.outcome === 'true-prune').length;
-        expect(pruned.every((r) => r.oracle.outcome !== null)).toBe(true);
-        expect(records.filter((r) => r.decision !== 'PRUNE').every((r) => r.oracle.outcome === null && r.placeholder === null)).toBe(true);
-        expectRatio(s.precision, truePrunes, pruned.length, `${s.condition} precision`);
-        expectRatio(s.falsePruneRate, pruned.length - truePrunes, pruned.length, `${s.condition} false-prune rate`);
-        expectRatio(s.coverage, truePrunes, eligible, `${s.condition} coverage`);
-        expectRatio(s.abstentionRate, records.filter((r) => r.decision === 'ABSTAIN').length, records.length, `${s.condition} abstention`);
-        expect(s.precision.numerator).toBeLessThanOrEqual(s.precision.denominator!);
-        expect(s.coverage.numerator).toBeLessThanOrEqual(s.coverage.denominator!);
-        const raw = records.reduce((t, r) => t + r.tokens.item, 0);
-        const removed = pruned.reduce((t, r) => t + r.tokens.item, 0);
-        const placeholder = pruned.reduce((t, r) => t + r.tokens.placeholder, 0);
-        expect(s.tokens).toEqual({ raw, removed, placeholder, overhead: 0, final: raw - removed + placeholder });
-        expect(s.obligations.preserved).toBeLessThanOrEqual(s.obligations.total);
-        if (s.condition === 'raw') expect(records.every((r) => r.decision === 'KEEP')).toBe(true);
-        if (records.some((r) => r.decision === 'DEFER')) expect(pruned).toEqual([]);
-      }
-    }), { numRuns: 150 });
+    fc.assert(
+      fc.property(studyArb, timingArb, (loaded, timing) => {
+        const runs = runStudy({
+          conditions: allConditions(),
+          fixtures: [loaded],
+          timing,
+          placeholders: 'marker',
+          tokens: tokenCounter(),
+        });
+        const o = loaded.oracle!.points[0]!;
+        const eligible =
+          o.removable.length + o.partial.length + o.redundantGroups.reduce((s, g) => s + g.items.length - g.keep, 0);
+        for (const { summary: s, records } of runs) {
+          const pruned = records.filter((r) => r.decision === 'PRUNE');
+          const truePrunes = pruned.filter((r) => r.oracle.outcome === 'true-prune').length;
+          expect(pruned.every((r) => r.oracle.outcome !== null)).toBe(true);
+          expect(
+            records
+              .filter((r) => r.decision !== 'PRUNE')
+              .every((r) => r.oracle.outcome === null && r.placeholder === null),
+          ).toBe(true);
+          expectRatio(s.precision, truePrunes, pruned.length, `${s.condition} precision`);
+          expectRatio(s.falsePruneRate, pruned.length - truePrunes, pruned.length, `${s.condition} false-prune rate`);
+          expectRatio(s.coverage, truePrunes, eligible, `${s.condition} coverage`);
+          expectRatio(
+            s.abstentionRate,
+            records.filter((r) => r.decision === 'ABSTAIN').length,
+            records.length,
+            `${s.condition} abstention`,
+          );
+          expect(s.precision.numerator).toBeLessThanOrEqual(s.precision.denominator!);
+          expect(s.coverage.numerator).toBeLessThanOrEqual(s.coverage.denominator!);
+          const raw = records.reduce((t, r) => t + r.tokens.item, 0);
+          const removed = pruned.reduce((t, r) => t + r.tokens.item, 0);
+          const placeholder = pruned.reduce((t, r) => t + r.tokens.placeholder, 0);
+          expect(s.tokens).toEqual({ raw, removed, placeholder, overhead: 0, final: raw - removed + placeholder });
+          expect(s.obligations.preserved).toBeLessThanOrEqual(s.obligations.total);
+          if (s.condition === 'raw') expect(records.every((r) => r.decision === 'KEEP')).toBe(true);
+          if (records.some((r) => r.decision === 'DEFER')) expect(pruned).toEqual([]);
+        }
+      }),
+      { numRuns: 150 },
+    );
   });
 });

@@ -13,13 +13,15 @@ const tmp = () => mkdtempSync(join(tmpdir(), 'prunelab-shard-'));
 
 describe('selectShard', () => {
   it('splits into contiguous blocks that cover every fixture once, in order, sizes within one', () => {
-    fc.assert(fc.property(fc.integer({ min: 0, max: 60 }), fc.integer({ min: 1, max: 12 }), (n, count) => {
-      const all = Array.from({ length: n }, (_, i) => i);
-      const shards = Array.from({ length: count }, (_, i) => selectShard(all, { index: i + 1, count }));
-      expect(shards.flat()).toEqual(all);
-      const sizes = shards.map((s) => s.length);
-      expect(Math.max(...sizes) - Math.min(...sizes)).toBeLessThanOrEqual(1);
-    }));
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 60 }), fc.integer({ min: 1, max: 12 }), (n, count) => {
+        const all = Array.from({ length: n }, (_, i) => i);
+        const shards = Array.from({ length: count }, (_, i) => selectShard(all, { index: i + 1, count }));
+        expect(shards.flat()).toEqual(all);
+        const sizes = shards.map((s) => s.length);
+        expect(Math.max(...sizes) - Math.min(...sizes)).toBeLessThanOrEqual(1);
+      }),
+    );
   });
 
   it('parses i/n and refuses what is not one shard of n', () => {
@@ -35,9 +37,18 @@ describe('experiment --shard and merge', () => {
     const [whole, a, b, c, merged] = [tmp(), tmp(), tmp(), tmp(), join(tmp(), 'merged')];
     expect((await cli([...base, '--out', whole])).code).toBe(0);
     // Given out of order: the merge orders shards by their index.
-    for (const [dir, i] of [[c, 3], [a, 1], [b, 2]] as const) expect((await cli([...base, '--out', dir, '--shard', `${i}/3`])).code).toBe(0);
-    const sizes = [a, b, c].map((d) => (JSON.parse(readFileSync(join(d, 'manifest.json'), 'utf8')) as { fixtures: unknown[] }).fixtures.length);
-    expect(sizes.reduce((x, y) => x + y, 0)).toBe((JSON.parse(readFileSync(join(whole, 'manifest.json'), 'utf8')) as { fixtures: unknown[] }).fixtures.length);
+    for (const [dir, i] of [
+      [c, 3],
+      [a, 1],
+      [b, 2],
+    ] as const)
+      expect((await cli([...base, '--out', dir, '--shard', `${i}/3`])).code).toBe(0);
+    const sizes = [a, b, c].map(
+      (d) => (JSON.parse(readFileSync(join(d, 'manifest.json'), 'utf8')) as { fixtures: unknown[] }).fixtures.length,
+    );
+    expect(sizes.reduce((x, y) => x + y, 0)).toBe(
+      (JSON.parse(readFileSync(join(whole, 'manifest.json'), 'utf8')) as { fixtures: unknown[] }).fixtures.length,
+    );
     expect(Math.min(...sizes)).toBeGreaterThan(0);
     const r = await cli(['merge', c, a, b, '--out', merged]);
     expect(r.stderr).toBe('');
@@ -51,7 +62,8 @@ describe('experiment --shard and merge', () => {
 
   it('refuses a missing shard, a shard given twice, a shard of another run, and --shard without --out', async () => {
     const [a, b, other] = [tmp(), tmp(), tmp()];
-    const run = (dir: string, shard: string, extra: string[] = []) => cli([...base, '--condition', 'raw,ladder-0-4', '--out', dir, '--shard', shard, ...extra]);
+    const run = (dir: string, shard: string, extra: string[] = []) =>
+      cli([...base, '--condition', 'raw,ladder-0-4', '--out', dir, '--shard', shard, ...extra]);
     expect((await run(a, '1/2')).code).toBe(0);
     expect((await run(b, '2/2')).code).toBe(0);
     expect((await run(other, '2/2', ['--seed', '7'])).code).toBe(0);

@@ -14,28 +14,48 @@ import { minimalFixture, minimalOracle, writeFixture } from '../support/minimal.
 const tokens = tokenCounter();
 
 /** The minimal fixture (two identical listings: rung 0 makes the older one eligible) at one prune point. */
-function run(name: string, point: { budgetTokens: number; taskBoundary: boolean }, runTiming: Timing = { kind: 'immediate' }) {
+function run(
+  name: string,
+  point: { budgetTokens: number; taskBoundary: boolean },
+  runTiming: Timing = { kind: 'immediate' },
+) {
   const f = minimalFixture();
   Object.assign(f.prunePoints[0]!, point);
   const { file } = writeFixture(f, minimalOracle());
   const loaded = loadFixture(file, process.cwd());
   const conditions = [getCondition('ladder-0-3')!, getCondition(name)!];
-  const [base, variant] = runStudy({ conditions, fixtures: [loaded], timing: runTiming, placeholders: 'marker', tokens });
+  const [base, variant] = runStudy({
+    conditions,
+    fixtures: [loaded],
+    timing: runTiming,
+    placeholders: 'marker',
+    tokens,
+  });
   return { base: base!, variant: variant! };
 }
 
-const decisions = (r: { records: readonly { itemId: string; decision: string }[] }) => Object.fromEntries(r.records.map((x) => [x.itemId, x.decision]));
+const decisions = (r: { records: readonly { itemId: string; decision: string }[] }) =>
+  Object.fromEntries(r.records.map((x) => [x.itemId, x.decision]));
 
 describe('timing variants of a condition', () => {
   it('are registered as ladder-0-3~task-boundary and ladder-0-3~pressure-0.8, after ladder-0-4, consulting the predictor', () => {
     const names = conditionNames();
-    expect(names.slice(names.indexOf('ladder-0-4') + 1, names.indexOf('ladder-0-4') + 3)).toEqual(['ladder-0-3~task-boundary', 'ladder-0-3~pressure-0.8']);
+    expect(names.slice(names.indexOf('ladder-0-4') + 1, names.indexOf('ladder-0-4') + 3)).toEqual([
+      'ladder-0-3~task-boundary',
+      'ladder-0-3~pressure-0.8',
+    ]);
     expect(timedName('ladder-0-3', { kind: 'pressure', threshold: 0.8 })).toBe('ladder-0-3~pressure-0.8');
-    expect(PREDICTOR_CONSUMERS).toEqual(expect.arrayContaining(['ladder-0-3~task-boundary', 'ladder-0-3~pressure-0.8']));
+    expect(PREDICTOR_CONSUMERS).toEqual(
+      expect.arrayContaining(['ladder-0-3~task-boundary', 'ladder-0-3~pressure-0.8']),
+    );
     const v = getCondition('ladder-0-3~task-boundary')!;
     expect(v.timing).toEqual({ kind: 'task-boundary' });
     expect(v.parameters['timing']).toBe('task-boundary');
-    expect(allConditions().filter((c) => c.timing === undefined).map((c) => c.name)).not.toContain('ladder-0-3~task-boundary');
+    expect(
+      allConditions()
+        .filter((c) => c.timing === undefined)
+        .map((c) => c.name),
+    ).not.toContain('ladder-0-3~task-boundary');
   });
 
   it('task-boundary: DEFERs every removal its base makes at a point that is not a boundary, with the reason, and removes nothing', () => {
@@ -54,20 +74,31 @@ describe('timing variants of a condition', () => {
     expect(base.summary.timing).toBe('immediate');
   });
 
-  it('task-boundary: PRUNEs exactly what its base prunes at a boundary, whatever the run\'s timing', () => {
-    const { base, variant } = run('ladder-0-3~task-boundary', { budgetTokens: 1000, taskBoundary: true }, { kind: 'pressure', threshold: 0.99 });
+  it("task-boundary: PRUNEs exactly what its base prunes at a boundary, whatever the run's timing", () => {
+    const { base, variant } = run(
+      'ladder-0-3~task-boundary',
+      { budgetTokens: 1000, taskBoundary: true },
+      { kind: 'pressure', threshold: 0.99 },
+    );
     // the run's pressure timing defers the base (the context is far below 99% of its budget) ...
     expect(base.records.some((r) => r.decision === 'DEFER')).toBe(true);
     // ... but not the variant, which runs with its own timing
     const { base: immediate } = run('ladder-0-3~task-boundary', { budgetTokens: 1000, taskBoundary: true });
     expect(decisions(variant)).toEqual(decisions(immediate));
-    expect(variant.records.find((r) => r.decision === 'PRUNE')?.timing).toEqual({ policy: 'task-boundary', reason: 'prune point is a task boundary' });
+    expect(variant.records.find((r) => r.decision === 'PRUNE')?.timing).toEqual({
+      policy: 'task-boundary',
+      reason: 'prune point is a task boundary',
+    });
   });
 
   it('pressure-0.8: DEFERs below 80% of the budget and PRUNEs above it', () => {
     const low = run('ladder-0-3~pressure-0.8', { budgetTokens: 100_000, taskBoundary: true });
-    expect(low.variant.records.filter((r) => r.eligibility === 'eligible').every((r) => r.decision === 'DEFER')).toBe(true);
-    expect(low.variant.records.find((r) => r.decision === 'DEFER')!.timing.reason).toMatch(/not above 80\.0%: postponed/);
+    expect(low.variant.records.filter((r) => r.eligibility === 'eligible').every((r) => r.decision === 'DEFER')).toBe(
+      true,
+    );
+    expect(low.variant.records.find((r) => r.decision === 'DEFER')!.timing.reason).toMatch(
+      /not above 80\.0%: postponed/,
+    );
     const high = run('ladder-0-3~pressure-0.8', { budgetTokens: 20, taskBoundary: false });
     expect(decisions(high.variant)).toEqual(decisions(high.base));
     expect(high.variant.records.some((r) => r.decision === 'PRUNE')).toBe(true);

@@ -11,12 +11,19 @@ import { deadPid, tree } from '../support/debris.js';
 const ops = { left: Number.POSITIVE_INFINITY };
 vi.mock('node:fs', async (importOriginal) => {
   const fs = await importOriginal<typeof import('node:fs')>();
-  const guard = <A extends unknown[], R>(f: (...a: A) => R) => (...a: A): R => {
-    if (ops.left <= 0) throw new Error('killed');
-    ops.left -= 1;
-    return f(...a);
+  const guard =
+    <A extends unknown[], R>(f: (...a: A) => R) =>
+    (...a: A): R => {
+      if (ops.left <= 0) throw new Error('killed');
+      ops.left -= 1;
+      return f(...a);
+    };
+  const patched = {
+    ...fs,
+    renameSync: guard(fs.renameSync),
+    rmSync: guard(fs.rmSync),
+    writeFileSync: guard(fs.writeFileSync),
   };
-  const patched = { ...fs, renameSync: guard(fs.renameSync), rmSync: guard(fs.rmSync), writeFileSync: guard(fs.writeFileSync) };
   return { ...patched, default: patched };
 });
 
@@ -29,8 +36,20 @@ function write(dir: string, files: Record<string, string>): void {
   }
 }
 
-const OLD = { 'a/x.txt': 'old a', 'b/x.txt': 'old b', 'stale/x.txt': 'old stale', 'manifest.json': 'old manifest', 'tables/t.md': 'kept' };
-const NEW = { 'a/x.txt': 'new a', 'b/x.txt': 'new b', 'c/x.txt': 'new c', 'manifest.json': 'new manifest', 'tables/t.md': 'kept' };
+const OLD = {
+  'a/x.txt': 'old a',
+  'b/x.txt': 'old b',
+  'stale/x.txt': 'old stale',
+  'manifest.json': 'old manifest',
+  'tables/t.md': 'kept',
+};
+const NEW = {
+  'a/x.txt': 'new a',
+  'b/x.txt': 'new b',
+  'c/x.txt': 'new c',
+  'manifest.json': 'new manifest',
+  'tables/t.md': 'kept',
+};
 const STEPS: SwapStep[] = [{ move: 'a' }, { move: 'b' }, { move: 'c' }, { move: 'manifest.json' }, { remove: 'stale' }];
 
 /** Renames what this process left so it looks like the leftovers of the process `pid`. */
@@ -84,13 +103,21 @@ describe('a journaled swap killed at any operation', () => {
 });
 
 describe('recoverDebris', () => {
-  it('removes a dead writer\'s uncommitted staging, set-aside folders and temporary files, and leaves the output', () => {
+  it("removes a dead writer's uncommitted staging, set-aside folders and temporary files, and leaves the output", () => {
     const pid = deadPid();
     const dir = mkdtempSync(join(tmpdir(), 'prunelab-debris-'));
-    write(dir, { ...OLD, [`.staging-${pid}/a/x.txt`]: 'half written', [`.staging-report-${pid}/tables/t.md`]: 'half', [`b.old-${pid}/x.txt`]: 'older b', [`manifest.json.${pid}.tmp`]: 'partial' });
+    write(dir, {
+      ...OLD,
+      [`.staging-${pid}/a/x.txt`]: 'half written',
+      [`.staging-report-${pid}/tables/t.md`]: 'half',
+      [`b.old-${pid}/x.txt`]: 'older b',
+      [`manifest.json.${pid}.tmp`]: 'partial',
+    });
     const r = recoverDebris(dir);
     expect(tree(dir)).toEqual(OLD);
-    expect([...r.removed].sort()).toEqual([`.staging-${pid}`, `.staging-report-${pid}`, `b.old-${pid}`, `manifest.json.${pid}.tmp`].sort());
+    expect([...r.removed].sort()).toEqual(
+      [`.staging-${pid}`, `.staging-report-${pid}`, `b.old-${pid}`, `manifest.json.${pid}.tmp`].sort(),
+    );
   });
 
   it('puts a set-aside folder back when a kill left nothing in its place', () => {
@@ -103,11 +130,18 @@ describe('recoverDebris', () => {
 
   it('leaves what a running writer has in the folder', () => {
     const dir = mkdtempSync(join(tmpdir(), 'prunelab-debris-'));
-    const live = { [`.staging-${process.pid}/a/x.txt`]: 'being written', [`a.old-${process.pid}/x.txt`]: 'being replaced' };
+    const live = {
+      [`.staging-${process.pid}/a/x.txt`]: 'being written',
+      [`a.old-${process.pid}/x.txt`]: 'being replaced',
+    };
     write(dir, { ...OLD, ...live });
     expect(recoverDebris(dir)).toEqual({ finished: [], removed: [] });
     expect(tree(dir)).toEqual({ ...OLD, ...live });
-    expect(findDebris(dir).map((d) => d.kind).sort()).toEqual(['old', 'staging']);
+    expect(
+      findDebris(dir)
+        .map((d) => d.kind)
+        .sort(),
+    ).toEqual(['old', 'staging']);
   });
 });
 
@@ -115,8 +149,17 @@ describe('removeDeadTemps', () => {
   it('removes the temporary folders of dead processes with the prefix, and nothing else', () => {
     const pid = deadPid();
     const dir = mkdtempSync(join(tmpdir(), 'prunelab-temps-'));
-    write(dir, { [`prunelab-check-${pid}-abc/manifest.json`]: 'x', [`prunelab-check-${process.pid}-def/manifest.json`]: 'y', 'prunelab-check-old/x': 'z', [`other-${pid}-a/x`]: 'w' });
+    write(dir, {
+      [`prunelab-check-${pid}-abc/manifest.json`]: 'x',
+      [`prunelab-check-${process.pid}-def/manifest.json`]: 'y',
+      'prunelab-check-old/x': 'z',
+      [`other-${pid}-a/x`]: 'w',
+    });
     expect(removeDeadTemps(dir, 'prunelab-check-')).toEqual([`prunelab-check-${pid}-abc`]);
-    expect(Object.keys(tree(dir)).sort()).toEqual([`other-${pid}-a/x`, `prunelab-check-${process.pid}-def/manifest.json`, 'prunelab-check-old/x']);
+    expect(Object.keys(tree(dir)).sort()).toEqual([
+      `other-${pid}-a/x`,
+      `prunelab-check-${process.pid}-def/manifest.json`,
+      'prunelab-check-old/x',
+    ]);
   });
 });

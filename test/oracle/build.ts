@@ -14,20 +14,43 @@ export function item(id: string, turn: number, content: string, extra: Loose = {
 }
 
 /** A result of the `run` tool with its status. */
-export function result(id: string, turn: number, content: string, status: Loose = { state: 'ok' }, extra: Loose = {}): Loose {
-  return item(id, turn, content, { origin: 'environment', kind: 'tool-result', tool: { name: 'run', arguments: { cmd: id }, callId: `c-${id}` }, status, ...extra });
+export function result(
+  id: string,
+  turn: number,
+  content: string,
+  status: Loose = { state: 'ok' },
+  extra: Loose = {},
+): Loose {
+  return item(id, turn, content, {
+    origin: 'environment',
+    kind: 'tool-result',
+    tool: { name: 'run', arguments: { cmd: id }, callId: `c-${id}` },
+    status,
+    ...extra,
+  });
 }
 
 export function obligation(id: string, needs: Loose, extra: Loose = {}): Loose {
-  return { id, description: `needs ${id}`, neededAtTurn: 20, needs, probe: { question: 'q', expectedAnswer: 'a' }, ...extra };
+  return {
+    id,
+    description: `needs ${id}`,
+    neededAtTurn: 20,
+    needs,
+    probe: { question: 'q', expectedAnswer: 'a' },
+    ...extra,
+  };
 }
 
 export function fixture(items: Loose[], downstream: Loose[], visible: Loose = {}, world: Loose = {}): Fixture {
   const turn = Math.max(...items.map((i) => i.turn as number));
   return Fixture.parse({
-    schemaVersion: 1, id: 'f', title: 't', description: 'd',
+    schemaVersion: 1,
+    id: 'f',
+    title: 't',
+    description: 'd',
     tools: [{ name: 'run', sideEffect: 'read-mutable' }],
-    items, world,
+    items,
+    world,
     prunePoints: [{ id: 'p', turn, time: time(turn), budgetTokens: 100, subgoal: 'go on', visible, downstream }],
   });
 }

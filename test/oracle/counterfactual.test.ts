@@ -9,60 +9,111 @@ import { counterfactualProblems, problemText } from '../../src/oracle/counterfac
 import { fixture, item, obligation, oracle, result } from './build.js';
 
 const summary = (f: Fixture, point: Record<string, unknown>) =>
-  counterfactualProblems(f, oracle(point)).map((p) => `${p.kind} ${'itemId' in p ? p.itemId : p.items.join('+')} ${p.field}`);
+  counterfactualProblems(f, oracle(point)).map(
+    (p) => `${p.kind} ${'itemId' in p ? p.itemId : p.items.join('+')} ${p.field}`,
+  );
 
 describe('the counterfactual rule', () => {
   const copies = fixture(
-    [item('task', 1, 'ship it'), item('a', 2, 'branch feat/x'), item('b', 3, 'branch feat/x'), item('noise', 4, 'thinking')],
+    [
+      item('task', 1, 'ship it'),
+      item('a', 2, 'branch feat/x'),
+      item('b', 3, 'branch feat/x'),
+      item('noise', 4, 'thinking'),
+    ],
     [obligation('branch', { strings: ['branch feat/x'] })],
   );
 
   it('refuses a copy labelled necessary while its twin is removable, and accepts the pair as a group', () => {
-    expect(summary(copies, { removable: ['a', 'noise'], keptBecause: [{ itemId: 'task', reason: 'the task' }] })).toEqual(['not-necessary b removable']);
-    expect(summary(copies, { removable: ['noise'], redundantGroups: [{ items: ['a', 'b'] }], keptBecause: [{ itemId: 'task', reason: 'the task' }] })).toEqual([]);
+    expect(
+      summary(copies, { removable: ['a', 'noise'], keptBecause: [{ itemId: 'task', reason: 'the task' }] }),
+    ).toEqual(['not-necessary b removable']);
+    expect(
+      summary(copies, {
+        removable: ['noise'],
+        redundantGroups: [{ items: ['a', 'b'] }],
+        keptBecause: [{ itemId: 'task', reason: 'the task' }],
+      }),
+    ).toEqual([]);
   });
 
   it('refuses an item labelled removable whose removal alone loses an obligation', () => {
-    const sole = fixture([item('a', 1, 'branch feat/x'), item('n', 2, 'noise')], [obligation('branch', { strings: ['branch feat/x'] })]);
+    const sole = fixture(
+      [item('a', 1, 'branch feat/x'), item('n', 2, 'noise')],
+      [obligation('branch', { strings: ['branch feat/x'] })],
+    );
     expect(summary(sole, { removable: ['a', 'n'] })).toEqual(['label-loses a removable[0]']);
     expect(summary(sole, { removable: ['n'] })).toEqual([]);
   });
 
   it('refuses a redundant group whose every copy could go, and a copy that is the sole holder of another need', () => {
-    expect(summary(copies, { redundantGroups: [{ items: ['a', 'b'] }, { items: ['task', 'noise'] }] })).toEqual(['group-unneeded task+noise redundantGroups[1]']);
-    expect(summary(copies, { removable: ['noise'], redundantGroups: [{ items: ['a', 'b'] }], keptBecause: [{ itemId: 'task', reason: 'the task' }] })).toEqual([]);
-    const both = fixture([item('a', 1, 'X and Y'), item('b', 2, 'X')], [obligation('x', { strings: ['X'] }), obligation('y', { strings: ['Y'] })]);
-    expect(summary(both, { redundantGroups: [{ items: ['a', 'b'] }] })).toEqual(['label-loses a redundantGroups[0].items[0]']);
+    expect(summary(copies, { redundantGroups: [{ items: ['a', 'b'] }, { items: ['task', 'noise'] }] })).toEqual([
+      'group-unneeded task+noise redundantGroups[1]',
+    ]);
+    expect(
+      summary(copies, {
+        removable: ['noise'],
+        redundantGroups: [{ items: ['a', 'b'] }],
+        keptBecause: [{ itemId: 'task', reason: 'the task' }],
+      }),
+    ).toEqual([]);
+    const both = fixture(
+      [item('a', 1, 'X and Y'), item('b', 2, 'X')],
+      [obligation('x', { strings: ['X'] }), obligation('y', { strings: ['Y'] })],
+    );
+    expect(summary(both, { redundantGroups: [{ items: ['a', 'b'] }] })).toEqual([
+      'label-loses a redundantGroups[0].items[0]',
+    ]);
     expect(summary(both, { removable: ['b'] })).toEqual([]);
   });
 
   it('refuses a partial item whose kept residue does not carry what the obligation needs, and accepts one that does', () => {
     const failed = fixture(
-      [result('apply', 1, 'ERROR: duplicate key INV-7', { state: 'error', errorType: 'UniqueViolation', message: 'duplicate key INV-7', fields: {} })],
+      [
+        result('apply', 1, 'ERROR: duplicate key INV-7', {
+          state: 'error',
+          errorType: 'UniqueViolation',
+          message: 'duplicate key INV-7',
+          fields: {},
+        }),
+      ],
       [obligation('key', { strings: ['INV-7'] })],
     );
-    expect(summary(failed, { partial: [{ itemId: 'apply', residue: ['tool', 'errorType'] }] })).toEqual(['label-loses apply partial[0]']);
+    expect(summary(failed, { partial: [{ itemId: 'apply', residue: ['tool', 'errorType'] }] })).toEqual([
+      'label-loses apply partial[0]',
+    ]);
     expect(summary(failed, { partial: [{ itemId: 'apply', residue: ['tool', 'errorType', 'message'] }] })).toEqual([]);
   });
 
   it('accepts a necessary item nothing needs only when something declared keeps it', () => {
-    const f = (visible: Record<string, unknown>) => fixture([item('t', 1, 'the task'), item('k', 2, 'sk_live_1')], [obligation('o', { itemIds: ['t'] })], visible);
+    const f = (visible: Record<string, unknown>) =>
+      fixture([item('t', 1, 'the task'), item('k', 2, 'sk_live_1')], [obligation('o', { itemIds: ['t'] })], visible);
     expect(summary(f({}), {})).toEqual(['not-necessary k removable']);
     expect(summary(f({ pinned: ['k'] }), {})).toEqual([]);
     expect(summary(f({ pendingSteps: [{ id: 's', description: 'use the key', references: ['k'] }] }), {})).toEqual([]);
-    expect(summary(f({ workUnits: [{ id: 'w', description: 'rotate', state: 'open', traceItems: ['k'] }] }), {})).toEqual([]);
+    expect(
+      summary(f({ workUnits: [{ id: 'w', description: 'rotate', state: 'open', traceItems: ['k'] }] }), {}),
+    ).toEqual([]);
     // A closed unit's trace is completed work: it protects nothing.
-    expect(summary(f({ workUnits: [{ id: 'w', description: 'rotate', state: 'closed', traceItems: ['k'] }] }), {})).toEqual(['not-necessary k removable']);
-    expect(summary(f({}), { keptBecause: [{ itemId: 'k', reason: 'the next call authenticates with it' }] })).toEqual([]);
+    expect(
+      summary(f({ workUnits: [{ id: 'w', description: 'rotate', state: 'closed', traceItems: ['k'] }] }), {}),
+    ).toEqual(['not-necessary k removable']);
+    expect(summary(f({}), { keptBecause: [{ itemId: 'k', reason: 'the next call authenticates with it' }] })).toEqual(
+      [],
+    );
   });
 
   it('counts a pointer the obligation allows as recovery: the item is then not necessary', () => {
     const bytes = 'rate card refreshes every 15 minutes';
     const good = `sha256:${createHash('sha256').update(bytes, 'utf8').digest('hex')}`;
     const world = { store: [{ key: 'notes/why', content: bytes }] };
-    const withPointer = (pointerSatisfies: boolean, contentHash = good) => fixture(
-      [item('why', 1, bytes, { flags: { durablePointer: { storeKey: 'notes/why', contentHash } } })],
-      [obligation('why', { strings: ['every 15 minutes'] }, { pointerSatisfies })], {}, world);
+    const withPointer = (pointerSatisfies: boolean, contentHash = good) =>
+      fixture(
+        [item('why', 1, bytes, { flags: { durablePointer: { storeKey: 'notes/why', contentHash } } })],
+        [obligation('why', { strings: ['every 15 minutes'] }, { pointerSatisfies })],
+        {},
+        world,
+      );
     expect(summary(withPointer(true), {})).toEqual(['not-necessary why removable']);
     expect(summary(withPointer(true), { removable: ['why'] })).toEqual([]);
     // Not allowed by the obligation, or a pointer that does not resolve to its hash: the item stays necessary.
@@ -72,9 +123,14 @@ describe('the counterfactual rule', () => {
   });
 
   it('names the file, prune point, item and field in its message', () => {
-    const [p] = counterfactualProblems(copies, oracle({ removable: ['a', 'noise'], keptBecause: [{ itemId: 'task', reason: 'the task' }] }));
+    const [p] = counterfactualProblems(
+      copies,
+      oracle({ removable: ['a', 'noise'], keptBecause: [{ itemId: 'task', reason: 'the task' }] }),
+    );
     const text = problemText('fixtures/canonical/oracles/f.oracle.json', p!);
-    expect(text).toContain('fixtures/canonical/oracles/f.oracle.json: oracle point "p" (points[0]), item "b", field "removable": labelled necessary');
+    expect(text).toContain(
+      'fixtures/canonical/oracles/f.oracle.json: oracle point "p" (points[0]), item "b", field "removable": labelled necessary',
+    );
   });
 });
 
@@ -90,8 +146,10 @@ function build(holdings: number[][], needed: number[], duplicate: boolean): Fixt
   // With `duplicate`, the first two items hold only fact 0, which is needed: each is a copy of the other.
   const held = duplicate ? [[0], [0], ...holdings] : holdings;
   const needs = duplicate ? [...new Set([0, ...needed])] : needed;
-  return fixture(held.map((h, i) => item(`i${i}`, i + 1, `item ${i}: ${h.map(factText).join(' ')}`)),
-    needs.map((k) => obligation(`need-${k}`, { strings: [factText(k)] })));
+  return fixture(
+    held.map((h, i) => item(`i${i}`, i + 1, `item ${i}: ${h.map(factText).join(' ')}`)),
+    needs.map((k) => obligation(`need-${k}`, { strings: [factText(k)] })),
+  );
 }
 
 /** The oracle the rule asks for, from ground truth: sole holders necessary, copies grouped, the rest removable. */
@@ -109,25 +167,34 @@ function oracleByRule(f: Fixture): Record<string, unknown> {
 
 describe('the counterfactual rule over random fixtures', () => {
   it('accepts every oracle built by the rule', () => {
-    fc.assert(fc.property(world, fc.boolean(), ({ holdings, needed }, duplicate) => {
-      const f = build(holdings, needed, duplicate);
-      expect(counterfactualProblems(f, oracle(oracleByRule(f)))).toEqual([]);
-    }));
+    fc.assert(
+      fc.property(world, fc.boolean(), ({ holdings, needed }, duplicate) => {
+        const f = build(holdings, needed, duplicate);
+        expect(counterfactualProblems(f, oracle(oracleByRule(f)))).toEqual([]);
+      }),
+    );
   });
 
   it('refuses the oracle once a redundant copy is labelled necessary', () => {
-    fc.assert(fc.property(world, ({ holdings, needed }) => {
-      const f = build(holdings, needed, true);
-      const byRule = oracleByRule(f) as { removable: string[]; redundantGroups: { items: string[] }[] };
-      // i1 holds only fact 0, which i0 also holds: label it necessary (in no list).
-      const groups = byRule.redundantGroups.map((g) => ({ items: g.items.filter((id) => id !== 'i1') }));
-      const mislabelled = {
-        removable: [...byRule.removable.filter((id) => id !== 'i1'), ...groups.filter((g) => g.items.length < 2).flatMap((g) => g.items)],
-        redundantGroups: groups.filter((g) => g.items.length >= 2),
-      };
-      mislabelled.removable = [...new Set(mislabelled.removable)].filter((id) => !mislabelled.redundantGroups.some((g) => g.items.includes(id)));
-      const problems = counterfactualProblems(f, oracle(mislabelled));
-      expect(problems.some((p) => p.kind === 'not-necessary' && p.itemId === 'i1')).toBe(true);
-    }));
+    fc.assert(
+      fc.property(world, ({ holdings, needed }) => {
+        const f = build(holdings, needed, true);
+        const byRule = oracleByRule(f) as { removable: string[]; redundantGroups: { items: string[] }[] };
+        // i1 holds only fact 0, which i0 also holds: label it necessary (in no list).
+        const groups = byRule.redundantGroups.map((g) => ({ items: g.items.filter((id) => id !== 'i1') }));
+        const mislabelled = {
+          removable: [
+            ...byRule.removable.filter((id) => id !== 'i1'),
+            ...groups.filter((g) => g.items.length < 2).flatMap((g) => g.items),
+          ],
+          redundantGroups: groups.filter((g) => g.items.length >= 2),
+        };
+        mislabelled.removable = [...new Set(mislabelled.removable)].filter(
+          (id) => !mislabelled.redundantGroups.some((g) => g.items.includes(id)),
+        );
+        const problems = counterfactualProblems(f, oracle(mislabelled));
+        expect(problems.some((p) => p.kind === 'not-necessary' && p.itemId === 'i1')).toBe(true);
+      }),
+    );
   });
 });

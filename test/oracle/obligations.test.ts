@@ -23,7 +23,15 @@ describe('anyOf: an obligation met by any one of several parts', () => {
   it('is lost when every alternative is lost, and says what each missed', () => {
     expect(judged(f, ['a', 'b'])).toEqual({ where: false });
     const point = f.prunePoints[0]!;
-    const out = obligationsAt({ fixture: f, point, view: buildView(f, 'p', () => 1), removals: [{ itemId: 'a', leftBehind: '' }, { itemId: 'b', leftBehind: '' }] });
+    const out = obligationsAt({
+      fixture: f,
+      point,
+      view: buildView(f, 'p', () => 1),
+      removals: [
+        { itemId: 'a', leftBehind: '' },
+        { itemId: 'b', leftBehind: '' },
+      ],
+    });
     expect(out[0]!.missing).toEqual(['any of: item a | line 40']);
   });
 
@@ -46,7 +54,12 @@ describe('facts that are not strings', () => {
     [
       result('search', 1, 'grep: no matches for "legacyPay"'),
       result('tests', 2, 'Tests 48 passed (48)'),
-      result('oom', 3, '(no output)', { state: 'error', errorType: 'OOMKilled', message: 'killed with exit code 137', fields: { exitCode: '137' } }),
+      result('oom', 3, '(no output)', {
+        state: 'error',
+        errorType: 'OOMKilled',
+        message: 'killed with exit code 137',
+        fields: { exitCode: '137' },
+      }),
     ],
     [
       obligation('nothing-left', { facts: [{ item: 'search', fact: 'no-match' }] }),
@@ -63,7 +76,12 @@ describe('facts that are not strings', () => {
   });
 
   it('are lost with their item when nothing left behind states them', () => {
-    expect(judged(f, ['search', 'tests', 'oom'])).toEqual({ 'nothing-left': false, green: false, died: false, code: false });
+    expect(judged(f, ['search', 'tests', 'oom'])).toEqual({
+      'nothing-left': false,
+      green: false,
+      died: false,
+      code: false,
+    });
   });
 
   it('are not stated by a marker, which records metadata only', () => {
@@ -84,22 +102,42 @@ describe('facts that are not strings', () => {
     const message = residueText(view, oom, ['message']);
     expect(judged(f, [{ itemId: 'oom', leftBehind: message }])).toMatchObject({ died: true, code: true });
     // Claiming a residue whose text is not in context states nothing.
-    expect(judged(f, [{ itemId: 'oom', leftBehind: '', residue: ['errorType', 'fields.exitCode'] }])).toMatchObject({ died: false, code: false });
+    expect(judged(f, [{ itemId: 'oom', leftBehind: '', residue: ['errorType', 'fields.exitCode'] }])).toMatchObject({
+      died: false,
+      code: false,
+    });
   });
 
   it('a wrong exit code is not stated by the kept field', () => {
-    const g = fixture([result('oom', 3, '', { state: 'error', errorType: 'Exit', message: 'exit 1', fields: { exitCode: '1' } })],
-      [obligation('code', { facts: [{ item: 'oom', fact: 'exit-code', value: '137' }] })]);
+    const g = fixture(
+      [result('oom', 3, '', { state: 'error', errorType: 'Exit', message: 'exit 1', fields: { exitCode: '1' } })],
+      [obligation('code', { facts: [{ item: 'oom', fact: 'exit-code', value: '137' }] })],
+    );
     const v = buildView(g, 'p', () => 1);
-    expect(judged(g, [{ itemId: 'oom', leftBehind: residueText(v, v.items[0]!, ['fields.exitCode', 'message']) }]).code).toBe(false);
+    expect(
+      judged(g, [{ itemId: 'oom', leftBehind: residueText(v, v.items[0]!, ['fields.exitCode', 'message']) }]).code,
+    ).toBe(false);
   });
 
-  it('are recovered when the item\'s own bytes come back by a pointer the obligation allows', () => {
+  it("are recovered when the item's own bytes come back by a pointer the obligation allows", () => {
     const bytes = 'grep: no matches for "legacyPay"';
     const hash = `sha256:${createHash('sha256').update(bytes, 'utf8').digest('hex')}`;
-    const items = [result('search', 1, bytes, { state: 'ok' }, { flags: { durablePointer: { storeKey: 'notes/search', contentHash: hash } } })];
+    const items = [
+      result(
+        'search',
+        1,
+        bytes,
+        { state: 'ok' },
+        { flags: { durablePointer: { storeKey: 'notes/search', contentHash: hash } } },
+      ),
+    ];
     const world = { store: [{ key: 'notes/search', content: bytes }] };
-    const allowed = fixture(items, [obligation('n', { facts: [{ item: 'search', fact: 'no-match' }] }, { pointerSatisfies: true })], {}, world);
+    const allowed = fixture(
+      items,
+      [obligation('n', { facts: [{ item: 'search', fact: 'no-match' }] }, { pointerSatisfies: true })],
+      {},
+      world,
+    );
     const refused = fixture(items, [obligation('n', { facts: [{ item: 'search', fact: 'no-match' }] })], {}, world);
     expect(judged(allowed, ['search']).n).toBe(true);
     expect(judged(refused, ['search']).n).toBe(false);
@@ -108,7 +146,15 @@ describe('facts that are not strings', () => {
 
 describe('a placeholder that carries a needed string', () => {
   const f = fixture(
-    [result('read', 1, 'src/limits.ts\n1: export const LIMIT = 20;', { state: 'ok' }, { source: { identity: 'src/limits.ts', version: { kind: 'content-hash', value: 'h1' }, mutable: true } })],
+    [
+      result(
+        'read',
+        1,
+        'src/limits.ts\n1: export const LIMIT = 20;',
+        { state: 'ok' },
+        { source: { identity: 'src/limits.ts', version: { kind: 'content-hash', value: 'h1' }, mutable: true } },
+      ),
+    ],
     [obligation('path', { itemIds: ['read'], strings: ['src/limits.ts'] }), obligation('bytes', { itemIds: ['read'] })],
   );
   const view = buildView(f, 'p', () => 1);
@@ -124,12 +170,12 @@ describe('a placeholder that carries a needed string', () => {
     expect(judged(f, ['read']).path).toBe(false);
   });
 
-  it('never meets an item need: the item\'s bytes are gone', () => {
+  it("never meets an item need: the item's bytes are gone", () => {
     expect(judged(f, [{ itemId: 'read', leftBehind: marker }]).bytes).toBe(false);
   });
 });
 
-describe('the judge finds each needed string\'s holders once per context', () => {
+describe("the judge finds each needed string's holders once per context", () => {
   // A frozen view whose items count how often their content is read: the holders of a string are a question of the
   // context alone, so judges built for other removals over the same view must not read the items again for it.
   const f = fixture(
@@ -138,13 +184,24 @@ describe('the judge finds each needed string\'s holders once per context', () =>
   );
   const base = buildView(f, 'p', () => 1);
   let reads = 0;
-  const items = Object.freeze(base.items.map((i) => Object.freeze(Object.defineProperty({ ...i }, 'content', {
-    get: () => { reads += 1; return i.content; }, enumerable: true,
-  }))));
+  const items = Object.freeze(
+    base.items.map((i) =>
+      Object.freeze(
+        Object.defineProperty({ ...i }, 'content', {
+          get: () => {
+            reads += 1;
+            return i.content;
+          },
+          enumerable: true,
+        }),
+      ),
+    ),
+  );
   const view = Object.freeze({ ...base, items });
   const point = f.prunePoints[0]!;
   const judge = (removed: readonly string[]) =>
-    obligationsAt({ fixture: f, point, view, removals: removed.map((itemId) => ({ itemId, leftBehind: '' })) })[0]!.preserved;
+    obligationsAt({ fixture: f, point, view, removals: removed.map((itemId) => ({ itemId, leftBehind: '' })) })[0]!
+      .preserved;
 
   it('reads the items for a string the first time only, and still judges each removal on its own', () => {
     expect(judge([])).toBe(true);
@@ -159,7 +216,12 @@ describe('the judge finds each needed string\'s holders once per context', () =>
   it('an unfrozen view is searched afresh on every call (nothing is cached on what may still change)', () => {
     const open = { ...base, items: base.items.map((i) => ({ ...i })) };
     const at = (removed: readonly string[]) =>
-      obligationsAt({ fixture: f, point, view: open, removals: removed.map((itemId) => ({ itemId, leftBehind: '' })) })[0]!.preserved;
+      obligationsAt({
+        fixture: f,
+        point,
+        view: open,
+        removals: removed.map((itemId) => ({ itemId, leftBehind: '' })),
+      })[0]!.preserved;
     expect(at(['a', 'b'])).toBe(false);
     open.items[2] = { ...open.items[2]!, content: 'moved to src/pay.ts' };
     expect(at(['a', 'b'])).toBe(true);
@@ -183,10 +245,26 @@ describe('one frozen context judged under many removal sets (every condition at 
     for (let round = 0; round < 2; round += 1) {
       expect(judge([])).toEqual({ region: true, line: true });
       expect(judge([{ itemId: 'b', leftBehind: '' }])).toEqual({ region: true, line: false });
-      expect(judge([{ itemId: 'a', leftBehind: '' }, { itemId: 'b', leftBehind: '' }])).toEqual({ region: false, line: false });
-      expect(judge([{ itemId: 'a', leftBehind: '' }, { itemId: 'b', leftBehind: '[pruned b: line 40]' }])).toEqual({ region: false, line: true });
+      expect(
+        judge([
+          { itemId: 'a', leftBehind: '' },
+          { itemId: 'b', leftBehind: '' },
+        ]),
+      ).toEqual({ region: false, line: false });
+      expect(
+        judge([
+          { itemId: 'a', leftBehind: '' },
+          { itemId: 'b', leftBehind: '[pruned b: line 40]' },
+        ]),
+      ).toEqual({ region: false, line: true });
       expect(judge([{ itemId: 'a', leftBehind: '' }])).toEqual({ region: true, line: true });
-      expect(judge([{ itemId: 'c', leftBehind: 'prod-eu' }, { itemId: 'a', leftBehind: '' }, { itemId: 'b', leftBehind: '' }])).toEqual({ region: true, line: false });
+      expect(
+        judge([
+          { itemId: 'c', leftBehind: 'prod-eu' },
+          { itemId: 'a', leftBehind: '' },
+          { itemId: 'b', leftBehind: '' },
+        ]),
+      ).toEqual({ region: true, line: false });
     }
   });
 });

@@ -44,7 +44,10 @@ export function fixtureObject(spec: ViewSpec): Loose {
   const declared = spec.tools ?? [];
   const tools = [
     ...declared,
-    ...[...named].sort().filter((n) => !declared.some((t) => t.name === n)).map((name) => ({ name, sideEffect: 'read-mutable' })),
+    ...[...named]
+      .sort()
+      .filter((n) => !declared.some((t) => t.name === n))
+      .map((name) => ({ name, sideEffect: 'read-mutable' })),
   ];
   return {
     schemaVersion: 1,
@@ -91,8 +94,25 @@ export function callAndResult(
 ): ItemSpec[] {
   const invocation = { name: tool, arguments: args, callId: `call-${base}` };
   return [
-    { id: `c${base}`, turn, kind: 'tool-call', origin: 'model', content: `${tool} ${JSON.stringify(args)}`, tool: invocation, ...call },
-    { id: `r${base}`, turn, kind: 'tool-result', origin: 'environment', content: '', tool: invocation, status: ok, ...result },
+    {
+      id: `c${base}`,
+      turn,
+      kind: 'tool-call',
+      origin: 'model',
+      content: `${tool} ${JSON.stringify(args)}`,
+      tool: invocation,
+      ...call,
+    },
+    {
+      id: `r${base}`,
+      turn,
+      kind: 'tool-result',
+      origin: 'environment',
+      content: '',
+      tool: invocation,
+      status: ok,
+      ...result,
+    },
   ];
 }
 
@@ -115,9 +135,14 @@ export function note(id: string, turn: number, content: string, extra: Loose = {
 }
 
 export function obligation(id: string, needs: { itemIds?: string[]; strings?: string[] }): Loose {
-  return { id, description: `obligation ${id}`, neededAtTurn: 99, needs, probe: { question: 'q?', expectedAnswer: 'a' } };
+  return {
+    id,
+    description: `obligation ${id}`,
+    neededAtTurn: 99,
+    needs,
+    probe: { question: 'q?', expectedAnswer: 'a' },
+  };
 }
-
 
 export function condition(name: string): Condition {
   const found = getCondition(name);

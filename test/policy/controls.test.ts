@@ -29,7 +29,12 @@ const chars = (t: string) => t.length;
 type Corpus = { fixture: Fixture; oracle: Oracle }[];
 
 function train(corpus: Corpus, keyOf: (v: PolicyView, i: number) => string, control: string) {
-  const table = trainRateTable(corpus, keyOf, { control, key: control, generator: { name: 'synthetic', version: '0' }, seed: 1 }, chars);
+  const table = trainRateTable(
+    corpus,
+    keyOf,
+    { control, key: control, generator: { name: 'synthetic', version: '0' }, seed: 1 },
+    chars,
+  );
   return RateTable.parse(JSON.parse(rateTableText(table)));
 }
 
@@ -52,10 +57,17 @@ function score(condition: Condition, corpus: Corpus) {
       }
     }
   }
-  return { pruned, falsePrunes, rows, baseRate: removable / rows, precision: pruned === 0 ? null : (pruned - falsePrunes) / pruned };
+  return {
+    pruned,
+    falsePrunes,
+    rows,
+    baseRate: removable / rows,
+    precision: pruned === 0 ? null : (pruned - falsePrunes) / pruned,
+  };
 }
 
-const corpus = (leak: Leak, seed: string, removableShare = 0.7, fixtures = 30) => syntheticCorpus({ leak, fixtures, items: 30, seed, removableShare });
+const corpus = (leak: Leak, seed: string, removableShare = 0.7, fixtures = 30) =>
+  syntheticCorpus({ leak, fixtures, items: 30, seed, removableShare });
 
 /** The most a precision over `n` prunes drawn at the base rate reaches by chance: three standard errors above it. */
 const withinNoise = (base: number, n: number) => base + 3 * Math.sqrt((base * (1 - base)) / n);
@@ -63,11 +75,17 @@ const withinNoise = (base: number, n: number) => base + 3 * Math.sqrt((base * (1
 describe('prune-all', () => {
   it('makes every item eligible, pinned, protected or named by an obligation alike, on no rung', () => {
     const view = makeView({
-      items: [{ id: 'u1', turn: 0, kind: 'constraint', content: 'never touch prod', flags: { soleConstraintRecord: true } }, { id: 'n1', turn: 1, content: 'x' }],
+      items: [
+        { id: 'u1', turn: 0, kind: 'constraint', content: 'never touch prod', flags: { soleConstraintRecord: true } },
+        { id: 'n1', turn: 1, content: 'x' },
+      ],
       visible: { pinned: ['u1'] },
     });
     const verdicts = pruneAll().decide(view);
-    expect(verdicts.map((v) => [v.itemId, v.verdict, v.rung])).toEqual([['u1', 'eligible', null], ['n1', 'eligible', null]]);
+    expect(verdicts.map((v) => [v.itemId, v.verdict, v.rung])).toEqual([
+      ['u1', 'eligible', null],
+      ['n1', 'eligible', null],
+    ]);
     expect(getCondition('prune-all')?.layer).toBe('control');
   });
 });
@@ -83,9 +101,13 @@ describe('id-only', () => {
   it('on a corpus whose labels do not depend on ids, cannot beat the base rate', () => {
     const table = train(corpus('none', 'train-a', 0.97), idKey, 'id-only');
     const strict = score(idOnly(table), corpus('none', 'test-b', 0.97));
-    if (strict.precision !== null) expect(strict.precision).toBeLessThanOrEqual(withinNoise(strict.baseRate, strict.pruned));
+    if (strict.precision !== null)
+      expect(strict.precision).toBeLessThanOrEqual(withinNoise(strict.baseRate, strict.pruned));
     // Even with a bar it can reach (any key at least as removable as average), its precision is the base rate's.
-    const loose = score(rateControl({ name: 'id-only', description: 'test', table, threshold: 0.5, keyOf: idKey }), corpus('none', 'test-b', 0.97));
+    const loose = score(
+      rateControl({ name: 'id-only', description: 'test', table, threshold: 0.5, keyOf: idKey }),
+      corpus('none', 'test-b', 0.97),
+    );
     expect(loose.pruned).toBeGreaterThan(0);
     expect(Math.abs(loose.precision! - loose.baseRate)).toBeLessThan(0.02);
   });
@@ -102,8 +124,12 @@ describe('position-only', () => {
   it('on a corpus whose labels do not depend on position, cannot beat the base rate', () => {
     const table = train(corpus('none', 'train-a', 0.97), positionKey, 'position-only');
     const strict = score(positionOnly(table), corpus('none', 'test-b', 0.97));
-    if (strict.precision !== null) expect(strict.precision).toBeLessThanOrEqual(withinNoise(strict.baseRate, strict.pruned));
-    const loose = score(rateControl({ name: 'position-only', description: 'test', table, threshold: 0.5, keyOf: positionKey }), corpus('none', 'test-b', 0.97));
+    if (strict.precision !== null)
+      expect(strict.precision).toBeLessThanOrEqual(withinNoise(strict.baseRate, strict.pruned));
+    const loose = score(
+      rateControl({ name: 'position-only', description: 'test', table, threshold: 0.5, keyOf: positionKey }),
+      corpus('none', 'test-b', 0.97),
+    );
     expect(loose.pruned).toBeGreaterThan(0);
     expect(Math.abs(loose.precision! - loose.baseRate)).toBeLessThan(0.03);
   });
@@ -116,7 +142,11 @@ describe('the frozen tables', () => {
       const table = readControlTable(control);
       expect(table.control).toBe(control);
       expect(table.training.seed).not.toBe(studySeed);
-      expect(getCondition(control)?.parameters).toMatchObject({ threshold: ID_ONLY_THRESHOLD, trainingSeed: table.training.seed, table: table.sha256.slice(0, 12) });
+      expect(getCondition(control)?.parameters).toMatchObject({
+        threshold: ID_ONLY_THRESHOLD,
+        trainingSeed: table.training.seed,
+        table: table.sha256.slice(0, 12),
+      });
     }
   });
 
@@ -131,7 +161,10 @@ describe('the frozen tables', () => {
   });
 
   it('controls:train refuses the study seed and writes the same tables twice for one seed', async () => {
-    const refused = await cli(['controls-train', '--seed', '20261202', '--count', '2'], mkdtempSync(join(tmpdir(), 'prunelab-train-')));
+    const refused = await cli(
+      ['controls-train', '--seed', '20261202', '--count', '2'],
+      mkdtempSync(join(tmpdir(), 'prunelab-train-')),
+    );
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('[PL_USAGE_TRAIN_SEED]');
     const [a, b] = [mkdtempSync(join(tmpdir(), 'prunelab-train-')), mkdtempSync(join(tmpdir(), 'prunelab-train-'))];
@@ -149,23 +182,46 @@ describe('the frozen tables', () => {
 describe('the controls act on their feature alone, right or wrong', () => {
   // A hand-set table: one key the training corpus found always removable, one it found mostly needed. The control
   // prunes every item under the first key, even the one a downstream obligation needs, and keeps the others.
-  const table = (control: string, always: string, rarely: string) => RateTable.parse(JSON.parse(rateTableText({
-    control, key: control,
-    training: { generator: { name: 'hand', version: '0' }, seed: 7, count: 1, rows: 1000, removable: 500 },
-    smoothing: 1,
-    entries: { [always]: { rows: 400, removable: 400 }, [rarely]: { rows: 400, removable: 40 } },
-  })));
+  const table = (control: string, always: string, rarely: string) =>
+    RateTable.parse(
+      JSON.parse(
+        rateTableText({
+          control,
+          key: control,
+          training: { generator: { name: 'hand', version: '0' }, seed: 7, count: 1, rows: 1000, removable: 500 },
+          smoothing: 1,
+          entries: { [always]: { rows: 400, removable: 400 }, [rarely]: { rows: 400, removable: 40 } },
+        }),
+      ),
+    );
   const items = [
     { id: 'x1', turn: 0, kind: 'constraint', content: 'deploy only to eu-west-1' },
     { id: 'note2', turn: 9, kind: 'reasoning', origin: 'model', content: 'checked the logs' },
     { id: 'step3', turn: 10, kind: 'reasoning', origin: 'model', content: 'next: run the tests' },
   ];
-  const spec = { items, turn: 10, downstream: [{ id: 'region', description: 'the deploy region', neededAtTurn: 12, needs: { strings: ['eu-west-1'] }, probe: { question: 'which region?', expectedAnswer: 'eu-west-1' } }] };
+  const spec = {
+    items,
+    turn: 10,
+    downstream: [
+      {
+        id: 'region',
+        description: 'the deploy region',
+        neededAtTurn: 12,
+        needs: { strings: ['eu-west-1'] },
+        probe: { question: 'which region?', expectedAnswer: 'eu-west-1' },
+      },
+    ],
+  };
   const view = makeView(spec);
   const verdicts = (c: Condition) => Object.fromEntries(c.decide(view).map((e) => [e.itemId, e.verdict]));
   const lost = () => {
     const f = Fixture.parse(fixtureObject(spec));
-    return obligationsAt({ fixture: f, point: f.prunePoints[0]!, view, removals: [{ itemId: 'x1', leftBehind: '' }] })[0]!;
+    return obligationsAt({
+      fixture: f,
+      point: f.prunePoints[0]!,
+      view,
+      removals: [{ itemId: 'x1', leftBehind: '' }],
+    })[0]!;
   };
 
   it('id-only prunes the needed item its id key calls removable, and keeps items under other keys or unseen ones', () => {
@@ -176,12 +232,20 @@ describe('the controls act on their feature alone, right or wrong', () => {
 
   it('position-only prunes the needed item in the cell it calls removable, and keeps the other cells', () => {
     expect([0, 1, 2].map((i) => positionKey(view, i))).toEqual(['pos0|age8', 'pos5|age1', 'pos9|age0']);
-    expect(verdicts(positionOnly(table('position-only', 'pos0|age8', 'pos9|age0')))).toEqual({ x1: 'eligible', note2: 'keep', step3: 'keep' });
+    expect(verdicts(positionOnly(table('position-only', 'pos0|age8', 'pos9|age0')))).toEqual({
+      x1: 'eligible',
+      note2: 'keep',
+      step3: 'keep',
+    });
     expect(lost()).toMatchObject({ preserved: false });
   });
 
   it('with the feature pointing the other way, neither control prunes the needed item', () => {
     expect(verdicts(idOnly(table('id-only', 'note', 'x')))).toEqual({ x1: 'keep', note2: 'eligible', step3: 'keep' });
-    expect(verdicts(positionOnly(table('position-only', 'pos5|age1', 'pos0|age8')))).toEqual({ x1: 'keep', note2: 'eligible', step3: 'keep' });
+    expect(verdicts(positionOnly(table('position-only', 'pos5|age1', 'pos0|age8')))).toEqual({
+      x1: 'keep',
+      note2: 'eligible',
+      step3: 'keep',
+    });
   });
 });

@@ -3,12 +3,26 @@ import { DCP_ERROR_INPUT_PLACEHOLDER, dcpPurgeErrors } from '../../src/policy/co
 import { at, callAndResult, condition, decideById, makeView, note, obligation, verdicts } from './build-view.js';
 
 const dcp = condition('dcp-purge-errors');
-const failed = { content: 'Error: oldString not found in src/pool.ts', status: { state: 'error', errorType: 'EditError', message: 'oldString not found', fields: {} } };
-const args = { filePath: 'src/pool.ts', oldString: 'const POOL = 10;', newString: 'const POOL = 20;', replaceAll: false };
+const failed = {
+  content: 'Error: oldString not found in src/pool.ts',
+  status: { state: 'error', errorType: 'EditError', message: 'oldString not found', fields: {} },
+};
+const args = {
+  filePath: 'src/pool.ts',
+  oldString: 'const POOL = 10;',
+  newString: 'const POOL = 20;',
+  replaceAll: false,
+};
 
 describe('dcp-purge-errors (comparator: DCP purge-errors, age only)', () => {
-  it('is a rung-less comparator with DCP\'s default of 4 turns and its source named', () => {
-    expect(dcp).toMatchObject({ layer: 'comparator', rung: null, consultsObligations: false, upperRisk: false, parameters: { afterTurns: 4 } });
+  it("is a rung-less comparator with DCP's default of 4 turns and its source named", () => {
+    expect(dcp).toMatchObject({
+      layer: 'comparator',
+      rung: null,
+      consultsObligations: false,
+      upperRisk: false,
+      parameters: { afterTurns: 4 },
+    });
     expect(dcp.reference).toContain('purge-errors');
     expect(dcp.reference).toContain('7b0e2e8');
   });
@@ -25,12 +39,18 @@ describe('dcp-purge-errors (comparator: DCP purge-errors, age only)', () => {
   });
 
   it('waits afterTurns, takes it as a parameter, and leaves successful calls alone', () => {
-    const view = makeView({ items: [...callAndResult('1', 2, 'edit', args, failed), ...callAndResult('2', 0, 'edit', args), note('n5', 5, 'now')] });
+    const view = makeView({
+      items: [
+        ...callAndResult('1', 2, 'edit', args, failed),
+        ...callAndResult('2', 0, 'edit', args),
+        note('n5', 5, 'now'),
+      ],
+    });
     expect(verdicts(dcp, view)).toMatchObject({ c1: 'keep', c2: 'keep', r2: 'keep' });
     expect(verdicts(dcpPurgeErrors({ afterTurns: 3 }), view)).toMatchObject({ c1: 'eligible', c2: 'keep' });
   });
 
-  it('checks nothing but age: it purges an input a visible obligation needs (the risk it stands for), but not a protected tool\'s', () => {
+  it("checks nothing but age: it purges an input a visible obligation needs (the risk it stands for), but not a protected tool's", () => {
     const items = [...callAndResult('1', 1, 'edit', args, failed), note('n5', 5, 'now')];
     const needed = makeView({ items, visible: { obligations: [obligation('o1', { strings: ['const POOL = 10;'] })] } });
     expect(verdicts(dcp, needed).c1).toBe('eligible');

@@ -15,7 +15,9 @@ const synthesized = (fields: Record<string, string> = {}) => ({
 
 describe('errored-input-residue (rung 2: bulk checked against the visible state)', () => {
   it('reduces a failed call and its result to the recorded residue, with no age threshold', () => {
-    const view = makeView({ items: [...callAndResult('1', 5, 'run', { cmd: 'python x.py' }, failure({ line: '12', exitCode: '1' }))] });
+    const view = makeView({
+      items: [...callAndResult('1', 5, 'run', { cmd: 'python x.py' }, failure({ line: '12', exitCode: '1' }))],
+    });
     const d = decideById(eir, view);
     expect(eir.parameters).toEqual({});
     expect(eir.version).toBe('3.0.0'); // mechanism 2.0.0, major raised once for the gate
@@ -47,29 +49,58 @@ describe('errored-input-residue (rung 2: bulk checked against the visible state)
   });
 
   it('reduces a failure whose message was synthesized but whose fields were recorded, keeping the fields and not the message', () => {
-    const view = makeView({ items: [...callAndResult('1', 1, 'bash', { command: 'make lint' }, synthesized({ exitCode: '1' }))] });
+    const view = makeView({
+      items: [...callAndResult('1', 1, 'bash', { command: 'make lint' }, synthesized({ exitCode: '1' }))],
+    });
     const d = decideById(eir, view);
     expect(at(d, 'r1').verdict).toBe('eligible');
     expect(at(d, 'r1').residue).toEqual(['tool', 'errorType', 'fields.exitCode']);
   });
 
   it('refuses bulk holding a string a visible obligation needs, without relying on the gate', () => {
-    const items = callAndResult('1', 1, 'run', { cmd: 'alembic upgrade head' }, {
-      content: 'psycopg2.errors.UniqueViolation: could not create unique index "uq_invoice_number_tenant"',
-      status: { state: 'error', errorType: 'UniqueViolation', message: 'could not create unique index', fields: { sqlstate: '23505' } },
+    const items = callAndResult(
+      '1',
+      1,
+      'run',
+      { cmd: 'alembic upgrade head' },
+      {
+        content: 'psycopg2.errors.UniqueViolation: could not create unique index "uq_invoice_number_tenant"',
+        status: {
+          state: 'error',
+          errorType: 'UniqueViolation',
+          message: 'could not create unique index',
+          fields: { sqlstate: '23505' },
+        },
+      },
+    );
+    const view = makeView({
+      items,
+      visible: { obligations: [obligation('o-index', { strings: ['uq_invoice_number_tenant'] })] },
     });
-    const view = makeView({ items, visible: { obligations: [obligation('o-index', { strings: ['uq_invoice_number_tenant'] })] } });
     // The mechanism alone (no gate in front) finds nothing eligible in the result; the call's arguments hold nothing needed.
-    const found = new Map(erroredInputResidue().assess(view, ['c1', 'r1']).map((f) => [f.itemId, f.outcome]));
+    const found = new Map(
+      erroredInputResidue()
+        .assess(view, ['c1', 'r1'])
+        .map((f) => [f.itemId, f.outcome]),
+    );
     expect(found.get('r1')).toBeUndefined();
     expect(found.get('c1')).toBe('eligible');
     expect(verdicts(eir, view)).toMatchObject({ r1: 'keep', c1: 'eligible' });
   });
 
   it('refuses the bulk of either half of a failed call that a pending step references, by item id or call id', () => {
-    const items = callAndResult('1', 1, 'deploy', { image: 'registry/payments:sha-4be91c0' }, failure({ status: '409' }));
+    const items = callAndResult(
+      '1',
+      1,
+      'deploy',
+      { image: 'registry/payments:sha-4be91c0' },
+      failure({ status: '409' }),
+    );
     for (const references of [['c1'], ['r1'], ['call-1']]) {
-      const view = makeView({ items, visible: { pendingSteps: [{ id: 'ps1', description: 'retry the deploy', references }] } });
+      const view = makeView({
+        items,
+        visible: { pendingSteps: [{ id: 'ps1', description: 'retry the deploy', references }] },
+      });
       const found = erroredInputResidue().assess(view, ['c1', 'r1']);
       expect(found, JSON.stringify(references)).toEqual([]);
     }
@@ -81,30 +112,67 @@ describe('errored-input-residue (rung 2: bulk checked against the visible state)
       ...callAndResult('1', 1, 'deploy', { image: 'sha-4be91c0' }, failure({ status: '409' }, {}), {}),
     ];
     items[2]!.content = 'HTTP 409 Conflict: release rel-8f2c is still rolling out';
-    const view = makeView({ items, visible: { pendingSteps: [{ id: 'ps1', description: 'cancel the release', references: ['rel-8f2c'] }] } });
-    const found = new Map(erroredInputResidue().assess(view, ['c1', 'r1']).map((f) => [f.itemId, f.outcome]));
+    const view = makeView({
+      items,
+      visible: { pendingSteps: [{ id: 'ps1', description: 'cancel the release', references: ['rel-8f2c'] }] },
+    });
+    const found = new Map(
+      erroredInputResidue()
+        .assess(view, ['c1', 'r1'])
+        .map((f) => [f.itemId, f.outcome]),
+    );
     expect(found.get('r1')).toBeUndefined();
     expect(found.get('c1')).toBe('eligible');
     // A longer id that merely contains the referenced one is not a mention.
-    const other = makeView({ items: items.map((i) => (i.id === 'r1' ? { ...i, content: 'release rel-8f2c9 is still rolling out' } : i)),
-      visible: { pendingSteps: [{ id: 'ps1', description: 'cancel the release', references: ['rel-8f2c'] }] } });
-    expect(erroredInputResidue().assess(other, ['r1']).map((f) => f.outcome)).toEqual(['eligible']);
+    const other = makeView({
+      items: items.map((i) => (i.id === 'r1' ? { ...i, content: 'release rel-8f2c9 is still rolling out' } : i)),
+      visible: { pendingSteps: [{ id: 'ps1', description: 'cancel the release', references: ['rel-8f2c'] }] },
+    });
+    expect(
+      erroredInputResidue()
+        .assess(other, ['r1'])
+        .map((f) => f.outcome),
+    ).toEqual(['eligible']);
   });
 
   it('property: never finds eligible an item whose bulk holds a visible obligation string', () => {
     const word = fc.stringMatching(/^[a-z0-9_.:]{3,12}$/);
-    fc.assert(fc.property(fc.array(word, { minLength: 1, maxLength: 6 }), fc.array(word, { minLength: 1, maxLength: 4 }), fc.boolean(), fc.boolean(),
-      (payloadWords, needed, synth, withFields) => {
-        const status = { state: 'error', errorType: 'BuildError', message: synth ? 'exit code 2' : 'build failed', fields: withFields ? { exitCode: '2' } : {}, ...(synth ? { synthesized: true } : {}) };
-        const items = callAndResult('1', 1, 'build', { target: payloadWords.join(' ') }, { content: payloadWords.join('\n'), status });
-        const view = makeView({ items, visible: { obligations: [obligation('o1', { strings: needed })] } });
-        for (const f of erroredInputResidue().assess(view, ['c1', 'r1'])) {
-          if (f.outcome !== 'eligible') continue;
-          const item = view.items.find((i) => i.id === f.itemId)!;
-          // A result's bulk is its rendered payload; a call's is its text and its arguments (keys included).
-          const bulk = item.kind === 'tool-call' ? [item.content, JSON.stringify(item.tool?.arguments ?? {})] : [item.content];
-          expect(needed.some((s) => bulk.some((t) => t.includes(s))), `${f.itemId} ${JSON.stringify(needed)}`).toBe(false);
-        }
-      }), { numRuns: 300 });
+    fc.assert(
+      fc.property(
+        fc.array(word, { minLength: 1, maxLength: 6 }),
+        fc.array(word, { minLength: 1, maxLength: 4 }),
+        fc.boolean(),
+        fc.boolean(),
+        (payloadWords, needed, synth, withFields) => {
+          const status = {
+            state: 'error',
+            errorType: 'BuildError',
+            message: synth ? 'exit code 2' : 'build failed',
+            fields: withFields ? { exitCode: '2' } : {},
+            ...(synth ? { synthesized: true } : {}),
+          };
+          const items = callAndResult(
+            '1',
+            1,
+            'build',
+            { target: payloadWords.join(' ') },
+            { content: payloadWords.join('\n'), status },
+          );
+          const view = makeView({ items, visible: { obligations: [obligation('o1', { strings: needed })] } });
+          for (const f of erroredInputResidue().assess(view, ['c1', 'r1'])) {
+            if (f.outcome !== 'eligible') continue;
+            const item = view.items.find((i) => i.id === f.itemId)!;
+            // A result's bulk is its rendered payload; a call's is its text and its arguments (keys included).
+            const bulk =
+              item.kind === 'tool-call' ? [item.content, JSON.stringify(item.tool?.arguments ?? {})] : [item.content];
+            expect(
+              needed.some((s) => bulk.some((t) => t.includes(s))),
+              `${f.itemId} ${JSON.stringify(needed)}`,
+            ).toBe(false);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

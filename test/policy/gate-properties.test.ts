@@ -14,29 +14,52 @@ import { gateRefusal, regenerabilityGate } from '../../src/policy/regenerability
 import { fixtureArb, toFixture, type Plan } from '../support/arbitrary.js';
 import { makeView } from './build-view.js';
 
-const viewArb: fc.Arbitrary<PolicyView> = fixtureArb.map((plan) => buildView(Fixture.parse(toFixture(plan)), 'pp', (t) => t.length));
+const viewArb: fc.Arbitrary<PolicyView> = fixtureArb.map((plan) =>
+  buildView(Fixture.parse(toFixture(plan)), 'pp', (t) => t.length),
+);
 const RUNS = { numRuns: 300 };
 
 // Every condition behind the regenerability gate: the gated singles, the ladders (rung 4 of ladder-0-4 included)
 // and the guard. predictive-semantic and its sweeps are the ungated ablation; the comparators have no gate.
-const GATED = ['exact-redundancy', 'source-identity', 'errored-input-residue', 'checked-supersession', 'verified-completion',
-  'regenerability-guard', 'ladder-0', 'ladder-0-1', 'ladder-0-2', 'ladder-0-3', 'ladder-0-4'];
+const GATED = [
+  'exact-redundancy',
+  'source-identity',
+  'errored-input-residue',
+  'checked-supersession',
+  'verified-completion',
+  'regenerability-guard',
+  'ladder-0',
+  'ladder-0-1',
+  'ladder-0-2',
+  'ladder-0-3',
+  'ladder-0-4',
+];
 
 describe('the regenerability gate (rule 6)', () => {
   it('no gated condition removes (whole or to a residue) an item with a refusal case unless an identical copy stays', () => {
     const gated = allConditions().filter((c) => GATED.includes(c.name));
     expect(gated.map((c) => c.name).sort()).toEqual([...GATED].sort());
-    fc.assert(fc.property(viewArb, (view) => {
-      for (const c of gated) {
-        const verdicts = c.decide(view);
-        const removed = new Set(verdicts.filter((e) => e.verdict === 'eligible').map((e) => e.itemId));
-        for (const item of view.items) {
-          if (!removed.has(item.id) || !gateRefusal(view, item, removed)) continue;
-          const copy = view.items.some((other) => other.id !== item.id && !removed.has(other.id) && sameObservation(view, item, other));
-          expect({ condition: c.name, item: item.id, refusal: gateRefusal(view, item, removed), copyStays: copy }).toMatchObject({ copyStays: true });
+    fc.assert(
+      fc.property(viewArb, (view) => {
+        for (const c of gated) {
+          const verdicts = c.decide(view);
+          const removed = new Set(verdicts.filter((e) => e.verdict === 'eligible').map((e) => e.itemId));
+          for (const item of view.items) {
+            if (!removed.has(item.id) || !gateRefusal(view, item, removed)) continue;
+            const copy = view.items.some(
+              (other) => other.id !== item.id && !removed.has(other.id) && sameObservation(view, item, other),
+            );
+            expect({
+              condition: c.name,
+              item: item.id,
+              refusal: gateRefusal(view, item, removed),
+              copyStays: copy,
+            }).toMatchObject({ copyStays: true });
+          }
         }
-      }
-    }), RUNS);
+      }),
+      RUNS,
+    );
   });
 });
 
@@ -44,21 +67,45 @@ describe('the regenerability gate (rule 6)', () => {
 // ladder step 1 (exact redundancy) leaning on its identical copy r1; step 6 (the predictor) then removed r1, which
 // has no refusal of its own, so the constraint's record left context with no copy.
 const flag = { negativeResult: false, transientState: false, oneTimeSecret: false, pendingPlanReference: false };
-const shared = { step: 0, kind: 'constraint', origin: 'user', content: 'alpha beta', callContent: 'alpha beta', tool: 0, status: { state: 'ok' } } as const;
+const shared = {
+  step: 0,
+  kind: 'constraint',
+  origin: 'user',
+  content: 'alpha beta',
+  callContent: 'alpha beta',
+  tool: 0,
+  status: { state: 'ok' },
+} as const;
 const COUNTEREXAMPLE = {
   entries: [
     { ...shared, shape: 'result', args: { path: 'a', opt: null }, flags: { ...flag, soleConstraintRecord: true } },
     { ...shared, shape: 'pair', args: { path: 'a', opt: null }, flags: { ...flag, soleConstraintRecord: false } },
-    { ...shared, shape: 'note', args: { path: 'a' }, status: { state: 'error', errorType: 'SyntaxError', message: 'boom', fields: {} }, flags: { ...flag, soleConstraintRecord: false } },
+    {
+      ...shared,
+      shape: 'note',
+      args: { path: 'a' },
+      status: { state: 'error', errorType: 'SyntaxError', message: 'boom', fields: {} },
+      flags: { ...flag, soleConstraintRecord: false },
+    },
   ],
-  turnShare: 0.3, subgoal: 'fix the pool timeout', budget: 1, taskBoundary: false, pinned: [], protectedTools: [], obligations: [], pendingSteps: [], workUnits: [],
+  turnShare: 0.3,
+  subgoal: 'fix the pool timeout',
+  budget: 1,
+  taskBoundary: false,
+  pinned: [],
+  protectedTools: [],
+  obligations: [],
+  pendingSteps: [],
+  workUnits: [],
 } as unknown as Plan;
 
 describe('the gate keeps what an earlier removal leaned on (rule 6, pinned counterexample)', () => {
   const view = buildView(Fixture.parse(toFixture(COUNTEREXAMPLE)), 'pp', (t) => t.length);
 
   it('ladder-0-4 removes the flagged r0 at rung 0 but then keeps r1, the copy it leaned on', () => {
-    const verdicts = allConditions().find((c) => c.name === 'ladder-0-4')!.decide(view);
+    const verdicts = allConditions()
+      .find((c) => c.name === 'ladder-0-4')!
+      .decide(view);
     const byId = new Map(verdicts.map((e) => [e.itemId, e]));
     expect(byId.get('r0')).toMatchObject({ verdict: 'eligible', rung: 0 });
     expect(byId.get('r1')!.verdict).not.toBe('eligible');
@@ -68,15 +115,21 @@ describe('the gate keeps what an earlier removal leaned on (rule 6, pinned count
   it('refuses the last identical copy of a refused item already gone, and lets it go while another copy stays', () => {
     expect(regenerabilityGate(view, ['r1'], new Set(['r0'])).get('r1')).toContain('sole record of a user constraint');
     expect(regenerabilityGate(view, ['r1'], new Set()).has('r1')).toBe(false);
-    const copies = makeView({ items: ['r0', 'r1', 'r2'].map((id, turn) => ({
-      id, turn, kind: 'tool-result', content: 'alpha beta', tool: { name: 'read_file', arguments: { path: 'a' }, callId: 'c' },
-      flags: { soleConstraintRecord: id === 'r0' },
-    })) });
+    const copies = makeView({
+      items: ['r0', 'r1', 'r2'].map((id, turn) => ({
+        id,
+        turn,
+        kind: 'tool-result',
+        content: 'alpha beta',
+        tool: { name: 'read_file', arguments: { path: 'a' }, callId: 'c' },
+        flags: { soleConstraintRecord: id === 'r0' },
+      })),
+    });
     expect(regenerabilityGate(copies, ['r1'], new Set(['r0'])).has('r1')).toBe(false);
     expect(regenerabilityGate(copies, ['r1', 'r2'], new Set(['r0'])).size).toBe(1);
   });
 
-  it('refuses the last holder of a removed user constraint\'s text, and lets it go while another holder stays', () => {
+  it("refuses the last holder of a removed user constraint's text, and lets it go while another holder stays", () => {
     const items = [
       { id: 'rule', turn: 0, kind: 'constraint', origin: 'user', content: 'never touch prod' },
       { id: 'echo', turn: 1, kind: 'reasoning', origin: 'model', content: 'noted: never touch prod' },
@@ -84,54 +137,93 @@ describe('the gate keeps what an earlier removal leaned on (rule 6, pinned count
     ];
     const two = makeView({ items });
     expect(regenerabilityGate(two, ['echo'], new Set(['rule'])).has('echo')).toBe(false);
-    expect(regenerabilityGate(two, ['echo', 'again'], new Set(['rule'])).get('again')).toContain('sole record of a user constraint (rule, removed earlier');
+    expect(regenerabilityGate(two, ['echo', 'again'], new Set(['rule'])).get('again')).toContain(
+      'sole record of a user constraint (rule, removed earlier',
+    );
     const one = makeView({ items: items.slice(0, 2) });
-    expect(regenerabilityGate(one, ['echo'], new Set(['rule'])).get('echo')).toContain('sole record of a user constraint');
+    expect(regenerabilityGate(one, ['echo'], new Set(['rule'])).get('echo')).toContain(
+      'sole record of a user constraint',
+    );
     expect(regenerabilityGate(one, ['echo'], new Set()).has('echo')).toBe(false);
   });
 });
 
 describe('the predictor fails closed (rule 7)', () => {
   it('a failing predictor never yields PRUNE or KEEP for an item it was asked about, in any consumer', () => {
-    fc.assert(fc.property(viewArb, fc.constantFrom('transport', 'stray', 'unsure'), (view, how) => {
-      const asked = new Set<string>();
-      const predictor: Predictor = (_v, shown) => {
-        for (const id of shown) asked.add(id);
-        if (how === 'transport') return { abstain: 'model call failed (timeout): no answer' };
-        if (how === 'stray') return new Map([['not-an-item', { reason: 'x', confidence: 1 }]]);
-        return new Map(shown.map((id) => [id, { reason: 'maybe', confidence: 0.1 }]));
-      };
-      const consumers = conditionsWith({ predictor, label: 'failing' }).filter((c) => PREDICTOR_CONSUMERS.includes(c.name));
-      expect(consumers).toHaveLength(PREDICTOR_CONSUMERS.length);
-      for (const c of consumers) {
-        asked.clear();
-        const verdicts = c.decide(view);
-        for (const e of verdicts) {
-          if (e.verdict === 'eligible') expect({ condition: c.name, item: e.itemId, rung: e.rung }).not.toMatchObject({ rung: 4 });
-          if (asked.has(e.itemId)) expect({ condition: c.name, item: e.itemId, verdict: e.verdict }).toMatchObject({ verdict: 'abstain' });
+    fc.assert(
+      fc.property(viewArb, fc.constantFrom('transport', 'stray', 'unsure'), (view, how) => {
+        const asked = new Set<string>();
+        const predictor: Predictor = (_v, shown) => {
+          for (const id of shown) asked.add(id);
+          if (how === 'transport') return { abstain: 'model call failed (timeout): no answer' };
+          if (how === 'stray') return new Map([['not-an-item', { reason: 'x', confidence: 1 }]]);
+          return new Map(shown.map((id) => [id, { reason: 'maybe', confidence: 0.1 }]));
+        };
+        const consumers = conditionsWith({ predictor, label: 'failing' }).filter((c) =>
+          PREDICTOR_CONSUMERS.includes(c.name),
+        );
+        expect(consumers).toHaveLength(PREDICTOR_CONSUMERS.length);
+        for (const c of consumers) {
+          asked.clear();
+          const verdicts = c.decide(view);
+          for (const e of verdicts) {
+            if (e.verdict === 'eligible')
+              expect({ condition: c.name, item: e.itemId, rung: e.rung }).not.toMatchObject({ rung: 4 });
+            if (asked.has(e.itemId))
+              expect({ condition: c.name, item: e.itemId, verdict: e.verdict }).toMatchObject({ verdict: 'abstain' });
+          }
         }
-      }
-    }), RUNS);
+      }),
+      RUNS,
+    );
   });
 });
 
 describe('call/result pairs (rule 8)', () => {
-  it('with placeholders none, no prune point\'s applied removals leave one half of a call/result pair, or a call without its result', () => {
+  it("with placeholders none, no prune point's applied removals leave one half of a call/result pair, or a call without its result", () => {
     const tokens = tokenCounter();
     const conditions = allConditions().filter((c) => !c.name.includes('@'));
-    fc.assert(fc.property(fixtureArb, (plan) => {
-      const fixture = Fixture.parse(toFixture(plan));
-      const loaded = { file: 'generated.json', sha256: '0', fixture, oracleFile: null, oracleSha256: null, oracle: null };
-      const view = buildView(fixture, 'pp', tokens);
-      for (const run of runStudy({ conditions, fixtures: [loaded], timing: { kind: 'immediate' }, placeholders: 'none', tokens })) {
-        const vanished = new Set(run.records.filter((r) => r.decision === 'PRUNE' && r.placeholder === '').map((r) => r.itemId));
-        for (const item of view.items) {
-          if (!vanished.has(item.id) || !item.tool || (item.kind !== 'tool-call' && item.kind !== 'tool-result')) continue;
-          const other = counterpart(view.items, item);
-          if (item.kind === 'tool-call') expect({ condition: run.info.name, call: item.id, result: other?.id }).toMatchObject({ result: expect.any(String) });
-          if (other) expect({ condition: run.info.name, item: item.id, other: other.id, otherVanished: vanished.has(other.id) }).toMatchObject({ otherVanished: true });
+    fc.assert(
+      fc.property(fixtureArb, (plan) => {
+        const fixture = Fixture.parse(toFixture(plan));
+        const loaded = {
+          file: 'generated.json',
+          sha256: '0',
+          fixture,
+          oracleFile: null,
+          oracleSha256: null,
+          oracle: null,
+        };
+        const view = buildView(fixture, 'pp', tokens);
+        for (const run of runStudy({
+          conditions,
+          fixtures: [loaded],
+          timing: { kind: 'immediate' },
+          placeholders: 'none',
+          tokens,
+        })) {
+          const vanished = new Set(
+            run.records.filter((r) => r.decision === 'PRUNE' && r.placeholder === '').map((r) => r.itemId),
+          );
+          for (const item of view.items) {
+            if (!vanished.has(item.id) || !item.tool || (item.kind !== 'tool-call' && item.kind !== 'tool-result'))
+              continue;
+            const other = counterpart(view.items, item);
+            if (item.kind === 'tool-call')
+              expect({ condition: run.info.name, call: item.id, result: other?.id }).toMatchObject({
+                result: expect.any(String),
+              });
+            if (other)
+              expect({
+                condition: run.info.name,
+                item: item.id,
+                other: other.id,
+                otherVanished: vanished.has(other.id),
+              }).toMatchObject({ otherVanished: true });
+          }
         }
-      }
-    }), { numRuns: 60 });
+      }),
+      { numRuns: 60 },
+    );
   });
 });

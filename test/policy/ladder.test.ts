@@ -6,8 +6,15 @@ import { at, callAndResult, condition, decideById, makeView, note, result, verdi
 const sha = (value: string) => ({ kind: 'git-sha', value, of: 'blob' });
 const ws = 'workspace:payments';
 const run = (base: string, turn: number, content: string, extra: Record<string, unknown> = {}): ItemSpec[] =>
-  callAndResult(base, turn, 'run_tests', { suite: 'unit' }, { content, source: { identity: ws, version: 'UNKNOWN', mutable: true }, covers: ['t1'], ...extra });
-const edit = (base: string, turn: number): ItemSpec[] => callAndResult(base, turn, 'edit', { path: 'pool.ts' }, { content: 'ok' }, { effects: [ws] });
+  callAndResult(
+    base,
+    turn,
+    'run_tests',
+    { suite: 'unit' },
+    { content, source: { identity: ws, version: 'UNKNOWN', mutable: true }, covers: ['t1'], ...extra },
+  );
+const edit = (base: string, turn: number): ItemSpec[] =>
+  callAndResult(base, turn, 'edit', { path: 'pool.ts' }, { content: 'ok' }, { effects: [ws] });
 const failed = { status: { state: 'error', errorType: 'TestFailure', message: '1 failed', fields: { failing: 't1' } } };
 
 describe('Layer B ladders', () => {
@@ -33,12 +40,19 @@ describe('Layer B ladders', () => {
     expect(at(d, 'rt1')).toMatchObject({ verdict: 'eligible', rule: 'checked-supersession', rung: 2, step: 4 });
     expect(at(d, 'd2')).toMatchObject({ verdict: 'keep', rule: 'none', rung: null });
     expect(at(d, 'd2').step).toBeUndefined();
-    expect(condition('ladder-0-2').order).toEqual(['exact-redundancy', 'source-identity', 'errored-input-residue', 'checked-supersession']);
+    expect(condition('ladder-0-2').order).toEqual([
+      'exact-redundancy',
+      'source-identity',
+      'errored-input-residue',
+      'checked-supersession',
+    ]);
   });
 
   it('never removes every copy: later rules do not see what earlier rules removed', () => {
     const same = { source: { identity: 'repo:a.ts', version: sha('aaa'), mutable: true } };
-    const view = makeView({ items: [result('a', 1, 'bytes', same), result('b', 2, 'bytes', same), result('c', 3, 'bytes', same)] });
+    const view = makeView({
+      items: [result('a', 1, 'bytes', same), result('b', 2, 'bytes', same), result('c', 3, 'bytes', same)],
+    });
     const d = decideById(condition('ladder-0-1'), view);
     expect(verdicts(condition('ladder-0-1'), view)).toEqual({ a: 'eligible', b: 'eligible', c: 'keep' });
     expect(at(d, 'a').rule).toBe('exact-redundancy');
@@ -47,8 +61,22 @@ describe('Layer B ladders', () => {
 
   it('checks closure against the context after earlier removals, not against the raw history', () => {
     const view = makeView({
-      items: [result('t1', 1, 'trace'), result('rec', 2, 'Decision: pool size 20'), result('rec2', 3, 'Decision: pool size 20')],
-      visible: { workUnits: [{ id: 'wu1', description: 'tune', state: 'closed', traceItems: ['t1'], consequence: { itemId: 'rec', strings: ['pool size 20'] } }] },
+      items: [
+        result('t1', 1, 'trace'),
+        result('rec', 2, 'Decision: pool size 20'),
+        result('rec2', 3, 'Decision: pool size 20'),
+      ],
+      visible: {
+        workUnits: [
+          {
+            id: 'wu1',
+            description: 'tune',
+            state: 'closed',
+            traceItems: ['t1'],
+            consequence: { itemId: 'rec', strings: ['pool size 20'] },
+          },
+        ],
+      },
       subgoal: 'pool size decision trace',
     });
     expect(at(decideById(condition('verified-completion'), view), 't1').verdict).toBe('eligible');
@@ -62,7 +90,9 @@ describe('Layer B ladders', () => {
   it('keeps a residue-reduced item in context as its residue, so no later rule leans on the bulk that went', () => {
     // The newer run's result errored, so rung 2's residue rule takes it first (step 3). Checked supersession (step 4)
     // then sees r1 only as its residue, with no coverage of its own, and cannot let it supersede r0.
-    const view = makeView({ items: [...run('0', 0, 'first'), ...edit('x', 1), ...run('1', 2, 'second', failed), note('n', 8, 'now')] });
+    const view = makeView({
+      items: [...run('0', 0, 'first'), ...edit('x', 1), ...run('1', 2, 'second', failed), note('n', 8, 'now')],
+    });
     const d = decideById(condition('ladder-0-2'), view);
     expect(at(d, 'r1')).toMatchObject({ verdict: 'eligible', rule: 'errored-input-residue', step: 3 });
     expect(at(d, 'r1').residue).toEqual(['tool', 'errorType', 'message', 'fields.failing']);
@@ -74,8 +104,15 @@ describe('Layer B ladders', () => {
   it('lets a later rule remove what an earlier rule abstained on', () => {
     const view = makeView({ items: [...run('0', 0, 'before'), ...edit('x', 1), ...run('1', 2, 'after')] });
     expect(at(decideById(condition('source-identity'), view), 'r0').verdict).toBe('abstain');
-    expect(at(decideById(condition('ladder-0-2'), view), 'r0')).toMatchObject({ verdict: 'eligible', rule: 'checked-supersession' });
-    expect(at(decideById(condition('ladder-0-1'), view), 'r0')).toMatchObject({ verdict: 'abstain', rule: 'source-identity', step: 2 });
+    expect(at(decideById(condition('ladder-0-2'), view), 'r0')).toMatchObject({
+      verdict: 'eligible',
+      rule: 'checked-supersession',
+    });
+    expect(at(decideById(condition('ladder-0-1'), view), 'r0')).toMatchObject({
+      verdict: 'abstain',
+      rule: 'source-identity',
+      step: 2,
+    });
   });
 
   it('gates first in every ladder', () => {
@@ -93,7 +130,9 @@ describe('Layer B ladders', () => {
     });
     const conservative = decideById(condition('ladder-0-3'), view);
     expect(at(conservative, 'n1')).toMatchObject({ verdict: 'abstain', rule: 'predictive-semantic', rung: 4, step: 6 });
-    expect(at(conservative, 'n1').reason).toMatch(/^only prediction supports removal \(predicted unneeded: lexical relevance 0\.00/);
+    expect(at(conservative, 'n1').reason).toMatch(
+      /^only prediction supports removal \(predicted unneeded: lexical relevance 0\.00/,
+    );
     expect(at(conservative, 'n2').verdict).toBe('keep');
     expect(at(conservative, 'n3')).toMatchObject({ verdict: 'keep', rule: 'protection' });
     const upper = decideById(condition('ladder-0-4'), view);
@@ -103,7 +142,7 @@ describe('Layer B ladders', () => {
     expect(condition('ladder-0-4')).toMatchObject({ upperRisk: true, rung: 4 });
   });
 
-  it('ladder-0-3 keeps an earlier rule\'s abstention; ladder-0-4 lets the predictor remove it', () => {
+  it("ladder-0-3 keeps an earlier rule's abstention; ladder-0-4 lets the predictor remove it", () => {
     const view = makeView({
       items: [
         result('a', 1, 'v1 of config', { source: { identity: 'repo:cfg', version: 'UNKNOWN', mutable: true } }),
@@ -111,7 +150,15 @@ describe('Layer B ladders', () => {
       ],
       subgoal: 'fix the pool timeout',
     });
-    expect(at(decideById(condition('ladder-0-3'), view), 'a')).toMatchObject({ verdict: 'abstain', rule: 'source-identity', step: 2 });
-    expect(at(decideById(condition('ladder-0-4'), view), 'a')).toMatchObject({ verdict: 'eligible', rule: 'predictive-semantic', step: 6 });
+    expect(at(decideById(condition('ladder-0-3'), view), 'a')).toMatchObject({
+      verdict: 'abstain',
+      rule: 'source-identity',
+      step: 2,
+    });
+    expect(at(decideById(condition('ladder-0-4'), view), 'a')).toMatchObject({
+      verdict: 'eligible',
+      rule: 'predictive-semantic',
+      step: 6,
+    });
   });
 });

@@ -1,11 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { maskPlaceholder, observationMasking, pythonLineCount } from '../../src/policy/comparators/observation-masking.js';
+import {
+  maskPlaceholder,
+  observationMasking,
+  pythonLineCount,
+} from '../../src/policy/comparators/observation-masking.js';
 import type { ItemSpec } from './build-view.js';
 import { at, condition, decideById, makeView, note, result, verdicts } from './build-view.js';
 
 const masking = condition('observation-masking');
 const observations = (count: number): ItemSpec[] =>
-  Array.from({ length: count }, (_, i) => result(`o${i + 1}`, i + 1, Array.from({ length: i + 1 }, (_, l) => `line ${l}`).join('\n')));
+  Array.from({ length: count }, (_, i) =>
+    result(`o${i + 1}`, i + 1, Array.from({ length: i + 1 }, (_, l) => `line ${l}`).join('\n')),
+  );
 
 describe('pythonLineCount (str.splitlines)', () => {
   it('counts lines as Python does', () => {
@@ -23,7 +29,10 @@ describe('observation-masking (SWE-agent LastNObservations, M = 10)', () => {
   it('masks every observation but the first and the last 10, with the line-count placeholder', () => {
     const view = makeView({ items: [note('task', 0, 'the issue'), ...observations(13)] });
     const d = decideById(masking, view);
-    const eligible = masking.decide(view).filter((e) => e.verdict === 'eligible').map((e) => e.itemId);
+    const eligible = masking
+      .decide(view)
+      .filter((e) => e.verdict === 'eligible')
+      .map((e) => e.itemId);
     expect(eligible).toEqual(['o2', 'o3']);
     expect(at(d, 'o2').replacement).toBe('Old environment output: (2 lines omitted)');
     expect(at(d, 'o3').replacement).toBe(maskPlaceholder('line 0\nline 1\nline 2'));

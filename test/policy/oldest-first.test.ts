@@ -7,7 +7,12 @@ const ten = 'x'.repeat(10);
 describe('oldest-first', () => {
   it('removes from the front, any kind, and stops as soon as the context fits the budget', () => {
     const view = makeView({
-      items: [note('u1', 1, ten, { kind: 'constraint', origin: 'user' }), result('r2', 2, ten), note('n3', 3, ten), result('r4', 4, ten)],
+      items: [
+        note('u1', 1, ten, { kind: 'constraint', origin: 'user' }),
+        result('r2', 2, ten),
+        note('n3', 3, ten),
+        result('r4', 4, ten),
+      ],
       budgetTokens: 25,
       visible: { pinned: ['u1'] },
     });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { contentWords, DEFAULT_THRESHOLD, lexicalPredictor, predictiveSemantic, relevance } from '../../src/policy/mechanisms/predictive-semantic.js';
+import {
+  contentWords,
+  DEFAULT_THRESHOLD,
+  lexicalPredictor,
+  predictiveSemantic,
+  relevance,
+} from '../../src/policy/mechanisms/predictive-semantic.js';
 import type { Prediction, Predictor } from '../../src/policy/mechanisms/predictive-semantic.js';
 import { single } from '../../src/policy/single.js';
 import { at, condition, decideById, makeView, note, obligation, result, verdicts } from './build-view.js';
@@ -21,20 +27,36 @@ describe('embedded lexical predictor', () => {
   });
 
   it('proposes exactly the candidates below threshold, with the score in the reason', () => {
-    const view = makeView({ items: [note('n1', 1, 'pool'), note('n2', 2, 'unrelated'), note('n3', 3, 'unrelated too')], subgoal });
+    const view = makeView({
+      items: [note('n1', 1, 'pool'), note('n2', 2, 'unrelated'), note('n3', 3, 'unrelated too')],
+      subgoal,
+    });
     const proposed = lexicalPredictor(0.25)(view, ['n1', 'n2'], 'gated') as ReadonlyMap<string, Prediction>;
     expect([...proposed.keys()]).toEqual(['n2']);
-    expect(proposed.get('n2')).toEqual({ reason: 'lexical relevance 0.00 to the subgoal is below threshold 0.25', confidence: 1 });
+    expect(proposed.get('n2')).toEqual({
+      reason: 'lexical relevance 0.00 to the subgoal is below threshold 0.25',
+      confidence: 1,
+    });
   });
 
   it('never scores an item withheld from the classifier, even when asked about it', () => {
     const view = makeView({
-      items: [note('n1', 1, 'unrelated'), note('n2', 2, 'unrelated', { flags: { negativeResult: true } }), note('n3', 3, 'unrelated too')],
-      subgoal, visible: { pinned: ['n3'] },
+      items: [
+        note('n1', 1, 'unrelated'),
+        note('n2', 2, 'unrelated', { flags: { negativeResult: true } }),
+        note('n3', 3, 'unrelated too'),
+      ],
+      subgoal,
+      visible: { pinned: ['n3'] },
     });
-    expect([...(lexicalPredictor()(view, ['n1', 'n2', 'n3'], 'gated') as Map<string, Prediction>).keys()]).toEqual(['n1']);
+    expect([...(lexicalPredictor()(view, ['n1', 'n2', 'n3'], 'gated') as Map<string, Prediction>).keys()]).toEqual([
+      'n1',
+    ]);
     // The ungated scope (the Layer A ablation) withholds only what the runtime pins or protects.
-    expect([...(lexicalPredictor()(view, ['n1', 'n2', 'n3'], 'ungated') as Map<string, Prediction>).keys()]).toEqual(['n1', 'n2']);
+    expect([...(lexicalPredictor()(view, ['n1', 'n2', 'n3'], 'ungated') as Map<string, Prediction>).keys()]).toEqual([
+      'n1',
+      'n2',
+    ]);
   });
 });
 
@@ -48,8 +70,10 @@ describe('predictive-semantic (rung 4, upper-risk, no gate)', () => {
   it('removes low-relevance refusal-case items (no regenerability gate), but is never shown pinned or protected ones', () => {
     const view = makeView({
       items: [
-        note('u1', 1, 'Never drop the audit table', { kind: 'constraint', origin: 'user' }), result('r2', 2, 'pool timeout at 30s'),
-        result('r3', 3, 'exit code 137', { flags: { transientState: true } }), note('u4', 4, 'Use the staging cluster', { kind: 'constraint', origin: 'user' }),
+        note('u1', 1, 'Never drop the audit table', { kind: 'constraint', origin: 'user' }),
+        result('r2', 2, 'pool timeout at 30s'),
+        result('r3', 3, 'exit code 137', { flags: { transientState: true } }),
+        note('u4', 4, 'Use the staging cluster', { kind: 'constraint', origin: 'user' }),
         result('r5', 5, 'nothing relevant'),
       ],
       subgoal,
@@ -62,7 +86,10 @@ describe('predictive-semantic (rung 4, upper-risk, no gate)', () => {
   });
 
   it('keeps an item exactly at the threshold (below, not at, is eligible)', () => {
-    const view = makeView({ items: [note('n1', 1, 'pool'), note('n2', 2, 'nothing')], subgoal: 'alpha bravo charlie delta pool' });
+    const view = makeView({
+      items: [note('n1', 1, 'pool'), note('n2', 2, 'nothing')],
+      subgoal: 'alpha bravo charlie delta pool',
+    });
     expect(verdicts(ps, view)).toEqual({ n1: 'keep', n2: 'eligible' });
   });
 
@@ -72,8 +99,13 @@ describe('predictive-semantic (rung 4, upper-risk, no gate)', () => {
   });
 
   it('takes its prediction through the Predictor seam', () => {
-    const onlyN2: Predictor = (_view, candidates) => new Map(candidates.filter((id) => id === 'n2').map((id) => [id, { reason: 'model says so', confidence: 0.9 }]));
-    const injected = single(predictiveSemantic({ predictor: onlyN2 }), { gate: false, upperRisk: true, description: 'test' });
+    const onlyN2: Predictor = (_view, candidates) =>
+      new Map(candidates.filter((id) => id === 'n2').map((id) => [id, { reason: 'model says so', confidence: 0.9 }]));
+    const injected = single(predictiveSemantic({ predictor: onlyN2 }), {
+      gate: false,
+      upperRisk: true,
+      description: 'test',
+    });
     const view = makeView({ items: [note('n1', 1, 'zzz'), note('n2', 2, 'pool timeout fix')], subgoal });
     expect(verdicts(injected, view)).toEqual({ n1: 'keep', n2: 'eligible' });
     expect(at(decideById(injected, view), 'n2').reason).toBe('predicted unneeded: model says so');
@@ -81,12 +113,26 @@ describe('predictive-semantic (rung 4, upper-risk, no gate)', () => {
   });
 
   it('fails closed: below the confidence threshold, or on a failure, the items it was shown are ABSTAIN', () => {
-    const unsure: Predictor = (_view, candidates) => new Map(candidates.map((id) => [id, { reason: 'probably stale', confidence: 0.4 }]));
-    const view = makeView({ items: [note('n1', 1, 'zzz'), note('n2', 2, 'yyy')], subgoal, visible: { pinned: ['n2'] } });
-    const c = single(predictiveSemantic({ predictor: unsure, minConfidence: 0.5 }), { gate: false, upperRisk: true, description: 'test' });
+    const unsure: Predictor = (_view, candidates) =>
+      new Map(candidates.map((id) => [id, { reason: 'probably stale', confidence: 0.4 }]));
+    const view = makeView({
+      items: [note('n1', 1, 'zzz'), note('n2', 2, 'yyy')],
+      subgoal,
+      visible: { pinned: ['n2'] },
+    });
+    const c = single(predictiveSemantic({ predictor: unsure, minConfidence: 0.5 }), {
+      gate: false,
+      upperRisk: true,
+      description: 'test',
+    });
     expect(verdicts(c, view)).toEqual({ n1: 'abstain', n2: 'keep' });
-    expect(at(decideById(c, view), 'n1').reason).toBe('predictor abstained: confidence 0.4 in "probably stale" is below the threshold 0.5');
-    const failing = single(predictiveSemantic({ predictor: () => ({ abstain: 'model call failed (timeout): no answer' }) }), { gate: false, upperRisk: true, description: 'test' });
+    expect(at(decideById(c, view), 'n1').reason).toBe(
+      'predictor abstained: confidence 0.4 in "probably stale" is below the threshold 0.5',
+    );
+    const failing = single(
+      predictiveSemantic({ predictor: () => ({ abstain: 'model call failed (timeout): no answer' }) }),
+      { gate: false, upperRisk: true, description: 'test' },
+    );
     expect(verdicts(failing, view)).toEqual({ n1: 'abstain', n2: 'keep' });
   });
 });

@@ -12,61 +12,88 @@ import { fixtureArb, toFixture } from '../support/arbitrary.js';
 
 // The issue names these; every condition that declares it consults obligations (ladder-0-4 too) must behave so.
 const NAMED_CONSULTING = [
-  'exact-redundancy', 'source-identity', 'errored-input-residue', 'checked-supersession', 'verified-completion',
-  'ladder-0', 'ladder-0-1', 'ladder-0-2', 'ladder-0-3', 'regenerability-guard',
+  'exact-redundancy',
+  'source-identity',
+  'errored-input-residue',
+  'checked-supersession',
+  'verified-completion',
+  'ladder-0',
+  'ladder-0-1',
+  'ladder-0-2',
+  'ladder-0-3',
+  'regenerability-guard',
 ];
 
-const viewArb: fc.Arbitrary<PolicyView> = fixtureArb.map((plan) => buildView(Fixture.parse(toFixture(plan)), 'pp', (t) => t.length));
+const viewArb: fc.Arbitrary<PolicyView> = fixtureArb.map((plan) =>
+  buildView(Fixture.parse(toFixture(plan)), 'pp', (t) => t.length),
+);
 const RUNS = { numRuns: 400 };
 
 describe('policy properties over generated fixtures', () => {
   it('raw removes nothing', () => {
     const raw = allConditions().find((c) => c.name === 'raw');
-    fc.assert(fc.property(viewArb, (view) => {
-      expect(raw?.decide(view).every((e) => e.verdict === 'keep')).toBe(true);
-    }), RUNS);
+    fc.assert(
+      fc.property(viewArb, (view) => {
+        expect(raw?.decide(view).every((e) => e.verdict === 'keep')).toBe(true);
+      }),
+      RUNS,
+    );
   });
 
   it('consulting conditions never make a protected item eligible', () => {
     const consulting = allConditions().filter((c) => c.consultsObligations);
     expect(consulting.map((c) => c.name)).toEqual(expect.arrayContaining(NAMED_CONSULTING));
     expect(consulting.map((c) => c.name)).not.toContain('predictive-semantic');
-    fc.assert(fc.property(viewArb, (view) => {
-      const protectedIds = new Set(view.items.filter((item) => protectionOf(view, item)).map((item) => item.id));
-      for (const c of consulting) {
-        for (const e of c.decide(view)) {
-          if (protectedIds.has(e.itemId)) expect({ condition: c.name, item: e.itemId, verdict: e.verdict }).not.toMatchObject({ verdict: 'eligible' });
+    fc.assert(
+      fc.property(viewArb, (view) => {
+        const protectedIds = new Set(view.items.filter((item) => protectionOf(view, item)).map((item) => item.id));
+        for (const c of consulting) {
+          for (const e of c.decide(view)) {
+            if (protectedIds.has(e.itemId))
+              expect({ condition: c.name, item: e.itemId, verdict: e.verdict }).not.toMatchObject({
+                verdict: 'eligible',
+              });
+          }
         }
-      }
-    }), RUNS);
+      }),
+      RUNS,
+    );
   });
 
   it('every condition returns exactly one eligibility per view item, in view order, deterministically', () => {
-    fc.assert(fc.property(viewArb, (view) => {
-      const ids = view.items.map((item) => item.id);
-      for (const c of allConditions()) {
-        const first = c.decide(view);
-        expect(first.map((e) => e.itemId)).toEqual(ids);
-        expect(c.decide(view)).toEqual(first);
-        for (const e of first) {
-          if (e.verdict !== 'eligible') {
-            expect(e.residue).toBeUndefined();
-            expect(e.replacement).toBeUndefined();
+    fc.assert(
+      fc.property(viewArb, (view) => {
+        const ids = view.items.map((item) => item.id);
+        for (const c of allConditions()) {
+          const first = c.decide(view);
+          expect(first.map((e) => e.itemId)).toEqual(ids);
+          expect(c.decide(view)).toEqual(first);
+          for (const e of first) {
+            if (e.verdict !== 'eligible') {
+              expect(e.residue).toBeUndefined();
+              expect(e.replacement).toBeUndefined();
+            }
+            if (!c.consultsObligations) expect(e.obligationsConsulted).toEqual([]);
           }
-          if (!c.consultsObligations) expect(e.obligationsConsulted).toEqual([]);
         }
-      }
-    }), RUNS);
+      }),
+      RUNS,
+    );
   });
 
   it('ladder-0-3 never removes on prediction, and the evidence ladders never remove on it at all', () => {
-    const ladders = allConditions().filter((c) => ['ladder-0', 'ladder-0-1', 'ladder-0-2', 'ladder-0-3'].includes(c.name));
-    fc.assert(fc.property(viewArb, (view) => {
-      for (const c of ladders) {
-        for (const e of c.decide(view)) {
-          if (e.verdict === 'eligible') expect(e.rung === null || e.rung <= 3).toBe(true);
+    const ladders = allConditions().filter((c) =>
+      ['ladder-0', 'ladder-0-1', 'ladder-0-2', 'ladder-0-3'].includes(c.name),
+    );
+    fc.assert(
+      fc.property(viewArb, (view) => {
+        for (const c of ladders) {
+          for (const e of c.decide(view)) {
+            if (e.verdict === 'eligible') expect(e.rung === null || e.rung <= 3).toBe(true);
+          }
         }
-      }
-    }), RUNS);
+      }),
+      RUNS,
+    );
   });
 });

@@ -47,8 +47,12 @@ describe('regenerability-guard (safe_prune whole-prune refusal)', () => {
     const d = decideById(guard, view);
     expect(at(d, 'r4').verdict).toBe('abstain');
     expect(at(d, 'c1').verdict).toBe('abstain');
-    expect(at(d, 'r5').reason).toBe('whole prune refused: this proposed candidate is not safely evictable (regenerability gate: output of a non-idempotent call, and no identical copy of it stays in context); 1 proposed candidate(s) refused in all');
-    expect(at(d, 'c1').reason).toBe('whole prune refused: 1 proposed candidate(s) not safely evictable (r5), each naming its refusal in its own record');
+    expect(at(d, 'r5').reason).toBe(
+      'whole prune refused: this proposed candidate is not safely evictable (regenerability gate: output of a non-idempotent call, and no identical copy of it stays in context); 1 proposed candidate(s) refused in all',
+    );
+    expect(at(d, 'c1').reason).toBe(
+      'whole prune refused: 1 proposed candidate(s) not safely evictable (r5), each naming its refusal in its own record',
+    );
     expect(at(d, 'r4').reason).not.toContain('r4');
   });
 
@@ -63,10 +67,14 @@ describe('regenerability-guard (safe_prune whole-prune refusal)', () => {
     const d = decideById(guard, view);
     const refusedIds = ['ra2', 'rb2', 'rc2'];
     for (const id of refusedIds) {
-      expect(at(d, id).reason).toMatch(/^whole prune refused: this proposed candidate is not safely evictable \(regenerability gate: output of a non-idempotent call/);
+      expect(at(d, id).reason).toMatch(
+        /^whole prune refused: this proposed candidate is not safely evictable \(regenerability gate: output of a non-idempotent call/,
+      );
       expect(at(d, id).reason).toContain('3 proposed candidate(s) refused in all');
     }
-    expect(at(d, 'c1').reason).toBe('whole prune refused: 3 proposed candidate(s) not safely evictable (ra2 and 2 more), each naming its refusal in its own record');
+    expect(at(d, 'c1').reason).toBe(
+      'whole prune refused: 3 proposed candidate(s) not safely evictable (ra2 and 2 more), each naming its refusal in its own record',
+    );
     for (const item of view.items) {
       const r = at(d, item.id);
       if (r.verdict !== 'abstain') continue;
@@ -98,8 +106,13 @@ describe('regenerability-guard (safe_prune whole-prune refusal)', () => {
 
   it('an item a pending step references or a pinned one is never shown to the predictor: KEEP with why', () => {
     const view = makeView({
-      items: base(), tools, subgoal,
-      visible: { pinned: ['c1'], pendingSteps: [{ id: 'ps1', description: 'retry with the same nonce', references: ['n3'] }] },
+      items: base(),
+      tools,
+      subgoal,
+      visible: {
+        pinned: ['c1'],
+        pendingSteps: [{ id: 'ps1', description: 'retry with the same nonce', references: ['n3'] }],
+      },
     });
     const d = decideById(guard, view);
     expect(verdicts(guard, view)).toEqual({ c1: 'keep', r1: 'eligible', n2: 'keep', n3: 'keep' });
@@ -108,11 +121,17 @@ describe('regenerability-guard (safe_prune whole-prune refusal)', () => {
   });
 
   it('fails closed: an unusable answer or a confidence below the threshold is ABSTAIN, never KEEP or PRUNE', () => {
-    const low = regenerabilityGuard({ predictor: (_v, shown) => new Map(shown.map((id) => [id, { reason: 'stale', confidence: 0.2 }])), predictorLabel: 'm' });
+    const low = regenerabilityGuard({
+      predictor: (_v, shown) => new Map(shown.map((id) => [id, { reason: 'stale', confidence: 0.2 }])),
+      predictorLabel: 'm',
+    });
     const view = makeView({ items: base(), tools, subgoal, visible: { pinned: ['n2'] } });
     expect(verdicts(low, view)).toEqual({ c1: 'abstain', r1: 'abstain', n2: 'keep', n3: 'abstain' });
     expect(at(decideById(low, view), 'n3').reason).toContain('confidence 0.2 in "stale" is below the threshold 0.5');
-    const stray = regenerabilityGuard({ predictor: () => new Map([['n2', { reason: 'x', confidence: 1 }]]), predictorLabel: 'm' });
+    const stray = regenerabilityGuard({
+      predictor: () => new Map([['n2', { reason: 'x', confidence: 1 }]]),
+      predictorLabel: 'm',
+    });
     expect(verdicts(stray, view)).toEqual({ c1: 'abstain', r1: 'abstain', n2: 'keep', n3: 'abstain' });
     expect(at(decideById(stray, view), 'c1').reason).toContain('it named item "n2", which it was not asked about');
   });

@@ -2,12 +2,39 @@ import { describe, expect, it } from 'vitest';
 import { allConditions, conditionNames, getCondition } from '../../src/policy/registry.js';
 
 const ORDER = [
-  'raw', 'prune-all', 'id-only', 'position-only',
-  'exact-redundancy', 'source-identity', 'errored-input-residue', 'checked-supersession', 'verified-completion', 'predictive-semantic',
-  'same-tool-args-dedup', 'dcp-purge-errors', 'observation-masking', 'oldest-first', 'regenerability-guard',
-  'ladder-0', 'ladder-0-1', 'ladder-0-2', 'ladder-0-3', 'ladder-0-4', 'ladder-0-3~task-boundary', 'ladder-0-3~pressure-0.8', 'ladder-0-3~cache-safe',
-  'predictive-semantic@0.05', 'predictive-semantic@0.1', 'predictive-semantic@0.3', 'predictive-semantic@0.4', 'predictive-semantic@0.5',
-  'observation-masking@1', 'observation-masking@2', 'observation-masking@5', 'observation-masking@20', 'observation-masking@40',
+  'raw',
+  'prune-all',
+  'id-only',
+  'position-only',
+  'exact-redundancy',
+  'source-identity',
+  'errored-input-residue',
+  'checked-supersession',
+  'verified-completion',
+  'predictive-semantic',
+  'same-tool-args-dedup',
+  'dcp-purge-errors',
+  'observation-masking',
+  'oldest-first',
+  'regenerability-guard',
+  'ladder-0',
+  'ladder-0-1',
+  'ladder-0-2',
+  'ladder-0-3',
+  'ladder-0-4',
+  'ladder-0-3~task-boundary',
+  'ladder-0-3~pressure-0.8',
+  'ladder-0-3~cache-safe',
+  'predictive-semantic@0.05',
+  'predictive-semantic@0.1',
+  'predictive-semantic@0.3',
+  'predictive-semantic@0.4',
+  'predictive-semantic@0.5',
+  'observation-masking@1',
+  'observation-masking@2',
+  'observation-masking@5',
+  'observation-masking@20',
+  'observation-masking@40',
 ];
 
 describe('condition registry', () => {
@@ -53,7 +80,9 @@ describe('condition registry', () => {
       'ladder-0-3~pressure-0.8': ['B', 3, true, false],
       'ladder-0-3~cache-safe': ['B', 3, true, false],
       ...Object.fromEntries([0.05, 0.1, 0.3, 0.4, 0.5].map((t) => [`predictive-semantic@${t}`, ['A', 4, false, true]])),
-      ...Object.fromEntries([1, 2, 5, 20, 40].map((m) => [`observation-masking@${m}`, ['comparator', null, false, false]])),
+      ...Object.fromEntries(
+        [1, 2, 5, 20, 40].map((m) => [`observation-masking@${m}`, ['comparator', null, false, false]]),
+      ),
     });
     for (const c of allConditions()) {
       expect(c.version).toMatch(/^\d+\.\d+\.\d+$/);
@@ -65,19 +94,38 @@ describe('condition registry', () => {
     // Age is DCP's rule, not rung 2's: the conservative mechanism has no threshold, the comparator keeps DCP's default.
     expect(getCondition('errored-input-residue')?.parameters).toEqual({});
     expect(getCondition('dcp-purge-errors')?.parameters).toEqual({ afterTurns: 4 });
-    expect(getCondition('dcp-purge-errors')?.reference).toContain('Tarquinen/opencode-dynamic-context-pruning @ 7b0e2e8');
+    expect(getCondition('dcp-purge-errors')?.reference).toContain(
+      'Tarquinen/opencode-dynamic-context-pruning @ 7b0e2e8',
+    );
     expect(getCondition('predictive-semantic@0.4')?.parameters).toMatchObject({ threshold: 0.4 });
-    expect(getCondition('predictive-semantic@0.4')?.sweepOf).toEqual({ condition: 'predictive-semantic', parameter: 'threshold', value: 0.4 });
+    expect(getCondition('predictive-semantic@0.4')?.sweepOf).toEqual({
+      condition: 'predictive-semantic',
+      parameter: 'threshold',
+      value: 0.4,
+    });
     expect(getCondition('observation-masking@2')?.parameters).toMatchObject({ keepLast: 2 });
-    expect(getCondition('observation-masking@2')?.sweepOf).toEqual({ condition: 'observation-masking', parameter: 'keepLast', value: 2 });
+    expect(getCondition('observation-masking@2')?.sweepOf).toEqual({
+      condition: 'observation-masking',
+      parameter: 'keepLast',
+      value: 2,
+    });
     expect(getCondition('observation-masking')?.sweepOf).toBeUndefined();
     expect(getCondition('ladder-0-3')?.order).toEqual([
-      'exact-redundancy', 'source-identity', 'errored-input-residue', 'checked-supersession', 'verified-completion', 'predictive-semantic',
+      'exact-redundancy',
+      'source-identity',
+      'errored-input-residue',
+      'checked-supersession',
+      'verified-completion',
+      'predictive-semantic',
     ]);
     expect(getCondition('ladder-0-3')?.parameters).toMatchObject({ threshold: 0.2, predictorMode: 'abstain' });
     expect(getCondition('ladder-0-3')?.parameters).not.toHaveProperty('afterTurns');
     expect(getCondition('ladder-0-4')?.parameters).toMatchObject({ predictorMode: 'apply' });
-    expect(getCondition('ladder-0-3~pressure-0.8')?.parameters).toMatchObject({ threshold: 0.2, predictorMode: 'abstain', timing: 'pressure:0.8' });
+    expect(getCondition('ladder-0-3~pressure-0.8')?.parameters).toMatchObject({
+      threshold: 0.2,
+      predictorMode: 'abstain',
+      timing: 'pressure:0.8',
+    });
     expect(getCondition('ladder-0-3~pressure-0.8')?.timing).toEqual({ kind: 'pressure', threshold: 0.8 });
     expect(getCondition('ladder-0-3')?.timing).toBeUndefined();
     expect(getCondition('same-tool-args-dedup')?.reference).toContain('Tarquinen');

@@ -13,7 +13,7 @@ import { sourceIdentity } from '../../src/policy/mechanisms/source-identity.js';
 import { timeOf } from './build-view.js';
 
 const RUNS = { numRuns: 300 };
-const pick = <T,>(list: readonly T[]) => fc.constantFrom(...list);
+const pick = <T>(list: readonly T[]) => fc.constantFrom(...list);
 const HEX = ['a', 'b'].map((c) => c.repeat(64));
 
 const observation = fc.record({
@@ -24,22 +24,44 @@ const observation = fc.record({
   error: fc.boolean(),
   identity: pick(['repo:p', 'repo:q']),
   version: pick([
-    { kind: 'content-hash', value: 'h1' }, { kind: 'git-sha', value: 'c1', of: 'blob' }, { kind: 'git-sha', value: 'c1' },
-    { kind: 'etag', value: 'e1' }, { kind: 'agent-writes', value: '0' }, 'UNKNOWN',
+    { kind: 'content-hash', value: 'h1' },
+    { kind: 'git-sha', value: 'c1', of: 'blob' },
+    { kind: 'git-sha', value: 'c1' },
+    { kind: 'etag', value: 'e1' },
+    { kind: 'agent-writes', value: '0' },
+    'UNKNOWN',
   ] as const),
   mutable: fc.boolean(),
-  selector: fc.option(pick([
-    { kind: 'whole' }, { kind: 'whole', truncated: true }, { kind: 'lines', from: 1, to: 20 }, { kind: 'lines', from: 5, to: 10 },
-    { kind: 'search', query: 'acquire' }, '1-20',
-  ] as const), { nil: undefined }),
+  selector: fc.option(
+    pick([
+      { kind: 'whole' },
+      { kind: 'whole', truncated: true },
+      { kind: 'lines', from: 1, to: 20 },
+      { kind: 'lines', from: 5, to: 10 },
+      { kind: 'search', query: 'acquire' },
+      '1-20',
+    ] as const),
+    { nil: undefined },
+  ),
   covers: fc.option(fc.subarray(['t1', 't2']), { nil: undefined }),
 });
 
 const trajectory = fc.record({
-  entries: fc.array(fc.oneof(
-    { arbitrary: observation.map((o) => ({ type: 'obs' as const, o })), weight: 4 },
-    { arbitrary: fc.record({ targets: fc.subarray(['repo:p', 'repo:q'], { minLength: 1 }), outcome: pick(['succeeded', 'failed', 'unknown', 'bare'] as const) }).map((e) => ({ type: 'edit' as const, e })), weight: 1 },
-  ), { minLength: 2, maxLength: 10 }),
+  entries: fc.array(
+    fc.oneof(
+      { arbitrary: observation.map((o) => ({ type: 'obs' as const, o })), weight: 4 },
+      {
+        arbitrary: fc
+          .record({
+            targets: fc.subarray(['repo:p', 'repo:q'], { minLength: 1 }),
+            outcome: pick(['succeeded', 'failed', 'unknown', 'bare'] as const),
+          })
+          .map((e) => ({ type: 'edit' as const, e })),
+        weight: 1,
+      },
+    ),
+    { minLength: 2, maxLength: 10 },
+  ),
   fixtureRepetition: fc.option(pick(['meaningful', 'irrelevant'] as const), { nil: undefined }),
   bashRepetition: fc.option(pick(['meaningful', 'irrelevant'] as const), { nil: undefined }),
 });
@@ -53,29 +75,63 @@ function toView(plan: Plan, restrict?: (outcome: string) => string): PolicyView 
     if (entry.type === 'edit') {
       const outcome = restrict ? restrict(entry.e.outcome) : entry.e.outcome;
       // A bare string is resolved by effectsOf: alone it takes the call's status; beside another it is unknown.
-      const effects = outcome === 'bare' ? entry.e.targets : outcome === 'bare-pair' ? [...entry.e.targets, 'repo:elsewhere'] : entry.e.targets.map((source) => ({ source, outcome }));
+      const effects =
+        outcome === 'bare'
+          ? entry.e.targets
+          : outcome === 'bare-pair'
+            ? [...entry.e.targets, 'repo:elsewhere']
+            : entry.e.targets.map((source) => ({ source, outcome }));
       const tool = { name: 'edit', arguments: { n: i }, callId: `k${i}` };
       items.push({ ...base, id: `c${i}`, origin: 'model', kind: 'tool-call', content: 'edit', tool, effects });
-      items.push({ ...base, id: `e${i}`, origin: 'environment', kind: 'tool-result', content: 'edited', tool, status: { state: 'ok' } });
+      items.push({
+        ...base,
+        id: `e${i}`,
+        origin: 'environment',
+        kind: 'tool-result',
+        content: 'edited',
+        tool,
+        status: { state: 'ok' },
+      });
       return;
     }
     const o = entry.o;
     items.push({
-      ...base, id: `r${i}`, origin: 'environment', kind: 'tool-result', content: o.text,
-      ...(o.image ? { blocks: [{ type: 'text', text: o.text }, { type: 'image', mediaType: 'image/png', sha256: o.image }] } : {}),
+      ...base,
+      id: `r${i}`,
+      origin: 'environment',
+      kind: 'tool-result',
+      content: o.text,
+      ...(o.image
+        ? {
+            blocks: [
+              { type: 'text', text: o.text },
+              { type: 'image', mediaType: 'image/png', sha256: o.image },
+            ],
+          }
+        : {}),
       tool: { name: o.tool, arguments: o.args, callId: `k${i}` },
       status: o.error ? { state: 'error', errorType: 'NonZeroExit', message: 'exit 1' } : { state: 'ok' },
-      source: { identity: o.identity, version: o.version, mutable: o.mutable, ...(o.selector !== undefined ? { selector: o.selector } : {}) },
+      source: {
+        identity: o.identity,
+        version: o.version,
+        mutable: o.mutable,
+        ...(o.selector !== undefined ? { selector: o.selector } : {}),
+      },
       ...(o.covers ? { covers: o.covers } : {}),
     });
   });
   const last = plan.entries.length;
   const fixture = Fixture.parse({
-    schemaVersion: 1, id: 'rungs', title: 'rungs', description: 'generated',
+    schemaVersion: 1,
+    id: 'rungs',
+    title: 'rungs',
+    description: 'generated',
     ...(plan.fixtureRepetition ? { repetition: plan.fixtureRepetition } : {}),
     tools: [
       { name: 'bash', sideEffect: 'read-mutable', ...(plan.bashRepetition ? { repetition: plan.bashRepetition } : {}) },
-      { name: 'read_file', sideEffect: 'read-mutable' }, { name: 'cat', sideEffect: 'read-mutable' }, { name: 'edit', sideEffect: 'non-idempotent' },
+      { name: 'read_file', sideEffect: 'read-mutable' },
+      { name: 'cat', sideEffect: 'read-mutable' },
+      { name: 'edit', sideEffect: 'non-idempotent' },
     ],
     items,
     prunePoints: [{ id: 'pp', turn: last, time: timeOf(last), budgetTokens: 1000, subgoal: 'go' }],
@@ -85,7 +141,8 @@ function toView(plan: Plan, restrict?: (outcome: string) => string): PolicyView 
 
 const viewArb = trajectory.map((plan) => toView(plan));
 const all = (view: PolicyView) => view.items.map((i) => i.id);
-const eligible = (findings: readonly { itemId: string; outcome: string }[]) => findings.filter((f) => f.outcome === 'eligible').map((f) => f.itemId);
+const eligible = (findings: readonly { itemId: string; outcome: string }[]) =>
+  findings.filter((f) => f.outcome === 'eligible').map((f) => f.itemId);
 const byId = (view: PolicyView, id: string) => view.items.find((i) => i.id === id)!;
 
 function irrelevant(view: PolicyView, tool: string): boolean {
@@ -97,56 +154,99 @@ function irrelevant(view: PolicyView, tool: string): boolean {
 function copies(view: PolicyView, a: ViewItem, b: ViewItem): boolean {
   if (a.kind !== 'tool-result' || b.kind !== 'tool-result' || a.tool?.name !== b.tool?.name) return false;
   if (JSON.stringify(a.status) !== JSON.stringify(b.status)) return false;
-  if (JSON.stringify(a.blocks ?? [{ type: 'text', text: a.content }]) !== JSON.stringify(b.blocks ?? [{ type: 'text', text: b.content }])) return false;
+  if (
+    JSON.stringify(a.blocks ?? [{ type: 'text', text: a.content }]) !==
+    JSON.stringify(b.blocks ?? [{ type: 'text', text: b.content }])
+  )
+    return false;
   return irrelevant(view, a.tool?.name ?? '') || canonicalJson(a.tool?.arguments) === canonicalJson(b.tool?.arguments);
 }
 
 function sameView(a: ViewItem, b: ViewItem): boolean {
-  const norm = (s: unknown) => (s === undefined ? { kind: 'whole', truncated: false } : typeof s === 'string' ? s : { truncated: false, ...(s as object) });
-  return a.tool?.name === b.tool?.name && canonicalJson(norm(a.source?.selector)) === canonicalJson(norm(b.source?.selector));
+  const norm = (s: unknown) =>
+    s === undefined
+      ? { kind: 'whole', truncated: false }
+      : typeof s === 'string'
+        ? s
+        : { truncated: false, ...(s as object) };
+  return (
+    a.tool?.name === b.tool?.name && canonicalJson(norm(a.source?.selector)) === canonicalJson(norm(b.source?.selector))
+  );
 }
 
 describe('rung properties over generated trajectories', () => {
   it('rung 0 finds an item eligible only on a copy with the same call (or declared-irrelevant repetition), status and blocks', () => {
     const er = exactRedundancy();
-    fc.assert(fc.property(viewArb, (view) => {
-      for (const id of eligible(er.assess(view, all(view)))) {
-        const item = byId(view, id);
-        expect(view.items.some((other) => other.id !== id && copies(view, item, other)), id).toBe(true);
-      }
-    }), RUNS);
+    fc.assert(
+      fc.property(viewArb, (view) => {
+        for (const id of eligible(er.assess(view, all(view)))) {
+          const item = byId(view, id);
+          expect(
+            view.items.some((other) => other.id !== id && copies(view, item, other)),
+            id,
+          ).toBe(true);
+        }
+      }),
+      RUNS,
+    );
   });
 
   it('rung 1 finds a read eligible only on a later ok read of the same source and the same view', () => {
     const si = sourceIdentity();
-    fc.assert(fc.property(viewArb, (view) => {
-      for (const id of eligible(si.assess(view, all(view)))) {
-        const item = byId(view, id);
-        const index = view.items.indexOf(item);
-        const twins = view.items.slice(index + 1).filter((o) => o.kind === 'tool-result' && o.status?.state === 'ok' && o.source?.identity === item.source?.identity && sameView(item, o));
-        expect(twins.length, id).toBeGreaterThan(0);
-      }
-    }), RUNS);
+    fc.assert(
+      fc.property(viewArb, (view) => {
+        for (const id of eligible(si.assess(view, all(view)))) {
+          const item = byId(view, id);
+          const index = view.items.indexOf(item);
+          const twins = view.items
+            .slice(index + 1)
+            .filter(
+              (o) =>
+                o.kind === 'tool-result' &&
+                o.status?.state === 'ok' &&
+                o.source?.identity === item.source?.identity &&
+                sameView(item, o),
+            );
+          expect(twins.length, id).toBeGreaterThan(0);
+        }
+      }),
+      RUNS,
+    );
   });
 
   it('rung 2 never finds an item eligible when no recorded transition succeeded', () => {
     const cs = checkedSupersession();
-    const notSucceeded = trajectory.chain((plan) => fc.constantFrom('failed', 'unknown', 'bare-pair').map((o) => toView(plan, (outcome) => (outcome === 'succeeded' || outcome === 'bare' ? o : outcome))));
-    fc.assert(fc.property(notSucceeded, (view) => {
-      expect(eligible(cs.assess(view, all(view)))).toEqual([]);
-    }), RUNS);
+    const notSucceeded = trajectory.chain((plan) =>
+      fc
+        .constantFrom('failed', 'unknown', 'bare-pair')
+        .map((o) => toView(plan, (outcome) => (outcome === 'succeeded' || outcome === 'bare' ? o : outcome))),
+    );
+    fc.assert(
+      fc.property(notSucceeded, (view) => {
+        expect(eligible(cs.assess(view, all(view)))).toEqual([]);
+      }),
+      RUNS,
+    );
   });
 
   it('rung 2 eligibility always has a successful effect on the source between the item and a later ok observation', () => {
     const cs = checkedSupersession();
-    fc.assert(fc.property(viewArb, (view) => {
-      for (const id of eligible(cs.assess(view, all(view)))) {
-        const item = byId(view, id);
-        expect(item.flags.transientState || item.flags.negativeResult).toBe(false);
-        const index = view.items.indexOf(item);
-        const calls = view.items.slice(index + 1).filter((c) => c.kind === 'tool-call');
-        expect(calls.some((c) => effectsOf(view.items, c).some((e) => e.source === item.source?.identity && e.outcome === 'succeeded')), id).toBe(true);
-      }
-    }), RUNS);
+    fc.assert(
+      fc.property(viewArb, (view) => {
+        for (const id of eligible(cs.assess(view, all(view)))) {
+          const item = byId(view, id);
+          expect(item.flags.transientState || item.flags.negativeResult).toBe(false);
+          const index = view.items.indexOf(item);
+          const calls = view.items.slice(index + 1).filter((c) => c.kind === 'tool-call');
+          expect(
+            calls.some((c) =>
+              effectsOf(view.items, c).some((e) => e.source === item.source?.identity && e.outcome === 'succeeded'),
+            ),
+            id,
+          ).toBe(true);
+        }
+      }),
+      RUNS,
+    );
   });
 });

@@ -24,8 +24,20 @@ describe('same-tool-args-dedup (OpenCode DCP deduplication)', () => {
       ],
     });
     const d = decideById(dedup, view);
-    expect(verdicts(dedup, view)).toEqual({ c1: 'keep', r1: 'eligible', c2: 'keep', r2: 'keep', c3: 'keep', r3: 'keep' });
-    expect(at(d, 'r1')).toMatchObject({ rule: 'same-tool-args-dedup', rung: null, replacement: DCP_PLACEHOLDER, obligationsConsulted: [] });
+    expect(verdicts(dedup, view)).toEqual({
+      c1: 'keep',
+      r1: 'eligible',
+      c2: 'keep',
+      r2: 'keep',
+      c3: 'keep',
+      r3: 'keep',
+    });
+    expect(at(d, 'r1')).toMatchObject({
+      rule: 'same-tool-args-dedup',
+      rung: null,
+      replacement: DCP_PLACEHOLDER,
+      obligationsConsulted: [],
+    });
     expect(at(d, 'r1').reason).toBe('same tool (read) and arguments as r2, the latest, which is kept');
   });
 
@@ -35,7 +47,13 @@ describe('same-tool-args-dedup (OpenCode DCP deduplication)', () => {
       items: [
         ...callAndResult('1', 1, 'bash', { command: typed }, { content: 'ok' }),
         ...callAndResult('2', 2, 'bash', { command: typed }, { content: 'ok' }),
-        ...callAndResult('3', 3, 'bash', { command: typed }, { content: 'boom', status: { state: 'error', errorType: 'exit-code', message: 'boom', fields: {} } }),
+        ...callAndResult(
+          '3',
+          3,
+          'bash',
+          { command: typed },
+          { content: 'boom', status: { state: 'error', errorType: 'exit-code', message: 'boom', fields: {} } },
+        ),
       ],
     });
     const d = decideById(dedup, view);
@@ -71,7 +89,13 @@ describe('same-tool-args-dedup (OpenCode DCP deduplication)', () => {
   it('leaves an errored older duplicate in place, as DCP replaces only completed outputs', () => {
     const view = makeView({
       items: [
-        ...callAndResult('1', 1, 'read', { path: 'a' }, { content: 'ENOENT', status: { state: 'error', errorType: 'ENOENT', message: 'no such file' } }),
+        ...callAndResult(
+          '1',
+          1,
+          'read',
+          { path: 'a' },
+          { content: 'ENOENT', status: { state: 'error', errorType: 'ENOENT', message: 'no such file' } },
+        ),
         ...callAndResult('2', 2, 'read', { path: 'a' }, { content: 'now exists' }),
       ],
     });

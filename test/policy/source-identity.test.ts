@@ -19,13 +19,18 @@ describe('source-identity (rung 1)', () => {
     });
     const d = decideById(si, view);
     expect(verdicts(si, view)).toEqual({ r1: 'eligible', r2: 'eligible', r3: 'keep' });
-    expect(at(d, 'r1').reason).toBe('reads repo:a.ts (read_file whole) at git blob aaa, as does r3, the latest read of that view and state, which stays');
+    expect(at(d, 'r1').reason).toBe(
+      'reads repo:a.ts (read_file whole) at git blob aaa, as does r3, the latest read of that view and state, which stays',
+    );
     expect(at(d, 'r1').rung).toBe(1);
   });
 
   it('keeps reads of different known versions', () => {
     const view = makeView({
-      items: [result('r1', 1, 'v1', src('repo:a.ts', sha('aaa'), true)), result('r2', 2, 'v2', src('repo:a.ts', sha('bbb'), true))],
+      items: [
+        result('r1', 1, 'v1', src('repo:a.ts', sha('aaa'), true)),
+        result('r2', 2, 'v2', src('repo:a.ts', sha('bbb'), true)),
+      ],
     });
     expect(verdicts(si, view)).toEqual({ r1: 'keep', r2: 'keep' });
   });
@@ -33,7 +38,10 @@ describe('source-identity (rung 1)', () => {
   it('abstains on a mutable or UNKNOWN-mutability source read with UNKNOWN version, keeping the latest', () => {
     for (const mutable of [true, 'UNKNOWN']) {
       const view = makeView({
-        items: [result('r1', 1, 'same', src('repo:cfg', 'UNKNOWN', mutable)), result('r2', 2, 'same', src('repo:cfg', 'UNKNOWN', mutable))],
+        items: [
+          result('r1', 1, 'same', src('repo:cfg', 'UNKNOWN', mutable)),
+          result('r2', 2, 'same', src('repo:cfg', 'UNKNOWN', mutable)),
+        ],
       });
       const d = decideById(si, view);
       expect(verdicts(si, view)).toEqual({ r1: 'abstain', r2: 'keep' });
@@ -44,14 +52,20 @@ describe('source-identity (rung 1)', () => {
 
   it('treats an immutable source as one state even without a version', () => {
     const view = makeView({
-      items: [result('r1', 1, 'doc', src('pkg:lodash@4', 'UNKNOWN', false)), result('r2', 2, 'doc', src('pkg:lodash@4', 'UNKNOWN', false))],
+      items: [
+        result('r1', 1, 'doc', src('pkg:lodash@4', 'UNKNOWN', false)),
+        result('r2', 2, 'doc', src('pkg:lodash@4', 'UNKNOWN', false)),
+      ],
     });
     expect(verdicts(si, view)).toEqual({ r1: 'eligible', r2: 'keep' });
   });
 
   it('abstains on a known-version read when the only later read has UNKNOWN version', () => {
     const view = makeView({
-      items: [result('r1', 1, 'x', src('repo:a.ts', sha('aaa'), true)), result('r2', 2, 'x', src('repo:a.ts', 'UNKNOWN', true))],
+      items: [
+        result('r1', 1, 'x', src('repo:a.ts', sha('aaa'), true)),
+        result('r2', 2, 'x', src('repo:a.ts', 'UNKNOWN', true)),
+      ],
     });
     const d = decideById(si, view);
     expect(verdicts(si, view)).toEqual({ r1: 'abstain', r2: 'keep' });
@@ -76,7 +90,10 @@ describe('source-identity (rung 1)', () => {
       items: [
         result('r1', 1, 'lines 1-10', src('repo:a.ts', sha('aaa'), true, '1-10')),
         result('r2', 2, 'lines 11-20', src('repo:a.ts', sha('aaa'), true, '11-20')),
-        result('r3', 3, 'boom', { ...src('repo:a.ts', sha('aaa'), true), status: { state: 'error', errorType: 'EIO', message: 'read failed' } }),
+        result('r3', 3, 'boom', {
+          ...src('repo:a.ts', sha('aaa'), true),
+          status: { state: 'error', errorType: 'EIO', message: 'read failed' },
+        }),
         result('r4', 4, 'all', src('repo:a.ts', sha('aaa'), true)),
       ],
     });
@@ -85,7 +102,10 @@ describe('source-identity (rung 1)', () => {
 
   it('keeps a protected older read and still removes nothing it protects', () => {
     const view = makeView({
-      items: [result('r1', 1, 'x', src('repo:a.ts', sha('aaa'), true)), result('r2', 2, 'x', src('repo:a.ts', sha('aaa'), true))],
+      items: [
+        result('r1', 1, 'x', src('repo:a.ts', sha('aaa'), true)),
+        result('r2', 2, 'x', src('repo:a.ts', sha('aaa'), true)),
+      ],
       visible: { pinned: ['r1'] },
     });
     expect(verdicts(si, view)).toEqual({ r1: 'keep', r2: 'keep' });
@@ -97,7 +117,12 @@ describe('source-identity: the view and what the version hashes', () => {
   const read = (id: string, turn: number, selector: unknown, extra: Record<string, unknown> = {}, tool = 'read_file') =>
     result(id, turn, `${id} text`, {
       tool: { name: tool, arguments: { path: 'src/pool.ts' }, callId: `call-${id}` },
-      source: { identity: 'repo:src/pool.ts', version: hash, mutable: true, ...(selector !== undefined ? { selector } : {}) },
+      source: {
+        identity: 'repo:src/pool.ts',
+        version: hash,
+        mutable: true,
+        ...(selector !== undefined ? { selector } : {}),
+      },
       ...extra,
     });
 
@@ -115,27 +140,55 @@ describe('source-identity: the view and what the version hashes', () => {
   });
 
   it('removes the same view at the same content hash, an absent selector being a whole read', () => {
-    const view = makeView({ items: [read('r1', 1, undefined), read('r2', 2, { kind: 'whole' }), read('r3', 3, { kind: 'lines', from: 1, to: 40 }), read('r4', 4, { kind: 'lines', from: 1, to: 40 })] });
+    const view = makeView({
+      items: [
+        read('r1', 1, undefined),
+        read('r2', 2, { kind: 'whole' }),
+        read('r3', 3, { kind: 'lines', from: 1, to: 40 }),
+        read('r4', 4, { kind: 'lines', from: 1, to: 40 }),
+      ],
+    });
     const d = decideById(si, view);
     expect(verdicts(si, view)).toEqual({ r1: 'eligible', r2: 'keep', r3: 'eligible', r4: 'keep' });
-    expect(at(d, 'r3').reason).toBe('reads repo:src/pool.ts (read_file lines 1-40) at content hash sha256:1f2e, as does r4, the latest read of that view and state, which stays');
+    expect(at(d, 'r3').reason).toBe(
+      'reads repo:src/pool.ts (read_file lines 1-40) at content hash sha256:1f2e, as does r4, the latest read of that view and state, which stays',
+    );
   });
 
   it('abstains on a commit sha for a mutable working-tree source, and accepts it for an immutable one', () => {
     const commit = { kind: 'git-sha', value: '9c1e2f0', of: 'commit' };
     for (const version of [commit, { kind: 'git-sha', value: '9c1e2f0' }]) {
-      const mutable = makeView({ items: [read('r1', 1, undefined, { source: { identity: 'repo:src/pool.ts', version, mutable: true } }), read('r2', 2, undefined, { source: { identity: 'repo:src/pool.ts', version, mutable: true } })] });
+      const mutable = makeView({
+        items: [
+          read('r1', 1, undefined, { source: { identity: 'repo:src/pool.ts', version, mutable: true } }),
+          read('r2', 2, undefined, { source: { identity: 'repo:src/pool.ts', version, mutable: true } }),
+        ],
+      });
       const d = decideById(si, mutable);
       expect(at(d, 'r1').verdict).toBe('abstain');
-      expect(at(d, 'r1').reason).toContain('pinned only by commit 9c1e2f0, which fixes the committed tree, not the state of mutable source');
+      expect(at(d, 'r1').reason).toContain(
+        'pinned only by commit 9c1e2f0, which fixes the committed tree, not the state of mutable source',
+      );
     }
-    const show = (id: string, turn: number) => read(id, turn, undefined, { source: { identity: 'git:9c1e2f0:src/pool.ts', version: commit, mutable: false } }, 'git_show');
+    const show = (id: string, turn: number) =>
+      read(
+        id,
+        turn,
+        undefined,
+        { source: { identity: 'git:9c1e2f0:src/pool.ts', version: commit, mutable: false } },
+        'git_show',
+      );
     expect(verdicts(si, makeView({ items: [show('r1', 1), show('r2', 2)] }))).toEqual({ r1: 'eligible', r2: 'keep' });
   });
 
   it('acts on agent-writes but says it is a weaker guarantee', () => {
     const aw = { kind: 'agent-writes', value: '2' };
-    const view = makeView({ items: [read('r1', 1, undefined, { source: { identity: 'repo:src/pool.ts', version: aw, mutable: true } }), read('r2', 2, undefined, { source: { identity: 'repo:src/pool.ts', version: aw, mutable: true } })] });
+    const view = makeView({
+      items: [
+        read('r1', 1, undefined, { source: { identity: 'repo:src/pool.ts', version: aw, mutable: true } }),
+        read('r2', 2, undefined, { source: { identity: 'repo:src/pool.ts', version: aw, mutable: true } }),
+      ],
+    });
     const d = decideById(si, view);
     expect(at(d, 'r1').verdict).toBe('eligible');
     expect(at(d, 'r1').reason).toContain('a weaker guarantee than a recorded version');
@@ -143,16 +196,37 @@ describe('source-identity: the view and what the version hashes', () => {
 
   it('abstains when a write to the source lies between reads whose label does not hash the content, not when it does', () => {
     const write = (id: string, turn: number, outcome: string): ItemSpec => ({
-      id, turn, kind: 'tool-call', origin: 'model', content: 'edit', tool: { name: 'edit', arguments: { path: 'src/pool.ts' }, callId: `call-${id}` },
+      id,
+      turn,
+      kind: 'tool-call',
+      origin: 'model',
+      content: 'edit',
+      tool: { name: 'edit', arguments: { path: 'src/pool.ts' }, callId: `call-${id}` },
       effects: [{ source: 'repo:src/pool.ts', outcome }],
     });
     const etag = { identity: 'repo:src/pool.ts', version: { kind: 'etag', value: 'W/"7"' }, mutable: true };
-    const pinned = makeView({ items: [read('r1', 1, undefined, { source: etag }), write('c2', 2, 'succeeded'), read('r3', 3, undefined, { source: etag })] });
+    const pinned = makeView({
+      items: [
+        read('r1', 1, undefined, { source: etag }),
+        write('c2', 2, 'succeeded'),
+        read('r3', 3, undefined, { source: etag }),
+      ],
+    });
     expect(at(decideById(si, pinned), 'r1').verdict).toBe('abstain');
-    expect(at(decideById(si, pinned), 'r1').reason).toContain('c2 (succeeded) between them recorded a write to repo:src/pool.ts');
-    const failedWrite = makeView({ items: [read('r1', 1, undefined, { source: etag }), write('c2', 2, 'failed'), read('r3', 3, undefined, { source: etag })] });
+    expect(at(decideById(si, pinned), 'r1').reason).toContain(
+      'c2 (succeeded) between them recorded a write to repo:src/pool.ts',
+    );
+    const failedWrite = makeView({
+      items: [
+        read('r1', 1, undefined, { source: etag }),
+        write('c2', 2, 'failed'),
+        read('r3', 3, undefined, { source: etag }),
+      ],
+    });
     expect(at(decideById(si, failedWrite), 'r1').verdict).toBe('eligible');
-    const hashed = makeView({ items: [read('r1', 1, undefined), write('c2', 2, 'succeeded'), read('r3', 3, undefined)] });
+    const hashed = makeView({
+      items: [read('r1', 1, undefined), write('c2', 2, 'succeeded'), read('r3', 3, undefined)],
+    });
     expect(at(decideById(si, hashed), 'r1').verdict).toBe('eligible');
     expect(at(decideById(si, hashed), 'r1').reason).toContain('the hash is of the bytes read');
   });

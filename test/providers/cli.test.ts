@@ -14,9 +14,15 @@ const KEY = 'sk-fake-LEAKCHECK-4242';
 const tmp = () => mkdtempSync(join(tmpdir(), 'prunelab-model-'));
 let server: FakeLlm;
 
-beforeAll(async () => { server = await startFakeLlm(); });
-afterAll(async () => { await server.close(); });
-beforeEach(() => { server.hits.length = 0; });
+beforeAll(async () => {
+  server = await startFakeLlm();
+});
+afterAll(async () => {
+  await server.close();
+});
+beforeEach(() => {
+  server.hits.length = 0;
+});
 
 const isPredictor = (hit: Hit) => systemText(hit).startsWith('You help an agent manage');
 
@@ -29,15 +35,19 @@ const shown = (hit: Hit): string[] => (JSON.parse(userText(hit)) as { items: { i
  */
 function wellBehaved(hit: Hit) {
   if (isPredictor(hit)) {
-    const unneeded = [{ id: 'c1', reason: 'old call', confidence: 0.9 }, { id: 'u1', reason: 'looks stale', confidence: 0.8 }].filter((u) => shown(hit).includes(u.id));
+    const unneeded = [
+      { id: 'c1', reason: 'old call', confidence: 0.9 },
+      { id: 'u1', reason: 'looks stale', confidence: 0.8 },
+    ].filter((u) => shown(hit).includes(u.id));
     return ok(hit.api, JSON.stringify({ unneeded }));
   }
   return ok(hit.api, userText(hit).includes('prod-eu.') ? '{"answer": "prod-eu"}' : '{"answer": "UNKNOWN"}');
 }
 
 function filesUnder(dir: string, prefix = ''): string[] {
-  return readdirSync(join(dir, prefix), { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? filesUnder(dir, join(prefix, e.name)) : [join(prefix, e.name)]).sort();
+  return readdirSync(join(dir, prefix), { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? filesUnder(dir, join(prefix, e.name)) : [join(prefix, e.name)]))
+    .sort();
 }
 
 function outputs(dir: string): Record<string, string> {
@@ -52,10 +62,32 @@ function outputs(dir: string): Record<string, string> {
 
 const CONDITIONS = 'raw,predictive-semantic,regenerability-guard,ladder-0-4';
 
-function args(fixture: string, out: string, cache: string, provider: 'openai' | 'anthropic', extra: string[] = []): string[] {
+function args(
+  fixture: string,
+  out: string,
+  cache: string,
+  provider: 'openai' | 'anthropic',
+  extra: string[] = [],
+): string[] {
   const model = provider === 'openai' ? 'gpt-4o-mini' : 'claude-sonnet-4-20250514';
-  return ['experiment', '--fixtures', fixture, '--out', out, '--cache-dir', cache, '--provider', provider, '--model', model,
-    '--condition', CONDITIONS, '--concurrency', '1', ...extra];
+  return [
+    'experiment',
+    '--fixtures',
+    fixture,
+    '--out',
+    out,
+    '--cache-dir',
+    cache,
+    '--provider',
+    provider,
+    '--model',
+    model,
+    '--condition',
+    CONDITIONS,
+    '--concurrency',
+    '1',
+    ...extra,
+  ];
 }
 
 function env(provider: 'openai' | 'anthropic', url?: string) {
@@ -76,20 +108,35 @@ describe('experiment with a model provider', () => {
       const paid = server.hits.length;
       // One predictor request per scope: the gated consumers share one, the ungated ablation has its own.
       expect(server.hits.filter(isPredictor)).toHaveLength(2);
-      expect(server.hits.filter(isPredictor).map(shown)).toEqual(expect.arrayContaining([['c1', 'r1', 'c2', 'r2'], ['u1', 'c1', 'r1', 'c2', 'r2']]));
+      expect(server.hits.filter(isPredictor).map(shown)).toEqual(
+        expect.arrayContaining([
+          ['c1', 'r1', 'c2', 'r2'],
+          ['u1', 'c1', 'r1', 'c2', 'r2'],
+        ]),
+      );
       expect(paid).toBeGreaterThan(2);
 
       const summary = (c: string) => Summary.parse(JSON.parse(readFileSync(join(out, c, 'summary.json'), 'utf8')));
       for (const c of ['predictive-semantic', 'regenerability-guard', 'ladder-0-4']) {
-        expect(summary(c).modelUsage).toMatchObject({ provider, calls: 1, errors: 0, inputTokens: 100, outputTokens: 20 });
+        expect(summary(c).modelUsage).toMatchObject({
+          provider,
+          calls: 1,
+          errors: 0,
+          inputTokens: 100,
+          outputTokens: 20,
+        });
         expect(summary(c).tokens.overhead).toBe(120);
       }
       expect(summary('raw').modelUsage).toBeNull();
       expect(summary('raw').tokens.overhead).toBe(0);
       const ps = summary('predictive-semantic');
-      expect(ps.parameters.predictor).toBe(`${provider}/${provider === 'openai' ? 'gpt-4o-mini' : 'claude-sonnet-4-20250514'}:predict-v2`);
+      expect(ps.parameters.predictor).toBe(
+        `${provider}/${provider === 'openai' ? 'gpt-4o-mini' : 'claude-sonnet-4-20250514'}:predict-v2`,
+      );
       // The model proposed u1, the constraint: the ungated ablation removes it and the probe fails from the pruned context.
-      expect(ps.behaviour.reader).toBe(`${provider}/${provider === 'openai' ? 'gpt-4o-mini' : 'claude-sonnet-4-20250514'}`);
+      expect(ps.behaviour.reader).toBe(
+        `${provider}/${provider === 'openai' ? 'gpt-4o-mini' : 'claude-sonnet-4-20250514'}`,
+      );
       expect(ps.behaviour.full.taskSuccess).toEqual({ numerator: 1, denominator: 1, value: 1 });
       expect(ps.behaviour.pruned.taskSuccess).toEqual({ numerator: 0, denominator: 1, value: 0 });
       expect(ps.behaviour.paired.causedFailures).toEqual({ numerator: 1, denominator: 1, value: 1 });
@@ -105,7 +152,11 @@ describe('experiment with a model provider', () => {
 
       server.hits.length = 0;
       const dead = `http://127.0.0.1:${await closedPort()}${provider === 'openai' ? '/v1' : ''}`;
-      const replayed = await cli(args(file, again, cache, provider, ['--reader', 'model', '--llm-cache', 'replay']), process.cwd(), env(provider, dead));
+      const replayed = await cli(
+        args(file, again, cache, provider, ['--reader', 'model', '--llm-cache', 'replay']),
+        process.cwd(),
+        env(provider, dead),
+      );
       expect(replayed.stderr).toContain('0 sent');
       expect(replayed.code).toBe(0);
       expect(server.hits).toHaveLength(0);
@@ -117,11 +168,30 @@ describe('experiment with a model provider', () => {
     server.handle(wellBehaved);
     const { file } = writeFixture();
     const [out, cache, offCache] = [tmp(), tmp(), tmp()];
-    const one = await cli([...args(file, out, cache, 'openai', ['--reader', 'model']), '--concurrency', '3'], process.cwd(), env('openai'));
+    const one = await cli(
+      [...args(file, out, cache, 'openai', ['--reader', 'model']), '--concurrency', '3'],
+      process.cwd(),
+      env('openai'),
+    );
     expect(one.code).toBe(0);
     const readerHits = server.hits.filter((h) => !isPredictor(h)).length;
     server.hits.length = 0;
-    const two = await cli([...args(file, join(out, 'e2'), offCache, 'openai', ['--reader', 'model', '--epochs', '2', '--llm-cache', 'off', '--seed', '11'])], process.cwd(), env('openai'));
+    const two = await cli(
+      [
+        ...args(file, join(out, 'e2'), offCache, 'openai', [
+          '--reader',
+          'model',
+          '--epochs',
+          '2',
+          '--llm-cache',
+          'off',
+          '--seed',
+          '11',
+        ]),
+      ],
+      process.cwd(),
+      env('openai'),
+    );
     expect(two.code).toBe(0);
     expect(server.hits.filter((h) => !isPredictor(h))).toHaveLength(2 * readerHits);
     expect(new Set(server.hits.filter((h) => !isPredictor(h)).map((h) => h.body.seed))).toEqual(new Set([11, 12]));
@@ -131,7 +201,11 @@ describe('experiment with a model provider', () => {
     expect(s.behaviour).toMatchObject({ epochs: 2, seeds: [11, 12], temperature: 0.7, probes: 2 });
 
     server.hits.length = 0;
-    const checked = await cli([...args(file, out, cache, 'openai', ['--reader', 'model']), '--check'], process.cwd(), env('openai'));
+    const checked = await cli(
+      [...args(file, out, cache, 'openai', ['--reader', 'model']), '--check'],
+      process.cwd(),
+      env('openai'),
+    );
     expect(checked.stdout + checked.stderr).toContain('matches a fresh regeneration');
     expect(checked.code).toBe(0);
     expect(server.hits).toHaveLength(0);
@@ -150,12 +224,18 @@ describe('experiment with a model provider', () => {
     });
     const { file } = writeFixture();
     const [one, three, cache1, cache3] = [tmp(), tmp(), tmp(), tmp()];
-    expect((await cli(args(file, one, cache1, 'anthropic', ['--reader', 'model']), process.cwd(), env('anthropic'))).code).toBe(0);
+    expect(
+      (await cli(args(file, one, cache1, 'anthropic', ['--reader', 'model']), process.cwd(), env('anthropic'))).code,
+    ).toBe(0);
     const single = server.hits.filter((h) => !isPredictor(h)).length;
     expect(single).toBeGreaterThan(0);
     server.hits.length = 0;
     seen.clear();
-    const r = await cli(args(file, three, cache3, 'anthropic', ['--reader', 'model', '--epochs', '3']), process.cwd(), env('anthropic'));
+    const r = await cli(
+      args(file, three, cache3, 'anthropic', ['--reader', 'model', '--epochs', '3']),
+      process.cwd(),
+      env('anthropic'),
+    );
     expect(r.code).toBe(0);
     const readers = server.hits.filter((h) => !isPredictor(h));
     expect(readers).toHaveLength(3 * single);
@@ -189,7 +269,10 @@ describe('experiment with a model provider', () => {
     const r = await cli(args(file, out, tmp(), 'openai'), process.cwd(), env('openai'));
     expect(r.code).toBe(0);
     for (const c of ['predictive-semantic', 'regenerability-guard', 'ladder-0-4']) {
-      const points = readFileSync(join(out, c, 'decisions.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { decision: string; reason: string; rule: string });
+      const points = readFileSync(join(out, c, 'decisions.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { decision: string; reason: string; rule: string });
       const abstained = points.filter((d) => d.decision === 'ABSTAIN');
       expect(abstained.length).toBeGreaterThan(0);
       for (const d of abstained) expect(d.reason).toMatch(/predictor abstained: model answer unparseable/);
@@ -213,7 +296,9 @@ describe('experiment with a model provider', () => {
 
   it('a partly failed run exits 0 and prints how many model calls failed on stderr', async () => {
     // The predictor's calls fail; the reader's succeed.
-    server.handle((hit) => (isPredictor(hit) ? { status: 401, body: { error: { message: 'predictor key revoked' } } } : wellBehaved(hit)));
+    server.handle((hit) =>
+      isPredictor(hit) ? { status: 401, body: { error: { message: 'predictor key revoked' } } } : wellBehaved(hit),
+    );
     const { file } = writeFixture();
     const out = tmp();
     const r = await cli(args(file, out, tmp(), 'openai', ['--reader', 'model']), process.cwd(), env('openai'));
@@ -221,8 +306,13 @@ describe('experiment with a model provider', () => {
     const finished = server.hits.length;
     expect(r.stderr).toContain(`model calls: 2 of ${finished} failed (first: `);
     expect(r.stderr).toContain('predictor key revoked');
-    const decisions = readFileSync(join(out, 'ladder-0-4', 'decisions.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { decision: string; reason: string });
-    expect(decisions.some((d) => d.decision === 'ABSTAIN' && d.reason.startsWith('predictor abstained: model call failed'))).toBe(true);
+    const decisions = readFileSync(join(out, 'ladder-0-4', 'decisions.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { decision: string; reason: string });
+    expect(
+      decisions.some((d) => d.decision === 'ABSTAIN' && d.reason.startsWith('predictor abstained: model call failed')),
+    ).toBe(true);
     // The manifest records the same count, split by role: the failures were the predictor's.
     const manifest = Manifest.parse(JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')));
     expect(manifest.models).toEqual([
@@ -231,8 +321,12 @@ describe('experiment with a model provider', () => {
     ]);
   });
 
-  it('with the embedded reader the manifest counts only the remote predictor\'s calls, and the reader carries no count', async () => {
-    server.handle((hit) => (userText(hit).includes('"u1"') ? { status: 500, body: { error: { message: 'ungated scope down' } } } : wellBehaved(hit)));
+  it("with the embedded reader the manifest counts only the remote predictor's calls, and the reader carries no count", async () => {
+    server.handle((hit) =>
+      userText(hit).includes('"u1"')
+        ? { status: 500, body: { error: { message: 'ungated scope down' } } }
+        : wellBehaved(hit),
+    );
     const { file } = writeFixture();
     const out = tmp();
     const r = await cli(args(file, out, tmp(), 'openai'), process.cwd(), env('openai'));
@@ -264,16 +358,36 @@ describe('experiment with a model provider', () => {
     // before the next would pass $0.0030.
     server.handle((hit) => {
       const reply = wellBehaved(hit) as { status: number; body: { usage: Record<string, unknown> } };
-      return { ...reply, body: { ...reply.body, usage: { prompt_tokens: 5000, completion_tokens: 200, total_tokens: 5200, prompt_tokens_details: { cached_tokens: 0 } } } };
+      return {
+        ...reply,
+        body: {
+          ...reply.body,
+          usage: {
+            prompt_tokens: 5000,
+            completion_tokens: 200,
+            total_tokens: 5200,
+            prompt_tokens_details: { cached_tokens: 0 },
+          },
+        },
+      };
     });
     const { file } = writeFixture();
     const [out, cache] = [tmp(), tmp()];
     const r = join(out, 'r');
-    const stopped = await cli(args(file, r, cache, 'openai', ['--reader', 'model', '--max-cost-usd', '0.0030']), process.cwd(), env('openai'));
+    const stopped = await cli(
+      args(file, r, cache, 'openai', ['--reader', 'model', '--max-cost-usd', '0.0030']),
+      process.cwd(),
+      env('openai'),
+    );
     expect(stopped.code).toBe(1);
     expect(stopped.stderr).toContain('[PL_BUDGET_STOPPED_PARTIAL]');
     expect(stopped.stderr).toContain('--resume');
-    const progress = JSON.parse(readFileSync(join(cache, 'progress.json'), 'utf8')) as { stoppedBy: string; phase: string; completed: number; total: number };
+    const progress = JSON.parse(readFileSync(join(cache, 'progress.json'), 'utf8')) as {
+      stoppedBy: string;
+      phase: string;
+      completed: number;
+      total: number;
+    };
     expect(progress).toMatchObject({ stoppedBy: 'budget', phase: 'reader' });
     expect(progress.completed).toBeGreaterThan(0);
     expect(progress.completed).toBeLessThan(progress.total);
@@ -281,9 +395,20 @@ describe('experiment with a model provider', () => {
     // ladder (shown no refusal case, both remove c1) need a pruned-context call the budget did not admit.
     const partial = Manifest.parse(JSON.parse(readFileSync(join(r, 'manifest.json'), 'utf8')));
     expect(partial.conditions.map((c) => c.name).sort()).toEqual(['predictive-semantic', 'raw']);
-    expect(partial.incomplete).toEqual({ stoppedBy: 'budget', phase: 'reader', missing: ['regenerability-guard', 'ladder-0-4'] });
+    expect(partial.incomplete).toEqual({
+      stoppedBy: 'budget',
+      phase: 'reader',
+      missing: ['regenerability-guard', 'ladder-0-4'],
+    });
     expect(partial.study.exploratory).toBe(true);
-    expect(readdirSync(r).sort()).toEqual(['EXPLORATORY.md', 'INCOMPLETE.md', 'manifest.json', 'predictive-semantic', 'raw', 'run.json']);
+    expect(readdirSync(r).sort()).toEqual([
+      'EXPLORATORY.md',
+      'INCOMPLETE.md',
+      'manifest.json',
+      'predictive-semantic',
+      'raw',
+      'run.json',
+    ]);
     expect(readFileSync(join(r, 'INCOMPLETE.md'), 'utf8')).toContain('Missing: regenerability-guard, ladder-0-4');
     expect(partial.outputs.map((o) => o.file)).toContain('INCOMPLETE.md');
     const written = outputs(r);
@@ -291,22 +416,36 @@ describe('experiment with a model provider', () => {
     expect(firstHits.length).toBeGreaterThan(0);
 
     server.hits.length = 0;
-    const resumed = await cli(args(file, r, cache, 'openai', ['--reader', 'model', '--resume']), process.cwd(), env('openai'));
+    const resumed = await cli(
+      args(file, r, cache, 'openai', ['--reader', 'model', '--resume']),
+      process.cwd(),
+      env('openai'),
+    );
     expect(resumed.code).toBe(0);
     const again = server.hits.map((h) => JSON.stringify(h.body));
     for (const body of again) expect(firstHits).not.toContain(body);
     expect(again.length).toBeGreaterThan(0);
     const full = Manifest.parse(JSON.parse(readFileSync(join(r, 'manifest.json'), 'utf8')));
     expect(full.incomplete).toBeUndefined();
-    expect(full.conditions.map((c) => c.name)).toEqual(['ladder-0-4', 'predictive-semantic', 'raw', 'regenerability-guard']);
+    expect(full.conditions.map((c) => c.name)).toEqual([
+      'ladder-0-4',
+      'predictive-semantic',
+      'raw',
+      'regenerability-guard',
+    ]);
     expect(existsSync(join(r, 'INCOMPLETE.md'))).toBe(false);
     // What the stopped run wrote was final: the resumed run writes those conditions byte for byte the same.
     const finished = outputs(r);
-    for (const f of Object.keys(written).filter((f) => f.startsWith('raw/') || f.startsWith('predictive-semantic/'))) expect(finished[f]).toBe(written[f]);
+    for (const f of Object.keys(written).filter((f) => f.startsWith('raw/') || f.startsWith('predictive-semantic/')))
+      expect(finished[f]).toBe(written[f]);
 
     // A third, fully recorded run repeats nothing at all.
     server.hits.length = 0;
-    const third = await cli(args(file, join(out, 'r3'), cache, 'openai', ['--reader', 'model', '--resume']), process.cwd(), env('openai'));
+    const third = await cli(
+      args(file, join(out, 'r3'), cache, 'openai', ['--reader', 'model', '--resume']),
+      process.cwd(),
+      env('openai'),
+    );
     expect(third.code).toBe(0);
     expect(server.hits).toHaveLength(0);
     expect(outputs(join(out, 'r3'))).toEqual(finished);
@@ -317,16 +456,28 @@ describe('experiment with a model provider', () => {
     const { file } = writeFixture();
     const [out, cache] = [tmp(), tmp()];
     // $0.0001 is less than the predictor's worst case, so no call is made at all.
-    const stopped = await cli(args(file, join(out, 'r'), cache, 'openai', ['--max-cost-usd', '0.0001']), process.cwd(), env('openai'));
+    const stopped = await cli(
+      args(file, join(out, 'r'), cache, 'openai', ['--max-cost-usd', '0.0001']),
+      process.cwd(),
+      env('openai'),
+    );
     expect(stopped.code).toBe(1);
     expect(stopped.stderr).toContain('[PL_BUDGET_STOPPED_PARTIAL]');
     expect(server.hits).toHaveLength(0);
     const partial = Manifest.parse(JSON.parse(readFileSync(join(out, 'r', 'manifest.json'), 'utf8')));
     expect(partial.conditions.map((c) => c.name)).toEqual(['raw']);
-    expect(partial.incomplete).toEqual({ stoppedBy: 'budget', phase: 'predictor', missing: ['predictive-semantic', 'regenerability-guard', 'ladder-0-4'] });
+    expect(partial.incomplete).toEqual({
+      stoppedBy: 'budget',
+      phase: 'predictor',
+      missing: ['predictive-semantic', 'regenerability-guard', 'ladder-0-4'],
+    });
 
     // A model reader needs calls for raw too: nothing is complete, so nothing is written.
-    const none = await cli(args(file, join(out, 'm'), cache, 'openai', ['--reader', 'model', '--max-cost-usd', '0.0001']), process.cwd(), env('openai'));
+    const none = await cli(
+      args(file, join(out, 'm'), cache, 'openai', ['--reader', 'model', '--max-cost-usd', '0.0001']),
+      process.cwd(),
+      env('openai'),
+    );
     expect(none.code).toBe(1);
     expect(none.stderr).toContain('[PL_BUDGET_STOPPED]');
     expect(none.stderr).toContain('Nothing was written to --out');
@@ -334,29 +485,60 @@ describe('experiment with a model provider', () => {
 
     const resumed = await cli(args(file, join(out, 'r'), cache, 'openai', ['--resume']), process.cwd(), env('openai'));
     expect(resumed.code).toBe(0);
-    expect(Manifest.parse(JSON.parse(readFileSync(join(out, 'r', 'manifest.json'), 'utf8'))).conditions).toHaveLength(4);
+    expect(Manifest.parse(JSON.parse(readFileSync(join(out, 'r', 'manifest.json'), 'utf8'))).conditions).toHaveLength(
+      4,
+    );
     expect(existsSync(join(out, 'r', 'INCOMPLETE.md'))).toBe(false);
   });
 
   it('the key never appears in any written file or in what the command printed', async () => {
-    server.handle((hit) => (isPredictor(hit)
-      ? { status: 401, body: { error: { message: `bad key ${String(hit.headers.authorization ?? '')}${String(hit.headers['x-api-key'] ?? '')}` } } }
-      : wellBehaved(hit)));
+    server.handle((hit) =>
+      isPredictor(hit)
+        ? {
+            status: 401,
+            body: {
+              error: {
+                message: `bad key ${String(hit.headers.authorization ?? '')}${String(hit.headers['x-api-key'] ?? '')}`,
+              },
+            },
+          }
+        : wellBehaved(hit),
+    );
     for (const provider of ['openai', 'anthropic'] as const) {
       const { file } = writeFixture();
       const [out, cache] = [tmp(), tmp()];
       const r = await cli(args(file, out, cache, provider, ['--reader', 'model']), process.cwd(), env(provider));
       expect(r.code).toBe(0);
-      expect(server.hits.some((h) => `${String(h.headers.authorization)}${String(h.headers['x-api-key'])}`.includes(KEY))).toBe(true);
+      expect(
+        server.hits.some((h) => `${String(h.headers.authorization)}${String(h.headers['x-api-key'])}`.includes(KEY)),
+      ).toBe(true);
       expect(r.stdout + r.stderr).not.toContain(KEY);
-      for (const dir of [out, cache]) for (const f of filesUnder(dir)) expect(readFileSync(join(dir, f), 'utf8')).not.toContain(KEY);
+      for (const dir of [out, cache])
+        for (const f of filesUnder(dir)) expect(readFileSync(join(dir, f), 'utf8')).not.toContain(KEY);
       expect(filesUnder(cache).some((f) => readFileSync(join(cache, f), 'utf8').includes('[redacted]'))).toBe(true);
     }
   });
 
   it('--estimate-cost prints the cost from the pricing table and calls nothing', async () => {
     const { file } = writeFixture();
-    const r = await cli(['experiment', '--fixtures', file, '--estimate-cost', '--provider', 'anthropic', '--model', 'claude-sonnet-4-20250514', '--reader', 'model', '--condition', CONDITIONS], process.cwd(), env('anthropic'));
+    const r = await cli(
+      [
+        'experiment',
+        '--fixtures',
+        file,
+        '--estimate-cost',
+        '--provider',
+        'anthropic',
+        '--model',
+        'claude-sonnet-4-20250514',
+        '--reader',
+        'model',
+        '--condition',
+        CONDITIONS,
+      ],
+      process.cwd(),
+      env('anthropic'),
+    );
     expect(r.code).toBe(0);
     expect(server.hits).toHaveLength(0);
     expect(r.stdout).toContain('nothing was called');
@@ -368,26 +550,72 @@ describe('experiment with a model provider', () => {
     expect(r.stdout).toMatch(/^reader +<=4 /m);
     expect(r.stdout).toMatch(/^total +<=6 +\d+ +0 +5120 +\$/m);
 
-    const unpriced = await cli(['experiment', '--fixtures', file, '--estimate-cost', '--provider', 'openai', '--model', 'my-local-llama'], process.cwd(), {});
+    const unpriced = await cli(
+      ['experiment', '--fixtures', file, '--estimate-cost', '--provider', 'openai', '--model', 'my-local-llama'],
+      process.cwd(),
+      {},
+    );
     expect(unpriced.code).toBe(0);
     expect(unpriced.stdout).toContain('no row for this model');
   });
 
   it('usage errors: a provider without a model or a key, a model reader without a provider, no --out', async () => {
     const { file } = writeFixture();
-    const noModel = await cli(['experiment', '--fixtures', file, '--out', tmp(), '--provider', 'openai'], process.cwd(), env('openai'));
+    const noModel = await cli(
+      ['experiment', '--fixtures', file, '--out', tmp(), '--provider', 'openai'],
+      process.cwd(),
+      env('openai'),
+    );
     expect(noModel.code).toBe(2);
     expect(noModel.stderr).toContain('[PL_USAGE_MODEL_MISSING]');
-    const noKey = await cli(['experiment', '--fixtures', file, '--out', tmp(), '--provider', 'anthropic', '--model', 'claude-sonnet-4-20250514'], process.cwd(), {});
+    const noKey = await cli(
+      [
+        'experiment',
+        '--fixtures',
+        file,
+        '--out',
+        tmp(),
+        '--provider',
+        'anthropic',
+        '--model',
+        'claude-sonnet-4-20250514',
+      ],
+      process.cwd(),
+      {},
+    );
     expect(noKey.code).toBe(2);
     expect(noKey.stderr).toContain('ANTHROPIC_API_KEY');
-    const reader = await cli(['experiment', '--fixtures', file, '--out', tmp(), '--reader', 'model'], process.cwd(), {});
+    const reader = await cli(
+      ['experiment', '--fixtures', file, '--out', tmp(), '--reader', 'model'],
+      process.cwd(),
+      {},
+    );
     expect(reader.code).toBe(2);
     expect(reader.stderr).toContain('[PL_USAGE_READER_NEEDS_PROVIDER]');
-    const noOut = await cli(['experiment', '--fixtures', file, '--provider', 'openai', '--model', 'gpt-4o-mini'], process.cwd(), env('openai'));
+    const noOut = await cli(
+      ['experiment', '--fixtures', file, '--provider', 'openai', '--model', 'gpt-4o-mini'],
+      process.cwd(),
+      env('openai'),
+    );
     expect(noOut.code).toBe(2);
     expect(noOut.stderr).toContain('[PL_USAGE_MODEL_NEEDS_OUT]');
-    const unpriced = await cli(['experiment', '--fixtures', file, '--out', tmp(), '--provider', 'openai', '--model', 'local', '--max-cost-usd', '1'], process.cwd(), env('openai'));
+    const unpriced = await cli(
+      [
+        'experiment',
+        '--fixtures',
+        file,
+        '--out',
+        tmp(),
+        '--provider',
+        'openai',
+        '--model',
+        'local',
+        '--max-cost-usd',
+        '1',
+      ],
+      process.cwd(),
+      env('openai'),
+    );
     expect(unpriced.code).toBe(2);
     expect(unpriced.stderr).toContain('[PL_USAGE_BUDGET_UNPRICED]');
     expect(server.hits).toHaveLength(0);

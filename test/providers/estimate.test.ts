@@ -16,19 +16,46 @@ let server: FakeLlm;
 beforeAll(async () => {
   server = await startFakeLlm();
   // The predictor calls every shown item unneeded (so the consumers prune), the reader never knows.
-  server.handle((hit) => (systemText(hit).startsWith('You help an agent manage')
-    ? ok(hit.api, JSON.stringify({ unneeded: (JSON.parse(userText(hit)) as { items: { id: string }[] }).items.map((i) => ({ id: i.id, reason: 'r', confidence: 0.9 })) }))
-    : ok(hit.api, '{"answer": "UNKNOWN"}')));
+  server.handle((hit) =>
+    systemText(hit).startsWith('You help an agent manage')
+      ? ok(
+          hit.api,
+          JSON.stringify({
+            unneeded: (JSON.parse(userText(hit)) as { items: { id: string }[] }).items.map((i) => ({
+              id: i.id,
+              reason: 'r',
+              confidence: 0.9,
+            })),
+          }),
+        )
+      : ok(hit.api, '{"answer": "UNKNOWN"}'),
+  );
 });
-afterAll(async () => { await server.close(); });
+afterAll(async () => {
+  await server.close();
+});
 
 const CONDITIONS = 'raw,prune-all,predictive-semantic,regenerability-guard,ladder-0-4';
-const calls = (stdout: string, role: string): string => new RegExp(`^${role} +(<=)?(\\d+) `, 'm').exec(stdout)?.slice(1).join('') ?? 'none';
+const calls = (stdout: string, role: string): string =>
+  new RegExp(`^${role} +(<=)?(\\d+) `, 'm').exec(stdout)?.slice(1).join('') ?? 'none';
 
 describe('--estimate-cost', () => {
   it('counts exactly the calls a recorded run sends on the canonical fixtures once the predictions are stored, and bounds them before', async () => {
     const [out, cache] = [tmp(), tmp()];
-    const common = ['--fixtures', 'fixtures/canonical', '--provider', 'openai', '--model', 'gpt-4o-mini', '--reader', 'model', '--condition', CONDITIONS, '--cache-dir', cache];
+    const common = [
+      '--fixtures',
+      'fixtures/canonical',
+      '--provider',
+      'openai',
+      '--model',
+      'gpt-4o-mini',
+      '--reader',
+      'model',
+      '--condition',
+      CONDITIONS,
+      '--cache-dir',
+      cache,
+    ];
     const env = { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: server.openaiURL };
     const before = await cli(['experiment', ...common, '--estimate-cost'], process.cwd(), env);
     expect(before.code).toBe(0);
@@ -57,8 +84,22 @@ describe('--estimate-cost', () => {
   });
 
   it('prices a batched run at the batch rate, with no prompt caching, and Anthropic with no cached prefix', async () => {
-    const common = ['experiment', '--fixtures', 'fixtures/canonical/config-reread-drift.json', '--provider', 'openai', '--model', 'gpt-4o', '--reader', 'model',
-      '--condition', 'raw,prune-all', '--cache-dir', tmp(), '--estimate-cost'];
+    const common = [
+      'experiment',
+      '--fixtures',
+      'fixtures/canonical/config-reread-drift.json',
+      '--provider',
+      'openai',
+      '--model',
+      'gpt-4o',
+      '--reader',
+      'model',
+      '--condition',
+      'raw,prune-all',
+      '--cache-dir',
+      tmp(),
+      '--estimate-cost',
+    ];
     const cost = (stdout: string) => Number(/^total .*\$([\d.]+)$/m.exec(stdout)![1]);
     const inputOf = (stdout: string) => /^total +\d+ +(\d+) +(\d+) +(\d+)/m.exec(stdout)!.slice(1).map(Number);
     const live = await cli(common, process.cwd(), {});
@@ -69,8 +110,24 @@ describe('--estimate-cost', () => {
     // gpt-4o: input $2.5, cache read $1.25, output $10 per million; batch halves every rate and caches nothing.
     expect(cost(batch.stdout)).toBeCloseTo((input! * 2.5 + output! * 10) / 2 / 1e6, 2);
     expect(cost(live.stdout)).toBeCloseTo(((input! - cachedLive!) * 2.5 + cachedLive! * 1.25 + output! * 10) / 1e6, 2);
-    const anthropic = await cli(['experiment', '--fixtures', 'fixtures/canonical/config-reread-drift.json', '--provider', 'anthropic', '--model', 'claude-sonnet-4-20250514',
-      '--reader', 'model', '--condition', 'raw,prune-all', '--estimate-cost'], process.cwd(), {});
+    const anthropic = await cli(
+      [
+        'experiment',
+        '--fixtures',
+        'fixtures/canonical/config-reread-drift.json',
+        '--provider',
+        'anthropic',
+        '--model',
+        'claude-sonnet-4-20250514',
+        '--reader',
+        'model',
+        '--condition',
+        'raw,prune-all',
+        '--estimate-cost',
+      ],
+      process.cwd(),
+      {},
+    );
     expect(anthropic.stdout).toContain('caches only at breakpoints');
     expect(inputOf(anthropic.stdout)[1]).toBe(0);
   });

@@ -22,25 +22,74 @@ const tokens = tokenCounter();
 let server: FakeLlm;
 let slept: number[];
 
-beforeAll(async () => { server = await startFakeLlm(); });
-afterAll(async () => { await server.close(); });
-beforeEach(() => { server.hits.length = 0; slept = []; });
+beforeAll(async () => {
+  server = await startFakeLlm();
+});
+afterAll(async () => {
+  await server.close();
+});
+beforeEach(() => {
+  server.hits.length = 0;
+  slept = [];
+});
 
-const request = (user = 'hello'): ChatRequest => ({ system: 'be brief', user, maxTokens: 64, temperature: 0, seed: 7, epoch: 0 });
+const request = (user = 'hello'): ChatRequest => ({
+  system: 'be brief',
+  user,
+  maxTokens: 64,
+  temperature: 0,
+  seed: 7,
+  epoch: 0,
+});
 
-function gateway(provider: RemoteProvider, options: { mode?: CacheMode; dir?: string; resume?: boolean; budget?: number | null; timeoutMs?: number; model?: string; url?: string } = {}): Gateway {
+function gateway(
+  provider: RemoteProvider,
+  options: {
+    mode?: CacheMode;
+    dir?: string;
+    resume?: boolean;
+    budget?: number | null;
+    timeoutMs?: number;
+    model?: string;
+    url?: string;
+  } = {},
+): Gateway {
   const model = options.model ?? (provider === 'openai' ? 'gpt-4o-mini' : 'claude-sonnet-4-20250514');
-  const config = { model, apiKey: KEY, baseURL: options.url ?? (provider === 'openai' ? server.openaiURL : server.anthropicURL), timeoutMs: options.timeoutMs ?? 5000 };
+  const config = {
+    model,
+    apiKey: KEY,
+    baseURL: options.url ?? (provider === 'openai' ? server.openaiURL : server.anthropicURL),
+    timeoutMs: options.timeoutMs ?? 5000,
+  };
   const mode = options.mode ?? 'off';
   return new Gateway({
-    provider, model,
+    provider,
+    model,
     // The CLI gives a replaying gateway no client at all; a test may give it one aimed at a dead port to show it is
     // never used.
-    client: mode === 'replay' && !options.url ? undefined : provider === 'openai' ? openaiClient(config) : anthropicClient(config),
-    mode, cache: options.dir ? new CallCache(options.dir) : undefined, resume: options.resume ?? false,
-    budget: new Budget(options.budget ?? null), price: priceOf(provider, model),
-    retry: { attempts: 3, baseMs: 500, maxMs: 30_000, seed: 's', sleep: async (ms) => { slept.push(ms); } },
-    tokens, secrets: [KEY], clock: () => 0,
+    client:
+      mode === 'replay' && !options.url
+        ? undefined
+        : provider === 'openai'
+          ? openaiClient(config)
+          : anthropicClient(config),
+    mode,
+    cache: options.dir ? new CallCache(options.dir) : undefined,
+    resume: options.resume ?? false,
+    budget: new Budget(options.budget ?? null),
+    price: priceOf(provider, model),
+    retry: {
+      attempts: 3,
+      baseMs: 500,
+      maxMs: 30_000,
+      seed: 's',
+      sleep: async (ms) => {
+        slept.push(ms);
+      },
+    },
+    tokens,
+    secrets: [KEY],
+    clock: () => 0,
   });
 }
 
@@ -54,11 +103,23 @@ describe('providers against the fake server', () => {
     expect(r.costUsd).toBeCloseTo((600 * 0.15 + 200 * 0.6 + 400 * 0.075) / 1e6, 12);
     expect(server.hits).toHaveLength(1);
     expect(server.hits[0]!.path).toBe('/v1/chat/completions');
-    expect(server.hits[0]!.body).toMatchObject({ model: 'gpt-4o-mini', seed: 7, temperature: 0, max_completion_tokens: 64 });
+    expect(server.hits[0]!.body).toMatchObject({
+      model: 'gpt-4o-mini',
+      seed: 7,
+      temperature: 0,
+      max_completion_tokens: 64,
+    });
   });
 
   it('Anthropic: a success reads cache reads and writes from their own usage fields', async () => {
-    server.handle(() => anthropicOk('hi', { input_tokens: 1000, output_tokens: 500, cache_read_input_tokens: 2000, cache_creation_input_tokens: 400 }));
+    server.handle(() =>
+      anthropicOk('hi', {
+        input_tokens: 1000,
+        output_tokens: 500,
+        cache_read_input_tokens: 2000,
+        cache_creation_input_tokens: 400,
+      }),
+    );
     const r = await gateway('anthropic').call(request(), 'test');
     expect(r.usage).toEqual({ input: 1000, output: 500, cacheRead: 2000, cacheWrite: 400 });
     expect(r.costUsd).toBeCloseTo((1000 * 3 + 500 * 15 + 2000 * 0.3 + 400 * 3.75) / 1e6, 12);
@@ -77,7 +138,9 @@ describe('providers against the fake server', () => {
   it('replay of a missing entry fails with a message naming the key and the call', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'prunelab-cache-'));
     const key = cacheKey('openai', 'gpt-4o-mini', request('never recorded'));
-    const err = await gateway('openai', { mode: 'replay', dir }).call(request('never recorded'), 'predictor, mini at pp1').catch((e: unknown) => e);
+    const err = await gateway('openai', { mode: 'replay', dir })
+      .call(request('never recorded'), 'predictor, mini at pp1')
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RunError);
     expect((err as RunError).code).toBe('PL_LLM_REPLAY_MISS');
     expect((err as Error).message).toContain(key);
@@ -86,7 +149,10 @@ describe('providers against the fake server', () => {
 
   it('the key never reaches an error message or a cache file, even when the server echoes it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'prunelab-cache-'));
-    server.handle((hit) => ({ status: 401, body: { error: { message: `invalid key ${String(hit.headers.authorization ?? hit.headers['x-api-key'])}` } } }));
+    server.handle((hit) => ({
+      status: 401,
+      body: { error: { message: `invalid key ${String(hit.headers.authorization ?? hit.headers['x-api-key'])}` } },
+    }));
     const r = await gateway('anthropic', { mode: 'record', dir }).call(request('leak'), 'test');
     expect(r.outcome.ok).toBe(false);
     const sent = String(server.hits[0]!.headers['x-api-key'] ?? server.hits[0]!.headers.authorization);
@@ -110,7 +176,10 @@ describe('providers against the fake server', () => {
     const probe = gateway('openai');
     const worst = probe.worstCaseUsd(request('a'))!;
     const g = gateway('openai', { budget: worst * 2.5 });
-    const err = await runAll(['a', 'b', 'c', 'd'].map((u) => () => g.call(request(u), u)), 1).catch((e: unknown) => e);
+    const err = await runAll(
+      ['a', 'b', 'c', 'd'].map((u) => () => g.call(request(u), u)),
+      1,
+    ).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BudgetStop);
     expect((err as BudgetStop).completed).toBe(2);
     expect((err as BudgetStop).total).toBe(4);
@@ -119,93 +188,124 @@ describe('providers against the fake server', () => {
   });
 
   it('runUntilStopped hands back the calls that completed, in task order, with the stop', async () => {
-    server.handle((hit) => openaiOk(`re: ${String((hit.body.messages as { content: string }[])[1]!.content)}`, { prompt_tokens: 20, completion_tokens: 64, cached: 0 }));
+    server.handle((hit) =>
+      openaiOk(`re: ${String((hit.body.messages as { content: string }[])[1]!.content)}`, {
+        prompt_tokens: 20,
+        completion_tokens: 64,
+        cached: 0,
+      }),
+    );
     const worst = gateway('openai').worstCaseUsd(request('a'))!;
     const g = gateway('openai', { budget: worst * 2.5 });
-    const { done, stop } = await runUntilStopped(['a', 'b', 'c', 'd'].map((u) => () => g.call(request(u), u)), 1);
+    const { done, stop } = await runUntilStopped(
+      ['a', 'b', 'c', 'd'].map((u) => () => g.call(request(u), u)),
+      1,
+    );
     expect(stop).toBeInstanceOf(BudgetStop);
     expect(stop).toMatchObject({ completed: 2, total: 4 });
     expect(done.map((r) => (r.outcome.ok ? r.outcome.response.text : r.outcome.message))).toEqual(['re: a', 're: b']);
-    const free = await runUntilStopped(['e', 'f'].map((u) => () => gateway('openai').call(request(u), u)), 2);
+    const free = await runUntilStopped(
+      ['e', 'f'].map((u) => () => gateway('openai').call(request(u), u)),
+      2,
+    );
     expect(free.stop).toBeNull();
     expect(free.done).toHaveLength(2);
   });
 });
 
 // The failure cases every backend must survive, run against both APIs of the fake server.
-describe.each(['openai', 'anthropic'] as const)('%s against the fake server: retries, failures and replay', (provider) => {
-  const okReply = (text: string) => (provider === 'openai' ? openaiOk(text) : anthropicOk(text));
-  const errorBody = (type: string, message: string) => (provider === 'openai'
-    ? { error: { message, type } }
-    : { type: 'error', error: { type, message } });
+describe.each(['openai', 'anthropic'] as const)(
+  '%s against the fake server: retries, failures and replay',
+  (provider) => {
+    const okReply = (text: string) => (provider === 'openai' ? openaiOk(text) : anthropicOk(text));
+    const errorBody = (type: string, message: string) =>
+      provider === 'openai' ? { error: { message, type } } : { type: 'error', error: { type, message } };
 
-  it('429 with retry-after: waits what the server asked, then succeeds', async () => {
-    server.handle((_hit, n) => (n === 1 ? { status: 429, headers: { 'retry-after': '3' }, body: errorBody('rate_limit_error', 'slow down') } : okReply('late')));
-    const r = await gateway(provider).call(request(), 'test');
-    expect(r.outcome).toMatchObject({ ok: true, response: { text: 'late' } });
-    expect(slept).toEqual([3000]);
-    expect(server.hits).toHaveLength(2);
-  });
+    it('429 with retry-after: waits what the server asked, then succeeds', async () => {
+      server.handle((_hit, n) =>
+        n === 1
+          ? { status: 429, headers: { 'retry-after': '3' }, body: errorBody('rate_limit_error', 'slow down') }
+          : okReply('late'),
+      );
+      const r = await gateway(provider).call(request(), 'test');
+      expect(r.outcome).toMatchObject({ ok: true, response: { text: 'late' } });
+      expect(slept).toEqual([3000]);
+      expect(server.hits).toHaveLength(2);
+    });
 
-  it('500 then success: retried after a seeded backoff in [base/2, base)', async () => {
-    server.handle((_hit, n) => (n === 1 ? { status: 500, body: errorBody('api_error', 'boom') } : okReply('fine')));
-    const r = await gateway(provider).call(request(), 'test');
-    expect(r.outcome).toMatchObject({ ok: true, response: { text: 'fine' } });
-    expect(server.hits).toHaveLength(2);
-    expect(slept).toHaveLength(1);
-    expect(slept[0]).toBeGreaterThanOrEqual(250);
-    expect(slept[0]).toBeLessThan(500);
-  });
+    it('500 then success: retried after a seeded backoff in [base/2, base)', async () => {
+      server.handle((_hit, n) => (n === 1 ? { status: 500, body: errorBody('api_error', 'boom') } : okReply('fine')));
+      const r = await gateway(provider).call(request(), 'test');
+      expect(r.outcome).toMatchObject({ ok: true, response: { text: 'fine' } });
+      expect(server.hits).toHaveLength(2);
+      expect(slept).toHaveLength(1);
+      expect(slept[0]).toBeGreaterThanOrEqual(250);
+      expect(slept[0]).toBeLessThan(500);
+    });
 
-  it('a malformed JSON body is an error of kind malformed, not retried', async () => {
-    server.handle(() => ({ raw: provider === 'openai' ? '{"choices": [ not json' : '{"content": [ not json' }));
-    const r = await gateway(provider).call(request('malformed'), 'test');
-    expect(r.outcome).toMatchObject({ ok: false, kind: 'malformed' });
-    expect(server.hits).toHaveLength(1);
-  });
+    it('a malformed JSON body is an error of kind malformed, not retried', async () => {
+      server.handle(() => ({ raw: provider === 'openai' ? '{"choices": [ not json' : '{"content": [ not json' }));
+      const r = await gateway(provider).call(request('malformed'), 'test');
+      expect(r.outcome).toMatchObject({ ok: false, kind: 'malformed' });
+      expect(server.hits).toHaveLength(1);
+    });
 
-  it('a hung response times out, is retried, and ends as a timeout error', async () => {
-    server.handle(() => 'hang');
-    const r = await gateway(provider, { timeoutMs: 150 }).call(request('hang'), 'test');
-    expect(r.outcome).toMatchObject({ ok: false, kind: 'timeout' });
-    expect(server.hits).toHaveLength(3);
-    expect(slept).toHaveLength(2);
-  });
+    it('a hung response times out, is retried, and ends as a timeout error', async () => {
+      server.handle(() => 'hang');
+      const r = await gateway(provider, { timeoutMs: 150 }).call(request('hang'), 'test');
+      expect(r.outcome).toMatchObject({ ok: false, kind: 'timeout' });
+      expect(server.hits).toHaveLength(3);
+      expect(slept).toHaveLength(2);
+    });
 
-  it('record stores each call under sha256(provider, model, request); replay with the network unreachable serves it', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'prunelab-cache-'));
-    server.handle(() => okReply('stored'));
-    const model = provider === 'openai' ? 'gpt-4o-mini' : 'claude-sonnet-4-20250514';
-    const recorded = await gateway(provider, { mode: 'record', dir }).call(request('keep me'), 'test');
-    const key = cacheKey(provider, model, request('keep me'));
-    expect(recorded.key).toBe(key);
-    expect(readdirSync(dir)).toEqual([`${key}.json`]);
-    server.hits.length = 0;
-    const dead = `http://127.0.0.1:${await closedPort()}${provider === 'openai' ? '/v1' : ''}`;
-    const replayed = await gateway(provider, { mode: 'replay', dir, url: dead }).call(request('keep me'), 'test');
-    expect(replayed).toEqual(recorded);
-    expect(server.hits).toHaveLength(0);
-    // Another epoch of the same request is another call: replay has no entry for it.
-    const other = await gateway(provider, { mode: 'replay', dir, url: dead }).call({ ...request('keep me'), epoch: 1 }, 'epoch 1').catch((e: unknown) => e);
-    expect((other as RunError).code).toBe('PL_LLM_REPLAY_MISS');
-  });
-});
+    it('record stores each call under sha256(provider, model, request); replay with the network unreachable serves it', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'prunelab-cache-'));
+      server.handle(() => okReply('stored'));
+      const model = provider === 'openai' ? 'gpt-4o-mini' : 'claude-sonnet-4-20250514';
+      const recorded = await gateway(provider, { mode: 'record', dir }).call(request('keep me'), 'test');
+      const key = cacheKey(provider, model, request('keep me'));
+      expect(recorded.key).toBe(key);
+      expect(readdirSync(dir)).toEqual([`${key}.json`]);
+      server.hits.length = 0;
+      const dead = `http://127.0.0.1:${await closedPort()}${provider === 'openai' ? '/v1' : ''}`;
+      const replayed = await gateway(provider, { mode: 'replay', dir, url: dead }).call(request('keep me'), 'test');
+      expect(replayed).toEqual(recorded);
+      expect(server.hits).toHaveLength(0);
+      // Another epoch of the same request is another call: replay has no entry for it.
+      const other = await gateway(provider, { mode: 'replay', dir, url: dead })
+        .call({ ...request('keep me'), epoch: 1 }, 'epoch 1')
+        .catch((e: unknown) => e);
+      expect((other as RunError).code).toBe('PL_LLM_REPLAY_MISS');
+    });
+  },
+);
 
 describe('pricing and retry arithmetic', () => {
   it('costs each usage part at its own rate, and is null when a needed rate is unconfirmed', () => {
     const sonnet = priceOf('anthropic', 'claude-sonnet-4-20250514');
-    expect(costUsd(sonnet, { input: 1_000_000, output: 1_000_000, cacheRead: 1_000_000, cacheWrite: 1_000_000 })).toBeCloseTo(3 + 15 + 0.3 + 3.75, 9);
+    expect(
+      costUsd(sonnet, { input: 1_000_000, output: 1_000_000, cacheRead: 1_000_000, cacheWrite: 1_000_000 }),
+    ).toBeCloseTo(3 + 15 + 0.3 + 3.75, 9);
     const haiku45 = priceOf('anthropic', 'claude-haiku-4-5');
-    expect(costUsd(haiku45, { input: 10, output: 10, cacheRead: 0, cacheWrite: 0 })).toBeCloseTo((10 * 1 + 10 * 5) / 1e6, 12);
+    expect(costUsd(haiku45, { input: 10, output: 10, cacheRead: 0, cacheWrite: 0 })).toBeCloseTo(
+      (10 * 1 + 10 * 5) / 1e6,
+      12,
+    );
     expect(costUsd(haiku45, { input: 10, output: 10, cacheRead: 5, cacheWrite: 0 })).toBeNull();
-    expect(costUsd(priceOf('openai', 'no-such-model'), { input: 1, output: 0, cacheRead: 0, cacheWrite: 0 })).toBeNull();
+    expect(
+      costUsd(priceOf('openai', 'no-such-model'), { input: 1, output: 0, cacheRead: 0, cacheWrite: 0 }),
+    ).toBeNull();
   });
 
   it('reads retry-after as seconds, as an HTTP date, or retry-after-ms', () => {
     const h = (m: Record<string, string>) => (name: string) => m[name] ?? null;
     expect(retryAfterMs(h({ 'retry-after': '2' }))).toBe(2000);
     expect(retryAfterMs(h({ 'retry-after-ms': '150' }))).toBe(150);
-    expect(retryAfterMs(h({ 'retry-after': 'Wed, 02 Dec 2026 10:00:05 GMT' }), () => Date.parse('Wed, 02 Dec 2026 10:00:00 GMT'))).toBe(5000);
+    expect(
+      retryAfterMs(h({ 'retry-after': 'Wed, 02 Dec 2026 10:00:05 GMT' }), () =>
+        Date.parse('Wed, 02 Dec 2026 10:00:00 GMT'),
+      ),
+    ).toBe(5000);
     expect(retryAfterMs(h({}))).toBeNull();
   });
 

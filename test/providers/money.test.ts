@@ -8,13 +8,25 @@ import { poolUsage, usageOf, type CallCharge } from '../../src/providers/telemet
 // Plain float sums of these prices print as noise (0.0012 six times is 0.007199999999999999); written costs must not.
 const charge = (i: number, cost: number): CallCharge => {
   const call: CallResult = {
-    key: `k${i}`, outcome: { ok: false, kind: 'malformed', message: 'x' }, latencyMs: 1,
-    usage: { input: 400, output: 0, cacheRead: 0, cacheWrite: 0 }, costUsd: cost,
+    key: `k${i}`,
+    outcome: { ok: false, kind: 'malformed', message: 'x' },
+    latencyMs: 1,
+    usage: { input: 400, output: 0, cacheRead: 0, cacheWrite: 0 },
+    costUsd: cost,
   };
   return { provider: 'anthropic', model: 'm', call, failed: false };
 };
 
-const price: Price = { provider: 'openai', ids: ['m'], input: 0.1, output: 0.6, cacheRead: null, cacheWrite: null, source: 'test', confirmed: true };
+const price: Price = {
+  provider: 'openai',
+  ids: ['m'],
+  input: 0.1,
+  output: 0.6,
+  cacheRead: null,
+  cacheWrite: null,
+  source: 'test',
+  confirmed: true,
+};
 
 describe('dollar amounts carry no floating-point noise', () => {
   it('a call price, and the sums of a usage block, of pooled blocks and of the budget, are exact to the nano-dollar', () => {

@@ -4,28 +4,54 @@ import { gradeAnswer } from '../../src/behaviour/model.js';
 import { Obligation } from '../../src/fixture/schema.js';
 import { isAbstention, predictiveSemantic, type Prediction } from '../../src/policy/mechanisms/predictive-semantic.js';
 import { regenerabilityGuard } from '../../src/policy/comparators/regenerability-guard.js';
-import { lookupPredictor, parsePrediction, predictorRequest, type PreparedPrediction } from '../../src/providers/predictor.js';
+import {
+  lookupPredictor,
+  parsePrediction,
+  predictorRequest,
+  type PreparedPrediction,
+} from '../../src/providers/predictor.js';
 import { answerJson } from '../../src/providers/prompts.js';
 import { makeView, note } from '../policy/build-view.js';
 
-const view = makeView({ items: [note('n1', 1, 'alpha'), note('n2', 2, 'beta'), note('n3', 3, 'gamma')], subgoal: 'ship it' });
+const view = makeView({
+  items: [note('n1', 1, 'alpha'), note('n2', 2, 'beta'), note('n3', 3, 'gamma')],
+  subgoal: 'ship it',
+});
 
 describe('model predictor answers', () => {
-  it('a valid answer gives the named items with the model\'s reason', () => {
+  it("a valid answer gives the named items with the model's reason", () => {
     const p = parsePrediction('{"unneeded": [{"id": "n2", "reason": "done", "confidence": 0.8}]}', view);
     expect(isAbstention(p)).toBe(false);
-    expect([...(p as Map<string, Prediction>).entries()]).toEqual([['n2', { reason: 'model says: done', confidence: 0.8 }]]);
+    expect([...(p as Map<string, Prediction>).entries()]).toEqual([
+      ['n2', { reason: 'model says: done', confidence: 0.8 }],
+    ]);
     expect(isAbstention(parsePrediction('```json\n{"unneeded": []}\n```', view))).toBe(false);
   });
 
   it.each([
     ['prose around the JSON', 'Here you go: {"unneeded": []}', /unparseable/],
     ['a wrong shape', '{"remove": ["n1"]}', /does not match the schema/],
-    ['an extra field', '{"unneeded": [{"id": "n1", "reason": "x", "confidence": 0.9, "why": "y"}]}', /does not match the schema/],
-    ['no confidence', '{"unneeded": [{"id": "n1", "reason": "x"}]}', /does not match the schema at "unneeded.0.confidence"/],
-    ['a confidence out of range', '{"unneeded": [{"id": "n1", "reason": "x", "confidence": 1.5}]}', /does not match the schema/],
+    [
+      'an extra field',
+      '{"unneeded": [{"id": "n1", "reason": "x", "confidence": 0.9, "why": "y"}]}',
+      /does not match the schema/,
+    ],
+    [
+      'no confidence',
+      '{"unneeded": [{"id": "n1", "reason": "x"}]}',
+      /does not match the schema at "unneeded.0.confidence"/,
+    ],
+    [
+      'a confidence out of range',
+      '{"unneeded": [{"id": "n1", "reason": "x", "confidence": 1.5}]}',
+      /does not match the schema/,
+    ],
     ['an unknown id', '{"unneeded": [{"id": "n9", "reason": "x", "confidence": 1}]}', /"n9", which it was not shown/],
-    ['a repeated id', '{"unneeded": [{"id": "n1", "reason": "x", "confidence": 1}, {"id": "n1", "reason": "y", "confidence": 1}]}', /"n1" twice/],
+    [
+      'a repeated id',
+      '{"unneeded": [{"id": "n1", "reason": "x", "confidence": 1}, {"id": "n1", "reason": "y", "confidence": 1}]}',
+      /"n1" twice/,
+    ],
   ])('%s is an abstention with the reason, never a guess', (_label, text, reason) => {
     const p = parsePrediction(text, view);
     expect(isAbstention(p)).toBe(true);
@@ -44,10 +70,21 @@ describe('model predictor answers', () => {
   });
 
   it('the lookup predictor narrows a prepared answer to the candidates it is asked about', () => {
-    const prepared = new Map<string, PreparedPrediction>([[`${view.fixtureId}\u0000${view.prunePoint.id}\u0000gated`, {
-      fixture: view.fixtureId, prunePoint: view.prunePoint.id, scope: 'gated', call: undefined as never,
-      prediction: new Map([['n1', { reason: 'a', confidence: 1 }], ['n3', { reason: 'c', confidence: 1 }]]),
-    }]]);
+    const prepared = new Map<string, PreparedPrediction>([
+      [
+        `${view.fixtureId}\u0000${view.prunePoint.id}\u0000gated`,
+        {
+          fixture: view.fixtureId,
+          prunePoint: view.prunePoint.id,
+          scope: 'gated',
+          call: undefined as never,
+          prediction: new Map([
+            ['n1', { reason: 'a', confidence: 1 }],
+            ['n3', { reason: 'c', confidence: 1 }],
+          ]),
+        },
+      ],
+    ]);
     const p = lookupPredictor(prepared)(view, ['n2', 'n3'], 'gated');
     expect([...(p as Map<string, Prediction>).keys()]).toEqual(['n3']);
   });
@@ -62,22 +99,33 @@ describe('model predictor answers', () => {
 
   it('never sends a pinned, protected or (gated scope) refused item; the ungated scope withholds only pins and protections', () => {
     const v = makeView({
-      items: [note('n1', 1, 'alpha'), note('n2', 2, 'beta', { flags: { transientState: true } }), note('n3', 3, 'secret=hunter2'), note('n4', 4, 'delta')],
+      items: [
+        note('n1', 1, 'alpha'),
+        note('n2', 2, 'beta', { flags: { transientState: true } }),
+        note('n3', 3, 'secret=hunter2'),
+        note('n4', 4, 'delta'),
+      ],
       subgoal: 'ship it',
       visible: { pinned: ['n3'], pendingSteps: [{ id: 'ps', description: 'use delta', references: ['n4'] }] },
     });
-    const ids = (scope: 'gated' | 'ungated') => (JSON.parse(predictorRequest(v, 'openai', 5, scope).user) as { items: { id: string }[] }).items.map((i) => i.id);
+    const ids = (scope: 'gated' | 'ungated') =>
+      (JSON.parse(predictorRequest(v, 'openai', 5, scope).user) as { items: { id: string }[] }).items.map((i) => i.id);
     expect(ids('gated')).toEqual(['n1']);
     expect(ids('ungated')).toEqual(['n1', 'n2']);
     expect(predictorRequest(v, 'openai', 5, 'gated').user).not.toContain('hunter2');
     // An answer naming an item the model was not shown is unusable as a whole.
-    expect(parsePrediction('{"unneeded": [{"id": "n2", "reason": "x", "confidence": 1}]}', v, 'gated')).toEqual({ abstain: 'model answer names item "n2", which it was not shown' });
+    expect(parsePrediction('{"unneeded": [{"id": "n2", "reason": "x", "confidence": 1}]}', v, 'gated')).toEqual({
+      abstain: 'model answer names item "n2", which it was not shown',
+    });
   });
 });
 
 describe('reader answers', () => {
   const o = Obligation.parse({
-    id: 'o1', description: 'd', neededAtTurn: 3, needs: { strings: ['exit code 137'] },
+    id: 'o1',
+    description: 'd',
+    neededAtTurn: 3,
+    needs: { strings: ['exit code 137'] },
     probe: { question: 'How did it end?', expectedAnswer: 'killed with exit code 137' },
   });
   it('is graded by the required strings, case-insensitively', () => {

@@ -16,7 +16,9 @@ afterAll(() => {
 function copy(): { dir: string; names: string[] } {
   const dir = copyResults();
   temps.push(dir);
-  const names = Manifest.parse(JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'))).conditions.map((c) => c.name);
+  const names = Manifest.parse(JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'))).conditions.map(
+    (c) => c.name,
+  );
   return { dir, names };
 }
 
@@ -34,9 +36,16 @@ describe('behaviour table', () => {
       restamp(dir, name, (s) => ({
         ...s,
         behaviour: {
-          ...s.behaviour, reader: 'anthropic/claude-test',
-          pruned: name === 'oldest-first' ? { ...s.behaviour.pruned, taskSuccess: { numerator: 3, denominator: 10, value: 0.3 } } : s.behaviour.pruned,
-          paired: name === 'oldest-first' ? { ...s.behaviour.paired, causedFailures: { numerator: 7, denominator: 10, value: 0.7 } } : s.behaviour.paired,
+          ...s.behaviour,
+          reader: 'anthropic/claude-test',
+          pruned:
+            name === 'oldest-first'
+              ? { ...s.behaviour.pruned, taskSuccess: { numerator: 3, denominator: 10, value: 0.3 } }
+              : s.behaviour.pruned,
+          paired:
+            name === 'oldest-first'
+              ? { ...s.behaviour.paired, causedFailures: { numerator: 7, denominator: 10, value: 0.7 } }
+              : s.behaviour.paired,
         },
       }));
     }
@@ -54,7 +63,11 @@ describe('behaviour table', () => {
     expect(header.slice(0, 4)).toEqual(['condition', 'reader', 'epochs', 'probes']);
     const cells = csv.find((l) => l.startsWith('oldest-first,'))!.split(',');
     const at = (c: string) => cells[header.indexOf(c)];
-    expect([at('pruned_task_success_num'), at('pruned_task_success_den'), at('pruned_task_success')]).toEqual(['3', '10', '0.300000']);
+    expect([at('pruned_task_success_num'), at('pruned_task_success_den'), at('pruned_task_success')]).toEqual([
+      '3',
+      '10',
+      '0.300000',
+    ]);
     expect([at('caused_failures_num'), at('caused_failures_den')]).toEqual(['7', '10']);
     expect(csv.length - 2).toBe(names.length); // the stamp line and the header
   });

@@ -3,7 +3,15 @@
 // pooled rate over all 27 resamples of 3 clusters.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bootstrap, bootstrapSums, pooledRate, pooledReduction, rateOf, reductionOf, signFlipExact } from '../../src/report/stats.js';
+import {
+  bootstrap,
+  bootstrapSums,
+  pooledRate,
+  pooledReduction,
+  rateOf,
+  reductionOf,
+  signFlipExact,
+} from '../../src/report/stats.js';
 
 /** Two-sided p by enumerating all 2^n sign assignments of the nonzero differences. */
 function bruteForceSignFlip(d: readonly number[]): number {
@@ -12,7 +20,9 @@ function bruteForceSignFlip(d: readonly number[]): number {
   let hits = 0;
   for (let mask = 0; mask < 2 ** nz.length; mask += 1) {
     let t = 0;
-    nz.forEach((x, i) => { t += (mask >> i) & 1 ? x : -x; });
+    nz.forEach((x, i) => {
+      t += (mask >> i) & 1 ? x : -x;
+    });
     if (Math.abs(t) >= observed) hits += 1;
   }
   return nz.length === 0 ? 1 : hits / 2 ** nz.length;
@@ -29,18 +39,24 @@ describe('exact sign-flip test', () => {
   });
 
   it('agrees with brute-force enumeration over every sign assignment', () => {
-    fc.assert(fc.property(fc.array(fc.integer({ min: -6, max: 6 }), { maxLength: 12 }), (d) => {
-      expect(signFlipExact(d).p).toBeCloseTo(bruteForceSignFlip(d), 10);
-    }), { numRuns: 200 });
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: -6, max: 6 }), { maxLength: 12 }), (d) => {
+        expect(signFlipExact(d).p).toBeCloseTo(bruteForceSignFlip(d), 10);
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('is symmetric: swapping candidate and reference keeps p and swaps b and c', () => {
-    fc.assert(fc.property(fc.array(fc.integer({ min: -5, max: 5 }), { maxLength: 15 }), (d) => {
-      const a = signFlipExact(d);
-      const b = signFlipExact(d.map((x) => -x));
-      expect(b.p).toBeCloseTo(a.p, 12);
-      expect([b.b, b.c]).toEqual([a.c, a.b]);
-    }), { numRuns: 100 });
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: -5, max: 5 }), { maxLength: 15 }), (d) => {
+        const a = signFlipExact(d);
+        const b = signFlipExact(d.map((x) => -x));
+        expect(b.p).toBeCloseTo(a.p, 12);
+        expect([b.b, b.c]).toEqual([a.c, a.b]);
+      }),
+      { numRuns: 100 },
+    );
   });
 
   it('refuses non-integer differences', () => {
@@ -50,15 +66,21 @@ describe('exact sign-flip test', () => {
 
 describe('fixture-cluster bootstrap of a pooled rate', () => {
   // Three fixtures with (harmed, necessary) counts: 1/2, 0/2, 2/4. Pooled: 3/8.
-  const counts: [number, number][] = [[1, 2], [0, 2], [2, 4]];
+  const counts: [number, number][] = [
+    [1, 2],
+    [0, 2],
+    [2, 4],
+  ];
 
   /** The pooled rate over every one of the 3^3 ordered resamples, each with probability 1/27. */
   function exactDistribution(): number[] {
     const out: number[] = [];
-    for (let i = 0; i < 3; i += 1) for (let j = 0; j < 3; j += 1) for (let k = 0; k < 3; k += 1) {
-      const pick = [counts[i]!, counts[j]!, counts[k]!];
-      out.push(pick.reduce((s, c) => s + c[0], 0) / pick.reduce((s, c) => s + c[1], 0));
-    }
+    for (let i = 0; i < 3; i += 1)
+      for (let j = 0; j < 3; j += 1)
+        for (let k = 0; k < 3; k += 1) {
+          const pick = [counts[i]!, counts[j]!, counts[k]!];
+          out.push(pick.reduce((s, c) => s + c[0], 0) / pick.reduce((s, c) => s + c[1], 0));
+        }
     return out.sort((a, b) => a - b);
   }
 
@@ -82,11 +104,15 @@ describe('fixture-cluster bootstrap of a pooled rate', () => {
     for (const v of exact) values.set(v, (values.get(v) ?? 0) + 1 / 27);
     const seen = new Map<number, number>();
     const iterations = 27000;
-    bootstrap(3, (idx) => {
-      const v = pooledRate(counts)(idx)!;
-      seen.set(v, (seen.get(v) ?? 0) + 1);
-      return v;
-    }, { seed: 11, iterations });
+    bootstrap(
+      3,
+      (idx) => {
+        const v = pooledRate(counts)(idx)!;
+        seen.set(v, (seen.get(v) ?? 0) + 1);
+        return v;
+      },
+      { seed: 11, iterations },
+    );
     for (const [v, p] of values) {
       // The first call is the estimate on all three fixtures, 3/8, once; a binomial sd at n = 27000 is < 0.003.
       const share = ((seen.get(v) ?? 0) - (v === 3 / 8 ? 1 : 0)) / iterations;
@@ -95,28 +121,51 @@ describe('fixture-cluster bootstrap of a pooled rate', () => {
   });
 
   it('is undefined when no fixture holds a unit (0/0), never 0', () => {
-    const r = bootstrap(2, pooledRate([[0, 0], [0, 0]]), { seed: 1, iterations: 50 });
+    const r = bootstrap(
+      2,
+      pooledRate([
+        [0, 0],
+        [0, 0],
+      ]),
+      { seed: 1, iterations: 50 },
+    );
     expect(r).toMatchObject({ estimate: null, lo: null, hi: null });
   });
 });
 
-describe('bootstrapSums (the report\'s intervals, from per-column sums shared between statistics)', () => {
-  const counts = fc.array(fc.tuple(fc.nat(6), fc.nat(6)).map(([n, extra]) => [n, n + extra] as [number, number]), { minLength: 0, maxLength: 8 });
-  const zeros = fc.array(fc.oneof(fc.constant(0), fc.nat(6)).map((d) => [0, d] as [number, number]), { minLength: 0, maxLength: 8 });
+describe("bootstrapSums (the report's intervals, from per-column sums shared between statistics)", () => {
+  const counts = fc.array(
+    fc.tuple(fc.nat(6), fc.nat(6)).map(([n, extra]) => [n, n + extra] as [number, number]),
+    { minLength: 0, maxLength: 8 },
+  );
+  const zeros = fc.array(
+    fc.oneof(fc.constant(0), fc.nat(6)).map((d) => [0, d] as [number, number]),
+    { minLength: 0, maxLength: 8 },
+  );
   const options = fc.record({ seed: fc.nat(1000), iterations: fc.integer({ min: 1, max: 60 }) });
 
   it('gives exactly bootstrap(pooledRate) for rates with events, without events and without units', () => {
-    fc.assert(fc.property(fc.oneof(counts, zeros), options, (cs, o) => {
-      expect(bootstrapSums([cs.map((c) => c[0]), cs.map((c) => c[1])], rateOf, o)).toEqual(bootstrap(cs.length, pooledRate(cs), o));
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.oneof(counts, zeros), options, (cs, o) => {
+        expect(bootstrapSums([cs.map((c) => c[0]), cs.map((c) => c[1])], rateOf, o)).toEqual(
+          bootstrap(cs.length, pooledRate(cs), o),
+        );
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('gives exactly bootstrap(pooledReduction) on fractional values too: each sum is added in the order of the draw', () => {
     const value = fc.double({ min: 0, max: 1000, noNaN: true });
-    fc.assert(fc.property(fc.array(fc.tuple(value, value), { maxLength: 8 }), options, (rf, o) => {
-      const [raw, final] = [rf.map((x) => x[0]), rf.map((x) => x[1])];
-      expect(bootstrapSums([raw, final], reductionOf, o)).toEqual(bootstrap(rf.length, pooledReduction(raw, final), o));
-    }), { numRuns: 200 });
+    fc.assert(
+      fc.property(fc.array(fc.tuple(value, value), { maxLength: 8 }), options, (rf, o) => {
+        const [raw, final] = [rf.map((x) => x[0]), rf.map((x) => x[1])];
+        expect(bootstrapSums([raw, final], reductionOf, o)).toEqual(
+          bootstrap(rf.length, pooledReduction(raw, final), o),
+        );
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('answers a second statistic over an already resampled column the same as a first one, and refuses ragged columns', () => {

@@ -5,8 +5,16 @@ import { providerCost } from '../../src/report/cost.js';
 
 const committed = Summary.parse(JSON.parse(readFileSync('results/ladder-0-4/summary.json', 'utf8')));
 const usage = (costUsd: number | null): ModelUsage => ({
-  provider: 'anthropic', model: 'm', calls: 3, errors: 0, inputTokens: 900, outputTokens: 60,
-  cacheReadTokens: 0, cacheWriteTokens: 0, costUsd, latencyMs: { total: 30, max: 12 },
+  provider: 'anthropic',
+  model: 'm',
+  calls: 3,
+  errors: 0,
+  inputTokens: 900,
+  outputTokens: 60,
+  cacheReadTokens: 0,
+  cacheWriteTokens: 0,
+  costUsd,
+  latencyMs: { total: 30, max: 12 },
 });
 
 describe('providerCost', () => {

@@ -1,8 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { proportion, type Proportion } from '../../src/report/analysis.js';
 import {
-  all, evaluateCriterion, evaluateOutcome, neededDifferences, verdict,
-  type Check, type ComparisonEvidence, type ConditionEvidence, type CriterionResult, type DifferenceEvidence, type Evidence,
+  all,
+  evaluateCriterion,
+  evaluateOutcome,
+  neededDifferences,
+  verdict,
+  type Check,
+  type ComparisonEvidence,
+  type ConditionEvidence,
+  type CriterionResult,
+  type DifferenceEvidence,
+  type Evidence,
 } from '../../src/report/criteria.js';
 import type { BootstrapResult } from '../../src/report/stats.js';
 // The evaluator is tested on version 1's forms (the pilot), whose checks cover the false-prune kinds.
@@ -11,7 +20,13 @@ import { CRITERIA, OUTCOMES } from '../../experiments/ch10-ablation/pilot-v1/stu
 // Small hand-built result sets: a baseline on which every criterion is met, then one change at a time whose
 // verdict is known from the criterion's wording.
 
-const boot = (estimate: number | null, lo: number | null, hi: number | null): BootstrapResult => ({ estimate, lo, hi, seed: '1', iterations: 100 });
+const boot = (estimate: number | null, lo: number | null, hi: number | null): BootstrapResult => ({
+  estimate,
+  lo,
+  hi,
+  seed: '1',
+  iterations: 100,
+});
 
 interface Spec {
   fp?: [number, number];
@@ -43,34 +58,75 @@ function row(condition: string, s: Spec = {}): ConditionEvidence {
 
 const BASE_ROWS: Record<string, Spec> = {
   raw: { layer: 'control', fp: [0, 0], reduction: boot(0, 0, 0) },
-  'exact-redundancy': {}, 'source-identity': {}, 'ladder-0': {}, 'ladder-0-1': {},
-  'errored-input-residue': {}, 'checked-supersession': {}, 'ladder-0-2': {}, 'verified-completion': {},
+  'exact-redundancy': {},
+  'source-identity': {},
+  'ladder-0': {},
+  'ladder-0-1': {},
+  'errored-input-residue': {},
+  'checked-supersession': {},
+  'ladder-0-2': {},
+  'verified-completion': {},
   'ladder-0-3': { abstain: [20, 200] },
   'ladder-0-4': { fp: [10, 100] },
-  'same-tool-args-dedup': { fp: [5, 100] }, 'observation-masking': { fp: [5, 100] }, 'oldest-first': { fp: [5, 100] },
+  'same-tool-args-dedup': { fp: [5, 100] },
+  'observation-masking': { fp: [5, 100] },
+  'oldest-first': { fp: [5, 100] },
 };
 
 const comparison = (id: string, pHolm: number | null = 0.001, b = 30, c = 2): ComparisonEvidence => ({
-  id, candidate: 'x', reference: 'y', test: pHolm === null ? null : { b, c, p: pHolm / 2 }, pHolm,
+  id,
+  candidate: 'x',
+  reference: 'y',
+  test: pHolm === null ? null : { b, c, p: pHolm / 2 },
+  pHolm,
 });
 
-function evidence(change: { rows?: Record<string, Spec | null>; comparisons?: Record<string, ComparisonEvidence | null>; differences?: Partial<Record<string, BootstrapResult | null>> } = {}): Evidence {
+function evidence(
+  change: {
+    rows?: Record<string, Spec | null>;
+    comparisons?: Record<string, ComparisonEvidence | null>;
+    differences?: Partial<Record<string, BootstrapResult | null>>;
+  } = {},
+): Evidence {
   const specs = { ...BASE_ROWS, ...change.rows };
-  const rows = Object.entries(specs).filter((e): e is [string, Spec] => e[1] !== null).map(([name, s]) => row(name, s));
-  const comps = { ...Object.fromEntries(['C1', 'C2', 'C3', 'C4', 'C5', 'C6', 'C7'].map((id) => [id, comparison(id)])), ...change.comparisons };
-  const diffs: Record<string, BootstrapResult | null> = { falsePruneRate: boot(0.1, 0.05, 0.15), coverage: boot(0.5, 0.4, 0.6), ...change.differences };
+  const rows = Object.entries(specs)
+    .filter((e): e is [string, Spec] => e[1] !== null)
+    .map(([name, s]) => row(name, s));
+  const comps = {
+    ...Object.fromEntries(['C1', 'C2', 'C3', 'C4', 'C5', 'C6', 'C7'].map((id) => [id, comparison(id)])),
+    ...change.comparisons,
+  };
+  const diffs: Record<string, BootstrapResult | null> = {
+    falsePruneRate: boot(0.1, 0.05, 0.15),
+    coverage: boot(0.5, 0.4, 0.6),
+    ...change.differences,
+  };
   const differences: DifferenceEvidence[] = [];
-  if (diffs.falsePruneRate) differences.push({ measure: 'falsePruneRate', condition: 'ladder-0-4', reference: 'ladder-0-3', interval: diffs.falsePruneRate });
-  if (diffs.coverage) differences.push({ measure: 'coverage', condition: 'ladder-0-4', reference: 'ladder-0-3', interval: diffs.coverage });
+  if (diffs.falsePruneRate)
+    differences.push({
+      measure: 'falsePruneRate',
+      condition: 'ladder-0-4',
+      reference: 'ladder-0-3',
+      interval: diffs.falsePruneRate,
+    });
+  if (diffs.coverage)
+    differences.push({
+      measure: 'coverage',
+      condition: 'ladder-0-4',
+      reference: 'ladder-0-3',
+      interval: diffs.coverage,
+    });
   return {
-    alpha: 0.05, rows,
+    alpha: 0.05,
+    rows,
     comparisons: Object.values(comps).filter((c): c is ComparisonEvidence => c !== null),
     differences,
   };
 }
 
 const WORDING = { hypothesis: 'H', criterion: 'as preregistered' };
-const judge = (id: string, e: Evidence): CriterionResult => evaluateCriterion(CRITERIA.find((f) => f.id === id)!, WORDING, e);
+const judge = (id: string, e: Evidence): CriterionResult =>
+  evaluateCriterion(CRITERIA.find((f) => f.id === id)!, WORDING, e);
 const v = (id: string, e: Evidence) => verdict(judge(id, e).truth);
 const part = (r: CriterionResult, subject: string) => verdict(r.parts.find((p) => p.subject === subject)!.truth);
 
@@ -105,8 +161,12 @@ describe('acceptance criteria on hand-built results', () => {
   it('A2: needs a pooled reduction of at least 0.05 and a bootstrap lower end above 0, for both ladders', () => {
     expect(v('A2', evidence({ rows: { 'ladder-0-1': { reduction: boot(0.05, 0.01, 0.09) } } }))).toBe('met');
     expect(v('A2', evidence({ rows: { 'ladder-0-1': { reduction: boot(0.049, 0.01, 0.09) } } }))).toBe('not met');
-    expect(v('A2', evidence({ rows: { 'ladder-0-3': { abstain: [20, 200], reduction: boot(0.2, 0, 0.3) } } }))).toBe('not met');
-    expect(v('A2', evidence({ rows: { 'ladder-0-3': { abstain: [20, 200], reduction: boot(null, null, null) } } }))).toBe('undefined');
+    expect(v('A2', evidence({ rows: { 'ladder-0-3': { abstain: [20, 200], reduction: boot(0.2, 0, 0.3) } } }))).toBe(
+      'not met',
+    );
+    expect(
+      v('A2', evidence({ rows: { 'ladder-0-3': { abstain: [20, 200], reduction: boot(null, null, null) } } })),
+    ).toBe('undefined');
   });
 
   it('A3: a false prune by checked supersession rejects it', () => {
@@ -117,7 +177,11 @@ describe('acceptance criteria on hand-built results', () => {
   it('A4: one re-fetch alert rejects it even with no false prune', () => {
     const r = judge('A4', evidence({ rows: { 'verified-completion': { refetch: 1 } } }));
     expect(verdict(r.truth)).toBe('not met');
-    expect(r.parts.find((p) => p.subject === 'verified-completion')!.checks.map((c) => verdict(c.truth))).toEqual(['met', 'met', 'not met']);
+    expect(r.parts.find((p) => p.subject === 'verified-completion')!.checks.map((c) => verdict(c.truth))).toEqual([
+      'met',
+      'met',
+      'not met',
+    ]);
   });
 
   it('A5: needs a rate difference of at least 0.05, an interval excluding 0, and C1 and C2 significant after Holm', () => {
@@ -136,7 +200,11 @@ describe('acceptance criteria on hand-built results', () => {
   it('A6: judged per comparator: a Wilson lower bound of 0 or a Holm p above alpha rejects it for that comparator', () => {
     const r = judge('A6', evidence({ rows: { 'oldest-first': { fp: [0, 100] } } }));
     expect(verdict(r.truth)).toBe('not met');
-    expect([part(r, 'same-tool-args-dedup'), part(r, 'observation-masking'), part(r, 'oldest-first')]).toEqual(['met', 'met', 'not met']);
+    expect([part(r, 'same-tool-args-dedup'), part(r, 'observation-masking'), part(r, 'oldest-first')]).toEqual([
+      'met',
+      'met',
+      'not met',
+    ]);
     expect(v('A6', evidence({ comparisons: { C5: comparison('C5', 0.051) } }))).toBe('not met');
     expect(v('A6', evidence({ comparisons: { C5: comparison('C5', 0.05) } }))).toBe('met');
     expect(v('A6', evidence({ rows: { 'same-tool-args-dedup': { fp: [0, 0] } } }))).toBe('undefined');
@@ -174,15 +242,33 @@ describe('the outcome table on hand-built results', () => {
     expect(o.status).toBe('holds');
     expect(o.detail).toContain('same-tool-args-dedup, observation-masking');
     expect(o.detail).not.toContain('oldest-first');
-    const none = outcomes(evidence({ comparisons: { C4: comparison('C4', 1), C5: comparison('C5', 1), C6: comparison('C6', 1) } })).get('O7')!;
+    const none = outcomes(
+      evidence({ comparisons: { C4: comparison('C4', 1), C5: comparison('C5', 1), C6: comparison('C6', 1) } }),
+    ).get('O7')!;
     expect(none.status).toBe('does not hold');
   });
 
   it('O3/O4/O5/O6/O8 follow the verdict their pattern names', () => {
-    const bad = outcomes(evidence({ rows: { 'ladder-0-2': { fp: [1, 10] }, 'verified-completion': { refetch: 2 } }, comparisons: { C1: comparison('C1', 0.9) } }));
-    expect(['O3', 'O4', 'O5', 'O6', 'O8'].map((id) => bad.get(id)!.status)).toEqual(['holds', 'holds', 'does not hold', 'holds', 'holds']);
+    const bad = outcomes(
+      evidence({
+        rows: { 'ladder-0-2': { fp: [1, 10] }, 'verified-completion': { refetch: 2 } },
+        comparisons: { C1: comparison('C1', 0.9) },
+      }),
+    );
+    expect(['O3', 'O4', 'O5', 'O6', 'O8'].map((id) => bad.get(id)!.status)).toEqual([
+      'holds',
+      'holds',
+      'does not hold',
+      'holds',
+      'holds',
+    ]);
     const good = outcomes(evidence());
-    expect(['O3', 'O4', 'O5', 'O6'].map((id) => good.get(id)!.status)).toEqual(['does not hold', 'does not hold', 'holds', 'does not hold']);
+    expect(['O3', 'O4', 'O5', 'O6'].map((id) => good.get(id)!.status)).toEqual([
+      'does not hold',
+      'does not hold',
+      'holds',
+      'does not hold',
+    ]);
   });
 
   it('O9 and O10 are not evaluable, with the reason; O11 holds only when no condition reduces', () => {
@@ -190,21 +276,35 @@ describe('the outcome table on hand-built results', () => {
     expect(o.get('O9')!.status).toBe('not evaluable');
     expect(o.get('O10')!.detail).toContain('behaviour');
     expect(o.get('O11')!.status).toBe('does not hold');
-    const flat = Object.fromEntries(Object.entries(BASE_ROWS).map(([k, s]) => [k, { ...s, reduction: boot(0.01, -0.01, 0.03) }]));
+    const flat = Object.fromEntries(
+      Object.entries(BASE_ROWS).map(([k, s]) => [k, { ...s, reduction: boot(0.01, -0.01, 0.03) }]),
+    );
     expect(outcomes(evidence({ rows: flat })).get('O11')!.status).toBe('holds');
   });
 
   it('O6 and O10 say which backend ran when the manifest names a non-embedded predictor or reader, and read as worded otherwise', () => {
-    const bad = { rows: { 'ladder-0-2': { fp: [1, 10] as [number, number] } }, comparisons: { C1: comparison('C1', 0.9) } };
-    const embedded = [{ role: 'predictor', provider: 'embedded', model: null }, { role: 'reader', provider: 'embedded', model: null }];
+    const bad = {
+      rows: { 'ladder-0-2': { fp: [1, 10] as [number, number] } },
+      comparisons: { C1: comparison('C1', 0.9) },
+    };
+    const embedded = [
+      { role: 'predictor', provider: 'embedded', model: null },
+      { role: 'reader', provider: 'embedded', model: null },
+    ];
     const asWorded = outcomes({ ...evidence(bad), models: embedded });
     expect(asWorded.get('O6')!.status).toBe('holds');
     expect(asWorded.get('O10')!.detail).toContain('no model is run on pruned contexts');
-    const predictor = outcomes({ ...evidence(bad), models: [{ role: 'predictor', provider: 'anthropic', model: 'claude-x' }, embedded[1]!] });
+    const predictor = outcomes({
+      ...evidence(bad),
+      models: [{ role: 'predictor', provider: 'anthropic', model: 'claude-x' }, embedded[1]!],
+    });
     expect(predictor.get('O6')!.status).toBe('not evaluable');
     expect(predictor.get('O6')!.detail).toContain('not the preregistered backend: predictor anthropic/claude-x');
     expect(predictor.get('O10')!.detail).toContain('no model is run on pruned contexts');
-    const reader = outcomes({ ...evidence(bad), models: [embedded[0]!, { role: 'reader', provider: 'openai', model: 'gpt-x' }] });
+    const reader = outcomes({
+      ...evidence(bad),
+      models: [embedded[0]!, { role: 'reader', provider: 'openai', model: 'gpt-x' }],
+    });
     expect(reader.get('O6')!.status).toBe('holds');
     expect(reader.get('O10')!.status).toBe('not evaluable');
     expect(reader.get('O10')!.detail).toContain('not the preregistered backend: reader openai/gpt-x');
@@ -213,13 +313,29 @@ describe('the outcome table on hand-built results', () => {
 });
 
 describe('the v2 safety checks', () => {
-  const harm = (n: number, d: number, lo: number | null, hi: number | null): Proportion => ({ numerator: n, denominator: d, value: d === 0 ? null : n / d, lo, hi });
+  const harm = (n: number, d: number, lo: number | null, hi: number | null): Proportion => ({
+    numerator: n,
+    denominator: d,
+    value: d === 0 ? null : n / d,
+    lo,
+    hi,
+  });
   const check = (c: Check, spec: Spec = {}, differences: DifferenceEvidence[] = []) => {
     const e = { alpha: 0.05, rows: [row('ladder-0-3', spec), row('ladder-0-4')], comparisons: [], differences };
     return evaluateCriterion({ id: 'X', wording: '', parts: [{ subject: 's', checks: [c] }] }, WORDING, e).truth;
   };
-  const atMost = (threshold: number): Check => ({ kind: 'rate-at-most', condition: 'ladder-0-3', measure: 'harmRate', threshold });
-  const upper = (bound: number): Check => ({ kind: 'bootstrap-upper-below', condition: 'ladder-0-3', measure: 'obligationsLost', bound });
+  const atMost = (threshold: number): Check => ({
+    kind: 'rate-at-most',
+    condition: 'ladder-0-3',
+    measure: 'harmRate',
+    threshold,
+  });
+  const upper = (bound: number): Check => ({
+    kind: 'bootstrap-upper-below',
+    condition: 'ladder-0-3',
+    measure: 'obligationsLost',
+    bound,
+  });
 
   it('rate-at-most holds at and below the threshold, fails above, is undefined at 0/0', () => {
     expect(check(atMost(0.05), { harm: harm(4, 80, 0.01, 0.1) })).toBe(true);
@@ -234,8 +350,16 @@ describe('the v2 safety checks', () => {
   });
 
   it('difference-below reads the upper end of the paired interval of the named measure', () => {
-    const below = (bound: number): Check => ({ kind: 'difference-below', condition: 'ladder-0-4', reference: 'ladder-0-3', measure: 'harmRate', bound });
-    const d = (lo: number, hi: number): DifferenceEvidence[] => [{ measure: 'harmRate', condition: 'ladder-0-4', reference: 'ladder-0-3', interval: boot((lo + hi) / 2, lo, hi) }];
+    const below = (bound: number): Check => ({
+      kind: 'difference-below',
+      condition: 'ladder-0-4',
+      reference: 'ladder-0-3',
+      measure: 'harmRate',
+      bound,
+    });
+    const d = (lo: number, hi: number): DifferenceEvidence[] => [
+      { measure: 'harmRate', condition: 'ladder-0-4', reference: 'ladder-0-3', interval: boot((lo + hi) / 2, lo, hi) },
+    ];
     expect(check(below(0.02), {}, d(-0.01, 0.01))).toBe(true);
     expect(check(below(0.02), {}, d(-0.01, 0.03))).toBe(false);
     // Another measure's interval is not this one's.
@@ -243,7 +367,24 @@ describe('the v2 safety checks', () => {
   });
 
   it('asks the analysis for every difference a difference-below check needs', () => {
-    const form = { id: 'X', wording: '', parts: [{ subject: 's', checks: [{ kind: 'difference-below', condition: 'a', reference: 'b', measure: 'obligationsLost', bound: 0 } satisfies Check] }] };
+    const form = {
+      id: 'X',
+      wording: '',
+      parts: [
+        {
+          subject: 's',
+          checks: [
+            {
+              kind: 'difference-below',
+              condition: 'a',
+              reference: 'b',
+              measure: 'obligationsLost',
+              bound: 0,
+            } satisfies Check,
+          ],
+        },
+      ],
+    };
     expect(neededDifferences([form])).toEqual([{ measure: 'obligationsLost', condition: 'a', reference: 'b' }]);
   });
 });

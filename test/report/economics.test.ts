@@ -7,8 +7,19 @@ import type { Analysis, ConditionRow } from '../../src/report/analysis.js';
 import { economicsTables, economicVerdict, EXPLORATORY_TITLE } from '../../src/report/economics.js';
 import { EXPLORATORY_STAMP, tableCsv } from '../../src/report/tables.js';
 
-const total = (over: Partial<EconomicsTotal>): EconomicsTotal => ({ profile: 'anthropic-5m', points: 4, unknownPoints: 0, savedTokens: 1000, savings: 3000, cacheLoss: 0, overhead: 0, net: 3000, ...over });
-const row = (condition: string, economics: EconomicsTotal[]) => ({ condition, reduction: { estimate: 0.4, lo: 0.3, hi: 0.5 }, economics }) as unknown as ConditionRow;
+const total = (over: Partial<EconomicsTotal>): EconomicsTotal => ({
+  profile: 'anthropic-5m',
+  points: 4,
+  unknownPoints: 0,
+  savedTokens: 1000,
+  savings: 3000,
+  cacheLoss: 0,
+  overhead: 0,
+  net: 3000,
+  ...over,
+});
+const row = (condition: string, economics: EconomicsTotal[]) =>
+  ({ condition, reduction: { estimate: 0.4, lo: 0.3, hi: 0.5 }, economics }) as unknown as ConditionRow;
 const analysis = (rows: ConditionRow[]) => ({ rows }) as unknown as Analysis;
 
 describe('economics table', () => {
@@ -21,18 +32,33 @@ describe('economics table', () => {
   });
 
   it('has one row per condition and profile, stamped exploratory in its title and first column', () => {
-    const [t] = economicsTables(analysis([
-      row('raw', [total({ savedTokens: 0, savings: 0, net: 0 }), total({ profile: 'openai-in-memory', savedTokens: 0, savings: 0, net: 0 })]),
-      row('ladder-0-3', [total({ cacheLoss: 4000, net: -1000 }), total({ profile: 'openai-in-memory', cacheLoss: 1000, net: 2000 })]),
-    ]));
+    const [t] = economicsTables(
+      analysis([
+        row('raw', [
+          total({ savedTokens: 0, savings: 0, net: 0 }),
+          total({ profile: 'openai-in-memory', savedTokens: 0, savings: 0, net: 0 }),
+        ]),
+        row('ladder-0-3', [
+          total({ cacheLoss: 4000, net: -1000 }),
+          total({ profile: 'openai-in-memory', cacheLoss: 1000, net: 2000 }),
+        ]),
+      ]),
+    );
     expect(t!.title).toBe(EXPLORATORY_TITLE);
     expect(t!.title.startsWith('EXPLORATORY')).toBe(true);
     const csv = tableCsv(t!, { preregisteredTables: [] }).split('\n');
     expect(csv[0]).toBe(EXPLORATORY_STAMP);
     expect(csv[1]!.startsWith('exploratory,condition,profile')).toBe(true);
-    expect(csv.slice(2).filter(Boolean).map((l) => l.split(',').slice(0, 3).join(',') + ' ' + l.split(',').at(-1))).toEqual([
-      'true,raw,anthropic-5m no reduction', 'true,raw,openai-in-memory no reduction',
-      'true,ladder-0-3,anthropic-5m benefit removed', 'true,ladder-0-3,openai-in-memory net win',
+    expect(
+      csv
+        .slice(2)
+        .filter(Boolean)
+        .map((l) => l.split(',').slice(0, 3).join(',') + ' ' + l.split(',').at(-1)),
+    ).toEqual([
+      'true,raw,anthropic-5m no reduction',
+      'true,raw,openai-in-memory no reduction',
+      'true,ladder-0-3,anthropic-5m benefit removed',
+      'true,ladder-0-3,openai-in-memory net win',
     ]);
   });
 

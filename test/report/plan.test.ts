@@ -19,7 +19,10 @@ afterAll(() => {
 
 const real = loadPreregistration('.', PREREGISTRATION_FILE);
 const manifest = Manifest.parse(JSON.parse(readFileSync(join(RESULTS, 'manifest.json'), 'utf8')));
-const exploratory: Manifest = { ...manifest, study: { exploratory: true, preregistration: null, fixtureManifest: null } };
+const exploratory: Manifest = {
+  ...manifest,
+  study: { exploratory: true, preregistration: null, fixtureManifest: null },
+};
 
 /** A package root holding only a preregistration with the given text. */
 function rootWith(text: string): string {
@@ -30,7 +33,8 @@ function rootWith(text: string): string {
   return root;
 }
 
-const edited = (edit: (p: Preregistration) => Preregistration) => planOf(edit(structuredClone(real.preregistration)), PREREGISTRATION_FILE, 'x', STUDY);
+const edited = (edit: (p: Preregistration) => Preregistration) =>
+  planOf(edit(structuredClone(real.preregistration)), PREREGISTRATION_FILE, 'x', STUDY);
 
 describe('the analysis plan is the preregistration', () => {
   it('loads the file the results name, with its hash, and every criterion has a machine form pinned to its wording', () => {
@@ -38,18 +42,39 @@ describe('the analysis plan is the preregistration', () => {
     expect(plan.file).toBe(manifest.study.preregistration!.file);
     expect(plan.sha256).toBe(sha256(real.text));
     expect(plan.criteria.map((c) => c.id)).toEqual(real.preregistration.acceptance.map((a) => a.id));
-    for (const a of real.preregistration.acceptance) expect(CRITERIA.find((c) => c.id === a.id)!.wording).toBe(wordingPin(a.criterion));
+    for (const a of real.preregistration.acceptance)
+      expect(CRITERIA.find((c) => c.id === a.id)!.wording).toBe(wordingPin(a.criterion));
   });
 
   it('refuses a preregistration that is not the one the results were run against', () => {
-    const e = thrown(() => loadAnalysisPlan('.', { ...manifest, study: { ...manifest.study, preregistration: { file: PREREGISTRATION_FILE, sha256: 'ab'.repeat(32) } } }, 'res', STUDY));
+    const e = thrown(() =>
+      loadAnalysisPlan(
+        '.',
+        {
+          ...manifest,
+          study: { ...manifest.study, preregistration: { file: PREREGISTRATION_FILE, sha256: 'ab'.repeat(32) } },
+        },
+        'res',
+        STUDY,
+      ),
+    );
     expect(e.code).toBe('PL_REPORT_PREREG_CHANGED');
     expect(e.message).toContain(PREREGISTRATION_FILE);
     expect(e.message).toContain('ab'.repeat(32));
   });
 
   it('names the missing file', () => {
-    const e = thrown(() => loadAnalysisPlan(rootWith('{}'), { ...manifest, study: { ...manifest.study, preregistration: { file: 'nowhere/prereg.json', sha256: 'ab'.repeat(32) } } }, 'res', STUDY));
+    const e = thrown(() =>
+      loadAnalysisPlan(
+        rootWith('{}'),
+        {
+          ...manifest,
+          study: { ...manifest.study, preregistration: { file: 'nowhere/prereg.json', sha256: 'ab'.repeat(32) } },
+        },
+        'res',
+        STUDY,
+      ),
+    );
     expect(e.code).toBe('PL_REPORT_PREREG_MISSING');
     expect(e.message).toContain('nowhere/prereg.json');
   });
@@ -61,25 +86,50 @@ describe('the analysis plan is the preregistration', () => {
     expect(e.code).toBe('PL_PREREG_INVALID');
     expect(e.message).toContain(PREREGISTRATION_FILE);
     expect(e.message).toContain('analysis.bootstrap.iterations');
-    expect(thrown(() => loadAnalysisPlan(rootWith('{ not json'), exploratory, 'res', STUDY)).message).toContain('not valid JSON');
+    expect(thrown(() => loadAnalysisPlan(rootWith('{ not json'), exploratory, 'res', STUDY)).message).toContain(
+      'not valid JSON',
+    );
   });
 
-  it('refuses what the report cannot carry out: an edited criterion, an unknown point outcome, a criterion\'s comparison outside the family, other interval levels', () => {
-    const wording = thrown(() => edited((p) => ({ ...p, acceptance: p.acceptance.map((a) => (a.id === 'A3' ? { ...a, criterion: `${a.criterion} Also rung 3.` } : a)) })));
+  it("refuses what the report cannot carry out: an edited criterion, an unknown point outcome, a criterion's comparison outside the family, other interval levels", () => {
+    const wording = thrown(() =>
+      edited((p) => ({
+        ...p,
+        acceptance: p.acceptance.map((a) => (a.id === 'A3' ? { ...a, criterion: `${a.criterion} Also rung 3.` } : a)),
+      })),
+    );
     expect(wording.code).toBe('PL_REPORT_PREREG_UNSUPPORTED');
     expect(wording.message).toContain('acceptance.2.criterion');
-    const outcome = thrown(() => edited((p) => ({ ...p, pointOutcomes: [...p.pointOutcomes, { id: 'anyDefer', definition: 'deferred once' }] })));
+    const outcome = thrown(() =>
+      edited((p) => ({ ...p, pointOutcomes: [...p.pointOutcomes, { id: 'anyDefer', definition: 'deferred once' }] })),
+    );
     expect(outcome.message).toContain('"anyDefer"');
-    const family = thrown(() => edited((p) => ({ ...p, analysis: { ...p.analysis, multiplicity: { ...p.analysis.multiplicity, family: p.analysis.multiplicity.family.filter((id) => id !== 'C7') } } })));
+    const family = thrown(() =>
+      edited((p) => ({
+        ...p,
+        analysis: {
+          ...p.analysis,
+          multiplicity: {
+            ...p.analysis.multiplicity,
+            family: p.analysis.multiplicity.family.filter((id) => id !== 'C7'),
+          },
+        },
+      })),
+    );
     expect(family.message).toMatch(/C7.*A7/);
-    const level = thrown(() => edited((p) => ({ ...p, analysis: { ...p.analysis, intervals: { ...p.analysis.intervals, level: 0.9 } } })));
+    const level = thrown(() =>
+      edited((p) => ({ ...p, analysis: { ...p.analysis, intervals: { ...p.analysis.intervals, level: 0.9 } } })),
+    );
     expect(level.message).toContain('analysis.intervals.level');
     const missing = thrown(() => edited((p) => ({ ...p, acceptance: p.acceptance.filter((a) => a.id !== 'A6') })));
     expect(missing.message).toContain('A6');
   });
 
   it('npm run report refuses results run against another preregistration, and writes nothing', async () => {
-    const dir = copyResults((m) => ({ ...m, study: { ...m.study, preregistration: { file: PREREGISTRATION_FILE, sha256: 'cd'.repeat(32) } } }));
+    const dir = copyResults((m) => ({
+      ...m,
+      study: { ...m.study, preregistration: { file: PREREGISTRATION_FILE, sha256: 'cd'.repeat(32) } },
+    }));
     temps.push(dir);
     const r = await cli(['report', '--results', dir]);
     expect(r.code).toBe(2);

@@ -9,10 +9,19 @@ import { PNG_SCALE } from '../../src/report/render-chart.js';
 import { decodePng, RESULTS } from './support.js';
 
 const CHARTS = join(RESULTS, 'charts');
-const names = readdirSync(CHARTS).filter((f) => f.endsWith('.svg')).map((f) => f.slice(0, -'.svg'.length)).sort();
+const names = readdirSync(CHARTS)
+  .filter((f) => f.endsWith('.svg'))
+  .map((f) => f.slice(0, -'.svg'.length))
+  .sort();
 
 function fontless(svg: string): Buffer {
-  return new Resvg(svg, { font: { loadSystemFonts: false, fontFiles: [] }, fitTo: { mode: 'zoom', value: PNG_SCALE }, background: 'white' }).render().asPng();
+  return new Resvg(svg, {
+    font: { loadSystemFonts: false, fontFiles: [] },
+    fitTo: { mode: 'zoom', value: PNG_SCALE },
+    background: 'white',
+  })
+    .render()
+    .asPng();
 }
 
 /** Pixels whose colour differs between two images of the same size. */
@@ -22,7 +31,8 @@ function differing(a: Buffer, b: Buffer): { count: number; total: number } {
   expect([x.width, x.height]).toEqual([y.width, y.height]);
   let count = 0;
   for (let i = 0; i < x.pixels.length; i += 4) {
-    if (x.pixels[i] !== y.pixels[i] || x.pixels[i + 1] !== y.pixels[i + 1] || x.pixels[i + 2] !== y.pixels[i + 2]) count += 1;
+    if (x.pixels[i] !== y.pixels[i] || x.pixels[i + 1] !== y.pixels[i + 1] || x.pixels[i + 2] !== y.pixels[i + 2])
+      count += 1;
   }
   return { count, total: x.width * x.height };
 }

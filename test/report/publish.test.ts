@@ -23,11 +23,17 @@ afterAll(() => {
   for (const d of temps) rmSync(d, { recursive: true, force: true });
 });
 
-const exploratory = (m: Manifest): Manifest => ({ ...m, study: { exploratory: true, preregistration: null, fixtureManifest: null } });
+const exploratory = (m: Manifest): Manifest => ({
+  ...m,
+  study: { exploratory: true, preregistration: null, fixtureManifest: null },
+});
 // The report reads its analysis plan from the preregistration the results name, so it must be the real one.
 const PREREG = { file: PREREGISTRATION_FILE, sha256: sha256(readFileSync(PREREGISTRATION_FILE)) };
 const FIXMAN = { file: 'fixtures/MANIFEST.json', sha256: 'cd'.repeat(32) };
-const preregistered = (m: Manifest): Manifest => ({ ...m, study: { exploratory: false, preregistration: PREREG, fixtureManifest: FIXMAN } });
+const preregistered = (m: Manifest): Manifest => ({
+  ...m,
+  study: { exploratory: false, preregistration: PREREG, fixtureManifest: FIXMAN },
+});
 
 describe('npm run publish', () => {
   it('refuses results stamped exploratory and writes nothing', async () => {
@@ -61,8 +67,13 @@ describe('npm run publish', () => {
     const manifest = Manifest.parse(JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')));
     const prov = JSON.parse(readFileSync(join(out, 'provenance.json'), 'utf8')) as Record<string, unknown>;
     expect(prov).toMatchObject({
-      gitCommit: manifest.run?.gitCommit ?? null, exploratory: true, preregistration: null, fixtureManifest: null,
-      tokenizer: manifest.tokenizer, models: manifest.models, fixtures: manifest.fixtures.length,
+      gitCommit: manifest.run?.gitCommit ?? null,
+      exploratory: true,
+      preregistration: null,
+      fixtureManifest: null,
+      tokenizer: manifest.tokenizer,
+      models: manifest.models,
+      fixtures: manifest.fixtures.length,
     });
   });
 
@@ -73,10 +84,16 @@ describe('npm run publish', () => {
     expect(r.code).toBe(0);
     const index = readFileSync(join(out, 'index.md'), 'utf8');
     expect(index).not.toContain('exploratory');
-    for (const c of index.split('\n').filter((l) => /^\*[^*]/.test(l))) expect(c).toContain(`preregistration sha256 ${PREREG.sha256.slice(0, 12)}`);
+    for (const c of index.split('\n').filter((l) => /^\*[^*]/.test(l)))
+      expect(c).toContain(`preregistration sha256 ${PREREG.sha256.slice(0, 12)}`);
     const prov = JSON.parse(readFileSync(join(out, 'provenance.json'), 'utf8')) as Record<string, unknown>;
-    expect(prov).toMatchObject({ exploratory: false, preregistration: PREREG, fixtureManifest: FIXMAN, analysisPlan: PREREG });
-    expect((prov.comparisons as string[])).toEqual(['C1', 'C2', 'C3', 'C4', 'C5', 'C6', 'C7']);
+    expect(prov).toMatchObject({
+      exploratory: false,
+      preregistration: PREREG,
+      fixtureManifest: FIXMAN,
+      analysisPlan: PREREG,
+    });
+    expect(prov.comparisons as string[]).toEqual(['C1', 'C2', 'C3', 'C4', 'C5', 'C6', 'C7']);
     expect(index).toContain('## Acceptance criteria');
     expect(index).toMatch(/- \*\*A1\*\* \(H1\): (met|not met|undefined)/);
   });

@@ -28,7 +28,9 @@ beforeAll(async () => {
 const text = (file: string) => String(report.files.get(file));
 
 function listing(dir: string, sub: string): string[] {
-  return readdirSync(join(dir, sub)).map((f) => `${sub}/${f}`).sort();
+  return readdirSync(join(dir, sub))
+    .map((f) => `${sub}/${f}`)
+    .sort();
 }
 
 describe('npm run report', () => {
@@ -45,21 +47,29 @@ describe('npm run report', () => {
     const first = await cli(['report', '--results', dir]);
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
-    for (const f of report.files.keys()) expect(readFileSync(join(dir, f)).equals(Buffer.from(report.files.get(f)!)), f).toBe(true);
+    for (const f of report.files.keys())
+      expect(readFileSync(join(dir, f)).equals(Buffer.from(report.files.get(f)!)), f).toBe(true);
   });
 
   it('prints 0/0 as "undefined", never 0 or 1, in Markdown and CSV', () => {
-    const rawRow = text('tables/layer-a.md').split('\n').find((l) => l.startsWith('|raw|'))!;
+    const rawRow = text('tables/layer-a.md')
+      .split('\n')
+      .find((l) => l.startsWith('|raw|'))!;
     expect(rawRow).toContain('|0/0 = undefined|0/0 = undefined|');
     const csv = text('tables/layer-a.csv').split('\n');
     const header = csv[0]!.split(',');
     const raw = csv.find((l) => l.startsWith('raw,'))!.split(',');
-    for (const col of ['precision', 'precision_lo', 'precision_hi', 'false_prune_rate']) expect(raw[header.indexOf(col)]).toBe('undefined');
+    for (const col of ['precision', 'precision_lo', 'precision_hi', 'false_prune_rate'])
+      expect(raw[header.indexOf(col)]).toBe('undefined');
     expect(raw[header.indexOf('precision_den')]).toBe('0');
   });
 
   it('records the preregistered bootstrap seed and iterations, says where cost is unknown, and names the study in every table', () => {
-    const manifest = JSON.parse(readFileSync(join(RESULTS, 'manifest.json'), 'utf8')) as { seed: number; fixtures: unknown[]; study: { exploratory: boolean } };
+    const manifest = JSON.parse(readFileSync(join(RESULTS, 'manifest.json'), 'utf8')) as {
+      seed: number;
+      fixtures: unknown[];
+      study: { exploratory: boolean };
+    };
     const { bootstrap } = loadPreregistration('.', PREREGISTRATION_FILE).preregistration.analysis;
     expect([report.analysis.seed, report.analysis.iterations]).toEqual([bootstrap.seed, bootstrap.iterations]);
     expect(text('tables/layer-a.md')).toContain(`seed ${bootstrap.seed}, ${bootstrap.iterations} iterations`);
@@ -73,7 +83,9 @@ describe('npm run report', () => {
 
   it('tests exactly the preregistered comparisons on their outcomes, Holm-corrected across that family alone', () => {
     const { analysis: plan } = loadPreregistration('.', PREREGISTRATION_FILE).preregistration;
-    expect(report.analysis.comparisons.map((c) => [c.id, c.candidate, c.reference, c.outcome])).toEqual(plan.comparisons.map((c) => [c.id, c.condition, c.reference, c.outcome]));
+    expect(report.analysis.comparisons.map((c) => [c.id, c.candidate, c.reference, c.outcome])).toEqual(
+      plan.comparisons.map((c) => [c.id, c.condition, c.reference, c.outcome]),
+    );
     expect(report.analysis.alpha).toBe(plan.multiplicity.alpha);
     const ps = report.analysis.comparisons.map((c) => c.test!.p);
     const m = plan.multiplicity.family.length;
@@ -94,7 +106,10 @@ describe('npm run report', () => {
   it('counts each preregistered per-fixture outcome from the points.csv rows (version 2 pairs fixtures)', () => {
     const c7 = report.analysis.comparisons.find((c) => c.outcome === 'anyAbstain')!;
     expect(c7.test!.unit).toBe('fixture');
-    const rows = (name: string) => readFileSync(join(RESULTS, name, 'points.csv'), 'utf8').trim().split('\n');
+    const rows = (name: string) =>
+      readFileSync(join(RESULTS, name, 'points.csv'), 'utf8')
+        .trim()
+        .split('\n');
     // Per fixture: how many of its prune points have an abstention.
     const abstaining = (name: string) => {
       const [header, ...lines] = rows(name);
@@ -115,7 +130,10 @@ describe('npm run report', () => {
 
   it('committed tables/hypotheses.{md,csv} match a regeneration and evaluate every preregistered criterion and outcome row', () => {
     for (const f of ['tables/hypotheses.md', 'tables/hypotheses.csv']) {
-      expect(readFileSync(join(RESULTS, f)).equals(Buffer.from(report.files.get(f)!)), `${f}: run \`npm run report\``).toBe(true);
+      expect(
+        readFileSync(join(RESULTS, f)).equals(Buffer.from(report.files.get(f)!)),
+        `${f}: run \`npm run report\``,
+      ).toBe(true);
     }
     const p = loadPreregistration('.', PREREGISTRATION_FILE).preregistration;
     expect(report.analysis.acceptance.map((c) => c.id)).toEqual(p.acceptance.map((a) => a.id));
@@ -145,7 +163,13 @@ describe('npm run report', () => {
 
   it('draws the sweeps as curves and reads the reduction at each safety threshold', () => {
     const frontier = text('tables/frontier.csv');
-    for (const name of ['predictive-semantic@0.05', 'predictive-semantic@0.5', 'observation-masking@1', 'observation-masking@40']) expect(frontier).toContain(`${name},`);
+    for (const name of [
+      'predictive-semantic@0.05',
+      'predictive-semantic@0.5',
+      'observation-masking@1',
+      'observation-masking@40',
+    ])
+      expect(frontier).toContain(`${name},`);
     const curve = report.analysis.thresholds.filter((t) => t.curve === 'predictive-semantic');
     expect(curve.map((t) => t.threshold)).toEqual([0, 0.01, 0.05]);
     expect(curve.every((t) => t.variants === 6)).toBe(true);
@@ -167,31 +191,34 @@ describe('npm run report', () => {
 });
 
 describe('charts', () => {
-  it.each(['harm-reduction', 'coverage-abstention', 'frontier', 'tokens', 'ladder-waterfall'])('%s: spec, SVG with its titles, PNG of the expected size and not blank', (name) => {
-    const chart = report.charts.find((c) => c.name === name)!;
-    const spec = text(`charts/${name}.vl.json`);
-    expect(spec).not.toMatch(/"extent"|errorbar|errorband|"aggregate"/);
-    const svg = text(`charts/${name}.svg`);
-    expect(svg).toContain(chart.title.replace(/&/g, '&amp;'));
-    expect(svg).toContain(chart.caption);
-    const axisTitles = [...spec.matchAll(/"title": "([^"]+)"/g)].map((m) => m[1]!).filter((t) => t !== chart.title);
-    expect(axisTitles.length).toBeGreaterThan(0);
-    for (const t of axisTitles) expect(svg).toContain(t.replace(/&/g, '&amp;'));
-    const w = Number(/<svg[^>]* width="(\d+(?:\.\d+)?)"/.exec(svg)![1]);
-    const h = Number(/<svg[^>]* height="(\d+(?:\.\d+)?)"/.exec(svg)![1]);
-    const image = decodePng(report.files.get(`charts/${name}.png`) as Buffer);
-    expect(image.width).toBe(Math.round(w * PNG_SCALE));
-    expect(image.height).toBe(Math.round(h * PNG_SCALE));
-    let ink = 0;
-    const colours = new Set<number>();
-    for (let i = 0; i < image.pixels.length; i += 4) {
-      const [r, g, b] = [image.pixels[i]!, image.pixels[i + 1]!, image.pixels[i + 2]!];
-      if (r < 200 || g < 200 || b < 200) ink += 1;
-      colours.add((r << 16) | (g << 8) | b);
-    }
-    expect(ink / (image.width * image.height)).toBeGreaterThan(0.01);
-    expect(colours.size).toBeGreaterThan(16);
-  });
+  it.each(['harm-reduction', 'coverage-abstention', 'frontier', 'tokens', 'ladder-waterfall'])(
+    '%s: spec, SVG with its titles, PNG of the expected size and not blank',
+    (name) => {
+      const chart = report.charts.find((c) => c.name === name)!;
+      const spec = text(`charts/${name}.vl.json`);
+      expect(spec).not.toMatch(/"extent"|errorbar|errorband|"aggregate"/);
+      const svg = text(`charts/${name}.svg`);
+      expect(svg).toContain(chart.title.replace(/&/g, '&amp;'));
+      expect(svg).toContain(chart.caption);
+      const axisTitles = [...spec.matchAll(/"title": "([^"]+)"/g)].map((m) => m[1]!).filter((t) => t !== chart.title);
+      expect(axisTitles.length).toBeGreaterThan(0);
+      for (const t of axisTitles) expect(svg).toContain(t.replace(/&/g, '&amp;'));
+      const w = Number(/<svg[^>]* width="(\d+(?:\.\d+)?)"/.exec(svg)![1]);
+      const h = Number(/<svg[^>]* height="(\d+(?:\.\d+)?)"/.exec(svg)![1]);
+      const image = decodePng(report.files.get(`charts/${name}.png`) as Buffer);
+      expect(image.width).toBe(Math.round(w * PNG_SCALE));
+      expect(image.height).toBe(Math.round(h * PNG_SCALE));
+      let ink = 0;
+      const colours = new Set<number>();
+      for (let i = 0; i < image.pixels.length; i += 4) {
+        const [r, g, b] = [image.pixels[i]!, image.pixels[i + 1]!, image.pixels[i + 2]!];
+        if (r < 200 || g < 200 || b < 200) ink += 1;
+        colours.add((r << 16) | (g << 8) | b);
+      }
+      expect(ink / (image.width * image.height)).toBeGreaterThan(0.01);
+      expect(colours.size).toBeGreaterThan(16);
+    },
+  );
 });
 
 describe('families and bad results', () => {
@@ -214,7 +241,10 @@ describe('families and bad results', () => {
     const file = join(dir, 'exact-redundancy', 'points.csv');
     const lines = readFileSync(file, 'utf8').split('\n');
     const column = lines[0]!.split(',').indexOf('refetchAlerts');
-    lines[1] = lines[1]!.split(',').map((cell, i) => (i === column ? 'none' : cell)).join(',');
+    lines[1] = lines[1]!
+      .split(',')
+      .map((cell, i) => (i === column ? 'none' : cell))
+      .join(',');
     writeFileSync(file, lines.join('\n'));
     repin(dir);
     const r = await cli(['report', '--results', dir]);

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import seedrandom from 'seedrandom';
-import { bootstrap, discordant, holm, mcnemarExact, percentile, pooledReduction, resampledIndices, wilson } from '../../src/report/stats.js';
+import {
+  bootstrap,
+  discordant,
+  holm,
+  mcnemarExact,
+  percentile,
+  pooledReduction,
+  resampledIndices,
+  wilson,
+} from '../../src/report/stats.js';
 
 describe('wilson', () => {
   // Newcombe (1998), "Two-sided confidence intervals for the single proportion", Table I, method 3 (score, no
@@ -61,7 +70,10 @@ describe('bootstrap', () => {
     // Unpaired draws would spread the difference; on shared resamples it is exactly the constant shift.
     expect(r.lo!).toBeCloseTo(-1, 12);
     expect(r.hi!).toBeCloseTo(-1, 12);
-    expect(bootstrap(5, mean(ys), { seed: 9, iterations: 300 }).lo).toBeCloseTo(bootstrap(5, mean(xs), { seed: 9, iterations: 300 }).lo! + 1, 12);
+    expect(bootstrap(5, mean(ys), { seed: 9, iterations: 300 }).lo).toBeCloseTo(
+      bootstrap(5, mean(xs), { seed: 9, iterations: 300 }).lo! + 1,
+      12,
+    );
   });
 
   it('gives the exact percentiles of a two-unit resampling distribution', () => {
@@ -90,7 +102,11 @@ describe('bootstrap', () => {
   it('collapses on constant data and is undefined with no units or an undefined statistic', () => {
     expect(bootstrap(4, mean([3, 3, 3, 3]), { seed: 1, iterations: 100 })).toMatchObject({ estimate: 3, lo: 3, hi: 3 });
     expect(bootstrap(0, mean([]), { seed: 1, iterations: 100 })).toMatchObject({ estimate: null, lo: null, hi: null });
-    expect(bootstrap(3, () => null, { seed: 1, iterations: 100 })).toMatchObject({ estimate: null, lo: null, hi: null });
+    expect(bootstrap(3, () => null, { seed: 1, iterations: 100 })).toMatchObject({
+      estimate: null,
+      lo: null,
+      hi: null,
+    });
     expect(() => bootstrap(3, mean([1, 2, 3]), { seed: 1, iterations: 0 })).toThrow(/iterations/);
   });
 

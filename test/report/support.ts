@@ -29,7 +29,9 @@ export function copyResults(edit?: (m: Manifest) => Manifest): string {
 export function repin(dir: string): void {
   const path = join(dir, 'manifest.json');
   const manifest = Manifest.parse(JSON.parse(readFileSync(path, 'utf8')));
-  const outputs = manifest.outputs.map((o) => (existsSync(join(dir, o.file)) ? { ...o, sha256: sha256(readFileSync(join(dir, o.file))) } : o));
+  const outputs = manifest.outputs.map((o) =>
+    existsSync(join(dir, o.file)) ? { ...o, sha256: sha256(readFileSync(join(dir, o.file))) } : o,
+  );
   writeFileSync(path, `${JSON.stringify({ ...manifest, outputs }, null, 2)}\n`);
 }
 

@@ -4,7 +4,13 @@ import { readFileSync } from 'node:fs';
 import { from } from 'arquero';
 import { describe, expect, it } from 'vitest';
 import { meetsSafety, type ConditionRow, type Proportion } from '../../src/report/analysis.js';
-import { EXPLORATORY_STAMP, formatProportion, formatRatio, tableCsv, type ReportTable } from '../../src/report/tables.js';
+import {
+  EXPLORATORY_STAMP,
+  formatProportion,
+  formatRatio,
+  tableCsv,
+  type ReportTable,
+} from '../../src/report/tables.js';
 import { createRegistry } from '../../src/policy/registry.js';
 import { outsiderComparisons, secondaryFromRegistry } from '../../src/report/study.js';
 import { throwaway } from '../support/definitions.js';
@@ -23,8 +29,15 @@ describe('exploratory stamp', () => {
 });
 
 describe('safety threshold on the harm rate', () => {
-  const p = (n: number, d: number): Proportion => ({ numerator: n, denominator: d, value: d ? n / d : null, lo: null, hi: null });
-  const row = (harm: Proportion, fpr: Proportion) => ({ harmRate: harm, falsePruneRate: fpr }) as unknown as ConditionRow;
+  const p = (n: number, d: number): Proportion => ({
+    numerator: n,
+    denominator: d,
+    value: d ? n / d : null,
+    lo: null,
+    hi: null,
+  });
+  const row = (harm: Proportion, fpr: Proportion) =>
+    ({ harmRate: harm, falsePruneRate: fpr }) as unknown as ConditionRow;
 
   it('refuses a condition whose false-prune rate among removals is low but which removes many necessary items', () => {
     // Prune-everything at a 95% base rate: 5% of removals are false, yet every necessary item is gone.
@@ -48,16 +61,33 @@ describe('secondary comparisons derived from the registry', () => {
     throwaway({ name: 'pub', layer: 'comparator' }),
   ]);
   it('pairs each Layer A mechanism with the baseline, each ladder with the previous rung, prediction and comparators with the proposal', () => {
-    expect(registry.registered.map((r) => r.condition.name)).toEqual(['raw', 'prune-everything', 'mech-a', 'guess', 'l0', 'l1', 'pub', 'l1~task-boundary', 'guess@0.5']);
+    expect(registry.registered.map((r) => r.condition.name)).toEqual([
+      'raw',
+      'prune-everything',
+      'mech-a',
+      'guess',
+      'l0',
+      'l1',
+      'pub',
+      'l1~task-boundary',
+      'guess@0.5',
+    ]);
     expect(secondaryFromRegistry(registry, 'l1').map((c) => c.id)).toEqual([
-      'mech-a-vs-raw', 'guess-vs-raw', 'l1-vs-l0', 'guess-vs-l1', 'pub-vs-l1',
+      'mech-a-vs-raw',
+      'guess-vs-raw',
+      'l1-vs-l0',
+      'guess-vs-l1',
+      'pub-vs-l1',
     ]);
   });
 
   it('compares a condition the registry does not know with the baseline and the proposal, whatever its layer', () => {
     const outside = outsiderComparisons(['raw', 'mine', 'l1', 'guess@0.5', 'yours'], 'l1', registry);
     expect(outside.map((c) => [c.id, c.candidate, c.reference])).toEqual([
-      ['mine-vs-raw', 'mine', 'raw'], ['mine-vs-l1', 'mine', 'l1'], ['yours-vs-raw', 'yours', 'raw'], ['yours-vs-l1', 'yours', 'l1'],
+      ['mine-vs-raw', 'mine', 'raw'],
+      ['mine-vs-l1', 'mine', 'l1'],
+      ['yours-vs-raw', 'yours', 'raw'],
+      ['yours-vs-l1', 'yours', 'l1'],
     ]);
     expect(outsiderComparisons(['mine'], null, registry).map((c) => c.id)).toEqual(['mine-vs-raw']);
   });
@@ -72,7 +102,7 @@ describe('one ratio format for every table and script', () => {
     expect(formatProportion(p).startsWith(formatRatio(1, 3))).toBe(true);
   });
 
-  it('the base-rate sweep formats with the report\'s formatters, not its own, and labels every share one way', () => {
+  it("the base-rate sweep formats with the report's formatters, not its own, and labels every share one way", () => {
     const script = readFileSync('scripts/base-rate.ts', 'utf8');
     expect(script).toContain("from '../src/report/tables.js'");
     expect(script).not.toMatch(/\.toFixed\(/);

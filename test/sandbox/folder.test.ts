@@ -18,25 +18,34 @@ function folder(): string {
 
 describe('inside', () => {
   it('holds for the folder itself and anything below it, never for a sibling sharing its prefix or a parent', () => {
-    fc.assert(fc.property(fc.array(segment, { minLength: 1, maxLength: 4 }), fc.array(segment, { maxLength: 4 }), segment, (base, below, suffix) => {
-      const root = sep + base.join(sep);
-      expect(inside(join(root, ...below), root)).toBe(true);
-      expect(inside(root + suffix, root)).toBe(false);
-      // Up and back down into a different name (the same name would be the folder itself again).
-      if (suffix !== base.at(-1)) expect(inside(join(root, '..', suffix), root)).toBe(false);
-      if (base.length > 1) expect(inside(sep + base.slice(0, -1).join(sep), root)).toBe(false);
-    }));
+    fc.assert(
+      fc.property(
+        fc.array(segment, { minLength: 1, maxLength: 4 }),
+        fc.array(segment, { maxLength: 4 }),
+        segment,
+        (base, below, suffix) => {
+          const root = sep + base.join(sep);
+          expect(inside(join(root, ...below), root)).toBe(true);
+          expect(inside(root + suffix, root)).toBe(false);
+          // Up and back down into a different name (the same name would be the folder itself again).
+          if (suffix !== base.at(-1)) expect(inside(join(root, '..', suffix), root)).toBe(false);
+          if (base.length > 1) expect(inside(sep + base.slice(0, -1).join(sep), root)).toBe(false);
+        },
+      ),
+    );
   });
 });
 
 describe('isOracle and refusalOf', () => {
   it('call any *.oracle.json or anything under an oracles folder an oracle, and nothing else', () => {
-    fc.assert(fc.property(fc.array(segment, { maxLength: 3 }), segment, (dirs, name) => {
-      expect(isOracle(join(sep, ...dirs, 'oracles', name))).toBe(true);
-      expect(isOracle(join(sep, ...dirs, `${name}.oracle.json`))).toBe(true);
-      const plain = join(sep, ...dirs.filter((d) => d !== 'oracles'), `${name.replace(/oracle/g, 'x')}.json`);
-      expect(isOracle(plain)).toBe(false);
-    }));
+    fc.assert(
+      fc.property(fc.array(segment, { maxLength: 3 }), segment, (dirs, name) => {
+        expect(isOracle(join(sep, ...dirs, 'oracles', name))).toBe(true);
+        expect(isOracle(join(sep, ...dirs, `${name}.oracle.json`))).toBe(true);
+        const plain = join(sep, ...dirs.filter((d) => d !== 'oracles'), `${name.replace(/oracle/g, 'x')}.json`);
+        expect(isOracle(plain)).toBe(false);
+      }),
+    );
   });
 
   it('names the reason: oracle before fixtures, fixtures, results, else outside', () => {
@@ -72,9 +81,13 @@ describe('vetFolder', () => {
     expect(() => vetFolder('policy.ts', oracle, NONE)).toThrow(/x\.oracle\.json: it is an oracle/);
     const holder = folder();
     mkdirSync(join(holder, 'results'));
-    expect(() => vetFolder('policy.ts', holder, { fixtures: [], results: [join(holder, 'results')] })).toThrow(/results: it holds results/);
+    expect(() => vetFolder('policy.ts', holder, { fixtures: [], results: [join(holder, 'results')] })).toThrow(
+      /results: it holds results/,
+    );
     const within = folder();
-    expect(() => vetFolder('policy.ts', within, { fixtures: [join(within, '..')], results: [] })).toThrow(/it is a fixture file/);
+    expect(() => vetFolder('policy.ts', within, { fixtures: [join(within, '..')], results: [] })).toThrow(
+      /it is a fixture file/,
+    );
   });
 
   it('refuses a folder too large to vet', () => {

@@ -8,31 +8,88 @@ import { oncePerFixture, scorePoint, sumOnce, type AppliedRemoval } from '../../
 
 const ids = ['n1', 'p1', 'g1', 'g2', 'g3', 'r1'];
 const f = Fixture.parse({
-  schemaVersion: 1, id: 'harm', title: 'harm', description: 'necessary units',
+  schemaVersion: 1,
+  id: 'harm',
+  title: 'harm',
+  description: 'necessary units',
   tools: [{ name: 'read', sideEffect: 'read-mutable' }],
   items: ids.map((id, i) => ({
-    id, turn: i + 1, time: `2026-03-04T10:0${i}:00Z`, origin: 'environment', kind: 'tool-result', content: `content of ${id}`,
-    tool: { name: 'read', arguments: { path: `${id}.txt` }, callId: id }, status: { state: 'ok' },
+    id,
+    turn: i + 1,
+    time: `2026-03-04T10:0${i}:00Z`,
+    origin: 'environment',
+    kind: 'tool-result',
+    content: `content of ${id}`,
+    tool: { name: 'read', arguments: { path: `${id}.txt` }, callId: id },
+    status: { state: 'ok' },
   })),
   world: { sources: [], store: [] },
   prunePoints: [
-    { id: 'pp1', turn: 7, time: '2026-03-04T10:10:00Z', budgetTokens: 50, subgoal: 's', downstream: [
-      { id: 'ob', description: 'n1', neededAtTurn: 9, needs: { itemIds: ['n1'], strings: ['content of n1'] }, probe: { question: 'q', expectedAnswer: 'a' } },
-    ] },
-    { id: 'pp2', turn: 8, time: '2026-03-04T10:11:00Z', budgetTokens: 50, subgoal: 's', downstream: [
-      { id: 'ob', description: 'n1', neededAtTurn: 9, needs: { itemIds: ['n1'], strings: ['content of n1'] }, probe: { question: 'q', expectedAnswer: 'a' } },
-    ] },
+    {
+      id: 'pp1',
+      turn: 7,
+      time: '2026-03-04T10:10:00Z',
+      budgetTokens: 50,
+      subgoal: 's',
+      downstream: [
+        {
+          id: 'ob',
+          description: 'n1',
+          neededAtTurn: 9,
+          needs: { itemIds: ['n1'], strings: ['content of n1'] },
+          probe: { question: 'q', expectedAnswer: 'a' },
+        },
+      ],
+    },
+    {
+      id: 'pp2',
+      turn: 8,
+      time: '2026-03-04T10:11:00Z',
+      budgetTokens: 50,
+      subgoal: 's',
+      downstream: [
+        {
+          id: 'ob',
+          description: 'n1',
+          neededAtTurn: 9,
+          needs: { itemIds: ['n1'], strings: ['content of n1'] },
+          probe: { question: 'q', expectedAnswer: 'a' },
+        },
+      ],
+    },
   ],
 });
-const point = { removable: ['r1'], partial: [{ itemId: 'p1', residue: ['tool'] }], redundantGroups: [{ items: ['g1', 'g2', 'g3'], keep: 2 }] };
-const oracle = Oracle.parse({ schemaVersion: 1, fixtureId: 'harm', points: [{ prunePoint: 'pp1', ...point }, { prunePoint: 'pp2', ...point }] });
+const point = {
+  removable: ['r1'],
+  partial: [{ itemId: 'p1', residue: ['tool'] }],
+  redundantGroups: [{ items: ['g1', 'g2', 'g3'], keep: 2 }],
+};
+const oracle = Oracle.parse({
+  schemaVersion: 1,
+  fixtureId: 'harm',
+  points: [
+    { prunePoint: 'pp1', ...point },
+    { prunePoint: 'pp2', ...point },
+  ],
+});
 
 function score(pointId: 'pp1' | 'pp2', removed: readonly string[], residue: Record<string, string[]> = {}) {
   const view = buildView(f, pointId, (t) => t.length);
-  const removals: AppliedRemoval[] = removed.map((itemId) => ({ itemId, residue: residue[itemId] as never, leftBehind: '', leftBehindTokens: 0 }));
+  const removals: AppliedRemoval[] = removed.map((itemId) => ({
+    itemId,
+    residue: residue[itemId] as never,
+    leftBehind: '',
+    leftBehindTokens: 0,
+  }));
   return scorePoint({
-    condition: 't', fixture: f, point: f.prunePoints.find((p) => p.id === pointId)!, oracle: oracle.points.find((o) => o.prunePoint === pointId)!, view,
-    decisions: view.items.map((i) => ({ itemId: i.id, decision: removed.includes(i.id) ? 'PRUNE' : 'KEEP' })), removals, overheadTokens: 0,
+    condition: 't',
+    fixture: f,
+    point: f.prunePoints.find((p) => p.id === pointId)!,
+    oracle: oracle.points.find((o) => o.prunePoint === pointId)!,
+    view,
+    decisions: view.items.map((i) => ({ itemId: i.id, decision: removed.includes(i.id) ? 'PRUNE' : 'KEEP' })),
+    removals,
+    overheadTokens: 0,
   }).measures;
 }
 
@@ -74,47 +131,83 @@ describe('once per fixture', () => {
   });
 
   it('never counts more harm once per fixture than summed per point, nor fewer units than the largest point', () => {
-    fc.assert(fc.property(fc.subarray(ids), fc.subarray(ids), (x, y) => {
-      const a = score('pp1', x);
-      const b = score('pp2', y);
-      const once = oncePerFixture([a, b]).harm!;
-      expect(once.necessaryRemoved).toBeLessThanOrEqual(a.harm!.necessaryRemoved + b.harm!.necessaryRemoved);
-      expect(once.necessaryRemoved).toBeGreaterThanOrEqual(Math.max(a.harm!.necessaryRemoved, b.harm!.necessaryRemoved));
-      expect(once.necessaryItems).toBe(4);
-    }), { numRuns: 60 });
+    fc.assert(
+      fc.property(fc.subarray(ids), fc.subarray(ids), (x, y) => {
+        const a = score('pp1', x);
+        const b = score('pp2', y);
+        const once = oncePerFixture([a, b]).harm!;
+        expect(once.necessaryRemoved).toBeLessThanOrEqual(a.harm!.necessaryRemoved + b.harm!.necessaryRemoved);
+        expect(once.necessaryRemoved).toBeGreaterThanOrEqual(
+          Math.max(a.harm!.necessaryRemoved, b.harm!.necessaryRemoved),
+        );
+        expect(once.necessaryItems).toBe(4);
+      }),
+      { numRuns: 60 },
+    );
   });
 });
 
 describe('attribution to the episode that produced the item', () => {
-  const withEpisodes = (episodes: { family: string; role: 'episode' | 'decoy'; items: string[] }[] | undefined, families: string[] = []) => {
+  const withEpisodes = (
+    episodes: { family: string; role: 'episode' | 'decoy'; items: string[] }[] | undefined,
+    families: string[] = [],
+  ) => {
     const g = Fixture.parse({ ...f, families });
     const view = buildView(g, 'pp1', (t) => t.length);
     const removed = ['n1', 'r1', 'g1', 'g2', 'g3'];
     return scorePoint({
-      condition: 't', fixture: g, point: g.prunePoints[0]!, oracle: oracle.points[0]!, view, episodes,
+      condition: 't',
+      fixture: g,
+      point: g.prunePoints[0]!,
+      oracle: oracle.points[0]!,
+      view,
+      episodes,
       decisions: view.items.map((i) => ({ itemId: i.id, decision: removed.includes(i.id) ? 'PRUNE' : 'KEEP' })),
-      removals: removed.map((itemId) => ({ itemId, leftBehind: '', leftBehindTokens: 0 })), overheadTokens: 0,
+      removals: removed.map((itemId) => ({ itemId, leftBehind: '', leftBehindTokens: 0 })),
+      overheadTokens: 0,
     }).measures.families;
   };
 
-  it('counts a false prune under its episode\'s family, and an item in no episode under (none)', () => {
-    const rows = withEpisodes([{ family: 'alpha', role: 'episode', items: ['n1', 'r1'] }, { family: 'beta', role: 'decoy', items: ['g1', 'g2', 'g3'] }]);
+  it("counts a false prune under its episode's family, and an item in no episode under (none)", () => {
+    const rows = withEpisodes([
+      { family: 'alpha', role: 'episode', items: ['n1', 'r1'] },
+      { family: 'beta', role: 'decoy', items: ['g1', 'g2', 'g3'] },
+    ]);
     expect(rows.map((r) => r.family)).toEqual(['(none)', 'alpha', 'beta']);
     const alpha = rows.find((r) => r.family === 'alpha')!;
     // n1 removed (necessary: a false prune), r1 removed (removable: true).
-    expect(alpha).toMatchObject({ candidates: 2, eligible: 1, prunes: 2, falsePrunes: 1, necessaryItems: 1, necessaryRemoved: 1 });
+    expect(alpha).toMatchObject({
+      candidates: 2,
+      eligible: 1,
+      prunes: 2,
+      falsePrunes: 1,
+      necessaryItems: 1,
+      necessaryRemoved: 1,
+    });
     const beta = rows.find((r) => r.family === 'beta')!;
     // Three copies, keep 2: one spare eligible; removing all three harms both slots.
-    expect(beta).toMatchObject({ candidates: 3, eligible: 1, prunes: 3, falsePrunes: 2, necessaryItems: 2, necessaryRemoved: 2 });
-    expect(rows.find((r) => r.family === '(none)')).toMatchObject({ candidates: 1, prunes: 0, falsePrunes: 0, necessaryItems: 1 });
+    expect(beta).toMatchObject({
+      candidates: 3,
+      eligible: 1,
+      prunes: 3,
+      falsePrunes: 2,
+      necessaryItems: 2,
+      necessaryRemoved: 2,
+    });
+    expect(rows.find((r) => r.family === '(none)')).toMatchObject({
+      candidates: 1,
+      prunes: 0,
+      falsePrunes: 0,
+      necessaryItems: 1,
+    });
   });
 
-  it('attributes everything to the fixture\'s first family when the oracle declares no episodes, or to (none)', () => {
+  it("attributes everything to the fixture's first family when the oracle declares no episodes, or to (none)", () => {
     expect(withEpisodes(undefined, ['first', 'second']).map((r) => r.family)).toEqual(['first']);
     expect(withEpisodes(undefined).map((r) => r.family)).toEqual(['(none)']);
   });
 
-  it('splits the point\'s totals without losing or inventing any', () => {
+  it("splits the point's totals without losing or inventing any", () => {
     const rows = withEpisodes([{ family: 'alpha', role: 'episode', items: ['n1'] }]);
     const total = (k: 'prunes' | 'falsePrunes' | 'candidates' | 'necessaryItems') => rows.reduce((s, r) => s + r[k], 0);
     expect([total('prunes'), total('falsePrunes'), total('candidates'), total('necessaryItems')]).toEqual([5, 3, 6, 4]);

@@ -13,7 +13,7 @@ const point = OraclePoint.parse({
 describe('the oracle judge', () => {
   const judge = oracleJudge(point);
 
-  it('counts removable, partial and each group\'s spare copies as eligible', () => {
+  it("counts removable, partial and each group's spare copies as eligible", () => {
     expect(judge.eligibleCount).toBe(1 + 1 + 2);
   });
 
@@ -27,7 +27,9 @@ describe('the oracle judge', () => {
   it('requires the residue a partial item must keep', () => {
     expect(judge.judge([{ itemId: 'b' }]).get('b')).toBe('false-prune');
     expect(judge.judge([{ itemId: 'b', residue: ['tool', 'message'] }]).get('b')).toBe('false-prune');
-    expect(judge.judge([{ itemId: 'b', residue: ['tool', 'errorType', 'message', 'fields.line'] }]).get('b')).toBe('true-prune');
+    expect(judge.judge([{ itemId: 'b', residue: ['tool', 'errorType', 'message', 'fields.line'] }]).get('b')).toBe(
+      'true-prune',
+    );
   });
 
   it('lets any copies of a group go but the last one needed, which is the false prune', () => {
@@ -39,7 +41,9 @@ describe('the oracle judge', () => {
 
 describe('overlapping redundant groups', () => {
   // b holds two facts: the first is also in a, the second also in c.
-  const overlap = oracleJudge(OraclePoint.parse({ prunePoint: 'pp', redundantGroups: [{ items: ['a', 'b'] }, { items: ['b', 'c'] }] }));
+  const overlap = oracleJudge(
+    OraclePoint.parse({ prunePoint: 'pp', redundantGroups: [{ items: ['a', 'b'] }, { items: ['b', 'c'] }] }),
+  );
 
   it('counts a removal against every group its item is in', () => {
     const out = overlap.judge([{ itemId: 'b' }, { itemId: 'a' }]);
@@ -58,20 +62,37 @@ describe('overlapping redundant groups', () => {
   it('counts as eligible the most removals that can be true together, not the sum of spares', () => {
     expect(overlap.eligibleCount).toBe(2);
     // Three groups over three items, each pair a group: one removal at most.
-    const triangle = OraclePoint.parse({ prunePoint: 'pp', redundantGroups: [{ items: ['a', 'b'] }, { items: ['b', 'c'] }, { items: ['a', 'c'] }] });
+    const triangle = OraclePoint.parse({
+      prunePoint: 'pp',
+      redundantGroups: [{ items: ['a', 'b'] }, { items: ['b', 'c'] }, { items: ['a', 'c'] }],
+    });
     expect(mostRemovable(triangle.redundantGroups)).toBe(1);
-    expect(mostRemovable(OraclePoint.parse({ prunePoint: 'pp', redundantGroups: [{ items: ['a', 'b', 'c'], keep: 1 }, { items: ['d', 'e'] }] }).redundantGroups)).toBe(3);
+    expect(
+      mostRemovable(
+        OraclePoint.parse({
+          prunePoint: 'pp',
+          redundantGroups: [{ items: ['a', 'b', 'c'], keep: 1 }, { items: ['d', 'e'] }],
+        }).redundantGroups,
+      ),
+    ).toBe(3);
   });
 });
 
 describe('the judge over random overlapping groups', () => {
   it('never scores more true prunes than it counts eligible, in any removal order', () => {
     const ids = ['a', 'b', 'c', 'd', 'e', 'f'];
-    const groups = fc.array(fc.uniqueArray(fc.constantFrom(...ids), { minLength: 2, maxLength: 4 }), { minLength: 1, maxLength: 4 });
-    fc.assert(fc.property(groups, fc.shuffledSubarray(ids), (gs, order) => {
-      const j = oracleJudge(OraclePoint.parse({ prunePoint: 'pp', redundantGroups: gs.map((items) => ({ items })) }));
-      const trues = [...j.judge(order.map((itemId) => ({ itemId }))).values()].filter((o) => o === 'true-prune').length;
-      expect(trues).toBeLessThanOrEqual(j.eligibleCount);
-    }));
+    const groups = fc.array(fc.uniqueArray(fc.constantFrom(...ids), { minLength: 2, maxLength: 4 }), {
+      minLength: 1,
+      maxLength: 4,
+    });
+    fc.assert(
+      fc.property(groups, fc.shuffledSubarray(ids), (gs, order) => {
+        const j = oracleJudge(OraclePoint.parse({ prunePoint: 'pp', redundantGroups: gs.map((items) => ({ items })) }));
+        const trues = [...j.judge(order.map((itemId) => ({ itemId }))).values()].filter(
+          (o) => o === 'true-prune',
+        ).length;
+        expect(trues).toBeLessThanOrEqual(j.eligibleCount);
+      }),
+    );
   });
 });

@@ -23,11 +23,13 @@ describe('ratios', () => {
   });
 
   it('keeps every pooled numerator within its denominator (property)', () => {
-    fc.assert(fc.property(fc.array(fc.tuple(fc.nat(50), fc.nat(50))), (pairs) => {
-      const r = pool(pairs.map(([a, b]) => ratio(Math.min(a, b), Math.max(a, b))));
-      expect(r.numerator).toBeLessThanOrEqual(r.denominator);
-      if (r.denominator === 0) expect(r.value).toBeNull();
-      else expect(r.value).toBeCloseTo(r.numerator / r.denominator);
-    }));
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.nat(50), fc.nat(50))), (pairs) => {
+        const r = pool(pairs.map(([a, b]) => ratio(Math.min(a, b), Math.max(a, b))));
+        expect(r.numerator).toBeLessThanOrEqual(r.denominator);
+        if (r.denominator === 0) expect(r.value).toBeNull();
+        else expect(r.value).toBeCloseTo(r.numerator / r.denominator);
+      }),
+    );
   });
 });

@@ -24,15 +24,17 @@ function edit(s: StudyRoot, change: (text: string) => string): void {
 }
 
 describe('the preregistration pin', () => {
-  it('the committed pin is the committed preregistration\'s sha256, in sha256sum\'s format', () => {
+  it("the committed pin is the committed preregistration's sha256, in sha256sum's format", () => {
     const pin = readFileSync(PIN, 'utf8');
     expect(pin).toBe(`${sha256(readFileSync(PREREGISTRATION_FILE))}  preregistration.json\n`);
     expect(parsePin(pin, PREREGISTRATION_FILE)).toBe(sha256(readFileSync(PREREGISTRATION_FILE)));
   });
 
-  it('an edit to a hypothesis\'s text is a departure: refused for results/, stamped exploratory with --out', async () => {
+  it("an edit to a hypothesis's text is a departure: refused for results/, stamped exploratory with --out", async () => {
     const s = studyRoot();
-    edit(s, (t) => t.replace('"claim": "Mechanical redundancy is safe', '"claim": "Mechanical redundancy is always safe'));
+    edit(s, (t) =>
+      t.replace('"claim": "Mechanical redundancy is safe', '"claim": "Mechanical redundancy is always safe'),
+    );
     const refused = await cli(['experiment', '--condition', 'raw'], s.root);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('[PL_USAGE_EXPLORATORY_NEEDS_OUT]');
@@ -40,17 +42,24 @@ describe('the preregistration pin', () => {
     expect(existsSync(s.path('results'))).toBe(false);
     const r = await cli(['experiment', '--condition', 'raw', '--out', 'out'], s.root);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('EXPLORATORY (experiments/ch10-ablation/preregistration.json was edited after it was frozen');
+    expect(r.stdout).toContain(
+      'EXPLORATORY (experiments/ch10-ablation/preregistration.json was edited after it was frozen',
+    );
     const m = manifestOf(s.path('out'));
     expect(m.study.exploratory).toBe(true);
-    expect(m.study.preregistration).toEqual({ file: PREREGISTRATION_FILE, sha256: sha256(readFileSync(s.path(PREREGISTRATION_FILE))) });
+    expect(m.study.preregistration).toEqual({
+      file: PREREGISTRATION_FILE,
+      sha256: sha256(readFileSync(s.path(PREREGISTRATION_FILE))),
+    });
   });
 
   it('any edit counts, a trailing space too; one freeze makes the amended file the preregistered one', async () => {
     const s = studyRoot();
     edit(s, (t) => `${t} `);
     expect((await cli(['experiment', '--condition', 'raw'], s.root)).code).toBe(2);
-    edit(s, (t) => t.replace('"claim": "Mechanical redundancy is safe', '"claim": "Mechanical redundancy is always safe'));
+    edit(s, (t) =>
+      t.replace('"claim": "Mechanical redundancy is safe', '"claim": "Mechanical redundancy is always safe'),
+    );
     const frozen = freezePreregistration(s.root, STUDY.name);
     expect(frozen.preregistration.pinned).toBe(sha256(readFileSync(s.path(PREREGISTRATION_FILE))));
     expect(frozen.preregistration.previous).not.toBe(frozen.preregistration.pinned);

@@ -35,12 +35,24 @@ describe('the preregistration (experiments/ch10-ablation)', () => {
     for (const c of allConditions()) {
       const pre = byName.get(c.name);
       expect(pre, c.name).toBeDefined();
-      expect({ layer: pre!.layer, rung: pre!.rung, version: pre!.version, upperRisk: pre!.upperRisk, parameters: pre!.parameters }, c.name)
-        .toEqual({ layer: c.layer, rung: c.rung, version: c.version, upperRisk: c.upperRisk, parameters: c.parameters });
+      expect(
+        {
+          layer: pre!.layer,
+          rung: pre!.rung,
+          version: pre!.version,
+          upperRisk: pre!.upperRisk,
+          parameters: pre!.parameters,
+        },
+        c.name,
+      ).toEqual({ layer: c.layer, rung: c.rung, version: c.version, upperRisk: c.upperRisk, parameters: c.parameters });
     }
     // Primary conditions are exactly the registry's; sweeps are the agreed names, compared with the registry once
     // registered by the loop above (those not yet registered are expected from the sweep issue).
-    expect(p.conditions.filter((c) => c.sweep === null).map((c) => c.name)).toEqual(allConditions().map((c) => c.name).filter((n) => !AGREED_SWEEPS.includes(n)));
+    expect(p.conditions.filter((c) => c.sweep === null).map((c) => c.name)).toEqual(
+      allConditions()
+        .map((c) => c.name)
+        .filter((n) => !AGREED_SWEEPS.includes(n)),
+    );
     expect(p.conditions.filter((c) => c.sweep !== null).map((c) => c.name)).toEqual(AGREED_SWEEPS);
     for (const c of p.conditions.filter((x) => x.sweep !== null)) {
       const baseCondition = byName.get(c.sweep!.base)!;
@@ -62,11 +74,18 @@ describe('the preregistration (experiments/ch10-ablation)', () => {
   });
 
   it('rejects a reference to an undeclared name or a duplicate, naming the field', () => {
-    const broken = { ...p, analysis: { ...p.analysis, comparisons: [{ ...p.analysis.comparisons[0]!, reference: 'ladder-9' }] } };
-    expect(() => parsePreregistration(JSON.stringify(broken), 'x.json')).toThrow(/comparison C1, field "reference": names condition "ladder-9"/);
+    const broken = {
+      ...p,
+      analysis: { ...p.analysis, comparisons: [{ ...p.analysis.comparisons[0]!, reference: 'ladder-9' }] },
+    };
+    expect(() => parsePreregistration(JSON.stringify(broken), 'x.json')).toThrow(
+      /comparison C1, field "reference": names condition "ladder-9"/,
+    );
     const twice = { ...p, conditions: [...p.conditions, p.conditions[0]!] };
     expect(() => parsePreregistration(JSON.stringify(twice), 'x.json')).toThrow(/"raw" is declared twice/);
-    expect(() => parsePreregistration(JSON.stringify({ ...p, run: { ...p.run, seed: 'x' } }), 'x.json')).toThrow(/x\.json: field "run\.seed"/);
+    expect(() => parsePreregistration(JSON.stringify({ ...p, run: { ...p.run, seed: 'x' } }), 'x.json')).toThrow(
+      /x\.json: field "run\.seed"/,
+    );
   });
 });
 
@@ -81,7 +100,9 @@ describe('npm run prereg:freeze', () => {
     const r = freezePreregistration(s.root, STUDY.name);
     expect(r).toMatchObject({ file: PREREGISTRATION_FILE, previous: sha256(manifest), pinned: sha256(changed) });
     // The whole file is pinned again beside it, in the same step.
-    expect(readFileSync(s.path(r.pin), 'utf8')).toBe(`${sha256(readFileSync(s.path(PREREGISTRATION_FILE)))}  preregistration.json\n`);
+    expect(readFileSync(s.path(r.pin), 'utf8')).toBe(
+      `${sha256(readFileSync(s.path(PREREGISTRATION_FILE)))}  preregistration.json\n`,
+    );
     const after = loadPreregistration(s.root, PREREGISTRATION_FILE).preregistration;
     expect({ ...after, fixtureManifest: null }).toEqual({ ...before, fixtureManifest: null });
     expect(readFileSync(s.path(PREREGISTRATION_PROSE_FILE), 'utf8')).toContain(sha256(changed));

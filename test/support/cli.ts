@@ -7,9 +7,22 @@ export interface CliResult {
   stderr: string;
 }
 
-export async function cli(args: readonly string[], cwd = process.cwd(), env?: Readonly<Record<string, string | undefined>>): Promise<CliResult> {
+export async function cli(
+  args: readonly string[],
+  cwd = process.cwd(),
+  env?: Readonly<Record<string, string | undefined>>,
+): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
-  const code = await runCli(args, { cwd, stdout: (t) => { stdout += t; }, stderr: (t) => { stderr += t; }, ...(env ? { env } : {}) });
+  const code = await runCli(args, {
+    cwd,
+    stdout: (t) => {
+      stdout += t;
+    },
+    stderr: (t) => {
+      stderr += t;
+    },
+    ...(env ? { env } : {}),
+  });
   return { code, stdout, stderr };
 }

@@ -17,7 +17,11 @@ export interface FakeBatch {
   close(): Promise<void>;
 }
 
-interface Batch { api: Api; lines: { custom_id: string; body: Record<string, unknown> }[]; polls: number }
+interface Batch {
+  api: Api;
+  lines: { custom_id: string; body: Record<string, unknown> }[];
+  polls: number;
+}
 
 export async function startFakeBatch(): Promise<FakeBatch> {
   const files = new Map<string, string>();
@@ -25,7 +29,9 @@ export async function startFakeBatch(): Promise<FakeBatch> {
   const sockets = new Set<Socket>();
   let port = 0;
   const fake: Omit<FakeBatch, 'openaiURL' | 'anthropicURL' | 'close'> = {
-    hits: [], pollsBeforeEnd: 1, answer: () => '{"answer": "UNKNOWN"}',
+    hits: [],
+    pollsBeforeEnd: 1,
+    answer: () => '{"answer": "UNKNOWN"}',
   };
   const reply = (res: ServerResponse, body: unknown, type = 'application/json') => {
     res.writeHead(200, { 'content-type': type });
@@ -33,34 +39,73 @@ export async function startFakeBatch(): Promise<FakeBatch> {
   };
   const ended = (b: Batch) => b.polls > fake.pollsBeforeEnd;
   const openaiBatch = (id: string, b: Batch) => ({
-    id, object: 'batch', endpoint: '/v1/chat/completions', completion_window: '24h', input_file_id: 'in', created_at: 0,
-    status: ended(b) ? 'completed' : 'in_progress', output_file_id: ended(b) ? `out-${id}` : null, error_file_id: null,
+    id,
+    object: 'batch',
+    endpoint: '/v1/chat/completions',
+    completion_window: '24h',
+    input_file_id: 'in',
+    created_at: 0,
+    status: ended(b) ? 'completed' : 'in_progress',
+    output_file_id: ended(b) ? `out-${id}` : null,
+    error_file_id: null,
     request_counts: { total: b.lines.length, completed: ended(b) ? b.lines.length : 0, failed: 0 },
   });
   const anthropicBatch = (id: string, b: Batch) => ({
-    id, type: 'message_batch', processing_status: ended(b) ? 'ended' : 'in_progress', created_at: '2026-12-03T00:00:00Z',
-    expires_at: '2026-12-04T00:00:00Z', ended_at: null, archived_at: null, cancel_initiated_at: null,
-    request_counts: { processing: ended(b) ? 0 : b.lines.length, succeeded: ended(b) ? b.lines.length : 0, errored: 0, canceled: 0, expired: 0 },
+    id,
+    type: 'message_batch',
+    processing_status: ended(b) ? 'ended' : 'in_progress',
+    created_at: '2026-12-03T00:00:00Z',
+    expires_at: '2026-12-04T00:00:00Z',
+    ended_at: null,
+    archived_at: null,
+    cancel_initiated_at: null,
+    request_counts: {
+      processing: ended(b) ? 0 : b.lines.length,
+      succeeded: ended(b) ? b.lines.length : 0,
+      errored: 0,
+      canceled: 0,
+      expired: 0,
+    },
     results_url: ended(b) ? `http://127.0.0.1:${port}/v1/messages/batches/${id}/results` : null,
   });
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     let data = '';
-    req.on('data', (chunk: Buffer) => { data += chunk.toString('utf8'); });
+    req.on('data', (chunk: Buffer) => {
+      data += chunk.toString('utf8');
+    });
     req.on('end', () => {
       const path = (req.url ?? '').split('?')[0]!;
       fake.hits.push(`${req.method} ${path}`);
       let m: RegExpMatchArray | null;
-      if (req.method === 'POST' && path === '/v1/chat/completions') return reply(res, (openaiOk(fake.answer('openai', JSON.parse(data))) as { body: unknown }).body);
-      if (req.method === 'POST' && path === '/v1/messages') return reply(res, (anthropicOk(fake.answer('anthropic', JSON.parse(data))) as { body: unknown }).body);
+      if (req.method === 'POST' && path === '/v1/chat/completions')
+        return reply(res, (openaiOk(fake.answer('openai', JSON.parse(data))) as { body: unknown }).body);
+      if (req.method === 'POST' && path === '/v1/messages')
+        return reply(res, (anthropicOk(fake.answer('anthropic', JSON.parse(data))) as { body: unknown }).body);
       if (req.method === 'POST' && path === '/v1/files') {
         const id = `file-${files.size + 1}`;
         // The multipart body's one file part: its JSONL lines are the ones that open with custom_id.
-        files.set(id, data.split(/\r?\n/).filter((l) => l.startsWith('{"custom_id"')).join('\n'));
-        return reply(res, { id, object: 'file', bytes: data.length, created_at: 0, filename: 'batch.jsonl', purpose: 'batch' });
+        files.set(
+          id,
+          data
+            .split(/\r?\n/)
+            .filter((l) => l.startsWith('{"custom_id"'))
+            .join('\n'),
+        );
+        return reply(res, {
+          id,
+          object: 'file',
+          bytes: data.length,
+          created_at: 0,
+          filename: 'batch.jsonl',
+          purpose: 'batch',
+        });
       }
       if (req.method === 'POST' && path === '/v1/batches') {
         const { input_file_id } = JSON.parse(data) as { input_file_id: string };
-        const lines = files.get(input_file_id)!.split('\n').map((l) => JSON.parse(l) as { custom_id: string; body: Record<string, unknown> });
+        const lines = files
+          .get(input_file_id)!
+          .split('\n')
+          .map((l) => JSON.parse(l) as { custom_id: string; body: Record<string, unknown> });
         const id = `batch_${batches.size + 1}`;
         batches.set(id, { api: 'openai', lines, polls: 0 });
         return reply(res, openaiBatch(id, batches.get(id)!));
@@ -72,22 +117,52 @@ export async function startFakeBatch(): Promise<FakeBatch> {
       }
       if (req.method === 'GET' && (m = path.match(/^\/v1\/files\/out-([^/]+)\/content$/))) {
         const b = batches.get(m[1]!)!;
-        return reply(res, b.lines.map((l) => JSON.stringify({
-          id: `req-${l.custom_id}`, custom_id: l.custom_id, error: null,
-          response: { status_code: 200, request_id: 'r', body: (openaiOk(fake.answer('openai', l.body)) as { body: unknown }).body },
-        })).join('\n'), 'application/octet-stream');
+        return reply(
+          res,
+          b.lines
+            .map((l) =>
+              JSON.stringify({
+                id: `req-${l.custom_id}`,
+                custom_id: l.custom_id,
+                error: null,
+                response: {
+                  status_code: 200,
+                  request_id: 'r',
+                  body: (openaiOk(fake.answer('openai', l.body)) as { body: unknown }).body,
+                },
+              }),
+            )
+            .join('\n'),
+          'application/octet-stream',
+        );
       }
       if (req.method === 'POST' && path === '/v1/messages/batches') {
         const { requests } = JSON.parse(data) as { requests: { custom_id: string; params: Record<string, unknown> }[] };
         const id = `msgbatch_${batches.size + 1}`;
-        batches.set(id, { api: 'anthropic', lines: requests.map((r) => ({ custom_id: r.custom_id, body: r.params })), polls: 0 });
+        batches.set(id, {
+          api: 'anthropic',
+          lines: requests.map((r) => ({ custom_id: r.custom_id, body: r.params })),
+          polls: 0,
+        });
         return reply(res, anthropicBatch(id, batches.get(id)!));
       }
       if (req.method === 'GET' && (m = path.match(/^\/v1\/messages\/batches\/([^/]+)\/results$/))) {
         const b = batches.get(m[1]!)!;
-        return reply(res, b.lines.map((l) => JSON.stringify({
-          custom_id: l.custom_id, result: { type: 'succeeded', message: (anthropicOk(fake.answer('anthropic', l.body)) as { body: unknown }).body },
-        })).join('\n'), 'application/binary');
+        return reply(
+          res,
+          b.lines
+            .map((l) =>
+              JSON.stringify({
+                custom_id: l.custom_id,
+                result: {
+                  type: 'succeeded',
+                  message: (anthropicOk(fake.answer('anthropic', l.body)) as { body: unknown }).body,
+                },
+              }),
+            )
+            .join('\n'),
+          'application/binary',
+        );
       }
       if (req.method === 'GET' && (m = path.match(/^\/v1\/messages\/batches\/([^/]+)$/))) {
         const b = batches.get(m[1]!)!;
@@ -107,9 +182,10 @@ export async function startFakeBatch(): Promise<FakeBatch> {
   return Object.assign(fake, {
     openaiURL: `http://127.0.0.1:${port}/v1`,
     anthropicURL: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((done) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => done());
-    }),
+    close: () =>
+      new Promise<void>((done) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => done());
+      }),
   });
 }

@@ -30,19 +30,36 @@ export function openaiOk(text: string, usage = { prompt_tokens: 100, completion_
   return {
     status: 200,
     body: {
-      id: 'chatcmpl-1', object: 'chat.completion', created: 0, model: 'fake-model',
+      id: 'chatcmpl-1',
+      object: 'chat.completion',
+      created: 0,
+      model: 'fake-model',
       choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: text } }],
-      usage: { prompt_tokens: usage.prompt_tokens, completion_tokens: usage.completion_tokens, total_tokens: usage.prompt_tokens + usage.completion_tokens, prompt_tokens_details: { cached_tokens: usage.cached } },
+      usage: {
+        prompt_tokens: usage.prompt_tokens,
+        completion_tokens: usage.completion_tokens,
+        total_tokens: usage.prompt_tokens + usage.completion_tokens,
+        prompt_tokens_details: { cached_tokens: usage.cached },
+      },
     },
   };
 }
 
-export function anthropicOk(text: string, usage = { input_tokens: 100, output_tokens: 20, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 }): Reply {
+export function anthropicOk(
+  text: string,
+  usage = { input_tokens: 100, output_tokens: 20, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
+): Reply {
   return {
     status: 200,
     body: {
-      id: 'msg_1', type: 'message', role: 'assistant', model: 'fake-model', stop_reason: 'end_turn', stop_sequence: null,
-      content: [{ type: 'text', text }], usage,
+      id: 'msg_1',
+      type: 'message',
+      role: 'assistant',
+      model: 'fake-model',
+      stop_reason: 'end_turn',
+      stop_sequence: null,
+      content: [{ type: 'text', text }],
+      usage,
     },
   };
 }
@@ -52,13 +69,19 @@ export const ok = (api: Api, text: string): Reply => (api === 'openai' ? openaiO
 /** The text of the last user message, whichever API sent it. */
 export function userText(hit: Hit): string {
   const messages = hit.body.messages as { role: string; content: string }[];
-  return messages.filter((m) => m.role === 'user').map((m) => m.content).join('\n');
+  return messages
+    .filter((m) => m.role === 'user')
+    .map((m) => m.content)
+    .join('\n');
 }
 
 export function systemText(hit: Hit): string {
   if (hit.api === 'anthropic') return String(hit.body.system ?? '');
   const messages = hit.body.messages as { role: string; content: string }[];
-  return messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n');
+  return messages
+    .filter((m) => m.role === 'system')
+    .map((m) => m.content)
+    .join('\n');
 }
 
 export async function startFakeLlm(): Promise<FakeLlm> {
@@ -67,11 +90,18 @@ export async function startFakeLlm(): Promise<FakeLlm> {
   let handler: (hit: Hit, n: number) => Reply = (hit) => ok(hit.api, '{"answer": "UNKNOWN"}');
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     let data = '';
-    req.on('data', (chunk: Buffer) => { data += chunk.toString('utf8'); });
+    req.on('data', (chunk: Buffer) => {
+      data += chunk.toString('utf8');
+    });
     req.on('end', () => {
       const path = req.url ?? '';
       const api: Api = path.endsWith('/messages') ? 'anthropic' : 'openai';
-      const hit: Hit = { api, path, headers: req.headers, body: data ? JSON.parse(data) as Record<string, unknown> : {} };
+      const hit: Hit = {
+        api,
+        path,
+        headers: req.headers,
+        body: data ? (JSON.parse(data) as Record<string, unknown>) : {},
+      };
       hits.push(hit);
       const reply = handler(hit, hits.length);
       if (reply === 'hang') return;
@@ -97,10 +127,11 @@ export async function startFakeLlm(): Promise<FakeLlm> {
     },
     openaiURL: `http://127.0.0.1:${port}/v1`,
     anthropicURL: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((done) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => done());
-    }),
+    close: () =>
+      new Promise<void>((done) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => done());
+      }),
   };
 }
 

@@ -37,7 +37,10 @@ export function studyRoot(canonical: 'mini' | 'real' = 'mini'): StudyRoot {
   writeJson(path('fixtures/generated/gen-0001.json'), { ...minimalFixture(), id: 'gen-0001' });
   writeJson(path('fixtures/generated/oracles/gen-0001.oracle.json'), { ...minimalOracle(), fixtureId: 'gen-0001' });
   writeJson(path('fixtures/MANIFEST.json'), {
-    manifestVersion: 1, generator: { name: 'test', version: '0', seed: 1, count: 1, out: 'fixtures/generated' }, fixtures: [], oracles: [],
+    manifestVersion: 1,
+    generator: { name: 'test', version: '0', seed: 1, count: 1, out: 'fixtures/generated' },
+    fixtures: [],
+    oracles: [],
   });
   writeFixtureManifest(root);
   freezePreregistration(root, STUDY.name);

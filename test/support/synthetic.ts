@@ -20,19 +20,44 @@ export interface SyntheticOptions {
 }
 
 const ID_WORDS = ['read', 'run', 'note', 'edit', 'grep', 'plan'];
-const VOCABULARY = ['alpha', 'beta', 'gamma', 'delta', 'build', 'test', 'config', 'read', 'file', 'port', 'retry', 'cache', 'error', 'ok', 'node', 'path'];
+const VOCABULARY = [
+  'alpha',
+  'beta',
+  'gamma',
+  'delta',
+  'build',
+  'test',
+  'config',
+  'read',
+  'file',
+  'port',
+  'retry',
+  'cache',
+  'error',
+  'ok',
+  'node',
+  'path',
+];
 
 export function syntheticCorpus(o: SyntheticOptions): { fixture: Fixture; oracle: Oracle }[] {
   const random = seedrandom(o.seed);
   const share = o.removableShare ?? 0.5;
   return Array.from({ length: o.fixtures }, (_, f) => {
     const id = `syn-${o.leak}-${f}`;
-    const labels = Array.from({ length: o.items }, (_, i) => (o.leak === 'position' ? i < o.items / 2 : random() < share));
+    const labels = Array.from({ length: o.items }, (_, i) =>
+      o.leak === 'position' ? i < o.items / 2 : random() < share,
+    );
     const items = labels.map((removable, i) => {
-      const words = Array.from({ length: 3 + Math.floor(random() * 12) }, () => VOCABULARY[Math.floor(random() * VOCABULARY.length)]!);
+      const words = Array.from(
+        { length: 3 + Math.floor(random() * 12) },
+        () => VOCABULARY[Math.floor(random() * VOCABULARY.length)]!,
+      );
       return {
         // Without an id leak, ids are a word drawn independently of the label, and a counter.
-        id: o.leak === 'id' ? `${removable ? 'drop' : 'keep'}-${i}` : `${ID_WORDS[Math.floor(random() * ID_WORDS.length)]!}-${i}`,
+        id:
+          o.leak === 'id'
+            ? `${removable ? 'drop' : 'keep'}-${i}`
+            : `${ID_WORDS[Math.floor(random() * ID_WORDS.length)]!}-${i}`,
         turn: i,
         time: timeOf(i),
         origin: 'environment',
@@ -44,13 +69,17 @@ export function syntheticCorpus(o: SyntheticOptions): { fixture: Fixture; oracle
     });
     const turn = o.items - 1;
     const fixture = Fixture.parse({
-      schemaVersion: 1, id, title: id, description: 'synthetic corpus for the leak audit',
+      schemaVersion: 1,
+      id,
+      title: id,
+      description: 'synthetic corpus for the leak audit',
       tools: [{ name: 'shell', sideEffect: 'read-mutable' }],
       items,
       prunePoints: [{ id: 'p1', turn, time: timeOf(turn), budgetTokens: 100_000, subgoal: 'finish the task' }],
     });
     const oracle = Oracle.parse({
-      schemaVersion: 1, fixtureId: id,
+      schemaVersion: 1,
+      fixtureId: id,
       points: [{ prunePoint: 'p1', removable: items.filter((_, i) => labels[i]).map((item) => item.id) }],
     });
     return { fixture, oracle };

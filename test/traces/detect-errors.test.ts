@@ -39,13 +39,27 @@ describe('format detection', () => {
   });
 
   it('refuses a --format that disagrees with the file', async () => {
-    const r = await cli(['import', '--format', 'openhands', sample('opencode-export.json'), '--out', join(tempDir(), 'o')]);
+    const r = await cli([
+      'import',
+      '--format',
+      'openhands',
+      sample('opencode-export.json'),
+      '--out',
+      join(tempDir(), 'o'),
+    ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--format openhands was given but the file is a opencode record');
   });
 
   it('rejects an unknown --format value naming the choices', async () => {
-    const r = await cli(['import', '--format', 'autogpt', sample('opencode-export.json'), '--out', join(tempDir(), 'o')]);
+    const r = await cli([
+      'import',
+      '--format',
+      'autogpt',
+      sample('opencode-export.json'),
+      '--out',
+      join(tempDir(), 'o'),
+    ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`expected one of ${FORMATS.join(', ')}`);
   });
@@ -59,7 +73,13 @@ describe('malformed and truncated input', () => {
     writeFileSync(join(dir, 'cut.traj'), cut);
     const out = join(dir, 'out');
     // A good file first: the bad one must stop the whole import before the good one is written.
-    const r = await cli(['import', join(REAL, 'swe-agent', 'pydicom__pydicom-1458.traj'), join(dir, 'cut.traj'), '--out', out]);
+    const r = await cli([
+      'import',
+      join(REAL, 'swe-agent', 'pydicom__pydicom-1458.traj'),
+      join(dir, 'cut.traj'),
+      '--out',
+      out,
+    ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`cut.traj: not valid JSON at byte ${Buffer.byteLength(cut)}`);
     expect(r.stderr).toContain('truncated');
@@ -90,7 +110,9 @@ describe('malformed and truncated input', () => {
 
   it('a record of the wrong shape names the JSON path (or line and path)', async () => {
     const dir = tempDir();
-    const oc = JSON.parse(readFileSync(sample('opencode-export.json'), 'utf8')) as { messages: { parts: { state?: { status: unknown } }[] }[] };
+    const oc = JSON.parse(readFileSync(sample('opencode-export.json'), 'utf8')) as {
+      messages: { parts: { state?: { status: unknown } }[] }[];
+    };
     oc.messages[1]!.parts[3]!.state!.status = 7;
     writeFileSync(join(dir, 'oc.json'), JSON.stringify(oc));
     let r = await cli(['import', join(dir, 'oc.json'), '--out', join(dir, 'out')]);
@@ -104,7 +126,9 @@ describe('malformed and truncated input', () => {
     writeFileSync(join(dir, 'cc.jsonl'), `${lines.join('\n')}\n`);
     r = await cli(['import', join(dir, 'cc.jsonl'), '--out', join(dir, 'out')]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('cc.jsonl: at line 4, $.message.content[0].tool_use_id: answers tool_use "toolu_nobody"');
+    expect(r.stderr).toContain(
+      'cc.jsonl: at line 4, $.message.content[0].tool_use_id: answers tool_use "toolu_nobody"',
+    );
     expect(existsSync(join(dir, 'out'))).toBe(false);
   });
 

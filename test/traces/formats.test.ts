@@ -10,36 +10,104 @@ import { tempDir } from './support.js';
 
 async function load(name: string, content: unknown, lines = false): Promise<Fixture[]> {
   const path = join(tempDir(), name);
-  writeFileSync(path, lines ? (content as unknown[]).map((l) => JSON.stringify(l)).join('\n') + '\n' : JSON.stringify(content));
+  writeFileSync(
+    path,
+    lines ? (content as unknown[]).map((l) => JSON.stringify(l)).join('\n') + '\n' : JSON.stringify(content),
+  );
   return (await importFile(path, name, { redact: true, tokens: tokenCounter() })).map((t) => t.fixture);
 }
 const one = async (name: string, content: unknown, lines = false) => (await load(name, content, lines))[0]!;
-const result = (f: Fixture, callId: string): Item => f.items.find((i) => i.kind === 'tool-result' && i.tool!.callId === callId)!;
-const call = (f: Fixture, callId: string): Item => f.items.find((i) => i.kind === 'tool-call' && i.tool!.callId === callId)!;
+const result = (f: Fixture, callId: string): Item =>
+  f.items.find((i) => i.kind === 'tool-result' && i.tool!.callId === callId)!;
+const call = (f: Fixture, callId: string): Item =>
+  f.items.find((i) => i.kind === 'tool-call' && i.tool!.callId === callId)!;
 
 describe('SWE-agent 1.x', () => {
   const traj = (history: unknown[]) => ({ trajectory: [], history, info: {} });
-  const tc = (id: string, name: string, args: unknown) => ({ id, type: 'function', function: { name, arguments: JSON.stringify(args) } });
+  const tc = (id: string, name: string, args: unknown) => ({
+    id,
+    type: 'function',
+    function: { name, arguments: JSON.stringify(args) },
+  });
 
   it('pairs role:"tool" messages with their call by tool_call_ids, keeps the arguments whole and reads str_replace_editor fields', async () => {
-    const f = await one('t.traj', traj([
-      { role: 'system', content: 'You are an autonomous programmer.', message_type: 'system_prompt' },
-      { role: 'user', content: 'Fix the bug in a.py', message_type: 'observation' },
-      { role: 'assistant', content: 'Look first.', action: 'str_replace_editor view /r/a.py  --view_range 3 9', message_type: 'action',
-        tool_calls: [tc('c1', 'str_replace_editor', { command: 'view', path: '/r/a.py', view_range: [3, 9] })] },
-      { role: 'tool', content: '     3\tx = 1\n     9\ty = 2', tool_call_ids: ['c1'], message_type: 'observation' },
-      { role: 'assistant', content: '', action: 'str_replace_editor str_replace /r/a.py', message_type: 'action',
-        tool_calls: [tc('c2', 'str_replace_editor', { command: 'str_replace', path: '/r/a.py', old_str: 'x = 1', new_str: 'x = 2' })] },
-      { role: 'tool', content: 'No replacement was performed, old_str `x = 1` did not appear verbatim in /r/a.py.', tool_call_ids: ['c2'], message_type: 'observation' },
-      { role: 'assistant', content: '', action: 'str_replace_editor str_replace /r/a.py', message_type: 'action',
-        tool_calls: [tc('c3', 'str_replace_editor', { command: 'str_replace', path: '/r/a.py', old_str: 'x = 1\n', new_str: 'x = 2\n' })] },
-      { role: 'tool', content: 'The file /r/a.py has been edited.', tool_call_ids: ['c3'], message_type: 'observation' },
-    ]));
+    const f = await one(
+      't.traj',
+      traj([
+        { role: 'system', content: 'You are an autonomous programmer.', message_type: 'system_prompt' },
+        { role: 'user', content: 'Fix the bug in a.py', message_type: 'observation' },
+        {
+          role: 'assistant',
+          content: 'Look first.',
+          action: 'str_replace_editor view /r/a.py  --view_range 3 9',
+          message_type: 'action',
+          tool_calls: [tc('c1', 'str_replace_editor', { command: 'view', path: '/r/a.py', view_range: [3, 9] })],
+        },
+        { role: 'tool', content: '     3\tx = 1\n     9\ty = 2', tool_call_ids: ['c1'], message_type: 'observation' },
+        {
+          role: 'assistant',
+          content: '',
+          action: 'str_replace_editor str_replace /r/a.py',
+          message_type: 'action',
+          tool_calls: [
+            tc('c2', 'str_replace_editor', {
+              command: 'str_replace',
+              path: '/r/a.py',
+              old_str: 'x = 1',
+              new_str: 'x = 2',
+            }),
+          ],
+        },
+        {
+          role: 'tool',
+          content: 'No replacement was performed, old_str `x = 1` did not appear verbatim in /r/a.py.',
+          tool_call_ids: ['c2'],
+          message_type: 'observation',
+        },
+        {
+          role: 'assistant',
+          content: '',
+          action: 'str_replace_editor str_replace /r/a.py',
+          message_type: 'action',
+          tool_calls: [
+            tc('c3', 'str_replace_editor', {
+              command: 'str_replace',
+              path: '/r/a.py',
+              old_str: 'x = 1\n',
+              new_str: 'x = 2\n',
+            }),
+          ],
+        },
+        {
+          role: 'tool',
+          content: 'The file /r/a.py has been edited.',
+          tool_call_ids: ['c3'],
+          message_type: 'observation',
+        },
+      ]),
+    );
     expect(f.imported!.formatVersion).toBe('1.x function-calling');
-    expect(f.items.filter((i) => i.origin === 'system').map((i) => i.content)).toEqual(['You are an autonomous programmer.']);
-    expect(result(f, 'c1').source).toEqual({ identity: '/r/a.py', version: 'UNKNOWN', mutable: 'UNKNOWN', selector: { kind: 'lines', from: 3, to: 9 } });
-    expect(call(f, 'c2').tool!.arguments).toEqual({ command: 'str_replace', path: '/r/a.py', old_str: 'x = 1', new_str: 'x = 2' });
-    expect(result(f, 'c2').status).toEqual({ state: 'error', errorType: 'edit-failed', message: 'No replacement was performed, old_str `x = 1` did not appear verbatim in /r/a.py.', fields: {} });
+    expect(f.items.filter((i) => i.origin === 'system').map((i) => i.content)).toEqual([
+      'You are an autonomous programmer.',
+    ]);
+    expect(result(f, 'c1').source).toEqual({
+      identity: '/r/a.py',
+      version: 'UNKNOWN',
+      mutable: 'UNKNOWN',
+      selector: { kind: 'lines', from: 3, to: 9 },
+    });
+    expect(call(f, 'c2').tool!.arguments).toEqual({
+      command: 'str_replace',
+      path: '/r/a.py',
+      old_str: 'x = 1',
+      new_str: 'x = 2',
+    });
+    expect(result(f, 'c2').status).toEqual({
+      state: 'error',
+      errorType: 'edit-failed',
+      message: 'No replacement was performed, old_str `x = 1` did not appear verbatim in /r/a.py.',
+      fields: {},
+    });
     expect(call(f, 'c2').effects).toEqual([{ source: '/r/a.py', outcome: 'failed' }]);
     expect(result(f, 'c3').status).toEqual({ state: 'ok' });
     expect(result(f, 'c1').source!.selector).not.toMatchObject({ kind: 'listing' });
@@ -47,22 +115,45 @@ describe('SWE-agent 1.x', () => {
   });
 
   it('refuses a tool message that answers no call, naming the file and its JSON path', async () => {
-    await expect(load('bad.traj', traj([
-      { role: 'system', content: 's', message_type: 'system_prompt' },
-      { role: 'tool', content: 'orphan', tool_call_ids: ['nope'], message_type: 'observation' },
-    ]))).rejects.toThrow(/bad\.traj.*\$\.history\[1\]\.tool_call_ids.*answers no tool call/);
+    await expect(
+      load(
+        'bad.traj',
+        traj([
+          { role: 'system', content: 's', message_type: 'system_prompt' },
+          { role: 'tool', content: 'orphan', tool_call_ids: ['nope'], message_type: 'observation' },
+        ]),
+      ),
+    ).rejects.toThrow(/bad\.traj.*\$\.history\[1\]\.tool_call_ids.*answers no tool call/);
   });
 
   it('gives a reused call id its own suffix so each result answers its own call', async () => {
-    const f = await one('r.traj', traj([
-      { role: 'user', content: 'task', message_type: 'observation' },
-      { role: 'assistant', content: '', action: 'ls', tool_calls: [tc('same', 'bash', { command: 'ls' })], message_type: 'action' },
-      { role: 'tool', content: 'a.py', tool_call_ids: ['same'], message_type: 'observation' },
-      { role: 'assistant', content: '', action: 'pwd', tool_calls: [tc('same', 'bash', { command: 'pwd' })], message_type: 'action' },
-      { role: 'tool', content: '/r', tool_call_ids: ['same'], message_type: 'observation' },
-    ]));
+    const f = await one(
+      'r.traj',
+      traj([
+        { role: 'user', content: 'task', message_type: 'observation' },
+        {
+          role: 'assistant',
+          content: '',
+          action: 'ls',
+          tool_calls: [tc('same', 'bash', { command: 'ls' })],
+          message_type: 'action',
+        },
+        { role: 'tool', content: 'a.py', tool_call_ids: ['same'], message_type: 'observation' },
+        {
+          role: 'assistant',
+          content: '',
+          action: 'pwd',
+          tool_calls: [tc('same', 'bash', { command: 'pwd' })],
+          message_type: 'action',
+        },
+        { role: 'tool', content: '/r', tool_call_ids: ['same'], message_type: 'observation' },
+      ]),
+    );
     expect(f.items.filter((i) => i.tool).map((i) => [i.kind, i.tool!.callId, i.content])).toEqual([
-      ['tool-call', 'same', expect.any(String)], ['tool-result', 'same', 'a.py'], ['tool-call', 'same:2', expect.any(String)], ['tool-result', 'same:2', '/r'],
+      ['tool-call', 'same', expect.any(String)],
+      ['tool-result', 'same', 'a.py'],
+      ['tool-call', 'same:2', expect.any(String)],
+      ['tool-result', 'same:2', '/r'],
     ]);
   });
 });
@@ -73,7 +164,8 @@ describe('mini-swe-agent v2 text mode', () => {
 
   it('reads a fenced mswea_bash_command block and a <mswea_bash_command> tag as the action; their observations are tool output', async () => {
     const f = await one('m.traj.json', [
-      system, task,
+      system,
+      task,
       { role: 'assistant', content: 'THOUGHT: look.\n\n```mswea_bash_command\ngrep -rn "A\\|B" src\n```' },
       { role: 'user', content: '<returncode>1</returncode>\n<output>\n</output>' },
       { role: 'assistant', content: 'THOUGHT: read it.\n<mswea_bash_command>cat src/a.py</mswea_bash_command>' },
@@ -81,8 +173,12 @@ describe('mini-swe-agent v2 text mode', () => {
     ]);
     expect(f.imported!.formatVersion).toBe('v2 text (mswea_bash_command)');
     expect(f.items.map((i) => [i.origin, i.kind])).toEqual([
-      ['system', 'instruction'], ['user', 'instruction'],
-      ['model', 'tool-call'], ['environment', 'tool-result'], ['model', 'tool-call'], ['environment', 'tool-result'],
+      ['system', 'instruction'],
+      ['user', 'instruction'],
+      ['model', 'tool-call'],
+      ['environment', 'tool-result'],
+      ['model', 'tool-call'],
+      ['environment', 'tool-result'],
     ]);
     expect(call(f, 'action-1').tool!.arguments).toEqual({ command: 'grep -rn "A\\|B" src' });
     // grep exiting 1 with no output found nothing: a negative result, not a failure.
@@ -92,7 +188,8 @@ describe('mini-swe-agent v2 text mode', () => {
 
   it('runs nothing for a reply with two blocks: the format error that answers it is the runtime speaking', async () => {
     const f = await one('m2.traj.json', [
-      system, task,
+      system,
+      task,
       { role: 'assistant', content: '```mswea_bash_command\nls\n```\n```mswea_bash_command\npwd\n```' },
       { role: 'user', content: 'Please always provide EXACTLY ONE action in triple backticks, found 2 actions.' },
     ]);
@@ -101,39 +198,117 @@ describe('mini-swe-agent v2 text mode', () => {
   });
 
   it('a failing command keeps its own diagnostic; a cut output makes its read truncated', async () => {
-    const f = await one('m3.traj.json', { trajectory_format: 'mini-swe-agent-1.1', info: { mini_version: '2.0.0', config: {} }, messages: [
-      system, task,
-      { role: 'assistant', content: 'x', extra: { actions: [{ command: 'python -c "import erfa"' }] } },
-      { role: 'user', content: "<returncode>1</returncode>\n<output>\nTraceback (most recent call last):\n  File \"<string>\", line 1\nModuleNotFoundError: No module named 'erfa'\n</output>", extra: { returncode: 1 } },
-      { role: 'assistant', content: 'y', extra: { actions: [{ command: 'cat big.py' }] } },
-      { role: 'user', content: '<returncode>0</returncode>\n<warning>too long</warning><output_head>\na\n</output_head>\n<elided_chars>\n9000 characters elided\n</elided_chars>\n<output_tail>\nz\n</output_tail>', extra: { returncode: 0 } },
-    ] });
-    expect(result(f, 'action-1').status).toMatchObject({ state: 'error', message: "ModuleNotFoundError: No module named 'erfa'", fields: { exitCode: '1' } });
+    const f = await one('m3.traj.json', {
+      trajectory_format: 'mini-swe-agent-1.1',
+      info: { mini_version: '2.0.0', config: {} },
+      messages: [
+        system,
+        task,
+        { role: 'assistant', content: 'x', extra: { actions: [{ command: 'python -c "import erfa"' }] } },
+        {
+          role: 'user',
+          content:
+            '<returncode>1</returncode>\n<output>\nTraceback (most recent call last):\n  File "<string>", line 1\nModuleNotFoundError: No module named \'erfa\'\n</output>',
+          extra: { returncode: 1 },
+        },
+        { role: 'assistant', content: 'y', extra: { actions: [{ command: 'cat big.py' }] } },
+        {
+          role: 'user',
+          content:
+            '<returncode>0</returncode>\n<warning>too long</warning><output_head>\na\n</output_head>\n<elided_chars>\n9000 characters elided\n</elided_chars>\n<output_tail>\nz\n</output_tail>',
+          extra: { returncode: 0 },
+        },
+      ],
+    });
+    expect(result(f, 'action-1').status).toMatchObject({
+      state: 'error',
+      message: "ModuleNotFoundError: No module named 'erfa'",
+      fields: { exitCode: '1' },
+    });
     expect(result(f, 'action-1').status).not.toHaveProperty('synthesized');
-    expect(result(f, 'action-2').source).toMatchObject({ identity: 'big.py', selector: { kind: 'whole', truncated: true } });
+    expect(result(f, 'action-2').source).toMatchObject({
+      identity: 'big.py',
+      selector: { kind: 'whole', truncated: true },
+    });
     expect(f.imported!.formatVersion).toBe('mini-swe-agent-1.1, mini 2.0.0, v2 text');
   });
 });
 
 describe('OpenHands', () => {
-  const ev = (id: number, extra: Record<string, unknown>) => ({ id, timestamp: `2025-05-01T10:00:${String(id).padStart(2, '0')}`, source: 'agent', message: '', ...extra });
+  const ev = (id: number, extra: Record<string, unknown>) => ({
+    id,
+    timestamp: `2025-05-01T10:00:${String(id).padStart(2, '0')}`,
+    source: 'agent',
+    message: '',
+    ...extra,
+  });
   const user = ev(0, { source: 'user', action: 'message', args: { content: 'Fix calc.py' } });
 
   it('an edit keeps old_str, new_str, file_text and insert_line; a read keeps view_range as a line selector, [1, -1] as the whole file', async () => {
     const f = await one('o.json', [
       user,
-      ev(1, { action: 'read', args: { path: '/w/calc.py', start: 0, end: -1, thought: 'look', view_range: [10, 17], impl_source: 'oh_aci' } }),
-      ev(2, { cause: 1, observation: 'read', content: "Here's the result of running `cat -n` on /w/calc.py:\n    10\tdef add(a, b):", extras: { path: '/w/calc.py' } }),
+      ev(1, {
+        action: 'read',
+        args: { path: '/w/calc.py', start: 0, end: -1, thought: 'look', view_range: [10, 17], impl_source: 'oh_aci' },
+      }),
+      ev(2, {
+        cause: 1,
+        observation: 'read',
+        content: "Here's the result of running `cat -n` on /w/calc.py:\n    10\tdef add(a, b):",
+        extras: { path: '/w/calc.py' },
+      }),
       ev(3, { action: 'read', args: { path: '/w/calc.py', start: 0, end: -1, thought: '', view_range: [1, -1] } }),
       ev(4, { cause: 3, observation: 'read', content: 'whole file', extras: { path: '/w/calc.py' } }),
-      ev(5, { action: 'edit', args: { path: '/w/calc.py', command: 'insert', file_text: null, old_str: null, new_str: 'import math', insert_line: 3, thought: '' } }),
-      ev(6, { cause: 5, observation: 'edit', content: 'The file /w/calc.py has been edited.', extras: { path: '/w/calc.py' } }),
-      ev(7, { action: 'edit', args: { path: '/w/new.py', command: 'create', file_text: 'x = 1\n', old_str: null, new_str: null, insert_line: null, thought: '' } }),
-      ev(8, { cause: 7, observation: 'edit', content: 'File created successfully at: /w/new.py', extras: { path: '/w/new.py' } }),
+      ev(5, {
+        action: 'edit',
+        args: {
+          path: '/w/calc.py',
+          command: 'insert',
+          file_text: null,
+          old_str: null,
+          new_str: 'import math',
+          insert_line: 3,
+          thought: '',
+        },
+      }),
+      ev(6, {
+        cause: 5,
+        observation: 'edit',
+        content: 'The file /w/calc.py has been edited.',
+        extras: { path: '/w/calc.py' },
+      }),
+      ev(7, {
+        action: 'edit',
+        args: {
+          path: '/w/new.py',
+          command: 'create',
+          file_text: 'x = 1\n',
+          old_str: null,
+          new_str: null,
+          insert_line: null,
+          thought: '',
+        },
+      }),
+      ev(8, {
+        cause: 7,
+        observation: 'edit',
+        content: 'File created successfully at: /w/new.py',
+        extras: { path: '/w/new.py' },
+      }),
     ]);
-    expect(result(f, 'ev-1').source).toEqual({ identity: '/w/calc.py', version: 'UNKNOWN', mutable: 'UNKNOWN', selector: { kind: 'lines', from: 10, to: 17 } });
+    expect(result(f, 'ev-1').source).toEqual({
+      identity: '/w/calc.py',
+      version: 'UNKNOWN',
+      mutable: 'UNKNOWN',
+      selector: { kind: 'lines', from: 10, to: 17 },
+    });
     expect(result(f, 'ev-3').source).toEqual({ identity: '/w/calc.py', version: 'UNKNOWN', mutable: 'UNKNOWN' });
-    expect(call(f, 'ev-5').tool!.arguments).toMatchObject({ command: 'insert', new_str: 'import math', insert_line: 3, path: '/w/calc.py' });
+    expect(call(f, 'ev-5').tool!.arguments).toMatchObject({
+      command: 'insert',
+      new_str: 'import math',
+      insert_line: 3,
+      path: '/w/calc.py',
+    });
     expect(call(f, 'ev-7').tool!.arguments).toMatchObject({ command: 'create', file_text: 'x = 1\n' });
     expect(call(f, 'ev-7').effects).toEqual([{ source: '/w/new.py', outcome: 'succeeded' }]);
     expect(call(f, 'ev-1').tool!.arguments).not.toHaveProperty('thought');
@@ -142,10 +317,22 @@ describe('OpenHands', () => {
   it('an edit observation "ERROR: No replacement was performed" is an error with a failed effect', async () => {
     const f = await one('o2.json', [
       user,
-      ev(1, { action: 'edit', args: { path: '/w/calc.py', command: 'str_replace', old_str: 'a - b', new_str: 'a + b', thought: '' } }),
-      ev(2, { cause: 1, observation: 'edit', content: 'ERROR:\nNo replacement was performed, old_str `a - b` did not appear verbatim in /w/calc.py.', extras: {} }),
+      ev(1, {
+        action: 'edit',
+        args: { path: '/w/calc.py', command: 'str_replace', old_str: 'a - b', new_str: 'a + b', thought: '' },
+      }),
+      ev(2, {
+        cause: 1,
+        observation: 'edit',
+        content: 'ERROR:\nNo replacement was performed, old_str `a - b` did not appear verbatim in /w/calc.py.',
+        extras: {},
+      }),
     ]);
-    expect(result(f, 'ev-1').status).toMatchObject({ state: 'error', errorType: 'edit-failed', message: 'No replacement was performed, old_str `a - b` did not appear verbatim in /w/calc.py.' });
+    expect(result(f, 'ev-1').status).toMatchObject({
+      state: 'error',
+      errorType: 'edit-failed',
+      message: 'No replacement was performed, old_str `a - b` did not appear verbatim in /w/calc.py.',
+    });
     expect(call(f, 'ev-1').effects).toEqual([{ source: '/w/calc.py', outcome: 'failed' }]);
   });
 
@@ -155,10 +342,23 @@ describe('OpenHands', () => {
       ev(1, { action: 'run', args: { command: 'npm run serve', thought: '' } }),
       ev(2, { cause: 1, observation: 'run', content: 'listening on :3000', extras: { metadata: { exit_code: -1 } } }),
       ev(3, { action: 'run', args: { command: 'make build', thought: '' } }),
-      ev(4, { cause: 3, observation: 'run', content: 'make: *** No rule to make target `build`.\nerror: build failed', extras: { metadata: { exit_code: 2 } } }),
+      ev(4, {
+        cause: 3,
+        observation: 'run',
+        content: 'make: *** No rule to make target `build`.\nerror: build failed',
+        extras: { metadata: { exit_code: 2 } },
+      }),
     ]);
-    expect(result(f, 'ev-1')).toMatchObject({ status: { state: 'ok' }, flags: { transientState: true, negativeResult: false } });
-    expect(result(f, 'ev-3').status).toMatchObject({ state: 'error', errorType: 'exit-code', message: 'error: build failed', fields: { exitCode: '2' } });
+    expect(result(f, 'ev-1')).toMatchObject({
+      status: { state: 'ok' },
+      flags: { transientState: true, negativeResult: false },
+    });
+    expect(result(f, 'ev-3').status).toMatchObject({
+      state: 'error',
+      errorType: 'exit-code',
+      message: 'error: build failed',
+      fields: { exitCode: '2' },
+    });
   });
 
   it('think is the model reasoning, not a system instruction, and its acknowledgement is left out', async () => {
@@ -167,28 +367,55 @@ describe('OpenHands', () => {
       ev(1, { action: 'think', args: { thought: 'The sign is wrong in add.' } }),
       ev(2, { cause: 1, observation: 'think', content: 'Your thought has been logged.', extras: {} }),
     ]);
-    expect(f.items.map((i) => [i.origin, i.kind, i.content])).toEqual([['user', 'instruction', 'Fix calc.py'], ['model', 'reasoning', 'The sign is wrong in add.']]);
+    expect(f.items.map((i) => [i.origin, i.kind, i.content])).toEqual([
+      ['user', 'instruction', 'Fix calc.py'],
+      ['model', 'reasoning', 'The sign is wrong in add.'],
+    ]);
   });
 
   it('an evaluation output.jsonl holds one session per instance, each its own fixture', async () => {
-    const history = (n: string) => [ev(0, { source: 'user', action: 'message', args: { content: `task ${n}` } }), ev(1, { action: 'run', args: { command: 'ls', thought: '' } }), ev(2, { cause: 1, observation: 'run', content: 'a', extras: { metadata: { exit_code: 0 } } })];
-    const fs = await load('output.jsonl', [{ instance_id: 'org__repo-1', history: history('1') }, { instance_id: 'org__repo-2', history: history('2') }], true);
+    const history = (n: string) => [
+      ev(0, { source: 'user', action: 'message', args: { content: `task ${n}` } }),
+      ev(1, { action: 'run', args: { command: 'ls', thought: '' } }),
+      ev(2, { cause: 1, observation: 'run', content: 'a', extras: { metadata: { exit_code: 0 } } }),
+    ];
+    const fs = await load(
+      'output.jsonl',
+      [
+        { instance_id: 'org__repo-1', history: history('1') },
+        { instance_id: 'org__repo-2', history: history('2') },
+      ],
+      true,
+    );
     expect(fs.map((f) => [f.id, f.items[0]!.content, f.imported!.formatVersion])).toEqual([
-      ['openhands.output.org__repo-1', 'task 1', 'evaluation output'], ['openhands.output.org__repo-2', 'task 2', 'evaluation output'],
+      ['openhands.output.org__repo-1', 'task 1', 'evaluation output'],
+      ['openhands.output.org__repo-2', 'task 2', 'evaluation output'],
     ]);
   });
 
   it('legacy flattened events: arguments beside `action`, each observation answering the action before it', async () => {
-    const f = await one('legacy.jsonl', [{ instance_id: 'x', history: [
-      { content: 'Fix it', images_urls: null, wait_for_response: false, action: 'message' },
-      { command: 'cat LICENSE', thought: 'read it', keep_prompt: true, action: 'run' },
-      { content: 'MIT', command_id: -1, command: 'cat LICENSE', exit_code: 0, observation: 'run' },
-      { command: 'grep -r TODO .', thought: '', action: 'run' },
-      { content: '', command_id: -1, command: 'grep -r TODO .', exit_code: 1, observation: 'run' },
-    ] }], true);
+    const f = await one(
+      'legacy.jsonl',
+      [
+        {
+          instance_id: 'x',
+          history: [
+            { content: 'Fix it', images_urls: null, wait_for_response: false, action: 'message' },
+            { command: 'cat LICENSE', thought: 'read it', keep_prompt: true, action: 'run' },
+            { content: 'MIT', command_id: -1, command: 'cat LICENSE', exit_code: 0, observation: 'run' },
+            { command: 'grep -r TODO .', thought: '', action: 'run' },
+            { content: '', command_id: -1, command: 'grep -r TODO .', exit_code: 1, observation: 'run' },
+          ],
+        },
+      ],
+      true,
+    );
     expect(f.imported!.formatVersion).toBe('evaluation output, legacy flattened events');
     expect(f.items[0]).toMatchObject({ origin: 'user', kind: 'instruction', content: 'Fix it' });
-    expect(call(f, 'ev-1')).toMatchObject({ content: 'read it\ncat LICENSE', tool: { name: 'shell.read', arguments: { command: 'cat LICENSE', keep_prompt: true } } });
+    expect(call(f, 'ev-1')).toMatchObject({
+      content: 'read it\ncat LICENSE',
+      tool: { name: 'shell.read', arguments: { command: 'cat LICENSE', keep_prompt: true } },
+    });
     // command_id -1 is not an exit code: the read succeeded.
     expect(result(f, 'ev-1')).toMatchObject({ status: { state: 'ok' }, source: { identity: 'LICENSE' } });
     expect(result(f, 'ev-3')).toMatchObject({ status: { state: 'ok' }, flags: { negativeResult: true } });
@@ -197,25 +424,58 @@ describe('OpenHands', () => {
 
 describe('Claude Code 2.x', () => {
   const base = { sessionId: 's1', version: '2.0.76', cwd: '/r', userType: 'external' };
-  const asst = (uuid: string, id: string, block: unknown, extra: Record<string, unknown> = {}) => ({ ...base, ...extra, type: 'assistant', uuid, timestamp: '2026-01-02T10:00:00Z', message: { id, role: 'assistant', content: [block] } });
-  const userRec = (uuid: string, content: unknown, extra: Record<string, unknown> = {}) => ({ ...base, ...extra, type: 'user', uuid, timestamp: '2026-01-02T10:00:01Z', message: { role: 'user', content } });
+  const asst = (uuid: string, id: string, block: unknown, extra: Record<string, unknown> = {}) => ({
+    ...base,
+    ...extra,
+    type: 'assistant',
+    uuid,
+    timestamp: '2026-01-02T10:00:00Z',
+    message: { id, role: 'assistant', content: [block] },
+  });
+  const userRec = (uuid: string, content: unknown, extra: Record<string, unknown> = {}) => ({
+    ...base,
+    ...extra,
+    type: 'user',
+    uuid,
+    timestamp: '2026-01-02T10:00:01Z',
+    message: { role: 'user', content },
+  });
   const use = (id: string, name: string, input: unknown) => ({ type: 'tool_use', id, name, input });
-  const res = (id: string, content: string, isError = false) => [{ type: 'tool_result', tool_use_id: id, content, ...(isError ? { is_error: true } : {}) }];
+  const res = (id: string, content: string, isError = false) => [
+    { type: 'tool_result', tool_use_id: id, content, ...(isError ? { is_error: true } : {}) },
+  ];
 
   it('merges block records of one message id into one turn; another message id is another turn', async () => {
-    const f = await one('s.jsonl', [
-      userRec('u1', 'Read both files'),
-      asst('a1', 'msg_1', { type: 'thinking', thinking: 'hmm' }),
-      asst('a2', 'msg_1', { type: 'text', text: 'Reading.' }),
-      asst('a3', 'msg_1', use('t1', 'Read', { file_path: '/r/a.py' })),
-      asst('a4', 'msg_1', use('t2', 'Read', { file_path: '/r/b.py', offset: 10, limit: 5 })),
-      userRec('u2', res('t1', '1→a'), { toolUseResult: { type: 'text', file: { filePath: '/r/a.py', content: 'a', numLines: 1, startLine: 1, totalLines: 1 } } }),
-      userRec('u3', res('t2', '10→x'), { toolUseResult: { type: 'text', file: { filePath: '/r/b.py', content: 'x', numLines: 5, startLine: 10, totalLines: 40 } } }),
-      asst('a5', 'msg_2', use('t3', 'Edit', { file_path: '/r/a.py', old_string: 'q', new_string: 'r' })),
-      userRec('u4', res('t3', '<tool_use_error>String to replace not found in file.\nString: q</tool_use_error>', true)),
-      asst('a6', 'msg_3', use('t4', 'Grep', { pattern: 'TODO' })),
-      userRec('u5', res('t4', 'No files found')),
-    ], true);
+    const f = await one(
+      's.jsonl',
+      [
+        userRec('u1', 'Read both files'),
+        asst('a1', 'msg_1', { type: 'thinking', thinking: 'hmm' }),
+        asst('a2', 'msg_1', { type: 'text', text: 'Reading.' }),
+        asst('a3', 'msg_1', use('t1', 'Read', { file_path: '/r/a.py' })),
+        asst('a4', 'msg_1', use('t2', 'Read', { file_path: '/r/b.py', offset: 10, limit: 5 })),
+        userRec('u2', res('t1', '1→a'), {
+          toolUseResult: {
+            type: 'text',
+            file: { filePath: '/r/a.py', content: 'a', numLines: 1, startLine: 1, totalLines: 1 },
+          },
+        }),
+        userRec('u3', res('t2', '10→x'), {
+          toolUseResult: {
+            type: 'text',
+            file: { filePath: '/r/b.py', content: 'x', numLines: 5, startLine: 10, totalLines: 40 },
+          },
+        }),
+        asst('a5', 'msg_2', use('t3', 'Edit', { file_path: '/r/a.py', old_string: 'q', new_string: 'r' })),
+        userRec(
+          'u4',
+          res('t3', '<tool_use_error>String to replace not found in file.\nString: q</tool_use_error>', true),
+        ),
+        asst('a6', 'msg_3', use('t4', 'Grep', { pattern: 'TODO' })),
+        userRec('u5', res('t4', 'No files found')),
+      ],
+      true,
+    );
     const turnOf = (id: string) => call(f, id).turn;
     expect(turnOf('t1')).toBe(turnOf('t2'));
     expect(f.items.find((i) => i.content === 'Reading.')!.turn).toBe(turnOf('t1'));
@@ -229,57 +489,133 @@ describe('Claude Code 2.x', () => {
   });
 
   it('a result holding an image keeps it as a block carried by its hash; a text-only result has no blocks', async () => {
-    const f = await one('img.jsonl', [
-      userRec('u1', 'Look at the screenshot'),
-      asst('a1', 'msg_1', use('t1', 'Read', { file_path: '/r/shot.png' })),
-      userRec('u2', [{ type: 'tool_result', tool_use_id: 't1', content: [{ type: 'text', text: 'Image read' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } }] }]),
-      asst('a2', 'msg_2', use('t2', 'Read', { file_path: '/r/a.py' })),
-      userRec('u3', res('t2', '1→a')),
-    ], true);
+    const f = await one(
+      'img.jsonl',
+      [
+        userRec('u1', 'Look at the screenshot'),
+        asst('a1', 'msg_1', use('t1', 'Read', { file_path: '/r/shot.png' })),
+        userRec('u2', [
+          {
+            type: 'tool_result',
+            tool_use_id: 't1',
+            content: [
+              { type: 'text', text: 'Image read' },
+              { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } },
+            ],
+          },
+        ]),
+        asst('a2', 'msg_2', use('t2', 'Read', { file_path: '/r/a.py' })),
+        userRec('u3', res('t2', '1→a')),
+      ],
+      true,
+    );
     expect(result(f, 't1').content).toBe('Image read');
-    expect(result(f, 't1').blocks).toEqual([{ type: 'text', text: 'Image read' }, { type: 'image', mediaType: 'image/png', sha256: expect.stringMatching(/^[0-9a-f]{64}$/) }]);
+    expect(result(f, 't1').blocks).toEqual([
+      { type: 'text', text: 'Image read' },
+      { type: 'image', mediaType: 'image/png', sha256: expect.stringMatching(/^[0-9a-f]{64}$/) },
+    ]);
     expect(result(f, 't2')).not.toHaveProperty('blocks');
   });
 
   it('a Read the tool cut at its line limit is a truncated line view', async () => {
-    const f = await one('big.jsonl', [
-      userRec('u1', 'Read it'),
-      asst('a1', 'msg_1', use('t1', 'Read', { file_path: '/r/big.py' })),
-      userRec('u2', res('t1', '...'), { toolUseResult: { type: 'text', file: { filePath: '/r/big.py', content: '...', numLines: 2000, startLine: 1, totalLines: 3500 } } }),
-    ], true);
+    const f = await one(
+      'big.jsonl',
+      [
+        userRec('u1', 'Read it'),
+        asst('a1', 'msg_1', use('t1', 'Read', { file_path: '/r/big.py' })),
+        userRec('u2', res('t1', '...'), {
+          toolUseResult: {
+            type: 'text',
+            file: { filePath: '/r/big.py', content: '...', numLines: 2000, startLine: 1, totalLines: 3500 },
+          },
+        }),
+      ],
+      true,
+    );
     expect(result(f, 't1').source!.selector).toEqual({ kind: 'lines', from: 1, to: 2000, truncated: true });
   });
 
   it('sidechain records in a main file become their own session; a sidechain-only file is one session', async () => {
-    const fs = await load('main.jsonl', [
-      userRec('u1', 'Find the config'),
-      asst('a1', 'msg_1', use('t1', 'Task', { prompt: 'search' })),
-      userRec('s1', 'search', { isSidechain: true, agentId: 'ab12' }),
-      asst('s2', 'msg_9', { type: 'text', text: 'Found it in conf.yaml' }, { isSidechain: true, agentId: 'ab12' }),
-      userRec('u2', res('t1', 'conf.yaml')),
-    ], true);
+    const fs = await load(
+      'main.jsonl',
+      [
+        userRec('u1', 'Find the config'),
+        asst('a1', 'msg_1', use('t1', 'Task', { prompt: 'search' })),
+        userRec('s1', 'search', { isSidechain: true, agentId: 'ab12' }),
+        asst('s2', 'msg_9', { type: 'text', text: 'Found it in conf.yaml' }, { isSidechain: true, agentId: 'ab12' }),
+        userRec('u2', res('t1', 'conf.yaml')),
+      ],
+      true,
+    );
     expect(fs.map((f) => f.id)).toEqual(['claude-code.main', 'claude-code.main.agent-ab12']);
     expect(fs[0]!.items.some((i) => i.content.includes('Found it'))).toBe(false);
-    expect(fs[1]!.items.map((i) => [i.origin, i.content])).toEqual([['user', 'search'], ['model', 'Found it in conf.yaml']]);
-    const only = await load('agent-ab12.jsonl', [userRec('s1', 'search', { isSidechain: true, agentId: 'ab12' }), asst('s2', 'msg_9', { type: 'text', text: 'Found' }, { isSidechain: true, agentId: 'ab12' })], true);
+    expect(fs[1]!.items.map((i) => [i.origin, i.content])).toEqual([
+      ['user', 'search'],
+      ['model', 'Found it in conf.yaml'],
+    ]);
+    const only = await load(
+      'agent-ab12.jsonl',
+      [
+        userRec('s1', 'search', { isSidechain: true, agentId: 'ab12' }),
+        asst('s2', 'msg_9', { type: 'text', text: 'Found' }, { isSidechain: true, agentId: 'ab12' }),
+      ],
+      true,
+    );
     expect(only.map((f) => [f.id, f.items.length])).toEqual([['claude-code.agent-ab12', 2]]);
   });
 });
 
 describe('OpenCode export', () => {
-  const msg = (id: string, role: string, parts: unknown[]) => ({ info: { id, sessionID: 'ses_1', role, time: { created: 1750000000000 } }, parts });
-  const tool = (callID: string, name: string, state: unknown) => ({ id: `prt_${callID}`, type: 'tool', callID, tool: name, state });
+  const msg = (id: string, role: string, parts: unknown[]) => ({
+    info: { id, sessionID: 'ses_1', role, time: { created: 1750000000000 } },
+    parts,
+  });
+  const tool = (callID: string, name: string, state: unknown) => ({
+    id: `prt_${callID}`,
+    type: 'tool',
+    callID,
+    tool: name,
+    state,
+  });
 
   it('a read with offset/limit is a line view, truncated when the tool says the file has more; grep exiting 1 found nothing', async () => {
-    const f = await one('ses.json', { info: { id: 'ses_1', version: '1.0.0', title: 't', time: { created: 1, updated: 2 } }, messages: [
-      msg('m1', 'user', [{ type: 'text', text: 'Look at a.ts' }]),
-      msg('m2', 'assistant', [
-        tool('r1', 'read', { status: 'completed', input: { filePath: '/r/a.ts', offset: 20, limit: 3 }, output: '<file>\n00021| a\n00022| b\n00023| c\n\n(File has more lines. Use \'offset\' parameter to read beyond line 23)\n</file>', metadata: {}, time: { start: 1, end: 2 } }),
-        tool('r2', 'read', { status: 'completed', input: { filePath: '/r/b.ts' }, output: '<file>\n00001| x\n</file>', metadata: {}, time: { start: 3, end: 4 } }),
-        tool('g1', 'bash', { status: 'completed', input: { command: 'grep -rn TODO src' }, output: '', metadata: { exit: 1 }, time: { start: 5, end: 6 } }),
-        tool('b1', 'bash', { status: 'completed', input: { command: 'npm test' }, output: 'Error: Cannot find module x', metadata: { exit: 1 }, time: { start: 7, end: 8 } }),
-      ]),
-    ] });
+    const f = await one('ses.json', {
+      info: { id: 'ses_1', version: '1.0.0', title: 't', time: { created: 1, updated: 2 } },
+      messages: [
+        msg('m1', 'user', [{ type: 'text', text: 'Look at a.ts' }]),
+        msg('m2', 'assistant', [
+          tool('r1', 'read', {
+            status: 'completed',
+            input: { filePath: '/r/a.ts', offset: 20, limit: 3 },
+            output:
+              "<file>\n00021| a\n00022| b\n00023| c\n\n(File has more lines. Use 'offset' parameter to read beyond line 23)\n</file>",
+            metadata: {},
+            time: { start: 1, end: 2 },
+          }),
+          tool('r2', 'read', {
+            status: 'completed',
+            input: { filePath: '/r/b.ts' },
+            output: '<file>\n00001| x\n</file>',
+            metadata: {},
+            time: { start: 3, end: 4 },
+          }),
+          tool('g1', 'bash', {
+            status: 'completed',
+            input: { command: 'grep -rn TODO src' },
+            output: '',
+            metadata: { exit: 1 },
+            time: { start: 5, end: 6 },
+          }),
+          tool('b1', 'bash', {
+            status: 'completed',
+            input: { command: 'npm test' },
+            output: 'Error: Cannot find module x',
+            metadata: { exit: 1 },
+            time: { start: 7, end: 8 },
+          }),
+        ]),
+      ],
+    });
     expect(f.imported!.formatVersion).toBe('opencode 1.0.0');
     expect(result(f, 'r1').source!.selector).toEqual({ kind: 'lines', from: 21, to: 23, truncated: true });
     expect(result(f, 'r2').source).not.toHaveProperty('selector');
@@ -288,14 +624,37 @@ describe('OpenCode export', () => {
   });
 
   it('a 1.x read counts its offset from 1 and says which lines it showed: the same window as a 0.x read of the same lines', async () => {
-    const f = await one('ses.json', { info: { id: 'ses_1', version: '1.2.15', title: 't', time: { created: 1, updated: 2 } }, messages: [
-      msg('m1', 'user', [{ type: 'text', text: 'Look' }]),
-      msg('m2', 'assistant', [
-        tool('n1', 'read', { status: 'completed', input: { filePath: '/r/a.ts', offset: 21, limit: 3 }, output: '<path>/r/a.ts</path>\n<type>file</type>\n<content>21: a\n22: b\n23: c\n\n(Showing lines 21-23 of 40. Use offset=24 to continue.)\n</content>', metadata: {}, time: { start: 1, end: 2 } }),
-        tool('n2', 'read', { status: 'completed', input: { filePath: '/r/b.ts' }, output: '<path>/r/b.ts</path>\n<type>file</type>\n<content>1: x\n2: y\n\n(End of file - total 2 lines)\n</content>', metadata: {}, time: { start: 3, end: 4 } }),
-        tool('n3', 'read', { status: 'completed', input: { filePath: '/r/c.ts', offset: 38, limit: 10 }, output: '<content>38: p\n39: q\n40: r\n\n(End of file - total 40 lines)\n</content>', metadata: {}, time: { start: 5, end: 6 } }),
-      ]),
-    ] });
+    const f = await one('ses.json', {
+      info: { id: 'ses_1', version: '1.2.15', title: 't', time: { created: 1, updated: 2 } },
+      messages: [
+        msg('m1', 'user', [{ type: 'text', text: 'Look' }]),
+        msg('m2', 'assistant', [
+          tool('n1', 'read', {
+            status: 'completed',
+            input: { filePath: '/r/a.ts', offset: 21, limit: 3 },
+            output:
+              '<path>/r/a.ts</path>\n<type>file</type>\n<content>21: a\n22: b\n23: c\n\n(Showing lines 21-23 of 40. Use offset=24 to continue.)\n</content>',
+            metadata: {},
+            time: { start: 1, end: 2 },
+          }),
+          tool('n2', 'read', {
+            status: 'completed',
+            input: { filePath: '/r/b.ts' },
+            output:
+              '<path>/r/b.ts</path>\n<type>file</type>\n<content>1: x\n2: y\n\n(End of file - total 2 lines)\n</content>',
+            metadata: {},
+            time: { start: 3, end: 4 },
+          }),
+          tool('n3', 'read', {
+            status: 'completed',
+            input: { filePath: '/r/c.ts', offset: 38, limit: 10 },
+            output: '<content>38: p\n39: q\n40: r\n\n(End of file - total 40 lines)\n</content>',
+            metadata: {},
+            time: { start: 5, end: 6 },
+          }),
+        ]),
+      ],
+    });
     expect(result(f, 'n1').source!.selector).toEqual({ kind: 'lines', from: 21, to: 23, truncated: true });
     expect(result(f, 'n2').source).not.toHaveProperty('selector');
     // A window that reached the end of the file is still the window asked for, not cut short.
@@ -304,10 +663,27 @@ describe('OpenCode export', () => {
 });
 
 describe('OpenCode event stream (the server bus as a client recorded it)', () => {
-  const ses = (id: string, parentID?: string) => ({ type: 'session.updated', properties: { info: { id, version: '1.2.15', title: 't', time: { created: 1, updated: 2 }, ...(parentID ? { parentID } : {}) } } });
-  const msgEv = (sessionID: string, id: string, role: string, created = 1750000000000) => ({ type: 'message.updated', properties: { info: { id, sessionID, role, time: { created } } } });
-  const partEv = (sessionID: string, messageID: string, part: Record<string, unknown>) => ({ type: 'message.part.updated', properties: { part: { sessionID, messageID, ...part } } });
-  const readPart = (status: string, extra: Record<string, unknown> = {}) => ({ id: 'prt_t', type: 'tool', callID: 'call_1', tool: 'read', state: { status, input: [], ...extra } });
+  const ses = (id: string, parentID?: string) => ({
+    type: 'session.updated',
+    properties: {
+      info: { id, version: '1.2.15', title: 't', time: { created: 1, updated: 2 }, ...(parentID ? { parentID } : {}) },
+    },
+  });
+  const msgEv = (sessionID: string, id: string, role: string, created = 1750000000000) => ({
+    type: 'message.updated',
+    properties: { info: { id, sessionID, role, time: { created } } },
+  });
+  const partEv = (sessionID: string, messageID: string, part: Record<string, unknown>) => ({
+    type: 'message.part.updated',
+    properties: { part: { sessionID, messageID, ...part } },
+  });
+  const readPart = (status: string, extra: Record<string, unknown> = {}) => ({
+    id: 'prt_t',
+    type: 'tool',
+    callID: 'call_1',
+    tool: 'read',
+    state: { status, input: [], ...extra },
+  });
 
   it('the last version of each part is the one read; deltas append; removed messages and parts are gone; each session with messages is its own fixture', async () => {
     const fs = await load('stream.json', [
@@ -318,10 +694,22 @@ describe('OpenCode event stream (the server bus as a client recorded it)', () =>
       partEv('ses_a', 'msg_1', { id: 'prt_u', type: 'text', text: 'read a.ts' }),
       msgEv('ses_a', 'msg_2', 'assistant'),
       partEv('ses_a', 'msg_2', { id: 'prt_x', type: 'text', text: 'Let me ' }),
-      { type: 'message.part.delta', properties: { sessionID: 'ses_a', messageID: 'msg_2', partID: 'prt_x', field: 'text', delta: 'look.' } },
+      {
+        type: 'message.part.delta',
+        properties: { sessionID: 'ses_a', messageID: 'msg_2', partID: 'prt_x', field: 'text', delta: 'look.' },
+      },
       partEv('ses_a', 'msg_2', readPart('pending')),
       partEv('ses_a', 'msg_2', readPart('running', { input: { filePath: '/r/a.ts' } })),
-      partEv('ses_a', 'msg_2', readPart('completed', { input: { filePath: '/r/a.ts' }, output: '<content>1: a\n\n(End of file - total 1 lines)\n</content>', metadata: {}, time: { start: 2, end: 3 } })),
+      partEv(
+        'ses_a',
+        'msg_2',
+        readPart('completed', {
+          input: { filePath: '/r/a.ts' },
+          output: '<content>1: a\n\n(End of file - total 1 lines)\n</content>',
+          metadata: {},
+          time: { start: 2, end: 3 },
+        }),
+      ),
       partEv('ses_a', 'msg_2', { id: 'prt_gone', type: 'text', text: 'a part later removed' }),
       { type: 'message.part.removed', properties: { sessionID: 'ses_a', messageID: 'msg_2', partID: 'prt_gone' } },
       msgEv('ses_a', 'msg_3', 'assistant'),
@@ -336,36 +724,75 @@ describe('OpenCode event stream (the server bus as a client recorded it)', () =>
     const [a, sub] = fs as [Fixture, Fixture];
     expect(a.imported!.formatVersion).toBe('opencode 1.2.15, event stream');
     expect(a.items.map((i) => [i.kind, i.content])).toEqual([
-      ['instruction', 'read a.ts'], ['reasoning', 'Let me look.'],
-      ['tool-call', JSON.stringify({ tool: 'read', input: { filePath: '/r/a.ts' } })], ['tool-result', '<content>1: a\n\n(End of file - total 1 lines)\n</content>'],
+      ['instruction', 'read a.ts'],
+      ['reasoning', 'Let me look.'],
+      ['tool-call', JSON.stringify({ tool: 'read', input: { filePath: '/r/a.ts' } })],
+      ['tool-result', '<content>1: a\n\n(End of file - total 1 lines)\n</content>'],
     ]);
     expect(result(a, 'call_1').source).toMatchObject({ identity: '/r/a.ts' });
     expect(sub.items.map((i) => i.content)).toEqual(['explore']);
   });
 
   it('one session in the stream is one fixture under the file name; a tool still pending when the recording stops has no result', async () => {
-    const f = await load('one.json', [ses('ses_a'), msgEv('ses_a', 'msg_1', 'user'), partEv('ses_a', 'msg_1', { id: 'prt_u', type: 'text', text: 'go' }), msgEv('ses_a', 'msg_2', 'assistant'), partEv('ses_a', 'msg_2', readPart('pending'))]);
+    const f = await load('one.json', [
+      ses('ses_a'),
+      msgEv('ses_a', 'msg_1', 'user'),
+      partEv('ses_a', 'msg_1', { id: 'prt_u', type: 'text', text: 'go' }),
+      msgEv('ses_a', 'msg_2', 'assistant'),
+      partEv('ses_a', 'msg_2', readPart('pending')),
+    ]);
     expect(f.map((x) => x.id)).toEqual(['opencode.one']);
     expect(f[0]!.items.filter((i) => i.kind === 'tool-result')).toEqual([]);
   });
 
   it('refuses a delta to a part never sent, and parts of a message whose info never came, naming the file and the event', async () => {
-    await expect(load('delta.json', [ses('ses_a'), msgEv('ses_a', 'msg_1', 'user'), partEv('ses_a', 'msg_1', { id: 'prt_u', type: 'text', text: 'go' }),
-      { type: 'message.part.delta', properties: { sessionID: 'ses_a', messageID: 'msg_1', partID: 'prt_nope', field: 'text', delta: 'x' } }])).rejects.toThrow(/delta\.json.*\$\[3\]\.properties\.partID.*prt_nope/);
-    await expect(load('orphan.json', [ses('ses_a'), partEv('ses_a', 'msg_1', { id: 'prt_u', type: 'text', text: 'go' })])).rejects.toThrow(/orphan\.json.*msg_1.*no message\.updated/);
+    await expect(
+      load('delta.json', [
+        ses('ses_a'),
+        msgEv('ses_a', 'msg_1', 'user'),
+        partEv('ses_a', 'msg_1', { id: 'prt_u', type: 'text', text: 'go' }),
+        {
+          type: 'message.part.delta',
+          properties: { sessionID: 'ses_a', messageID: 'msg_1', partID: 'prt_nope', field: 'text', delta: 'x' },
+        },
+      ]),
+    ).rejects.toThrow(/delta\.json.*\$\[3\]\.properties\.partID.*prt_nope/);
+    await expect(
+      load('orphan.json', [ses('ses_a'), partEv('ses_a', 'msg_1', { id: 'prt_u', type: 'text', text: 'go' })]),
+    ).rejects.toThrow(/orphan\.json.*msg_1.*no message\.updated/);
     // Bus events that carry no message part are no session: the file is an unknown format, not an empty OpenCode one.
-    await expect(load('bus.json', [{ type: 'server.connected', properties: [] }, ses('ses_a')])).rejects.toThrow(/bus\.json.*a JSON array of 2 values/);
+    await expect(load('bus.json', [{ type: 'server.connected', properties: [] }, ses('ses_a')])).rejects.toThrow(
+      /bus\.json.*a JSON array of 2 values/,
+    );
   });
 });
 
 describe('unreadable files', () => {
   it('name the file and the position: the line of a bad JSON Lines record, the JSON path of a bad field', async () => {
     const dir = tempDir();
-    writeFileSync(join(dir, 'cut.jsonl'), '{"instance_id":"a","history":[{"action":"message","args":{"content":"x"}}]}\n{"instance_id":"b","history":[{"action":');
-    await expect(importFile(join(dir, 'cut.jsonl'), 'cut.jsonl', { redact: true, tokens: tokenCounter() })).rejects.toThrow(/cut\.jsonl.*line 2.*truncated/);
-    await expect(load('shape.jsonl', [
-      { instance_id: 'a', history: [{ action: 'message', args: { content: 'x' } }] },
-      { instance_id: 'b', history: [{ action: 'message', args: { content: 'y' } }, { action: 'run', args: { command: 'ls' } }, { observation: 'run', content: 42 }] },
-    ], true)).rejects.toThrow(/shape\.jsonl.*line 2, \$\.history\[2\]\.content.*expected a string/);
+    writeFileSync(
+      join(dir, 'cut.jsonl'),
+      '{"instance_id":"a","history":[{"action":"message","args":{"content":"x"}}]}\n{"instance_id":"b","history":[{"action":',
+    );
+    await expect(
+      importFile(join(dir, 'cut.jsonl'), 'cut.jsonl', { redact: true, tokens: tokenCounter() }),
+    ).rejects.toThrow(/cut\.jsonl.*line 2.*truncated/);
+    await expect(
+      load(
+        'shape.jsonl',
+        [
+          { instance_id: 'a', history: [{ action: 'message', args: { content: 'x' } }] },
+          {
+            instance_id: 'b',
+            history: [
+              { action: 'message', args: { content: 'y' } },
+              { action: 'run', args: { command: 'ls' } },
+              { observation: 'run', content: 42 },
+            ],
+          },
+        ],
+        true,
+      ),
+    ).rejects.toThrow(/shape\.jsonl.*line 2, \$\.history\[2\]\.content.*expected a string/);
   });
 });

@@ -31,31 +31,67 @@ describe('swe-agent importer', () => {
     const rejected = f.items.filter((i) => i.status?.state === 'error' && i.status.errorType === 'edit-rejected');
     expect(rejected).toHaveLength(3);
     const open = f.items.find((i) => i.kind === 'tool-result' && i.tool!.name === 'open')!;
-    expect(open.source).toMatchObject({ identity: '/pydicom__pydicom/pydicom/pixel_data_handlers/numpy_handler.py', version: 'UNKNOWN' });
+    expect(open.source).toMatchObject({
+      identity: '/pydicom__pydicom/pydicom/pixel_data_handlers/numpy_handler.py',
+      version: 'UNKNOWN',
+    });
     const edit = f.items.find((i) => i.kind === 'tool-call' && i.tool!.name === 'edit' && i.turn > open.turn)!;
-    expect(edit.effects).toEqual([{ source: '/pydicom__pydicom/pydicom/pixel_data_handlers/numpy_handler.py', outcome: 'failed' }]);
+    expect(edit.effects).toEqual([
+      { source: '/pydicom__pydicom/pydicom/pixel_data_handlers/numpy_handler.py', outcome: 'failed' },
+    ]);
     expect(f.tools.find((x) => x.name === 'edit')!.sideEffect).toBe('non-idempotent');
-    expect(f.imported).toMatchObject({ format: 'swe-agent', sourceFile: 'pydicom__pydicom-1458.traj', timestamps: 'synthetic', importerVersion: '2.1.0', formatVersion: '0.x' });
-    expect(f.prunePoints).toEqual([expect.objectContaining({ id: 'end', turn: f.items[f.items.length - 1]!.turn, taskBoundary: false, downstream: [] })]);
+    expect(f.imported).toMatchObject({
+      format: 'swe-agent',
+      sourceFile: 'pydicom__pydicom-1458.traj',
+      timestamps: 'synthetic',
+      importerVersion: '2.1.0',
+      formatVersion: '0.x',
+    });
+    expect(f.prunePoints).toEqual([
+      expect.objectContaining({
+        id: 'end',
+        turn: f.items[f.items.length - 1]!.turn,
+        taskBoundary: false,
+        downstream: [],
+      }),
+    ]);
   });
 
   it('imports the second real trajectory and every turn only grows', async () => {
     const f = (await imported(join(REAL, 'swe-agent', 'swe-agent__test-repo-i1.traj'))).fixture;
     expect(f.items.map((i) => i.turn)).toEqual([...f.items.map((i) => i.turn)].sort((a, b) => a - b));
-    expect(f.items.filter((i) => i.kind === 'tool-call').map((i) => i.tool!.name)).toEqual(['find_file', 'open', 'edit', 'shell.exec', 'submit']);
+    expect(f.items.filter((i) => i.kind === 'tool-call').map((i) => i.tool!.name)).toEqual([
+      'find_file',
+      'open',
+      'edit',
+      'shell.exec',
+      'submit',
+    ]);
   });
 });
 
 describe('mini-swe-agent importer', () => {
   it('imports the real sqlfluff run: tool calls by id, return codes as status, recorded timestamps', async () => {
-    const f = (await imported(join(REAL, 'mini-swe-agent', 'sqlfluff__sqlfluff-2419.traj.json'), 'mini-swe-agent')).fixture;
+    const f = (await imported(join(REAL, 'mini-swe-agent', 'sqlfluff__sqlfluff-2419.traj.json'), 'mini-swe-agent'))
+      .fixture;
     callsPair(f.items);
     expect(f.imported!.timestamps).toBe('inferred');
-    const cat = f.items.find((i) => i.kind === 'tool-result' && i.tool!.arguments['command'] === 'cat ./src/sqlfluff/rules/L060.py')!;
-    expect(cat).toMatchObject({ tool: { name: 'shell.read' }, status: { state: 'ok' }, source: { identity: 'src/sqlfluff/rules/L060.py', version: 'UNKNOWN', mutable: 'UNKNOWN' } });
+    const cat = f.items.find(
+      (i) => i.kind === 'tool-result' && i.tool!.arguments['command'] === 'cat ./src/sqlfluff/rules/L060.py',
+    )!;
+    expect(cat).toMatchObject({
+      tool: { name: 'shell.read' },
+      status: { state: 'ok' },
+      source: { identity: 'src/sqlfluff/rules/L060.py', version: 'UNKNOWN', mutable: 'UNKNOWN' },
+    });
     const failed = f.items.filter((i) => i.status?.state === 'error');
     expect(failed.length).toBeGreaterThan(0);
-    expect(failed.every((i) => i.status!.state === 'error' && (i.status!.errorType === 'exit-code' || i.status!.errorType === 'exception'))).toBe(true);
+    expect(
+      failed.every(
+        (i) =>
+          i.status!.state === 'error' && (i.status!.errorType === 'exit-code' || i.status!.errorType === 'exception'),
+      ),
+    ).toBe(true);
     expect(f.items.some((i) => i.content.includes('COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT'))).toBe(true);
     expect(f.items.at(-1)!.origin).not.toBe('user');
     expect(new Date(f.items[3]!.time).getUTCFullYear()).toBe(2026);
@@ -65,7 +101,11 @@ describe('mini-swe-agent importer', () => {
     const f = (await imported(join(REAL, 'mini-swe-agent', 'pvlib__pvlib-python-1072.traj.json'))).fixture;
     expect(byKind(f.items, 'tool-call').length).toBe(15);
     expect(byKind(f.items, 'tool-result').length).toBe(15);
-    expect(f.items.filter((i) => i.tool?.name === 'shell.read').every(() => f.tools.find((t) => t.name === 'shell.read')!.sideEffect === 'read-mutable')).toBe(true);
+    expect(
+      f.items
+        .filter((i) => i.tool?.name === 'shell.read')
+        .every(() => f.tools.find((t) => t.name === 'shell.read')!.sideEffect === 'read-mutable'),
+    ).toBe(true);
   });
 });
 
@@ -73,15 +113,30 @@ describe('openhands importer', () => {
   it('pairs observations with their causing actions and reads exit codes and paths', async () => {
     const f = (await imported(sample('openhands-events.json'), 'openhands')).fixture;
     callsPair(f.items);
-    expect(f.items[0]).toMatchObject({ origin: 'system', kind: 'instruction', content: expect.stringContaining('You are OpenHands agent') });
+    expect(f.items[0]).toMatchObject({
+      origin: 'system',
+      kind: 'instruction',
+      content: expect.stringContaining('You are OpenHands agent'),
+    });
     expect(f.items[1]).toMatchObject({ origin: 'user', kind: 'instruction', time: '2025-03-01T09:00:01.000Z' });
     expect(f.items.some((i) => i.content.includes('Retrieving content'))).toBe(false);
     expect(f.items.some((i) => i.content === '')).toBe(false);
     const failing = f.items.find((i) => i.status?.state === 'error')!;
-    expect(failing).toMatchObject({ tool: { name: 'shell.exec', callId: 'ev-4' }, status: { errorType: 'exit-code', fields: { exitCode: '1' } } });
-    expect(f.items.find((i) => i.kind === 'tool-result' && i.tool!.name === 'read')!.source!.identity).toBe('/workspace/calc.py');
-    expect(f.items.find((i) => i.kind === 'tool-call' && i.tool!.name === 'edit')!.effects).toEqual([{ source: '/workspace/calc.py', outcome: 'succeeded' }]);
-    expect(f.items.at(-1)).toMatchObject({ origin: 'model', kind: 'reasoning', content: 'The test passes after fixing the sign in calc.add.' });
+    expect(failing).toMatchObject({
+      tool: { name: 'shell.exec', callId: 'ev-4' },
+      status: { errorType: 'exit-code', fields: { exitCode: '1' } },
+    });
+    expect(f.items.find((i) => i.kind === 'tool-result' && i.tool!.name === 'read')!.source!.identity).toBe(
+      '/workspace/calc.py',
+    );
+    expect(f.items.find((i) => i.kind === 'tool-call' && i.tool!.name === 'edit')!.effects).toEqual([
+      { source: '/workspace/calc.py', outcome: 'succeeded' },
+    ]);
+    expect(f.items.at(-1)).toMatchObject({
+      origin: 'model',
+      kind: 'reasoning',
+      content: 'The test passes after fixing the sign in calc.add.',
+    });
     expect(f.items.some((i) => i.content.includes('agent_state'))).toBe(false);
   });
 });
@@ -92,9 +147,16 @@ describe('claude-code importer', () => {
     callsPair(f.items);
     expect(f.items.some((i) => i.content.includes('sub-agent'))).toBe(false);
     expect(f.items.some((i) => i.content.includes('I should read the parser'))).toBe(false);
-    expect(f.items.find((i) => i.tool?.callId === 'toolu_01A' && i.kind === 'tool-result')!.source!.identity).toBe('/repo/src/parser.ts');
-    expect(f.items.find((i) => i.tool?.callId === 'toolu_01B' && i.kind === 'tool-result')!.status).toMatchObject({ state: 'error', errorType: 'tool-error' });
-    expect(f.items.find((i) => i.tool?.callId === 'toolu_01C' && i.kind === 'tool-call')!.effects).toEqual([{ source: '/repo/src/parser.ts', outcome: 'succeeded' }]);
+    expect(f.items.find((i) => i.tool?.callId === 'toolu_01A' && i.kind === 'tool-result')!.source!.identity).toBe(
+      '/repo/src/parser.ts',
+    );
+    expect(f.items.find((i) => i.tool?.callId === 'toolu_01B' && i.kind === 'tool-result')!.status).toMatchObject({
+      state: 'error',
+      errorType: 'tool-error',
+    });
+    expect(f.items.find((i) => i.tool?.callId === 'toolu_01C' && i.kind === 'tool-call')!.effects).toEqual([
+      { source: '/repo/src/parser.ts', outcome: 'succeeded' },
+    ]);
     const [boundary, end] = f.prunePoints;
     expect(boundary).toMatchObject({ id: 'task-1', taskBoundary: true });
     expect(boundary!.subgoal).toContain('trailing commas');
@@ -111,20 +173,43 @@ describe('opencode importer', () => {
     const f = (await imported(sample('opencode-export.json'), 'opencode')).fixture;
     callsPair(f.items);
     expect(f.items.some((i) => i.content === 'run the linter')).toBe(false);
-    expect(f.items.find((i) => i.tool?.callId === 'call_lint1' && i.kind === 'tool-result')!.status).toMatchObject({ state: 'error', errorType: 'exit-code' });
-    expect(f.items.find((i) => i.tool?.callId === 'call_edit1' && i.kind === 'tool-result')!.status).toMatchObject({ state: 'error', message: 'oldString not found in content' });
-    expect(f.items.find((i) => i.tool?.callId === 'call_read1' && i.kind === 'tool-result')!.source!.identity).toBe('/repo/src/a.ts');
-    expect(f.items.find((i) => i.tool?.callId === 'call_grep1' && i.kind === 'tool-result')!.flags.negativeResult).toBe(true);
+    expect(f.items.find((i) => i.tool?.callId === 'call_lint1' && i.kind === 'tool-result')!.status).toMatchObject({
+      state: 'error',
+      errorType: 'exit-code',
+    });
+    expect(f.items.find((i) => i.tool?.callId === 'call_edit1' && i.kind === 'tool-result')!.status).toMatchObject({
+      state: 'error',
+      message: 'oldString not found in content',
+    });
+    expect(f.items.find((i) => i.tool?.callId === 'call_read1' && i.kind === 'tool-result')!.source!.identity).toBe(
+      '/repo/src/a.ts',
+    );
+    expect(f.items.find((i) => i.tool?.callId === 'call_grep1' && i.kind === 'tool-result')!.flags.negativeResult).toBe(
+      true,
+    );
     expect(f.items.filter((i) => i.tool?.callId === 'call_test1').map((i) => i.kind)).toEqual(['tool-call']);
-    expect(f.items[0]).toMatchObject({ origin: 'user', time: new Date(1750000000000).toISOString(), flags: { soleConstraintRecord: true } });
-    expect(f.prunePoints.map((p) => [p.id, p.taskBoundary])).toEqual([['task-1', true], ['end', false]]);
+    expect(f.items[0]).toMatchObject({
+      origin: 'user',
+      time: new Date(1750000000000).toISOString(),
+      flags: { soleConstraintRecord: true },
+    });
+    expect(f.prunePoints.map((p) => [p.id, p.taskBoundary])).toEqual([
+      ['task-1', true],
+      ['end', false],
+    ]);
   });
 
   it('every sample and real trace imports to a fixture the schema accepts, with no oracle and no downstream obligations', async () => {
     const files = [
-      ...readdirSync(join(REAL, 'swe-agent')).filter((n) => n.endsWith('.traj')).map((n) => join(REAL, 'swe-agent', n)),
-      ...readdirSync(join(REAL, 'mini-swe-agent')).filter((n) => n.endsWith('.json')).map((n) => join(REAL, 'mini-swe-agent', n)),
-      sample('openhands-events.json'), sample('claude-code-session.jsonl'), sample('opencode-export.json'),
+      ...readdirSync(join(REAL, 'swe-agent'))
+        .filter((n) => n.endsWith('.traj'))
+        .map((n) => join(REAL, 'swe-agent', n)),
+      ...readdirSync(join(REAL, 'mini-swe-agent'))
+        .filter((n) => n.endsWith('.json'))
+        .map((n) => join(REAL, 'mini-swe-agent', n)),
+      sample('openhands-events.json'),
+      sample('claude-code-session.jsonl'),
+      sample('opencode-export.json'),
     ];
     for (const file of files) {
       const f = Fixture.parse((await imported(file)).fixture);
@@ -141,8 +226,9 @@ describe('importing several traces', () => {
     copyFileSync(sample('openhands-events.json'), join(dir, 'openhands-events.json'));
     copyFileSync(sample('openhands-events.json'), join(dir, 'b', 'openhands-events.json'));
     const files = ['openhands-events.json', 'b/openhands-events.json'].map((f) => ({ path: join(dir, f), shownAs: f }));
-    await expect(importTraces(files, { redact: true, tokens: tokenCounter() }))
-      .rejects.toThrow(/b\/openhands-events\.json: would be imported as "openhands\.openhands-events", which openhands-events\.json also becomes/);
+    await expect(importTraces(files, { redact: true, tokens: tokenCounter() })).rejects.toThrow(
+      /b\/openhands-events\.json: would be imported as "openhands\.openhands-events", which openhands-events\.json also becomes/,
+    );
     expect(await importTraces(files.slice(0, 1), { redact: true, tokens: tokenCounter() })).toHaveLength(1);
   });
 });

@@ -16,16 +16,46 @@ type Step =
 
 /** A trace of reads, edits, shell commands and harmless looks, as an importer would build it. */
 function trace(steps: readonly Step[]): FixtureT {
-  const items: Record<string, unknown>[] = [{ id: 'u', turn: 0, time: '2026-01-01T00:00:00Z', origin: 'user', kind: 'instruction', content: 'fix the bug' }];
+  const items: Record<string, unknown>[] = [
+    { id: 'u', turn: 0, time: '2026-01-01T00:00:00Z', origin: 'user', kind: 'instruction', content: 'fix the bug' },
+  ];
   steps.forEach((s, k) => {
     const t = k + 1;
     const time = `2026-01-01T00:${String(Math.floor(t / 60)).padStart(2, '0')}:${String(t % 60).padStart(2, '0')}Z`;
-    const call = (name: string, args: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ id: `c${t}`, turn: t, time, origin: 'model', kind: 'tool-call', content: `${name} ${JSON.stringify(args)}`, tool: { name, arguments: args, callId: `k${t}` }, ...extra });
-    const result = (name: string, args: Record<string, unknown>, content: string, extra: Record<string, unknown> = {}) => ({ id: `r${t}`, turn: t, time, origin: 'environment', kind: 'tool-result', content, tool: { name, arguments: args, callId: `k${t}` }, status: { state: 'ok' }, ...extra });
+    const call = (name: string, args: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+      id: `c${t}`,
+      turn: t,
+      time,
+      origin: 'model',
+      kind: 'tool-call',
+      content: `${name} ${JSON.stringify(args)}`,
+      tool: { name, arguments: args, callId: `k${t}` },
+      ...extra,
+    });
+    const result = (
+      name: string,
+      args: Record<string, unknown>,
+      content: string,
+      extra: Record<string, unknown> = {},
+    ) => ({
+      id: `r${t}`,
+      turn: t,
+      time,
+      origin: 'environment',
+      kind: 'tool-result',
+      content,
+      tool: { name, arguments: args, callId: `k${t}` },
+      status: { state: 'ok' },
+      ...extra,
+    });
     if ('read' in s) {
       // Each read its own call and footer, so rung 0 cannot relate two reads and only rung 1 can.
       items.push(call('read', { path: s.read, attempt: t }));
-      items.push(result('read', { path: s.read, attempt: t }, `contents of ${s.read} ${'line\n'.repeat(40)}(step ${t})`, { source: { identity: s.read, version: 'UNKNOWN', mutable: 'UNKNOWN' } }));
+      items.push(
+        result('read', { path: s.read, attempt: t }, `contents of ${s.read} ${'line\n'.repeat(40)}(step ${t})`, {
+          source: { identity: s.read, version: 'UNKNOWN', mutable: 'UNKNOWN' },
+        }),
+      );
     } else if ('edit' in s) {
       const effect = s.failed ? { source: s.edit, outcome: 'failed' } : s.edit;
       items.push(call('edit', { path: s.edit }, { effects: [effect] }));
@@ -40,41 +70,92 @@ function trace(steps: readonly Step[]): FixtureT {
   });
   const last = steps.length + 1;
   return Fixture.parse({
-    schemaVersion: 1, id: 'inferred', title: 'reads and writes', description: 'a generated trace',
-    tools: [{ name: 'read', sideEffect: 'read-mutable' }, { name: 'edit', sideEffect: 'non-idempotent' }, { name: 'shell.exec', sideEffect: 'non-idempotent' }, { name: 'shell.read', sideEffect: 'read-mutable' }],
+    schemaVersion: 1,
+    id: 'inferred',
+    title: 'reads and writes',
+    description: 'a generated trace',
+    tools: [
+      { name: 'read', sideEffect: 'read-mutable' },
+      { name: 'edit', sideEffect: 'non-idempotent' },
+      { name: 'shell.exec', sideEffect: 'non-idempotent' },
+      { name: 'shell.read', sideEffect: 'read-mutable' },
+    ],
     items,
-    prunePoints: [{ id: 'end', turn: last, time: '2026-01-01T01:00:00Z', budgetTokens: 100000, subgoal: 'end', visible: { obligations: [] }, downstream: [] }],
+    prunePoints: [
+      {
+        id: 'end',
+        turn: last,
+        time: '2026-01-01T01:00:00Z',
+        budgetTokens: 100000,
+        subgoal: 'end',
+        visible: { obligations: [] },
+        downstream: [],
+      },
+    ],
   });
 }
 
-const versions = (f: FixtureT) => f.items.filter((i) => i.source).map((i) => (i.source!.version === 'UNKNOWN' ? 'UNKNOWN' : i.source!.version.value));
+const versions = (f: FixtureT) =>
+  f.items.filter((i) => i.source).map((i) => (i.source!.version === 'UNKNOWN' ? 'UNKNOWN' : i.source!.version.value));
 
 describe('versions inferred from the agent\'s own writes ("no writer but the agent")', () => {
   it('two reads with no write between them get the same version; a write to that file between them splits them', () => {
-    expect(versions(inferAgentWriteVersions(trace([{ read: 'a.py' }, { look: true }, { read: 'a.py' }])))).toEqual(['w0.u0', 'w0.u0']);
-    expect(versions(inferAgentWriteVersions(trace([{ read: 'a.py' }, { edit: 'a.py' }, { read: 'a.py' }])))).toEqual(['w0.u0', 'w1.u0']);
+    expect(versions(inferAgentWriteVersions(trace([{ read: 'a.py' }, { look: true }, { read: 'a.py' }])))).toEqual([
+      'w0.u0',
+      'w0.u0',
+    ]);
+    expect(versions(inferAgentWriteVersions(trace([{ read: 'a.py' }, { edit: 'a.py' }, { read: 'a.py' }])))).toEqual([
+      'w0.u0',
+      'w1.u0',
+    ]);
   });
 
   it('a write to another file leaves the version alone; a failed write does not count', () => {
-    expect(versions(inferAgentWriteVersions(trace([{ read: 'a.py' }, { edit: 'b.py' }, { read: 'a.py' }])))).toEqual(['w0.u0', 'w0.u0']);
-    expect(versions(inferAgentWriteVersions(trace([{ read: 'a.py' }, { edit: 'a.py', failed: true }, { read: 'a.py' }])))).toEqual(['w0.u0', 'w0.u0']);
+    expect(versions(inferAgentWriteVersions(trace([{ read: 'a.py' }, { edit: 'b.py' }, { read: 'a.py' }])))).toEqual([
+      'w0.u0',
+      'w0.u0',
+    ]);
+    expect(
+      versions(inferAgentWriteVersions(trace([{ read: 'a.py' }, { edit: 'a.py', failed: true }, { read: 'a.py' }]))),
+    ).toEqual(['w0.u0', 'w0.u0']);
   });
 
-  it('a shell command may have written anything: it splits every file\'s versions', () => {
-    expect(versions(inferAgentWriteVersions(trace([{ read: 'a.py' }, { exec: true }, { read: 'a.py' }])))).toEqual(['w0.u0', 'w0.u1']);
+  it("a shell command may have written anything: it splits every file's versions", () => {
+    expect(versions(inferAgentWriteVersions(trace([{ read: 'a.py' }, { exec: true }, { read: 'a.py' }])))).toEqual([
+      'w0.u0',
+      'w0.u1',
+    ]);
   });
 
   it('matches a relative write to an absolute read of the same file (one path ends the other)', () => {
-    expect(versions(inferAgentWriteVersions(trace([{ read: '/repo/src/a.py' }, { edit: 'src/a.py' }, { read: '/repo/src/a.py' }])))).toEqual(['w0.u0', 'w1.u0']);
-    expect(versions(inferAgentWriteVersions(trace([{ read: '/repo/src/a.py' }, { edit: 'src/ba.py' }, { read: '/repo/src/a.py' }])))).toEqual(['w0.u0', 'w0.u0']);
+    expect(
+      versions(
+        inferAgentWriteVersions(trace([{ read: '/repo/src/a.py' }, { edit: 'src/a.py' }, { read: '/repo/src/a.py' }])),
+      ),
+    ).toEqual(['w0.u0', 'w1.u0']);
+    expect(
+      versions(
+        inferAgentWriteVersions(trace([{ read: '/repo/src/a.py' }, { edit: 'src/ba.py' }, { read: '/repo/src/a.py' }])),
+      ),
+    ).toEqual(['w0.u0', 'w0.u0']);
   });
 
   it('keeps a recorded version and records its own kind; the strict view sets inferred versions back to UNKNOWN', () => {
     const f = trace([{ read: 'a.py' }, { read: 'a.py' }]);
-    const recorded = { ...f, items: f.items.map((i) => (i.id === 'r1' ? { ...i, source: { ...i.source!, version: { kind: 'content-hash' as const, value: 'abc' } } } : i)) };
+    const recorded = {
+      ...f,
+      items: f.items.map((i) =>
+        i.id === 'r1'
+          ? { ...i, source: { ...i.source!, version: { kind: 'content-hash' as const, value: 'abc' } } }
+          : i,
+      ),
+    };
     const inferred = inferAgentWriteVersions(recorded);
     expect(inferred.items.find((i) => i.id === 'r1')!.source!.version).toEqual({ kind: 'content-hash', value: 'abc' });
-    expect(inferred.items.find((i) => i.id === 'r2')!.source!.version).toEqual({ kind: 'agent-writes', value: 'w0.u0' });
+    expect(inferred.items.find((i) => i.id === 'r2')!.source!.version).toEqual({
+      kind: 'agent-writes',
+      value: 'w0.u0',
+    });
     expect(Fixture.safeParse(inferred).success).toBe(true);
     const strict = withoutInferredVersions(inferred);
     expect(versions(strict)).toEqual(['abc', 'UNKNOWN']);
@@ -82,19 +163,35 @@ describe('versions inferred from the agent\'s own writes ("no writer but the age
 
   it('property: two reads of a file share a version exactly when no write to it and no shell command came between', () => {
     const step = fc.oneof(
-      fc.constantFrom<Step>({ read: 'a.py' }, { read: 'b.py' }, { edit: 'a.py' }, { edit: 'b.py' }, { exec: true }, { look: true }, { edit: 'a.py', failed: true }),
+      fc.constantFrom<Step>(
+        { read: 'a.py' },
+        { read: 'b.py' },
+        { edit: 'a.py' },
+        { edit: 'b.py' },
+        { exec: true },
+        { look: true },
+        { edit: 'a.py', failed: true },
+      ),
     );
-    fc.assert(fc.property(fc.array(step, { minLength: 2, maxLength: 12 }), (steps) => {
-      const f = inferAgentWriteVersions(trace(steps));
-      const reads = steps.flatMap((s, k) => ('read' in s ? [{ k, file: s.read }] : []));
-      const version = new Map(f.items.filter((i) => i.source).map((i) => [Number(i.id.slice(1)) - 1, (i.source!.version as { value: string }).value]));
-      for (const x of reads) for (const y of reads) {
-        if (x.file !== y.file || x.k >= y.k) continue;
-        const between = steps.slice(x.k + 1, y.k);
-        const changed = between.some((s) => 'exec' in s || ('edit' in s && s.edit === x.file && !s.failed));
-        expect(version.get(x.k) === version.get(y.k)).toBe(!changed);
-      }
-    }), { numRuns: 200 });
+    fc.assert(
+      fc.property(fc.array(step, { minLength: 2, maxLength: 12 }), (steps) => {
+        const f = inferAgentWriteVersions(trace(steps));
+        const reads = steps.flatMap((s, k) => ('read' in s ? [{ k, file: s.read }] : []));
+        const version = new Map(
+          f.items
+            .filter((i) => i.source)
+            .map((i) => [Number(i.id.slice(1)) - 1, (i.source!.version as { value: string }).value]),
+        );
+        for (const x of reads)
+          for (const y of reads) {
+            if (x.file !== y.file || x.k >= y.k) continue;
+            const between = steps.slice(x.k + 1, y.k);
+            const changed = between.some((s) => 'exec' in s || ('edit' in s && s.edit === x.file && !s.failed));
+            expect(version.get(x.k) === version.get(y.k)).toBe(!changed);
+          }
+      }),
+      { numRuns: 200 },
+    );
   });
 });
 
@@ -130,10 +227,19 @@ describe('the ecology under the assumption', () => {
     const md = ecologyMarkdown([t], total);
     expect(md).toContain('## Under the assumption "no writer but the agent" (a weaker guarantee)');
     expect(md).toMatch(/decided 0\.0% \(0\); assumed \+\d+\.\d% \(\d+\); undecided 0\.0% \(0\)/);
-    const csv = ecologyCsv([t], total).split('\n').map((l) => l.split(','));
-    expect(csv.find((r) => r[0] === 'inferred' && r[3] === 'repeated-read' && r[4] === 'assumed-eligible')![5]).toBe('1');
-    const spec = ecologyChartSpec([t], total) as { data: { values: { evidence: string; class: string; tokens: number }[] }; spec: { encoding: { color: { scale: { domain: string[]; range: string[] } } } } };
-    const evidence = new Set(spec.data.values.filter((v) => v.class === CANDIDATE_CLASSES[1].short).map((v) => v.evidence));
+    const csv = ecologyCsv([t], total)
+      .split('\n')
+      .map((l) => l.split(','));
+    expect(csv.find((r) => r[0] === 'inferred' && r[3] === 'repeated-read' && r[4] === 'assumed-eligible')![5]).toBe(
+      '1',
+    );
+    const spec = ecologyChartSpec([t], total) as {
+      data: { values: { evidence: string; class: string; tokens: number }[] };
+      spec: { encoding: { color: { scale: { domain: string[]; range: string[] } } } };
+    };
+    const evidence = new Set(
+      spec.data.values.filter((v) => v.class === CANDIDATE_CLASSES[1].short).map((v) => v.evidence),
+    );
     expect([...evidence]).toEqual(CHART_SERIES.slice(0, 3));
     const { domain, range } = spec.spec.encoding.color.scale;
     expect(range).toHaveLength(domain.length);
@@ -141,10 +247,13 @@ describe('the ecology under the assumption', () => {
   });
 
   it('property: the palette never repeats a colour, however many series', () => {
-    fc.assert(fc.property(fc.integer({ min: 1, max: 300 }), (n) => {
-      const colours = distinctColours(n);
-      expect(colours).toHaveLength(n);
-      expect(new Set(colours).size).toBe(n);
-    }), { numRuns: 60 });
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 300 }), (n) => {
+        const colours = distinctColours(n);
+        expect(colours).toHaveLength(n);
+        expect(new Set(colours).size).toBe(n);
+      }),
+      { numRuns: 60 },
+    );
   });
 });

@@ -51,27 +51,237 @@ interface Expected {
  *   read OpenCode inlines) + 1 completed edit. Error markers (tool status "error", a message `error`): none in either.
  */
 const EXPECTED: readonly Expected[] = [
-  { file: 'swe-agent/pydicom__pydicom-1458.traj', items: 26, calls: 12, results: 11, errors: 4, synthesized: 0, negative: 0, failedEffects: 3, formatVersion: '0.x' },
-  { file: 'swe-agent/swe-agent__test-repo-i1.traj', items: 12, calls: 5, results: 4, errors: 0, synthesized: 0, negative: 0, failedEffects: 0, formatVersion: '0.x' },
-  { file: 'swe-agent/6e44b9__sweagenttestrepo-1c2844.traj', items: 14, calls: 4, results: 4, errors: 0, synthesized: 0, negative: 0, failedEffects: 0, formatVersion: '1.x function-calling' },
-  { file: 'swe-agent/function_calling_replace__marshmallow-code__marshmallow-1867.traj', items: 35, calls: 11, results: 11, errors: 1, synthesized: 0, negative: 0, failedEffects: 1, formatVersion: '1.x function-calling' },
-  { file: 'swe-agent/xml_sys-env_window100__marshmallow-code__marshmallow-1867.traj', items: 23, calls: 11, results: 10, errors: 1, synthesized: 0, negative: 0, failedEffects: 1, formatVersion: '1.x text actions' },
-  { file: 'mini-swe-agent/pvlib__pvlib-python-1072.traj.json', items: 32, calls: 15, results: 15, errors: 3, synthesized: 0, negative: 0, failedEffects: 1, formatVersion: 'mini-swe-agent-1.1, mini 2.2.7, v2 tool calls' },
-  { file: 'mini-swe-agent/sqlfluff__sqlfluff-2419.traj.json', items: 129, calls: 43, results: 42, errors: 3, synthesized: 0, negative: 0, failedEffects: 2, formatVersion: 'mini-swe-agent-1.1, mini 2.2.7, v2 tool calls' },
-  { file: 'mini-swe-agent/github_issue.v1.traj.json', items: 22, calls: 10, results: 10, errors: 2, synthesized: 0, negative: 0, failedEffects: 0, formatVersion: 'v1 text (bash block)' },
-  { file: 'mini-swe-agent/github_issue.v2.traj.json', items: 22, calls: 10, results: 10, errors: 2, synthesized: 0, negative: 0, failedEffects: 0, formatVersion: 'v2 text (mswea_bash_command)' },
-  { file: 'openhands/basic.json', items: 4, calls: 1, results: 1, errors: 0, synthesized: 0, negative: 0, failedEffects: 0, formatVersion: 'event stream' },
-  { file: 'openhands/wrong_initial_state.json', items: 8, calls: 3, results: 3, errors: 0, synthesized: 0, negative: 0, failedEffects: 0, formatVersion: 'event stream' },
-  { file: 'openhands/multi-swe-bench.output.jsonl#ponylang__ponyc-4595', items: 47, calls: 21, results: 21, errors: 6, synthesized: 2, negative: 0, failedEffects: 2, formatVersion: 'evaluation output' },
-  { file: 'openhands/multi-swe-bench.output.jsonl#ponylang__ponyc-4593', items: 69, calls: 32, results: 32, errors: 12, synthesized: 0, negative: 5, failedEffects: 10, formatVersion: 'evaluation output' },
-  { file: 'openhands/multi-swe-bench.output.jsonl#ponylang__ponyc-4588', items: 101, calls: 48, results: 48, errors: 23, synthesized: 8, negative: 1, failedEffects: 15, formatVersion: 'evaluation output' },
-  { file: 'openhands/resolver-mock.output.jsonl#line-1', items: 8, calls: 3, results: 3, errors: 0, synthesized: 0, negative: 0, failedEffects: 0, formatVersion: 'evaluation output, legacy flattened events' },
-  { file: 'openhands/resolver-mock.output.jsonl#line-2', items: 44, calls: 21, results: 21, errors: 0, synthesized: 0, negative: 0, failedEffects: 0, formatVersion: 'evaluation output, legacy flattened events' },
-  { file: 'claude-code/sample_main_transcript.jsonl', items: 35, calls: 10, results: 10, errors: 2, synthesized: 0, negative: 0, failedEffects: 0, formatVersion: 'Claude Code 2.0.76' },
-  { file: 'opencode/explore.json#ses_341f480cfffekQwFX2LabeJFAU', items: 4, calls: 1, results: 1, errors: 0, synthesized: 0, negative: 0, failedEffects: 0, formatVersion: 'opencode 1.2.15, event stream' },
-  { file: 'opencode/explore.json#ses_341f3e676ffez6WUF6zpok7dUZ', items: 42, calls: 18, results: 18, errors: 0, synthesized: 0, negative: 2, failedEffects: 0, formatVersion: 'opencode 1.2.15, event stream' },
-  { file: 'opencode/diff.json', items: 5, calls: 1, results: 1, errors: 0, synthesized: 0, negative: 0, failedEffects: 0, formatVersion: 'opencode 0.15.0, event stream' },
-  { file: 'claude-code/agent-af1ff21.jsonl', items: 2, calls: 0, results: 0, errors: 0, synthesized: 0, negative: 0, failedEffects: 0, formatVersion: 'Claude Code 2.0.76' },
+  {
+    file: 'swe-agent/pydicom__pydicom-1458.traj',
+    items: 26,
+    calls: 12,
+    results: 11,
+    errors: 4,
+    synthesized: 0,
+    negative: 0,
+    failedEffects: 3,
+    formatVersion: '0.x',
+  },
+  {
+    file: 'swe-agent/swe-agent__test-repo-i1.traj',
+    items: 12,
+    calls: 5,
+    results: 4,
+    errors: 0,
+    synthesized: 0,
+    negative: 0,
+    failedEffects: 0,
+    formatVersion: '0.x',
+  },
+  {
+    file: 'swe-agent/6e44b9__sweagenttestrepo-1c2844.traj',
+    items: 14,
+    calls: 4,
+    results: 4,
+    errors: 0,
+    synthesized: 0,
+    negative: 0,
+    failedEffects: 0,
+    formatVersion: '1.x function-calling',
+  },
+  {
+    file: 'swe-agent/function_calling_replace__marshmallow-code__marshmallow-1867.traj',
+    items: 35,
+    calls: 11,
+    results: 11,
+    errors: 1,
+    synthesized: 0,
+    negative: 0,
+    failedEffects: 1,
+    formatVersion: '1.x function-calling',
+  },
+  {
+    file: 'swe-agent/xml_sys-env_window100__marshmallow-code__marshmallow-1867.traj',
+    items: 23,
+    calls: 11,
+    results: 10,
+    errors: 1,
+    synthesized: 0,
+    negative: 0,
+    failedEffects: 1,
+    formatVersion: '1.x text actions',
+  },
+  {
+    file: 'mini-swe-agent/pvlib__pvlib-python-1072.traj.json',
+    items: 32,
+    calls: 15,
+    results: 15,
+    errors: 3,
+    synthesized: 0,
+    negative: 0,
+    failedEffects: 1,
+    formatVersion: 'mini-swe-agent-1.1, mini 2.2.7, v2 tool calls',
+  },
+  {
+    file: 'mini-swe-agent/sqlfluff__sqlfluff-2419.traj.json',
+    items: 129,
+    calls: 43,
+    results: 42,
+    errors: 3,
+    synthesized: 0,
+    negative: 0,
+    failedEffects: 2,
+    formatVersion: 'mini-swe-agent-1.1, mini 2.2.7, v2 tool calls',
+  },
+  {
+    file: 'mini-swe-agent/github_issue.v1.traj.json',
+    items: 22,
+    calls: 10,
+    results: 10,
+    errors: 2,
+    synthesized: 0,
+    negative: 0,
+    failedEffects: 0,
+    formatVersion: 'v1 text (bash block)',
+  },
+  {
+    file: 'mini-swe-agent/github_issue.v2.traj.json',
+    items: 22,
+    calls: 10,
+    results: 10,
+    errors: 2,
+    synthesized: 0,
+    negative: 0,
+    failedEffects: 0,
+    formatVersion: 'v2 text (mswea_bash_command)',
+  },
+  {
+    file: 'openhands/basic.json',
+    items: 4,
+    calls: 1,
+    results: 1,
+    errors: 0,
+    synthesized: 0,
+    negative: 0,
+    failedEffects: 0,
+    formatVersion: 'event stream',
+  },
+  {
+    file: 'openhands/wrong_initial_state.json',
+    items: 8,
+    calls: 3,
+    results: 3,
+    errors: 0,
+    synthesized: 0,
+    negative: 0,
+    failedEffects: 0,
+    formatVersion: 'event stream',
+  },
+  {
+    file: 'openhands/multi-swe-bench.output.jsonl#ponylang__ponyc-4595',
+    items: 47,
+    calls: 21,
+    results: 21,
+    errors: 6,
+    synthesized: 2,
+    negative: 0,
+    failedEffects: 2,
+    formatVersion: 'evaluation output',
+  },
+  {
+    file: 'openhands/multi-swe-bench.output.jsonl#ponylang__ponyc-4593',
+    items: 69,
+    calls: 32,
+    results: 32,
+    errors: 12,
+    synthesized: 0,
+    negative: 5,
+    failedEffects: 10,
+    formatVersion: 'evaluation output',
+  },
+  {
+    file: 'openhands/multi-swe-bench.output.jsonl#ponylang__ponyc-4588',
+    items: 101,
+    calls: 48,
+    results: 48,
+    errors: 23,
+    synthesized: 8,
+    negative: 1,
+    failedEffects: 15,
+    formatVersion: 'evaluation output',
+  },
+  {
+    file: 'openhands/resolver-mock.output.jsonl#line-1',
+    items: 8,
+    calls: 3,
+    results: 3,
+    errors: 0,
+    synthesized: 0,
+    negative: 0,
+    failedEffects: 0,
+    formatVersion: 'evaluation output, legacy flattened events',
+  },
+  {
+    file: 'openhands/resolver-mock.output.jsonl#line-2',
+    items: 44,
+    calls: 21,
+    results: 21,
+    errors: 0,
+    synthesized: 0,
+    negative: 0,
+    failedEffects: 0,
+    formatVersion: 'evaluation output, legacy flattened events',
+  },
+  {
+    file: 'claude-code/sample_main_transcript.jsonl',
+    items: 35,
+    calls: 10,
+    results: 10,
+    errors: 2,
+    synthesized: 0,
+    negative: 0,
+    failedEffects: 0,
+    formatVersion: 'Claude Code 2.0.76',
+  },
+  {
+    file: 'opencode/explore.json#ses_341f480cfffekQwFX2LabeJFAU',
+    items: 4,
+    calls: 1,
+    results: 1,
+    errors: 0,
+    synthesized: 0,
+    negative: 0,
+    failedEffects: 0,
+    formatVersion: 'opencode 1.2.15, event stream',
+  },
+  {
+    file: 'opencode/explore.json#ses_341f3e676ffez6WUF6zpok7dUZ',
+    items: 42,
+    calls: 18,
+    results: 18,
+    errors: 0,
+    synthesized: 0,
+    negative: 2,
+    failedEffects: 0,
+    formatVersion: 'opencode 1.2.15, event stream',
+  },
+  {
+    file: 'opencode/diff.json',
+    items: 5,
+    calls: 1,
+    results: 1,
+    errors: 0,
+    synthesized: 0,
+    negative: 0,
+    failedEffects: 0,
+    formatVersion: 'opencode 0.15.0, event stream',
+  },
+  {
+    file: 'claude-code/agent-af1ff21.jsonl',
+    items: 2,
+    calls: 0,
+    results: 0,
+    errors: 0,
+    synthesized: 0,
+    negative: 0,
+    failedEffects: 0,
+    formatVersion: 'Claude Code 2.0.76',
+  },
 ];
 
 const tokens = tokenCounter();
@@ -82,7 +292,11 @@ async function session(file: string): Promise<Fixture> {
   if (!sessions.has(file)) {
     const all = await importFile(join(REAL, path), path, { redact: true, tokens });
     // A file of several sessions names each after its instance (OpenHands output.jsonl) or session id (OpenCode).
-    for (const t of all) sessions.set(all.length === 1 ? path : `${path}#${t.fixture.id.split('.output.')[1] ?? t.fixture.id.split('.').at(-1)}`, t.fixture);
+    for (const t of all)
+      sessions.set(
+        all.length === 1 ? path : `${path}#${t.fixture.id.split('.output.')[1] ?? t.fixture.id.split('.').at(-1)}`,
+        t.fixture,
+      );
   }
   const f = sessions.get(name ? file : path);
   if (!f) throw new Error(`no session ${file}`);
@@ -93,10 +307,14 @@ const count = (items: readonly Item[], test: (i: Item) => boolean) => items.filt
 
 describe('the committed real traces', () => {
   it('every file in data/real-traces is detected and listed here', () => {
-    const files = ['swe-agent', 'mini-swe-agent', 'openhands', 'claude-code', 'opencode']
-      .flatMap((d) => readdirSync(join(REAL, d)).filter((n) => n !== 'LICENSE').map((n) => `${d}/${n}`));
+    const files = ['swe-agent', 'mini-swe-agent', 'openhands', 'claude-code', 'opencode'].flatMap((d) =>
+      readdirSync(join(REAL, d))
+        .filter((n) => n !== 'LICENSE')
+        .map((n) => `${d}/${n}`),
+    );
     expect(new Set(EXPECTED.map((e) => e.file.split('#')[0]))).toEqual(new Set(files));
-    for (const f of files) expect(detectFormat(parseTrace(readFileSync(join(REAL, f), 'utf8'), f)), f).toBe(f.split('/')[0]);
+    for (const f of files)
+      expect(detectFormat(parseTrace(readFileSync(join(REAL, f), 'utf8'), f)), f).toBe(f.split('/')[0]);
     expect(EXPECTED.length).toBeGreaterThanOrEqual(15);
     expect(new Set(files.map((f) => f.split('/')[0])).size).toBe(5);
   });
@@ -112,11 +330,19 @@ describe('the committed real traces', () => {
         errors: count(items, (i) => i.status?.state === 'error'),
         synthesized: count(items, (i) => i.status?.state === 'error' && i.status.synthesized === true),
         negative: count(items, (i) => i.flags.negativeResult),
-        failedEffects: items.flatMap((i) => i.effects ?? []).filter((x) => typeof x !== 'string' && x.outcome === 'failed').length,
+        failedEffects: items
+          .flatMap((i) => i.effects ?? [])
+          .filter((x) => typeof x !== 'string' && x.outcome === 'failed').length,
         formatVersion: f.imported?.formatVersion,
       }).toEqual({
-        items: e.items, calls: e.calls, results: e.results, errors: e.errors, synthesized: e.synthesized,
-        negative: e.negative, failedEffects: e.failedEffects, formatVersion: e.formatVersion,
+        items: e.items,
+        calls: e.calls,
+        results: e.results,
+        errors: e.errors,
+        synthesized: e.synthesized,
+        negative: e.negative,
+        failedEffects: e.failedEffects,
+        formatVersion: e.formatVersion,
       });
       // A negative result is never an error; an error's message is the tool's own unless marked synthesized.
       expect(items.every((i) => !(i.flags.negativeResult && i.status?.state === 'error'))).toBe(true);
@@ -133,54 +359,118 @@ describe('the committed real traces', () => {
 
   it('keeps every character of what the model saw: SWE-agent history text and OpenHands observation content arrive whole', async () => {
     const pydicom = await session('swe-agent/pydicom__pydicom-1458.traj');
-    const raw = JSON.parse(readFileSync(join(REAL, 'swe-agent/pydicom__pydicom-1458.traj'), 'utf8')) as { history: { content: string }[] };
-    expect(pydicom.items.reduce((s, i) => s + i.content.length, 0)).toBe(raw.history.reduce((s, m) => s + m.content.length, 0));
+    const raw = JSON.parse(readFileSync(join(REAL, 'swe-agent/pydicom__pydicom-1458.traj'), 'utf8')) as {
+      history: { content: string }[];
+    };
+    expect(pydicom.items.reduce((s, i) => s + i.content.length, 0)).toBe(
+      raw.history.reduce((s, m) => s + m.content.length, 0),
+    );
     const pony = await session('openhands/multi-swe-bench.output.jsonl#ponylang__ponyc-4595');
-    const line = JSON.parse(readFileSync(join(REAL, 'openhands/multi-swe-bench.output.jsonl'), 'utf8').split('\n')[0]!) as { history: { observation?: string; content?: string }[] };
-    const observed = line.history.filter((o) => o.observation && !['recall', 'agent_state_changed', 'null', 'think'].includes(o.observation));
-    expect(pony.items.filter((i) => i.kind === 'tool-result').reduce((s, i) => s + i.content.length, 0)).toBe(observed.reduce((s, o) => s + (o.content ?? '').length, 0));
+    const line = JSON.parse(
+      readFileSync(join(REAL, 'openhands/multi-swe-bench.output.jsonl'), 'utf8').split('\n')[0]!,
+    ) as { history: { observation?: string; content?: string }[] };
+    const observed = line.history.filter(
+      (o) => o.observation && !['recall', 'agent_state_changed', 'null', 'think'].includes(o.observation),
+    );
+    expect(pony.items.filter((i) => i.kind === 'tool-result').reduce((s, i) => s + i.content.length, 0)).toBe(
+      observed.reduce((s, o) => s + (o.content ?? '').length, 0),
+    );
   });
 
   it('an OpenHands failed str_replace is an error in the editor words with a failed effect; the read before it keeps its view range', async () => {
     const f = await session('openhands/multi-swe-bench.output.jsonl#ponylang__ponyc-4595');
-    const failed = f.items.find((i) => i.kind === 'tool-result' && i.tool!.name === 'edit' && i.status?.state === 'error')!;
-    expect(failed.status).toMatchObject({ errorType: 'edit-failed', message: expect.stringMatching(/^No replacement was performed, old_str `DEF\(idseqsingle\);/) });
+    const failed = f.items.find(
+      (i) => i.kind === 'tool-result' && i.tool!.name === 'edit' && i.status?.state === 'error',
+    )!;
+    expect(failed.status).toMatchObject({
+      errorType: 'edit-failed',
+      message: expect.stringMatching(/^No replacement was performed, old_str `DEF\(idseqsingle\);/),
+    });
     expect(failed.status).not.toHaveProperty('synthesized');
     const call = f.items.find((i) => i.kind === 'tool-call' && i.tool!.callId === failed.tool!.callId)!;
-    expect(call.tool!.arguments).toMatchObject({ command: 'str_replace', old_str: expect.stringContaining('DEF(idseqsingle);'), new_str: expect.any(String) });
-    expect(call.effects).toEqual([{ source: '/workspace/ponylang__ponyc__0.1/src/libponyc/ast/parser.c', outcome: 'failed' }]);
-    const windowed = f.items.find((i) => i.kind === 'tool-result' && i.tool!.name === 'read' && i.tool!.arguments['view_range'] !== null && i.tool!.arguments['view_range'] !== undefined)!;
-    expect(windowed.source).toMatchObject({ identity: '/workspace/ponylang__ponyc__0.1/src/libponyc/ast/parser.c', selector: { kind: 'lines', from: 650, to: 700 } });
+    expect(call.tool!.arguments).toMatchObject({
+      command: 'str_replace',
+      old_str: expect.stringContaining('DEF(idseqsingle);'),
+      new_str: expect.any(String),
+    });
+    expect(call.effects).toEqual([
+      { source: '/workspace/ponylang__ponyc__0.1/src/libponyc/ast/parser.c', outcome: 'failed' },
+    ]);
+    const windowed = f.items.find(
+      (i) =>
+        i.kind === 'tool-result' &&
+        i.tool!.name === 'read' &&
+        i.tool!.arguments['view_range'] !== null &&
+        i.tool!.arguments['view_range'] !== undefined,
+    )!;
+    expect(windowed.source).toMatchObject({
+      identity: '/workspace/ponylang__ponyc__0.1/src/libponyc/ast/parser.c',
+      selector: { kind: 'lines', from: 650, to: 700 },
+    });
   });
 
   it('a SWE-agent window read is the line range its numbered lines show', async () => {
     const f = await session('swe-agent/pydicom__pydicom-1458.traj');
     const open = f.items.find((i) => i.kind === 'tool-result' && i.tool!.name === 'open')!;
-    expect(open.source).toEqual({ identity: '/pydicom__pydicom/pydicom/pixel_data_handlers/numpy_handler.py', version: 'UNKNOWN', mutable: 'UNKNOWN', selector: { kind: 'lines', from: 273, to: 372 } });
+    expect(open.source).toEqual({
+      identity: '/pydicom__pydicom/pydicom/pixel_data_handlers/numpy_handler.py',
+      version: 'UNKNOWN',
+      mutable: 'UNKNOWN',
+      selector: { kind: 'lines', from: 273, to: 372 },
+    });
   });
 
   it('Claude Code 2.x: one turn per API message however many block records; the sidechain file is its own session', async () => {
     const f = await session('claude-code/sample_main_transcript.jsonl');
     // The message written as [thinking][tool_use][tool_use][tool_use] records: three calls, one turn.
-    const turns = new Set(f.items.filter((i) => ['toolu_0121Xkn9uW9TJCnTjQjc656P', 'toolu_018vFotHvxxm3NcDcXDk1wSh', 'toolu_01MV7Z6p51X7jX276ddEU4zf'].includes(i.tool?.callId ?? '') && i.kind === 'tool-call').map((i) => i.turn));
+    const turns = new Set(
+      f.items
+        .filter(
+          (i) =>
+            [
+              'toolu_0121Xkn9uW9TJCnTjQjc656P',
+              'toolu_018vFotHvxxm3NcDcXDk1wSh',
+              'toolu_01MV7Z6p51X7jX276ddEU4zf',
+            ].includes(i.tool?.callId ?? '') && i.kind === 'tool-call',
+        )
+        .map((i) => i.turn),
+    );
     expect(turns.size).toBe(1);
     // 12 assistant messages and 4 task boundaries (5 prompts): 16 turns after the first prompt's turn 0.
     expect(f.items.at(-1)!.turn).toBe(16);
     const agent = await session('claude-code/agent-af1ff21.jsonl');
-    expect(agent.items.map((i) => [i.origin, i.kind])).toEqual([['user', 'instruction'], ['model', 'reasoning']]);
+    expect(agent.items.map((i) => [i.origin, i.kind])).toEqual([
+      ['user', 'instruction'],
+      ['model', 'reasoning'],
+    ]);
   });
 
   it('OpenCode 1.2 event stream: every completed tool output arrives whole from its last event, and each read window is the lines the tool says it showed', async () => {
     const sub = await session('opencode/explore.json#ses_341f3e676ffez6WUF6zpok7dUZ');
-    const events = JSON.parse(readFileSync(join(REAL, 'opencode/explore.json'), 'utf8')) as { type: string; properties: { part?: { id: string; sessionID: string; type: string; state?: { status: string; output?: string } } } }[];
+    const events = JSON.parse(readFileSync(join(REAL, 'opencode/explore.json'), 'utf8')) as {
+      type: string;
+      properties: {
+        part?: { id: string; sessionID: string; type: string; state?: { status: string; output?: string } };
+      };
+    }[];
     const last = new Map<string, { sessionID: string; type: string; state?: { status: string; output?: string } }>();
     for (const e of events) if (e.type === 'message.part.updated') last.set(e.properties.part!.id, e.properties.part!);
-    const outputs = [...last.values()].filter((p) => p.sessionID === 'ses_341f3e676ffez6WUF6zpok7dUZ' && p.type === 'tool').map((p) => p.state!.output!);
+    const outputs = [...last.values()]
+      .filter((p) => p.sessionID === 'ses_341f3e676ffez6WUF6zpok7dUZ' && p.type === 'tool')
+      .map((p) => p.state!.output!);
     expect(sub.items.filter((i) => i.kind === 'tool-result').map((i) => i.content)).toEqual(outputs);
-    const windows = sub.items.filter((i) => i.kind === 'tool-result' && i.source?.identity.endsWith('/lua/opencode/ui/formatter.lua')).map((i) => i.source!.selector);
+    const windows = sub.items
+      .filter((i) => i.kind === 'tool-result' && i.source?.identity.endsWith('/lua/opencode/ui/formatter.lua'))
+      .map((i) => i.source!.selector);
     // offset 680 limit 130 showed "lines 680-809 of 950"; offset 630 limit 80 and offset 900 limit 50 likewise.
-    expect(windows).toEqual([{ kind: 'lines', from: 680, to: 809, truncated: true }, { kind: 'lines', from: 630, to: 709, truncated: true }, { kind: 'lines', from: 900, to: 949, truncated: true }]);
+    expect(windows).toEqual([
+      { kind: 'lines', from: 680, to: 809, truncated: true },
+      { kind: 'lines', from: 630, to: 709, truncated: true },
+      { kind: 'lines', from: 900, to: 949, truncated: true },
+    ]);
     // A read with neither offset nor limit that reached "(End of file - total 125 lines)" is a whole read.
-    expect(sub.items.find((i) => i.source?.identity.endsWith('/lua/opencode/ui/icons.lua'))!.source).not.toHaveProperty('selector');
+    expect(sub.items.find((i) => i.source?.identity.endsWith('/lua/opencode/ui/icons.lua'))!.source).not.toHaveProperty(
+      'selector',
+    );
   });
 });

@@ -2,38 +2,73 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sha256 } from '../../src/fixture/canonical.js';
-import { REDACTION_KINDS, SecretNumbering, emptyCounts, isSecretName, marker, redactJson, redactText, type RedactionKind } from '../../src/traces/redact.js';
+import {
+  REDACTION_KINDS,
+  SecretNumbering,
+  emptyCounts,
+  isSecretName,
+  marker,
+  redactJson,
+  redactText,
+  type RedactionKind,
+} from '../../src/traces/redact.js';
 import { cli } from '../support/cli.js';
 import { sample, tempDir } from './support.js';
 
 // Built at run time so the repository holds no string a secret scanner would flag.
 const SECRETS: Record<RedactionKind, { text: string; secret: string }> = (() => {
   const a = (n: number, c = 'A') => c.repeat(n);
-  const pem = ['-----BEGIN ', 'RSA PRIVATE KEY-----\nMIIEow', a(40, 'b'), '\n-----END RSA ', 'PRIVATE KEY-----'].join('');
+  const pem = ['-----BEGIN ', 'RSA PRIVATE KEY-----\nMIIEow', a(40, 'b'), '\n-----END RSA ', 'PRIVATE KEY-----'].join(
+    '',
+  );
   return {
     'private-key': { text: `key:\n${pem}\n`, secret: pem },
-    'anthropic-key': { text: `ANTHROPIC_API_KEY=${'sk-' + 'ant-api03-' + a(30, 'x')}`, secret: `sk-ant-api03-${a(30, 'x')}` },
+    'anthropic-key': {
+      text: `ANTHROPIC_API_KEY=${'sk-' + 'ant-api03-' + a(30, 'x')}`,
+      secret: `sk-ant-api03-${a(30, 'x')}`,
+    },
     'openai-key': { text: `export OPENAI_API_KEY=${'sk-' + 'proj-' + a(28, 'Q')}`, secret: `sk-proj-${a(28, 'Q')}` },
     'github-token': { text: `token ${'gh' + 'p_' + a(36, 'Z')} used`, secret: `ghp_${a(36, 'Z')}` },
     'aws-access-key': { text: `aws_access_key_id = ${'AK' + 'IA' + a(16, 'K')}`, secret: `AKIA${a(16, 'K')}` },
-    'slack-token': { text: `SLACK=${'xo' + 'xb-' + '1234567890-' + a(12, 'q')}`, secret: `xoxb-1234567890-${a(12, 'q')}` },
+    'slack-token': {
+      text: `SLACK=${'xo' + 'xb-' + '1234567890-' + a(12, 'q')}`,
+      secret: `xoxb-1234567890-${a(12, 'q')}`,
+    },
     'google-api-key': { text: `key=${'AI' + 'za' + a(35, 'g')}`, secret: `AIza${a(35, 'g')}` },
-    'bearer-token': { text: `curl -H "Authorization: Bearer ${'eyJ' + a(30, 'h')}" https://api.example.com`, secret: `eyJ${a(30, 'h')}` },
-    'url-password': { text: `DATABASE_URL=postgres://admin:${'hunter' + '2secret'}@db.internal:5432/app`, secret: 'hunter2secret' },
-    'basic-auth': { text: `curl -H "Authorization: Basic ${Buffer.from('deploy:' + 'tr0ub4dor').toString('base64')}" https://x.example`, secret: Buffer.from('deploy:tr0ub4dor').toString('base64') },
+    'bearer-token': {
+      text: `curl -H "Authorization: Bearer ${'eyJ' + a(30, 'h')}" https://api.example.com`,
+      secret: `eyJ${a(30, 'h')}`,
+    },
+    'url-password': {
+      text: `DATABASE_URL=postgres://admin:${'hunter' + '2secret'}@db.internal:5432/app`,
+      secret: 'hunter2secret',
+    },
+    'basic-auth': {
+      text: `curl -H "Authorization: Basic ${Buffer.from('deploy:' + 'tr0ub4dor').toString('base64')}" https://x.example`,
+      secret: Buffer.from('deploy:tr0ub4dor').toString('base64'),
+    },
     'secret-assignment': { text: `DB_PASSWORD=${'correct' + '-horse-9'}`, secret: 'correct-horse-9' },
-    'aws-secret-key': { text: `[default]\naws_secret_access_key = ${'wJalrXUtnFEMI/K7MDENG/' + a(18, 'k')}\n`, secret: `wJalrXUtnFEMI/K7MDENG/${a(18, 'k')}` },
-    jwt: { text: `Cookie: session=${'ey' + 'JhbGciOiJIUzI1NiJ9.' + 'ey' + 'JzdWIiOiIxIn0.' + a(20, 's')}; theme=dark`, secret: `eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.${a(20, 's')}` },
+    'aws-secret-key': {
+      text: `[default]\naws_secret_access_key = ${'wJalrXUtnFEMI/K7MDENG/' + a(18, 'k')}\n`,
+      secret: `wJalrXUtnFEMI/K7MDENG/${a(18, 'k')}`,
+    },
+    jwt: {
+      text: `Cookie: session=${'ey' + 'JhbGciOiJIUzI1NiJ9.' + 'ey' + 'JzdWIiOiIxIn0.' + a(20, 's')}; theme=dark`,
+      secret: `eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.${a(20, 's')}`,
+    },
     'vendor-token': { text: `npm token ${'np' + 'm_' + a(36, 'n')}`, secret: `npm_${a(36, 'n')}` },
   };
 })();
 
 function allFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? allFiles(join(dir, n)) : [join(dir, n)]));
+  return readdirSync(dir).flatMap((n) =>
+    statSync(join(dir, n)).isDirectory() ? allFiles(join(dir, n)) : [join(dir, n)],
+  );
 }
 
 /** One text redacted by both rule sets with its own numbering. */
-const redact = async (text: string, counts = emptyCounts()) => (await redactJson(text, counts, new SecretNumbering())) as string;
+const redact = async (text: string, counts = emptyCounts()) =>
+  (await redactJson(text, counts, new SecretNumbering())) as string;
 
 describe('redaction', () => {
   it('replaces each kind with a marker naming the kind, and counts it', async () => {
@@ -44,15 +79,24 @@ describe('redaction', () => {
       expect(out, kind).not.toContain(secret);
       expect(out, kind).toContain(marker(kind, 1));
       expect(counts[kind], kind).toBe(1);
-      expect(Object.values(counts).reduce((s, n) => s + n, 0), `${kind} counted once`).toBe(1);
+      expect(
+        Object.values(counts).reduce((s, n) => s + n, 0),
+        `${kind} counted once`,
+      ).toBe(1);
     }
   });
 
   it('keeps what is around a secret readable (the user and host of a URL, the header name)', async () => {
     const counts = emptyCounts();
-    expect(await redact(SECRETS['url-password'].text, counts)).toBe('DATABASE_URL=postgres://admin:[REDACTED:url-password:1]@db.internal:5432/app');
-    expect(await redact(SECRETS['bearer-token'].text, counts)).toMatch(/Authorization: Bearer \[REDACTED:bearer-token:1\]"/);
-    expect(await redact(SECRETS['basic-auth'].text, counts)).toBe('curl -H "Authorization: Basic [REDACTED:basic-auth:1]" https://x.example');
+    expect(await redact(SECRETS['url-password'].text, counts)).toBe(
+      'DATABASE_URL=postgres://admin:[REDACTED:url-password:1]@db.internal:5432/app',
+    );
+    expect(await redact(SECRETS['bearer-token'].text, counts)).toMatch(
+      /Authorization: Bearer \[REDACTED:bearer-token:1\]"/,
+    );
+    expect(await redact(SECRETS['basic-auth'].text, counts)).toBe(
+      'curl -H "Authorization: Basic [REDACTED:basic-auth:1]" https://x.example',
+    );
     expect(await redact(SECRETS['secret-assignment'].text, counts)).toBe('DB_PASSWORD=[REDACTED:secret-assignment:1]');
   });
 
@@ -74,7 +118,9 @@ describe('redaction', () => {
     expect(once).toBe('[REDACTED:github-token:1] [REDACTED:github-token:2] [REDACTED:github-token:1]');
     expect(counts['github-token']).toBe(3);
     // The numbering carries over to the next text of the same import, and numbers each kind on its own.
-    expect(redactText(`${k1} ${SECRETS['url-password'].text}`, counts, numbering)).toBe('[REDACTED:github-token:2] DATABASE_URL=postgres://admin:[REDACTED:url-password:1]@db.internal:5432/app');
+    expect(redactText(`${k1} ${SECRETS['url-password'].text}`, counts, numbering)).toBe(
+      '[REDACTED:github-token:2] DATABASE_URL=postgres://admin:[REDACTED:url-password:1]@db.internal:5432/app',
+    );
     expect(redactText(once, emptyCounts(), numbering)).toBe(once);
   });
 
@@ -94,16 +140,28 @@ describe('redaction', () => {
     [`export GITHUB_TOKEN="${pw}"; make`, pw, 'export GITHUB_TOKEN="[REDACTED:secret-assignment:1]"; make'],
     [`{"user": "ann", "password": "${pw}"}`, pw, '{"user": "ann", "password": "[REDACTED:secret-assignment:1]"}'],
     [`config = {'client_secret': '${pw}'}`, pw, "config = {'client_secret': '[REDACTED:secret-assignment:1]'}"],
-    [`db:\n  host: localhost\n  secret: ${pw} # prod\n`, pw, 'db:\n  host: localhost\n  secret: [REDACTED:secret-assignment:1] # prod\n'],
+    [
+      `db:\n  host: localhost\n  secret: ${pw} # prod\n`,
+      pw,
+      'db:\n  host: localhost\n  secret: [REDACTED:secret-assignment:1] # prod\n',
+    ],
     [`- apiKey: ${pw}`, pw, '- apiKey: [REDACTED:secret-assignment:1]'],
     [`X-Api-Key: ${pw}`, pw, 'X-Api-Key: [REDACTED:secret-assignment:1]'],
     [`token=${pw}`, pw, 'token=[REDACTED:secret-assignment:1]'],
-    [`GET https://h.example/cb?code=1&access_token=${pw}&x=2`, pw, 'GET https://h.example/cb?code=1&access_token=[REDACTED:secret-assignment:1]&x=2'],
+    [
+      `GET https://h.example/cb?code=1&access_token=${pw}&x=2`,
+      pw,
+      'GET https://h.example/cb?code=1&access_token=[REDACTED:secret-assignment:1]&x=2',
+    ],
     [`url=https://h.example/?token=${pw}`, pw, 'url=https://h.example/?token=[REDACTED:secret-assignment:1]'],
     [`mysql --user root --password ${pw} app`, pw, 'mysql --user root --password [REDACTED:secret-assignment:1] app'],
     [`tool --api-key=${pw}`, pw, 'tool --api-key=[REDACTED:secret-assignment:1]'],
     [`AWS_SECRET_ACCESS_KEY = "${pw}"`, pw, 'AWS_SECRET_ACCESS_KEY = "[REDACTED:secret-assignment:1]"'],
-    [`headers = {"Authorization": "Basic ${b64}"}`, b64, 'headers = {"Authorization": "Basic [REDACTED:basic-auth:1]"}'],
+    [
+      `headers = {"Authorization": "Basic ${b64}"}`,
+      b64,
+      'headers = {"Authorization": "Basic [REDACTED:basic-auth:1]"}',
+    ],
     [`Proxy-Authorization: basic ${b64}`, b64, 'Proxy-Authorization: basic [REDACTED:basic-auth:1]'],
   ];
   for (const [text, secret, want] of FORMS) {
@@ -131,14 +189,38 @@ describe('redaction', () => {
     for (const text of texts) {
       const counts = emptyCounts();
       expect(await redact(text, counts)).toBe(text);
-      expect(Object.values(counts).every((n) => n === 0), text).toBe(true);
+      expect(
+        Object.values(counts).every((n) => n === 0),
+        text,
+      ).toBe(true);
     }
   });
 
   it('knows a secret-named key by its last word', async () => {
     for (const k of ['PGPASSWORD', 'MYSQLPASSWD', 'csrftoken']) expect(isSecretName(k), k).toBe(true);
-    for (const k of ['password', 'DB_PASSWORD', 'apiKey', 'OPENAI_API_KEY', 'AWS_SECRET_ACCESS_KEY', 'csrf-token', 'client.secret', 'db_pass']) expect(isSecretName(k), k).toBe(true);
-    for (const k of ['tokenizer', 'token_count', 'max_tokens', 'secret_santa', 'password_reset_url', 'primary_key', 'key', 'passport', 'PGPASS']) expect(isSecretName(k), k).toBe(false);
+    for (const k of [
+      'password',
+      'DB_PASSWORD',
+      'apiKey',
+      'OPENAI_API_KEY',
+      'AWS_SECRET_ACCESS_KEY',
+      'csrf-token',
+      'client.secret',
+      'db_pass',
+    ])
+      expect(isSecretName(k), k).toBe(true);
+    for (const k of [
+      'tokenizer',
+      'token_count',
+      'max_tokens',
+      'secret_santa',
+      'password_reset_url',
+      'primary_key',
+      'key',
+      'passport',
+      'PGPASS',
+    ])
+      expect(isSecretName(k), k).toBe(false);
   });
 
   it('redacts the value of a secret-named key in the parsed record itself (a tool call with {"password": ...})', async () => {
@@ -146,7 +228,10 @@ describe('redaction', () => {
     const numbering = new SecretNumbering();
     const record = { tool: 'login', input: { user: 'ann', password: pw, token_count: 3, apiKey: '$KEY' } };
     const out = await redactJson(record, counts, numbering);
-    expect(out).toEqual({ tool: 'login', input: { user: 'ann', password: '[REDACTED:secret-assignment:1]', token_count: 3, apiKey: '$KEY' } });
+    expect(out).toEqual({
+      tool: 'login',
+      input: { user: 'ann', password: '[REDACTED:secret-assignment:1]', token_count: 3, apiKey: '$KEY' },
+    });
     expect(counts['secret-assignment']).toBe(1);
     // The same secret met later as text in the same import gets the same marker.
     expect(redactText(`password=${pw}`, counts, numbering)).toBe('password=[REDACTED:secret-assignment:1]');
@@ -177,7 +262,9 @@ describe('redaction', () => {
 
   it('no redacted secret reaches any file an import, a run of every condition or the ecology writes', async () => {
     const dir = tempDir();
-    const session = JSON.parse(readFileSync(sample('opencode-export.json'), 'utf8')) as { messages: { parts: Record<string, unknown>[] }[] };
+    const session = JSON.parse(readFileSync(sample('opencode-export.json'), 'utf8')) as {
+      messages: { parts: Record<string, unknown>[] }[];
+    };
     const leak = REDACTION_KINDS.map((k) => SECRETS[k].text).join('\n');
     session.messages[0]!.parts[0]!['text'] = `Deploy with these:\n${leak}`;
     (session.messages[1]!.parts[4]!['state'] as Record<string, unknown>)['output'] = leak;
@@ -198,18 +285,23 @@ describe('redaction', () => {
       const text = readFileSync(file).toString('latin1');
       for (const kind of REDACTION_KINDS) expect(text.includes(SECRETS[kind].secret), `${kind} in ${file}`).toBe(false);
     }
-    const fixture = JSON.parse(readFileSync(join(fixtures, 'opencode.leaky.json'), 'utf8')) as { imported: { redaction: { enabled: boolean; counts: Record<string, number> } }; items: { flags: { oneTimeSecret: boolean } }[] };
+    const fixture = JSON.parse(readFileSync(join(fixtures, 'opencode.leaky.json'), 'utf8')) as {
+      imported: { redaction: { enabled: boolean; counts: Record<string, number> } };
+      items: { flags: { oneTimeSecret: boolean } }[];
+    };
     expect(fixture.imported.redaction.enabled).toBe(true);
     expect(fixture.imported.redaction.counts['aws-access-key']).toBe(2);
     expect(fixture.items[0]!.flags.oneTimeSecret).toBe(true);
-    for (const stdout of [imp.stdout, run.stdout, eco.stdout]) for (const kind of REDACTION_KINDS) expect(stdout).not.toContain(SECRETS[kind].secret);
+    for (const stdout of [imp.stdout, run.stdout, eco.stdout])
+      for (const kind of REDACTION_KINDS) expect(stdout).not.toContain(SECRETS[kind].secret);
   });
 
   // Forms the issue found missed, and more: each [name, text, secret], built at run time (no literal secret in the repo).
   const PLANTED: [string, string, string][] = (() => {
     const a = (n: number, c = 'A') => c.repeat(n);
     const b64 = (n: number) => 'b3BlbnNzaC1rZXktdjEAAAAA' + a(n, 'Q');
-    const armour = (label: string, body: string, end: boolean) => `-----BEGIN ${label}-----\n${body}${end ? `\n-----END ${label}-----` : ''}`;
+    const armour = (label: string, body: string, end: boolean) =>
+      `-----BEGIN ${label}-----\n${body}${end ? `\n-----END ${label}-----` : ''}`;
     const ssh = b64(60);
     const pgp = `Version: GnuPG v2\n\nlQOYBF${a(58, 'p')}\n=Xq3r`;
     const jwt = `${'ey' + 'JhbGciOiJIUzI1NiJ9'}.${'ey' + 'JzdWIiOiI0MiJ9'}.${a(22, 'j')}`;
@@ -218,21 +310,45 @@ describe('redaction', () => {
     return [
       ['RSA private key', armour('RSA PRIVATE KEY', 'MIIEow' + a(60, 'r'), true), 'MIIEow' + a(60, 'r')],
       ['OpenSSH private key', armour('OPENSSH PRIVATE KEY', ssh, true), ssh],
-      ['OpenSSH private key cut before its END line', `$ cat ~/.ssh/id_ed25519\n${armour('OPENSSH PRIVATE KEY', ssh, false)}`, ssh],
+      [
+        'OpenSSH private key cut before its END line',
+        `$ cat ~/.ssh/id_ed25519\n${armour('OPENSSH PRIVATE KEY', ssh, false)}`,
+        ssh,
+      ],
       ['PGP private key block', armour('PGP PRIVATE KEY BLOCK', pgp, true), `lQOYBF${a(58, 'p')}`],
       ['PGP private key block without END', armour('PGP PRIVATE KEY BLOCK', pgp, false), `lQOYBF${a(58, 'p')}`],
       ['Anthropic key', `export ANTHROPIC_API_KEY=${'sk-' + 'ant-api03-' + a(40, 'x')}`, `ant-api03-${a(40, 'x')}`],
       ['OpenAI key', `client = OpenAI(api_key="${'sk-' + 'proj-' + a(40, 'o')}")`, `proj-${a(40, 'o')}`],
       ['GitHub classic token', `git clone https://${'gh' + 'p_' + a(36, 'G')}@github.com/o/r`, a(36, 'G')],
       ['GitHub fine-grained token', `GH=${'github' + '_pat_' + a(60, 'f')}`, a(60, 'f')],
-      ['bare AWS access key id', `aws configure set aws_access_key_id ${'AK' + 'IA' + 'Q3EGRJ5KZ7NXUP2W'}`, 'Q3EGRJ5KZ7NXUP2W'],
-      ['INI aws_secret_access_key', `[default]\naws_access_key_id = x\naws_secret_access_key = ${awsSecret}\nregion = us-east-1`, awsSecret],
-      ['env AWS_SECRET_ACCESS_KEY', `AWS_SECRET_ACCESS_KEY=${awsSecret.replace(/w$/, 'v')} aws s3 ls`, awsSecret.replace(/w$/, 'v')],
+      [
+        'bare AWS access key id',
+        `aws configure set aws_access_key_id ${'AK' + 'IA' + 'Q3EGRJ5KZ7NXUP2W'}`,
+        'Q3EGRJ5KZ7NXUP2W',
+      ],
+      [
+        'INI aws_secret_access_key',
+        `[default]\naws_access_key_id = x\naws_secret_access_key = ${awsSecret}\nregion = us-east-1`,
+        awsSecret,
+      ],
+      [
+        'env AWS_SECRET_ACCESS_KEY',
+        `AWS_SECRET_ACCESS_KEY=${awsSecret.replace(/w$/, 'v')} aws s3 ls`,
+        awsSecret.replace(/w$/, 'v'),
+      ],
       ['Slack bot token', `SLACK=${'xo' + 'xb-' + '1234567890-1234567890123-' + a(24, 'q')}`, a(24, 'q')],
       ['Google API key', `https://maps.example/api?key=${'AI' + 'za' + a(35, 'g')}`, a(35, 'g')],
-      ['bearer token', `curl -H "Authorization: Bearer ${a(12, 'T')}.${a(20, 'u')}" https://api.example`, `${a(12, 'T')}.${a(20, 'u')}`],
+      [
+        'bearer token',
+        `curl -H "Authorization: Bearer ${a(12, 'T')}.${a(20, 'u')}" https://api.example`,
+        `${a(12, 'T')}.${a(20, 'u')}`,
+      ],
       ['password in a database URL', `psql postgres://app:${pw}@db.internal:5432/prod`, pw],
-      ['basic auth header', `Authorization: Basic ${Buffer.from('ci:' + pw).toString('base64')}`, Buffer.from('ci:' + pw).toString('base64')],
+      [
+        'basic auth header',
+        `Authorization: Basic ${Buffer.from('ci:' + pw).toString('base64')}`,
+        Buffer.from('ci:' + pw).toString('base64'),
+      ],
       ['env password assignment', `DB_PASSWORD=${pw}1 ./migrate`, `${pw}1`],
       ['PGPASSWORD', `PGPASSWORD=${pw}2 psql -h db -U app -c 'select 1'`, `${pw}2`],
       ['bare JWT in a cookie', `curl -b "session=${jwt}; theme=dark" https://app.example/me`, jwt],
@@ -248,15 +364,38 @@ describe('redaction', () => {
   it(`none of ${PLANTED.length} secret forms, planted in tool outputs and arguments, reaches the fixture, any condition's reasons or the ecology`, async () => {
     expect(PLANTED.length).toBeGreaterThanOrEqual(20);
     const dir = tempDir();
-    const session = JSON.parse(readFileSync(sample('opencode-export.json'), 'utf8')) as { messages: { info: Record<string, unknown>; parts: Record<string, unknown>[] }[] };
+    const session = JSON.parse(readFileSync(sample('opencode-export.json'), 'utf8')) as {
+      messages: { info: Record<string, unknown>; parts: Record<string, unknown>[] }[];
+    };
     const parts = session.messages[1]!.parts;
     const finish = parts.pop()!;
     PLANTED.forEach(([, text], i) => {
       // Twice the same call, so the dedup comparator decides on a pair of calls whose arguments hold the secret.
       for (const n of [0, 1]) {
-        parts.push({ type: 'tool', tool: 'bash', callID: `leak-${i}-${n}`, state: { status: 'completed', input: { command: text, description: 'run' }, output: `$ ${text}\n${text}`, metadata: { exit: 0 }, time: { start: 1_700_000_000_000 + i * 10 + n, end: 1_700_000_000_001 + i * 10 + n } } });
+        parts.push({
+          type: 'tool',
+          tool: 'bash',
+          callID: `leak-${i}-${n}`,
+          state: {
+            status: 'completed',
+            input: { command: text, description: 'run' },
+            output: `$ ${text}\n${text}`,
+            metadata: { exit: 0 },
+            time: { start: 1_700_000_000_000 + i * 10 + n, end: 1_700_000_000_001 + i * 10 + n },
+          },
+        });
       }
-      parts.push({ type: 'tool', tool: 'read', callID: `leak-${i}-r`, state: { status: 'completed', input: { filePath: `/repo/conf-${i}.txt` }, output: text, time: { start: 1_700_000_000_005 + i * 10, end: 1_700_000_000_006 + i * 10 } } });
+      parts.push({
+        type: 'tool',
+        tool: 'read',
+        callID: `leak-${i}-r`,
+        state: {
+          status: 'completed',
+          input: { filePath: `/repo/conf-${i}.txt` },
+          output: text,
+          time: { start: 1_700_000_000_005 + i * 10, end: 1_700_000_000_006 + i * 10 },
+        },
+      });
     });
     parts.push(finish);
     writeFileSync(join(dir, 'planted.json'), JSON.stringify(session, null, 2));
@@ -273,17 +412,22 @@ describe('redaction', () => {
     expect(written).toContain(join(fixtures, 'opencode.planted.json'));
     const decisions = written.filter((f) => /decisions/.test(f));
     expect(decisions.length).toBeGreaterThan(0);
-    expect(decisions.map((f) => readFileSync(f, 'utf8')).join('')).toMatch(/same tool \(shell\.(read|exec)\) and arguments as/);
+    expect(decisions.map((f) => readFileSync(f, 'utf8')).join('')).toMatch(
+      /same tool \(shell\.(read|exec)\) and arguments as/,
+    );
     for (const file of written) {
       const text = readFileSync(file).toString('latin1');
       for (const [name, , secret] of PLANTED) expect(text.includes(secret), `${name} in ${file}`).toBe(false);
     }
-    for (const stdout of [imp.stdout, run.stdout, eco.stdout]) for (const [name, , secret] of PLANTED) expect(stdout.includes(secret), name).toBe(false);
+    for (const stdout of [imp.stdout, run.stdout, eco.stdout])
+      for (const [name, , secret] of PLANTED) expect(stdout.includes(secret), name).toBe(false);
   });
 
   it('--no-redact keeps the strings, warns on stderr and records that redaction was off', async () => {
     const dir = tempDir();
-    const session = JSON.parse(readFileSync(sample('opencode-export.json'), 'utf8')) as { messages: { parts: Record<string, unknown>[] }[] };
+    const session = JSON.parse(readFileSync(sample('opencode-export.json'), 'utf8')) as {
+      messages: { parts: Record<string, unknown>[] }[];
+    };
     session.messages[0]!.parts[0]!['text'] = SECRETS['openai-key'].text;
     writeFileSync(join(dir, 's.json'), JSON.stringify(session));
     const r = await cli(['import', '--no-redact', join(dir, 's.json'), '--out', join(dir, 'out')]);

@@ -4,7 +4,19 @@ import type { SideEffectClass } from '../../src/fixture/schema.js';
 import { readShell, shellOutcome } from '../../src/traces/shell.js';
 
 /** Command, its class, and optionally the one file it shows with its view, what it writes, whether it searches. */
-const TABLE: [string, SideEffectClass, { path?: string; from?: number; to?: number; whole?: true; writes?: string[]; search?: boolean; transient?: boolean }?][] = [
+const TABLE: [
+  string,
+  SideEffectClass,
+  {
+    path?: string;
+    from?: number;
+    to?: number;
+    whole?: true;
+    writes?: string[];
+    search?: boolean;
+    transient?: boolean;
+  }?,
+][] = [
   // Plain reads, with the view each shows.
   ['cat f.py', 'read-mutable', { path: 'f.py', whole: true }],
   ['cat -n src/a.ts', 'read-mutable', { path: 'src/a.ts', whole: true }],
@@ -65,7 +77,7 @@ const TABLE: [string, SideEffectClass, { path?: string; from?: number; to?: numb
   ['pip install -e .', 'non-idempotent'],
   ['git add -A && git commit -m "fix"', 'non-idempotent'],
   ['x=$(cat a)', 'non-idempotent'],
-  ["awk '{print > \"out\"}' f", 'non-idempotent'],
+  ['awk \'{print > "out"}\' f', 'non-idempotent'],
   ["sed -n 'w out' f", 'non-idempotent'],
   ['find . -name "*.log" -fprint out', 'non-idempotent'],
   ['case $x in a) ls;; esac', 'non-idempotent'],
@@ -103,7 +115,12 @@ describe('shell commands, parsed by the shell grammar', () => {
         expect(r.selector, command).toBeUndefined();
         expect(r.reads, command).toEqual([{ path: expect_.path, selector: { kind: 'whole' } }]);
       }
-      if (expect_.from !== undefined) expect(r.selector, command).toEqual({ kind: 'lines', from: expect_.from, ...(expect_.to !== undefined ? { to: expect_.to } : {}) });
+      if (expect_.from !== undefined)
+        expect(r.selector, command).toEqual({
+          kind: 'lines',
+          from: expect_.from,
+          ...(expect_.to !== undefined ? { to: expect_.to } : {}),
+        });
       if (expect_.path === undefined && !expect_.search) expect(r.path, command).toBeUndefined();
       if (expect_.writes) expect([...r.writes].sort(), command).toEqual([...expect_.writes].sort());
       if (expect_.search !== undefined) expect(r.search, command).toBe(expect_.search);
@@ -112,7 +129,15 @@ describe('shell commands, parsed by the shell grammar', () => {
   });
 
   it('a piped or redirected read shows another view than the file: no one path', async () => {
-    for (const c of ['cat f.py | grep x', 'cat f.py > g.py', '(cat f.py) | wc -l', 'nl -ba f.py | sed -n 10,20p > out', 'cat f.py | sort | head -n 3', 'echo $(nl f.py | head -3)']) expect((await readShell(c)).path, c).toBeUndefined();
+    for (const c of [
+      'cat f.py | grep x',
+      'cat f.py > g.py',
+      '(cat f.py) | wc -l',
+      'nl -ba f.py | sed -n 10,20p > out',
+      'cat f.py | sort | head -n 3',
+      'echo $(nl f.py | head -3)',
+    ])
+      expect((await readShell(c)).path, c).toBeUndefined();
     const piped = await readShell('cat f.py | grep x');
     expect(piped.reads).toEqual([{ path: 'f.py', selector: { kind: 'other', query: 'output piped or redirected' } }]);
   });
@@ -175,31 +200,88 @@ describe('shell commands, parsed by the shell grammar', () => {
 
   it('property: adding a destructive command anywhere in a list makes the whole command destructive', async () => {
     const readers = fc.constantFrom<string>('cat a', 'ls', 'grep -r x .', "sed -n '1,2p' f", 'git log', 'echo hi');
-    await fc.assert(fc.asyncProperty(fc.array(readers, { minLength: 1, maxLength: 4 }), fc.nat(), fc.constantFrom(' && ', '; ', ' || ', ' | '), async (parts, at, sep) => {
-      const reading = await readShell(parts.join(sep));
-      expect(reading.kind).toBe('read');
-      const withRm = [...parts];
-      withRm.splice(at % (parts.length + 1), 0, 'rm -f z');
-      expect((await readShell(withRm.join(sep))).sideEffect).toBe('destructive');
-    }), { numRuns: 40 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(readers, { minLength: 1, maxLength: 4 }),
+        fc.nat(),
+        fc.constantFrom(' && ', '; ', ' || ', ' | '),
+        async (parts, at, sep) => {
+          const reading = await readShell(parts.join(sep));
+          expect(reading.kind).toBe('read');
+          const withRm = [...parts];
+          withRm.splice(at % (parts.length + 1), 0, 'rm -f z');
+          expect((await readShell(withRm.join(sep))).sideEffect).toBe('destructive');
+        },
+      ),
+      { numRuns: 40 },
+    );
   });
 });
 
 describe('any text at all', () => {
   it('property: reading never throws, and what is not a read is never shown as one file', async () => {
-    const piece = fc.constantFrom('cat', 'rm', 'grep', '-n', 'f.py', '"a b"', "'x'", '$(', ')', '`', '|', '&&', ';', '>', '<<EOF', '\nEOF\n', '(', '{', '}', 'for', 'do', 'done', 'case', 'esac', '[[', ']]', '$x', '*', '\\', '#', ' ');
-    await fc.assert(fc.asyncProperty(fc.array(piece, { maxLength: 10 }), async (parts) => {
-      const r = await readShell(parts.join(' '));
-      expect(['pure', 'read-mutable', 'non-idempotent', 'destructive']).toContain(r.sideEffect);
-      if (r.kind === 'exec') expect(r.path).toBeUndefined();
-      if (r.parseError) expect(r.sideEffect).toBe('non-idempotent');
-    }), { numRuns: 150 });
+    const piece = fc.constantFrom(
+      'cat',
+      'rm',
+      'grep',
+      '-n',
+      'f.py',
+      '"a b"',
+      "'x'",
+      '$(',
+      ')',
+      '`',
+      '|',
+      '&&',
+      ';',
+      '>',
+      '<<EOF',
+      '\nEOF\n',
+      '(',
+      '{',
+      '}',
+      'for',
+      'do',
+      'done',
+      'case',
+      'esac',
+      '[[',
+      ']]',
+      '$x',
+      '*',
+      '\\',
+      '#',
+      ' ',
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(piece, { maxLength: 10 }), async (parts) => {
+        const r = await readShell(parts.join(' '));
+        expect(['pure', 'read-mutable', 'non-idempotent', 'destructive']).toContain(r.sideEffect);
+        if (r.kind === 'exec') expect(r.path).toBeUndefined();
+        if (r.parseError) expect(r.sideEffect).toBe('non-idempotent');
+      }),
+      { numRuns: 150 },
+    );
   });
 });
 
 describe('the outcome of a shell result', () => {
-  const search = { kind: 'read', search: true, transient: false, sideEffect: 'read-mutable', reads: [], writes: [] } as const;
-  const exec = { kind: 'exec', search: false, transient: false, sideEffect: 'non-idempotent', reads: [], writes: [] } as const;
+  const search = {
+    kind: 'read',
+    search: true,
+    transient: false,
+    sideEffect: 'read-mutable',
+    reads: [],
+    writes: [],
+  } as const;
+  const exec = {
+    kind: 'exec',
+    search: false,
+    transient: false,
+    sideEffect: 'non-idempotent',
+    reads: [],
+    writes: [],
+  } as const;
 
   it('a search that exits 1 having printed nothing is a negative result, not a failure', () => {
     expect(shellOutcome(search, 1, '')).toEqual({ status: { state: 'ok' }, negativeResult: true, running: false });
@@ -207,24 +289,61 @@ describe('the outcome of a shell result', () => {
   });
 
   it('a search that exits 1 with output, or 2, failed; a non-search exiting 1 with no output failed', () => {
-    expect(shellOutcome(search, 2, 'grep: f: No such file or directory').status).toEqual({ state: 'error', errorType: 'exit-code', message: 'grep: f: No such file or directory', fields: { exitCode: '2' } });
-    expect(shellOutcome(exec, 1, '').status).toEqual({ state: 'error', errorType: 'exit-code', message: 'exit code 1', fields: { exitCode: '1' }, synthesized: true });
+    expect(shellOutcome(search, 2, 'grep: f: No such file or directory').status).toEqual({
+      state: 'error',
+      errorType: 'exit-code',
+      message: 'grep: f: No such file or directory',
+      fields: { exitCode: '2' },
+    });
+    expect(shellOutcome(exec, 1, '').status).toEqual({
+      state: 'error',
+      errorType: 'exit-code',
+      message: 'exit code 1',
+      fields: { exitCode: '1' },
+      synthesized: true,
+    });
     expect(shellOutcome(search, 0, 'a.py:1:x').negativeResult).toBe(false);
   });
 
   it('a still-running command is not an error', () => {
-    expect(shellOutcome(exec, -1, 'Serving on :8000')).toEqual({ status: { state: 'ok' }, negativeResult: false, running: true });
-    expect(shellOutcome(exec, undefined, 'log...\n[The command is still running. You may wait longer]').running).toBe(true);
-    expect(shellOutcome(exec, -2, 'x\n[The command has no new output after 30 seconds. It is still running in background session "b1".]')).toMatchObject({ running: true, status: { state: 'ok' } });
+    expect(shellOutcome(exec, -1, 'Serving on :8000')).toEqual({
+      status: { state: 'ok' },
+      negativeResult: false,
+      running: true,
+    });
+    expect(shellOutcome(exec, undefined, 'log...\n[The command is still running. You may wait longer]').running).toBe(
+      true,
+    );
+    expect(
+      shellOutcome(
+        exec,
+        -2,
+        'x\n[The command has no new output after 30 seconds. It is still running in background session "b1".]',
+      ),
+    ).toMatchObject({ running: true, status: { state: 'ok' } });
     expect(shellOutcome(exec, 124, 'Command timed out after 120 seconds').running).toBe(false);
   });
 
   it("keeps the tool's own diagnostic as the message rather than writing one", () => {
-    const out = "Traceback (most recent call last):\n  File \"x.py\", line 1, in <module>\n    import erfa\nModuleNotFoundError: No module named 'erfa'\n";
-    expect(shellOutcome(exec, 1, out).status).toEqual({ state: 'error', errorType: 'exit-code', message: "ModuleNotFoundError: No module named 'erfa'", fields: { exitCode: '1' } });
-    expect(shellOutcome(exec, 127, 'bash: foo: command not found').status).toMatchObject({ message: 'bash: foo: command not found' });
+    const out =
+      'Traceback (most recent call last):\n  File "x.py", line 1, in <module>\n    import erfa\nModuleNotFoundError: No module named \'erfa\'\n';
+    expect(shellOutcome(exec, 1, out).status).toEqual({
+      state: 'error',
+      errorType: 'exit-code',
+      message: "ModuleNotFoundError: No module named 'erfa'",
+      fields: { exitCode: '1' },
+    });
+    expect(shellOutcome(exec, 127, 'bash: foo: command not found').status).toMatchObject({
+      message: 'bash: foo: command not found',
+    });
     expect(shellOutcome(exec, 0, 'Error: something printed but exit 0').status).toEqual({ state: 'ok' });
-    expect(shellOutcome(exec, 1, 'collected 3 items\n\nt.py .F.\n=== 1 failed, 2 passed in 0.12s ===\n').status).toMatchObject({ message: '=== 1 failed, 2 passed in 0.12s ===' });
-    expect(shellOutcome(exec, 2, 'done\n').status).toMatchObject({ message: 'exit code 2', synthesized: true, fields: { exitCode: '2' } });
+    expect(
+      shellOutcome(exec, 1, 'collected 3 items\n\nt.py .F.\n=== 1 failed, 2 passed in 0.12s ===\n').status,
+    ).toMatchObject({ message: '=== 1 failed, 2 passed in 0.12s ===' });
+    expect(shellOutcome(exec, 2, 'done\n').status).toMatchObject({
+      message: 'exit code 2',
+      synthesized: true,
+      fields: { exitCode: '2' },
+    });
   });
 });

@@ -44,14 +44,19 @@ describe('an imported trace is run, never scored', () => {
       expect(s.coverage.denominator).toBeNull();
       for (const f of s.perFixture) isUnscored(f.precision);
       expect(s.tokens.final).toBe(s.tokens.raw - s.tokens.removed + s.tokens.placeholder);
-      const records = readFileSync(join(out, name, 'decisions.jsonl'), 'utf8').trim().split('\n').map((l) => DecisionRecord.parse(JSON.parse(l)));
+      const records = readFileSync(join(out, name, 'decisions.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => DecisionRecord.parse(JSON.parse(l)));
       expect(records.every((d) => d.oracle.verdict === 'unscored' && d.oracle.outcome === null)).toBe(true);
       expect(records.filter((d) => d.decision === 'PRUNE')).toHaveLength(s.decisions.prune);
       pruned += s.decisions.prune;
     }
     expect(pruned).toBeGreaterThan(0);
     // Imported traces are never the preregistered fixtures, so the run is stamped exploratory as well.
-    expect(readdirSync(out).sort()).toEqual([...conditionNames(), 'EXPLORATORY.md', 'manifest.json', 'run.json'].sort());
+    expect(readdirSync(out).sort()).toEqual(
+      [...conditionNames(), 'EXPLORATORY.md', 'manifest.json', 'run.json'].sort(),
+    );
   });
 
   it('refuses an oracle placed beside an imported trace', async () => {
@@ -75,7 +80,9 @@ describe('an imported trace is run, never scored', () => {
     const s = Summary.parse(JSON.parse(readFileSync(join(out, 'exact-redundancy', 'summary.json'), 'utf8')));
     expect(s.precision.value).toBeNull();
     // The Claude Code sample holds a sub-agent's sidechain, imported as its own session: 1 + 2 + 1 imported points.
-    expect(s.precision).toMatchObject({ reason: expect.stringMatching(/^4 of 5 prune points are imported traces with no oracle/) });
+    expect(s.precision).toMatchObject({
+      reason: expect.stringMatching(/^4 of 5 prune points are imported traces with no oracle/),
+    });
     const mini = s.perFixture.find((f) => f.fixture === 'mini')!;
     expect(mini.precision).toEqual({ numerator: 1, denominator: 1, value: 1 });
   });

@@ -28,50 +28,117 @@ export const completedSubtask: FamilyFactory = (r, p, ctx) => {
       startTurn = at.start;
       path = b.unique(() => sourcePath(r, language, ctx.domain));
       const file = sourceFile(r, language, path, r.logNormal(700, 0.5, 200, 3000));
-      detail = file.content.split('\n').find((l) => l.includes(file.symbol))!.trim();
+      detail = file.content
+        .split('\n')
+        .find((l) => l.includes(file.symbol))!
+        .trim();
       b.tool('read_file', 'read-mutable', 'reads a workspace file');
       b.tool('apply_patch', 'non-idempotent', 'applies a unified diff');
       b.tool('run_tests', 'read-mutable', 'runs a test command in a package');
       b.at(at.start);
-      const taskId = b.note('user', 'instruction', `Please pick up ${ticket}: ${file.symbol} in ${path} mishandles the retry count. Small fix, then move on.`);
-      const read = b.call({ tool: 'read_file', arguments: { path }, content: `read_file ${path}` }, { content: file.content, source: { identity: `${ctx.repo}/${path}`, version: { kind: 'content-hash', value: `sha256:${r.hex(16)}` }, mutable: true } });
+      const taskId = b.note(
+        'user',
+        'instruction',
+        `Please pick up ${ticket}: ${file.symbol} in ${path} mishandles the retry count. Small fix, then move on.`,
+      );
+      const read = b.call(
+        { tool: 'read_file', arguments: { path }, content: `read_file ${path}` },
+        {
+          content: file.content,
+          source: {
+            identity: `${ctx.repo}/${path}`,
+            version: { kind: 'content-hash', value: `sha256:${r.hex(16)}` },
+            mutable: true,
+          },
+        },
+      );
       readId = read.result;
       trace.push(taskId, read.call, read.result);
       b.at(at.start + 1);
       const patch = gitDiff(r, path, 'retries = retries - 1', 'retries = Math.max(0, retries - 1)');
-      const edit = b.call({ tool: 'apply_patch', arguments: { patch }, content: `apply_patch\n${patch}`, effects: [`${ctx.repo}/${path}`] }, { content: `Applied patch to ${path}` });
+      const edit = b.call(
+        {
+          tool: 'apply_patch',
+          arguments: { patch },
+          content: `apply_patch\n${patch}`,
+          effects: [`${ctx.repo}/${path}`],
+        },
+        { content: `Applied patch to ${path}` },
+      );
       trace.push(edit.call, edit.result);
       b.at(at.start + 2);
       const target = b.unique(() => `packages/${ctx.domain}-${ticket.toLowerCase()}`);
       const run = testRun(r, testSuite(r, runner, target, r.int(4, 20)), [], r.int(500, 30_000));
-      const tests = b.call({ tool: 'run_tests', arguments: { cwd: target, command: run.command }, content: `cd ${target} && ${run.command}` }, { content: run.content, covers: run.covers, source: { identity: `workspace:${target}`, version: 'UNKNOWN', mutable: true } });
+      const tests = b.call(
+        {
+          tool: 'run_tests',
+          arguments: { cwd: target, command: run.command },
+          content: `cd ${target} && ${run.command}`,
+        },
+        {
+          content: run.content,
+          covers: run.covers,
+          source: { identity: `workspace:${target}`, version: 'UNKNOWN', mutable: true },
+        },
+      );
       trace.push(tests.call, tests.result);
       b.at(at.start + 3);
       closedAt = b.turn;
       summaryStrings = [`${ticket} fixed`, run.summary];
-      summaryId = b.note('model', 'reasoning', `${ticket} fixed: ${file.symbol} no longer lets the retry count go negative (${path}). Tests: ${run.summary}.`);
+      summaryId = b.note(
+        'model',
+        'reasoning',
+        `${ticket} fixed: ${file.symbol} no longer lets the retry count go negative (${path}). Tests: ${run.summary}.`,
+      );
     },
     use(b) {
-      b.note('model', 'reasoning', variant === 'later-dependency'
-        ? `The follow-up builds on ${detail} from ${path}; ${ticket} is already fixed.`
-        : `Release notes: ${ticket} fixed.`);
+      b.note(
+        'model',
+        'reasoning',
+        variant === 'later-dependency'
+          ? `The follow-up builds on ${detail} from ${path}; ${ticket} is already fixed.`
+          : `Release notes: ${ticket} fixed.`,
+      );
     },
     claimsAt(t, at) {
       if (t < startTurn) return NO_CLAIMS;
       const unit = {
-        id: `wu-${p}`, description: `Fix ${ticket}`, state: t >= closedAt ? 'closed' as const : 'open' as const, traceItems: trace,
+        id: `wu-${p}`,
+        description: `Fix ${ticket}`,
+        state: t >= closedAt ? ('closed' as const) : ('open' as const),
+        traceItems: trace,
         ...(t >= closedAt ? { consequence: { itemId: summaryId, strings: summaryStrings } } : {}),
       };
       if (t >= at.needAt) return claims({ workUnits: [unit] });
-      const downstream = [ob(`ob-${p}-done`, `The release notes quote what ${ticket}'s fix recorded.`, at.needAt, [summaryId], [summaryStrings[0]!], { question: `What happened to ${ticket}?`, expectedAnswer: summaryStrings.join('; ') })];
-      if (variant === 'later-dependency') downstream.push(ob(`ob-${p}-detail`, `The follow-up needs ${path}'s declaration, which the summary did not record.`, at.needAt, [readId], [detail], { question: `How is the function in ${path} declared?`, expectedAnswer: detail }));
+      const downstream = [
+        ob(
+          `ob-${p}-done`,
+          `The release notes quote what ${ticket}'s fix recorded.`,
+          at.needAt,
+          [summaryId],
+          [summaryStrings[0]!],
+          { question: `What happened to ${ticket}?`, expectedAnswer: summaryStrings.join('; ') },
+        ),
+      ];
+      if (variant === 'later-dependency')
+        downstream.push(
+          ob(
+            `ob-${p}-detail`,
+            `The follow-up needs ${path}'s declaration, which the summary did not record.`,
+            at.needAt,
+            [readId],
+            [detail],
+            { question: `How is the function in ${path} declared?`, expectedAnswer: detail },
+          ),
+        );
       return claims({
         workUnits: [unit],
         downstream,
         necessary: variant === 'later-dependency' ? [summaryId, readId] : [summaryId],
-        rationale: variant === 'later-dependency'
-          ? `${ticket} closed with its consequence recorded, but the follow-up needs a line of ${path} that only the trace holds.`
-          : `${ticket} closed with its consequence recorded; its trace feeds no later step.`,
+        rationale:
+          variant === 'later-dependency'
+            ? `${ticket} closed with its consequence recorded, but the follow-up needs a line of ${path} that only the trace holds.`
+            : `${ticket} closed with its consequence recorded; its trace feeds no later step.`,
       });
     },
   };

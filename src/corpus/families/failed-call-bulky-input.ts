@@ -30,8 +30,18 @@ export const failedCallBulkyInput: FamilyFactory = (r, p, ctx) => {
         const m = migration(r, tokens);
         const fail = psqlFailure(r, m, database);
         b.tool('psql', 'non-idempotent', 'psql -v ON_ERROR_STOP=1 -d <db> with the script on stdin');
-        const pair = b.call({ tool: 'psql', arguments: { database, script: m.script }, content: `psql -v ON_ERROR_STOP=1 -d ${database} <<'SQL'\n${m.script}SQL` },
-          { content: fail.content, status: { state: 'error', errorType: 'PsqlError', message: fail.message, fields: fail.fields }, source: { identity: `db:${database}`, version: 'UNKNOWN', mutable: true } });
+        const pair = b.call(
+          {
+            tool: 'psql',
+            arguments: { database, script: m.script },
+            content: `psql -v ON_ERROR_STOP=1 -d ${database} <<'SQL'\n${m.script}SQL`,
+          },
+          {
+            content: fail.content,
+            status: { state: 'error', errorType: 'PsqlError', message: fail.message, fields: fail.fields },
+            source: { identity: `db:${database}`, version: 'UNKNOWN', mutable: true },
+          },
+        );
         callId = pair.call;
         resultId = pair.result;
         quote = m.badStatement;
@@ -39,41 +49,88 @@ export const failedCallBulkyInput: FamilyFactory = (r, p, ctx) => {
         message = 'syntax error at or near ")"';
       } else {
         const name = `${snake(r.pick(NOUNS), 'manifest')}.json`;
-        const manifest = configFile(r, 'json', ctx.service, { key: 'RELEASE', value: `${ctx.service}-${r.int(100, 999)}` }, tokens);
+        const manifest = configFile(
+          r,
+          'json',
+          ctx.service,
+          { key: 'RELEASE', value: `${ctx.service}-${r.int(100, 999)}` },
+          tokens,
+        );
         const host = `artifacts.${ctx.domain}.internal`;
         b.tool('http_put', 'non-idempotent', 'uploads a body to a URL');
         const code = r.pick(['ECONNRESET', 'ETIMEDOUT', 'EAI_AGAIN']);
         message = `request to https://${host}/v1/manifests/${name} failed, reason: ${code}`;
-        const pair = b.call({ tool: 'http_put', arguments: { url: `https://${host}/v1/manifests/${name}`, body: manifest.content }, content: `PUT https://${host}/v1/manifests/${name}\n${manifest.content}` },
-          { content: `> PUT /v1/manifests/${name} HTTP/1.1\n> Host: ${host}\n> Content-Length: ${manifest.content.length}\n>\n* Connection #0 to host ${host} left intact\n* ${message}\ncurl: (56) Recv failure: Connection reset by peer`, status: { state: 'error', errorType: 'FetchError', message, fields: { code, attempt: '1' } } });
+        const pair = b.call(
+          {
+            tool: 'http_put',
+            arguments: { url: `https://${host}/v1/manifests/${name}`, body: manifest.content },
+            content: `PUT https://${host}/v1/manifests/${name}\n${manifest.content}`,
+          },
+          {
+            content: `> PUT /v1/manifests/${name} HTTP/1.1\n> Host: ${host}\n> Content-Length: ${manifest.content.length}\n>\n* Connection #0 to host ${host} left intact\n* ${message}\ncurl: (56) Recv failure: Connection reset by peer`,
+            status: { state: 'error', errorType: 'FetchError', message, fields: { code, attempt: '1' } },
+          },
+        );
         callId = pair.call;
         resultId = pair.result;
         where = code;
       }
     },
     use(b) {
-      b.note('model', 'reasoning', variant === 'input-explains'
-        ? `The failing statement is ${quote}: the column list ends with a trailing comma. Regenerating the script without it.`
-        : `The upload failed on the network (${where}), not on the manifest; retrying the same body with backoff.`);
+      b.note(
+        'model',
+        'reasoning',
+        variant === 'input-explains'
+          ? `The failing statement is ${quote}: the column list ends with a trailing comma. Regenerating the script without it.`
+          : `The upload failed on the network (${where}), not on the manifest; retrying the same body with backoff.`,
+      );
     },
     claimsAt(t, at) {
       if (t < turn || t >= at.needAt) return NO_CLAIMS;
-      const residue: ResidueField[] = variant === 'input-explains' ? ['tool', 'errorType', 'message', 'fields.line'] : ['tool', 'errorType', 'message'];
+      const residue: ResidueField[] =
+        variant === 'input-explains'
+          ? ['tool', 'errorType', 'message', 'fields.line']
+          : ['tool', 'errorType', 'message'];
       if (variant === 'input-explains') {
         return claims({
           downstream: [
-            ob(`ob-${p}-line`, 'Regenerating the script needs the exact broken statement, which exists only in the failed call.', at.needAt, [callId], [quote], { question: 'Which statement broke the migration?', expectedAnswer: quote }),
-            ob(`ob-${p}-error`, 'The fix targets the line and error psql reported.', at.needAt, [resultId], [message, where], { question: 'Where and how did the apply fail?', expectedAnswer: `${where}: ${message}` }),
+            ob(
+              `ob-${p}-line`,
+              'Regenerating the script needs the exact broken statement, which exists only in the failed call.',
+              at.needAt,
+              [callId],
+              [quote],
+              { question: 'Which statement broke the migration?', expectedAnswer: quote },
+            ),
+            ob(
+              `ob-${p}-error`,
+              'The fix targets the line and error psql reported.',
+              at.needAt,
+              [resultId],
+              [message, where],
+              { question: 'Where and how did the apply fail?', expectedAnswer: `${where}: ${message}` },
+            ),
           ],
           necessary: [callId],
           partial: [{ itemId: resultId, residue }],
-          rationale: 'The failed call holds the only copy of the broken statement; the error is needed only for its recorded message and line.',
+          rationale:
+            'The failed call holds the only copy of the broken statement; the error is needed only for its recorded message and line.',
         });
       }
       return claims({
-        downstream: [ob(`ob-${p}-error`, 'The retry needs to know the upload failed on the network.', at.needAt, [resultId], [where], { question: 'Why did the upload fail?', expectedAnswer: message })],
+        downstream: [
+          ob(
+            `ob-${p}-error`,
+            'The retry needs to know the upload failed on the network.',
+            at.needAt,
+            [resultId],
+            [where],
+            { question: 'Why did the upload fail?', expectedAnswer: message },
+          ),
+        ],
         partial: [{ itemId: resultId, residue }],
-        rationale: 'The manifest is on disk, so the failed call may go; the error is needed only for its recorded reason.',
+        rationale:
+          'The manifest is on disk, so the failed call may go; the error is needed only for its recorded reason.',
       });
     },
   };

@@ -14,7 +14,11 @@ export const immutableDuplicateRead: FamilyFactory = (r, p, ctx) => {
   let file: ReturnType<typeof sourceFile> | undefined;
   const reads: { id: string; turn: number }[] = [];
   const tokens = r.logNormal(900, 0.6, 200, 5000);
-  const line = () => file!.content.split('\n').find((l) => l.includes(file!.symbol))!.trim();
+  const line = () =>
+    file!.content
+      .split('\n')
+      .find((l) => l.includes(file!.symbol))!
+      .trim();
   return {
     family: 'immutable-duplicate-read',
     variant,
@@ -25,24 +29,48 @@ export const immutableDuplicateRead: FamilyFactory = (r, p, ctx) => {
       file = sourceFile(r, language, path, tokens);
       b.tool('git_show', 'pure', 'git show <sha>:<path>; a fixed sha names fixed bytes');
       b.tool('read_file', 'read-mutable', 'reads a workspace file');
-      const source = { identity: `${ctx.repo}/${path}`, version: { kind: 'git-sha' as const, value: rev, of: 'commit' as const }, mutable: false };
+      const source = {
+        identity: `${ctx.repo}/${path}`,
+        version: { kind: 'git-sha' as const, value: rev, of: 'commit' as const },
+        mutable: false,
+      };
       for (let i = 0; i < copies; i += 1) {
         b.at(at.start + i);
         const numbered = variant === 'numbered-and-plain' && i === 0;
         const pair = numbered
-          ? b.call({ tool: 'read_file', arguments: { path, lineNumbers: true }, content: `read_file ${path} (with line numbers)` }, { content: withLineNumbers(file.content), source })
-          : b.call({ tool: 'git_show', arguments: { rev, path }, content: `git show ${rev.slice(0, 7)}:${path}` }, { content: file.content, source });
+          ? b.call(
+              {
+                tool: 'read_file',
+                arguments: { path, lineNumbers: true },
+                content: `read_file ${path} (with line numbers)`,
+              },
+              { content: withLineNumbers(file.content), source },
+            )
+          : b.call(
+              { tool: 'git_show', arguments: { rev, path }, content: `git show ${rev.slice(0, 7)}:${path}` },
+              { content: file.content, source },
+            );
         reads.push({ id: pair.result, turn: b.turn });
       }
     },
     use(b) {
-      b.note('model', 'reasoning', `The call site has to match ${line()} from ${path} at ${rev.slice(0, 7)}; adjusting the caller, not the vendored code.`);
+      b.note(
+        'model',
+        'reasoning',
+        `The call site has to match ${line()} from ${path} at ${rev.slice(0, 7)}; adjusting the caller, not the vendored code.`,
+      );
     },
     claimsAt(turn, at) {
       const inContext = reads.filter((x) => x.turn <= turn).map((x) => x.id);
       if (inContext.length === 0 || turn >= at.needAt) return NO_CLAIMS;
-      const need = ob(`ob-${p}-vendored`, `The caller is changed against the exact declaration in ${path} at ${rev.slice(0, 7)}.`, at.needAt, inContext, [line()],
-        { question: `What does ${path} at ${rev.slice(0, 7)} declare for ${file!.symbol}?`, expectedAnswer: line() });
+      const need = ob(
+        `ob-${p}-vendored`,
+        `The caller is changed against the exact declaration in ${path} at ${rev.slice(0, 7)}.`,
+        at.needAt,
+        inContext,
+        [line()],
+        { question: `What does ${path} at ${rev.slice(0, 7)} declare for ${file!.symbol}?`, expectedAnswer: line() },
+      );
       return claims({
         downstream: [need],
         ...(inContext.length >= 2 ? { groups: [{ items: inContext, keep: 1 }] } : { necessary: inContext }),

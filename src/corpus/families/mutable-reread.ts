@@ -32,14 +32,30 @@ export const mutableReread: FamilyFactory = (r, p, ctx) => {
       const v2 = variant === 'unchanged' ? v1 : withSetting(v1, after);
       b.tool('read_file', 'read-mutable', 'reads a workspace file');
       b.sourceState(identity, 0, v1.content);
-      const src = (content: string) => ({ identity, version: { kind: 'content-hash' as const, value: `sha256:${sha256(content).slice(0, 16)}` }, mutable: true });
+      const src = (content: string) => ({
+        identity,
+        version: { kind: 'content-hash' as const, value: `sha256:${sha256(content).slice(0, 16)}` },
+        mutable: true,
+      });
       b.at(at.start);
-      const read = (content: string) => b.call({ tool: 'read_file', arguments: { path }, content: `read_file ${path}` }, { content, source: src(content) });
+      const read = (content: string) =>
+        b.call(
+          { tool: 'read_file', arguments: { path }, content: `read_file ${path}` },
+          { content, source: src(content) },
+        );
       first = { id: read(v1.content).result, turn: b.turn };
       if (variant === 'changed-by-agent') {
         b.tool('edit_file', 'non-idempotent', 'replaces one string in a file');
         b.at(at.start + 1);
-        editId = b.call({ tool: 'edit_file', arguments: { path, old: value(before), new: value(after) }, content: `edit_file ${path}\n-  ${value(before)}\n+  ${value(after)}`, effects: [{ source: identity, outcome: 'succeeded' }] }, { content: `Edited ${path}: 1 line changed` }).call;
+        editId = b.call(
+          {
+            tool: 'edit_file',
+            arguments: { path, old: value(before), new: value(after) },
+            content: `edit_file ${path}\n-  ${value(before)}\n+  ${value(after)}`,
+            effects: [{ source: identity, outcome: 'succeeded' }],
+          },
+          { content: `Edited ${path}: 1 line changed` },
+        ).call;
       } else if (variant === 'changed-externally') {
         b.at(at.start + 1);
         b.note('user', 'instruction', `FYI ${person} changed ${key} in ${path} from the config UI a minute ago.`);
@@ -49,16 +65,33 @@ export const mutableReread: FamilyFactory = (r, p, ctx) => {
       second = { id: read(v2.content).result, turn: b.turn };
     },
     use(b) {
-      b.note('model', 'reasoning', variant === 'changed-externally'
-        ? `Incident note: ${key} went from ${before} to ${after} in ${path} (changed by ${person} outside this session).`
-        : `Incident note: ${key} is ${variant === 'unchanged' ? before : after} in ${path}.`);
+      b.note(
+        'model',
+        'reasoning',
+        variant === 'changed-externally'
+          ? `Incident note: ${key} went from ${before} to ${after} in ${path} (changed by ${person} outside this session).`
+          : `Incident note: ${key} is ${variant === 'unchanged' ? before : after} in ${path}.`,
+      );
     },
     claimsAt(turn, at) {
       if (first.turn > turn || turn >= at.needAt) return NO_CLAIMS;
-      const probe = { question: `What values did ${key} in ${path} take?`, expectedAnswer: variant === 'changed-externally' ? `${before}, then ${after}` : variant === 'unchanged' ? before : after };
+      const probe = {
+        question: `What values did ${key} in ${path} take?`,
+        expectedAnswer:
+          variant === 'changed-externally' ? `${before}, then ${after}` : variant === 'unchanged' ? before : after,
+      };
       if (variant === 'unchanged') {
         return claims({
-          downstream: [ob(`ob-${p}-setting`, `The incident note quotes ${key} from ${path}.`, at.needAt, [first.id, second.id], [value(before)], probe)],
+          downstream: [
+            ob(
+              `ob-${p}-setting`,
+              `The incident note quotes ${key} from ${path}.`,
+              at.needAt,
+              [first.id, second.id],
+              [value(before)],
+              probe,
+            ),
+          ],
           groups: [{ items: [first.id, second.id], keep: 1 }],
           rationale: `${path} read twice at the same content hash: either read serves.`,
         });
@@ -66,8 +99,22 @@ export const mutableReread: FamilyFactory = (r, p, ctx) => {
       if (variant === 'changed-externally') {
         return claims({
           downstream: [
-            ob(`ob-${p}-old`, `The incident note needs the value before ${person}'s change; nothing else recorded it.`, at.needAt, [first.id], [value(before)], probe),
-            ob(`ob-${p}-new`, `The incident note needs the value after the change.`, at.needAt, [second.id], [value(after)], probe),
+            ob(
+              `ob-${p}-old`,
+              `The incident note needs the value before ${person}'s change; nothing else recorded it.`,
+              at.needAt,
+              [first.id],
+              [value(before)],
+              probe,
+            ),
+            ob(
+              `ob-${p}-new`,
+              `The incident note needs the value after the change.`,
+              at.needAt,
+              [second.id],
+              [value(after)],
+              probe,
+            ),
           ],
           necessary: [first.id, second.id],
           rationale: `${path} changed outside the session between the reads: the earlier read is the only record of the old value.`,
@@ -75,7 +122,16 @@ export const mutableReread: FamilyFactory = (r, p, ctx) => {
       }
       // The agent's edit call already holds the value it set, so it and the later read are two copies of one fact.
       return claims({
-        downstream: [ob(`ob-${p}-new`, `The note needs the current value the agent set.`, at.needAt, [editId, second.id], [value(after)], probe)],
+        downstream: [
+          ob(
+            `ob-${p}-new`,
+            `The note needs the current value the agent set.`,
+            at.needAt,
+            [editId, second.id],
+            [value(after)],
+            probe,
+          ),
+        ],
         groups: [{ items: [editId, second.id], keep: 1 }],
         rationale: `The agent's own edit changed ${path}; only the current value matters, and the edit call and the later read both hold it.`,
       });

@@ -43,21 +43,47 @@ export function migration(r: Rng, tokens: number): Migration {
   return { name, script: `${lines.join('\n')}\n`, badStatement, badLine };
 }
 
-export function psqlFailure(r: Rng, m: Migration, database: string): { content: string; message: string; fields: Record<string, string> } {
-  const tags = Array.from({ length: Math.min(m.badLine - 1, 400) }, () => r.pick(['CREATE TABLE', 'CREATE INDEX', 'ALTER TABLE', `INSERT 0 ${r.int(0, 90000)}`]));
+export function psqlFailure(
+  r: Rng,
+  m: Migration,
+  database: string,
+): { content: string; message: string; fields: Record<string, string> } {
+  const tags = Array.from({ length: Math.min(m.badLine - 1, 400) }, () =>
+    r.pick(['CREATE TABLE', 'CREATE INDEX', 'ALTER TABLE', `INSERT 0 ${r.int(0, 90000)}`]),
+  );
   const message = `psql:${m.name}:${m.badLine}: ERROR:  syntax error at or near ")"`;
-  const content = ['BEGIN', 'SET', ...tags, message, `LINE 1: ...${m.badStatement.slice(-40)}`, '                                                  ^', 'ROLLBACK'].join('\n');
+  const content = [
+    'BEGIN',
+    'SET',
+    ...tags,
+    message,
+    `LINE 1: ...${m.badStatement.slice(-40)}`,
+    '                                                  ^',
+    'ROLLBACK',
+  ].join('\n');
   return { content, message, fields: { exitCode: '3', line: String(m.badLine), sqlstate: '42601', database } };
 }
 
 export function migrationLog(r: Rng, tool: 'flyway' | 'alembic', count: number): string {
   const lines: string[] = [];
   if (tool === 'flyway') {
-    lines.push(`Flyway Community Edition 10.${r.int(0, 20)}.${r.int(0, 9)} by Redgate`, `Database: jdbc:postgresql://db:5432/app (PostgreSQL 16.${r.int(0, 4)})`, `Successfully validated ${count + r.int(5, 40)} migrations (execution time 00:00.${r.int(10, 99)}s)`);
-    for (let i = 0; i < count; i += 1) lines.push(`Migrating schema "public" to version "${r.int(40, 99)}.${i}" - ${snake(r.pick(NOUNS), r.pick(['add', 'drop', 'backfill']))}`);
-    lines.push(`Successfully applied ${count} migrations to schema "public", now at version v${r.int(40, 99)}.${count} (execution time 00:0${r.int(1, 9)}.${r.int(100, 999)}s)`);
+    lines.push(
+      `Flyway Community Edition 10.${r.int(0, 20)}.${r.int(0, 9)} by Redgate`,
+      `Database: jdbc:postgresql://db:5432/app (PostgreSQL 16.${r.int(0, 4)})`,
+      `Successfully validated ${count + r.int(5, 40)} migrations (execution time 00:00.${r.int(10, 99)}s)`,
+    );
+    for (let i = 0; i < count; i += 1)
+      lines.push(
+        `Migrating schema "public" to version "${r.int(40, 99)}.${i}" - ${snake(r.pick(NOUNS), r.pick(['add', 'drop', 'backfill']))}`,
+      );
+    lines.push(
+      `Successfully applied ${count} migrations to schema "public", now at version v${r.int(40, 99)}.${count} (execution time 00:0${r.int(1, 9)}.${r.int(100, 999)}s)`,
+    );
   } else {
-    for (let i = 0; i < count; i += 1) lines.push(`INFO  [alembic.runtime.migration] Running upgrade ${r.hex(12)} -> ${r.hex(12)}, ${r.pick(['add', 'drop', 'index'])} ${snake(r.pick(NOUNS), r.pick(NOUNS))}`);
+    for (let i = 0; i < count; i += 1)
+      lines.push(
+        `INFO  [alembic.runtime.migration] Running upgrade ${r.hex(12)} -> ${r.hex(12)}, ${r.pick(['add', 'drop', 'index'])} ${snake(r.pick(NOUNS), r.pick(NOUNS))}`,
+      );
   }
   return lines.join('\n');
 }

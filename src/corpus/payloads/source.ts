@@ -19,11 +19,16 @@ const EXT: Record<Language, string> = { ts: 'ts', py: 'py', go: 'go', java: 'jav
 export function sourcePath(r: Rng, language: Language, domain: string): string {
   const noun = r.pick(NOUNS);
   switch (language) {
-    case 'ts': return `packages/${domain}/src/${noun}/${camel(r.pick(VERBS), noun)}.${EXT[language]}`;
-    case 'py': return `${domain.replace(/-/g, '_')}/${noun}/${snake(r.pick(VERBS), noun)}.py`;
-    case 'go': return `internal/${domain}/${noun}/${snake(noun, r.pick(VERBS))}.go`;
-    case 'java': return `src/main/java/com/acme/${domain}/${noun}/${pascal(noun, r.pick(['Service', 'Repository', 'Handler', 'Mapper']))}.java`;
-    case 'rs': return `crates/${domain}/src/${snake(noun, r.pick(VERBS))}.rs`;
+    case 'ts':
+      return `packages/${domain}/src/${noun}/${camel(r.pick(VERBS), noun)}.${EXT[language]}`;
+    case 'py':
+      return `${domain.replace(/-/g, '_')}/${noun}/${snake(r.pick(VERBS), noun)}.py`;
+    case 'go':
+      return `internal/${domain}/${noun}/${snake(noun, r.pick(VERBS))}.go`;
+    case 'java':
+      return `src/main/java/com/acme/${domain}/${noun}/${pascal(noun, r.pick(['Service', 'Repository', 'Handler', 'Mapper']))}.java`;
+    case 'rs':
+      return `crates/${domain}/src/${snake(noun, r.pick(VERBS))}.rs`;
   }
 }
 
@@ -108,7 +113,8 @@ function rustFunction(r: Rng, name: string): string {
 
 const HEADERS: Record<Language, (r: Rng) => string> = {
   ts: (r) => `import { db } from '../db.js';\nimport type { ${typeName(r)} } from '../types.js';\n`,
-  py: () => `from __future__ import annotations\n\nimport logging\n\nfrom .client import client\n\nlog = logging.getLogger(__name__)\n`,
+  py: () =>
+    `from __future__ import annotations\n\nimport logging\n\nfrom .client import client\n\nlog = logging.getLogger(__name__)\n`,
   go: (r) => `package ${r.pick(NOUNS)}\n\nimport (\n\t"context"\n\t"fmt"\n\t"time"\n)\n`,
   java: (r) => {
     const cls = pascal(r.pick(NOUNS), 'Service');
@@ -118,7 +124,11 @@ const HEADERS: Record<Language, (r: Rng) => string> = {
 };
 
 const BODIES: Record<Language, (r: Rng, name: string) => string> = {
-  ts: tsFunction, py: pyFunction, go: goFunction, java: javaMethod, rs: rustFunction,
+  ts: tsFunction,
+  py: pyFunction,
+  go: goFunction,
+  java: javaMethod,
+  rs: rustFunction,
 };
 
 /** The name as the language spells it: snake_case in Python and Rust, camelCase elsewhere. */
@@ -147,5 +157,8 @@ export function sourceFile(r: Rng, language: Language, path: string, tokens: num
 }
 
 export function withLineNumbers(content: string): string {
-  return content.split('\n').map((line, i) => `${String(i + 1).padStart(6, ' ')}\t${line}`).join('\n');
+  return content
+    .split('\n')
+    .map((line, i) => `${String(i + 1).padStart(6, ' ')}\t${line}`)
+    .join('\n');
 }

@@ -3,20 +3,112 @@
 import type { Rng } from '../rng.js';
 
 export const DOMAINS = [
-  'billing', 'ledger', 'orders', 'inventory', 'payments', 'shipping', 'catalog', 'search', 'auth', 'notifications',
-  'reporting', 'telemetry', 'checkout', 'pricing', 'accounts', 'scheduler', 'webhooks', 'exports', 'audit', 'fleet',
+  'billing',
+  'ledger',
+  'orders',
+  'inventory',
+  'payments',
+  'shipping',
+  'catalog',
+  'search',
+  'auth',
+  'notifications',
+  'reporting',
+  'telemetry',
+  'checkout',
+  'pricing',
+  'accounts',
+  'scheduler',
+  'webhooks',
+  'exports',
+  'audit',
+  'fleet',
 ] as const;
 export const NOUNS = [
-  'invoice', 'reservation', 'session', 'token', 'cart', 'refund', 'batch', 'cursor', 'quota', 'tenant', 'ticket',
-  'shipment', 'payout', 'balance', 'entry', 'schedule', 'webhook', 'export', 'vehicle', 'order', 'user', 'price',
-  'discount', 'ledger', 'statement', 'partition', 'rate', 'retry', 'lock', 'window', 'snapshot', 'manifest',
+  'invoice',
+  'reservation',
+  'session',
+  'token',
+  'cart',
+  'refund',
+  'batch',
+  'cursor',
+  'quota',
+  'tenant',
+  'ticket',
+  'shipment',
+  'payout',
+  'balance',
+  'entry',
+  'schedule',
+  'webhook',
+  'export',
+  'vehicle',
+  'order',
+  'user',
+  'price',
+  'discount',
+  'ledger',
+  'statement',
+  'partition',
+  'rate',
+  'retry',
+  'lock',
+  'window',
+  'snapshot',
+  'manifest',
 ] as const;
 export const VERBS = [
-  'create', 'apply', 'resolve', 'validate', 'compute', 'load', 'persist', 'reserve', 'release', 'expire', 'sync',
-  'parse', 'render', 'schedule', 'cancel', 'settle', 'refresh', 'merge', 'split', 'retry', 'lookup', 'emit', 'flush',
+  'create',
+  'apply',
+  'resolve',
+  'validate',
+  'compute',
+  'load',
+  'persist',
+  'reserve',
+  'release',
+  'expire',
+  'sync',
+  'parse',
+  'render',
+  'schedule',
+  'cancel',
+  'settle',
+  'refresh',
+  'merge',
+  'split',
+  'retry',
+  'lookup',
+  'emit',
+  'flush',
 ] as const;
-export const ADJECTIVES = ['pending', 'active', 'stale', 'partial', 'current', 'default', 'cached', 'remote', 'local', 'legacy'] as const;
-export const PEOPLE = ['priya', 'jonas', 'mei', 'tomasz', 'amara', 'diego', 'hannah', 'kwame', 'lucia', 'ravi', 'sofia', 'yuki'] as const;
+export const ADJECTIVES = [
+  'pending',
+  'active',
+  'stale',
+  'partial',
+  'current',
+  'default',
+  'cached',
+  'remote',
+  'local',
+  'legacy',
+] as const;
+export const PEOPLE = [
+  'priya',
+  'jonas',
+  'mei',
+  'tomasz',
+  'amara',
+  'diego',
+  'hannah',
+  'kwame',
+  'lucia',
+  'ravi',
+  'sofia',
+  'yuki',
+] as const;
 
 export const cap = (w: string): string => w.charAt(0).toUpperCase() + w.slice(1);
 export const camel = (...words: string[]): string => words.map((w, i) => (i === 0 ? w : cap(w))).join('');
@@ -29,7 +121,11 @@ export function fnName(r: Rng): string {
 }
 
 export function typeName(r: Rng): string {
-  return pascal(...(r.chance(0.4) ? [r.pick(ADJECTIVES)] : []), r.pick(NOUNS), r.pick(['', 'Record', 'Request', 'State', 'Event', 'Config']));
+  return pascal(
+    ...(r.chance(0.4) ? [r.pick(ADJECTIVES)] : []),
+    r.pick(NOUNS),
+    r.pick(['', 'Record', 'Request', 'State', 'Event', 'Config']),
+  );
 }
 
 export function service(r: Rng): string {

@@ -36,13 +36,16 @@ export interface DcpPurgeErrorsParameters {
 /** The call as DCP leaves it: its tool and arguments, every string argument replaced by DCP's marker. */
 export function purgedCall(item: ViewItem): string {
   const args = item.tool?.arguments ?? {};
-  const masked = Object.fromEntries(Object.entries(args).map(([k, v]) => [k, typeof v === 'string' ? DCP_ERROR_INPUT_PLACEHOLDER : v]));
+  const masked = Object.fromEntries(
+    Object.entries(args).map(([k, v]) => [k, typeof v === 'string' ? DCP_ERROR_INPUT_PLACEHOLDER : v]),
+  );
   return `${item.tool?.name ?? ''} ${canonicalJson(masked)}`;
 }
 
 export function dcpPurgeErrors(parameters: DcpPurgeErrorsParameters = {}): Condition {
   const afterTurns = parameters.afterTurns ?? DEFAULT_AFTER_TURNS;
-  if (!Number.isInteger(afterTurns) || afterTurns < 0) throw new Error(`afterTurns must be a non-negative integer, got ${afterTurns}`);
+  if (!Number.isInteger(afterTurns) || afterTurns < 0)
+    throw new Error(`afterTurns must be a non-negative integer, got ${afterTurns}`);
   const rule = DCP_PURGE_ERRORS;
   const verdict = comparatorVerdict(rule);
   return {
@@ -59,18 +62,29 @@ export function dcpPurgeErrors(parameters: DcpPurgeErrorsParameters = {}): Condi
       const protectedTools = new Set(view.visible.protectedTools);
       return view.items.map((item) => {
         if (!item.tool) return verdict(item.id, 'keep', 'not a tool call');
-        if (item.kind === 'tool-result') return verdict(item.id, 'keep', 'a tool output: DCP purges the inputs of failed calls and keeps their error');
+        if (item.kind === 'tool-result')
+          return verdict(item.id, 'keep', 'a tool output: DCP purges the inputs of failed calls and keeps their error');
         if (item.kind !== 'tool-call') return verdict(item.id, 'keep', 'not a tool call');
-        if (protectedTools.has(item.tool.name)) return verdict(item.id, 'keep', `call of protected tool ${item.tool.name}`);
+        if (protectedTools.has(item.tool.name))
+          return verdict(item.id, 'keep', `call of protected tool ${item.tool.name}`);
         const status = counterpart(view.items, item)?.status;
-        if (status?.state !== 'error') return verdict(item.id, 'keep', 'the call did not fail (or its result is not in context)');
+        if (status?.state !== 'error')
+          return verdict(item.id, 'keep', 'the call did not fail (or its result is not in context)');
         const age = view.prunePoint.turn - item.turn;
-        if (age < afterTurns) return verdict(item.id, 'keep', `failed ${age} turns before the prune point, under ${afterTurns}`);
-        const strings = Object.keys(item.tool.arguments).filter((k) => typeof item.tool!.arguments[k] === 'string').sort();
+        if (age < afterTurns)
+          return verdict(item.id, 'keep', `failed ${age} turns before the prune point, under ${afterTurns}`);
+        const strings = Object.keys(item.tool.arguments)
+          .filter((k) => typeof item.tool!.arguments[k] === 'string')
+          .sort();
         if (strings.length === 0) return verdict(item.id, 'keep', 'failed, but has no string input to purge');
         return {
-          ...verdict(item.id, 'eligible', `failed (${status.errorType}) ${age} turns before the prune point (at least ${afterTurns}); ` +
-            `string inputs ${strings.join(', ')} replaced, the error stays`, purgedCall(item)),
+          ...verdict(
+            item.id,
+            'eligible',
+            `failed (${status.errorType}) ${age} turns before the prune point (at least ${afterTurns}); ` +
+              `string inputs ${strings.join(', ')} replaced, the error stays`,
+            purgedCall(item),
+          ),
           residue: ['tool'],
         };
       });

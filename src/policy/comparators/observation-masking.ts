@@ -17,7 +17,8 @@ import { defineCondition } from '../definition.js';
 export const OBSERVATION_MASKING = 'observation-masking';
 export const DEFAULT_KEEP_LAST = 10;
 
-const MASKING_REFERENCE = 'SWE-agent LastNObservations history processor, as used in Lindenbauer et al. 2025 "The Complexity Trap" (M = 10)';
+const MASKING_REFERENCE =
+  'SWE-agent LastNObservations history processor, as used in Lindenbauer et al. 2025 "The Complexity Trap" (M = 10)';
 
 /** Python's str.splitlines() count: line boundaries per the Python docs, and no empty line after a final break. */
 export function pythonLineCount(text: string): number {
@@ -83,6 +84,10 @@ export const definition = defineCondition({
   consultsObligations: false,
   parameters: { keepLast: DEFAULT_KEEP_LAST, polling: 1 },
   reference: MASKING_REFERENCE,
-  sweep: { parameter: 'keepLast', values: [1, 2, 5, 20, 40], variant: (keepLast, as) => observationMasking({ keepLast, ...as }) },
+  sweep: {
+    parameter: 'keepLast',
+    values: [1, 2, 5, 20, 40],
+    variant: (keepLast, as) => observationMasking({ keepLast, ...as }),
+  },
   build: () => observationMasking(),
 });

@@ -28,12 +28,20 @@ export function oldestFirst(): Condition {
       const verdict = comparatorVerdict(rule);
       return view.items.map((item) => {
         if (occupied <= budget) {
-          return verdict(item.id, 'keep', `context fits the budget of ${budget} tokens at ${occupied} after removing ${removed} older item(s)`);
+          return verdict(
+            item.id,
+            'keep',
+            `context fits the budget of ${budget} tokens at ${occupied} after removing ${removed} older item(s)`,
+          );
         }
         const before = occupied;
         occupied -= item.tokens;
         removed += 1;
-        return verdict(item.id, 'eligible', `oldest remaining item while the context (${before} tokens) exceeds the budget of ${budget}`);
+        return verdict(
+          item.id,
+          'eligible',
+          `oldest remaining item while the context (${before} tokens) exceeds the budget of ${budget}`,
+        );
       });
     },
   };

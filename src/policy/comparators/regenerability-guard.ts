@@ -16,7 +16,13 @@
 //   threshold) is ABSTAIN for every item it would have decided, never KEEP.
 import type { PolicyView } from '../../fixture/view.js';
 import type { Predictor } from '../mechanisms/predictive-semantic.js';
-import { consult, DEFAULT_MIN_CONFIDENCE, DEFAULT_THRESHOLD, lexicalPredictor, withheldFromClassifier } from '../mechanisms/predictive-semantic.js';
+import {
+  consult,
+  DEFAULT_MIN_CONFIDENCE,
+  DEFAULT_THRESHOLD,
+  lexicalPredictor,
+  withheldFromClassifier,
+} from '../mechanisms/predictive-semantic.js';
 import { visibleIds } from '../protection.js';
 import { classify, regenerabilityGate } from '../regenerability.js';
 import type { Condition, Eligibility } from '../types.js';
@@ -24,7 +30,8 @@ import { defineCondition } from '../definition.js';
 
 export const REGENERABILITY_GUARD = 'regenerability-guard';
 
-const GUARD_REFERENCE = "regenerability record's safe_prune: whole-prune refusal when any candidate is irreducible or referenced by a pending step";
+const GUARD_REFERENCE =
+  "regenerability record's safe_prune: whole-prune refusal when any candidate is irreducible or referenced by a pending step";
 
 export interface RegenerabilityGuardParameters {
   readonly threshold?: number;
@@ -43,14 +50,24 @@ export function regenerabilityGuard(parameters: RegenerabilityGuardParameters = 
     layer: 'comparator',
     rung: 4,
     version: '2.1.0',
-    description: `${parameters.predictor ? parameters.predictorLabel ?? 'an injected predictor' : 'the embedded predictor'} proposes among the items it may be shown; any proposal the regenerability gate refuses refuses the whole prune`,
+    description: `${parameters.predictor ? (parameters.predictorLabel ?? 'an injected predictor') : 'the embedded predictor'} proposes among the items it may be shown; any proposal the regenerability gate refuses refuses the whole prune`,
     upperRisk: false,
     consultsObligations: true,
-    parameters: { threshold, minConfidence, predictor: parameters.predictor ? parameters.predictorLabel ?? 'injected' : 'lexical-overlap' },
+    parameters: {
+      threshold,
+      minConfidence,
+      predictor: parameters.predictor ? (parameters.predictorLabel ?? 'injected') : 'lexical-overlap',
+    },
     reference: GUARD_REFERENCE,
     decide(view: PolicyView) {
       const checked = visibleIds(view);
-      const { unneeded, unusable } = consult(predictor, view, view.items.map((item) => item.id), 'gated', minConfidence);
+      const { unneeded, unusable } = consult(
+        predictor,
+        view,
+        view.items.map((item) => item.id),
+        'gated',
+        minConfidence,
+      );
       const proposed = view.items.filter((item) => unneeded.has(item.id)).map((item) => item.id);
       const refused = regenerabilityGate(view, proposed);
       const refusing = proposed.filter((id) => refused.has(id));
@@ -59,13 +76,28 @@ export function regenerabilityGuard(parameters: RegenerabilityGuardParameters = 
       const named = refusing.length > 1 ? `${refusing[0]} and ${refusing.length - 1} more` : refusing[0];
       return view.items.map((item): Eligibility => {
         const failed = unusable.get(item.id);
-        if (failed !== undefined) return { itemId: item.id, verdict: 'abstain', rule, rung: 4, reason: failed, obligationsConsulted: checked };
+        if (failed !== undefined)
+          return { itemId: item.id, verdict: 'abstain', rule, rung: 4, reason: failed, obligationsConsulted: checked };
         const why = unneeded.get(item.id);
         if (why === undefined) {
           const withheld = withheldFromClassifier(view, item, 'gated');
           return withheld
-            ? { itemId: item.id, verdict: 'keep', rule, rung: null, reason: `never shown to the predictor: ${withheld}`, obligationsConsulted: checked }
-            : { itemId: item.id, verdict: 'keep', rule, rung: null, reason: 'not proposed by the predictor', obligationsConsulted: [] };
+            ? {
+                itemId: item.id,
+                verdict: 'keep',
+                rule,
+                rung: null,
+                reason: `never shown to the predictor: ${withheld}`,
+                obligationsConsulted: checked,
+              }
+            : {
+                itemId: item.id,
+                verdict: 'keep',
+                rule,
+                rung: null,
+                reason: 'not proposed by the predictor',
+                obligationsConsulted: [],
+              };
         }
         if (refusing.length > 0) {
           const own = refused.get(item.id);
@@ -74,9 +106,10 @@ export function regenerabilityGuard(parameters: RegenerabilityGuardParameters = 
             verdict: 'abstain',
             rule,
             rung: 4,
-            reason: own !== undefined
-              ? `whole prune refused: this proposed candidate is not safely evictable (${own}); ${refusing.length} proposed candidate(s) refused in all`
-              : `whole prune refused: ${refusing.length} proposed candidate(s) not safely evictable (${named}), each naming its refusal in its own record`,
+            reason:
+              own !== undefined
+                ? `whole prune refused: this proposed candidate is not safely evictable (${own}); ${refusing.length} proposed candidate(s) refused in all`
+                : `whole prune refused: ${refusing.length} proposed candidate(s) not safely evictable (${named}), each naming its refusal in its own record`,
             obligationsConsulted: checked,
           };
         }
@@ -99,11 +132,13 @@ export const definition = defineCondition({
   layer: 'comparator',
   rung: 4,
   version: '2.1.0',
-  description: 'the embedded predictor proposes among the items it may be shown; any proposal the regenerability gate refuses refuses the whole prune',
+  description:
+    'the embedded predictor proposes among the items it may be shown; any proposal the regenerability gate refuses refuses the whole prune',
   upperRisk: false,
   consultsObligations: true,
   parameters: { threshold: DEFAULT_THRESHOLD, minConfidence: DEFAULT_MIN_CONFIDENCE, predictor: 'lexical-overlap' },
   reference: GUARD_REFERENCE,
   consumes: { predictor: 'gated' },
-  build: ({ predictor }) => regenerabilityGuard(predictor ? { predictor: predictor.predictor, predictorLabel: predictor.label } : {}),
+  build: ({ predictor }) =>
+    regenerabilityGuard(predictor ? { predictor: predictor.predictor, predictorLabel: predictor.label } : {}),
 });

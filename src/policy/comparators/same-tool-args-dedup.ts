@@ -43,7 +43,8 @@ export function sameToolArgsDedup(): Condition {
     layer: 'comparator',
     rung: null,
     version: '1.0.0',
-    description: 'OpenCode DCP deduplication: keep the latest output per tool name + normalised arguments; outputs never compared',
+    description:
+      'OpenCode DCP deduplication: keep the latest output per tool name + normalised arguments; outputs never compared',
     upperRisk: false,
     consultsObligations: false,
     parameters: {},
@@ -61,15 +62,26 @@ export function sameToolArgsDedup(): Condition {
       }
       return view.items.map((item) => {
         if (item.kind !== 'tool-result' || !item.tool) return verdict(item.id, 'keep', 'not a tool output');
-        if (protectedTools.has(item.tool.name)) return verdict(item.id, 'keep', `output of protected tool ${item.tool.name}`);
+        if (protectedTools.has(item.tool.name))
+          return verdict(item.id, 'keep', `output of protected tool ${item.tool.name}`);
         const key = dedupKey(item.tool.name, item.tool.arguments);
         const kept = latest.get(key);
-        if (!kept || kept.id === item.id) return verdict(item.id, 'keep', `latest output of ${item.tool.name} with these arguments`);
+        if (!kept || kept.id === item.id)
+          return verdict(item.id, 'keep', `latest output of ${item.tool.name} with these arguments`);
         // Reasons name the calls, never the arguments: a command's arguments are where secrets are typed.
         if (item.status?.state === 'error') {
-          return verdict(item.id, 'keep', `errored output: DCP replaces only completed outputs, though ${kept.id} repeats its tool and arguments`);
+          return verdict(
+            item.id,
+            'keep',
+            `errored output: DCP replaces only completed outputs, though ${kept.id} repeats its tool and arguments`,
+          );
         }
-        return verdict(item.id, 'eligible', `same tool (${item.tool.name}) and arguments as ${kept.id}, the latest, which is kept`, DCP_PLACEHOLDER);
+        return verdict(
+          item.id,
+          'eligible',
+          `same tool (${item.tool.name}) and arguments as ${kept.id}, the latest, which is kept`,
+          DCP_PLACEHOLDER,
+        );
       });
     },
   };
@@ -80,7 +92,8 @@ export const definition = defineCondition({
   layer: 'comparator',
   rung: null,
   version: '1.0.0',
-  description: 'OpenCode DCP deduplication: keep the latest output per tool name + normalised arguments; outputs never compared',
+  description:
+    'OpenCode DCP deduplication: keep the latest output per tool name + normalised arguments; outputs never compared',
   upperRisk: false,
   consultsObligations: false,
   parameters: {},

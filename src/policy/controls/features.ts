@@ -26,7 +26,14 @@ export interface Feature {
  * are dropped (a counter says which one, not what kind), lowercased, each once: `f2-read1-c` gives f, read, c.
  */
 export function idTokens(id: string): string[] {
-  return [...new Set(id.toLowerCase().split(/[^a-z]+/).filter((t) => t.length > 0))].sort();
+  return [
+    ...new Set(
+      id
+        .toLowerCase()
+        .split(/[^a-z]+/)
+        .filter((t) => t.length > 0),
+    ),
+  ].sort();
 }
 
 /** Relative position of the item in its context, 0 (oldest) to 1 (newest). */
@@ -90,7 +97,9 @@ function statusOf(item: ViewItem): string {
 
 function flagsOf(item: ViewItem): string {
   const { durablePointer, ...booleans } = item.flags;
-  const set = Object.entries(booleans).filter(([, on]) => on).map(([name]) => name);
+  const set = Object.entries(booleans)
+    .filter(([, on]) => on)
+    .map(([name]) => name);
   if (durablePointer) set.push('durablePointer');
   return set.length === 0 ? '(none)' : set.sort().join('+');
 }
@@ -102,73 +111,87 @@ const tokens = (value: readonly string[]): FeatureValue => ({ type: 'tokens', va
 /** Every audited feature, in the table's order: the illegitimate ones first. */
 export const FEATURES: readonly Feature[] = [
   {
-    name: 'id', legitimate: false,
+    name: 'id',
+    legitimate: false,
     why: 'a handle the runtime or generator assigns; any tie to the label is naming, not evidence',
     of: (v, i) => tokens(idTokens(v.items[i]!.id)),
   },
   {
-    name: 'tool', legitimate: false,
-    why: 'rules read what a tool declares (side-effect class, repetition), not its name; filler must use the episodes\' tools',
+    name: 'tool',
+    legitimate: false,
+    why: "rules read what a tool declares (side-effect class, repetition), not its name; filler must use the episodes' tools",
     of: (v, i) => category(v.items[i]!.tool?.name ?? '(none)'),
   },
   {
-    name: 'turn', legitimate: false,
+    name: 'turn',
+    legitimate: false,
     why: 'where the generator opened an episode in the session, not a property of the work',
     of: (v, i) => number(v.items[i]!.turn),
   },
   {
-    name: 'position', legitimate: false,
+    name: 'position',
+    legitimate: false,
     why: 'relative place in the context; a generator that places episodes near the prune point and filler everywhere leaks through it',
     of: (v, i) => number(relativePosition(v, i)),
   },
   {
-    name: 'age', legitimate: false,
+    name: 'age',
+    legitimate: false,
     why: 'turns before the prune point: recency baselines act on it, so the corpus must not reward them by its layout alone',
     of: (v, i) => number(ageInTurns(v, i)),
   },
   {
-    name: 'length', legitimate: false,
-    why: 'token length; filler must be drawn from the episodes\' length distribution',
+    name: 'length',
+    legitimate: false,
+    why: "token length; filler must be drawn from the episodes' length distribution",
     of: (v, i) => number(v.items[i]!.tokens),
   },
   {
-    name: 'ngrams', legitimate: false,
+    name: 'ngrams',
+    legitimate: false,
     why: 'phrasing (hashed word unigrams and bigrams); filler must be written from the same vocabulary as episodes',
     of: (v, i) => tokens(wordNgrams(v.items[i]!.content)),
   },
   {
-    name: 'kind', legitimate: true,
-    why: 'recorded by every runtime; the chapter\'s rules are defined by kind (constraints, hypotheses, tool results)',
+    name: 'kind',
+    legitimate: true,
+    why: "recorded by every runtime; the chapter's rules are defined by kind (constraints, hypotheses, tool results)",
     of: (v, i) => category(v.items[i]!.kind),
   },
   {
-    name: 'origin', legitimate: true,
-    why: 'who said it (user, model, environment, system) is recorded and bears on removal (a user\'s constraint)',
+    name: 'origin',
+    legitimate: true,
+    why: "who said it (user, model, environment, system) is recorded and bears on removal (a user's constraint)",
     of: (v, i) => category(v.items[i]!.origin),
   },
   {
-    name: 'role', legitimate: true,
+    name: 'role',
+    legitimate: true,
     why: 'call, result or neither: a runtime records it and residue rules treat calls and results differently',
     of: (v, i) => category(roleOf(v.items[i]!)),
   },
   {
-    name: 'status', legitimate: true,
-    why: 'ok or the error type, recorded by the tool; failed work is the chapter\'s residue case',
+    name: 'status',
+    legitimate: true,
+    why: "ok or the error type, recorded by the tool; failed work is the chapter's residue case",
     of: (v, i) => category(statusOf(v.items[i]!)),
   },
   {
-    name: 'side-effect', legitimate: true,
-    why: 'the tool\'s declared side-effect class decides whether a re-read can recover the item',
+    name: 'side-effect',
+    legitimate: true,
+    why: "the tool's declared side-effect class decides whether a re-read can recover the item",
     of: (v, i) => category(toolDeclaration(v, v.items[i]!.tool?.name)?.sideEffect ?? '(none)'),
   },
   {
-    name: 'flags', legitimate: true,
+    name: 'flags',
+    legitimate: true,
     why: 'runtime-known flags (secret, transient, sole constraint record, plan reference, pointer) exist to protect items',
     of: (v, i) => category(flagsOf(v.items[i]!)),
   },
   {
-    name: 'subgoal', legitimate: true,
-    why: 'word overlap with the stated subgoal, the rung-4 predictor\'s premise; reported so a reader sees how much the subgoal tells (a generator must not derive it from the hidden next need)',
+    name: 'subgoal',
+    legitimate: true,
+    why: "word overlap with the stated subgoal, the rung-4 predictor's premise; reported so a reader sees how much the subgoal tells (a generator must not derive it from the hidden next need)",
     of: (v, i) => number(subgoalOverlap(v, i)),
   },
 ];

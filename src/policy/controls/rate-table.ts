@@ -43,7 +43,12 @@ export function readRateTable(file: string, shownAs: string): RateTable {
   }
   const { sha256: recorded, ...rest } = parsed;
   const actual = tableHash(rest);
-  if (actual !== recorded) throw failure('PL_CONTROL_TABLE', shownAs, `its content hashes to ${actual}, not the recorded ${recorded} (retrain it with npm run controls:train)`);
+  if (actual !== recorded)
+    throw failure(
+      'PL_CONTROL_TABLE',
+      shownAs,
+      `its content hashes to ${actual}, not the recorded ${recorded} (retrain it with npm run controls:train)`,
+    );
   return parsed;
 }
 

@@ -17,9 +17,7 @@ import { gatedVersion, single } from '../single.js';
 
 export const CHECKED_SUPERSESSION = 'checked-supersession';
 
-type Check =
-  | { readonly outcome: 'eligible' | 'abstain'; readonly reason: string }
-  | { readonly outcome: 'none' };
+type Check = { readonly outcome: 'eligible' | 'abstain'; readonly reason: string } | { readonly outcome: 'none' };
 
 const NONE: Check = { outcome: 'none' };
 
@@ -35,18 +33,25 @@ function scope(older: ViewItem, newer: ViewItem): Check | { readonly contains: s
   if (older.covers && newer.covers) {
     if (!sameCall(older, newer)) return NONE;
     const newerCovers = new Set(newer.covers);
-    return older.covers.every((key) => newerCovers.has(key)) ? { contains: `its coverage keys include all of ${older.id}'s` } : NONE;
+    return older.covers.every((key) => newerCovers.has(key))
+      ? { contains: `its coverage keys include all of ${older.id}'s` }
+      : NONE;
   }
   const selected = older.source?.selector !== undefined || newer.source?.selector !== undefined;
-  const versioned = older.source?.version !== 'UNKNOWN' && newer.source?.version !== 'UNKNOWN' && sameCall(older, newer);
+  const versioned =
+    older.source?.version !== 'UNKNOWN' && newer.source?.version !== 'UNKNOWN' && sameCall(older, newer);
   if (!older.covers && !newer.covers && (selected || versioned)) {
     const contained = viewContains(newer, older);
-    if (contained.result === 'contains') return { contains: `its view (${describeView(newer)}) contains ${older.id}'s (${describeView(older)})` };
+    if (contained.result === 'contains')
+      return { contains: `its view (${describeView(newer)}) contains ${older.id}'s (${describeView(older)})` };
     if (contained.result === 'unavailable') return { outcome: 'abstain', reason: contained.why };
     return NONE;
   }
   if (!sameCall(older, newer)) return NONE;
-  const missing = [older, newer].filter((item) => !item.covers).map((item) => item.id).join(' and ');
+  const missing = [older, newer]
+    .filter((item) => !item.covers)
+    .map((item) => item.id)
+    .join(' and ');
   const unstated = [older, newer].every((item) => item.covers === undefined && item.source?.selector === undefined);
   return {
     outcome: 'abstain',
@@ -60,25 +65,39 @@ function check(items: readonly ViewItem[], olderIndex: number, newerIndex: numbe
   if (!older || !newer) return NONE;
   const covered = scope(older, newer);
   if (!('contains' in covered)) return covered;
-  const effects = effectsBetween(items, identity, olderIndex, newerIndex).map((e) => ({ call: e.call.id, outcome: e.outcome }));
+  const effects = effectsBetween(items, identity, olderIndex, newerIndex).map((e) => ({
+    call: e.call.id,
+    outcome: e.outcome,
+  }));
   const unknown = effects.filter((e) => e.outcome === 'unknown').map((e) => e.call);
   if (unknown.length > 0) {
-    return { outcome: 'abstain', reason: `no outcome is recorded for the effect of ${listIds(unknown)} on ${identity} (unknown), so the transition ${newer.id} relies on cannot be checked to have succeeded` };
+    return {
+      outcome: 'abstain',
+      reason: `no outcome is recorded for the effect of ${listIds(unknown)} on ${identity} (unknown), so the transition ${newer.id} relies on cannot be checked to have succeeded`,
+    };
   }
   const failed = effects.filter((e) => e.outcome === 'failed').map((e) => e.call);
   if (failed.length > 0) {
-    return { outcome: 'abstain', reason: `${listIds(failed)} failed to change ${identity}, so ${newer.id} does not rest on a successful transition from ${older.id}` };
+    return {
+      outcome: 'abstain',
+      reason: `${listIds(failed)} failed to change ${identity}, so ${newer.id} does not rest on a successful transition from ${older.id}`,
+    };
   }
   if (effects.length === 0) {
     // Identical output of the same call with nothing in between is a rung-0/1 question, not one this rule answers.
     if (sameCall(older, newer) && sameRendering(older, newer)) return NONE;
-    return { outcome: 'abstain', reason: `no recorded transition on ${identity} between ${older.id} and ${newer.id} explains a change, so the drift itself may matter` };
+    return {
+      outcome: 'abstain',
+      reason: `no recorded transition on ${identity} between ${older.id} and ${newer.id} explains a change, so the drift itself may matter`,
+    };
   }
   // Every change along the way must be explained: a re-observation of the same call in between that differs from
   // its predecessor with no successful transition between them is drift the agent did not cause.
   const chain = [
     olderIndex,
-    ...observationsOf(items, identity).filter((at) => at > olderIndex && at < newerIndex && sameCall(items[at]!, older)),
+    ...observationsOf(items, identity).filter(
+      (at) => at > olderIndex && at < newerIndex && sameCall(items[at]!, older),
+    ),
     ...(sameCall(newer, older) ? [newerIndex] : []),
   ];
   for (let i = 1; i < chain.length; i += 1) {
@@ -88,7 +107,11 @@ function check(items: readonly ViewItem[], olderIndex: number, newerIndex: numbe
     const b = items[to]!;
     if (sameRendering(a, b)) continue;
     const explained = effectsBetween(items, identity, from, to).some((e) => e.outcome === 'succeeded');
-    if (!explained) return { outcome: 'abstain', reason: `${b.id} differs from ${a.id} on ${identity} and no recorded transition between them explains the change` };
+    if (!explained)
+      return {
+        outcome: 'abstain',
+        reason: `${b.id} differs from ${a.id} on ${identity} and no recorded transition between them explains the change`,
+      };
   }
   const calls = [...new Set(effects.map((e) => e.call))];
   return {
@@ -131,11 +154,14 @@ export function checkedSupersession(): ConfiguredMechanism {
       const findings: Finding[] = [];
       items.forEach((older, olderIndex) => {
         const identity = older.source?.identity;
-        if (!wanted.has(older.id) || older.kind !== 'tool-result' || !older.tool || !identity || identity === 'UNKNOWN') return;
+        if (!wanted.has(older.id) || older.kind !== 'tool-result' || !older.tool || !identity || identity === 'UNKNOWN')
+          return;
         // A record of a condition that may no longer hold (transient state, a negative result) is not an earlier
         // version of anything: a re-observation never makes it redundant.
         if (older.flags.transientState || older.flags.negativeResult) return;
-        const newerIndexes = observationsOf(items, identity).filter((index) => index > olderIndex && items[index]!.tool?.name === older.tool?.name);
+        const newerIndexes = observationsOf(items, identity).filter(
+          (index) => index > olderIndex && items[index]!.tool?.name === older.tool?.name,
+        );
         // The latest replacement is tried first: it is the most complete account of the source, and the first
         // eligible check wins, otherwise the first abstention (latest first) is reported.
         let abstention: string | undefined;
@@ -154,7 +180,8 @@ export function checkedSupersession(): ConfiguredMechanism {
   };
 }
 
-const DESCRIPTION = 'rung 2: an older observation whose scope a newer successful observation demonstrably contains, every recorded transition between them succeeded for that source';
+const DESCRIPTION =
+  'rung 2: an older observation whose scope a newer successful observation demonstrably contains, every recorded transition between them succeeded for that source';
 
 /** Layer A: the mechanism alone behind the protection and regenerability gates. */
 export const definition = defineCondition({

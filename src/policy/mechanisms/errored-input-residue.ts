@@ -28,7 +28,9 @@ type ErrorStatus = Extract<Status, { state: 'error' }>;
  * reported. A synthesized message is not the tool's, so it is not kept.
  */
 export function resultResidue(status: ErrorStatus): ResidueField[] {
-  const fields = Object.keys(status.fields).sort().map((name): ResidueField => `fields.${name}`);
+  const fields = Object.keys(status.fields)
+    .sort()
+    .map((name): ResidueField => `fields.${name}`);
   return ['tool', 'errorType', ...(status.synthesized ? [] : ['message' as const]), ...fields];
 }
 
@@ -51,7 +53,11 @@ function mentions(text: string, id: string): boolean {
 }
 
 /** Why the visible state still needs this item's bulk, with what it consulted; undefined when nothing does. */
-export function bulkNeeded(view: PolicyView, item: ViewItem, pair: ViewItem | undefined): { why: string; consulted: string[] } | undefined {
+export function bulkNeeded(
+  view: PolicyView,
+  item: ViewItem,
+  pair: ViewItem | undefined,
+): { why: string; consulted: string[] } | undefined {
   const bulk = bulkOf(item);
   const { obligations, pendingSteps } = view.visible;
   const reasons: string[] = [];
@@ -59,7 +65,9 @@ export function bulkNeeded(view: PolicyView, item: ViewItem, pair: ViewItem | un
   for (const o of obligations) {
     const held = namedStrings(o.needs).filter((s) => bulk.some((t) => t.includes(s)));
     if (held.length > 0) {
-      reasons.push(`its bulk holds ${held.map((s) => JSON.stringify(s)).join(', ')}, which visible obligation ${o.id} needs`);
+      reasons.push(
+        `its bulk holds ${held.map((s) => JSON.stringify(s)).join(', ')}, which visible obligation ${o.id} needs`,
+      );
       consulted.push(o.id);
     }
   }
@@ -71,7 +79,9 @@ export function bulkNeeded(view: PolicyView, item: ViewItem, pair: ViewItem | un
   for (const r of referencing) {
     const hit = r.refs.filter((ref) => own.has(ref) || bulk.some((t) => mentions(t, ref)));
     if (hit.length > 0) {
-      reasons.push(`${r.what} ${r.id} references ${listIds(hit)}, ${hit.every((h) => own.has(h)) ? 'part of this failed call' : 'named in its bulk'}`);
+      reasons.push(
+        `${r.what} ${r.id} references ${listIds(hit)}, ${hit.every((h) => own.has(h)) ? 'part of this failed call' : 'named in its bulk'}`,
+      );
       if (!consulted.includes(r.id)) consulted.push(r.id);
     }
   }
@@ -93,8 +103,13 @@ export function erroredInputResidue(): ConfiguredMechanism {
         const result = item.kind === 'tool-result' ? item : item.kind === 'tool-call' ? pair : undefined;
         const status = result?.status;
         if (!result || status?.state !== 'error') continue;
-        const failure = status.synthesized ? `${status.errorType}, message synthesized by the importer` : `${status.errorType}: ${status.message}`;
-        const subject = item.kind === 'tool-result' ? `${item.tool.name} result errored (${failure})` : `its result ${result.id} errored (${failure})`;
+        const failure = status.synthesized
+          ? `${status.errorType}, message synthesized by the importer`
+          : `${status.errorType}: ${status.message}`;
+        const subject =
+          item.kind === 'tool-result'
+            ? `${item.tool.name} result errored (${failure})`
+            : `its result ${result.id} errored (${failure})`;
         // The call and its result keep the same residue: the call's error fields are read from its recorded
         // result, so either item alone still names the tool and the failure once its bulk has gone.
         const residue = resultResidue(status);
@@ -123,7 +138,8 @@ export function erroredInputResidue(): ConfiguredMechanism {
   };
 }
 
-const DESCRIPTION = 'rung 2: a failed call loses its bulk (payload, arguments) when no visible obligation string or referenced id is in it; tool, error type, the tool\'s own message and fields stay; abstains when nothing but a synthesized message was recorded';
+const DESCRIPTION =
+  "rung 2: a failed call loses its bulk (payload, arguments) when no visible obligation string or referenced id is in it; tool, error type, the tool's own message and fields stay; abstains when nothing but a synthesized message was recorded";
 
 /** Layer A: the mechanism alone behind the protection and regenerability gates. */
 export const definition = defineCondition({

@@ -43,15 +43,24 @@ export function exactRedundancy(): ConfiguredMechanism {
         if (group.length < 2) continue;
         const same = sameness(view, item);
         let staying = stayingIn.get(key);
-        if (!staying) stayingIn.set(key, (staying = group.filter((copy) => !wanted.has(copy.id)).map((copy) => copy.id)));
+        if (!staying)
+          stayingIn.set(key, (staying = group.filter((copy) => !wanted.has(copy.id)).map((copy) => copy.id)));
         if (staying.length > 0) {
           const which = staying.length === 1 ? 'which stays' : 'which all stay';
-          findings.push({ itemId: item.id, outcome: 'eligible', reason: `${same} ${listIds(staying)}, ${which} (excluded from removal)` });
+          findings.push({
+            itemId: item.id,
+            outcome: 'eligible',
+            reason: `${same} ${listIds(staying)}, ${which} (excluded from removal)`,
+          });
           continue;
         }
         const survivor = group[group.length - 1];
         if (!survivor || survivor.id === item.id) continue;
-        findings.push({ itemId: item.id, outcome: 'eligible', reason: `${same} ${survivor.id}, the latest copy, which stays` });
+        findings.push({
+          itemId: item.id,
+          outcome: 'eligible',
+          reason: `${same} ${survivor.id}, the latest copy, which stays`,
+        });
       }
       return findings;
     },
@@ -68,7 +77,8 @@ function sameness(view: PolicyView, item: ViewItem): string {
   return 'same call, status and every content block as';
 }
 
-const DESCRIPTION = 'rung 0: tool results identical in call, status and every content block (across calls only where repetition is declared irrelevant); one copy (the latest, or every protected copy) stays';
+const DESCRIPTION =
+  'rung 0: tool results identical in call, status and every content block (across calls only where repetition is declared irrelevant); one copy (the latest, or every protected copy) stays';
 
 /** Layer A: the mechanism alone behind the protection and regenerability gates. */
 export const definition = defineCondition({

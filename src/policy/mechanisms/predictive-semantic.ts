@@ -18,7 +18,9 @@ export const PREDICTIVE_SEMANTIC = 'predictive-semantic';
 
 export type { Prediction, Predictor, PredictorAbstention, PredictorScope } from '../predictor.js';
 
-export function isAbstention(prediction: ReadonlyMap<string, Prediction> | PredictorAbstention): prediction is PredictorAbstention {
+export function isAbstention(
+  prediction: ReadonlyMap<string, Prediction> | PredictorAbstention,
+): prediction is PredictorAbstention {
   return !(prediction instanceof Map);
 }
 
@@ -36,7 +38,9 @@ export function withheldFromClassifier(view: PolicyView, item: ViewItem, scope: 
 /** The candidates, in view order, that may be shown to the classifier under `scope`. */
 export function classifierCandidates(view: PolicyView, candidates: readonly string[], scope: PredictorScope): string[] {
   const wanted = new Set(candidates);
-  return view.items.filter((item) => wanted.has(item.id) && !withheldFromClassifier(view, item, scope)).map((item) => item.id);
+  return view.items
+    .filter((item) => wanted.has(item.id) && !withheldFromClassifier(view, item, scope))
+    .map((item) => item.id);
 }
 
 /** What consulting the predictor gave for the items it was shown: usable predictions, or per-item abstentions. */
@@ -53,22 +57,36 @@ export interface Consultation {
  * The one way every consumer asks the predictor: only the items it may see, and an answer naming anything it was not
  * shown is unusable as a whole (a predictor that strays past what it was asked cannot be trusted on the rest).
  */
-export function consult(predictor: Predictor, view: PolicyView, candidates: readonly string[], scope: PredictorScope, minConfidence: number): Consultation {
+export function consult(
+  predictor: Predictor,
+  view: PolicyView,
+  candidates: readonly string[],
+  scope: PredictorScope,
+  minConfidence: number,
+): Consultation {
   const shown = classifierCandidates(view, candidates, scope);
-  const everyone = (why: string): Consultation => ({ shown, unneeded: new Map(), unusable: new Map(shown.map((id) => [id, why])) });
+  const everyone = (why: string): Consultation => ({
+    shown,
+    unneeded: new Map(),
+    unusable: new Map(shown.map((id) => [id, why])),
+  });
   if (shown.length === 0) return { shown, unneeded: new Map(), unusable: new Map() };
   const answer = predictor(view, shown, scope);
   if (isAbstention(answer)) return everyone(`predictor abstained: ${answer.abstain}`);
   const asked = new Set(shown);
   const stray = [...answer.keys()].find((id) => !asked.has(id));
-  if (stray !== undefined) return everyone(`predictor abstained: it named item "${stray}", which it was not asked about`);
+  if (stray !== undefined)
+    return everyone(`predictor abstained: it named item "${stray}", which it was not asked about`);
   const unneeded = new Map<string, string>();
   const unusable = new Map<string, string>();
   for (const id of shown) {
     const p = answer.get(id);
     if (!p) continue;
     if (!(p.confidence >= minConfidence)) {
-      unusable.set(id, `predictor abstained: confidence ${String(p.confidence)} in "${p.reason}" is below the threshold ${String(minConfidence)}`);
+      unusable.set(
+        id,
+        `predictor abstained: confidence ${String(p.confidence)} in "${p.reason}" is below the threshold ${String(minConfidence)}`,
+      );
     } else {
       unneeded.set(id, p.reason);
     }
@@ -86,11 +104,75 @@ export const DEFAULT_THRESHOLD = 0.2;
 
 /** Function words too common to carry relevance; short enough to audit, and only words of length >= 3 matter. */
 const STOPWORDS: ReadonlySet<string> = new Set([
-  'the', 'and', 'for', 'with', 'that', 'this', 'these', 'those', 'from', 'into', 'onto', 'are', 'was', 'were',
-  'been', 'being', 'has', 'have', 'had', 'not', 'but', 'all', 'any', 'can', 'its', 'our', 'out', 'via', 'per',
-  'then', 'than', 'when', 'what', 'which', 'who', 'whom', 'will', 'would', 'should', 'could', 'there', 'their',
-  'them', 'they', 'also', 'only', 'each', 'such', 'over', 'under', 'about', 'after', 'before', 'again', 'very',
-  'just', 'does', 'did', 'how', 'why', 'where', 'while', 'you', 'your', 'now', 'yet', 'let', 'may', 'must',
+  'the',
+  'and',
+  'for',
+  'with',
+  'that',
+  'this',
+  'these',
+  'those',
+  'from',
+  'into',
+  'onto',
+  'are',
+  'was',
+  'were',
+  'been',
+  'being',
+  'has',
+  'have',
+  'had',
+  'not',
+  'but',
+  'all',
+  'any',
+  'can',
+  'its',
+  'our',
+  'out',
+  'via',
+  'per',
+  'then',
+  'than',
+  'when',
+  'what',
+  'which',
+  'who',
+  'whom',
+  'will',
+  'would',
+  'should',
+  'could',
+  'there',
+  'their',
+  'them',
+  'they',
+  'also',
+  'only',
+  'each',
+  'such',
+  'over',
+  'under',
+  'about',
+  'after',
+  'before',
+  'again',
+  'very',
+  'just',
+  'does',
+  'did',
+  'how',
+  'why',
+  'where',
+  'while',
+  'you',
+  'your',
+  'now',
+  'yet',
+  'let',
+  'may',
+  'must',
 ]);
 
 /** Lowercased runs of ASCII letters and digits, length >= 3, not stopwords. */
@@ -132,7 +214,10 @@ export function lexicalPredictor(threshold: number = DEFAULT_THRESHOLD): Predict
       const score = overlap(wordsOfSubgoal(view.prunePoint), wordsOfItem(item));
       // A subgoal with no content words gives no basis for any prediction, so nothing is proposed.
       if (score === undefined || score >= threshold) continue;
-      unneeded.set(item.id, { reason: `lexical relevance ${score.toFixed(2)} to the subgoal is below threshold ${threshold}`, confidence: 1 });
+      unneeded.set(item.id, {
+        reason: `lexical relevance ${score.toFixed(2)} to the subgoal is below threshold ${threshold}`,
+        confidence: 1,
+      });
     }
     return unneeded;
   };
@@ -154,21 +239,27 @@ export function predictiveSemantic(parameters: PredictiveSemanticParameters = {}
   const threshold = parameters.threshold ?? DEFAULT_THRESHOLD;
   if (!(threshold >= 0 && threshold <= 1)) throw new Error(`threshold must be in [0, 1], got ${threshold}`);
   const minConfidence = parameters.minConfidence ?? DEFAULT_MIN_CONFIDENCE;
-  if (!(minConfidence >= 0 && minConfidence <= 1)) throw new Error(`minConfidence must be in [0, 1], got ${minConfidence}`);
+  if (!(minConfidence >= 0 && minConfidence <= 1))
+    throw new Error(`minConfidence must be in [0, 1], got ${minConfidence}`);
   const scope = parameters.scope ?? 'gated';
   const predictor = parameters.predictor ?? lexicalPredictor(threshold);
   return {
     rule: PREDICTIVE_SEMANTIC,
     rung: 4,
     version: '2.0.0',
-    parameters: { threshold, minConfidence, predictor: parameters.predictor ? parameters.predictorLabel ?? 'injected' : 'lexical-overlap' },
+    parameters: {
+      threshold,
+      minConfidence,
+      predictor: parameters.predictor ? (parameters.predictorLabel ?? 'injected') : 'lexical-overlap',
+    },
     assess(view, candidates) {
       const { unneeded, unusable } = consult(predictor, view, candidates, scope, minConfidence);
       const findings: Finding[] = [];
       for (const item of view.items) {
         const why = unneeded.get(item.id);
         const failed = unusable.get(item.id);
-        if (why !== undefined) findings.push({ itemId: item.id, outcome: 'eligible', reason: `predicted unneeded: ${why}` });
+        if (why !== undefined)
+          findings.push({ itemId: item.id, outcome: 'eligible', reason: `predicted unneeded: ${why}` });
         else if (failed !== undefined) findings.push({ itemId: item.id, outcome: 'abstain', reason: failed });
       }
       return findings;
@@ -193,16 +284,26 @@ export const definition = defineCondition({
   sweep: {
     parameter: 'threshold',
     values: [0.05, 0.1, 0.3, 0.4, 0.5],
-    variant: (threshold, as) => single(predictiveSemantic({ threshold, scope: 'ungated' }), {
-      gate: false,
-      upperRisk: true,
-      ...as,
-      description: `sweep of predictive-semantic: lexical relevance below ${String(threshold)}; no gate (upper-risk)`,
-    }),
+    variant: (threshold, as) =>
+      single(predictiveSemantic({ threshold, scope: 'ungated' }), {
+        gate: false,
+        upperRisk: true,
+        ...as,
+        description: `sweep of predictive-semantic: lexical relevance below ${String(threshold)}; no gate (upper-risk)`,
+      }),
   },
   build: ({ predictor }) => {
-    const mechanism = predictiveSemantic({ ...(predictor ? { predictor: predictor.predictor, predictorLabel: predictor.label } : {}), scope: 'ungated' });
-    const prediction = predictor ? `${predictor.label} predicts the item unneeded` : `lexical relevance to the subgoal below ${String(mechanism.parameters.threshold)}`;
-    return single(mechanism, { gate: false, upperRisk: true, description: `rung 4, upper-risk: ${prediction}; no gate (pinned and protected items are never shown to the predictor)` });
+    const mechanism = predictiveSemantic({
+      ...(predictor ? { predictor: predictor.predictor, predictorLabel: predictor.label } : {}),
+      scope: 'ungated',
+    });
+    const prediction = predictor
+      ? `${predictor.label} predicts the item unneeded`
+      : `lexical relevance to the subgoal below ${String(mechanism.parameters.threshold)}`;
+    return single(mechanism, {
+      gate: false,
+      upperRisk: true,
+      description: `rung 4, upper-risk: ${prediction}; no gate (pinned and protected items are never shown to the predictor)`,
+    });
   },
 });

@@ -22,7 +22,8 @@ interface Read {
 
 function asRead(item: ViewItem): Read | undefined {
   const source = item.source;
-  if (item.kind !== 'tool-result' || item.status?.state !== 'ok' || !source || source.identity === 'UNKNOWN') return undefined;
+  if (item.kind !== 'tool-result' || item.status?.state !== 'ok' || !source || source.identity === 'UNKNOWN')
+    return undefined;
   return { item, source, view: viewKey(item) };
 }
 
@@ -40,21 +41,37 @@ function stateOf(read: Read): State {
   const { version, mutable, identity } = read.source;
   if (version === 'UNKNOWN') {
     if (mutable === false) return { kind: 'pins', key: 'immutable', says: 'its one immutable state' };
-    return { kind: 'none', why: `${read.item.id} reads ${identity} with UNKNOWN version (mutable: ${String(mutable)})` };
+    return {
+      kind: 'none',
+      why: `${read.item.id} reads ${identity} with UNKNOWN version (mutable: ${String(mutable)})`,
+    };
   }
   switch (version.kind) {
     case 'content-hash':
       return { kind: 'hashes', key: `content-hash:${version.value}`, says: `content hash ${version.value}` };
     case 'etag':
-      return { kind: 'pins', key: `etag:${version.value}`, says: `etag ${version.value} (the server's validator of the representation)` };
+      return {
+        kind: 'pins',
+        key: `etag:${version.value}`,
+        says: `etag ${version.value} (the server's validator of the representation)`,
+      };
     case 'agent-writes':
       return {
-        kind: 'pins', key: `agent-writes:${version.value}`, says: `agent-writes ${version.value}`,
-        weaker: 'a weaker guarantee than a recorded version: the importer inferred it assuming no writer but the agent touched the source',
+        kind: 'pins',
+        key: `agent-writes:${version.value}`,
+        says: `agent-writes ${version.value}`,
+        weaker:
+          'a weaker guarantee than a recorded version: the importer inferred it assuming no writer but the agent touched the source',
       };
     case 'git-sha':
-      if (version.of === 'blob') return { kind: 'hashes', key: `git-blob:${version.value}`, says: `git blob ${version.value}` };
-      if (mutable === false) return { kind: 'pins', key: `git-commit:${version.value}`, says: `commit ${version.value} of an immutable source` };
+      if (version.of === 'blob')
+        return { kind: 'hashes', key: `git-blob:${version.value}`, says: `git blob ${version.value}` };
+      if (mutable === false)
+        return {
+          kind: 'pins',
+          key: `git-commit:${version.value}`,
+          says: `commit ${version.value} of an immutable source`,
+        };
       return {
         kind: 'none',
         why: `${read.item.id} is pinned only by commit ${version.value}, which fixes the committed tree, not the state of mutable source ${identity} (mutable: ${String(mutable)})`,
@@ -125,7 +142,11 @@ export function sourceIdentity(): ConfiguredMechanism {
         const where = `${read.source.identity} (${describeView(read.item)})`;
         const state = stateOf(read);
         if (state.kind === 'none') {
-          findings.push({ itemId: read.item.id, outcome: 'abstain', reason: `cannot establish same source state: ${state.why}, and ${last.other.item.id} reads the same view later` });
+          findings.push({
+            itemId: read.item.id,
+            outcome: 'abstain',
+            reason: `cannot establish same source state: ${state.why}, and ${last.other.item.id} reads the same view later`,
+          });
           return;
         }
         const survivor = after(group.lastOfState.get(state.key));
@@ -133,15 +154,20 @@ export function sourceIdentity(): ConfiguredMechanism {
           const writes = writesBetween(items, index, survivor.at, read.source.identity);
           if (writes.length > 0 && state.kind === 'pins') {
             findings.push({
-              itemId: read.item.id, outcome: 'abstain',
+              itemId: read.item.id,
+              outcome: 'abstain',
               reason: `cannot establish same source state: ${read.item.id} and ${survivor.other.item.id} both carry ${state.says}, but ${writes.join(', ')} between them recorded a write to ${read.source.identity}, which that label does not hash`,
             });
             return;
           }
-          const despite = writes.length > 0 ? ` (the hash is of the bytes read, so the write by ${writes.join(', ')} between them changed nothing they show)` : '';
+          const despite =
+            writes.length > 0
+              ? ` (the hash is of the bytes read, so the write by ${writes.join(', ')} between them changed nothing they show)`
+              : '';
           const weaker = state.weaker ? `; ${state.weaker}` : '';
           findings.push({
-            itemId: read.item.id, outcome: 'eligible',
+            itemId: read.item.id,
+            outcome: 'eligible',
             reason: `reads ${where} at ${state.says}, as does ${survivor.other.item.id}, the latest read of that view and state, which stays${despite}${weaker}`,
           });
           return;
@@ -152,7 +178,8 @@ export function sourceIdentity(): ConfiguredMechanism {
         if (unknown) {
           const why = stateOf(unknown.other);
           findings.push({
-            itemId: read.item.id, outcome: 'abstain',
+            itemId: read.item.id,
+            outcome: 'abstain',
             reason: `cannot establish same source state: the later read of the same view ${why.kind === 'none' ? why.why : unknown.other.item.id}`,
           });
         }
@@ -162,7 +189,8 @@ export function sourceIdentity(): ConfiguredMechanism {
   };
 }
 
-const DESCRIPTION = 'rung 1: reads of the same view (tool and selector) of one source state, established by a version that hashes the content or an immutable source; the latest read stays';
+const DESCRIPTION =
+  'rung 1: reads of the same view (tool and selector) of one source state, established by a version that hashes the content or an immutable source; the latest read stays';
 
 /** Layer A: the mechanism alone behind the protection and regenerability gates. */
 export const definition = defineCondition({

@@ -16,25 +16,35 @@ import { gatedVersion, single } from '../single.js';
 
 export const VERIFIED_COMPLETION = 'verified-completion';
 
-type Closure = { readonly verified: true; readonly record: string } | { readonly verified: false; readonly why: string };
+type Closure =
+  | { readonly verified: true; readonly record: string }
+  | { readonly verified: false; readonly why: string };
 
 function closureOf(view: PolicyView, unit: WorkUnit): Closure {
   const consequence = unit.consequence;
   if (!consequence) return { verified: false, why: `${unit.id} closed with no recorded consequence` };
   if (!('itemId' in consequence)) {
     const resolved = resolveInView(view, consequence.pointer);
-    if (!resolved.resolved) return { verified: false, why: `${unit.id}'s consequence pointer fails at the prune point: ${resolved.why}` };
+    if (!resolved.resolved)
+      return { verified: false, why: `${unit.id}'s consequence pointer fails at the prune point: ${resolved.why}` };
     const absent = consequence.strings.filter((s) => !resolved.content.includes(s));
     if (absent.length > 0) {
-      return { verified: false, why: `${unit.id}'s consequence at ${consequence.pointer.storeKey} lacks ${absent.map((s) => JSON.stringify(s)).join(', ')}` };
+      return {
+        verified: false,
+        why: `${unit.id}'s consequence at ${consequence.pointer.storeKey} lacks ${absent.map((s) => JSON.stringify(s)).join(', ')}`,
+      };
     }
     return { verified: true, record: `${consequence.pointer.storeKey} (hash as recorded)` };
   }
   const record = itemIndex(view.items).byId.get(consequence.itemId);
-  if (!record) return { verified: false, why: `${unit.id}'s consequence record ${consequence.itemId} is not in context` };
+  if (!record)
+    return { verified: false, why: `${unit.id}'s consequence record ${consequence.itemId} is not in context` };
   const missing = consequence.strings.filter((s) => !record.content.includes(s));
   if (missing.length > 0) {
-    return { verified: false, why: `${unit.id}'s consequence record ${record.id} lacks ${missing.map((s) => JSON.stringify(s)).join(', ')}` };
+    return {
+      verified: false,
+      why: `${unit.id}'s consequence record ${record.id} lacks ${missing.map((s) => JSON.stringify(s)).join(', ')}`,
+    };
   }
   return { verified: true, record: record.id };
 }
@@ -48,7 +58,9 @@ export function verifiedCompletion(): ConfiguredMechanism {
     assess(view, candidates) {
       const wanted = new Set(candidates);
       const units = view.visible.workUnits;
-      const records = new Set(units.flatMap((unit) => (unit.consequence && 'itemId' in unit.consequence ? [unit.consequence.itemId] : [])));
+      const records = new Set(
+        units.flatMap((unit) => (unit.consequence && 'itemId' in unit.consequence ? [unit.consequence.itemId] : [])),
+      );
       // Which units hold each item, and each unit's closure, found once per context rather than once per item.
       const unitsOf = new Map<string, WorkUnit[]>();
       for (const unit of units) {
@@ -72,13 +84,23 @@ export function verifiedCompletion(): ConfiguredMechanism {
         const consulted = containing.map((unit) => unit.id);
         const unresolved = containing.filter((unit) => unit.state === 'closed-unresolved').map((unit) => unit.id);
         if (unresolved.length > 0) {
-          findings.push({ itemId: item.id, outcome: 'abstain', reason: `not completed work: ${listIds(unresolved)} closed unresolved`, consulted });
+          findings.push({
+            itemId: item.id,
+            outcome: 'abstain',
+            reason: `not completed work: ${listIds(unresolved)} closed unresolved`,
+            consulted,
+          });
           continue;
         }
         const verdicts = containing.map(closure);
         const unverified = verdicts.flatMap((c) => (c.verified ? [] : [c.why]));
         if (unverified.length > 0) {
-          findings.push({ itemId: item.id, outcome: 'abstain', reason: `closure not verified: ${unverified.join('; ')}`, consulted });
+          findings.push({
+            itemId: item.id,
+            outcome: 'abstain',
+            reason: `closure not verified: ${unverified.join('; ')}`,
+            consulted,
+          });
           continue;
         }
         const recorded = verdicts.flatMap((c) => (c.verified ? [c.record] : []));
@@ -96,7 +118,8 @@ export function verifiedCompletion(): ConfiguredMechanism {
   };
 }
 
-const DESCRIPTION = 'rung 3: trace of a closed work unit whose consequence record (an item in context, or a pointer resolving at the prune point with its recorded hash) holds every consequence string; a unit closed unresolved is not closure';
+const DESCRIPTION =
+  'rung 3: trace of a closed work unit whose consequence record (an item in context, or a pointer resolving at the prune point with its recorded hash) holds every consequence string; a unit closed unresolved is not closure';
 
 /** Layer A: the mechanism alone behind the protection and regenerability gates. */
 export const definition = defineCondition({

@@ -55,7 +55,7 @@ const expectations: FixtureExpectations = {
       item: 'i07',
       decision: 'PRUNE',
       outcome: 'false-prune',
-      why: 'The ladder inherits verified closure\'s false prune.',
+      why: "The ladder inherits verified closure's false prune.",
     },
     {
       condition: 'checked-supersession',
@@ -69,7 +69,7 @@ const expectations: FixtureExpectations = {
       prunePoint: 'p1',
       item: 'i28',
       decision: 'ABSTAIN',
-      why: 'The edit call i29 records its effects as bare strings beside another effect, so no outcome is recorded per effect: rung 2 cannot check that the transition succeeded for this source and abstains (was PRUNE: The same footer test run passed after the agent\'s own edit, with equal coverage.)',
+      why: "The edit call i29 records its effects as bare strings beside another effect, so no outcome is recorded per effect: rung 2 cannot check that the transition succeeded for this source and abstains (was PRUNE: The same footer test run passed after the agent's own edit, with equal coverage.)",
     },
     {
       condition: 'same-tool-args-dedup',
@@ -116,7 +116,7 @@ const expectations: FixtureExpectations = {
       prunePoint: 'p1',
       obligation: 'd-regression-test-id',
       preserved: false,
-      why: 'The id leaves with BILL-482\'s trace.',
+      why: "The id leaves with BILL-482's trace.",
     },
     {
       condition: 'verified-completion',

@@ -94,7 +94,7 @@ const expectations: FixtureExpectations = {
       prunePoint: 'p1',
       item: 'i13',
       decision: 'ABSTAIN',
-      why: 'The edit call i14 records its effects as bare strings beside another effect, so no outcome is recorded per effect: rung 2 cannot check that the transition succeeded for this source and abstains (was PRUNE: The failing vitest run is superseded by the same run after the agent\'s own edit of the workspace, with equal coverage.)',
+      why: "The edit call i14 records its effects as bare strings beside another effect, so no outcome is recorded per effect: rung 2 cannot check that the transition succeeded for this source and abstains (was PRUNE: The failing vitest run is superseded by the same run after the agent's own edit of the workspace, with equal coverage.)",
     },
     {
       condition: 'exact-redundancy',

@@ -98,7 +98,7 @@ const expectations: FixtureExpectations = {
       prunePoint: 'p2',
       item: 'i10',
       decision: 'ABSTAIN',
-      why: 'The edit call i18 records its effects as bare strings beside another effect, so no outcome is recorded per effect: rung 2 cannot check that the transition succeeded for this source and abstains (was PRUNE: The same snapshot run with equal coverage passed after the agent\'s own edit.)',
+      why: "The edit call i18 records its effects as bare strings beside another effect, so no outcome is recorded per effect: rung 2 cannot check that the transition succeeded for this source and abstains (was PRUNE: The same snapshot run with equal coverage passed after the agent's own edit.)",
     },
     {
       condition: 'verified-completion',

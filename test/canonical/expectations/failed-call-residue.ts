@@ -55,7 +55,7 @@ const expectations: FixtureExpectations = {
       prunePoint: 'p1',
       item: 'i09',
       decision: 'ABSTAIN',
-      why: 'The edit call i17 records its effects as bare strings beside another effect, so no outcome is recorded per effect: rung 2 cannot check that the transition succeeded for this source and abstains (was PRUNE: The same build re-ran green with equal coverage after the agent\'s own patch, so the rule removes the failed run whole: the state is superseded but the record of the failure was still owed.)',
+      why: "The edit call i17 records its effects as bare strings beside another effect, so no outcome is recorded per effect: rung 2 cannot check that the transition succeeded for this source and abstains (was PRUNE: The same build re-ran green with equal coverage after the agent's own patch, so the rule removes the failed run whole: the state is superseded but the record of the failure was still owed.)",
     },
     {
       condition: 'ladder-0-2',
@@ -125,7 +125,7 @@ const expectations: FixtureExpectations = {
       prunePoint: 'p2',
       obligation: 'd-build-break-entry',
       preserved: true,
-      why: 'The residue\'s message keeps PaymentForm.tsx:142:17, TS2322 and exit code 1.',
+      why: "The residue's message keeps PaymentForm.tsx:142:17, TS2322 and exit code 1.",
     },
     {
       condition: 'oldest-first',

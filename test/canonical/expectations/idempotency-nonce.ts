@@ -67,7 +67,7 @@ const expectations: FixtureExpectations = {
       item: 'i13',
       decision: 'PRUNE',
       outcome: 'true-prune',
-      why: 'The same listing re-ran with equal coverage after the agent\'s own POST changed the transfers source.',
+      why: "The same listing re-ran with equal coverage after the agent's own POST changed the transfers source.",
     },
     {
       condition: 'same-tool-args-dedup',
@@ -130,7 +130,7 @@ const expectations: FixtureExpectations = {
       prunePoint: 'p2',
       item: 'i32',
       decision: 'ABSTAIN',
-      why: 'The edit call i34 records its effects as bare strings beside another effect, so no outcome is recorded per effect: rung 2 cannot check that the transition succeeded for this source and abstains (was PRUNE: The failing pytest run is superseded by the same run after the agent\'s second edit.)',
+      why: "The edit call i34 records its effects as bare strings beside another effect, so no outcome is recorded per effect: rung 2 cannot check that the transition succeeded for this source and abstains (was PRUNE: The failing pytest run is superseded by the same run after the agent's second edit.)",
     },
     {
       condition: 'oldest-first',
@@ -138,7 +138,7 @@ const expectations: FixtureExpectations = {
       item: 'i02',
       decision: 'PRUNE',
       outcome: 'false-prune',
-      why: 'Front trimming removes the user\'s task statement.',
+      why: "Front trimming removes the user's task statement.",
     },
   ],
   obligations: [

@@ -60,7 +60,7 @@ const expectations: FixtureExpectations = {
       prunePoint: 'p2',
       item: 'i41',
       decision: 'KEEP',
-      why: 'The latest copy is the group\'s survivor.',
+      why: "The latest copy is the group's survivor.",
     },
     {
       condition: 'errored-input-residue',
@@ -82,7 +82,7 @@ const expectations: FixtureExpectations = {
       item: 'i37',
       decision: 'PRUNE',
       outcome: 'true-prune',
-      why: 'The mistyped query errored two turns before p2; rung 2 waits for no age (that is DCP\'s rule) and no visible obligation string or referenced id is in its bulk, so it is cut to its recorded residue.',
+      why: "The mistyped query errored two turns before p2; rung 2 waits for no age (that is DCP's rule) and no visible obligation string or referenced id is in its bulk, so it is cut to its recorded residue.",
     },
     {
       condition: 'verified-completion',

@@ -30,7 +30,7 @@ const expectations: FixtureExpectations = {
       prunePoint: 'p2',
       item: 'i14',
       decision: 'KEEP',
-      why: 'Since the regenerability gate (issue 10, rule 6): a negative result: the ladder\'s rung 4 is gated, and the item is never shown to the predictor.',
+      why: "Since the regenerability gate (issue 10, rule 6): a negative result: the ladder's rung 4 is gated, and the item is never shown to the predictor.",
     },
     {
       condition: 'ladder-0-2',
@@ -76,7 +76,7 @@ const expectations: FixtureExpectations = {
       prunePoint: 'p1',
       item: 'i30',
       decision: 'KEEP',
-      why: 'The latest copy of the build file is the group\'s survivor.',
+      why: "The latest copy of the build file is the group's survivor.",
     },
     {
       condition: 'ladder-0-1',
@@ -113,7 +113,7 @@ const expectations: FixtureExpectations = {
       prunePoint: 'p1',
       item: 'i28',
       decision: 'ABSTAIN',
-      why: 'The edit call i31 records its effects as bare strings beside another effect, so no outcome is recorded per effect: rung 2 cannot check that the transition succeeded for this source and abstains (was PRUNE: The same Gradle test task re-ran with equal coverage after the agent\'s own edit of the workspace, so the failing run is superseded.)',
+      why: "The edit call i31 records its effects as bare strings beside another effect, so no outcome is recorded per effect: rung 2 cannot check that the transition succeeded for this source and abstains (was PRUNE: The same Gradle test task re-ran with equal coverage after the agent's own edit of the workspace, so the failing run is superseded.)",
     },
     {
       condition: 'errored-input-residue',
