@@ -14,12 +14,16 @@ const keepLastToolResults: Condition = {
   upperRisk: false,
   consultsObligations: false,
   parameters: { keep: KEEP },
-  reference: 'the keep-the-last-N-tool-results rule of context editors (Anthropic clear_tool_uses_20250919 keeps 3 by default), without its trigger',
+  reference:
+    'the keep-the-last-N-tool-results rule of context editors (Anthropic clear_tool_uses_20250919 keeps 3 by default), without its trigger',
   decide(view) {
     const results = view.items.filter((item) => item.kind === 'tool-result').map((item) => item.id);
     const kept = new Set(results.slice(-KEEP));
     return view.items.map((item) => ({
-      itemId: item.id, rule: 'keep-last-tool-results', rung: null, obligationsConsulted: [],
+      itemId: item.id,
+      rule: 'keep-last-tool-results',
+      rung: null,
+      obligationsConsulted: [],
       ...(item.kind === 'tool-result' && !kept.has(item.id)
         ? { verdict: 'eligible' as const, reason: `older than the last ${KEEP} tool results`, replacement: '[cleared]' }
         : { verdict: 'keep' as const, reason: 'one of the last tool results, or not a tool result' }),

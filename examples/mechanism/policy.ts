@@ -13,9 +13,21 @@ const laterCopy: Mechanism = {
       const at = view.items.findIndex((item) => item.id === id);
       const item = view.items[at]!;
       if (item.kind !== 'tool-result' || item.status?.state !== 'ok') continue;
-      const copy = view.items.slice(at + 1).find((later) =>
-        later.kind === 'tool-result' && later.tool?.name === item.tool?.name && later.status?.state === 'ok' && later.content === item.content);
-      if (copy) findings.push({ itemId: id, outcome: 'eligible', reason: `${copy.id}, later, returned the same content from the same tool` });
+      const copy = view.items
+        .slice(at + 1)
+        .find(
+          (later) =>
+            later.kind === 'tool-result' &&
+            later.tool?.name === item.tool?.name &&
+            later.status?.state === 'ok' &&
+            later.content === item.content,
+        );
+      if (copy)
+        findings.push({
+          itemId: id,
+          outcome: 'eligible',
+          reason: `${copy.id}, later, returned the same content from the same tool`,
+        });
     }
     return findings;
   },
