@@ -125,6 +125,15 @@ export const messages = {
   PL_RESULTS_FILE_UNPINNED: (file: string) =>
     `${file}: not pinned by manifest.json (every condition's summary.json and points.csv must be)`,
   PL_RESULTS_FILE_EXTRA: (file: string) => `${file}: extra: in a condition folder but not in manifest.json`,
+  PL_VIEW_NO_FIXTURES: (patterns: readonly string[], results: string) =>
+    `option --fixture ${patterns.join(',')} matches no fixture of ${results}/manifest.json`,
+  PL_VIEW_FIXTURE_MISSING: (file: string, results: string) =>
+    `${file}: missing: ${results}/manifest.json names it as an input of the run, and the viewer shows its items`,
+  PL_VIEW_FIXTURE_CHANGED: (file: string, pinned: string, actual: string) =>
+    `${file}: changed since the run: manifest.json pins sha256 ${pinned}, the file has ${actual}; rerun npm run experiment`,
+  PL_VIEW_NO_DECISIONS: (file: string, fixture: string) =>
+    `${file}: holds no decisions for fixture ${fixture}, which manifest.json lists`,
+  PL_USAGE_VIEW_OUT: (out: string, why: string) => `option --out names ${out}, ${why}`,
   PL_RESULTS_DEBRIS: (file: string, pid: number) =>
     `${file}: left by a writer (process ${pid}) that is still running or was killed; a dead writer's leftovers are cleared, and a swap it committed is finished, by the next run, report or publish on this folder`,
   PL_REPORT_PREREG_MISSING: (file: string, results: string) =>
@@ -356,6 +365,8 @@ export const notices = {
     conditions: number,
   ) =>
     `wrote ${tables} tables to ${tablesDir}/ and ${charts} charts to ${chartsDir}/ (${fixtures} fixtures, ${conditions} conditions)\n`,
+  viewWritten: (out: string, fixtures: number, conditions: number, leftOut: number) =>
+    `wrote the viewer to ${out}/ (${fixtures} fixture pages, ${conditions} conditions${leftOut > 0 ? `; ${leftOut} fixtures have no page: name them with --fixture` : ''}); open ${out}/index.html in a browser\n`,
   bundleWritten: (out: string, files: number) => `wrote the bundle to ${out} (${files} files)\n`,
   ecologyWritten: (report: string, out: string, files: readonly string[]) =>
     `${report}\nwritten to ${out}/ (${files.join(', ')})\n`,

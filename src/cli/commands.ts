@@ -12,11 +12,13 @@ import { importCommand } from './import.js';
 import { mergeCommand } from './merge.js';
 import { publishCommand } from './publish.js';
 import { reportCommand } from './report.js';
+import { viewCommand } from './view.js';
 
 export const COMMANDS: readonly Command[] = [
   experimentCommand,
   mergeCommand,
   reportCommand,
+  viewCommand,
   publishCommand,
   generateCommand,
   fixturesGenerateCommand,

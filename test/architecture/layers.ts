@@ -52,6 +52,9 @@ export const LAYERS: LayerOrder = [
   'audit',
   // Tables and charts from results; its analysis plan reads the study's preregistration.
   'report',
+  // The Context Viewer: an HTML site drawn from verified results, reusing the report's tables and charts; only the
+  // command line imports it.
+  'view',
   // Importers of recorded sessions and the ecology study over them, whose own report draws with the report's one
   // chart renderer; nothing but the command line imports it.
   'traces',
