@@ -20,7 +20,7 @@ export const viewCommand = defineCommand({
     script: 'view',
     description: 'the Context Viewer: an HTML site of every decision, item by item, from a results folder',
     about:
-      'Writes a static site that opens from disk (no server, no network): an index of conditions with the headline\ntables and charts, per fixture and prune point the context as a column of items (retained, removed, residue,\nprotected, deferred, abstained), a toggle that reveals the hidden oracle, a side-by-side of two conditions, and\nthe chapter\'s three-snapshot scene. Every file read is first checked against the results\' manifest.json.',
+      "Writes a static site that opens from disk (no server, no network): an index of conditions with the headline\ntables and charts, per fixture and prune point the context as a column of items (retained, removed, residue,\nprotected, deferred, abstained), a toggle that reveals the hidden oracle, a side-by-side of two conditions, and\nthe chapter's three-snapshot scene. Every file read is first checked against the results' manifest.json.",
   },
   args: {
     results: {
@@ -53,7 +53,8 @@ export const viewCommand = defineCommand({
 
 /** A folder the site may replace: new, empty, or a site this command wrote, and never the results themselves. */
 function checkOut(out: string, resultsDir: string): void {
-  const inside = (a: string, b: string) => a === b || !relative(b, a).startsWith('..') && !relative(b, a).startsWith(sep);
+  const inside = (a: string, b: string) =>
+    a === b || (!relative(b, a).startsWith('..') && !relative(b, a).startsWith(sep));
   if (inside(resultsDir, out)) throw usage('PL_USAGE_VIEW_OUT', out, 'which holds the results folder it would replace');
   if (existsSync(out) && readdirSync(out).length > 0 && !existsSync(join(out, 'assets', 'app.js')))
     throw usage('PL_USAGE_VIEW_OUT', out, 'a folder that is not empty and is not a site this command wrote');

@@ -45,7 +45,13 @@ export interface BuiltSite {
 /** A glob over fixture ids: `*` any run of characters, `?` one; everything else literal. */
 export function globMatcher(patterns: readonly string[]): (id: string) => boolean {
   const res = patterns.map(
-    (p) => new RegExp(`^${p.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`),
+    (p) =>
+      new RegExp(
+        `^${p
+          .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+          .replace(/\*/g, '.*')
+          .replace(/\?/g, '.')}$`,
+      ),
   );
   return (id) => res.some((re) => re.test(id));
 }
@@ -75,7 +81,9 @@ export async function buildSite(req: ViewRequest): Promise<BuiltSite> {
   // The plain tier: fixtures whose logs are committed text, the default selection (the compressed tier is the
   // generated corpus, whose every page would make a site of hundreds of megabytes).
   const plain = new Set(
-    summaries.flatMap((s) => fixturesIn(pinnedLog(req.resultsDir, label, manifest, `${s.condition}/${LAYOUT.decisions}`) ?? '')),
+    summaries.flatMap((s) =>
+      fixturesIn(pinnedLog(req.resultsDir, label, manifest, `${s.condition}/${LAYOUT.decisions}`) ?? ''),
+    ),
   );
   const patterns = listOf(req.fixtures);
   const match = patterns ? globMatcher(patterns) : undefined;
@@ -105,10 +113,14 @@ export async function buildSite(req: ViewRequest): Promise<BuiltSite> {
     const path = resolve(req.root, entry.file);
     if (!existsSync(path)) throw input('PL_VIEW_FIXTURE_MISSING', entry.file, label);
     const loaded = loadFixture(path, req.root);
-    if (loaded.sha256 !== entry.sha256)
-      throw input('PL_VIEW_FIXTURE_CHANGED', entry.file, entry.sha256, loaded.sha256);
+    if (loaded.sha256 !== entry.sha256) throw input('PL_VIEW_FIXTURE_CHANGED', entry.file, entry.sha256, loaded.sha256);
     if (entry.oracleFile && loaded.oracleSha256 !== entry.oracleSha256)
-      throw input('PL_VIEW_FIXTURE_CHANGED', entry.oracleFile, entry.oracleSha256 ?? '(none)', loaded.oracleSha256 ?? '(none)');
+      throw input(
+        'PL_VIEW_FIXTURE_CHANGED',
+        entry.oracleFile,
+        entry.oracleSha256 ?? '(none)',
+        loaded.oracleSha256 ?? '(none)',
+      );
     return fixturePage(loaded.fixture, loaded.oracle, logs.get(entry.id)!);
   });
 
@@ -120,7 +132,9 @@ export async function buildSite(req: ViewRequest): Promise<BuiltSite> {
       title: t.title,
       notes: t.notes,
       columns: t.view.columnNames(),
-      rows: t.view.objects().map((row) => t.view.columnNames().map((c) => String((row as Record<string, unknown>)[c] ?? ''))),
+      rows: t.view
+        .objects()
+        .map((row) => t.view.columnNames().map((c) => String((row as Record<string, unknown>)[c] ?? ''))),
     }));
   const charts: SiteChart[] = [];
   for (const c of buildCharts(analysis))

@@ -72,7 +72,7 @@ export const CLIENT_SCRIPT = String.raw`'use strict';
     }));
   }
 
-  function visiblePanel(point) {
+  function visiblePanel(point, open) {
     var v = point.visible;
     var rows = [el('h4', { text: 'Visible obligations' }), obligationList(v.obligations, null)];
     if (v.pendingSteps.length) rows.push(el('h4', { text: 'Pending steps' }), el('ul', {}, v.pendingSteps.map(function (s) {
@@ -83,7 +83,7 @@ export const CLIENT_SCRIPT = String.raw`'use strict';
     })));
     if (v.pinned.length) rows.push(el('p', { text: 'Pinned: ' + v.pinned.join(', ') }));
     if (v.protectedTools.length) rows.push(el('p', { text: 'Protected tools: ' + v.protectedTools.join(', ') }));
-    return el('details', { class: 'visible', open: true }, [el('summary', { text: 'What the runtime declared at ' + point.id + ' (visible to every policy)' })].concat(rows));
+    return el('details', { class: 'visible', open: open }, [el('summary', { text: 'What the runtime declared at ' + point.id + ' (visible to every policy)' })].concat(rows));
   }
 
   function hiddenPanel(point, column) {
@@ -152,7 +152,7 @@ export const CLIENT_SCRIPT = String.raw`'use strict';
       counts,
       t ? el('p', { class: 'tokens', text: 'tokens: raw ' + num(t.raw) + ' → final ' + num(t.final) + ' (removed ' + num(t.removed) +
         ', placeholders ' + num(t.placeholder) + ', overhead ' + num(t.overhead) + ')' }) : null,
-      visiblePanel(point),
+      visiblePanel(point, data.kind !== 'scene'),
       reveal ? hiddenPanel(point, col) : null,
       el('ol', { class: 'items' }, col.decisions.map(function (d) {
         return itemCard(point, d, reveal, trails ? trails(d.itemId) : null);

@@ -1,7 +1,13 @@
 // The HTML every page shares: escaping, the page shell, and JSON embedded so a page's script can read it and no
 // payload can close the script element it sits in.
 
-const ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const ENTITIES: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
 
 export function esc(text: string | number): string {
   return String(text).replace(/[&<>"']/g, (c) => ENTITIES[c]!);
@@ -9,7 +15,10 @@ export function esc(text: string | number): string {
 
 /** JSON for a `<script type="application/json">`: every `<` escaped, so "</script>" in a payload stays data. */
 export function embeddedJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 export interface Shell {
@@ -43,11 +52,18 @@ ${script}</body>
 }
 
 /** A table of text cells; cells that are numbers (with separators, signs, a ratio or a percentage) align right. */
-export function table(columns: readonly string[], rows: readonly (readonly (string | number)[])[], caption?: string): string {
+export function table(
+  columns: readonly string[],
+  rows: readonly (readonly (string | number)[])[],
+  caption?: string,
+): string {
   const numeric = (c: string | number) => typeof c === 'number' || /^[-+−]?[\d,.]+( ?%)?$/.test(c);
   const head = columns.map((c) => `<th scope="col">${esc(c)}</th>`).join('');
   const body = rows
-    .map((r) => `<tr>${r.map((c) => `<td${numeric(c) ? ' class="num"' : ''}>${esc(typeof c === 'number' ? c.toLocaleString('en-US') : c)}</td>`).join('')}</tr>`)
+    .map(
+      (r) =>
+        `<tr>${r.map((c) => `<td${numeric(c) ? ' class="num"' : ''}>${esc(typeof c === 'number' ? c.toLocaleString('en-US') : c)}</td>`).join('')}</tr>`,
+    )
     .join('\n');
   return `<table>${caption ? `<caption>${esc(caption)}</caption>` : ''}<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody></table>`;
 }

@@ -25,7 +25,8 @@ export function pinnedLog(dir: string, label: string, manifest: Manifest, file: 
   if (!pin) return undefined;
   const path = join(dir, file);
   const shown = `${label}/${file}`;
-  if (!existsSync(path)) throw input('PL_RESULTS_UNVERIFIED', label, [messages.PL_RESULTS_FILE_MISSING(shown, pin.sha256)]);
+  if (!existsSync(path))
+    throw input('PL_RESULTS_UNVERIFIED', label, [messages.PL_RESULTS_FILE_MISSING(shown, pin.sha256)]);
   const raw = readFileSync(path);
   const bytes = file.endsWith('.gz') ? gunzipBounded(raw, shown) : raw;
   const actual = sha256(bytes);
@@ -53,7 +54,13 @@ function linesOf<S extends z.ZodType<{ fixture: string }>>(
     try {
       value = JSON.parse(line);
     } catch (err) {
-      throw input('PL_RESULTS_FIELD', shown, `line ${i + 1}`, '(root)', `not readable JSON (${(err as Error).message})`);
+      throw input(
+        'PL_RESULTS_FIELD',
+        shown,
+        `line ${i + 1}`,
+        '(root)',
+        `not readable JSON (${(err as Error).message})`,
+      );
     }
     const fixture = (value as { fixture?: unknown }).fixture;
     if (typeof fixture !== 'string' || !wanted.has(fixture)) return;

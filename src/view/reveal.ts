@@ -14,9 +14,7 @@ export interface OracleNote {
 /** The obligations (by id) that name the item, or a string the item holds. */
 function needing(obligations: readonly Obligation[], item: Pick<Item, 'id' | 'content'>): string[] {
   return obligations
-    .filter(
-      (o) => namedItems(o.needs).includes(item.id) || namedStrings(o.needs).some((s) => item.content.includes(s)),
-    )
+    .filter((o) => namedItems(o.needs).includes(item.id) || namedStrings(o.needs).some((s) => item.content.includes(s)))
     .map((o) => o.id);
 }
 

@@ -51,7 +51,20 @@ function ratio(r: { numerator: number | null; denominator: number | null; value:
 
 function conditionsTable(summaries: readonly Summary[], first: string | undefined): string {
   return table(
-    ['condition', 'layer', 'rung', 'version', 'KEEP', 'PRUNE', 'DEFER', 'ABSTAIN', 'true prunes / prunes', 'false prunes / prunes', 'raw tokens', 'final tokens'],
+    [
+      'condition',
+      'layer',
+      'rung',
+      'version',
+      'KEEP',
+      'PRUNE',
+      'DEFER',
+      'ABSTAIN',
+      'true prunes / prunes',
+      'false prunes / prunes',
+      'raw tokens',
+      'final tokens',
+    ],
     summaries.map((s) => [
       s.condition,
       s.layer,
@@ -69,7 +82,8 @@ function conditionsTable(summaries: readonly Summary[], first: string | undefine
   ).replace(
     // Each condition's name opens the first fixture page on that condition.
     /<tr><td>([^<]+)<\/td>/g,
-    (all, name: string) => (first ? `<tr><td><a href="${esc(fixtureFile(first))}#a=${encodeURIComponent(name)}">${name}</a></td>` : all),
+    (all, name: string) =>
+      first ? `<tr><td><a href="${esc(fixtureFile(first))}#a=${encodeURIComponent(name)}">${name}</a></td>` : all,
   );
 }
 
@@ -77,10 +91,16 @@ function indexPage(s: SiteInput): string {
   const first = s.pages[0]?.id;
   const legend = `<ul class="legend">${STATES_DATA.map((x) => `<li class="count state-${x.state}"><span class="badge">${x.label}</span> ${esc(x.meaning)}</li>`).join('')}</ul>`;
   const tables = s.tables
-    .map((t) => `<h3>${esc(t.title)}</h3>\n${table(t.columns, t.rows)}\n${t.notes.map((n) => `<p class="note">${esc(n)}</p>`).join('\n')}`)
+    .map(
+      (t) =>
+        `<h3>${esc(t.title)}</h3>\n${table(t.columns, t.rows)}\n${t.notes.map((n) => `<p class="note">${esc(n)}</p>`).join('\n')}`,
+    )
     .join('\n');
   const charts = s.charts
-    .map((c) => `<figure><img class="chart" src="charts/${esc(c.name)}.svg" alt="${esc(c.title)}"><figcaption>${esc(c.caption)}</figcaption></figure>`)
+    .map(
+      (c) =>
+        `<figure><img class="chart" src="charts/${esc(c.name)}.svg" alt="${esc(c.title)}"><figcaption>${esc(c.caption)}</figcaption></figure>`,
+    )
     .join('\n');
   const fixtures = table(
     ['fixture', 'title', 'prune points', 'items'],
@@ -124,7 +144,11 @@ function fixturePageHtml(p: FixturePage, defaultCondition: string): string {
 
 function scenePage(s: SiteInput): string {
   if (!('snapshots' in s.scene))
-    return page({ title: 'The three-snapshot scene', up: '', body: `<h1>The three-snapshot scene</h1>\n<p class="note">Not drawn from these results: ${esc(s.scene.missing)}.</p>` });
+    return page({
+      title: 'The three-snapshot scene',
+      up: '',
+      body: `<h1>The three-snapshot scene</h1>\n<p class="note">Not drawn from these results: ${esc(s.scene.missing)}.</p>`,
+    });
   const p = s.pages.find((x) => x.id === SCENE_FIXTURE)!;
   const used = new Set(s.scene.snapshots.map((x) => x.condition));
   return page({

@@ -11,9 +11,13 @@ export const STATE_TEXT: Readonly<Record<ItemState, { readonly label: string; re
   retained: { label: 'RETAINED', meaning: 'KEEP: no rule establishes that the item may go; it stays in context' },
   protected: {
     label: 'PROTECTED',
-    meaning: 'KEEP by the protection gate: something declared (a pin, a protected tool, a visible obligation, a pending step) needs it',
+    meaning:
+      'KEEP by the protection gate: something declared (a pin, a protected tool, a visible obligation, a pending step) needs it',
   },
-  removed: { label: 'REMOVED', meaning: 'PRUNE, whole: the item left context; its placeholder (if any) is shown instead' },
+  removed: {
+    label: 'REMOVED',
+    meaning: 'PRUNE, whole: the item left context; its placeholder (if any) is shown instead',
+  },
   residue: {
     label: 'RESIDUE',
     meaning: 'PRUNE, bulk only: the named residue fields stay in context behind the placeholder; the rest left',

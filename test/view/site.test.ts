@@ -96,11 +96,21 @@ const open = async (file: string, hash = '') => {
   return errors;
 };
 
+/** A screenshot of the viewport with `selector` at its top: the items, not only the page's head. */
+async function shoot(file: string, selector: string): Promise<void> {
+  await page
+    .locator(selector)
+    .first()
+    .evaluate((e) => e.scrollIntoView({ block: 'start' }));
+  await page.screenshot({ path: `${ARTIFACTS}/${file}` });
+}
+
 describe('npm run view, read in a browser', () => {
   it('index: lists every condition and fixture, the headline tables and the charts, from disk alone', async () => {
     const errors = await open('index.html');
     expect(errors).toEqual([]);
-    for (const c of CONDITIONS) await expect(page.locator('table a', { hasText: c }).first().isVisible()).resolves.toBe(true);
+    for (const c of CONDITIONS)
+      await expect(page.locator('table a', { hasText: c }).first().isVisible()).resolves.toBe(true);
     for (const f of FIXTURES) expect(await page.locator(`a[href="fixtures/${f}.html"]`).count()).toBe(1);
     expect(await page.locator('h3').count()).toBeGreaterThanOrEqual(2);
     const charts = page.locator('img.chart');
@@ -113,26 +123,36 @@ describe('npm run view, read in a browser', () => {
 
   it('fixture page: per prune point, the items per state equal the decision records, each with a text label', async () => {
     for (const fixture of FIXTURES) {
-      const points = [...new Set(records('ladder-0-3').filter((r) => r.fixture === fixture).map((r) => r.prunePoint))];
+      const points = [
+        ...new Set(
+          records('ladder-0-3')
+            .filter((r) => r.fixture === fixture)
+            .map((r) => r.prunePoint),
+        ),
+      ];
       for (const condition of CONDITIONS)
         for (const point of points) {
           expect(await open(`fixtures/${fixture}.html`, `#a=${condition}&point=${point}`)).toEqual([]);
           const column = `section.column[data-condition="${condition}"][data-point="${point}"]`;
-          expect(await shown(column), `${fixture} ${condition} ${point}`).toEqual(expectedCounts(condition, fixture, point));
+          expect(await shown(column), `${fixture} ${condition} ${point}`).toEqual(
+            expectedCounts(condition, fixture, point),
+          );
           // The counts a reader sees in the column head agree with the items below them.
           for (const s of ITEM_STATES)
             expect(Number(await page.locator(`${column} li.count[data-state="${s}"] .n`).textContent())).toBe(
               expectedCounts(condition, fixture, point)[s],
             );
           // Without colour: every item carries its state's word.
-          const labels = await page.locator(`${column} li.item`).evaluateAll((items) =>
-            items.map((i) => [i.getAttribute('data-state'), i.querySelector('.badge')?.textContent]),
-          );
+          const labels = await page
+            .locator(`${column} li.item`)
+            .evaluateAll((items) =>
+              items.map((i) => [i.getAttribute('data-state'), i.querySelector('.badge')?.textContent]),
+            );
           for (const [state, label] of labels) expect(label).toBe(STATE_TEXT[state as ItemState].label);
         }
     }
     await open('fixtures/superseded-test-run.html', '#a=ladder-0-3&point=pp-mid');
-    await page.screenshot({ path: `${ARTIFACTS}/fixture.png`, fullPage: false });
+    await shoot('fixture.png', 'li.item[data-item="u-task"]');
   });
 
   it('fixture page: a removed item shows its placeholder in its place, and every decision its rung and reason', async () => {
@@ -166,7 +186,7 @@ describe('npm run view, read in a browser', () => {
       if (r.oracle.outcome) expect(text).toContain(r.oracle.outcome.toUpperCase());
     }
     expect(await page.locator('.hidden-oracle').textContent()).toContain('ob-jpy');
-    await page.screenshot({ path: `${ARTIFACTS}/fixture-oracle.png`, fullPage: false });
+    await shoot('fixture-oracle.png', 'li.item[data-item="r-gitlog1"]');
     await page.locator('#reveal-oracle').uncheck();
     await page.waitForSelector('.hidden-oracle', { state: 'detached' });
     expect(await page.locator('.oracle').count()).toBe(0);
@@ -178,30 +198,40 @@ describe('npm run view, read in a browser', () => {
     await page.waitForSelector('.columns.pair');
     const cols = page.locator('.columns.pair > section.column');
     expect(await cols.count()).toBe(2);
-    expect(await cols.evaluateAll((c) => c.map((x) => [x.getAttribute('data-condition'), x.getAttribute('data-point')]))).toEqual([
+    expect(
+      await cols.evaluateAll((c) => c.map((x) => [x.getAttribute('data-condition'), x.getAttribute('data-point')])),
+    ).toEqual([
       ['raw', 'pp-pr'],
       ['ladder-0-3', 'pp-pr'],
     ]);
     for (const c of CONDITIONS)
-      expect(await shown(`section.column[data-condition="${c}"]`)).toEqual(expectedCounts(c, 'superseded-test-run', 'pp-pr'));
-    await page.screenshot({ path: `${ARTIFACTS}/side-by-side.png`, fullPage: false });
+      expect(await shown(`section.column[data-condition="${c}"]`)).toEqual(
+        expectedCounts(c, 'superseded-test-run', 'pp-pr'),
+      );
+    await shoot('side-by-side.png', 'section.column[data-condition="ladder-0-3"] li.item[data-item="c-R1"]');
   });
 
   it('the scene: three snapshots of the canonical fixture, accumulation, removal, later', async () => {
     expect(await open('scene.html')).toEqual([]);
     const cols = page.locator('.columns.scene > section.column');
-    expect(await cols.evaluateAll((c) => c.map((x) => [x.getAttribute('data-condition'), x.getAttribute('data-point')]))).toEqual([
+    expect(
+      await cols.evaluateAll((c) => c.map((x) => [x.getAttribute('data-condition'), x.getAttribute('data-point')])),
+    ).toEqual([
       ['raw', 'pp-mid'],
       ['ladder-0-3', 'pp-mid'],
       ['ladder-0-3', 'pp-pr'],
     ]);
-    expect(await shown('.columns.scene > section.column:nth-child(1)')).toEqual(expectedCounts('raw', 'superseded-test-run', 'pp-mid'));
-    expect(await shown('.columns.scene > section.column:nth-child(2)')).toEqual(expectedCounts('ladder-0-3', 'superseded-test-run', 'pp-mid'));
+    expect(await shown('.columns.scene > section.column:nth-child(1)')).toEqual(
+      expectedCounts('raw', 'superseded-test-run', 'pp-mid'),
+    );
+    expect(await shown('.columns.scene > section.column:nth-child(2)')).toEqual(
+      expectedCounts('ladder-0-3', 'superseded-test-run', 'pp-mid'),
+    );
     // The constraint record stays protected, and each item's trail follows it across the snapshots.
     const task = page.locator('.columns.scene > section.column:nth-child(2) li.item[data-item="u-task"]');
     expect(await task.getAttribute('data-state')).toBe('protected');
     expect(await task.locator('.trail').textContent()).toContain('1 RETAINED → 2 PROTECTED → 3 PROTECTED');
-    await page.screenshot({ path: `${ARTIFACTS}/scene.png`, fullPage: false });
+    await shoot('scene.png', '.columns.scene > section.column:nth-child(2) li.item[data-item="u-task"]');
   });
 });
 
