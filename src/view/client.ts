@@ -208,7 +208,8 @@ export const CLIENT_SCRIPT = String.raw`'use strict';
         var col = conditionOf(s.condition).columns[s.point];
         var found = null;
         col.decisions.forEach(function (d) { if (d.itemId === itemId) found = d; });
-        return el('span', { class: found ? 'step state-' + found.state : 'step absent', text: (i + 1) + ' ' + (found ? stateText(found.state).label : 'NOT YET') + (i + 1 < data.snapshots.length ? ' → ' : '') });
+        var step = el('span', { class: found ? 'step state-' + found.state : 'step absent', text: (i + 1) + ' ' + (found ? stateText(found.state).label : 'NOT YET') });
+        return i + 1 < data.snapshots.length ? el('span', {}, [step, ' → ']) : step;
       })));
     };
     var cols = el('div', { class: 'columns scene' }, data.snapshots.map(function (s, i) {
