@@ -2,6 +2,7 @@
 // first), written as one swap so a failure leaves the previous site, or none, whole.
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { readManifest } from '../engine/write.js';
 import { usage } from '../errors.js';
 import { relativePath } from '../fixture/canonical.js';
 import { notices } from '../messages.js';
@@ -56,6 +57,10 @@ function checkOut(out: string, resultsDir: string): void {
   const inside = (a: string, b: string) =>
     a === b || (!relative(b, a).startsWith('..') && !relative(b, a).startsWith(sep));
   if (inside(resultsDir, out)) throw usage('PL_USAGE_VIEW_OUT', out, 'which holds the results folder it would replace');
+  // Inside a condition folder the site would be an unpinned file, and the results would no longer verify.
+  const conditions = readManifest(resultsDir)?.conditions.map((c) => join(resultsDir, c.name)) ?? [];
+  if (conditions.some((c) => inside(out, c)))
+    throw usage('PL_USAGE_VIEW_OUT', out, 'which is inside a condition folder of the results');
   if (existsSync(out) && readdirSync(out).length > 0 && !existsSync(join(out, 'assets', 'app.js')))
     throw usage('PL_USAGE_VIEW_OUT', out, 'a folder that is not empty and is not a site this command wrote');
 }

@@ -14,7 +14,7 @@ import { loadFixture } from '../../src/load/fixtures.js';
 import { oracleJudge } from '../../src/oracle/judge.js';
 import { globMatcher } from '../../src/view/build.js';
 import { embeddedJson, esc } from '../../src/view/html.js';
-import { fixturesIn, pinnedLog } from '../../src/view/logs.js';
+import { conditionLogs, fixturesIn, pinnedLog } from '../../src/view/logs.js';
 import { columnModel, fixturePage, CONTENT_CHARS } from '../../src/view/model.js';
 import { oracleNotes } from '../../src/view/reveal.js';
 import { siteFiles } from '../../src/view/site.js';
@@ -242,5 +242,35 @@ describe('compressed logs', () => {
       /res\/c\/decisions\.generated\.jsonl\.gz: missing/,
     );
     expect(pinnedLog(dir, 'res', manifest, 'c/not-pinned.jsonl')).toBeUndefined();
+  });
+});
+
+describe('a condition whose fixtures span both tiers', () => {
+  const lines = readFileSync('results/raw/decisions.jsonl', 'utf8').split('\n').filter(Boolean);
+  const points = readFileSync('results/raw/points.jsonl', 'utf8').split('\n').filter(Boolean);
+  const [a, b] = fixturesIn(lines.join('\n'));
+  const of = (list: string[], id: string) => `${list.filter((l) => l.includes(`"fixture":"${id}"`)).join('\n')}\n`;
+  const dir = mkdtempSync(join(tmpdir(), 'prunelab-view-tiers-'));
+  temps.push(dir);
+  mkdirSync(join(dir, 'raw'));
+  const files: [string, string][] = [
+    ['raw/decisions.jsonl', of(lines, a!)],
+    ['raw/points.jsonl', of(points, a!)],
+    ['raw/decisions.generated.jsonl.gz', of(lines, b!)],
+    ['raw/points.generated.jsonl.gz', of(points, b!)],
+  ];
+  for (const [f, text] of files) writeFileSync(join(dir, f), f.endsWith('.gz') ? gzipSync(text) : text);
+  const manifest = { outputs: files.map(([file, text]) => ({ file, sha256: sha256(Buffer.from(text)) })) } as Manifest;
+
+  it('reads the plain tier, and the compressed one only for a fixture the plain one lacks', () => {
+    const both = conditionLogs(dir, 'res', manifest, 'raw', new Set([a!, b!]));
+    expect([...both.keys()].sort()).toEqual([a!, b!].sort());
+    expect(both.get(b!)!.records.every((r) => r.fixture === b)).toBe(true);
+    expect(both.get(b!)!.points.length).toBeGreaterThan(0);
+    rmSync(join(dir, 'raw/decisions.generated.jsonl.gz'));
+    expect([...conditionLogs(dir, 'res', manifest, 'raw', new Set([a!])).keys()]).toEqual([a]);
+    expect(() => conditionLogs(dir, 'res', manifest, 'raw', new Set([b!]))).toThrow(
+      /decisions\.generated\.jsonl\.gz: missing/,
+    );
   });
 });

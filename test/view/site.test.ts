@@ -300,5 +300,15 @@ describe('npm run view, refusing bad results', () => {
     expect(bad.stderr).toContain('ladder-0-4');
     const into = await cli(['view', '--results', dir, '--out', dir]);
     expect(into.code).toBe(2);
+    const inCondition = await cli(['view', '--results', dir, '--out', join(dir, 'raw', 'site')]);
+    expect(inCondition.code).toBe(2);
+    expect(existsSync(join(dir, 'raw', 'site'))).toBe(false);
+    const other = join(work, 'someone-elses');
+    mkdirSync(other);
+    writeFileSync(join(other, 'notes.txt'), 'mine');
+    const elsewhere = await cli(['view', '--results', dir, '--out', other]);
+    expect(elsewhere.code).toBe(2);
+    expect(elsewhere.stderr).toContain('not a site this command wrote');
+    expect(readFileSync(join(other, 'notes.txt'), 'utf8')).toBe('mine');
   });
 });
