@@ -254,7 +254,7 @@ pre.placeholder { font-style: italic; }
 .state-residue { background: #fdf0dc; border: 1px dashed #a15c00; border-left: 6px dotted #a15c00; }
 .state-deferred { background: #f0e9f7; border: 1px dotted #6a3d9a; border-left: 6px dotted #6a3d9a; }
 .state-abstained { background: #f1f1f1; border: 1px solid #666; border-left: 6px groove #666; }
-.step { padding: 0 2px; border-width: 1px !important; }
+.step { padding: 0 2px; border-width: 1px !important; white-space: nowrap; }
 .hidden-oracle, .oracle { background: #fffbe6; border: 1px solid #c9a400; padding: .3rem .5rem; margin: .3rem 0; }
 .outcome.lost, .outcome.false-prune { color: #b3261e; font-weight: bold; }
 .outcome.kept, .outcome.true-prune { color: #2e6b2e; }

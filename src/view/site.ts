@@ -2,6 +2,7 @@
 // one page per fixture, the chapter's scene, and the shared script and stylesheet. Pure: the same inputs give the
 // same bytes, and every page opens from disk (sibling files only, nothing fetched, no CDN).
 import type { Summary } from '../artifacts/schema.js';
+import { formatRatio } from '../report/tables.js';
 import { CLIENT_SCRIPT, STYLE } from './client.js';
 import { esc, page, table } from './html.js';
 import type { FixturePage } from './model.js';
@@ -45,8 +46,9 @@ export function fixtureFile(id: string): string {
   return `fixtures/${id.replace(/:/g, '~')}.html`;
 }
 
-function ratio(r: { numerator: number | null; denominator: number | null; value: number | null }): string {
-  return r.numerator === null ? 'unscored' : `${r.numerator}/${r.denominator}${r.value === null ? ' = undefined' : ''}`;
+/** As every report table prints a count ratio ("28/29 = 0.966", "0/0 = undefined"); an imported trace's is unscored. */
+function ratio(r: { numerator: number | null; denominator: number | null }): string {
+  return r.numerator === null || r.denominator === null ? 'unscored' : formatRatio(r.numerator, r.denominator);
 }
 
 function conditionsTable(summaries: readonly Summary[], first: string | undefined): string {
