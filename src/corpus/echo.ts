@@ -65,9 +65,7 @@ export function echoStep(
       .map((it) => (it.kind === 'tool-result' ? [calls.get(it.tool!.callId)!, it] : [it]))
       .filter((piece) =>
         piece.every((it) =>
-          quotable(it.content).some(
-            (q) => !held.includes(q) && !piece.some((o) => o !== it && holds(o, q)),
-          ),
+          quotable(it.content).some((q) => !held.includes(q) && !piece.some((o) => o !== it && holds(o, q))),
         ),
       );
     if (pieces.length === 0) continue;

@@ -88,12 +88,7 @@ export function streamStudy(
   onTotals?: (totals: readonly Totals[]) => void,
 ): Summary[] {
   const models = options.models ?? EMBEDDED_STUDY;
-  const totals = options.conditions.map(() => ({
-    perFixture: [] as FixtureMeasures[],
-    removedBy: new Map<string, RemovedBy>(),
-    charges: [] as CallCharge[],
-    economics: [] as (PointEconomics | undefined)[],
-  }));
+  const totals = options.conditions.map(emptyTotals);
   for (const loaded of options.fixtures) {
     // Frozen inputs let every prune point's view share the fixture's items, and what is derived from them be
     // derived once (src/fixture/memo.ts); the CLI has frozen them already, other callers' are frozen here.
@@ -420,6 +415,33 @@ export interface Totals {
   removedBy: ReadonlyMap<string, RemovedBy>;
   charges: readonly CallCharge[];
   economics: readonly (PointEconomics | undefined)[];
+}
+
+interface GrowingTotals {
+  perFixture: FixtureMeasures[];
+  removedBy: Map<string, RemovedBy>;
+  charges: CallCharge[];
+  economics: (PointEconomics | undefined)[];
+}
+
+export function emptyTotals(): GrowingTotals {
+  return { perFixture: [], removedBy: new Map(), charges: [], economics: [] };
+}
+
+/**
+ * Adds the totals of later fixtures (a worker's, one fixture at a time) to the totals so far: the lists continue in
+ * fixture order and removals add up by rule, so joining in fixture order gives what one pass over all would.
+ */
+export function addTotals(into: GrowingTotals, part: Totals): void {
+  into.perFixture.push(...part.perFixture);
+  into.charges.push(...part.charges);
+  into.economics.push(...part.economics);
+  for (const [key, r] of part.removedBy) {
+    const entry = into.removedBy.get(key) ?? { rule: r.rule, step: r.step, items: 0, netTokensRemoved: 0 };
+    entry.items += r.items;
+    entry.netTokensRemoved += r.netTokensRemoved;
+    into.removedBy.set(key, entry);
+  }
 }
 
 /** A condition's summary from its totals; shards' totals joined in fixture order give the unsharded summary. */
