@@ -24,8 +24,17 @@ import type { RenderedChunk } from './write.js';
  */
 export const MAX_DEFAULT_WORKERS = 8;
 
-export function defaultWorkers(): number {
-  return Math.max(1, Math.min(availableParallelism(), MAX_DEFAULT_WORKERS));
+/**
+ * Starting a worker (its own engine, loaded and compiled) costs about what running a few small fixtures does, so by
+ * default a run uses workers only when each would get at least this many fixtures.
+ */
+export const MIN_FIXTURES_PER_WORKER = 16;
+
+/** The worker threads a run of `fixtures` fixtures uses: the number asked for, else one per core when that pays. */
+export function workersFor(requested: number | undefined, fixtures: number): number {
+  if (requested !== undefined) return requested;
+  const cores = Math.max(1, Math.min(availableParallelism(), MAX_DEFAULT_WORKERS));
+  return fixtures >= cores * MIN_FIXTURES_PER_WORKER ? cores : 1;
 }
 
 /** What every worker is started with: the run's options, conditions by name. */

@@ -157,10 +157,7 @@ function leanedOnBy(
   out: ReadonlySet<string>,
 ): string | undefined {
   const { withContent } = itemIndex(view.items);
-  const leaning = [
-    ...(withContent.get(item.content) ?? []),
-    ...(recordsHeldBy(view.items).get(item.id) ?? []),
-  ];
+  const leaning = [...(withContent.get(item.content) ?? []), ...(recordsHeldBy(view.items).get(item.id) ?? [])];
   for (const other of leaning) {
     if (other.id === item.id || !settled.has(other.id)) continue;
     const refusal = gateRefusal(view, other, out);
