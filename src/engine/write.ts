@@ -103,7 +103,8 @@ function sameInputs(a: ManifestT, b: ManifestInputs): boolean {
 class OutputFile {
   private readonly fd: number;
   private readonly hash: Hash = createHash('sha256');
-  private pending = '';
+  private pending: Buffer[] = [];
+  private pendingChars = 0;
   constructor(
     readonly file: string,
     path: string,
@@ -114,18 +115,23 @@ class OutputFile {
   }
   write(text: string): void {
     if (text === '') return;
-    this.hash.update(text);
+    // Encoded once for the hash, the file and the compressor alike (each would otherwise encode the text again).
+    const bytes = Buffer.from(text, 'utf8');
+    this.hash.update(bytes);
     if (!this.gzip) {
-      writeSync(this.fd, text);
+      writeSync(this.fd, bytes);
       return;
     }
-    this.pending += text;
-    if (this.pending.length >= GZIP_MEMBER_CHARS) this.flush();
+    // Members are still cut by characters, so the compressed bytes are those of the text's own members.
+    this.pending.push(bytes);
+    this.pendingChars += text.length;
+    if (this.pendingChars >= GZIP_MEMBER_CHARS) this.flush();
   }
   private flush(): void {
     // Concatenated gzip members form one valid gzip stream (RFC 1952); gunzip reads them as one text.
-    if (this.pending !== '') writeSync(this.fd, gzipSync(this.pending, { level: GZIP_LEVEL }));
-    this.pending = '';
+    if (this.pending.length > 0) writeSync(this.fd, gzipSync(Buffer.concat(this.pending), { level: GZIP_LEVEL }));
+    this.pending = [];
+    this.pendingChars = 0;
   }
   close(): { file: string; sha256: string } {
     if (this.gzip) this.flush();
