@@ -77,4 +77,27 @@ describe('the study over worker threads', () => {
     expect((await parallel(fixtures.length + 1, false)).lines).toEqual(one.lines);
     expect((await parallel(1, false)).lines).toEqual(one.lines);
   });
+
+  it("fails with the worker's error instead of hanging, having written only the fixtures before it", async () => {
+    // A fixture with no item list breaks the view's construction inside the worker; the error must reach the caller.
+    const broken = fixtures.map((f, i) =>
+      i === 2 ? ({ ...f, fixture: { ...f.fixture, items: null } } as unknown as typeof f) : f,
+    );
+    const written: string[] = [];
+    await expect(
+      streamStudyParallel(
+        {
+          conditions,
+          fixtures: broken,
+          timing: parseTiming('immediate'),
+          placeholders: 'marker',
+          tokens: tokenCounter(),
+          workers: 2,
+        },
+        { rendered: (_c: string, file: string) => written.push(file) },
+      ),
+    ).rejects.toThrow(/items|null/);
+    // What came before the broken fixture was written in order; nothing after it.
+    expect([...new Set(written)]).toEqual(fixtures.slice(0, 2).map((f) => f.file));
+  });
 });
