@@ -1,7 +1,8 @@
 // Speed and memory of the study, measured here rather than in timed tests. Each row runs in its own child process,
 // so that each peak resident memory is that row's alone:
 //   canonical          the engine alone (load, stream every condition, write) over fixtures/canonical;
-//   default study      exactly what `npm run experiment` does (frozen-input check, load, stream, write), in-process,
+//   default study      exactly what `npm run experiment` does (frozen-input check, load, stream, write; worker threads
+//                      as its default gives them, whose memory counts in this process's peak), in-process,
 //                      into a temporary folder instead of results/; then, in the same process, one tokenizer pass
 //                      over every item of the corpus, the yardstick the study's time is stated against;
 //   long trace N       the engine alone over one synthetic trajectory of N items (scripts/long-trace.ts), for 1,000
@@ -17,6 +18,7 @@ import { parseArgs } from 'node:util';
 import { tokenCounter } from '../src/accounting/tokens.js';
 import { ARTIFACT_VERSION, type Summary } from '../src/artifacts/schema.js';
 import { runCli } from '../src/cli/main.js';
+import { workersFor } from '../src/engine/parallel.js';
 import { streamStudy } from '../src/engine/run.js';
 import { RunWriter } from '../src/engine/write.js';
 import { loadFixtures } from '../src/load/fixtures.js';
@@ -191,7 +193,10 @@ if (values.row !== undefined) {
   const study = rows.find((r) => r.label === 'default study')!;
   const [short, long] = LONG.map((n) => rows.find((r) => r.label === `long trace ${n}`)!);
   console.log(
-    `\nOne tokenizer pass over every item of the corpus: ${study.tokenizerSeconds!.toFixed(2)} s; the study took ${(study.seconds / study.tokenizerSeconds!).toFixed(1)} times that.`,
+    `\nThe default study ran on ${workersFor(undefined, study.fixtures)} worker thread(s), as npm run experiment's default gives on this machine.`,
+  );
+  console.log(
+    `One tokenizer pass over every item of the corpus: ${study.tokenizerSeconds!.toFixed(2)} s; the study took ${(study.seconds / study.tokenizerSeconds!).toFixed(1)} times that.`,
   );
   console.log(
     `A ${LONG[1]}-item trace took ${(long!.seconds / short!.seconds).toFixed(1)} times a ${LONG[0]}-item one (${(LONG[1] / LONG[0]).toFixed(0)} times the items; the bound is 12).`,

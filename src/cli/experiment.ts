@@ -15,6 +15,13 @@ import type { LoadedFixture, OnSkip } from '../fixture/load.js';
 import { loadFixtures } from '../load/fixtures.js';
 import { PLACEHOLDER_CHOICES, type PlaceholderMode } from '../engine/placeholder.js';
 import { streamStudy, type Totals } from '../engine/run.js';
+import {
+  MAX_DEFAULT_WORKERS,
+  MIN_FIXTURES_PER_WORKER,
+  parallelizable,
+  streamStudyParallel,
+  workersFor,
+} from '../engine/parallel.js';
 import type { StudyModels } from '../behaviour/study.js';
 import { chargesRecord, parseShard, selectShard, writeShardRecord, type Shard } from '../engine/shard.js';
 import { readManifest, RunWriter, type ManifestInputs } from '../engine/write.js';
@@ -115,6 +122,11 @@ const FLAGS = {
     description:
       'run only shard I of N (a contiguous block of the fixtures in file order) into --out, which it needs; join the shards with npm run merge -- A B ... --out DIR (the same bytes as the unsharded run)',
   },
+  workers: {
+    type: 'string',
+    valueHint: 'N',
+    description: `worker threads that run fixtures side by side (the output is the same bytes whatever N); default one per core (at most ${MAX_DEFAULT_WORKERS}) when there are at least ${MIN_FIXTURES_PER_WORKER} fixtures per worker, else 1, which runs on the main thread. Runs with a model provider or a --policy module always run on the main thread`,
+  },
   check: {
     type: 'boolean',
     description:
@@ -153,6 +165,8 @@ interface Plan {
   readonly own: readonly string[];
   readonly models: ModelPlan;
   readonly shard: Shard | null;
+  /** Worker threads asked for with --workers; undefined: one per core when the corpus is large enough to pay. */
+  readonly workers: number | undefined;
 }
 
 /** Whether a run is the preregistered study, and what it was checked against. */
@@ -223,7 +237,10 @@ async function run(flags: ExperimentFlags, io: CliIO, own: readonly Condition[])
     own: own.map((c) => c.name),
     models: parseModelFlags(flags, io),
     shard: flags.shard === undefined ? null : parseShard(flags.shard),
+    workers: flags.workers === undefined ? undefined : integerFlag('--workers', flags.workers, 1),
   };
+  if (plan.workers !== undefined && plan.workers < 1)
+    throw usage('PL_USAGE_BAD_VALUE', '--workers', flags.workers ?? '', 'a whole number of at least 1');
   if (plan.shard && flags.out === undefined) throw usage('PL_USAGE_SHARD_NEEDS_OUT');
   if (usesModels(plan.models) && flags.out === undefined && !plan.models.estimateCost)
     throw usage('PL_USAGE_MODEL_NEEDS_OUT');
@@ -347,7 +364,7 @@ async function execute(
   let totals: readonly Totals[] = [];
   let ran: readonly Condition[] = [];
   try {
-    const { value: summaries, stop } = await prepared.run((conditions, models, final) => {
+    const { value, stop } = await prepared.run<Summary[] | Promise<Summary[]>>((conditions, models, final) => {
       // A model reader runs the study once to collect its questions before the final, written pass.
       const sink = final
         ? (writer = new RunWriter(outDir, conditions, {
@@ -356,24 +373,27 @@ async function execute(
           }))
         : { fixture: () => undefined };
       if (final) ran = conditions;
-      return streamStudy(
-        {
-          conditions,
-          fixtures,
-          timing: plan.timing,
-          placeholders: plan.placeholders,
-          tokens,
-          exploratory: study.exploratory,
-          models,
-        },
-        sink,
-        final
-          ? (t) => {
-              totals = t;
-            }
-          : undefined,
-      );
+      const keepTotals = final
+        ? (t: readonly Totals[]) => {
+            totals = t;
+          }
+        : undefined;
+      const options = {
+        conditions,
+        fixtures,
+        timing: plan.timing,
+        placeholders: plan.placeholders,
+        tokens,
+        exploratory: study.exploratory,
+      };
+      // Worker threads rebuild conditions from the registry and make no model calls, so they run the embedded study
+      // of built-in conditions; everything else runs here. The bytes written are the same either way.
+      const workers = workersFor(plan.workers, fixtures.length);
+      if (writer && workers > 1 && fixtures.length > 1 && !usesModels(plan.models) && parallelizable(conditions))
+        return streamStudyParallel({ ...options, workers }, writer, keepTotals);
+      return streamStudy({ ...options, models }, sink, keepTotals);
     });
+    const summaries = await value;
     if (prepared.gateway) {
       const { networkCalls, cacheHits, finished, failed, firstFailure } = prepared.gateway.stats;
       io.stderr(notices.modelCalls(networkCalls, cacheHits));

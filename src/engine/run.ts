@@ -18,7 +18,13 @@ import type { LoadedFixture } from '../fixture/load.js';
 import type { OraclePoint, PrunePoint } from '../fixture/schema.js';
 import { buildView, counterpart, type PolicyView } from '../fixture/view.js';
 import { classify, recoverabilityOf } from '../policy/regenerability.js';
-import { EligibilitySchema, type Condition, type ConditionInfo, type Eligibility } from '../policy/types.js';
+import {
+  EligibilitySchema,
+  isPlainEligibility,
+  type Condition,
+  type ConditionInfo,
+  type Eligibility,
+} from '../policy/types.js';
 import { pool, poolOracle } from '../score/ratio.js';
 import { oncePerFixture, scorePoint, sumOnce, type AppliedRemoval } from '../score/score.js';
 import { decideTiming, timingLabel, type Timing } from '../timing/timing.js';
@@ -88,12 +94,7 @@ export function streamStudy(
   onTotals?: (totals: readonly Totals[]) => void,
 ): Summary[] {
   const models = options.models ?? EMBEDDED_STUDY;
-  const totals = options.conditions.map(() => ({
-    perFixture: [] as FixtureMeasures[],
-    removedBy: new Map<string, RemovedBy>(),
-    charges: [] as CallCharge[],
-    economics: [] as (PointEconomics | undefined)[],
-  }));
+  const totals = options.conditions.map(emptyTotals);
   for (const loaded of options.fixtures) {
     // Frozen inputs let every prune point's view share the fixture's items, and what is derived from them be
     // derived once (src/fixture/memo.ts); the CLI has frozen them already, other callers' are frozen here.
@@ -330,20 +331,25 @@ function decideChecked(condition: Condition, view: PolicyView): readonly Eligibi
     throw where(`returned ${out.length} eligibilities for ${view.items.length} items`);
   return out.map((raw: unknown, i) => {
     const expected = view.items[i]!.id;
-    const parsed = EligibilitySchema.safeParse(raw);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      const field =
-        issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : issue.path.join('.') || '(the whole eligibility)';
-      throw where(`eligibility ${i} (item "${expected}"), field "${field}": ${issue.message}`);
-    }
-    const e = parsed.data;
+    const e = isPlainEligibility(raw) ? raw : parsedEligibility(raw, i, expected, where);
     if (e.itemId !== expected)
       throw where(`eligibility ${i} is for "${e.itemId}", expected "${expected}" (one per item, in view order)`);
     if (e.verdict !== 'eligible' && (e.residue || e.replacement !== undefined))
       throw where(`item "${e.itemId}" is not eligible but carries a residue or replacement`);
     return e;
   });
+}
+
+/** An eligibility the plain check did not accept, through the schema: accepted as parsed, or refused naming why. */
+function parsedEligibility(raw: unknown, i: number, expected: string, where: (problem: string) => Error): Eligibility {
+  const parsed = EligibilitySchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const field =
+      issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : issue.path.join('.') || '(the whole eligibility)';
+    throw where(`eligibility ${i} (item "${expected}"), field "${field}": ${issue.message}`);
+  }
+  return parsed.data;
 }
 
 /** Pools measures; `weights` says how many prune points each one already pools (1 for a prune point's own). */
@@ -420,6 +426,33 @@ export interface Totals {
   removedBy: ReadonlyMap<string, RemovedBy>;
   charges: readonly CallCharge[];
   economics: readonly (PointEconomics | undefined)[];
+}
+
+interface GrowingTotals {
+  perFixture: FixtureMeasures[];
+  removedBy: Map<string, RemovedBy>;
+  charges: CallCharge[];
+  economics: (PointEconomics | undefined)[];
+}
+
+export function emptyTotals(): GrowingTotals {
+  return { perFixture: [], removedBy: new Map(), charges: [], economics: [] };
+}
+
+/**
+ * Adds the totals of later fixtures (a worker's, one fixture at a time) to the totals so far: the lists continue in
+ * fixture order and removals add up by rule, so joining in fixture order gives what one pass over all would.
+ */
+export function addTotals(into: GrowingTotals, part: Totals): void {
+  into.perFixture.push(...part.perFixture);
+  into.charges.push(...part.charges);
+  into.economics.push(...part.economics);
+  for (const [key, r] of part.removedBy) {
+    const entry = into.removedBy.get(key) ?? { rule: r.rule, step: r.step, items: 0, netTokensRemoved: 0 };
+    entry.items += r.items;
+    entry.netTokensRemoved += r.netTokensRemoved;
+    into.removedBy.set(key, entry);
+  }
 }
 
 /** A condition's summary from its totals; shards' totals joined in fixture order give the unsharded summary. */

@@ -103,7 +103,8 @@ function sameInputs(a: ManifestT, b: ManifestInputs): boolean {
 class OutputFile {
   private readonly fd: number;
   private readonly hash: Hash = createHash('sha256');
-  private pending = '';
+  private pending: Buffer[] = [];
+  private pendingChars = 0;
   constructor(
     readonly file: string,
     path: string,
@@ -114,18 +115,23 @@ class OutputFile {
   }
   write(text: string): void {
     if (text === '') return;
-    this.hash.update(text);
+    // Encoded once for the hash, the file and the compressor alike (each would otherwise encode the text again).
+    const bytes = Buffer.from(text, 'utf8');
+    this.hash.update(bytes);
     if (!this.gzip) {
-      writeSync(this.fd, text);
+      writeSync(this.fd, bytes);
       return;
     }
-    this.pending += text;
-    if (this.pending.length >= GZIP_MEMBER_CHARS) this.flush();
+    // Members are still cut by characters, so the compressed bytes are those of the text's own members.
+    this.pending.push(bytes);
+    this.pendingChars += text.length;
+    if (this.pendingChars >= GZIP_MEMBER_CHARS) this.flush();
   }
   private flush(): void {
     // Concatenated gzip members form one valid gzip stream (RFC 1952); gunzip reads them as one text.
-    if (this.pending !== '') writeSync(this.fd, gzipSync(this.pending, { level: GZIP_LEVEL }));
-    this.pending = '';
+    if (this.pending.length > 0) writeSync(this.fd, gzipSync(Buffer.concat(this.pending), { level: GZIP_LEVEL }));
+    this.pending = [];
+    this.pendingChars = 0;
   }
   close(): { file: string; sha256: string } {
     if (this.gzip) this.flush();
@@ -180,6 +186,23 @@ export function pointRow(p: PointMeasures, exploratory: boolean): PointRow {
 
 export function csvLine(row: PointRow): string {
   return csvRow(POINT_ROW_COLUMNS.map((c) => row[c]));
+}
+
+/** One condition's lines for one fixture: its decision records, its prune points' measures and their CSV rows. */
+export interface RenderedChunk {
+  readonly decisions: string;
+  readonly points: string;
+  readonly rows: string;
+}
+
+/** A chunk as the writer's files hold it; pure, so a worker thread renders what the writer would. */
+export function renderChunk(chunk: Pick<FixtureChunk, 'records' | 'points'>, exploratory: boolean): RenderedChunk {
+  const line = (row: object) => `${JSON.stringify(exploratory ? { exploratory: true, ...row } : row)}\n`;
+  return {
+    decisions: chunk.records.map(line).join(''),
+    points: chunk.points.map(line).join(''),
+    rows: chunk.points.map((p) => csvLine(pointRow(p, exploratory))).join(''),
+  };
 }
 
 export interface RunLayout {
@@ -242,19 +265,22 @@ export class RunWriter implements StudySink {
   }
 
   fixture(chunk: FixtureChunk): void {
-    const f = this.files.get(chunk.condition.name);
-    if (!f) throw new Error(`internal: condition ${chunk.condition.name} was not opened for writing`);
-    const ex = this.layout.exploratory;
-    const line = (row: object) => `${JSON.stringify(ex ? { exploratory: true, ...row } : row)}\n`;
-    const bulk = this.layout.bulk(chunk.loaded.file);
+    this.rendered(chunk.condition.name, chunk.loaded.file, renderChunk(chunk, this.layout.exploratory));
+  }
+
+  /** Writes one condition's rendered text for one fixture (rendered here or in a worker thread, the same bytes). */
+  rendered(condition: string, fixtureFile: string, text: RenderedChunk): void {
+    const f = this.files.get(condition);
+    if (!f) throw new Error(`internal: condition ${condition} was not opened for writing`);
+    const bulk = this.layout.bulk(fixtureFile);
     try {
       if (bulk) {
-        f.bulkDecisions ??= this.open(chunk.condition.name, LAYOUT.bulkDecisions, true);
-        f.bulkPoints ??= this.open(chunk.condition.name, LAYOUT.bulkPoints, true);
+        f.bulkDecisions ??= this.open(condition, LAYOUT.bulkDecisions, true);
+        f.bulkPoints ??= this.open(condition, LAYOUT.bulkPoints, true);
       }
-      (bulk ? f.bulkDecisions! : f.decisions).write(chunk.records.map(line).join(''));
-      (bulk ? f.bulkPoints! : f.points).write(chunk.points.map(line).join(''));
-      f.rows.write(chunk.points.map((p) => csvLine(pointRow(p, ex))).join(''));
+      (bulk ? f.bulkDecisions! : f.decisions).write(text.decisions);
+      (bulk ? f.bulkPoints! : f.points).write(text.points);
+      f.rows.write(text.rows);
     } catch (err) {
       throw failure('PL_IO', this.outDir, (err as Error).message);
     }

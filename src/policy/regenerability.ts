@@ -157,10 +157,7 @@ function leanedOnBy(
   out: ReadonlySet<string>,
 ): string | undefined {
   const { withContent } = itemIndex(view.items);
-  const leaning = [
-    ...(withContent.get(item.content) ?? []),
-    ...userRecords(view.items).filter((record) => holdersOf(view.items, record).includes(item)),
-  ];
+  const leaning = [...(withContent.get(item.content) ?? []), ...(recordsHeldBy(view.items).get(item.id) ?? [])];
   for (const other of leaning) {
     if (other.id === item.id || !settled.has(other.id)) continue;
     const refusal = gateRefusal(view, other, out);
@@ -173,3 +170,18 @@ function leanedOnBy(
 const userRecords = frozenMemo((items: readonly ViewItem[]) =>
   items.filter((i) => i.origin === 'user' && USER_RECORDS.has(i.kind)),
 );
+
+/**
+ * Per context, the user records each item holds the text of, in context order: indexed once, so that asking what
+ * leaned on an item is a lookup rather than a walk over every user record per removal.
+ */
+const recordsHeldBy = frozenMemo((items: readonly ViewItem[]) => {
+  const byHolder = new Map<string, ViewItem[]>();
+  for (const record of userRecords(items))
+    for (const holder of holdersOf(items, record)) {
+      const held = byHolder.get(holder.id);
+      if (held) held.push(record);
+      else byHolder.set(holder.id, [record]);
+    }
+  return byHolder;
+});

@@ -66,6 +66,40 @@ export const EligibilitySchema = z
 
 export type Eligibility = z.infer<typeof EligibilitySchema>;
 
+const ELIGIBILITY_KEYS: ReadonlySet<string> = new Set(Object.keys(EligibilitySchema.unwrap().shape));
+const VERDICTS: ReadonlySet<unknown> = new Set(EligibilitySchema.unwrap().shape.verdict.options);
+
+/**
+ * Whether a value is an eligibility EligibilitySchema accepts unchanged, checked in plain code: the engine checks
+ * every verdict of every condition (millions in a study), and zod's generic walk was a twentieth of a run. It only
+ * ever says yes to what the schema accepts (a property test holds it to that); anything unusual (an optional key
+ * present as undefined, an odd value) gets no, and the caller then parses with the schema, which names the problem.
+ */
+export function isPlainEligibility(raw: unknown): raw is Eligibility {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw) || Object.getPrototypeOf(raw) !== Object.prototype)
+    return false;
+  const e = raw as Record<string, unknown>;
+  for (const key of Object.keys(e)) if (!ELIGIBILITY_KEYS.has(key) || e[key] === undefined) return false;
+  const text = (v: unknown) => typeof v === 'string' && v.length > 0;
+  const strings = (v: unknown) => {
+    if (!Array.isArray(v)) return false;
+    for (let i = 0; i < v.length; i += 1) if (typeof v[i] !== 'string') return false;
+    return true;
+  };
+  return (
+    text(e.itemId) &&
+    VERDICTS.has(e.verdict) &&
+    text(e.rule) &&
+    (e.rung === null || e.rung === 0 || e.rung === 1 || e.rung === 2 || e.rung === 3 || e.rung === 4) &&
+    text(e.reason) &&
+    strings(e.obligationsConsulted) &&
+    (!('residue' in e) ||
+      (strings(e.residue) && (e.residue as string[]).every((f) => ResidueField.safeParse(f).success))) &&
+    (!('replacement' in e) || typeof e.replacement === 'string') &&
+    (!('step' in e) || (Number.isSafeInteger(e.step) && (e.step as number) > 0))
+  );
+}
+
 export interface ConditionInfo {
   readonly name: string;
   readonly layer: Layer;

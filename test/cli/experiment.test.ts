@@ -179,6 +179,29 @@ describe('npm run experiment', () => {
     expect(readFileSync(join(a, 'manifest.json'), 'utf8')).not.toMatch(/startedAt|gitCommit|gitDirty/);
   });
 
+  it('--workers N writes the same bytes as --workers 1 (worker threads), and refuses a count below 1', async () => {
+    const fixtures = 'fixtures/canonical';
+    const conditions = ['--condition', 'exact-redundancy,ladder-0-3,observation-masking'];
+    const [one, two] = [tmp(), tmp()];
+    for (const [out, n] of [
+      [one, '1'],
+      [two, '2'],
+    ] as const) {
+      const r = await cli(['experiment', '--fixtures', fixtures, ...conditions, '--out', out, '--workers', n]);
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+    }
+    const files = filesUnder(one).filter((f) => f !== 'run.json');
+    expect(files).toEqual(filesUnder(two).filter((f) => f !== 'run.json'));
+    expect(files.length).toBe(3 * 5 + 2);
+    for (const f of files) expect(readFileSync(join(two, f), 'utf8'), f).toBe(readFileSync(join(one, f), 'utf8'));
+    for (const bad of ['0', '-1', 'two']) {
+      const r = await cli(['experiment', '--fixtures', fixtures, '--out', tmp(), '--workers', bad]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('--workers');
+    }
+  });
+
   it('--check passes on an untouched regeneration and names a changed file', async () => {
     const { dir } = writeFixture();
     const out = tmp();

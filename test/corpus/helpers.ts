@@ -23,15 +23,26 @@ export interface Case {
   readonly items: Item[];
 }
 
+/**
+ * Compositions of seed 7 by index, composed once per test file: every family's cases search the same indexes from
+ * 0, and composing is the cost. A case gets its own copy, so what one test does to a case no other test sees.
+ */
+const composedCache = new Map<number, Composed>();
+function composedAt(index: number): Composed {
+  let composed = composedCache.get(index);
+  if (!composed) composedCache.set(index, (composed = composeFixture(7, index)));
+  return composed;
+}
+
 /** Up to `want` compositions (seed 7, increasing index) holding a live episode of the family in the given variant. */
 export function casesOf(family: FamilyName, variant: string, want = 2, limit = 400): Case[] {
   const out: Case[] = [];
   for (let i = family === 'dormant-dependency' ? 0 : 0; i < limit && out.length < want; i += 1) {
-    const composed = composeFixture(7, i);
-    const placement = composed.placements.find(
-      (p) => p.family === family && p.variant === variant && p.role === 'episode',
-    );
-    if (!placement) continue;
+    const shared = composedAt(i);
+    const at = shared.placements.findIndex((p) => p.family === family && p.variant === variant && p.role === 'episode');
+    if (at < 0) continue;
+    const composed = structuredClone(shared);
+    const placement = composed.placements[at]!;
     const fixture = Fixture.parse(JSON.parse(JSON.stringify(composed.fixture)));
     const own = new Set(placement.items);
     out.push({

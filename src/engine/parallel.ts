@@ -1,0 +1,182 @@
+// Runs the study over several worker threads (./worker.ts), fixture by fixture, and writes in fixture order on this
+// thread: the output is byte for byte that of streamStudy on one thread. Workers render their own lines (JSON of
+// every decision record, the largest cost after scoring), this thread hashes, compresses and writes them, so the
+// engine's work and the writer's overlap. Only built-in conditions and the embedded (call-free) models run here:
+// a worker rebuilds each condition from the registry by name, and a model-backed or sandboxed condition lives on
+// this thread.
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { Summary } from '../artifacts/schema.js';
+import { EMBEDDED_STUDY } from '../behaviour/study.js';
+import { InputError, PrunelabError, RunError, UsageError } from '../errors.js';
+import type { LoadedFixture } from '../fixture/load.js';
+import type { MessageCode } from '../messages.js';
+import { getCondition } from '../policy/registry.js';
+import type { Condition } from '../policy/types.js';
+import type { Timing } from '../timing/timing.js';
+import type { PlaceholderMode } from './placeholder.js';
+import { addTotals, emptyTotals, summarise, type StudyOptions, type Totals } from './run.js';
+import type { RenderedChunk } from './write.js';
+
+/**
+ * Worker threads a run uses by default: one per core, at most this many, since each holds its own copy of the
+ * engine and of the fixtures it is running (a few tens of MB) and the writer on the main thread becomes the bound.
+ */
+export const MAX_DEFAULT_WORKERS = 8;
+
+/**
+ * Starting a worker (its own engine, loaded and compiled) costs about what running a few small fixtures does, so by
+ * default a run uses workers only when each would get at least this many fixtures.
+ */
+export const MIN_FIXTURES_PER_WORKER = 16;
+
+/** The worker threads a run of `fixtures` fixtures uses: the number asked for, else one per core when that pays. */
+export function workersFor(requested: number | undefined, fixtures: number): number {
+  if (requested !== undefined) return requested;
+  const cores = Math.max(1, Math.min(availableParallelism(), MAX_DEFAULT_WORKERS));
+  return fixtures >= cores * MIN_FIXTURES_PER_WORKER ? cores : 1;
+}
+
+/** What every worker is started with: the run's options, conditions by name. */
+export interface WorkerSetup {
+  readonly conditions: readonly string[];
+  readonly timing: Timing;
+  readonly placeholders: PlaceholderMode;
+  readonly exploratory: boolean;
+}
+
+/** A worker's answer for one fixture: each condition's lines and totals in the conditions' order, or its error. */
+export type FixtureDone =
+  | { readonly index: number; readonly rendered: readonly RenderedChunk[]; readonly totals: readonly Totals[] }
+  | {
+      readonly index: number;
+      readonly error: { name: string; message: string; code?: string | undefined; stack?: string | undefined };
+    };
+
+/** Where a parallel run's lines go, fixture by fixture in fixture order (a RunWriter). */
+export interface RenderedSink {
+  rendered(condition: string, fixtureFile: string, text: RenderedChunk): void;
+}
+
+export interface ParallelOptions extends Omit<StudyOptions, 'models'> {
+  readonly workers: number;
+  /** Called on this thread after each fixture is written: how many of how many are done. */
+  readonly onProgress?: (done: number, total: number) => void;
+}
+
+/** Whether these conditions can run in worker threads: every one is the registry's own definition. */
+export function parallelizable(conditions: readonly Condition[]): boolean {
+  return conditions.every((c) => getCondition(c.name) === c);
+}
+
+/** Fixtures a worker may be ahead of the writer by: bounds what waits in memory for an earlier, slower fixture. */
+const WINDOW_PER_WORKER = 3;
+
+/**
+ * The study over `options.workers` threads (at most one per fixture); summaries in the conditions' order, as
+ * streamStudy gives them. Fixtures are handed out in order as workers free up, and written in order as they arrive.
+ */
+export async function streamStudyParallel(
+  options: ParallelOptions,
+  sink: RenderedSink,
+  onTotals?: (totals: readonly Totals[]) => void,
+): Promise<Summary[]> {
+  const { fixtures, conditions } = options;
+  const count = Math.max(1, Math.min(options.workers, fixtures.length));
+  const setup: WorkerSetup = {
+    conditions: conditions.map((c) => c.name),
+    timing: options.timing,
+    placeholders: options.placeholders,
+    exploratory: options.exploratory ?? false,
+  };
+  const totals = conditions.map(emptyTotals);
+  const workers: Worker[] = [];
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const waiting = new Map<number, FixtureDone>();
+      let sent = 0;
+      let written = 0;
+      let failed = false;
+      const fail = (err: Error) => {
+        if (failed) return;
+        failed = true;
+        reject(err);
+      };
+      const inFlight = new Map<Worker, number>();
+      // Each worker keeps one fixture queued behind the one it runs, within the window ahead of the writer.
+      const feed = () => {
+        for (let depth = 1; depth <= 2; depth += 1)
+          for (const w of workers) {
+            if (
+              (inFlight.get(w) ?? 0) >= depth ||
+              sent >= fixtures.length ||
+              sent - written >= WINDOW_PER_WORKER * count
+            )
+              continue;
+            w.postMessage({ index: sent, loaded: fixtures[sent] as LoadedFixture });
+            inFlight.set(w, (inFlight.get(w) ?? 0) + 1);
+            sent += 1;
+          }
+      };
+      const drain = () => {
+        for (let done = waiting.get(written); done; done = waiting.get(written)) {
+          waiting.delete(written);
+          if ('error' in done) throw rebuilt(done.error);
+          const file = fixtures[written]!.file;
+          done.rendered.forEach((text, i) => sink.rendered(conditions[i]!.name, file, text));
+          done.totals.forEach((t, i) => addTotals(totals[i]!, t));
+          written += 1;
+          options.onProgress?.(written, fixtures.length);
+        }
+      };
+      for (let i = 0; i < count; i += 1) {
+        const w = startWorker(setup);
+        workers.push(w);
+        w.on('message', (done: FixtureDone) => {
+          if (failed) return;
+          try {
+            inFlight.set(w, inFlight.get(w)! - 1);
+            waiting.set(done.index, done);
+            drain();
+            feed();
+            if (written === fixtures.length) resolve();
+          } catch (err) {
+            fail(err as Error);
+          }
+        });
+        w.on('error', (err) => fail(err));
+        w.on('exit', (code) => {
+          if (written < fixtures.length)
+            fail(new Error(`internal: a study worker exited (code ${code}) before the end`));
+        });
+      }
+      feed();
+    });
+  } finally {
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
+  onTotals?.(totals);
+  return conditions.map((c, i) => summarise(c, options, EMBEDDED_STUDY.reader, totals[i]!));
+}
+
+/**
+ * A worker on ./worker.ts. Run from TypeScript sources (tsx, vitest), the worker registers tsx's loader itself before
+ * importing its entry, since a worker does not inherit the loader its parent was started with.
+ */
+function startWorker(setup: WorkerSetup): Worker {
+  const fromSource = import.meta.url.endsWith('.ts');
+  const entry = new URL(fromSource ? './worker.ts' : './worker.js', import.meta.url);
+  if (!fromSource) return new Worker(entry, { workerData: setup });
+  const api = import.meta.resolve('tsx/esm/api');
+  const boot = `import { register } from ${JSON.stringify(api)}; register(); await import(${JSON.stringify(entry.href)});`;
+  return new Worker(new URL(`data:text/javascript,${encodeURIComponent(boot)}`), { workerData: setup });
+}
+
+/** A worker's error as this thread would have thrown it: typed errors keep their class, code and message. */
+function rebuilt(e: Extract<FixtureDone, { error: unknown }>['error']): Error {
+  const typed = { UsageError, InputError, RunError } as const;
+  const Class = typed[e.name as keyof typeof typed];
+  const err: Error = Class && e.code ? new Class(e.code as MessageCode, e.message) : new Error(e.message);
+  if (!(err instanceof PrunelabError) && e.stack) err.stack = e.stack;
+  return err;
+}

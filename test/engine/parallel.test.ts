@@ -1,0 +1,103 @@
+// Worker threads must not change a byte: the same fixtures through streamStudyParallel and through streamStudy on
+// one thread give the same lines, in the same order, and the same summaries. And they must actually run in
+// parallel: both workers are handed fixtures.
+import { describe, expect, it } from 'vitest';
+import { tokenCounter } from '../../src/accounting/tokens.js';
+import { streamStudyParallel } from '../../src/engine/parallel.js';
+import { streamStudy } from '../../src/engine/run.js';
+import { renderChunk, type RenderedChunk } from '../../src/engine/write.js';
+import { loadFixtures } from '../../src/load/fixtures.js';
+import { allConditions } from '../../src/policy/registry.js';
+import { parseTiming } from '../../src/timing/timing.js';
+
+const fixtures = loadFixtures('fixtures/canonical', process.cwd()).slice(0, 4);
+const conditions = allConditions();
+
+function serial(exploratory: boolean) {
+  const lines: string[] = [];
+  const summaries = streamStudy(
+    {
+      conditions,
+      fixtures,
+      timing: parseTiming('immediate'),
+      placeholders: 'marker',
+      tokens: tokenCounter(),
+      exploratory,
+    },
+    {
+      fixture: (chunk) => {
+        const t = renderChunk(chunk, exploratory);
+        lines.push(`${chunk.condition.name}|${chunk.loaded.file}|${t.decisions}|${t.points}|${t.rows}`);
+      },
+    },
+  );
+  return { lines, summaries };
+}
+
+async function parallel(workers: number, exploratory: boolean) {
+  const lines: string[] = [];
+  const progress: number[] = [];
+  const summaries = await streamStudyParallel(
+    {
+      conditions,
+      fixtures,
+      timing: parseTiming('immediate'),
+      placeholders: 'marker',
+      tokens: tokenCounter(),
+      exploratory,
+      workers,
+      onProgress: (done, total) => {
+        expect(total).toBe(fixtures.length);
+        progress.push(done);
+      },
+    },
+    {
+      rendered: (condition: string, file: string, t: RenderedChunk) =>
+        lines.push(`${condition}|${file}|${t.decisions}|${t.points}|${t.rows}`),
+    },
+  );
+  return { lines, summaries, progress };
+}
+
+describe('the study over worker threads', () => {
+  it('writes the same lines in the same order and gives the same summaries as one thread', async () => {
+    for (const exploratory of [false, true]) {
+      const one = serial(exploratory);
+      const two = await parallel(2, exploratory);
+      expect(two.lines.length).toBe(conditions.length * fixtures.length);
+      expect(two.lines).toEqual(one.lines);
+      expect(JSON.stringify(two.summaries)).toBe(JSON.stringify(one.summaries));
+      // Progress is reported once per fixture, in order, after it is written.
+      expect(two.progress).toEqual(fixtures.map((_, i) => i + 1));
+    }
+  });
+
+  it('gives the same bytes with more workers than fixtures, and with one', async () => {
+    const one = serial(false);
+    expect((await parallel(fixtures.length + 1, false)).lines).toEqual(one.lines);
+    expect((await parallel(1, false)).lines).toEqual(one.lines);
+  });
+
+  it("fails with the worker's error instead of hanging, having written only the fixtures before it", async () => {
+    // A fixture with no item list breaks the view's construction inside the worker; the error must reach the caller.
+    const broken = fixtures.map((f, i) =>
+      i === 2 ? ({ ...f, fixture: { ...f.fixture, items: null } } as unknown as typeof f) : f,
+    );
+    const written: string[] = [];
+    await expect(
+      streamStudyParallel(
+        {
+          conditions,
+          fixtures: broken,
+          timing: parseTiming('immediate'),
+          placeholders: 'marker',
+          tokens: tokenCounter(),
+          workers: 2,
+        },
+        { rendered: (_c: string, file: string) => written.push(file) },
+      ),
+    ).rejects.toThrow(/items|null/);
+    // What came before the broken fixture was written in order; nothing after it.
+    expect([...new Set(written)]).toEqual(fixtures.slice(0, 2).map((f) => f.file));
+  });
+});
