@@ -87,9 +87,14 @@ function measureData(r: ConditionRow): Row {
   };
 }
 
+/** A condition's name as tables show it, with what a reader must know before reading its figures. */
+export function conditionLabel(r: Pick<ConditionRow, 'condition' | 'upperRisk' | 'exploratory'>): string {
+  return `${r.condition}${r.upperRisk ? ' (upper-risk)' : ''}${r.exploratory ? ' (exploratory)' : ''}`;
+}
+
 function measureView(r: ConditionRow): Row {
   return {
-    condition: r.upperRisk ? `${r.condition} (upper-risk)` : r.condition,
+    condition: conditionLabel(r),
     rung: r.rung === null ? '–' : String(r.rung),
     prunes: String(r.prunes),
     'harm rate': formatProportion(r.harmRate),
