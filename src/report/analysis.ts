@@ -153,6 +153,8 @@ export interface ConditionRow {
   readonly falsePruneRate: Proportion;
   readonly coverage: Proportion;
   readonly abstentionRate: Proportion;
+  /** DEFER decisions over all decisions (timing held an eligible removal back), fixture-cluster interval. */
+  readonly deferRate: Proportion;
   readonly obligationsPreserved: Proportion;
   /** Primary: necessary units removed over necessary units, each (fixture, unit) counted once. */
   readonly harmRate: Proportion;
@@ -396,6 +398,10 @@ function conditionRow(
     falsePruneRate: rate('falsePruneRate'),
     coverage: rate('coverage'),
     abstentionRate: rate('abstentionRate'),
+    deferRate: clustered(
+      present.map((f) => [f.decisions.defer, f.decisions.total] as const),
+      boot,
+    ),
     obligationsPreserved: rate('obligationsPreserved'),
     harmRate,
     harmInterval,
