@@ -5,8 +5,8 @@
 // secondary comparisons computed them from the registry.
 import { builtInRegistry } from '../policy/registry.js';
 import type { Analysis, ConditionRow, SecondaryComparisonRow } from './analysis.js';
-import type { BootstrapResult, Proportion } from './stats.js';
-import { fixed, formatInterval, formatProportion, type ReportTable } from './tables.js';
+import type { BootstrapResult } from './stats.js';
+import { fixed, formatInterval, formatProportion, propColumns, type ReportTable } from './tables.js';
 import { from } from 'arquero';
 
 export const FRAMEWORK_DEFAULTS_TABLE = 'framework-defaults';
@@ -17,16 +17,6 @@ export const FRAMEWORK_DEFAULTS_TITLE =
 /** How a row's figures may be read: as the preregistered study, or as an exploratory addition to it. */
 export function stampOf(a: Pick<Analysis, 'exploratory'>, r: Pick<ConditionRow, 'exploratory'>): string {
   return a.exploratory || r.exploratory ? 'exploratory' : 'preregistered';
-}
-
-function proportion(name: string, p: Proportion): Record<string, string | number> {
-  return {
-    [`${name}_num`]: p.numerator,
-    [`${name}_den`]: p.denominator,
-    [name]: fixed(p.value, 6),
-    [`${name}_lo`]: fixed(p.lo, 6),
-    [`${name}_hi`]: fixed(p.hi, 6),
-  };
 }
 
 function difference(name: string, d: BootstrapResult | undefined): Record<string, string> {
@@ -51,14 +41,14 @@ export function frameworkDefaultsTable(a: Analysis): ReportTable {
       fixtures: r.fixtures,
       prune_points: r.prunePoints,
       prunes: r.prunes,
-      ...proportion('harm_rate', r.harmRate),
-      ...proportion('false_prune_rate', r.falsePruneRate),
-      ...proportion('base_rate', r.baseRate),
+      ...propColumns('harm_rate', r.harmRate),
+      ...propColumns('false_prune_rate', r.falsePruneRate),
+      ...propColumns('base_rate', r.baseRate),
       token_reduction: fixed(r.reduction.estimate, 6),
       token_reduction_lo: fixed(r.reduction.lo, 6),
       token_reduction_hi: fixed(r.reduction.hi, 6),
-      ...proportion('abstention_rate', r.abstentionRate),
-      ...proportion('defer_rate', r.deferRate),
+      ...propColumns('abstention_rate', r.abstentionRate),
+      ...propColumns('defer_rate', r.deferRate),
       ...difference(`harm_vs_${baseline}`, vsBaseline?.harmDifference),
       ...difference(`reduction_vs_${baseline}`, vsBaseline?.reductionDifference),
       ...difference('harm_vs_proposed', vsProposed?.harmDifference),

@@ -51,7 +51,8 @@ export function formatInterval(r: BootstrapResult): string {
   return r.estimate === null ? UNDEFINED : `${fixed(r.estimate, 3)} [${fixed(r.lo, 3)}, ${fixed(r.hi, 3)}]`;
 }
 
-function propColumns(name: string, p: Proportion): Row {
+/** A proportion's CSV columns: numerator, denominator, value and its interval. */
+export function propColumns(name: string, p: Proportion): Row {
   return {
     [`${name}_num`]: p.numerator,
     [`${name}_den`]: p.denominator,
