@@ -313,6 +313,8 @@ export const notices = {
     'prunelab: warning: --no-redact: credential-looking strings are written as recorded; do not share or commit this output\n',
   exploratoryRun: (why: string) =>
     `EXPLORATORY (${why}): every output is stamped exploratory and cannot stand for the preregistered study\n\n`,
+  exploratoryConditions: (names: readonly string[]) =>
+    `exploratory conditions (not named by the preregistration, stamped alone; no verdict reads them): ${names.join(', ')}\n\n`,
   modelCalls: (sent: number, cached: number) => `model calls: ${sent} sent, ${cached} served from the cache\n`,
   batchSubmitted: (role: string, id: string, requests: number) =>
     `batch ${id} (${role}): submitted ${requests} requests; its id is in the cache folder, so a restarted run resumes it\n`,

@@ -296,7 +296,14 @@ export const Manifest = z.strictObject({
   timing: z.string(),
   placeholders: z.enum(['marker', 'none']),
   conditions: z.array(
-    z.strictObject({ name: z.string(), layer: z.string(), rung: Rung.nullable(), version: z.string() }),
+    z.strictObject({
+      name: z.string(),
+      layer: z.string(),
+      rung: Rung.nullable(),
+      version: z.string(),
+      /** Present, and true, for a condition the preregistration does not name, in a run otherwise confirmatory. */
+      ...ExploratoryStamp,
+    }),
   ),
   /** Whether the inputs were checked against a preregistration; an exploratory run can never pass for one. */
   study: z.strictObject({

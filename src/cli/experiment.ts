@@ -25,7 +25,7 @@ import {
 import type { StudyModels } from '../behaviour/study.js';
 import { chargesRecord, parseShard, selectShard, writeShardRecord, type Shard } from '../engine/shard.js';
 import { readManifest, RunWriter, type ManifestInputs } from '../engine/write.js';
-import { checkFrozenInputs, checkLoaded, departures, type FrozenStudy } from '../study/check.js';
+import { checkFrozenInputs, checkLoaded, departures, type FrozenStudy, unnamedConditions } from '../study/check.js';
 import { generatedDir } from '../study/manifest.js';
 import { allConditions, conditionNames, getCondition } from '../policy/registry.js';
 import type { Condition } from '../policy/types.js';
@@ -114,7 +114,7 @@ const FLAGS = {
   exploratory: {
     type: 'boolean',
     description:
-      'run without checking the inputs against the preregistration; every output is stamped exploratory (runs on other --fixtures, options or --policy modules are stamped too)',
+      'run without checking the inputs against the preregistration; every output is stamped exploratory (runs on other --fixtures or options are stamped too; a condition the preregistration does not name, built-in or from --policy, is stamped alone)',
   },
   shard: {
     type: 'string',
@@ -175,6 +175,8 @@ interface Study {
   /** Why a run is exploratory; empty for the preregistered study. */
   readonly why: string;
   readonly frozen: FrozenStudy | null;
+  /** In a confirmatory run, the conditions the preregistration does not name: each stamped exploratory alone. */
+  readonly exploratoryConditions: readonly string[];
 }
 
 type ExperimentFlags = Values<typeof FLAGS>;
@@ -268,7 +270,11 @@ async function run(flags: ExperimentFlags, io: CliIO, own: readonly Condition[])
   if (flags.check)
     return check(usesModels(plan.models) ? { ...plan, models: { ...plan.models, cacheMode: 'replay' } } : plan, io);
   const { summaries, study } = await execute(plan, io, plan.outDir, flags.out === undefined);
-  const notice = study.exploratory ? notices.exploratoryRun(study.why) : '';
+  const notice = study.exploratory
+    ? notices.exploratoryRun(study.why)
+    : study.exploratoryConditions.length > 0
+      ? notices.exploratoryConditions(study.exploratoryConditions)
+      : '';
   io.stdout(
     flags.json
       ? `${JSON.stringify(summaries, null, 2)}\n`
@@ -307,32 +313,32 @@ function selectConditions(names: readonly string[] | undefined, own: readonly Co
 /**
  * The default fixtures are the preregistered study: their manifest and every file are checked against the
  * preregistration before anything is parsed or run. Other fixtures, --exploratory, or options that depart from the
- * preregistered design make the run exploratory (the inputs are still checked when they are the frozen ones).
+ * preregistered design make the run exploratory (the inputs are still checked when they are the frozen ones). A
+ * condition the preregistration does not name departs from nothing: it is stamped exploratory alone.
  */
 function studyFor(plan: Plan, root: string): Study {
-  if (plan.exploratory) return { exploratory: true, why: 'requested with --exploratory', frozen: null };
-  if (usesModels(plan.models))
-    return { exploratory: true, why: 'model-backed backends are not the preregistered embedded study', frozen: null };
-  if (plan.fixturesPath !== resolve(root, DEFAULTS.fixtures)) {
-    return {
-      exploratory: true,
-      why: `--fixtures ${relativePath(plan.fixturesPath, root)} is not the preregistered fixture set`,
-      frozen: null,
-    };
-  }
+  const whole = (why: string, frozen: FrozenStudy | null = null): Study => ({
+    exploratory: true,
+    why,
+    frozen,
+    exploratoryConditions: [],
+  });
+  if (plan.exploratory) return whole('requested with --exploratory');
+  if (usesModels(plan.models)) return whole('model-backed backends are not the preregistered embedded study');
+  if (plan.fixturesPath !== resolve(root, DEFAULTS.fixtures))
+    return whole(`--fixtures ${relativePath(plan.fixturesPath, root)} is not the preregistered fixture set`);
   const frozen = checkFrozenInputs(root, plan.fixturesPath, STUDY.name);
   // An edit to the preregistration since it was frozen departs from the design as much as another option does.
-  const off = [
-    ...(frozen.edited ? [frozen.edited] : []),
-    ...departures(frozen.pinned, {
-      timing: timingLabel(plan.timing),
-      placeholders: plan.placeholders,
-      seed: plan.seed,
-      conditions: plan.conditions,
-      own: plan.own,
-    }),
-  ];
-  return { exploratory: off.length > 0, why: off.join('; '), frozen };
+  const shape = {
+    timing: timingLabel(plan.timing),
+    placeholders: plan.placeholders,
+    seed: plan.seed,
+    conditions: plan.conditions,
+    own: plan.own,
+  };
+  const off = [...(frozen.edited ? [frozen.edited] : []), ...departures(frozen.pinned, shape)];
+  if (off.length > 0) return whole(off.join('; '), frozen);
+  return { exploratory: false, why: '', frozen, exploratoryConditions: unnamedConditions(frozen.pinned, shape) };
 }
 
 /** Checks the frozen inputs, loads and validates everything, then streams the run into a staging folder. */
@@ -369,6 +375,7 @@ async function execute(
       const sink = final
         ? (writer = new RunWriter(outDir, conditions, {
             exploratory: study.exploratory,
+            exploratoryConditions: new Set(study.exploratoryConditions),
             bulk: (file) => generated !== null && file.startsWith(`${generated}/`),
           }))
         : { fixture: () => undefined };
@@ -385,6 +392,7 @@ async function execute(
         placeholders: plan.placeholders,
         tokens,
         exploratory: study.exploratory,
+        exploratoryConditions: study.exploratoryConditions,
       };
       // Worker threads rebuild conditions from the registry and make no model calls, so they run the embedded study
       // of built-in conditions; everything else runs here. The bytes written are the same either way.

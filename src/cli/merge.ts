@@ -73,7 +73,11 @@ async function merge(flags: Values<typeof FLAGS>, positionals: readonly string[]
   const infos = first.manifest.conditions.map(
     (c) => ({ name: c.name, layer: c.layer, rung: c.rung, version: c.version }) as ConditionInfo,
   );
-  const writer = new RunWriter(outDir, infos, { exploratory: first.manifest.study.exploratory, bulk: () => false });
+  const writer = new RunWriter(outDir, infos, {
+    exploratory: first.manifest.study.exploratory,
+    exploratoryConditions: new Set(first.manifest.conditions.filter((c) => c.exploratory).map((c) => c.name)),
+    bulk: () => false,
+  });
   try {
     const summaries: Summary[] = [];
     for (const c of first.manifest.conditions) summaries.push(await mergeCondition(c.name, parts, writer));

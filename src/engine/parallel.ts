@@ -43,6 +43,8 @@ export interface WorkerSetup {
   readonly timing: Timing;
   readonly placeholders: PlaceholderMode;
   readonly exploratory: boolean;
+  /** Conditions stamped exploratory one by one in an otherwise confirmatory run. */
+  readonly exploratoryConditions: readonly string[];
 }
 
 /** A worker's answer for one fixture: each condition's lines and totals in the conditions' order, or its error. */
@@ -88,6 +90,7 @@ export async function streamStudyParallel(
     timing: options.timing,
     placeholders: options.placeholders,
     exploratory: options.exploratory ?? false,
+    exploratoryConditions: options.exploratoryConditions ?? [],
   };
   const totals = conditions.map(emptyTotals);
   const workers: Worker[] = [];

@@ -53,6 +53,8 @@ export interface StudyOptions {
   readonly tokens: TokenCounter;
   /** Stamps every summary as exploratory: a run not checked against the preregistration. */
   readonly exploratory?: boolean;
+  /** Stamps these conditions' summaries alone: the preregistration does not name them. */
+  readonly exploratoryConditions?: readonly string[];
   /** Reader and model telemetry; the embedded (structural, no calls) default when absent. */
   readonly models?: StudyModels;
 }
@@ -458,13 +460,13 @@ export function addTotals(into: GrowingTotals, part: Totals): void {
 /** A condition's summary from its totals; shards' totals joined in fixture order give the unsharded summary. */
 export function summarise(
   c: ConditionInfo,
-  options: Pick<StudyOptions, 'exploratory' | 'timing' | 'placeholders' | 'tokens'>,
+  options: Pick<StudyOptions, 'exploratory' | 'exploratoryConditions' | 'timing' | 'placeholders' | 'tokens'>,
   reader: Reader,
   { perFixture, removedBy, charges, economics }: Totals,
 ): Summary {
   return {
     artifactVersion: ARTIFACT_VERSION,
-    exploratory: options.exploratory ?? false,
+    exploratory: (options.exploratory ?? false) || (options.exploratoryConditions?.includes(c.name) ?? false),
     condition: c.name,
     layer: c.layer,
     rung: c.rung,

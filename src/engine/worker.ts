@@ -32,9 +32,15 @@ parentPort!.on('message', ({ index, loaded }: { index: number; loaded: LoadedFix
         placeholders: setup.placeholders,
         tokens,
         exploratory: setup.exploratory,
+        exploratoryConditions: setup.exploratoryConditions,
       },
       // streamStudy hands each fixture's chunks over in the conditions' order.
-      { fixture: (chunk) => rendered.push(renderChunk(chunk, setup.exploratory)) },
+      {
+        fixture: (chunk) =>
+          rendered.push(
+            renderChunk(chunk, setup.exploratory || setup.exploratoryConditions.includes(chunk.condition.name)),
+          ),
+      },
       (t) => {
         totals = t;
       },

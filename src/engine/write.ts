@@ -57,6 +57,12 @@ const MARKER_TEXT =
   '# EXPLORATORY\n\nThis run was not checked against the preregistration of its study (under experiments/). ' +
   'Its outputs are exploratory and can never stand for the preregistered study; see manifest.json, study.\n';
 
+/** The marker of one condition the preregistration does not name, in a run that is otherwise the study. */
+const CONDITION_MARKER_TEXT =
+  '# EXPLORATORY\n\nThe preregistration of this study (under experiments/) does not name this condition. It ran ' +
+  'beside the preregistered conditions on the same frozen inputs; its outputs are exploratory, and no verdict reads ' +
+  'them. See manifest.json, conditions.\n';
+
 /** The note an incomplete run carries beside its manifest: what is there, what is missing, how to finish. */
 function incompleteText(incomplete: NonNullable<ManifestT['incomplete']>, written: readonly string[]): string {
   return (
@@ -209,6 +215,11 @@ export interface RunLayout {
   /** Whether a fixture file belongs to the generated corpus, whose full logs are compressed and not committed. */
   readonly bulk: (fixtureFile: string) => boolean;
   readonly exploratory: boolean;
+  /**
+   * Conditions stamped exploratory one by one in a run that is otherwise confirmatory (the preregistration does not
+   * name them): their rows, folder marker and manifest entry say so; the rest of the run stays the study.
+   */
+  readonly exploratoryConditions?: ReadonlySet<string>;
 }
 
 interface ConditionFiles {
@@ -260,12 +271,17 @@ export class RunWriter implements StudySink {
     }
   }
 
+  /** Whether a condition's outputs are stamped exploratory: all of an exploratory run's, or this one's alone. */
+  private exploratory(condition: string): boolean {
+    return this.layout.exploratory || (this.layout.exploratoryConditions?.has(condition) ?? false);
+  }
+
   private open(condition: string, name: string, gzip: boolean): OutputFile {
     return new OutputFile(`${condition}/${name}`, join(this.staging, condition, name), gzip);
   }
 
   fixture(chunk: FixtureChunk): void {
-    this.rendered(chunk.condition.name, chunk.loaded.file, renderChunk(chunk, this.layout.exploratory));
+    this.rendered(chunk.condition.name, chunk.loaded.file, renderChunk(chunk, this.exploratory(chunk.condition.name)));
   }
 
   /** Writes one condition's rendered text for one fixture (rendered here or in a worker thread, the same bytes). */
@@ -325,7 +341,8 @@ export class RunWriter implements StudySink {
         const summary = summaries.find((s) => s.condition === c.name);
         if (!summary) throw new Error(`internal: no summary for condition ${c.name}`);
         text(`${c.name}/${LAYOUT.summary}`, renderSummary(summary));
-        if (this.layout.exploratory) text(`${c.name}/${LAYOUT.exploratoryMarker}`, MARKER_TEXT);
+        if (this.exploratory(c.name))
+          text(`${c.name}/${LAYOUT.exploratoryMarker}`, this.layout.exploratory ? MARKER_TEXT : CONDITION_MARKER_TEXT);
       }
       if (this.layout.exploratory) text(LAYOUT.exploratoryMarker, MARKER_TEXT);
       if (inputs.incomplete)
@@ -351,7 +368,13 @@ export class RunWriter implements StudySink {
       ].sort((a, b) => byCodeUnit(a.file, b.file));
       const conditions = [
         ...carried,
-        ...this.conditions.map((c) => ({ name: c.name, layer: c.layer, rung: c.rung, version: c.version })),
+        ...this.conditions.map((c) => ({
+          name: c.name,
+          layer: c.layer,
+          rung: c.rung,
+          version: c.version,
+          ...(this.exploratory(c.name) && !this.layout.exploratory ? { exploratory: true as const } : {}),
+        })),
       ].sort((a, b) => byCodeUnit(a.name, b.name));
       const { run, ...fixed } = inputs;
       const manifest: ManifestT = { ...fixed, conditions, outputs };

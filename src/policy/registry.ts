@@ -3,9 +3,17 @@
 // list: the built conditions (bases in list order, then each base's timing variants, then each base's sweep
 // variants), the predictor's consumers and their scopes, the sweeps and the baseline. Conditions are built once with
 // their default parameters; all are pure, so sharing the instances is safe.
+import {
+  definition as anthropicClearToolUses,
+  scaledDefinition as anthropicClearToolUsesScaled,
+} from './comparators/anthropic-clear-tool-uses.js';
+import { definition as claudeCodeMicrocompact } from './comparators/claude-code-microcompact.js';
 import { definition as dcpPurgeErrors } from './comparators/dcp-purge-errors.js';
+import { definition as langchainTrimMessages } from './comparators/langchain-trim-messages.js';
 import { definition as observationMasking } from './comparators/observation-masking.js';
 import { definition as oldestFirst } from './comparators/oldest-first.js';
+import { definition as opencodePrune, scaledDefinition as opencodePruneScaled } from './comparators/opencode-prune.js';
+import { definition as openhandsMasking } from './comparators/openhands-observation-masking.js';
 import { definition as regenerabilityGuard } from './comparators/regenerability-guard.js';
 import { definition as sameToolArgsDedup } from './comparators/same-tool-args-dedup.js';
 import { definition as idOnly } from './controls/id-only.js';
@@ -48,6 +56,13 @@ export const DEFINITIONS: readonly ConditionDefinition[] = [
   observationMasking,
   oldestFirst,
   regenerabilityGuard,
+  anthropicClearToolUses,
+  anthropicClearToolUsesScaled,
+  opencodePrune,
+  opencodePruneScaled,
+  openhandsMasking,
+  claudeCodeMicrocompact,
+  langchainTrimMessages,
   ladder0,
   ladder01,
   ladder02,

@@ -137,6 +137,8 @@ export interface Sweep {
 
 export interface ConditionRow {
   readonly condition: string;
+  /** Stamped exploratory alone, in a confirmatory run: the preregistration does not name it; no verdict reads it. */
+  readonly exploratory: boolean;
   readonly layer: Summary['layer'];
   readonly rung: number | null;
   readonly upperRisk: boolean;
@@ -151,6 +153,8 @@ export interface ConditionRow {
   readonly falsePruneRate: Proportion;
   readonly coverage: Proportion;
   readonly abstentionRate: Proportion;
+  /** DEFER decisions over all decisions (timing held an eligible removal back), fixture-cluster interval. */
+  readonly deferRate: Proportion;
   readonly obligationsPreserved: Proportion;
   /** Primary: necessary units removed over necessary units, each (fixture, unit) counted once. */
   readonly harmRate: Proportion;
@@ -362,6 +366,7 @@ function conditionRow(
   fixtureOrder: readonly string[],
   bases: ReadonlyMap<string, string>,
   boot: Resampling,
+  exploratoryRun: boolean,
   whole = true,
 ): ConditionRow {
   const s = c.summary;
@@ -381,6 +386,7 @@ function conditionRow(
   const sum = (pick: (f: FixtureMeasures) => number) => present.reduce((x, f) => x + pick(f), 0);
   return {
     condition: s.condition,
+    exploratory: s.exploratory && !exploratoryRun,
     layer: s.layer,
     rung: s.rung,
     upperRisk: s.upperRisk,
@@ -392,6 +398,10 @@ function conditionRow(
     falsePruneRate: rate('falsePruneRate'),
     coverage: rate('coverage'),
     abstentionRate: rate('abstentionRate'),
+    deferRate: clustered(
+      present.map((f) => [f.decisions.defer, f.decisions.total] as const),
+      boot,
+    ),
     obligationsPreserved: rate('obligationsPreserved'),
     harmRate,
     harmInterval,
@@ -675,10 +685,21 @@ function corpora(
       .sort(([a], [b]) => byCodeUnit(a, b))
       .map(([corpus, ids]) => ({
         corpus,
-        rows: results.conditions.map((c) => conditionRow(c, ids, bases, boot, false)),
+        rows: results.conditions.map((c) =>
+          conditionRow(c, ids, bases, boot, results.manifest.study.exploratory, false),
+        ),
       })),
     { corpus: POOLED, rows: pooled },
   ];
+}
+
+/**
+ * The results a verdict may read: in a confirmatory run, without the conditions stamped exploratory alone. An
+ * exploratory run is read whole (all of it is stamped, and the report says so).
+ */
+export function confirmatoryOnly(results: StudyResults): StudyResults {
+  if (results.manifest.study.exploratory) return results;
+  return { ...results, conditions: results.conditions.filter((c) => !c.summary.exploratory) };
 }
 
 /** Every figure of the report, by the plan the preregistration states (see plan.ts for how it is loaded). */
@@ -687,20 +708,26 @@ export function analyse(results: StudyResults, plan: AnalysisPlan): Analysis {
   const { bootstrap: b, multiplicity } = plan.preregistration.analysis;
   const boot: Resampling = { seed: b.seed, iterations: b.iterations, level: b.level };
   const bases = sweepBases(results.conditions);
-  const rows = results.conditions.map((c) => conditionRow(c, fixtureOrder, bases, boot));
+  const rows = results.conditions.map((c) =>
+    conditionRow(c, fixtureOrder, bases, boot, results.manifest.study.exploratory),
+  );
   const prunePoints = Math.max(0, ...results.conditions.map((c) => c.summary.prunePoints));
-  const byName = new Map(results.conditions.map((c) => [c.summary.condition, c]));
+  // A condition stamped exploratory alone (the preregistration does not name it) runs beside the study, but no
+  // preregistered comparison, difference or verdict reads it: for them it is not in the results.
+  const judged = confirmatoryOnly(results);
+  const byName = new Map(judged.conditions.map((c) => [c.summary.condition, c]));
   const differences = neededDifferences(plan.criteria)
     .filter((d) => byName.has(d.condition) && byName.has(d.reference))
     .map((d) => ({
       ...d,
       interval: pairedDifference(d.measure, byName.get(d.condition)!, byName.get(d.reference)!, fixtureOrder, boot),
     }));
-  const comparisons = preregistered(results, plan, fixtureOrder);
+  const comparisons = preregistered(judged, plan, fixtureOrder);
+  const judgedNames = new Set(byName.keys());
   const evidence = {
     alpha: multiplicity.alpha,
     models: results.manifest.models,
-    rows,
+    rows: rows.filter((r) => judgedNames.has(r.condition)),
     differences,
     comparisons: comparisons.map((c) => ({
       id: c.id,

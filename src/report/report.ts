@@ -13,6 +13,7 @@ import { loadResults, type StudyResults } from './load.js';
 import { loadAnalysisPlan } from './plan.js';
 import { renderChart } from './render-chart.js';
 import type { StudyDefinition } from './study.js';
+import { frameworkDefaultsTable } from './framework-defaults.js';
 import { buildTables, tableCsv, tableMarkdown, type ReportTable } from './tables.js';
 
 export const TABLES_DIR = 'tables';
@@ -53,7 +54,12 @@ export async function buildReport(
 }
 
 export async function renderReport(analysis: Analysis): Promise<Report> {
-  const tables = [...buildTables(analysis), hypothesesTable(analysis), ...economicsTables(analysis)];
+  const tables = [
+    ...buildTables(analysis),
+    frameworkDefaultsTable(analysis),
+    hypothesesTable(analysis),
+    ...economicsTables(analysis),
+  ];
   const charts = buildCharts(analysis);
   const files = new Map<string, string | Buffer>();
   for (const t of tables) {

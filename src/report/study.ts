@@ -18,8 +18,8 @@ export interface StudyDefinition {
 
 /**
  * Secondary comparisons derived from the registry's definitions, so a new built-in joins them by its layer: each
- * Layer A mechanism against the baseline, each ladder rung against the one before, prediction alone and each
- * comparator against the proposed condition. Variants (sweeps, timings) are their base's curve, not comparisons.
+ * Layer A mechanism and each comparator against the baseline, each ladder rung against the one before, prediction
+ * alone and each comparator against the proposed condition. Variants (sweeps, timings) are their base's curve, not comparisons.
  */
 export function secondaryFromRegistry(
   registry: Pick<Registry, 'registered' | 'baseline'>,
@@ -53,12 +53,15 @@ export function secondaryFromRegistry(
       reference: proposed,
       question: 'prediction alone against the conservative ladder',
     })),
-    ...comparators.map((c) => ({
-      id: `${c}-vs-${proposed}`,
-      candidate: c,
-      reference: proposed,
-      question: `the published ${c} against the conservative ladder`,
-    })),
+    ...comparators.flatMap((c) => [
+      againstBaseline(c, control, `what the published ${c} changes against keeping everything`),
+      {
+        id: `${c}-vs-${proposed}`,
+        candidate: c,
+        reference: proposed,
+        question: `the published ${c} against the conservative ladder`,
+      },
+    ]),
   ];
 }
 

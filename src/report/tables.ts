@@ -51,7 +51,8 @@ export function formatInterval(r: BootstrapResult): string {
   return r.estimate === null ? UNDEFINED : `${fixed(r.estimate, 3)} [${fixed(r.lo, 3)}, ${fixed(r.hi, 3)}]`;
 }
 
-function propColumns(name: string, p: Proportion): Row {
+/** A proportion's CSV columns: numerator, denominator, value and its interval. */
+export function propColumns(name: string, p: Proportion): Row {
   return {
     [`${name}_num`]: p.numerator,
     [`${name}_den`]: p.denominator,
@@ -87,9 +88,14 @@ function measureData(r: ConditionRow): Row {
   };
 }
 
+/** A condition's name as tables show it, with what a reader must know before reading its figures. */
+export function conditionLabel(r: Pick<ConditionRow, 'condition' | 'upperRisk' | 'exploratory'>): string {
+  return `${r.condition}${r.upperRisk ? ' (upper-risk)' : ''}${r.exploratory ? ' (exploratory)' : ''}`;
+}
+
 function measureView(r: ConditionRow): Row {
   return {
-    condition: r.upperRisk ? `${r.condition} (upper-risk)` : r.condition,
+    condition: conditionLabel(r),
     rung: r.rung === null ? '–' : String(r.rung),
     prunes: String(r.prunes),
     'harm rate': formatProportion(r.harmRate),

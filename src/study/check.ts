@@ -116,8 +116,11 @@ export interface RunShape {
 }
 
 /**
- * Where a run on the frozen inputs departs from the preregistered design; any departure makes it exploratory. A
- * subset of the preregistered conditions is not a departure (the carry-over rules keep a folder consistent).
+ * Where a run on the frozen inputs departs from the preregistered design; any departure makes the whole run
+ * exploratory. A subset of the preregistered conditions is not a departure (the carry-over rules keep a folder
+ * consistent), nor is a condition the preregistration does not name: that one runs beside the study, stamped
+ * exploratory on its own (see `unnamedConditions`). A preregistered condition whose version, layer, rung or
+ * parameters differ is a departure: its rows would pass for the preregistered ones.
  */
 export function departures(p: Preregistration, run: RunShape): string[] {
   const out: string[] = [];
@@ -125,12 +128,10 @@ export function departures(p: Preregistration, run: RunShape): string[] {
   if (run.placeholders !== p.run.placeholders)
     out.push(`placeholders ${run.placeholders} (preregistered: ${p.run.placeholders})`);
   if (run.seed !== p.run.seed) out.push(`seed ${run.seed} (preregistered: ${p.run.seed})`);
-  for (const name of run.own) out.push(`condition ${name} comes from --policy`);
   for (const c of run.conditions) {
-    if (run.own.includes(c.name)) continue;
     const pre = p.conditions.find((x) => x.name === c.name);
-    if (!pre) out.push(`condition ${c.name} is not preregistered`);
-    else if (
+    if (!pre || run.own.includes(c.name)) continue;
+    if (
       pre.version !== c.version ||
       canonicalJson(pre.parameters) !== canonicalJson(c.parameters) ||
       pre.rung !== c.rung ||
@@ -140,4 +141,13 @@ export function departures(p: Preregistration, run: RunShape): string[] {
     }
   }
   return out;
+}
+
+/**
+ * The conditions of a run the preregistration does not name (new built-ins, --policy modules), in run order: each is
+ * stamped exploratory on its own while the preregistered conditions, and every verdict, stay confirmatory.
+ */
+export function unnamedConditions(p: Preregistration, run: RunShape): string[] {
+  const named = new Set(p.conditions.map((c) => c.name));
+  return run.conditions.filter((c) => run.own.includes(c.name) || !named.has(c.name)).map((c) => c.name);
 }

@@ -23,6 +23,10 @@ function filesUnder(dir: string, prefix = ''): string[] {
 }
 
 const lines = (text: string) => text.split('\n').filter(Boolean);
+const preregisteredNames = (s: StudyRoot): string[] =>
+  (JSON.parse(readFileSync(s.path(PREREGISTRATION_FILE), 'utf8')) as { conditions: { name: string }[] }).conditions.map(
+    (c) => c.name,
+  );
 
 async function refused(s: StudyRoot, ...expected: string[]): Promise<string> {
   const r = await cli(['experiment', '--out', 'out', '--condition', 'raw'], s.root);
@@ -46,10 +50,23 @@ describe('the preregistered study (default fixtures)', () => {
       fixtureManifest: { file: 'fixtures/MANIFEST.json', sha256: fileHash(s, 'fixtures/MANIFEST.json') },
     });
     expect(existsSync(join(outIn(s), 'EXPLORATORY.md'))).toBe(false);
-    for (const c of conditionNames())
-      expect(Summary.parse(JSON.parse(readFileSync(join(outIn(s), c, 'summary.json'), 'utf8'))).exploratory).toBe(
-        false,
-      );
+    // Conditions the preregistration does not name run beside it, each stamped exploratory alone.
+    const named = new Set(preregisteredNames(s));
+    const unnamed = conditionNames().filter((c) => !named.has(c));
+    expect(unnamed).toContain('anthropic-clear-tool-uses');
+    expect(r.stdout).toContain(`exploratory conditions (not named by the preregistration`);
+    for (const c of conditionNames()) {
+      const alone = !named.has(c);
+      const dir = join(outIn(s), c);
+      expect(Summary.parse(JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'))).exploratory, c).toBe(alone);
+      expect(existsSync(join(dir, 'EXPLORATORY.md')), c).toBe(alone);
+      expect(m.conditions.find((x) => x.name === c)?.exploratory, c).toBe(alone ? true : undefined);
+      const rows = readFileSync(join(dir, 'points.csv'), 'utf8').trim().split('\n').slice(1);
+      expect(rows.length, c).toBeGreaterThan(0);
+      for (const row of rows) expect(row.startsWith(alone ? 'true,' : 'false,'), c).toBe(true);
+      for (const line of lines(readFileSync(join(dir, 'decisions.jsonl'), 'utf8')).slice(0, 3))
+        expect(JSON.parse(line).exploratory, c).toBe(alone ? true : undefined);
+    }
   });
 
   it('lets only the preregistered study replace the default results/: an exploratory run there needs --out', async () => {

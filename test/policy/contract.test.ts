@@ -114,7 +114,10 @@ describe('the contract of every condition definition', () => {
         if (definition.layer === 'baseline') expect(registry.baseline).toBe(name);
         if (definition.layer === 'A') expect(ids).toContain(`${name}-vs-${registry.baseline}`);
         if (definition.layer === 'A' && definition.upperRisk) expect(ids).toContain(`${name}-vs-${PROPOSED}`);
-        if (definition.layer === 'comparator') expect(ids).toContain(`${name}-vs-${PROPOSED}`);
+        if (definition.layer === 'comparator') {
+          expect(ids).toContain(`${name}-vs-${PROPOSED}`);
+          expect(ids).toContain(`${name}-vs-${registry.baseline}`);
+        }
         if (definition.layer === 'B') {
           // Each ladder that adds a rung is compared with the ladder before it.
           const chain = DEFINITIONS.filter((d) => d.layer === 'B')
@@ -148,7 +151,8 @@ describe('adding a built-in condition is one definition', () => {
     const ids = secondaryFromRegistry(fresh, PROPOSED).map((c) => c.id);
     expect(ids).toContain(`drop-everything-vs-${PROPOSED}`);
     expect(ids).toContain('my-mechanism-vs-raw');
-    expect(ids).not.toContain('drop-everything-vs-raw');
+    expect(ids).toContain('drop-everything-vs-raw');
+    expect(ids).not.toContain('my-mechanism-vs-ladder-0-3');
     validDecisions(fresh.find('drop-everything')!.condition);
     // The global registry never saw it: a condition from outside it gets the outsider's comparisons.
     expect(conditionNames()).not.toContain('drop-everything');

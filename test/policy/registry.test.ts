@@ -17,6 +17,13 @@ const ORDER = [
   'observation-masking',
   'oldest-first',
   'regenerability-guard',
+  'anthropic-clear-tool-uses',
+  'anthropic-clear-tool-uses-scaled',
+  'opencode-prune',
+  'opencode-prune-scaled',
+  'openhands-observation-masking',
+  'claude-code-microcompact',
+  'langchain-trim-messages',
   'ladder-0',
   'ladder-0-1',
   'ladder-0-2',
@@ -35,6 +42,7 @@ const ORDER = [
   'observation-masking@5',
   'observation-masking@20',
   'observation-masking@40',
+  'openhands-observation-masking@5',
 ];
 
 describe('condition registry', () => {
@@ -71,6 +79,13 @@ describe('condition registry', () => {
       'observation-masking': ['comparator', null, false, false],
       'oldest-first': ['comparator', null, false, false],
       'regenerability-guard': ['comparator', 4, true, false],
+      'anthropic-clear-tool-uses': ['comparator', null, false, false],
+      'anthropic-clear-tool-uses-scaled': ['comparator', null, false, false],
+      'opencode-prune': ['comparator', null, false, false],
+      'opencode-prune-scaled': ['comparator', null, false, false],
+      'openhands-observation-masking': ['comparator', null, false, false],
+      'claude-code-microcompact': ['comparator', null, false, false],
+      'langchain-trim-messages': ['comparator', null, false, false],
       'ladder-0': ['B', 0, true, false],
       'ladder-0-1': ['B', 1, true, false],
       'ladder-0-2': ['B', 2, true, false],
@@ -83,6 +98,7 @@ describe('condition registry', () => {
       ...Object.fromEntries(
         [1, 2, 5, 20, 40].map((m) => [`observation-masking@${m}`, ['comparator', null, false, false]]),
       ),
+      'openhands-observation-masking@5': ['comparator', null, false, false],
     });
     for (const c of allConditions()) {
       expect(c.version).toMatch(/^\d+\.\d+\.\d+$/);

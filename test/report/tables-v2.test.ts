@@ -60,7 +60,7 @@ describe('secondary comparisons derived from the registry', () => {
     throwaway({ name: 'l1', layer: 'B', rung: 1, timed: true }),
     throwaway({ name: 'pub', layer: 'comparator' }),
   ]);
-  it('pairs each Layer A mechanism with the baseline, each ladder with the previous rung, prediction and comparators with the proposal', () => {
+  it('pairs each Layer A mechanism and comparator with the baseline, each ladder with the previous rung, prediction and comparators with the proposal', () => {
     expect(registry.registered.map((r) => r.condition.name)).toEqual([
       'raw',
       'prune-everything',
@@ -77,6 +77,7 @@ describe('secondary comparisons derived from the registry', () => {
       'guess-vs-raw',
       'l1-vs-l0',
       'guess-vs-l1',
+      'pub-vs-raw',
       'pub-vs-l1',
     ]);
   });

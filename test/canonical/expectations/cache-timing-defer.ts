@@ -6,6 +6,35 @@ const expectations: FixtureExpectations = {
   fixture: 'cache-timing-defer',
   decisions: [
     {
+      condition: 'openhands-observation-masking',
+      prunePoint: 'p1',
+      item: 'r01',
+      decision: 'KEEP',
+      why: 'The config default window of 100 events covers the whole context: nothing is masked.',
+    },
+    {
+      condition: 'openhands-observation-masking@5',
+      prunePoint: 'p1',
+      item: 'r01',
+      decision: 'PRUNE',
+      outcome: 'true-prune',
+      why: 'With the class default window of 5 events, an observation outside it is masked.',
+    },
+    {
+      condition: 'openhands-observation-masking@5',
+      prunePoint: 'p1',
+      item: 's01',
+      decision: 'KEEP',
+      why: 'Only observations are masked; other events stay.',
+    },
+    {
+      condition: 'claude-code-microcompact',
+      prunePoint: 'p1',
+      item: 'r01',
+      decision: 'KEEP',
+      why: 'The session has not been idle for 60 minutes since the last assistant message: the cache is warm and nothing is cleared.',
+    },
+    {
       condition: 'exact-redundancy',
       prunePoint: 'p1',
       item: 'r01',

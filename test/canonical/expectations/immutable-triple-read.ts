@@ -3,6 +3,28 @@ import type { FixtureExpectations } from '../expectation.js';
 const expectations: FixtureExpectations = {
   fixture: 'immutable-triple-read',
   decisions: [
+    {
+      condition: 'opencode-prune',
+      prunePoint: 'pp-fix',
+      item: 'r-logs1',
+      decision: 'KEEP',
+      why: 'At its published thresholds (protect 40,000, minimum 20,000 tokens) OpenCode prunes nothing on a context this small.',
+    },
+    {
+      condition: 'opencode-prune-scaled',
+      prunePoint: 'pp-fix',
+      item: 'r-logs1',
+      decision: 'PRUNE',
+      outcome: 'false-prune',
+      why: 'Scaled to the budget, an output older than the protected newest tool output is cleared though the task still needs it.',
+    },
+    {
+      condition: 'opencode-prune-scaled',
+      prunePoint: 'pp-fix',
+      item: 'u-task',
+      decision: 'KEEP',
+      why: 'Only completed tool outputs are ever cleared.',
+    },
     // The parameter sweeps: each variant pinned where its parameter moves a decision away from the base condition's.
     ...(['0.05', '0.1'] as const).map((t) => ({
       condition: `predictive-semantic@${t}`,
