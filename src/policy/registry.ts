@@ -6,6 +6,8 @@
 import { definition as dcpPurgeErrors } from './comparators/dcp-purge-errors.js';
 import { definition as observationMasking } from './comparators/observation-masking.js';
 import { definition as oldestFirst } from './comparators/oldest-first.js';
+import { definition as pkgAiPruneMessages } from './comparators/pkg-ai-prune-messages.js';
+import { definition as pkgLangchainTrimMessages } from './comparators/pkg-langchain-trim-messages.js';
 import { definition as regenerabilityGuard } from './comparators/regenerability-guard.js';
 import { definition as sameToolArgsDedup } from './comparators/same-tool-args-dedup.js';
 import { definition as idOnly } from './controls/id-only.js';
@@ -48,6 +50,8 @@ export const DEFINITIONS: readonly ConditionDefinition[] = [
   observationMasking,
   oldestFirst,
   regenerabilityGuard,
+  pkgAiPruneMessages,
+  pkgLangchainTrimMessages,
   ladder0,
   ladder01,
   ladder02,
