@@ -6,6 +6,7 @@ import type { PolicyView } from '../fixture/view.js';
 import { FORMATS } from '../pruners/formats.js';
 import { type Mapped, mapBack } from '../pruners/map-back.js';
 import type { PrunerFormat, Rendered } from '../pruners/types.js';
+import { type ConditionDefinition, defineCondition } from './definition.js';
 import { comparatorVerdict } from './eligibility.js';
 import type { Condition, Eligibility } from './types.js';
 
@@ -39,6 +40,18 @@ export function prunerCondition(spec: PrunerSpec): Condition {
       return eligibilitiesOf(view, mapBack(rendered, output, format, where), spec.name, spec.format);
     },
   };
+}
+
+/** The definition of a built-in condition that runs a published pruner: everything it declares is the spec's. */
+export function definePruner(spec: PrunerSpec & { readonly shadows?: string }): ConditionDefinition {
+  const { shadows, ...pruner } = spec;
+  const { decide: _built, ...declared } = prunerCondition(pruner);
+  return defineCondition({
+    ...declared,
+    parameters: { ...declared.parameters },
+    ...(shadows !== undefined ? { shadows } : {}),
+    build: () => prunerCondition(pruner),
+  });
 }
 
 /** One eligibility per item of the view, in order, from what the pruner did to it. */

@@ -120,8 +120,9 @@ function align(input: readonly Unit[], output: readonly Unit[], where: Where): n
     const to = bounds[k + 1]!;
     const inFrom = from < 0 ? 0 : matches[from]! + 1;
     const inTo = to >= output.length ? input.length : matches[to]!;
-    const found = alignSegment(input, inFrom, inTo, output, from + 1, to);
-    if (!found) throw unmatched(input, inFrom, inTo, output, from + 1, to, where);
+    const segment: Segment = { input, iFrom: inFrom, iTo: inTo, output, oFrom: from + 1, oTo: to };
+    const found = alignSegment(segment);
+    if (!found) throw unmatched(segment, where);
     found.forEach((i, n) => {
       matches[from + 1 + n] = i;
     });
@@ -136,15 +137,18 @@ function slotCost(a: Unit, b: Unit): number {
   return classifyChange(a.text, b.text).kind === 'transformed' ? INFINITE : 1;
 }
 
-/** Aligns output[oFrom, oTo) with input[iFrom, iTo): fewest changed units, later copies preferred; null if none. */
-function alignSegment(
-  input: readonly Unit[],
-  iFrom: number,
-  iTo: number,
-  output: readonly Unit[],
-  oFrom: number,
-  oTo: number,
-): number[] | null {
+/** Output units [oFrom, oTo) that must find their slots among input units [iFrom, iTo). */
+interface Segment {
+  readonly input: readonly Unit[];
+  readonly iFrom: number;
+  readonly iTo: number;
+  readonly output: readonly Unit[];
+  readonly oFrom: number;
+  readonly oTo: number;
+}
+
+/** Aligns a segment: fewest changed units, later copies preferred; null when some output unit has no slot. */
+function alignSegment({ input, iFrom, iTo, output, oFrom, oTo }: Segment): number[] | null {
   const n = iTo - iFrom;
   const m = oTo - oFrom;
   if (m === 0) return [];
@@ -180,15 +184,7 @@ function alignSegment(
 }
 
 /** The refusal for a segment that does not align: the first output unit with no slot, told as what it is. */
-function unmatched(
-  input: readonly Unit[],
-  iFrom: number,
-  iTo: number,
-  output: readonly Unit[],
-  oFrom: number,
-  oTo: number,
-  where: Where,
-) {
+function unmatched({ input, iFrom, iTo, output, oFrom, oTo }: Segment, where: Where) {
   const segment = input.slice(iFrom, iTo);
   const culprit =
     output.slice(oFrom, oTo).find((u) => !segment.some((a) => slotCost(a, u) < INFINITE)) ?? output[oFrom]!;

@@ -25,28 +25,32 @@ const dropToolTraffic = `export default async function (messages, { budgetTokens
 }
 `;
 
+/** `experiment` over a one-fixture folder with `pruner` in openai-chat format, into a fresh --out. */
+async function runOn(pruner: string, ...extra: string[]) {
+  const { dir } = writeFixture();
+  const out = mkdtempSync(join(tmpdir(), 'prunelab-out-'));
+  const r = await cli([
+    'experiment',
+    '--fixtures',
+    dir,
+    '--out',
+    out,
+    '--pruner',
+    pruner,
+    '--format',
+    'openai-chat',
+    ...extra,
+  ]);
+  return { ...r, out };
+}
+
 const summarise = `export default (messages) => [messages[0], { role: 'user', content: 'Summary: ' + messages.map((m) => m.content ?? '').join(' ') }];
 `;
 
 describe('--pruner with an OpenAI-format function', () => {
   it('runs it end to end: exit 0, its removals mapped back and written as decisions', async () => {
-    const { dir } = writeFixture();
-    const out = mkdtempSync(join(tmpdir(), 'prunelab-out-'));
-    const file = prunerFile(dropToolTraffic);
-    const r = await cli([
-      'experiment',
-      '--fixtures',
-      dir,
-      '--out',
-      out,
-      '--pruner',
-      file,
-      '--format',
-      'openai-chat',
-      '--condition',
-      'raw',
-      '--json',
-    ]);
+    const r = await runOn(prunerFile(dropToolTraffic), '--condition', 'raw', '--json');
+    const out = r.out;
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const summaries = JSON.parse(r.stdout) as Summary[];
@@ -71,19 +75,8 @@ describe('--pruner with an OpenAI-format function', () => {
   });
 
   it('refuses a summarising pruner: exit 1, transformation, not pruning, naming fixture, point and message', async () => {
-    const { dir } = writeFixture();
-    const out = mkdtempSync(join(tmpdir(), 'prunelab-out-'));
-    const r = await cli([
-      'experiment',
-      '--fixtures',
-      dir,
-      '--out',
-      out,
-      '--pruner',
-      prunerFile(summarise, 'summary.mjs'),
-      '--format',
-      'openai-chat',
-    ]);
+    const r = await runOn(prunerFile(summarise, 'summary.mjs'));
+    const out = r.out;
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('PL_PRUNER_TRANSFORMATION');
     expect(r.stderr).toMatch(/pruner summary on \S+ at pp1: message 1 of its output/);
