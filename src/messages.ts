@@ -85,6 +85,28 @@ export const messages = {
     `${file}: the policy gave no answer within ${seconds} s ${where}; its process was stopped and nothing was written (allow longer with --policy-timeout SECONDS)`,
   PL_POLICY_EXITED: (file: string, how: string, where: string, stderr: string) =>
     `${file}: the policy's process ended (${how}) ${where}; nothing was written${stderr ? `. Its last output: ${stderr}` : ''}`,
+  PL_PRUNER_SHAPE: (
+    condition: string,
+    fixture: string,
+    point: string,
+    format: string,
+    message: number | null,
+    problem: string,
+  ) =>
+    `pruner ${condition} on ${fixture} at ${point}: its output is not ${format} messages (${message === null ? 'the whole output' : `message ${message}`}: ${problem}); nothing was written`,
+  PL_PRUNER_TRANSFORMATION: (condition: string, fixture: string, point: string, message: number, why: string) =>
+    `pruner ${condition} on ${fixture} at ${point}: message ${message} of its output ${why}: that is transformation (a summary, a merged or rewritten message), not pruning, and prunelab maps only removal, placeholders and truncation back to items; nothing was written`,
+  PL_PRUNER_REORDERED: (condition: string, fixture: string, point: string, message: number, why: string) =>
+    `pruner ${condition} on ${fixture} at ${point}: message ${message} of its output ${why}: reordering is not pruning; nothing was written`,
+  PL_PRUNER_MODULE: (file: string, field: string, problem: string) =>
+    `${file}: the pruner module's ${field}: ${problem}`,
+  PL_PRUNER_PACKAGE: (condition: string, detail: string) =>
+    `condition ${condition}: the package it runs did not answer: ${detail}`,
+  PL_USAGE_PRUNER_NEEDS_OUT: () => 'option --pruner needs --out DIR: results/ holds only the built-in study',
+  PL_USAGE_PRUNER_NEEDS_FORMAT: () =>
+    'option --pruner needs --format openai-chat|anthropic-messages|ai-sdk: the message format the function reads and returns',
+  PL_USAGE_FORMAT_NEEDS_PRUNER: () =>
+    'option --format names the message format of a --pruner module; give --pruner FILE',
   PL_TRACE_MISSING: (file: string) => `trace file ${file} does not exist`,
   PL_TRACE_JSON: (file: string, position: string, detail: string) =>
     `${file}: not valid JSON at ${position} (${detail}); nothing was written`,

@@ -34,6 +34,8 @@ import { integerFlag, secondsFlag } from './args.js';
 import { defineCommand, type Values } from './command.js';
 import { PACKAGE_ROOT, packageInfo } from './package.js';
 import { loadPolicyModule, type SandboxedCondition } from './policy-module.js';
+import { loadPrunerModule } from './pruner-module.js';
+import { PRUNER_FORMATS } from '../pruners/types.js';
 import type { OffLimits } from '../sandbox/sandbox.js';
 import { clearDebris, type CliIO } from './io.js';
 import { relativePath } from '../fixture/canonical.js';
@@ -70,6 +72,19 @@ const FLAGS = {
     multiple: true,
     description:
       'also run your own Condition, the default export of FILE (.ts or .js): alone it runs only yours; name built-ins with --condition to run them beside it. It runs sandboxed: it may read only its own folder (no oracle, fixture or result) and write nothing. Needs --out',
+  },
+  pruner: {
+    type: 'string',
+    valueHint: 'FILE',
+    multiple: true,
+    description:
+      "also run a framework's pruner as it is: FILE's default export is a function (messages, { budgetTokens }) => messages (or a Promise of them) in the --format given; each prune point is rendered in that format, the function runs sandboxed as --policy does, and what it returns is mapped back to each item (kept, removed, replaced by a placeholder, truncated; a summary or reordering is refused). Its condition is a comparator named after the file. Needs --out",
+  },
+  format: {
+    type: 'enum',
+    valueHint: 'F',
+    options: PRUNER_FORMATS,
+    description: 'the message format of the --pruner modules: openai-chat, anthropic-messages or ai-sdk',
   },
   'policy-timeout': {
     type: 'string',
@@ -189,6 +204,9 @@ async function experiment(flags: ExperimentFlags, io: CliIO): Promise<number> {
     return 0;
   }
   if (flags.policy && flags.out === undefined) throw usage('PL_USAGE_POLICY_NEEDS_OUT');
+  if (flags.pruner && flags.out === undefined) throw usage('PL_USAGE_PRUNER_NEEDS_OUT');
+  if (flags.pruner && flags.format === undefined) throw usage('PL_USAGE_PRUNER_NEEDS_FORMAT');
+  if (flags.format !== undefined && !flags.pruner) throw usage('PL_USAGE_FORMAT_NEEDS_PRUNER');
   const policyTimeout = secondsFlag('--policy-timeout', flags['policy-timeout'], DEFAULTS.policyTimeout);
   const loaded: SandboxedCondition[] = [];
   try {
@@ -196,6 +214,15 @@ async function experiment(flags: ExperimentFlags, io: CliIO): Promise<number> {
       const taken = new Set([...conditionNames(), ...loaded.map((c) => c.name)]);
       loaded.push(
         await loadPolicyModule(file, io.cwd, taken, {
+          offLimits: offLimits(io.cwd, flags.fixtures, flags.out),
+          timeoutMs: policyTimeout * 1000,
+        }),
+      );
+    }
+    for (const file of flags.pruner ?? []) {
+      const taken = new Set([...conditionNames(), ...loaded.map((c) => c.name)]);
+      loaded.push(
+        await loadPrunerModule(file, flags.format!, io.cwd, taken, {
           offLimits: offLimits(io.cwd, flags.fixtures, flags.out),
           timeoutMs: policyTimeout * 1000,
         }),

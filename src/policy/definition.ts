@@ -55,6 +55,8 @@ export const ConditionDefinition = z
     parameters: Parameters,
     /** For a comparator: the published behaviour it reproduces (repository, path and commit, or docs page). */
     reference: z.string().min(1).optional(),
+    /** For a condition that runs a published package: the reimplementation of the same rule it is compared with. */
+    shadows: z.string().regex(CONDITION_NAME).optional(),
     /** The model seams it reads: the predictor, under the scope it asks with (see PredictorScope). */
     consumes: z.strictObject({ predictor: z.enum(['gated', 'ungated']) }).optional(),
     /** A parameter sweep: each value is an ordinary condition `<name>@<value>`, registered after every base. */

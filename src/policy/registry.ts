@@ -14,6 +14,8 @@ import { definition as observationMasking } from './comparators/observation-mask
 import { definition as oldestFirst } from './comparators/oldest-first.js';
 import { definition as opencodePrune, scaledDefinition as opencodePruneScaled } from './comparators/opencode-prune.js';
 import { definition as openhandsMasking } from './comparators/openhands-observation-masking.js';
+import { definition as pkgAiPruneMessages } from './comparators/pkg-ai-prune-messages.js';
+import { definition as pkgLangchainTrimMessages } from './comparators/pkg-langchain-trim-messages.js';
 import { definition as regenerabilityGuard } from './comparators/regenerability-guard.js';
 import { definition as sameToolArgsDedup } from './comparators/same-tool-args-dedup.js';
 import { definition as idOnly } from './controls/id-only.js';
@@ -63,6 +65,8 @@ export const DEFINITIONS: readonly ConditionDefinition[] = [
   openhandsMasking,
   claudeCodeMicrocompact,
   langchainTrimMessages,
+  pkgAiPruneMessages,
+  pkgLangchainTrimMessages,
   ladder0,
   ladder01,
   ladder02,

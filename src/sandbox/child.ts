@@ -17,8 +17,9 @@ function send(message: ChildMessage): void {
 }
 
 function infoOf(exported: unknown): ModuleInfo {
-  if (!exported || typeof exported !== 'object')
-    return { exported: null, exportType: typeof exported, decideIsFunction: false, assessIsFunction: false };
+  const none = { exported: null, decideIsFunction: false, assessIsFunction: false } as const;
+  if (typeof exported === 'function') return { ...none, exportType: 'function', isFunction: true };
+  if (!exported || typeof exported !== 'object') return { ...none, exportType: typeof exported, isFunction: false };
   const { decide, assess, ...rest } = exported as Record<string, unknown>;
   // Only data crosses to the CLI: a helper function beside `decide` or `assess` is the policy's own business.
   const data = Object.fromEntries(Object.entries(rest).filter(([, value]) => copyable(value)));
@@ -27,6 +28,7 @@ function infoOf(exported: unknown): ModuleInfo {
     exportType: 'object',
     decideIsFunction: typeof decide === 'function',
     assessIsFunction: typeof assess === 'function',
+    isFunction: false,
   };
 }
 
@@ -51,6 +53,17 @@ export function serve(load: () => Promise<{ default?: unknown }>): void {
       send({ kind: 'ready', info: infoOf(policy) });
       process.on('message', (bytes: Uint8Array) => {
         const m = deserialize(bytes) as ParentMessage;
+        if (m.kind === 'prune') {
+          // A pruner may answer with a Promise (LangChain's trimMessages does): the child awaits it, the CLI waits.
+          const pruner = policy as unknown as (messages: unknown, options: unknown) => unknown;
+          Promise.resolve()
+            .then(() => pruner(m.messages, m.options))
+            .then(
+              (out) => send({ kind: 'decided', out }),
+              (err: unknown) => send({ kind: 'threw', error: describeThrown(err) }),
+            );
+          return;
+        }
         let out: unknown;
         try {
           // Frozen as the engine freezes the view it hands an in-process policy: a write throws the same way.

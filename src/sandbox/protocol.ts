@@ -18,11 +18,19 @@ export interface ModuleInfo {
   readonly exportType: string;
   readonly decideIsFunction: boolean;
   readonly assessIsFunction: boolean;
+  /** The default export is itself a function: a --pruner's `(messages, options) => messages`. */
+  readonly isFunction: boolean;
 }
 
 export type ParentMessage =
   | { readonly kind: 'decide'; readonly view: PolicyView }
-  | { readonly kind: 'assess'; readonly view: PolicyView; readonly candidates: readonly string[] };
+  | { readonly kind: 'assess'; readonly view: PolicyView; readonly candidates: readonly string[] }
+  /** A --pruner's call: the rendered messages and its options; its answer may be a Promise, awaited in the child. */
+  | {
+      readonly kind: 'prune';
+      readonly messages: readonly unknown[];
+      readonly options: Readonly<Record<string, unknown>>;
+    };
 
 export type ChildMessage =
   | { readonly kind: 'ready'; readonly info: ModuleInfo }

@@ -87,6 +87,11 @@ export class PolicySandbox {
     return this.call({ kind: 'assess', view, candidates }, view);
   }
 
+  /** A --pruner's output for one prune point's rendered messages, exactly as it returned (or resolved) it. */
+  prune(messages: readonly unknown[], options: Readonly<Record<string, unknown>>, view: PolicyView): unknown {
+    return this.call({ kind: 'prune', messages, options }, view);
+  }
+
   private call(message: ParentMessage, view: PolicyView): unknown {
     if (this.fault) throw this.fault;
     this.bridge.send(message);

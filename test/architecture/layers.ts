@@ -26,6 +26,10 @@ export const LAYERS: LayerOrder = [
   // Eligibility to PRUNE or DEFER: a function of the view, like a policy; below the policies because a condition
   // may carry its own timing.
   'timing',
+  // Message-format adapters: a view rendered as a framework's message array, a pruner's output mapped back to items,
+  // and the real npm pruners run as shipped. Only the view's types below it; the conditions built on it are the
+  // policy layer's (a condition file lives beside the registry that lists it).
+  'pruners',
   // Conditions see the PolicyView and nothing above it: in particular no oracle, no score, no model gateway.
   'policy',
   // Reserved for the --policy sandbox, which runs a user's policy in a process of its own: beside the policies it

@@ -6,6 +6,28 @@ const expectations: FixtureExpectations = {
   fixture: 'cache-timing-defer',
   decisions: [
     {
+      condition: 'pkg-ai-prune-messages',
+      prunePoint: 'p1',
+      item: 'r01',
+      decision: 'PRUNE',
+      outcome: 'true-prune',
+      why: 'pruneMessages removes tool calls and results before the last 2 messages, whatever they hold: the first git log goes.',
+    },
+    {
+      condition: 'pkg-ai-prune-messages',
+      prunePoint: 'p2',
+      item: 'u02',
+      decision: 'KEEP',
+      why: 'pruneMessages never removes a user message.',
+    },
+    {
+      condition: 'pkg-langchain-trim-messages',
+      prunePoint: 'p2',
+      item: 'r01',
+      decision: 'KEEP',
+      why: 'The whole context fits the 32,000-token budget, so trimMessages keeps every message.',
+    },
+    {
       condition: 'openhands-observation-masking',
       prunePoint: 'p1',
       item: 'r01',
