@@ -11,7 +11,7 @@ import { economicsTables } from './economics.js';
 import { hypothesesMarkdown, hypothesesTable, HYPOTHESES_TABLE } from './hypotheses.js';
 import { loadResults, type StudyResults } from './load.js';
 import { loadAnalysisPlan } from './plan.js';
-import { renderChart } from './render-chart.js';
+import { BOOK_SCALE, renderChart } from './render-chart.js';
 import type { StudyDefinition } from './study.js';
 import { buildTables, tableCsv, tableMarkdown, type ReportTable } from './tables.js';
 
@@ -64,7 +64,7 @@ export async function renderReport(analysis: Analysis): Promise<Report> {
     );
   }
   for (const c of charts) {
-    const { svg, png } = await renderChart(c.spec);
+    const { svg, png } = await renderChart(c.spec, BOOK_SCALE);
     files.set(`${CHARTS_DIR}/${c.name}.vl.json`, `${JSON.stringify(c.spec, null, 2)}\n`);
     files.set(`${CHARTS_DIR}/${c.name}.svg`, svg.endsWith('\n') ? svg : `${svg}\n`);
     files.set(`${CHARTS_DIR}/${c.name}.png`, png);
