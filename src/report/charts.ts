@@ -44,7 +44,7 @@ const PADDING = 6;
 const AXIS_GAP = 16;
 const SCATTER_AXIS = 40;
 /** The name of every label layer whose boxes must not overlap (tests find them by it). */
-export const LABEL_MARK = 'point-labels';
+export const LABEL_MARK = 'point_labels';
 
 const LAYER_LABEL: Record<ConditionRow['layer'], string> = {
   control: 'control',
