@@ -9,6 +9,8 @@ export const messages = {
   PL_USAGE_NO_VALUE: (flag: string) => `option ${flag} takes no value`,
   PL_USAGE_POSITIONAL: (arg: string) => `unexpected argument "${arg}": every option is a --flag`,
   PL_USAGE_NO_CONDITIONS: () => 'option --condition names no condition',
+  PL_USAGE_FILTER_NONE: (filters: readonly string[], total: number) =>
+    `--filter ${filters.join(', ')} matches none of the ${total} fixtures (a filter is a fixture id glob such as "cache-*", or family:NAME)`,
   PL_USAGE_OUT_NOT_DIR: (path: string) => `option --out names ${path}, which is a file, not a folder`,
   PL_USAGE_EXPLORATORY_NEEDS_OUT: (why: string) =>
     `this run is exploratory (${why}); give --out DIR: results/ holds only the preregistered study`,
@@ -294,6 +296,37 @@ export const policyWords = {
   findingTwice: (item: string) => `assess() returned two findings for item "${item}"`,
 } as const;
 
+/** What a progress line reports (src/cli/progress.ts). */
+interface ProgressFigures {
+  readonly done: number;
+  readonly total: number;
+  readonly conditions: number;
+  readonly elapsedMs: number;
+  readonly etaMs: number | null;
+  readonly calls: number | null;
+  readonly spentUsd: number | null;
+}
+
+/** 0:07, 2:05, 1:02:05. */
+function clock(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  const hh = Math.floor(s / 3600);
+  const mm = Math.floor((s % 3600) / 60);
+  const ss = String(s % 60).padStart(2, '0');
+  return hh > 0 ? `${hh}:${String(mm).padStart(2, '0')}:${ss}` : `${mm}:${ss}`;
+}
+
+function progressText(unit: string, p: ProgressFigures): string {
+  const share = p.total > 0 ? Math.floor((p.done * 100) / p.total) : 100;
+  return [
+    `${unit} ${p.done}/${p.total} (${share}%)`,
+    ...(p.conditions > 0 ? [`${p.conditions} condition${p.conditions === 1 ? '' : 's'}`] : []),
+    `elapsed ${clock(p.elapsedMs)}`,
+    `ETA ${p.etaMs === null ? '–' : clock(p.etaMs)}`,
+    ...(p.calls === null ? [] : [`model calls ${p.calls}`, `spent $${(p.spentUsd ?? 0).toFixed(4)}`]),
+  ].join(', ');
+}
+
 // Informational lines: what a command prints when it works or wants a word heard (status, success, warnings). No
 // error carries them, so they have no PL_* code and live apart from `messages`, whose keys are the codes errors use.
 // Each renders the whole line, newline included, exactly as the command prints it.
@@ -305,6 +338,9 @@ export const notices = {
   exploratoryRun: (why: string) =>
     `EXPLORATORY (${why}): every output is stamped exploratory and cannot stand for the preregistered study\n\n`,
   modelCalls: (sent: number, cached: number) => `model calls: ${sent} sent, ${cached} served from the cache\n`,
+  progressLine: (label: string, unit: string, p: ProgressFigures) => `${label}: ${progressText(unit, p)}\n`,
+  progressBar: (label: string, unit: string, p: ProgressFigures, bar: string) =>
+    `${label} ${bar} ${progressText(unit, p)}`,
   batchSubmitted: (role: string, id: string, requests: number) =>
     `batch ${id} (${role}): submitted ${requests} requests; its id is in the cache folder, so a restarted run resumes it\n`,
   batchResumed: (role: string, id: string, requests: number) =>

@@ -29,6 +29,8 @@ import { PACKAGE_ROOT, packageInfo } from './package.js';
 import { loadPolicyModule, type SandboxedCondition } from './policy-module.js';
 import type { OffLimits } from '../sandbox/sandbox.js';
 import { clearDebris, type CliIO } from './io.js';
+import { startProgress } from './progress.js';
+import { selectFixtures, selectionDeparture, type Selection } from '../load/select.js';
 import { relativePath } from '../fixture/canonical.js';
 import { renderConditionList, renderSummaryTable } from './render.js';
 import { estimateCost } from '../engine/estimate.js';
@@ -115,6 +117,19 @@ const FLAGS = {
     description:
       'run only shard I of N (a contiguous block of the fixtures in file order) into --out, which it needs; join the shards with npm run merge -- A B ... --out DIR (the same bytes as the unsharded run)',
   },
+  filter: {
+    type: 'string',
+    valueHint: 'GLOB',
+    multiple: true,
+    description:
+      'a smoke run: only the fixtures whose id matches the glob (* any characters, ? one), or with family:NAME those of that family; several filters keep what any matches. A filter matching nothing is a usage error. The run is exploratory and needs --out',
+  },
+  limit: {
+    type: 'string',
+    valueHint: 'N',
+    description:
+      'a smoke run: only the first N fixtures (in file order, after --filter); more than there are runs them all. The run is exploratory and needs --out',
+  },
   check: {
     type: 'boolean',
     description:
@@ -153,6 +168,10 @@ interface Plan {
   readonly own: readonly string[];
   readonly models: ModelPlan;
   readonly shard: Shard | null;
+  /** A smoke run's subset (--filter, --limit); empty for every fixture. */
+  readonly selection: Selection;
+  /** --json: print nothing but the result, so no progress either. */
+  readonly quiet: boolean;
 }
 
 /** Whether a run is the preregistered study, and what it was checked against. */
@@ -223,12 +242,14 @@ async function run(flags: ExperimentFlags, io: CliIO, own: readonly Condition[])
     own: own.map((c) => c.name),
     models: parseModelFlags(flags, io),
     shard: flags.shard === undefined ? null : parseShard(flags.shard),
+    selection: { filters: flags.filter ?? [], limit: limitFlag(flags.limit) },
+    quiet: flags.json ?? false,
   };
   if (plan.shard && flags.out === undefined) throw usage('PL_USAGE_SHARD_NEEDS_OUT');
   if (usesModels(plan.models) && flags.out === undefined && !plan.models.estimateCost)
     throw usage('PL_USAGE_MODEL_NEEDS_OUT');
   if (plan.models.estimateCost) {
-    const loaded = loadFixtures(plan.fixturesPath, io.cwd, skipNotice(io));
+    const loaded = selectFixtures(loadFixtures(plan.fixturesPath, io.cwd, skipNotice(io)), plan.selection);
     const fixtures = plan.shard ? selectShard(loaded, plan.shard) : loaded;
     deepFreeze(fixtures);
     const tokens = tokenCounter();
@@ -258,6 +279,14 @@ async function run(flags: ExperimentFlags, io: CliIO, own: readonly Condition[])
       : notice + renderSummaryTable(summaries, plan.outDir, io.cwd),
   );
   return 0;
+}
+
+/** --limit N: a count of at least 1. */
+function limitFlag(text: string | undefined): number | null {
+  if (text === undefined) return null;
+  const n = integerFlag('--limit', text, 0);
+  if (n < 1) throw usage('PL_USAGE_BAD_VALUE', '--limit', text, 'a whole number of fixtures, at least 1');
+  return n;
 }
 
 /** Says on stderr which files in a fixtures folder were passed over as not regular files. */
@@ -293,6 +322,14 @@ function selectConditions(names: readonly string[] | undefined, own: readonly Co
  * preregistered design make the run exploratory (the inputs are still checked when they are the frozen ones).
  */
 function studyFor(plan: Plan, root: string): Study {
+  const whole = studyOfInputs(plan, root);
+  // A subset of the fixtures is never the study, whatever else holds; the stamp says so beside any other reason.
+  const subset = selectionDeparture(plan.selection);
+  if (!subset) return whole;
+  return { ...whole, exploratory: true, why: whole.why ? `${whole.why}; ${subset}` : subset };
+}
+
+function studyOfInputs(plan: Plan, root: string): Study {
   if (plan.exploratory) return { exploratory: true, why: 'requested with --exploratory', frozen: null };
   if (usesModels(plan.models))
     return { exploratory: true, why: 'model-backed backends are not the preregistered embedded study', frozen: null };
@@ -331,7 +368,8 @@ async function execute(
   if (intoDefault && study.exploratory) throw usage('PL_USAGE_EXPLORATORY_NEEDS_OUT', study.why);
   const loaded = loadFixtures(plan.fixturesPath, root, skipNotice(io));
   if (study.frozen) checkLoaded(loaded, study.frozen);
-  const fixtures = plan.shard ? selectShard(loaded, plan.shard) : loaded;
+  const chosen = selectFixtures(loaded, plan.selection);
+  const fixtures = plan.shard ? selectShard(chosen, plan.shard) : chosen;
   const startedAt = new Date().toISOString();
   deepFreeze(fixtures);
   const generated = generatedDir(root, study.frozen?.manifest);
@@ -356,23 +394,37 @@ async function execute(
           }))
         : { fixture: () => undefined };
       if (final) ran = conditions;
-      return streamStudy(
-        {
-          conditions,
-          fixtures,
-          timing: plan.timing,
-          placeholders: plan.placeholders,
-          tokens,
-          exploratory: study.exploratory,
-          models,
-        },
-        sink,
-        final
-          ? (t) => {
-              totals = t;
-            }
-          : undefined,
-      );
+      const progress = startProgress(io, {
+        label: 'experiment',
+        unit: 'fixtures',
+        total: fixtures.length,
+        conditions: conditions.length,
+        quiet: plan.quiet,
+        models: () =>
+          prepared.gateway ? { calls: prepared.gateway.stats.networkCalls, spentUsd: prepared.gateway.spentUsd } : null,
+      });
+      try {
+        return streamStudy(
+          {
+            conditions,
+            fixtures,
+            timing: plan.timing,
+            placeholders: plan.placeholders,
+            tokens,
+            exploratory: study.exploratory,
+            models,
+            onProgress: (done) => progress.update(done),
+          },
+          sink,
+          final
+            ? (t) => {
+                totals = t;
+              }
+            : undefined,
+        );
+      } finally {
+        progress.stop();
+      }
     });
     if (prepared.gateway) {
       const { networkCalls, cacheHits, finished, failed, firstFailure } = prepared.gateway.stats;
@@ -399,7 +451,7 @@ async function execute(
       outDir,
       plan.shard && {
         ...plan.shard,
-        fixtures: loaded.length,
+        fixtures: chosen.length,
         charges: chargesRecord(
           ran.map((c) => c.name),
           totals.map((t) => t.charges),

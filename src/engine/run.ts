@@ -49,6 +49,8 @@ export interface StudyOptions {
   readonly exploratory?: boolean;
   /** Reader and model telemetry; the embedded (structural, no calls) default when absent. */
   readonly models?: StudyModels;
+  /** Told after each fixture how many of them are done; the CLI draws progress from it (the engine prints nothing). */
+  readonly onProgress?: (fixturesDone: number, fixturesTotal: number) => void;
 }
 
 export interface ConditionRun {
@@ -94,6 +96,7 @@ export function streamStudy(
     charges: [] as CallCharge[],
     economics: [] as (PointEconomics | undefined)[],
   }));
+  let done = 0;
   for (const loaded of options.fixtures) {
     // Frozen inputs let every prune point's view share the fixture's items, and what is derived from them be
     // derived once (src/fixture/memo.ts); the CLI has frozen them already, other callers' are frozen here.
@@ -119,6 +122,7 @@ export function streamStudy(
       countRemovals(total.removedBy, records);
       sink.fixture({ condition, loaded, records, points });
     });
+    options.onProgress?.(++done, options.fixtures.length);
   }
   onTotals?.(totals);
   return options.conditions.map((c, i) => summarise(c, options, models.reader, totals[i]!));

@@ -93,6 +93,8 @@ function frame(
   body: Record<string, unknown>,
   notes: readonly string[] = [],
 ): ChartSpec {
+  // An exploratory figure says so on its face; a preregistered one keeps its hash in provenance only.
+  const stamp = a.exploratory || a.preregistration === null ? [`${caption(a)}.`] : [];
   return {
     name,
     title,
@@ -103,7 +105,7 @@ function frame(
         text: wrap(title, INNER - 2, TYPE.title, true),
         subtitle: [
           ...wrap(takeaway, INNER - 2, TYPE.caption),
-          ...notes.flatMap((n) => wrap(n, INNER - 2, TYPE.caption)),
+          ...[...notes, ...stamp].flatMap((n) => wrap(n, INNER - 2, TYPE.caption)),
         ],
         anchor: 'start',
         fontSize: TYPE.title,
