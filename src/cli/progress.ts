@@ -149,3 +149,23 @@ function liveBar(io: CliIO, o: ProgressOptions, snapshot: (done: number) => Prog
     },
   };
 }
+
+/**
+ * Progress for work whose size the callee learns (an analysis knows its steps once it has loaded the results):
+ * the line starts at the first report of (done, total).
+ */
+export function progressCallback(
+  io: CliIO,
+  o: Omit<ProgressOptions, 'total'>,
+): { onProgress: (done: number, total: number) => void; stop: () => void } {
+  let progress: Progress | undefined;
+  return {
+    onProgress(done, total) {
+      progress ??= startProgress(io, { ...o, total });
+      progress.update(done);
+    },
+    stop() {
+      progress?.stop();
+    },
+  };
+}

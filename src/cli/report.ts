@@ -4,6 +4,7 @@ import { relativePath } from '../fixture/canonical.js';
 import { buildReport, CHARTS_DIR, TABLES_DIR, writeFolders } from '../report/report.js';
 import { STUDY } from './study.js';
 import { defineCommand } from './command.js';
+import { progressCallback } from './progress.js';
 import { clearDebris, type CliIO } from './io.js';
 import { notices } from '../messages.js';
 
@@ -30,7 +31,13 @@ async function report(results: string, io: CliIO): Promise<number> {
   const dir = resolve(io.cwd, results);
   const label = relativePath(dir, io.cwd);
   clearDebris(dir, io);
-  const built = await buildReport(dir, label, io.cwd, STUDY);
+  const progress = progressCallback(io, { label: 'report', unit: 'analysis steps', conditions: 0, quiet: false });
+  let built: Awaited<ReturnType<typeof buildReport>>;
+  try {
+    built = await buildReport(dir, label, io.cwd, STUDY, progress.onProgress);
+  } finally {
+    progress.stop();
+  }
   writeFolders(dir, built.files);
   io.stdout(
     notices.reportWritten(

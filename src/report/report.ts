@@ -37,10 +37,11 @@ export function analyseFolder(
   root: string,
   study: StudyDefinition,
   accept?: (results: StudyResults) => void,
+  onStep?: (done: number, total: number) => void,
 ): { results: StudyResults; analysis: Analysis } {
   const results = loadResults(resultsDir, label);
   accept?.(results);
-  return { results, analysis: analyse(results, loadAnalysisPlan(root, results.manifest, label, study)) };
+  return { results, analysis: analyse(results, loadAnalysisPlan(root, results.manifest, label, study), onStep) };
 }
 
 export async function buildReport(
@@ -48,8 +49,9 @@ export async function buildReport(
   label: string,
   root: string,
   study: StudyDefinition,
+  onStep?: (done: number, total: number) => void,
 ): Promise<Report> {
-  return renderReport(analyseFolder(resultsDir, label, root, study).analysis);
+  return renderReport(analyseFolder(resultsDir, label, root, study, undefined, onStep).analysis);
 }
 
 export async function renderReport(analysis: Analysis): Promise<Report> {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
-import { PLAIN_INTERVAL_MS, startProgress } from '../../src/cli/progress.js';
+import { PLAIN_INTERVAL_MS, progressCallback, startProgress } from '../../src/cli/progress.js';
 import type { CliIO } from '../../src/cli/io.js';
 import { matchesFilter, selectFixtures } from '../../src/load/select.js';
 import type { LoadedFixture } from '../../src/fixture/load.js';
@@ -106,6 +106,30 @@ describe('a live bar on a terminal', () => {
     expect(c.err()).toContain('fixtures 4/4 (100%), 2 conditions, elapsed 0:04, ETA 0:00');
     expect(c.err()).toMatch(/={20}/);
     expect(c.out()).toBe('');
+  });
+});
+
+describe('progress whose total the work learns', () => {
+  it('starts at the first report and ends with a last line', () => {
+    const c = capture(NOT_A_TTY);
+    const p = progressCallback(c.io, {
+      label: 'report',
+      unit: 'analysis steps',
+      conditions: 0,
+      quiet: false,
+      now: () => 0,
+    });
+    for (let i = 1; i <= 4; i++) p.onProgress(i, 4);
+    p.stop();
+    expect(c.err().trimEnd().split('\n')).toEqual([
+      'report: analysis steps 1/4 (25%), elapsed 0:00, ETA 0:00',
+      'report: analysis steps 2/4 (50%), elapsed 0:00, ETA 0:00',
+      'report: analysis steps 3/4 (75%), elapsed 0:00, ETA 0:00',
+      'report: analysis steps 4/4 (100%), elapsed 0:00, ETA 0:00',
+    ]);
+    const none = capture(NOT_A_TTY);
+    progressCallback(none.io, { label: 'report', unit: 'x', conditions: 0, quiet: false }).stop();
+    expect(none.err()).toBe('');
   });
 });
 

@@ -21,8 +21,9 @@ afterAll(() => {
 });
 
 let report: Report;
+const steps: [number, number][] = [];
 beforeAll(async () => {
-  report = await buildReport(RESULTS, RESULTS, '.', STUDY);
+  report = await buildReport(RESULTS, RESULTS, '.', STUDY, (done, total) => steps.push([done, total]));
 });
 
 const text = (file: string) => String(report.files.get(file));
@@ -187,6 +188,14 @@ describe('npm run report', () => {
       expect(l.removedBy.every((e) => e.rung !== null)).toBe(true);
     }
     expect(text('tables/ladder-rules.md')).toContain('exact-redundancy');
+  });
+});
+
+describe('progress of the analysis', () => {
+  it('reports each condition row and each pooled breakdown, counting up to a fixed total', () => {
+    const total = report.analysis.rows.length + 3;
+    expect(steps.map(([d]) => d)).toEqual(Array.from({ length: total }, (_, i) => i + 1));
+    expect(new Set(steps.map(([, t]) => t))).toEqual(new Set([total]));
   });
 });
 
