@@ -297,12 +297,15 @@ export const policyWords = {
 } as const;
 
 /** What a progress line reports (src/cli/progress.ts). */
-interface ProgressFigures {
+export interface ProgressFigures {
   readonly done: number;
   readonly total: number;
+  /** Conditions run on each unit; 0 leaves them out of the line. */
   readonly conditions: number;
   readonly elapsedMs: number;
+  /** Null until something is done. */
   readonly etaMs: number | null;
+  /** Model calls sent and dollars spent so far; null when the run calls no model. */
   readonly calls: number | null;
   readonly spentUsd: number | null;
 }

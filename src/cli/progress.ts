@@ -3,21 +3,11 @@
 // keeps a readable record instead of a stream of cursor codes). The engine only counts (its onProgress callback);
 // everything printed is composed here and written through the CLI's io.
 import cliProgress from 'cli-progress';
-import { notices } from '../messages.js';
+import { notices, type ProgressFigures } from '../messages.js';
 import type { CliIO } from './io.js';
 
-export interface ProgressSnapshot {
-  readonly done: number;
-  readonly total: number;
-  /** Conditions run on each fixture. */
-  readonly conditions: number;
-  readonly elapsedMs: number;
-  /** Null until something is done. */
-  readonly etaMs: number | null;
-  /** Model calls sent and dollars spent so far; null when the run calls no model. */
-  readonly calls: number | null;
-  readonly spentUsd: number | null;
-}
+/** Counts, times, calls and spend: what each line or redraw reports. */
+export type ProgressSnapshot = ProgressFigures;
 
 export interface ProgressOptions {
   /** The command, as the line's first word. */

@@ -213,6 +213,13 @@ function harmTakeaway(rows: readonly ConditionRow[]): string {
   return `${head}; every condition that removes more harms at least ${pct(least)}.`;
 }
 
+/** A measure as a dot panel draws it: the value and its interval. */
+const shown = (m: { value?: number | null; lo: number | null; hi: number | null }) => ({
+  value: m.value ?? null,
+  lo: m.lo,
+  hi: m.hi,
+});
+
 function harmAndReduction(a: Analysis): ChartSpec {
   const rows = conditions(a);
   // One safety panel, on the primary measure; precision would only repeat it as a complement.
@@ -222,11 +229,8 @@ function harmAndReduction(a: Analysis): ChartSpec {
     harmTakeaway(rows),
     a,
     dotPanels(rows, [
-      { title: 'harm rate', of: (r) => ({ value: r.harmRate.value, lo: r.harmRate.lo, hi: r.harmRate.hi }) },
-      {
-        title: 'net token reduction',
-        of: (r) => ({ value: r.reduction.estimate, lo: r.reduction.lo, hi: r.reduction.hi }),
-      },
+      { title: 'harm rate', of: (r) => shown(r.harmRate) },
+      { title: 'net token reduction', of: (r) => ({ ...shown(r.reduction), value: r.reduction.estimate }) },
     ]),
     [`Dots: pooled value; lines: 95% fixture-cluster bootstrap interval. ${UPPER_RISK_NOTE}`],
   );
@@ -250,14 +254,8 @@ function coverageAbstention(a: Analysis): ChartSpec {
     coverageTakeaway(rows),
     a,
     dotPanels(rows, [
-      {
-        title: 'coverage',
-        of: (r) => ({ value: r.coverage.value, lo: r.coverage.lo, hi: r.coverage.hi }),
-      },
-      {
-        title: 'abstention',
-        of: (r) => ({ value: r.abstentionRate.value, lo: r.abstentionRate.lo, hi: r.abstentionRate.hi }),
-      },
+      { title: 'coverage', of: (r) => shown(r.coverage) },
+      { title: 'abstention', of: (r) => shown(r.abstentionRate) },
     ]),
     [
       `Coverage: share of removable items removed; abstention: share of candidates a rule could not check. Lines: 95% fixture-cluster bootstrap interval. ${UPPER_RISK_NOTE}`,
