@@ -9,6 +9,8 @@ export const messages = {
   PL_USAGE_NO_VALUE: (flag: string) => `option ${flag} takes no value`,
   PL_USAGE_POSITIONAL: (arg: string) => `unexpected argument "${arg}": every option is a --flag`,
   PL_USAGE_NO_CONDITIONS: () => 'option --condition names no condition',
+  PL_USAGE_FILTER_NONE: (filters: readonly string[], total: number) =>
+    `--filter ${filters.join(', ')} matches none of the ${total} fixtures (a filter is a fixture id glob such as "cache-*", or family:NAME)`,
   PL_USAGE_OUT_NOT_DIR: (path: string) => `option --out names ${path}, which is a file, not a folder`,
   PL_USAGE_EXPLORATORY_NEEDS_OUT: (why: string) =>
     `this run is exploratory (${why}); give --out DIR: results/ holds only the preregistered study`,
@@ -325,6 +327,40 @@ export const policyWords = {
   findingTwice: (item: string) => `assess() returned two findings for item "${item}"`,
 } as const;
 
+/** What a progress line reports (src/cli/progress.ts). */
+export interface ProgressFigures {
+  readonly done: number;
+  readonly total: number;
+  /** Conditions run on each unit; 0 leaves them out of the line. */
+  readonly conditions: number;
+  readonly elapsedMs: number;
+  /** Null until something is done. */
+  readonly etaMs: number | null;
+  /** Model calls sent and dollars spent so far; null when the run calls no model. */
+  readonly calls: number | null;
+  readonly spentUsd: number | null;
+}
+
+/** 0:07, 2:05, 1:02:05. */
+function clock(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  const hh = Math.floor(s / 3600);
+  const mm = Math.floor((s % 3600) / 60);
+  const ss = String(s % 60).padStart(2, '0');
+  return hh > 0 ? `${hh}:${String(mm).padStart(2, '0')}:${ss}` : `${mm}:${ss}`;
+}
+
+function progressText(unit: string, p: ProgressFigures): string {
+  const share = p.total > 0 ? Math.floor((p.done * 100) / p.total) : 100;
+  return [
+    `${unit} ${p.done}/${p.total} (${share}%)`,
+    ...(p.conditions > 0 ? [`${p.conditions} condition${p.conditions === 1 ? '' : 's'}`] : []),
+    `elapsed ${clock(p.elapsedMs)}`,
+    `ETA ${p.etaMs === null ? '–' : clock(p.etaMs)}`,
+    ...(p.calls === null ? [] : [`model calls ${p.calls}`, `spent $${(p.spentUsd ?? 0).toFixed(4)}`]),
+  ].join(', ');
+}
+
 // Informational lines: what a command prints when it works or wants a word heard (status, success, warnings). No
 // error carries them, so they have no PL_* code and live apart from `messages`, whose keys are the codes errors use.
 // Each renders the whole line, newline included, exactly as the command prints it.
@@ -338,6 +374,9 @@ export const notices = {
   exploratoryConditions: (names: readonly string[]) =>
     `exploratory conditions (not named by the preregistration, stamped alone; no verdict reads them): ${names.join(', ')}\n\n`,
   modelCalls: (sent: number, cached: number) => `model calls: ${sent} sent, ${cached} served from the cache\n`,
+  progressLine: (label: string, unit: string, p: ProgressFigures) => `${label}: ${progressText(unit, p)}\n`,
+  progressBar: (label: string, unit: string, p: ProgressFigures, bar: string) =>
+    `${label} ${bar} ${progressText(unit, p)}`,
   batchSubmitted: (role: string, id: string, requests: number) =>
     `batch ${id} (${role}): submitted ${requests} requests; its id is in the cache folder, so a restarted run resumes it\n`,
   batchResumed: (role: string, id: string, requests: number) =>

@@ -7,4 +7,5 @@ process.exitCode = await runCli(process.argv.slice(2), {
   stdout: (t) => process.stdout.write(t),
   stderr: (t) => process.stderr.write(t),
   env: process.env,
+  progress: { tty: process.stderr.isTTY === true, columns: process.stderr.columns ?? 80 },
 });

@@ -11,6 +11,7 @@ import { byCodeUnit, relativePath, sha256 } from '../fixture/canonical.js';
 import { isStaging, type LoadedFixture, type OnSkip } from '../fixture/load.js';
 import { loadFixture } from '../load/fixtures.js';
 import type { Fixture } from '../fixture/schema.js';
+import { startProgress } from './progress.js';
 import { runStudy } from '../engine/run.js';
 import { writeAtomic } from '../engine/write.js';
 import { allConditions } from '../policy/registry.js';
@@ -194,13 +195,26 @@ async function real(io: CliIO, check: boolean): Promise<number> {
     if (existsSync(licence)) licences.push({ from: licence, to: `fixtures/${folder ? `${folder}/` : ''}LICENSE` });
   });
   for (const l of licences) files.set(l.to, readFileSync(l.from, 'utf8'));
-  const runs = runStudy({
-    conditions: allConditions(),
-    fixtures: loaded,
-    timing: { kind: 'immediate' },
-    placeholders: 'marker',
-    tokens,
+  const progress = startProgress(io, {
+    label: 'ecology',
+    unit: 'fixtures',
+    total: loaded.length,
+    conditions: allConditions().length,
+    quiet: false,
   });
+  let runs: ReturnType<typeof runStudy>;
+  try {
+    runs = runStudy({
+      conditions: allConditions(),
+      fixtures: loaded,
+      timing: { kind: 'immediate' },
+      placeholders: 'marker',
+      tokens,
+      onProgress: (done) => progress.update(done),
+    });
+  } finally {
+    progress.stop();
+  }
   const summaries = runs.map((r) => r.summary);
   files.set('conditions.md', conditionsMarkdown(summaries));
   files.set('conditions.csv', conditionsCsv(summaries));

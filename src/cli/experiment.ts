@@ -38,6 +38,8 @@ import { loadPrunerModule } from './pruner-module.js';
 import { PRUNER_FORMATS } from '../pruners/types.js';
 import type { OffLimits } from '../sandbox/sandbox.js';
 import { clearDebris, type CliIO } from './io.js';
+import { startProgress } from './progress.js';
+import { selectFixtures, selectionDeparture, type Selection } from '../load/select.js';
 import { relativePath } from '../fixture/canonical.js';
 import { renderConditionList, renderSummaryTable } from './render.js';
 import { estimateCost } from '../engine/estimate.js';
@@ -142,6 +144,19 @@ const FLAGS = {
     valueHint: 'N',
     description: `worker threads that run fixtures side by side (the output is the same bytes whatever N); default one per core (at most ${MAX_DEFAULT_WORKERS}) when there are at least ${MIN_FIXTURES_PER_WORKER} fixtures per worker, else 1, which runs on the main thread. Runs with a model provider or a --policy module always run on the main thread`,
   },
+  filter: {
+    type: 'string',
+    valueHint: 'GLOB',
+    multiple: true,
+    description:
+      'a smoke run: only the fixtures whose id matches the glob (* any characters, ? one), or with family:NAME those of that family; several filters keep what any matches. A filter matching nothing is a usage error. The run is exploratory and needs --out',
+  },
+  limit: {
+    type: 'string',
+    valueHint: 'N',
+    description:
+      'a smoke run: only the first N fixtures (in file order, after --filter); more than there are runs them all. The run is exploratory and needs --out',
+  },
   check: {
     type: 'boolean',
     description:
@@ -182,6 +197,10 @@ interface Plan {
   readonly shard: Shard | null;
   /** Worker threads asked for with --workers; undefined: one per core when the corpus is large enough to pay. */
   readonly workers: number | undefined;
+  /** A smoke run's subset (--filter, --limit); empty for every fixture. */
+  readonly selection: Selection;
+  /** --json: print nothing but the result, so no progress either. */
+  readonly quiet: boolean;
 }
 
 /** Whether a run is the preregistered study, and what it was checked against. */
@@ -267,6 +286,8 @@ async function run(flags: ExperimentFlags, io: CliIO, own: readonly Condition[])
     models: parseModelFlags(flags, io),
     shard: flags.shard === undefined ? null : parseShard(flags.shard),
     workers: flags.workers === undefined ? undefined : integerFlag('--workers', flags.workers, 1),
+    selection: { filters: flags.filter ?? [], limit: limitFlag(flags.limit) },
+    quiet: flags.json ?? false,
   };
   if (plan.workers !== undefined && plan.workers < 1)
     throw usage('PL_USAGE_BAD_VALUE', '--workers', flags.workers ?? '', 'a whole number of at least 1');
@@ -274,7 +295,7 @@ async function run(flags: ExperimentFlags, io: CliIO, own: readonly Condition[])
   if (usesModels(plan.models) && flags.out === undefined && !plan.models.estimateCost)
     throw usage('PL_USAGE_MODEL_NEEDS_OUT');
   if (plan.models.estimateCost) {
-    const loaded = loadFixtures(plan.fixturesPath, io.cwd, skipNotice(io));
+    const loaded = selectFixtures(loadFixtures(plan.fixturesPath, io.cwd, skipNotice(io)), plan.selection);
     const fixtures = plan.shard ? selectShard(loaded, plan.shard) : loaded;
     deepFreeze(fixtures);
     const tokens = tokenCounter();
@@ -308,6 +329,14 @@ async function run(flags: ExperimentFlags, io: CliIO, own: readonly Condition[])
       : notice + renderSummaryTable(summaries, plan.outDir, io.cwd),
   );
   return 0;
+}
+
+/** --limit N: a count of at least 1. */
+function limitFlag(text: string | undefined): number | null {
+  if (text === undefined) return null;
+  const n = integerFlag('--limit', text, 0);
+  if (n < 1) throw usage('PL_USAGE_BAD_VALUE', '--limit', text, 'a whole number of fixtures, at least 1');
+  return n;
 }
 
 /** Says on stderr which files in a fixtures folder were passed over as not regular files. */
@@ -344,6 +373,14 @@ function selectConditions(names: readonly string[] | undefined, own: readonly Co
  * condition the preregistration does not name departs from nothing: it is stamped exploratory alone.
  */
 function studyFor(plan: Plan, root: string): Study {
+  const whole = studyOfInputs(plan, root);
+  // A subset of the fixtures is never the study, whatever else holds; the stamp says so beside any other reason.
+  const subset = selectionDeparture(plan.selection);
+  if (!subset) return whole;
+  return { ...whole, exploratory: true, why: whole.why ? `${whole.why}; ${subset}` : subset, exploratoryConditions: [] };
+}
+
+function studyOfInputs(plan: Plan, root: string): Study {
   const whole = (why: string, frozen: FrozenStudy | null = null): Study => ({
     exploratory: true,
     why,
@@ -381,7 +418,8 @@ async function execute(
   if (intoDefault && study.exploratory) throw usage('PL_USAGE_EXPLORATORY_NEEDS_OUT', study.why);
   const loaded = loadFixtures(plan.fixturesPath, root, skipNotice(io));
   if (study.frozen) checkLoaded(loaded, study.frozen);
-  const fixtures = plan.shard ? selectShard(loaded, plan.shard) : loaded;
+  const chosen = selectFixtures(loaded, plan.selection);
+  const fixtures = plan.shard ? selectShard(chosen, plan.shard) : chosen;
   const startedAt = new Date().toISOString();
   deepFreeze(fixtures);
   const generated = generatedDir(root, study.frozen?.manifest);
@@ -412,6 +450,15 @@ async function execute(
             totals = t;
           }
         : undefined;
+      const progress = startProgress(io, {
+        label: 'experiment',
+        unit: 'fixtures',
+        total: fixtures.length,
+        conditions: conditions.length,
+        quiet: plan.quiet,
+        models: () =>
+          prepared.gateway ? { calls: prepared.gateway.stats.networkCalls, spentUsd: prepared.gateway.spentUsd } : null,
+      });
       const options = {
         conditions,
         fixtures,
@@ -420,13 +467,18 @@ async function execute(
         tokens,
         exploratory: study.exploratory,
         exploratoryConditions: study.exploratoryConditions,
+        onProgress: (done: number) => progress.update(done),
       };
       // Worker threads rebuild conditions from the registry and make no model calls, so they run the embedded study
       // of built-in conditions; everything else runs here. The bytes written are the same either way.
       const workers = workersFor(plan.workers, fixtures.length);
-      if (writer && workers > 1 && fixtures.length > 1 && !usesModels(plan.models) && parallelizable(conditions))
-        return streamStudyParallel({ ...options, workers }, writer, keepTotals);
-      return streamStudy({ ...options, models }, sink, keepTotals);
+      const running =
+        writer && workers > 1 && fixtures.length > 1 && !usesModels(plan.models) && parallelizable(conditions)
+          ? streamStudyParallel({ ...options, workers }, writer, keepTotals)
+          : streamStudy({ ...options, models }, sink, keepTotals);
+      if (running instanceof Promise) return running.finally(() => progress.stop());
+      progress.stop();
+      return running;
     });
     const summaries = await value;
     if (prepared.gateway) {
@@ -454,7 +506,7 @@ async function execute(
       outDir,
       plan.shard && {
         ...plan.shard,
-        fixtures: loaded.length,
+        fixtures: chosen.length,
         charges: chargesRecord(
           ran.map((c) => c.name),
           totals.map((t) => t.charges),

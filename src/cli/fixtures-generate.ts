@@ -20,6 +20,7 @@ import { corpusReadme, statsOf, type FixtureStats } from '../corpus/readme.js';
 import { fractionFlag, integerFlag } from './args.js';
 import { defineCommand, type Values } from './command.js';
 import { DEFAULT_REMOVABLE_SHARE } from '../corpus/compose.js';
+import { startProgress } from './progress.js';
 import { clearDebris, type CliIO } from './io.js';
 import { notices } from '../messages.js';
 
@@ -84,10 +85,18 @@ async function fixturesGenerate(flags: Values<typeof FLAGS>, io: CliIO): Promise
   const tokens = tokenCounter();
   const stats: FixtureStats[] = [];
   const bytes = { fixtures: 0, oracles: 0 };
+  const progress = startProgress(io, {
+    label: 'fixtures-generate',
+    unit: 'fixtures',
+    total: count,
+    conditions: 0,
+    quiet: false,
+  });
   try {
     rmSync(staging, { recursive: true, force: true });
     mkdirSync(join(staging, 'oracles'), { recursive: true });
     forEachGenerated(seed, count, share, (file) => {
+      progress.update(stats.length + 1);
       const gz = gzipText(file.fixtureText);
       writeFileSync(join(staging, file.fixtureName), gz);
       writeFileSync(join(staging, file.oracleName), file.oracleText);
@@ -99,8 +108,10 @@ async function fixturesGenerate(flags: Values<typeof FLAGS>, io: CliIO): Promise
       join(staging, 'README.md'),
       corpusReadme({ seed, count, share, out: shown }, GENERATOR.version, stats, bytes),
     );
+    progress.stop();
     swapIn(staging, outDir);
   } catch (err) {
+    progress.stop();
     rmSync(staging, { recursive: true, force: true });
     if (err instanceof Error && 'code' in err && typeof (err as NodeJS.ErrnoException).code === 'string')
       throw failure('PL_IO', shown, err.message);

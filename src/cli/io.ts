@@ -9,6 +9,11 @@ export interface CliIO {
   readonly stderr: (text: string) => void;
   /** Environment variables (API keys, base URLs); bin.ts passes the process's, tests their own. */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Where long commands report progress on stderr: a live bar when `tty`, else plain periodic lines. bin.ts sets it
+   * for the process's stderr; without it (an in-process caller capturing the output) no progress is reported.
+   */
+  readonly progress?: { readonly tty: boolean; readonly columns: number };
 }
 
 /**

@@ -6,6 +6,7 @@ import { buildReport, CHARTS_DIR, TABLES_DIR, writeFolders } from '../report/rep
 import { SHADOWS_TABLE, shadowPairs, shadowRows, shadowsCsv, shadowsMarkdown } from '../report/shadows.js';
 import { STUDY } from './study.js';
 import { defineCommand } from './command.js';
+import { progressCallback } from './progress.js';
 import { clearDebris, type CliIO } from './io.js';
 import { notices } from '../messages.js';
 
@@ -32,7 +33,13 @@ async function report(results: string, io: CliIO): Promise<number> {
   const dir = resolve(io.cwd, results);
   const label = relativePath(dir, io.cwd);
   clearDebris(dir, io);
-  const built = await buildReport(dir, label, io.cwd, STUDY);
+  const progress = progressCallback(io, { label: 'report', unit: 'analysis steps', conditions: 0, quiet: false });
+  let built: Awaited<ReturnType<typeof buildReport>>;
+  try {
+    built = await buildReport(dir, label, io.cwd, STUDY, progress.onProgress);
+  } finally {
+    progress.stop();
+  }
   // A package and the reimplementation it shadows, when both ran: their disagreements, per fixture.
   const shadows = shadowRows(dir, shadowPairs(DEFINITIONS));
   const files = new Map(built.files);

@@ -57,6 +57,8 @@ export interface StudyOptions {
   readonly exploratoryConditions?: readonly string[];
   /** Reader and model telemetry; the embedded (structural, no calls) default when absent. */
   readonly models?: StudyModels;
+  /** Told after each fixture how many of them are done; the CLI draws progress from it (the engine prints nothing). */
+  readonly onProgress?: (fixturesDone: number, fixturesTotal: number) => void;
 }
 
 export interface ConditionRun {
@@ -97,6 +99,7 @@ export function streamStudy(
 ): Summary[] {
   const models = options.models ?? EMBEDDED_STUDY;
   const totals = options.conditions.map(emptyTotals);
+  let done = 0;
   for (const loaded of options.fixtures) {
     // Frozen inputs let every prune point's view share the fixture's items, and what is derived from them be
     // derived once (src/fixture/memo.ts); the CLI has frozen them already, other callers' are frozen here.
@@ -122,6 +125,7 @@ export function streamStudy(
       countRemovals(total.removedBy, records);
       sink.fixture({ condition, loaded, records, points });
     });
+    options.onProgress?.(++done, options.fixtures.length);
   }
   onTotals?.(totals);
   return options.conditions.map((c, i) => summarise(c, options, models.reader, totals[i]!));

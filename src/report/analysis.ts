@@ -703,14 +703,24 @@ export function confirmatoryOnly(results: StudyResults): StudyResults {
 }
 
 /** Every figure of the report, by the plan the preregistration states (see plan.ts for how it is loaded). */
-export function analyse(results: StudyResults, plan: AnalysisPlan): Analysis {
+/** `onStep`: told after each condition's row and each pooled breakdown, for a progress line (the bootstraps are slow). */
+export function analyse(
+  results: StudyResults,
+  plan: AnalysisPlan,
+  onStep?: (done: number, total: number) => void,
+): Analysis {
   const fixtureOrder = results.manifest.fixtures.map((f) => f.id);
   const { bootstrap: b, multiplicity } = plan.preregistration.analysis;
   const boot: Resampling = { seed: b.seed, iterations: b.iterations, level: b.level };
   const bases = sweepBases(results.conditions);
-  const rows = results.conditions.map((c) =>
-    conditionRow(c, fixtureOrder, bases, boot, results.manifest.study.exploratory),
-  );
+  const steps = results.conditions.length + 3;
+  let done = 0;
+  const step = () => onStep?.(++done, steps);
+  const rows = results.conditions.map((c) => {
+    const row = conditionRow(c, fixtureOrder, bases, boot, results.manifest.study.exploratory);
+    step();
+    return row;
+  });
   const prunePoints = Math.max(0, ...results.conditions.map((c) => c.summary.prunePoints));
   // A condition stamped exploratory alone (the preregistration does not name it) runs beside the study, but no
   // preregistered comparison, difference or verdict reads it: for them it is not in the results.
@@ -744,6 +754,12 @@ export function analyse(results: StudyResults, plan: AnalysisPlan): Analysis {
   const outcomes = p.outcomes.map((o) =>
     evaluateOutcome(plan.outcomes.find((f) => f.id === o.id)!, o, acceptance, evidence),
   );
+  const secondaryRows = secondary(results, plan, fixtureOrder, boot);
+  step();
+  const familyRows = families(results, fixtureOrder, boot);
+  step();
+  const corpusRows = corpora(results, rows, bases, boot);
+  step();
   return {
     label: results.label,
     fixtures: fixtureOrder.length,
@@ -757,14 +773,14 @@ export function analyse(results: StudyResults, plan: AnalysisPlan): Analysis {
     pointOutcomes: p.pointOutcomes,
     rows,
     comparisons,
-    secondary: secondary(results, plan, fixtureOrder, boot),
+    secondary: secondaryRows,
     differences,
     acceptance,
     outcomes,
     ladder: ladder(rows, results),
-    families: families(results, fixtureOrder, boot),
+    families: familyRows,
     thresholds: thresholds(rows),
-    corpora: corpora(results, rows, bases, boot),
+    corpora: corpusRows,
     proposed: plan.proposed,
     pairedUnit: p.analysis.paired.unit,
     preregisteredTables: p.analysis.preregisteredTables ?? [],

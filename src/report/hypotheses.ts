@@ -5,16 +5,9 @@ import { from } from 'arquero';
 import { caption, type Analysis } from './analysis.js';
 import { verdict, type CriterionResult, type OutcomeResult } from './criteria.js';
 import { EXPLORATORY_STAMP, fixed, isPreregisteredTable, UNDEFINED, type ReportTable } from './tables.js';
+import { markdownTable } from './markdown.js';
 
 export const HYPOTHESES_TABLE = 'hypotheses';
-
-const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-const mdTable = (header: readonly string[], rows: readonly (readonly string[])[]) =>
-  [
-    `|${header.join('|')}|`,
-    `|${header.map(() => '---').join('|')}|`,
-    ...rows.map((r) => `|${r.map(cell).join('|')}|`),
-  ].join('\n');
 
 /** The outcome rows stated in terms of a criterion. */
 function rowsFor(a: Analysis, c: CriterionResult): OutcomeResult[] {
@@ -90,7 +83,7 @@ export function hypothesesMarkdown(t: ReportTable, a: Analysis): string {
   );
   out.push('## Verdicts', '');
   out.push(
-    mdTable(
+    markdownTable(
       ['criterion', 'verdict', 'why', 'what it would mean (outcome table)'],
       a.acceptance.map((c) => [`${c.id} (${c.hypothesis})`, verdict(c.truth), c.why, meaningOf(a, c)]),
     ),
@@ -100,7 +93,7 @@ export function hypothesesMarkdown(t: ReportTable, a: Analysis): string {
   for (const c of a.acceptance) {
     out.push(`### ${c.id} (${c.hypothesis}): ${verdict(c.truth)}`, '', `> ${c.criterion}`, '');
     out.push(
-      mdTable(
+      markdownTable(
         ['judged for', 'check', 'figures', 'result', 'note'],
         c.parts.flatMap((p) =>
           p.checks.map((k, i) => [
@@ -117,7 +110,7 @@ export function hypothesesMarkdown(t: ReportTable, a: Analysis): string {
   }
   out.push('## What each pattern of results would mean', '');
   out.push(
-    mdTable(
+    markdownTable(
       ['row', 'pattern', 'status', 'on these results', 'what it would mean'],
       a.outcomes.map((o) => [o.id, o.pattern, o.status, o.detail, o.meaning]),
     ),

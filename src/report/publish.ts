@@ -65,7 +65,7 @@ export function indexMarkdown(results: StudyResults, report: Report): string {
       '',
       `![${c.title}](${CHARTS_DIR}/${c.name}.svg)`,
       '',
-      `*${c.caption}.* Files: [vega-lite spec](${CHARTS_DIR}/${c.name}.vl.json), [SVG](${CHARTS_DIR}/${c.name}.svg), [PNG](${CHARTS_DIR}/${c.name}.png).`,
+      `*${c.caption}* ${caption(report.analysis)}. Files: [vega-lite spec](${CHARTS_DIR}/${c.name}.vl.json), [SVG](${CHARTS_DIR}/${c.name}.svg), [PNG](${CHARTS_DIR}/${c.name}.png).`,
       '',
     );
   });

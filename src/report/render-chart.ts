@@ -4,17 +4,60 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Resvg } from '@resvg/resvg-js';
+import * as vega from 'vega';
 import { parse, View } from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
+import { readMetrics, textWidth, type FontMetrics } from './text-width.js';
 
 export const FONT_FAMILY = 'DejaVu Sans';
-/** PNG pixels per SVG unit: 2 keeps text sharp on a printed page. */
+/** PNG pixels per SVG unit for charts drawn in screen units (the ecology's): 2 keeps text sharp. */
 export const PNG_SCALE = 2;
+
+/**
+ * The report's charts are drawn for a book column: one SVG unit is one typographic point, the whole chart (legend
+ * and padding included) at most 4.5 in = 324 pt wide, and the PNG at 300 dpi, so 1,350 pixels across.
+ */
+export const BOOK_COLUMN_PT = 324;
+export const BOOK_DPI = 300;
+export const BOOK_SCALE = BOOK_DPI / 72;
 
 function fontFiles(): string[] {
   // The package has no entry point, so its folder is found through its package.json.
   const root = dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json'));
   return ['DejaVuSans.ttf', 'DejaVuSans-Bold.ttf', 'DejaVuSans-Oblique.ttf'].map((f) => join(root, 'ttf', f));
+}
+
+let fonts: { regular: FontMetrics; bold: FontMetrics } | undefined;
+function metrics(): { regular: FontMetrics; bold: FontMetrics } {
+  if (!fonts) {
+    const [regular, bold] = fontFiles();
+    fonts = { regular: readMetrics(regular!), bold: readMetrics(bold!) };
+  }
+  return fonts;
+}
+
+const isBold = (weight: unknown) => weight === 'bold' || (typeof weight === 'number' && weight >= 600);
+
+/** Width of `text` in the bundled font at `fontSize`, as the PNG draws it (kerning aside). */
+export function measureText(text: string, fontSize: number, bold = false): number {
+  const m = metrics();
+  return textWidth(bold ? m.bold : m.regular, text, fontSize);
+}
+
+/**
+ * Vega measures text with this for layout and for scenegraph bounds (the hook vl-convert uses): the widths then
+ * match the drawn glyphs instead of vega's 0.8-em guess.
+ */
+type TextItem = { text?: unknown; fontSize?: number; fontWeight?: unknown };
+// vega exports its text metrics object at run time; its type declarations leave it out.
+const textMetrics = (vega as unknown as { textMetrics: { width: (item: TextItem, text?: unknown) => number } })
+  .textMetrics;
+
+function installMetrics(): void {
+  textMetrics.width = (item: TextItem, text?: unknown) => {
+    const value = String(text ?? item.text ?? '').trim();
+    return measureText(value, item.fontSize ?? 11, isBold(item.fontWeight));
+  };
 }
 
 /**
@@ -53,9 +96,16 @@ export function distinctColours(n: number): string[] {
   return out;
 }
 
-export async function renderChart(spec: object): Promise<{ svg: string; png: Buffer }> {
-  const vega = compile(spec as TopLevelSpec).spec;
-  const view = new View(parse(vega), { renderer: 'none' });
+/** The vega view of a vega-lite spec, laid out and run (its scenegraph holds every mark's bounds). */
+export async function chartView(spec: object): Promise<View> {
+  installMetrics();
+  const view = new View(parse(compile(spec as TopLevelSpec).spec), { renderer: 'none' });
+  await view.runAsync();
+  return view;
+}
+
+export async function renderChart(spec: object, scale: number = PNG_SCALE): Promise<{ svg: string; png: Buffer }> {
+  const view = await chartView(spec);
   try {
     const svg = await view.toSVG();
     const png = new Resvg(svg, {
@@ -65,7 +115,7 @@ export async function renderChart(spec: object): Promise<{ svg: string; png: Buf
         defaultFontFamily: FONT_FAMILY,
         sansSerifFamily: FONT_FAMILY,
       },
-      fitTo: { mode: 'zoom', value: PNG_SCALE },
+      fitTo: { mode: 'zoom', value: scale },
       background: 'white',
     })
       .render()

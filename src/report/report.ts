@@ -11,7 +11,7 @@ import { economicsTables } from './economics.js';
 import { hypothesesMarkdown, hypothesesTable, HYPOTHESES_TABLE } from './hypotheses.js';
 import { loadResults, type StudyResults } from './load.js';
 import { loadAnalysisPlan } from './plan.js';
-import { renderChart } from './render-chart.js';
+import { BOOK_SCALE, renderChart } from './render-chart.js';
 import type { StudyDefinition } from './study.js';
 import { frameworkDefaultsTable } from './framework-defaults.js';
 import { buildTables, tableCsv, tableMarkdown, type ReportTable } from './tables.js';
@@ -38,10 +38,11 @@ export function analyseFolder(
   root: string,
   study: StudyDefinition,
   accept?: (results: StudyResults) => void,
+  onStep?: (done: number, total: number) => void,
 ): { results: StudyResults; analysis: Analysis } {
   const results = loadResults(resultsDir, label);
   accept?.(results);
-  return { results, analysis: analyse(results, loadAnalysisPlan(root, results.manifest, label, study)) };
+  return { results, analysis: analyse(results, loadAnalysisPlan(root, results.manifest, label, study), onStep) };
 }
 
 export async function buildReport(
@@ -49,8 +50,9 @@ export async function buildReport(
   label: string,
   root: string,
   study: StudyDefinition,
+  onStep?: (done: number, total: number) => void,
 ): Promise<Report> {
-  return renderReport(analyseFolder(resultsDir, label, root, study).analysis);
+  return renderReport(analyseFolder(resultsDir, label, root, study, undefined, onStep).analysis);
 }
 
 export async function renderReport(analysis: Analysis): Promise<Report> {
@@ -70,7 +72,7 @@ export async function renderReport(analysis: Analysis): Promise<Report> {
     );
   }
   for (const c of charts) {
-    const { svg, png } = await renderChart(c.spec);
+    const { svg, png } = await renderChart(c.spec, BOOK_SCALE);
     files.set(`${CHARTS_DIR}/${c.name}.vl.json`, `${JSON.stringify(c.spec, null, 2)}\n`);
     files.set(`${CHARTS_DIR}/${c.name}.svg`, svg.endsWith('\n') ? svg : `${svg}\n`);
     files.set(`${CHARTS_DIR}/${c.name}.png`, png);

@@ -15,6 +15,7 @@ import {
   type Proportion,
 } from './analysis.js';
 import { COST_UNKNOWN } from './cost.js';
+import { markdownTable } from './markdown.js';
 import type { BootstrapResult } from './stats.js';
 
 export const UNDEFINED = 'undefined';
@@ -494,6 +495,13 @@ export function tableCsv(t: ReportTable, a: Pick<Analysis, 'preregisteredTables'
   return `${stamp(t.name, a)}${t.data.toCSV()}`;
 }
 
+/** A reader table as Markdown: numeric columns right-aligned with thousands grouped (./markdown.ts). */
+export function viewMarkdown(view: ColumnTable): string {
+  const header = view.columnNames();
+  const rows = view.objects().map((o) => header.map((h) => String((o as Row)[h] ?? '')));
+  return markdownTable(header, rows);
+}
+
 export function tableMarkdown(t: ReportTable, a: Analysis): string {
-  return `${stamp(t.name, a)}${isPreregisteredTable(t.name, a) ? '' : '\n'}# ${t.title}\n\n${caption(a)}.\n\n${t.view.toMarkdown()}\n${t.notes.map((n) => `${n}\n`).join('\n')}`;
+  return `${stamp(t.name, a)}${isPreregisteredTable(t.name, a) ? '' : '\n'}# ${t.title}\n\n${caption(a)}.\n\n${viewMarkdown(t.view)}\n\n${t.notes.map((n) => `${n}\n`).join('\n')}`;
 }

@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Resvg } from '@resvg/resvg-js';
 import { describe, expect, it } from 'vitest';
-import { PNG_SCALE } from '../../src/report/render-chart.js';
+import { BOOK_SCALE } from '../../src/report/render-chart.js';
 import { decodePng, RESULTS } from './support.js';
 
 const CHARTS = join(RESULTS, 'charts');
@@ -17,7 +17,7 @@ const names = readdirSync(CHARTS)
 function fontless(svg: string): Buffer {
   return new Resvg(svg, {
     font: { loadSystemFonts: false, fontFiles: [] },
-    fitTo: { mode: 'zoom', value: PNG_SCALE },
+    fitTo: { mode: 'zoom', value: BOOK_SCALE },
     background: 'white',
   })
     .render()
@@ -47,7 +47,7 @@ describe('committed chart PNGs draw their text with the bundled font', () => {
     const textElements = svg.match(/<text\b/g)?.length ?? 0;
     expect(textElements).toBeGreaterThan(10);
     const { count, total } = differing(readFileSync(join(CHARTS, `${name}.png`)), fontless(svg));
-    // Every text element is at least a few dozen pixels of glyphs at twice the SVG size.
+    // Every text element is at least a few dozen pixels of glyphs at 300 dpi.
     expect(count).toBeGreaterThan(textElements * 30);
     expect(count).toBeLessThan(total);
   });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STUDY } from '../../experiments/ch10-ablation/study.js';
 import { COST_UNKNOWN } from '../../src/report/cost.js';
-import { PNG_SCALE } from '../../src/report/render-chart.js';
+import { BOOK_COLUMN_PT, BOOK_SCALE } from '../../src/report/render-chart.js';
 import { buildReport, type Report } from '../../src/report/report.js';
 import { loadPreregistration } from '../../src/study/preregistration.js';
 import { PREREGISTRATION_FILE } from '../support/study.js';
@@ -21,8 +21,9 @@ afterAll(() => {
 });
 
 let report: Report;
+const steps: [number, number][] = [];
 beforeAll(async () => {
-  report = await buildReport(RESULTS, RESULTS, '.', STUDY);
+  report = await buildReport(RESULTS, RESULTS, '.', STUDY, (done, total) => steps.push([done, total]));
 });
 
 const text = (file: string) => String(report.files.get(file));
@@ -190,6 +191,14 @@ describe('npm run report', () => {
   });
 });
 
+describe('progress of the analysis', () => {
+  it('reports each condition row and each pooled breakdown, counting up to a fixed total', () => {
+    const total = report.analysis.rows.length + 3;
+    expect(steps.map(([d]) => d)).toEqual(Array.from({ length: total }, (_, i) => i + 1));
+    expect(new Set(steps.map(([, t]) => t))).toEqual(new Set([total]));
+  });
+});
+
 describe('charts', () => {
   it.each(['harm-reduction', 'coverage-abstention', 'frontier', 'tokens', 'ladder-waterfall'])(
     '%s: spec, SVG with its titles, PNG of the expected size and not blank',
@@ -198,16 +207,24 @@ describe('charts', () => {
       const spec = text(`charts/${name}.vl.json`);
       expect(spec).not.toMatch(/"extent"|errorbar|errorband|"aggregate"/);
       const svg = text(`charts/${name}.svg`);
-      expect(svg).toContain(chart.title.replace(/&/g, '&amp;'));
-      expect(svg).toContain(chart.caption);
-      const axisTitles = [...spec.matchAll(/"title": "([^"]+)"/g)].map((m) => m[1]!).filter((t) => t !== chart.title);
-      expect(axisTitles.length).toBeGreaterThan(0);
+      const titleLines = (chart.spec.title as { text: string[] }).text;
+      expect(titleLines.join(' ')).toBe(chart.title);
+      for (const line of titleLines) expect(svg).toContain(line.replace(/&/g, '&amp;').replace(/'/g, '&#39;'));
+      // The takeaway is wrapped into lines that fit the column; every line is in the SVG.
+      const subtitle = (chart.spec.title as { subtitle: string[] }).subtitle;
+      expect(subtitle.join(' ')).toContain(chart.caption);
+      for (const line of subtitle) expect(svg).toContain(line.replace(/&/g, '&amp;'));
+      const axisTitles = [...spec.matchAll(/"title": "([^"]+)"/g)]
+        .map((m) => m[1]!)
+        .filter((t) => t !== chart.title && !titleLines.includes(t));
       for (const t of axisTitles) expect(svg).toContain(t.replace(/&/g, '&amp;'));
       const w = Number(/<svg[^>]* width="(\d+(?:\.\d+)?)"/.exec(svg)![1]);
       const h = Number(/<svg[^>]* height="(\d+(?:\.\d+)?)"/.exec(svg)![1]);
       const image = decodePng(report.files.get(`charts/${name}.png`) as Buffer);
-      expect(image.width).toBe(Math.round(w * PNG_SCALE));
-      expect(image.height).toBe(Math.round(h * PNG_SCALE));
+      // A book column: at most 4.5 in (324 pt) wide, drawn at 300 dpi.
+      expect(w).toBeLessThanOrEqual(BOOK_COLUMN_PT);
+      expect(image.width).toBe(Math.round(w * BOOK_SCALE));
+      expect(image.height).toBe(Math.round(h * BOOK_SCALE));
       let ink = 0;
       const colours = new Set<number>();
       for (let i = 0; i < image.pixels.length; i += 4) {

@@ -1,0 +1,248 @@
+// Progress on long commands and smoke runs: plain lines on a stderr that is not a terminal, a live bar on one
+// that is, nothing with --json or for callers that report no progress, and never a byte on stdout. Smoke runs
+// (--filter, --limit) select fixtures, are stamped exploratory with the reason, and refuse a filter matching nothing.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/main.js';
+import { PLAIN_INTERVAL_MS, progressCallback, startProgress } from '../../src/cli/progress.js';
+import type { CliIO } from '../../src/cli/io.js';
+import { matchesFilter, selectFixtures } from '../../src/load/select.js';
+import type { LoadedFixture } from '../../src/fixture/load.js';
+
+interface Captured {
+  io: CliIO;
+  out: () => string;
+  err: () => string;
+}
+
+function capture(progress?: CliIO['progress']): Captured {
+  let out = '';
+  let err = '';
+  const io: CliIO = {
+    cwd: process.cwd(),
+    stdout: (t) => {
+      out += t;
+    },
+    stderr: (t) => {
+      err += t;
+    },
+    ...(progress ? { progress } : {}),
+  };
+  return { io, out: () => out, err: () => err };
+}
+
+const NOT_A_TTY = { tty: false, columns: 80 };
+
+describe('progress lines when stderr is not a terminal', () => {
+  it('prints a plain line at every tenth of the work, with done/total, conditions, elapsed and ETA, and a last line', () => {
+    const c = capture(NOT_A_TTY);
+    let clock = 0;
+    const p = startProgress(c.io, {
+      label: 'experiment',
+      unit: 'fixtures',
+      total: 100,
+      conditions: 23,
+      quiet: false,
+      now: () => clock,
+    });
+    for (let i = 1; i <= 100; i++) {
+      clock += 10; // 10 ms a fixture: never the 5 s cadence
+      p.update(i);
+    }
+    p.stop();
+    const lines = c.err().trimEnd().split('\n');
+    expect(lines).toHaveLength(10);
+    expect(lines[0]).toBe('experiment: fixtures 10/100 (10%), 23 conditions, elapsed 0:00, ETA 0:01');
+    expect(lines.at(-1)).toBe('experiment: fixtures 100/100 (100%), 23 conditions, elapsed 0:01, ETA 0:00');
+    expect(c.err()).not.toMatch(/\x1b|\r/);
+    expect(c.out()).toBe('');
+  });
+
+  it('prints every five seconds when a tenth takes longer, and a last line for the unfinished remainder', () => {
+    const c = capture(NOT_A_TTY);
+    let clock = 0;
+    const p = startProgress(c.io, {
+      label: 'experiment',
+      unit: 'fixtures',
+      total: 1000,
+      conditions: 1,
+      quiet: false,
+      now: () => clock,
+      models: () => ({ calls: 7, spentUsd: 0.0123 }),
+    });
+    clock = PLAIN_INTERVAL_MS + 1;
+    p.update(3);
+    clock += 100;
+    p.update(4); // under a tenth and under five seconds: silent
+    p.stop();
+    const lines = c.err().trimEnd().split('\n');
+    expect(lines).toEqual([
+      'experiment: fixtures 3/1000 (0%), 1 condition, elapsed 0:05, ETA 27:42, model calls 7, spent $0.0123',
+      'experiment: fixtures 4/1000 (0%), 1 condition, elapsed 0:05, ETA 21:10, model calls 7, spent $0.0123',
+    ]);
+  });
+});
+
+describe('a live bar on a terminal', () => {
+  it('draws through stderr with cursor control, the bar and the counts, and nothing on stdout', () => {
+    const c = capture({ tty: true, columns: 120 });
+    let clock = 0;
+    const p = startProgress(c.io, {
+      label: 'experiment',
+      unit: 'fixtures',
+      total: 4,
+      conditions: 2,
+      quiet: false,
+      now: () => clock,
+    });
+    for (let i = 1; i <= 4; i++) {
+      clock += 1000;
+      p.update(i);
+    }
+    p.stop();
+    expect(c.err()).toContain('\x1b[');
+    expect(c.err()).toContain('fixtures 4/4 (100%), 2 conditions, elapsed 0:04, ETA 0:00');
+    expect(c.err()).toMatch(/={20}/);
+    expect(c.out()).toBe('');
+  });
+});
+
+describe('progress whose total the work learns', () => {
+  it('starts at the first report and ends with a last line', () => {
+    const c = capture(NOT_A_TTY);
+    const p = progressCallback(c.io, {
+      label: 'report',
+      unit: 'analysis steps',
+      conditions: 0,
+      quiet: false,
+      now: () => 0,
+    });
+    for (let i = 1; i <= 4; i++) p.onProgress(i, 4);
+    p.stop();
+    expect(c.err().trimEnd().split('\n')).toEqual([
+      'report: analysis steps 1/4 (25%), elapsed 0:00, ETA 0:00',
+      'report: analysis steps 2/4 (50%), elapsed 0:00, ETA 0:00',
+      'report: analysis steps 3/4 (75%), elapsed 0:00, ETA 0:00',
+      'report: analysis steps 4/4 (100%), elapsed 0:00, ETA 0:00',
+    ]);
+    const none = capture(NOT_A_TTY);
+    progressCallback(none.io, { label: 'report', unit: 'x', conditions: 0, quiet: false }).stop();
+    expect(none.err()).toBe('');
+  });
+});
+
+describe('no progress', () => {
+  it('with --json (quiet), for a caller that reports none, or when there is nothing to count', () => {
+    for (const [progress, quiet, total] of [
+      [NOT_A_TTY, true, 10],
+      [undefined, false, 10],
+      [NOT_A_TTY, false, 0],
+    ] as const) {
+      const c = capture(progress);
+      const p = startProgress(c.io, { label: 'x', unit: 'fixtures', total, conditions: 1, quiet, now: () => 0 });
+      p.update(10);
+      p.stop();
+      expect(c.err() + c.out()).toBe('');
+    }
+  });
+});
+
+const loaded = (id: string, families: string[]) => ({ fixture: { id, families } }) as unknown as LoadedFixture;
+const corpus = [
+  loaded('cache-timing-defer', ['immutable-duplicate-read']),
+  loaded('cache-timing-prune-now', ['immutable-duplicate-read']),
+  loaded('credential-once', ['one-time-secret']),
+  loaded('gen-0001', ['one-time-secret', 'generic-work']),
+];
+
+describe('fixture selection for smoke runs', () => {
+  it('matches ids by glob and families by family:NAME, keeping file order, any filter sufficing', () => {
+    const ids = (fs: LoadedFixture[]) => fs.map((f) => f.fixture.id);
+    expect(ids(selectFixtures(corpus, { filters: ['cache-*'], limit: null }))).toEqual([
+      'cache-timing-defer',
+      'cache-timing-prune-now',
+    ]);
+    expect(ids(selectFixtures(corpus, { filters: ['family:one-time-secret'], limit: null }))).toEqual([
+      'credential-once',
+      'gen-0001',
+    ]);
+    expect(ids(selectFixtures(corpus, { filters: ['gen-000?', 'credential-once'], limit: null }))).toEqual([
+      'credential-once',
+      'gen-0001',
+    ]);
+    expect(ids(selectFixtures(corpus, { filters: [], limit: 2 }))).toEqual([
+      'cache-timing-defer',
+      'cache-timing-prune-now',
+    ]);
+    // A limit beyond the count keeps them all.
+    expect(ids(selectFixtures(corpus, { filters: ['family:one-time-secret'], limit: 50 }))).toHaveLength(2);
+  });
+
+  it('refuses what does not match: a glob is anchored, dots are literal, a family is matched whole', () => {
+    expect(matchesFilter('cache', { id: 'cache-timing-defer', families: [] })).toBe(false);
+    expect(matchesFilter('cache.timing*', { id: 'cache-timing-defer', families: [] })).toBe(false);
+    expect(matchesFilter('family:one-time', { id: 'x', families: ['one-time-secret'] })).toBe(false);
+    expect(() => selectFixtures(corpus, { filters: ['nothing-*'], limit: null })).toThrow(
+      /matches none of the 4 fixtures/,
+    );
+  });
+});
+
+const temps: string[] = [];
+afterAll(() => {
+  for (const d of temps) rmSync(d, { recursive: true, force: true });
+});
+const outDir = () => {
+  const d = mkdtempSync(join(tmpdir(), 'prunelab-smoke-'));
+  temps.push(d);
+  return d;
+};
+
+describe('prunelab experiment --filter/--limit', () => {
+  it('runs the selected fixtures, stamps the run exploratory saying why, and reports progress on stderr only', async () => {
+    const c = capture(NOT_A_TTY);
+    const out = outDir();
+    const args = ['experiment', '--fixtures', 'fixtures/canonical', '--filter', 'cache-timing-*', '--limit', '1000'];
+    const code = await runCli([...args, '--condition', 'raw', '--out', out], c.io);
+    expect(code).toBe(0);
+    expect(c.out()).toContain('--filter cache-timing-* and --limit 1000 runs a subset of the fixtures (a smoke run)');
+    expect(c.err()).toContain('experiment: fixtures 2/2 (100%), 1 condition');
+    const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as {
+      fixtures: { id: string }[];
+      study: { exploratory: boolean };
+    };
+    expect(manifest.fixtures.map((f) => f.id)).toEqual(['cache-timing-defer', 'cache-timing-prune-now']);
+    expect(manifest.study.exploratory).toBe(true);
+
+    const json = capture(NOT_A_TTY);
+    expect(await runCli([...args, '--limit', '1', '--condition', 'raw', '--out', outDir(), '--json'], json.io)).toBe(0);
+    expect(json.err()).toBe('');
+    expect(JSON.parse(json.out())).toHaveLength(1);
+  });
+
+  it('is exploratory even on the default fixtures, so it may not write into results/', async () => {
+    const c = capture();
+    const code = await runCli(['experiment', '--limit', '1', '--condition', 'raw'], c.io);
+    expect(code).toBe(2);
+    expect(c.err()).toContain('--limit 1 runs a subset of the fixtures');
+    expect(c.err()).toContain('give --out DIR');
+  });
+
+  it('exits 2 with a clear message when the filter matches nothing, and on a limit below 1', async () => {
+    const c = capture();
+    const code = await runCli(
+      ['experiment', '--fixtures', 'fixtures/canonical', '--filter', 'family:no-such', '--out', outDir()],
+      c.io,
+    );
+    expect(code).toBe(2);
+    expect(c.err()).toMatch(/--filter family:no-such matches none of the \d+ fixtures/);
+    expect(c.err()).toContain('[PL_USAGE_FILTER_NONE]');
+    const zero = capture();
+    expect(
+      await runCli(['experiment', '--fixtures', 'fixtures/canonical', '--limit', '0', '--out', outDir()], zero.io),
+    ).toBe(2);
+    expect(zero.err()).toContain('--limit');
+  });
+});
