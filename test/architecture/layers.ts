@@ -59,4 +59,7 @@ export const LAYERS: LayerOrder = [
   'experiments',
   // The command line: one module per command; only bin.ts touches the process.
   'cli',
+  // The package's library surface (src/index.ts): re-exports from the layers below and the study as one call;
+  // nothing in src/ imports it, so a consumer's import never pulls in the command line.
+  'index',
 ];
