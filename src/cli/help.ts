@@ -1,5 +1,5 @@
 // What a user reads about the commands, rendered from their definitions: each command's --help, the top-level help,
-// the README's command table and docs/commands.md. Plain text, no colour: the same bytes in a terminal, a pipe and
+// the command table and the rest of docs/commands.md. Plain text, no colour: the same bytes in a terminal, a pipe and
 // a test. (citty's renderUsage colours by the process's environment, read when it is imported.)
 import { type Command, type Flag, HELP_FLAG } from './command.js';
 
