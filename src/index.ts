@@ -50,30 +50,9 @@ export function runStudy(options: RunStudyOptions): ConditionRun[] {
 export type { ConditionRun } from './engine/run.js';
 export type { PlaceholderMode } from './engine/placeholder.js';
 export { allConditions, conditionNames, getCondition } from './policy/registry.js';
-export type {
-  Condition,
-  ConditionInfo,
-  Eligibility,
-  Finding,
-  Layer,
-  Mechanism,
-  Rung,
-  SweepOf,
-} from './policy/types.js';
-export { EligibilitySchema, FindingSchema } from './policy/types.js';
+export * from './policy/public.js';
 export { ConditionDefinition, defineCondition, type BuildContext } from './policy/definition.js';
 export type { Timing } from './timing/timing.js';
-export {
-  blocksOf,
-  effectsOf,
-  repetitionOf,
-  resolveInView,
-  type PolicyView,
-  type PrunePointHeader,
-  type StoreSnapshot,
-  type ViewItem,
-} from './fixture/view.js';
-export { observationKey, sameObservation } from './policy/identity.js';
 export type { Fixture, Item, Oracle } from './fixture/schema.js';
 export type { LoadedFixture } from './fixture/load.js';
 export { loadFixtures } from './load/fixtures.js';

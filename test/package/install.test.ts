@@ -46,6 +46,7 @@ describe('the package installed from its tarball into an empty project (slow)', 
     expect(files).toContain('dist/src/cli/bin.js');
     expect(files).toContain('dist/src/index.js');
     expect(files).toContain('dist/src/index.d.ts');
+    expect(files).toContain('dist/src/policy/public.d.ts');
     expect(files).toContain('dist/src/providers/pricing.json');
     expect(files).toContain('fixtures/canonical/config-reread-drift.json');
     expect(files.filter((f) => /\.ts$/.test(f) && !f.endsWith('.d.ts'))).toEqual([]);
@@ -78,6 +79,28 @@ process.stdout.write(JSON.stringify(runs.map((r) => r.summary)));
     expect(built).toHaveLength(CONDITIONS.length);
   });
 
+  it("runs a --policy module that imports the view helpers from 'prunelab/policy', sandboxed; the whole library is refused there", () => {
+    mkdirSync(join(consumer, 'policy'));
+    const module = (from: string) => `import { blocksOf } from '${from}';
+export default {
+  rule: 'first-block-empty', rung: 0, version: '1.0.0',
+  assess: (view, candidates) => candidates
+    .filter((id) => blocksOf(view.items.find((i) => i.id === id)).length === 0)
+    .map((id) => ({ itemId: id, outcome: 'eligible', reason: 'no content blocks' })),
+};
+`;
+    writeFileSync(join(consumer, 'policy', 'policy.mjs'), module('prunelab/policy'));
+    const args = ['--no-install', 'prunelab', 'experiment', '--policy', 'policy/policy.mjs'];
+    const fixtures = ['--fixtures', 'node_modules/prunelab/fixtures/canonical'];
+    const ran = run('npx', [...args, ...fixtures, '--out', 'mine', '--json'], consumer);
+    expect(ran.stderr).not.toContain('[PL_');
+    expect((JSON.parse(ok(ran)) as { condition: string }[]).map((s) => s.condition)).toEqual(['first-block-empty']);
+    writeFileSync(join(consumer, 'policy', 'policy.mjs'), module('prunelab'));
+    const refused = run('npx', [...args, ...fixtures, '--out', 'refused'], consumer);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain('[PL_POLICY_SANDBOX_DENIED]');
+  });
+
   const typecheck = (source: string) => {
     writeFileSync(join(consumer, 'consumer.ts'), source);
     writeFileSync(
@@ -102,7 +125,8 @@ process.stdout.write(JSON.stringify(runs.map((r) => r.summary)));
 
   it("type-checks a TypeScript consumer against the package's declarations, and refuses a wrong one", () => {
     const good =
-      typecheck(`import { runStudy, type Condition, type PolicyView, type Eligibility, type Mechanism } from 'prunelab';
+      typecheck(`import { runStudy, type Condition, type PolicyView, type Eligibility } from 'prunelab';
+import { resolveInView, type Mechanism } from 'prunelab/policy';
 const keepAll: Condition = {
   name: 'keep-all', layer: 'control', rung: null, version: '1.0.0', description: 'keeps every item',
   upperRisk: false, consultsObligations: false, parameters: {},
@@ -112,7 +136,7 @@ const keepAll: Condition = {
 const none: Mechanism = { rule: 'none', rung: 0, version: '1.0.0', assess: () => [] };
 const runs = runStudy({ fixtures: 'fixtures', conditions: ['raw', keepAll] });
 const rate: number | null = runs[0]!.summary.exploratory ? 1 : null;
-export { none, rate };
+export { none, rate, resolveInView };
 `);
     expect(good.stdout + good.stderr).toBe('');
     expect(good.status).toBe(0);
