@@ -2,7 +2,7 @@
 // as a consumer gets it. `npm pack` (whose prepack builds dist/) makes the tarball; it is installed into an empty project
 // from npm's local cache (--prefer-offline); then the bin, the library and its declarations are used from there,
 // with no tsx and no TypeScript source of ours. Node 20 only: it is the one Node on this machine (Node 22 is not).
-import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -13,11 +13,26 @@ const ROOT = resolve(import.meta.dirname, '..', '..');
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 const CONDITIONS = ['raw', 'checked-supersession', 'ladder-0-3'];
 
-function run(cmd: string, args: readonly string[], cwd: string): SpawnSyncReturns<string> {
-  return spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 400_000 });
+interface Ran {
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
 }
 
-function ok(r: SpawnSyncReturns<string>): string {
+/** A child process, awaited rather than blocking: the test worker stays responsive through minutes of npm. */
+function run(cmd: string, args: readonly string[], cwd: string): Promise<Ran> {
+  return new Promise((done, fail) => {
+    const child = spawn(cmd, args, { cwd, env: { ...process.env, NO_COLOR: '1' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('error', fail);
+    child.on('close', (status) => done({ status, stdout, stderr }));
+  });
+}
+
+function ok(r: Ran): string {
   if (r.status !== 0) throw new Error(`exit ${String(r.status)}\n${r.stdout}\n${r.stderr}`);
   return r.stdout;
 }
@@ -25,9 +40,9 @@ function ok(r: SpawnSyncReturns<string>): string {
 let consumer = '';
 let files: string[] = [];
 
-beforeAll(() => {
+beforeAll(async () => {
   const temp = mkdtempSync(join(tmpdir(), 'prunelab-package-'));
-  const packed = JSON.parse(ok(run('npm', ['pack', '--json', '--pack-destination', temp], ROOT))) as {
+  const packed = JSON.parse(ok(await run('npm', ['pack', '--json', '--pack-destination', temp], ROOT))) as {
     filename: string;
     files: { path: string }[];
   }[];
@@ -38,7 +53,13 @@ beforeAll(() => {
     join(consumer, 'package.json'),
     JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }),
   );
-  ok(run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', join(temp, packed[0]!.filename)], consumer));
+  ok(
+    await run(
+      'npm',
+      ['install', '--prefer-offline', '--no-audit', '--no-fund', join(temp, packed[0]!.filename)],
+      consumer,
+    ),
+  );
 }, 600_000);
 
 describe('the package installed from its tarball into an empty project (slow)', () => {
@@ -54,16 +75,16 @@ describe('the package installed from its tarball into an empty project (slow)', 
       expect(files.filter((f) => f.startsWith(left))).toEqual([]);
   });
 
-  it('runs `npx prunelab --version` and `--help`', () => {
-    expect(ok(run('npx', ['--no-install', 'prunelab', '--version'], consumer))).toBe(`${VERSION}\n`);
-    const help = ok(run('npx', ['--no-install', 'prunelab', '--help'], consumer));
+  it('runs `npx prunelab --version` and `--help`', async () => {
+    expect(ok(await run('npx', ['--no-install', 'prunelab', '--version'], consumer))).toBe(`${VERSION}\n`);
+    const help = ok(await run('npx', ['--no-install', 'prunelab', '--help'], consumer));
     expect(help).toContain('usage: prunelab COMMAND');
     expect(help).toContain('experiment');
     // No TypeScript loader came with it: the bin runs as compiled JavaScript.
     expect(readdirSync(join(consumer, 'node_modules', 'prunelab', 'dist', 'src', 'cli'))).toContain('main.js');
   });
 
-  it('runs a study through `import { runStudy }` with plain node, as the sources do', () => {
+  it('runs a study through `import { runStudy }` with plain node, as the sources do', async () => {
     writeFileSync(
       join(consumer, 'study.mjs'),
       `import { runStudy } from 'prunelab';
@@ -71,7 +92,7 @@ const runs = runStudy({ fixtures: 'fixtures/canonical', conditions: ${JSON.strin
 process.stdout.write(JSON.stringify(runs.map((r) => r.summary)));
 `,
     );
-    const built = JSON.parse(ok(run('node', ['study.mjs'], consumer))) as unknown[];
+    const built = JSON.parse(ok(await run('node', ['study.mjs'], consumer))) as unknown[];
     const sources = runStudy({ fixtures: 'fixtures/canonical', conditions: CONDITIONS, cwd: ROOT }).map(
       (r) => r.summary,
     );
@@ -79,7 +100,7 @@ process.stdout.write(JSON.stringify(runs.map((r) => r.summary)));
     expect(built).toHaveLength(CONDITIONS.length);
   });
 
-  it("runs a --policy module that imports the view helpers from 'prunelab/policy', sandboxed; the whole library is refused there", () => {
+  it("runs a --policy module that imports the view helpers from 'prunelab/policy', sandboxed; the whole library is refused there", async () => {
     mkdirSync(join(consumer, 'policy'));
     const module = (from: string) => `import { blocksOf } from '${from}';
 export default {
@@ -92,16 +113,16 @@ export default {
     writeFileSync(join(consumer, 'policy', 'policy.mjs'), module('prunelab/policy'));
     const args = ['--no-install', 'prunelab', 'experiment', '--policy', 'policy/policy.mjs'];
     const fixtures = ['--fixtures', 'node_modules/prunelab/fixtures/canonical'];
-    const ran = run('npx', [...args, ...fixtures, '--out', 'mine', '--json'], consumer);
+    const ran = await run('npx', [...args, ...fixtures, '--out', 'mine', '--json'], consumer);
     expect(ran.stderr).not.toContain('[PL_');
     expect((JSON.parse(ok(ran)) as { condition: string }[]).map((s) => s.condition)).toEqual(['first-block-empty']);
     writeFileSync(join(consumer, 'policy', 'policy.mjs'), module('prunelab'));
-    const refused = run('npx', [...args, ...fixtures, '--out', 'refused'], consumer);
+    const refused = await run('npx', [...args, ...fixtures, '--out', 'refused'], consumer);
     expect(refused.status).toBe(2);
     expect(refused.stderr).toContain('[PL_POLICY_SANDBOX_DENIED]');
   });
 
-  const typecheck = (source: string) => {
+  const typecheck = (source: string): Promise<Ran> => {
     writeFileSync(join(consumer, 'consumer.ts'), source);
     writeFileSync(
       join(consumer, 'tsconfig.json'),
@@ -123,9 +144,9 @@ export default {
     return run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'], consumer);
   };
 
-  it("type-checks a TypeScript consumer against the package's declarations, and refuses a wrong one", () => {
+  it("type-checks a TypeScript consumer against the package's declarations, and refuses a wrong one", async () => {
     const good =
-      typecheck(`import { runStudy, type Condition, type PolicyView, type Eligibility } from 'prunelab';
+      await typecheck(`import { runStudy, type Condition, type PolicyView, type Eligibility } from 'prunelab';
 import { resolveInView, type Mechanism } from 'prunelab/policy';
 const keepAll: Condition = {
   name: 'keep-all', layer: 'control', rung: null, version: '1.0.0', description: 'keeps every item',
@@ -140,7 +161,7 @@ export { none, rate, resolveInView };
 `);
     expect(good.stdout + good.stderr).toBe('');
     expect(good.status).toBe(0);
-    const bad = typecheck(`import { runStudy, type Condition } from 'prunelab';
+    const bad = await typecheck(`import { runStudy, type Condition } from 'prunelab';
 const wrong: Condition = { name: 'x', layer: 'D', decide: () => [] };
 runStudy({ fixture: 'fixtures' });
 export { wrong };
