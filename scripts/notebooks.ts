@@ -1,14 +1,17 @@
 // Runs the analysis notebooks headless: each notebooks/*.ipynb (nbformat 4, TypeScript code cells) is joined into
-// one .mts module, run with tsx from the package root, and each cell's printed output is written back into the
-// notebook. `npm run notebooks` exits 1 when any notebook fails; the failing cell carries the error.
+// one .mts module, run with tsx from the notebook's own folder (as a Jupyter kernel runs a notebook), and each
+// cell's printed output is written back into the notebook. `npm run notebooks -- FILE...` runs the named ones only;
+// `--kernel deno` runs them in Deno's Jupyter kernel instead (notebook-kernel.ts). It exits 1 when any notebook
+// fails; the failing cell carries the error.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { byCodeUnit } from '../src/fixture/canonical.js';
 import { writeAtomic } from '../src/engine/write.js';
 import { messages, notices } from '../src/messages.js';
 import { DISPLAY_MARK } from '../notebooks/display.js';
+import { kernelTools, runInKernel, type KernelCell, type KernelOutput } from './notebook-kernel.js';
 
 const CELL_MARK = '\u001eprunelab-cell\u001e';
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -73,8 +76,9 @@ export function runNotebook(path: string, root: string = ROOT): NotebookRun {
   writeFileSync(temp, module);
   let result;
   try {
-    result = spawnSync(process.execPath, ['--import', 'tsx', temp], {
-      cwd: root,
+    // tsx is named by its resolved path: from a notebook outside the package, a bare name would not resolve.
+    result = spawnSync(process.execPath, ['--import', import.meta.resolve('tsx'), temp], {
+      cwd: dirname(path),
       encoding: 'utf8',
       env: { ...process.env, NO_COLOR: '1' },
       maxBuffer: 64 * 1024 * 1024,
@@ -105,6 +109,33 @@ export function runNotebook(path: string, root: string = ROOT): NotebookRun {
   return { file: path, ok, notebook, error: ok ? null : stderr || `exit ${String(result.status)}` };
 }
 
+/**
+ * The notebook with the kernel's outputs in its code cells, stored as the headless runner stores them (lists of
+ * lines, no execution timings), so the two paths write the same bytes when the cells print the same things.
+ */
+export function withKernelOutputs(notebook: Notebook, executed: readonly KernelCell[]): Notebook {
+  const stored = (o: KernelOutput): unknown => {
+    const many = (v: string | string[]) => lines(text(v));
+    if (o.output_type === 'stream') return { output_type: 'stream', name: o.name, text: many(o.text ?? '') };
+    if (o.output_type === 'error')
+      return { output_type: 'error', ename: o.ename, evalue: o.evalue, traceback: o.traceback ?? [] };
+    const data = Object.fromEntries(Object.entries(o.data ?? {}).map(([k, v]) => [k, many(v)]));
+    return { output_type: o.output_type, data, metadata: {} };
+  };
+  return {
+    ...notebook,
+    cells: notebook.cells.map((c, i) =>
+      c.cell_type === 'code'
+        ? {
+            ...c,
+            execution_count: executed[i]?.execution_count ?? null,
+            outputs: (executed[i]?.outputs ?? []).map(stored),
+          }
+        : c,
+    ),
+  };
+}
+
 export function notebookFiles(dir: string): string[] {
   return readdirSync(dir)
     .filter((f) => f.endsWith('.ipynb'))
@@ -116,19 +147,56 @@ export function serialise(notebook: Notebook): string {
   return `${JSON.stringify(notebook, null, 1)}\n`;
 }
 
-function main(): number {
+/** `[--kernel deno] [FILE ...]`: the notebooks named (every one under notebooks/ when none is) and how to run them. */
+function parseArgs(argv: readonly string[]): { files: string[]; kernel: boolean } | { bad: string } {
+  const files: string[] = [];
+  let kernel = false;
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i]!;
+    if (arg === '--kernel' && argv[i + 1] === 'deno') {
+      kernel = true;
+      i += 1;
+    }
+    // npm runs a script from the package root; a file is named from the folder npm was run in.
+    else if (arg.endsWith('.ipynb') && !arg.startsWith('-')) files.push(resolve(process.env.INIT_CWD ?? '.', arg));
+    else return { bad: arg };
+  }
+  return { files: files.length > 0 ? files : notebookFiles(join(ROOT, 'notebooks')), kernel };
+}
+
+function main(argv: readonly string[]): number {
+  const args = parseArgs(argv);
+  if ('bad' in args) {
+    process.stderr.write(notices.errorLine(messages.PL_USAGE_NOTEBOOK_ARGS(args.bad), 'PL_USAGE_NOTEBOOK_ARGS'));
+    return 2;
+  }
+  const tools = args.kernel ? kernelTools(process.env) : null;
+  if (tools && 'missing' in tools) {
+    const line = messages.PL_NOTEBOOK_KERNEL_MISSING(tools.missing, tools.setup);
+    process.stderr.write(notices.errorLine(line, 'PL_NOTEBOOK_KERNEL_MISSING'));
+    return 2;
+  }
   let failed = 0;
-  for (const file of notebookFiles(join(ROOT, 'notebooks'))) {
-    const run = runNotebook(file);
-    writeAtomic(file, serialise(run.notebook));
-    const name = `notebooks/${basename(file)}`;
-    if (run.ok) process.stdout.write(notices.notebookRan(name));
+  for (const file of args.files) {
+    const name = relative(ROOT, file).split(sep).join('/');
+    let error: string | null;
+    if (tools) {
+      const run = runInKernel(file, tools);
+      if (run.cells) writeAtomic(file, serialise(withKernelOutputs(JSON.parse(readFileSync(file, 'utf8')), run.cells)));
+      error = run.error;
+    } else {
+      const run = runNotebook(file);
+      writeAtomic(file, serialise(run.notebook));
+      error = run.ok ? null : (run.error ?? '');
+    }
+    if (error === null) process.stdout.write(notices.notebookRan(name));
     else {
       failed += 1;
-      process.stderr.write(notices.errorLine(messages.PL_NOTEBOOK_FAILED(name, run.error ?? ''), 'PL_NOTEBOOK_FAILED'));
+      process.stderr.write(notices.errorLine(messages.PL_NOTEBOOK_FAILED(name, error), 'PL_NOTEBOOK_FAILED'));
     }
   }
   return failed === 0 ? 0 : 1;
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) process.exitCode = main();
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href)
+  process.exitCode = main(process.argv.slice(2));

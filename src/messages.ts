@@ -170,6 +170,9 @@ export const messages = {
     `${path} is stamped exploratory (not checked against a preregistration); give --allow-exploratory to publish it labelled as exploratory`,
   PL_PUBLISH_NEEDS_OUT: () => 'publish needs --out DIR: the folder the bundle is written to',
   PL_NOTEBOOK_FAILED: (file: string, detail: string) => `${file}: the notebook failed: ${detail}`,
+  PL_NOTEBOOK_KERNEL_MISSING: (tool: string, setup: string) =>
+    `--kernel deno needs ${tool}, which was not found: ${setup} (see docs/notebooks.md; without --kernel the notebooks run headless with tsx)`,
+  PL_USAGE_NOTEBOOK_ARGS: (arg: string) => `npm run notebooks takes [--kernel deno] [FILE.ipynb ...], not "${arg}"`,
   PL_USAGE_MODEL_NEEDS_OUT: () =>
     'a model provider or model reader needs --out DIR: results/ holds only the embedded study',
   PL_USAGE_MODEL_MISSING: (provider: string) =>

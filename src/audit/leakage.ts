@@ -13,7 +13,7 @@ import { removableAlone } from './labels.js';
 
 /**
  * The bar an illegitimate feature's AUC must not exceed. At 0.6 a policy ranking items by the feature puts a
- * removable item above a necessary one 60 times in 100 instead of 50 (docs: README, "Leak audit").
+ * removable item above a necessary one 60 times in 100 instead of 50 (docs/fixtures.md, "Leak audit").
  */
 export const DEFAULT_MAX_AUC = 0.6;
 

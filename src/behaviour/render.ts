@@ -1,4 +1,4 @@
-// The behaviour table of the README: one row per condition, every figure with its numerator and denominator, and
+// The behaviour table of docs/measures.md: one row per condition, every figure with its numerator and denominator, and
 // the reader named on each row, so structural and model-read figures never share a column unlabelled.
 import type { Ratio, Summary } from '../artifacts/schema.js';
 

@@ -73,7 +73,7 @@ export interface CommandMeta {
   readonly name: string;
   /** The npm script that enters it (package.json), shown in usage lines and the docs. */
   readonly script: string;
-  /** One line: what the command does (the top-level help and the README's table). */
+  /** One line: what the command does (the top-level help and the table of docs/commands.md). */
   readonly description: string;
   /** Usage lines after `npm run SCRIPT --`, when the one generated from the flags says too little. */
   readonly usage?: readonly string[];

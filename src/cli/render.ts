@@ -81,7 +81,7 @@ export function unscoredReason(summaries: readonly Summary[]): string | undefine
 }
 
 /**
- * The README's conditions table, generated from the registry's definitions so the two cannot drift apart: the layer
+ * The conditions table (docs/conditions.md), generated from the registry's definitions so the two cannot drift apart: the layer
  * is the definition's (the baseline is recorded as a control in results), and a condition that reads the predictor
  * says under which scope.
  */
@@ -109,21 +109,25 @@ export function renderConditionsMarkdown(registered: readonly Registered[]): str
   );
 }
 
-/** The README's table of canonical fixtures: what each one is, and how big. */
-export function renderFixturesMarkdown(fixtures: readonly LoadedFixture[], tokensOf: TokensOf): string {
+/** The table of canonical fixtures: what each one is, and how big; `linkPrefix` leads from its page to the root. */
+export function renderFixturesMarkdown(
+  fixtures: readonly LoadedFixture[],
+  tokensOf: TokensOf,
+  linkPrefix = '',
+): string {
   const rows = fixtures.map(({ fixture: f, file }) => {
     const tokens = f.items.reduce((s, i) => s + tokensOf(i.content), 0);
     const points = f.prunePoints
       .map((p) => `${p.id} (turn ${p.turn}${p.taskBoundary ? ', task boundary' : ''})`)
       .join(', ');
-    return `| [\`${f.id}\`](${file}) | ${f.title.replace(/\|/g, '\\|')} | ${f.items.length} | ${tokens} | ${points} |`;
+    return `| [\`${f.id}\`](${linkPrefix}${file}) | ${f.title.replace(/\|/g, '\\|')} | ${f.items.length} | ${tokens} | ${points} |`;
   });
   return (
     ['| fixture | what it holds | items | tokens | prune points |', '|---|---|---|---|---|', ...rows].join('\n') + '\n'
   );
 }
 
-/** The README's headline table of the committed study: every measure with its numerator and denominator. */
+/** The full table of the committed study (docs/study.md): every measure with its numerator and denominator. */
 export function renderResultsMarkdown(summaries: readonly Summary[]): string {
   const r = (x: Ratio | OracleRatio) =>
     x.numerator === null

@@ -1,5 +1,5 @@
 // What one built-in condition declares about itself, in its own file: everything the registry, the report's
-// comparisons, the predictor seam, the sweeps and the README's conditions table need is read from here, so adding a
+// comparisons, the predictor seam, the sweeps and docs/conditions.md's table need is read from here, so adding a
 // condition is one file (and its test) plus one line in the registry's list. Entering it into the preregistered study
 // is a separate, deliberate step (experiments/<study>/).
 import { z } from 'zod';

@@ -93,11 +93,13 @@ async function bundle(
   }
 }
 
-const here = (name: string) => fileURLToPath(new URL(name, import.meta.url));
+/** A sibling module, as the sources (.ts) or as the built package (.js) holds it: whichever this module is. */
+const here = (name: string) =>
+  fileURLToPath(new URL(`${name}${extname(fileURLToPath(import.meta.url))}`, import.meta.url));
 
 /** The policy module and the child's side of the protocol (child.ts), as one module. */
 export function bundlePolicy(file: string, admit: Admit): Promise<Bundled> {
-  const entry = `import { serve } from ${JSON.stringify(here('./child.ts'))};\nserve(() => import(${JSON.stringify(file)}));\n`;
+  const entry = `import { serve } from ${JSON.stringify(here('./child'))};\nserve(() => import(${JSON.stringify(file)}));\n`;
   // A CommonJS dependency's require() of a built-in needs a require; one rooted at the module resolves as it would.
   const banner = `import { createRequire as __prunelabCreateRequire } from 'node:module';\nconst require = __prunelabCreateRequire(${JSON.stringify(pathToFileURL(file).href)});`;
   return bundle(entry, dirname(file), 'esm', banner, admit);
@@ -107,7 +109,7 @@ let relay: Promise<string> | undefined;
 
 /** The relay worker's code (relay.ts), compiled once per process. */
 export function relayCode(): Promise<string> {
-  relay ??= bundle(`require(${JSON.stringify(here('./relay.ts'))});`, dirname(here('./relay.ts')), 'cjs').then((b) => {
+  relay ??= bundle(`require(${JSON.stringify(here('./relay'))});`, dirname(here('./relay')), 'cjs').then((b) => {
     if (!b.ok) throw new Error(`internal: the sandbox relay does not compile: ${JSON.stringify(b)}`);
     return b.code;
   });

@@ -1,5 +1,5 @@
 // The layer order of src/, bottom first: a module may import its own folder and any folder listed before it, never
-// one after it. Each place is a decision, and the reason is written beside it; the README's architecture section
+// one after it. Each place is a decision, and the reason is written beside it; docs/architecture.md
 // shows the same order. A new top-level folder of src/ fails the architecture test until it is placed here.
 import type { LayerOrder } from './graph.js';
 
@@ -66,4 +66,7 @@ export const LAYERS: LayerOrder = [
   'experiments',
   // The command line: one module per command; only bin.ts touches the process.
   'cli',
+  // The package's library surface (src/index.ts): re-exports from the layers below and the study as one call;
+  // nothing in src/ imports it, so a consumer's import never pulls in the command line.
+  'index',
 ];

@@ -50,7 +50,7 @@ function derived(registry: Registry, proposed: string) {
 describe('the contract of every condition definition', () => {
   const registry = builtInRegistry();
   const { ids } = derived(registry, PROPOSED);
-  const readme = readFileSync('README.md', 'utf8');
+  const readme = readFileSync('docs/conditions.md', 'utf8');
 
   it('has unique names, and the registry lists exactly the definitions (bases first, then their variants)', () => {
     const bases = DEFINITIONS.map((d) => d.name);

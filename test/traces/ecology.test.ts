@@ -173,7 +173,7 @@ describe('the committed results/ecology/', () => {
   });
 });
 
-describe('the README figures on the real traces', () => {
+describe('the figures on the real traces in docs/real-traces.md', () => {
   it('quote the committed totals', () => {
     const rows = readFileSync('results/ecology/ecology.csv', 'utf8')
       .trim()
@@ -184,7 +184,7 @@ describe('the README figures on the real traces', () => {
       return ((100 * Number(row[6])) / Number(row[8])).toFixed(1);
     };
     const tokens = rows.find((r) => r[0] === 'total')![8];
-    const readme = readFileSync('README.md', 'utf8').replace(/\s+/g, ' ');
+    const readme = readFileSync('docs/real-traces.md', 'utf8').replace(/\s+/g, ' ');
     expect(readme).toContain(
       `On those ${tokens} tokens: ${pct('exact-duplicate', 'eligible')}% are exact duplicates, ${pct('failed-call-bulk', 'eligible')}% failed-call bulk, ${pct('any-class', 'eligible')}% touched by any class and ${pct('rest', '-')}% by none`,
     );

@@ -1,0 +1,173 @@
+// SLOW (1.5 to 3.5 minutes on 2 shared cores: the build, npm extracting the dependencies, a type check): the package
+// as a consumer gets it. `npm pack` (whose prepack builds dist/) makes the tarball; it is installed into an empty project
+// from npm's local cache (--prefer-offline); then the bin, the library and its declarations are used from there,
+// with no tsx and no TypeScript source of ours. Node 20 only: it is the one Node on this machine (Node 22 is not).
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runStudy } from '../../src/index.js';
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+const CONDITIONS = ['raw', 'checked-supersession', 'ladder-0-3'];
+
+interface Ran {
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** A child process, awaited rather than blocking: the test worker stays responsive through minutes of npm. */
+function run(cmd: string, args: readonly string[], cwd: string): Promise<Ran> {
+  return new Promise((done, fail) => {
+    const child = spawn(cmd, args, { cwd, env: { ...process.env, NO_COLOR: '1' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('error', fail);
+    child.on('close', (status) => done({ status, stdout, stderr }));
+  });
+}
+
+function ok(r: Ran): string {
+  if (r.status !== 0) throw new Error(`exit ${String(r.status)}\n${r.stdout}\n${r.stderr}`);
+  return r.stdout;
+}
+
+let consumer = '';
+let files: string[] = [];
+
+beforeAll(async () => {
+  const temp = mkdtempSync(join(tmpdir(), 'prunelab-package-'));
+  const packed = JSON.parse(ok(await run('npm', ['pack', '--json', '--pack-destination', temp], ROOT))) as {
+    filename: string;
+    files: { path: string }[];
+  }[];
+  files = packed[0]!.files.map((f) => f.path);
+  consumer = join(temp, 'consumer');
+  mkdirSync(consumer);
+  writeFileSync(
+    join(consumer, 'package.json'),
+    JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }),
+  );
+  ok(
+    await run(
+      'npm',
+      ['install', '--prefer-offline', '--no-audit', '--no-fund', join(temp, packed[0]!.filename)],
+      consumer,
+    ),
+  );
+}, 600_000);
+
+describe('the package installed from its tarball into an empty project (slow)', () => {
+  it('holds the built code, its declarations and the canonical fixtures, and no tests, results or notebooks', () => {
+    expect(files).toContain('dist/src/cli/bin.js');
+    expect(files).toContain('dist/src/index.js');
+    expect(files).toContain('dist/src/index.d.ts');
+    expect(files).toContain('dist/src/policy/public.d.ts');
+    expect(files).toContain('dist/src/providers/pricing.json');
+    expect(files).toContain('fixtures/canonical/config-reread-drift.json');
+    expect(files.filter((f) => /\.ts$/.test(f) && !f.endsWith('.d.ts'))).toEqual([]);
+    for (const left of ['test/', 'results/', 'notebooks/', 'fixtures/generated/', 'data/', 'examples/', 'scripts/'])
+      expect(files.filter((f) => f.startsWith(left))).toEqual([]);
+  });
+
+  it('runs `npx prunelab --version` and `--help`', async () => {
+    expect(ok(await run('npx', ['--no-install', 'prunelab', '--version'], consumer))).toBe(`${VERSION}\n`);
+    const help = ok(await run('npx', ['--no-install', 'prunelab', '--help'], consumer));
+    expect(help).toContain('usage: prunelab COMMAND');
+    expect(help).toContain('experiment');
+    // No TypeScript loader came with it: the bin runs as compiled JavaScript.
+    expect(readdirSync(join(consumer, 'node_modules', 'prunelab', 'dist', 'src', 'cli'))).toContain('main.js');
+  });
+
+  it('runs a study through `import { runStudy }` with plain node, as the sources do', async () => {
+    writeFileSync(
+      join(consumer, 'study.mjs'),
+      `import { runStudy } from 'prunelab';
+const runs = runStudy({ fixtures: 'fixtures/canonical', conditions: ${JSON.stringify(CONDITIONS)}, cwd: 'node_modules/prunelab' });
+process.stdout.write(JSON.stringify(runs.map((r) => r.summary)));
+`,
+    );
+    const built = JSON.parse(ok(await run('node', ['study.mjs'], consumer))) as unknown[];
+    const sources = runStudy({ fixtures: 'fixtures/canonical', conditions: CONDITIONS, cwd: ROOT }).map(
+      (r) => r.summary,
+    );
+    expect(built).toEqual(JSON.parse(JSON.stringify(sources)));
+    expect(built).toHaveLength(CONDITIONS.length);
+  });
+
+  it("runs a --policy module that imports the view helpers from 'prunelab/policy', sandboxed; the whole library is refused there", async () => {
+    mkdirSync(join(consumer, 'policy'));
+    const module = (from: string) => `import { blocksOf } from '${from}';
+export default {
+  rule: 'first-block-empty', rung: 0, version: '1.0.0',
+  assess: (view, candidates) => candidates
+    .filter((id) => blocksOf(view.items.find((i) => i.id === id)).length === 0)
+    .map((id) => ({ itemId: id, outcome: 'eligible', reason: 'no content blocks' })),
+};
+`;
+    writeFileSync(join(consumer, 'policy', 'policy.mjs'), module('prunelab/policy'));
+    const args = ['--no-install', 'prunelab', 'experiment', '--policy', 'policy/policy.mjs'];
+    const fixtures = ['--fixtures', 'node_modules/prunelab/fixtures/canonical'];
+    const ran = await run('npx', [...args, ...fixtures, '--out', 'mine', '--json'], consumer);
+    expect(ran.stderr).not.toContain('[PL_');
+    expect((JSON.parse(ok(ran)) as { condition: string }[]).map((s) => s.condition)).toEqual(['first-block-empty']);
+    writeFileSync(join(consumer, 'policy', 'policy.mjs'), module('prunelab'));
+    const refused = await run('npx', [...args, ...fixtures, '--out', 'refused'], consumer);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain('[PL_POLICY_SANDBOX_DENIED]');
+  });
+
+  const typecheck = (source: string): Promise<Ran> => {
+    writeFileSync(join(consumer, 'consumer.ts'), source);
+    writeFileSync(
+      join(consumer, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          noEmit: true,
+          // As most consumers do: their check of our declarations, not of zod's and Node's own.
+          skipLibCheck: true,
+          typeRoots: [join(ROOT, 'node_modules', '@types')],
+          types: ['node'],
+        },
+        files: ['consumer.ts'],
+      }),
+    );
+    return run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'], consumer);
+  };
+
+  it("type-checks a TypeScript consumer against the package's declarations, and refuses a wrong one", async () => {
+    const good =
+      await typecheck(`import { runStudy, type Condition, type PolicyView, type Eligibility } from 'prunelab';
+import { resolveInView, type Mechanism } from 'prunelab/policy';
+const keepAll: Condition = {
+  name: 'keep-all', layer: 'control', rung: null, version: '1.0.0', description: 'keeps every item',
+  upperRisk: false, consultsObligations: false, parameters: {},
+  decide: (view: PolicyView): Eligibility[] =>
+    view.items.map((item) => ({ itemId: item.id, verdict: 'keep', rule: 'none', rung: null, reason: 'kept', obligationsConsulted: [] })),
+};
+const none: Mechanism = { rule: 'none', rung: 0, version: '1.0.0', assess: () => [] };
+const runs = runStudy({ fixtures: 'fixtures', conditions: ['raw', keepAll] });
+const rate: number | null = runs[0]!.summary.exploratory ? 1 : null;
+export { none, rate, resolveInView };
+`);
+    expect(good.stdout + good.stderr).toBe('');
+    expect(good.status).toBe(0);
+    const bad = await typecheck(`import { runStudy, type Condition } from 'prunelab';
+const wrong: Condition = { name: 'x', layer: 'D', decide: () => [] };
+runStudy({ fixture: 'fixtures' });
+export { wrong };
+`);
+    expect(bad.status).not.toBe(0);
+    expect(bad.stdout).toContain("Type '\"D\"' is not assignable to type 'Layer'");
+    expect(bad.stdout).toContain("'fixture' does not exist in type 'RunStudyOptions'");
+  });
+});
