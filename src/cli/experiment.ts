@@ -377,7 +377,12 @@ function studyFor(plan: Plan, root: string): Study {
   // A subset of the fixtures is never the study, whatever else holds; the stamp says so beside any other reason.
   const subset = selectionDeparture(plan.selection);
   if (!subset) return whole;
-  return { ...whole, exploratory: true, why: whole.why ? `${whole.why}; ${subset}` : subset, exploratoryConditions: [] };
+  return {
+    ...whole,
+    exploratory: true,
+    why: whole.why ? `${whole.why}; ${subset}` : subset,
+    exploratoryConditions: [],
+  };
 }
 
 function studyOfInputs(plan: Plan, root: string): Study {

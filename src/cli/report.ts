@@ -1,9 +1,7 @@
 // `prunelab report`: rebuilds every table and chart from a results folder without running any condition.
 import { resolve } from 'node:path';
 import { relativePath } from '../fixture/canonical.js';
-import { DEFINITIONS } from '../policy/registry.js';
 import { buildReport, CHARTS_DIR, TABLES_DIR, writeFolders } from '../report/report.js';
-import { SHADOWS_TABLE, shadowPairs, shadowRows, shadowsCsv, shadowsMarkdown } from '../report/shadows.js';
 import { STUDY } from './study.js';
 import { defineCommand } from './command.js';
 import { progressCallback } from './progress.js';
@@ -40,14 +38,7 @@ async function report(results: string, io: CliIO): Promise<number> {
   } finally {
     progress.stop();
   }
-  // A package and the reimplementation it shadows, when both ran: their disagreements, per fixture.
-  const shadows = shadowRows(dir, shadowPairs(DEFINITIONS));
-  const files = new Map(built.files);
-  if (shadows.length > 0) {
-    files.set(`${TABLES_DIR}/${SHADOWS_TABLE}.md`, shadowsMarkdown(shadows));
-    files.set(`${TABLES_DIR}/${SHADOWS_TABLE}.csv`, shadowsCsv(shadows));
-  }
-  writeFolders(dir, files);
+  writeFolders(dir, built.files);
   io.stdout(
     notices.reportWritten(
       built.tables.length,

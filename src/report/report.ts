@@ -14,6 +14,8 @@ import { loadAnalysisPlan } from './plan.js';
 import { BOOK_SCALE, renderChart } from './render-chart.js';
 import type { StudyDefinition } from './study.js';
 import { frameworkDefaultsTable } from './framework-defaults.js';
+import { SHADOWS_TABLE, shadowPairs, shadowRows, shadowsCsv, shadowsMarkdown } from './shadows.js';
+import { DEFINITIONS } from '../policy/registry.js';
 import { buildTables, tableCsv, tableMarkdown, type ReportTable } from './tables.js';
 
 export const TABLES_DIR = 'tables';
@@ -52,7 +54,15 @@ export async function buildReport(
   study: StudyDefinition,
   onStep?: (done: number, total: number) => void,
 ): Promise<Report> {
-  return renderReport(analyseFolder(resultsDir, label, root, study, undefined, onStep).analysis);
+  const report = await renderReport(analyseFolder(resultsDir, label, root, study, undefined, onStep).analysis);
+  // A package and the reimplementation it shadows, when both ran: their disagreements, per fixture (read from the
+  // decision logs, which the analysis does not keep).
+  const shadows = shadowRows(resultsDir, shadowPairs(DEFINITIONS));
+  if (shadows.length === 0) return report;
+  const files = new Map(report.files);
+  files.set(`${TABLES_DIR}/${SHADOWS_TABLE}.md`, shadowsMarkdown(shadows));
+  files.set(`${TABLES_DIR}/${SHADOWS_TABLE}.csv`, shadowsCsv(shadows));
+  return { ...report, files };
 }
 
 export async function renderReport(analysis: Analysis): Promise<Report> {

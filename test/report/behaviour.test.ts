@@ -76,8 +76,10 @@ describe('behaviour table', () => {
     const md = readFileSync(join(RESULTS, 'tables', 'behaviour.md'), 'utf8');
     const raw = Summary.parse(JSON.parse(readFileSync(join(RESULTS, 'raw', 'summary.json'), 'utf8'))).behaviour;
     const row = md.split('\n').find((l) => l.startsWith('|raw|'))!;
-    expect(row).toContain(`|structural|${raw.probes}|`);
-    expect(row).toContain(`${raw.full.taskSuccess.numerator}/${raw.full.taskSuccess.denominator} = `);
+    expect(row).toContain(`|structural|${raw.probes.toLocaleString('en-US')}|`);
+    expect(row).toContain(
+      `${raw.full.taskSuccess.numerator.toLocaleString('en-US')}/${raw.full.taskSuccess.denominator.toLocaleString('en-US')} = `,
+    );
     expect(row).toContain('0/0 = undefined');
   });
 

@@ -59,10 +59,14 @@ describe('the framework-defaults table', () => {
   });
 
   it('stamps each row: preregistered in the confirmatory study, exploratory when stamped alone', () => {
-    expect(new Set(t.data.array('stamp'))).toEqual(new Set(['preregistered']));
-    const alone = frameworkDefaultsTable(analyse(stampAlone('oldest-first'), plan));
+    // The committed study holds both kinds: the preregistered comparators and the field's defaults run beside them.
+    const alone = new Set(results.conditions.filter((c) => c.summary.exploratory).map((c) => c.summary.condition));
+    for (const r of t.data.objects() as { condition: string; stamp: string }[])
+      expect([r.condition, r.stamp]).toEqual([r.condition, alone.has(r.condition) ? 'exploratory' : 'preregistered']);
+    expect(new Set(t.data.array('stamp'))).toEqual(new Set(['preregistered', 'exploratory']));
+    const stampedAlone = frameworkDefaultsTable(analyse(stampAlone('oldest-first'), plan));
     const stamps = Object.fromEntries(
-      alone.data.objects().map((r) => [(r as { condition: string }).condition, (r as { stamp: string }).stamp]),
+      stampedAlone.data.objects().map((r) => [(r as { condition: string }).condition, (r as { stamp: string }).stamp]),
     );
     expect(stamps['oldest-first']).toBe('exploratory');
     expect(stamps['observation-masking']).toBe('preregistered');
