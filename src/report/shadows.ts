@@ -3,7 +3,6 @@
 // the decision logs (an item's decision is not in the point measures the other tables use).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { LAYOUT } from '../engine/write.js';
 import type { ConditionDefinition } from '../policy/definition.js';
 
@@ -35,15 +34,16 @@ interface Decided {
   readonly decision: string;
 }
 
-/** Every decision a condition's folder logged, keyed by fixture, prune point and item. */
+/**
+ * Every decision a condition's folder logged in plain text, keyed by fixture, prune point and item. The compressed
+ * logs of the generated corpus are regenerable and not committed, so a table read from them would differ between a
+ * fresh clone and the machine that ran the study: the comparison covers the plain tier (the canonical fixtures).
+ */
 function decisionsOf(dir: string, condition: string): Map<string, Decided> {
   const out = new Map<string, Decided>();
   const folder = join(dir, condition);
   const texts = [
     existsSync(join(folder, LAYOUT.decisions)) ? readFileSync(join(folder, LAYOUT.decisions), 'utf8') : '',
-    existsSync(join(folder, LAYOUT.bulkDecisions))
-      ? gunzipSync(readFileSync(join(folder, LAYOUT.bulkDecisions))).toString('utf8')
-      : '',
   ];
   for (const text of texts) {
     for (const line of text.split('\n')) {
@@ -105,7 +105,7 @@ export function shadowsMarkdown(rows: readonly ShadowRow[]): string {
   const lines = [
     '# A package against the reimplementation it shadows',
     '',
-    'Exploratory. Per fixture: item decisions at the prune points both conditions decided, how many differ, and which side pruned where the other did not.',
+    "Exploratory. Per fixture whose decision log is kept in plain text (the canonical fixtures; the generated corpus's compressed logs are regenerable and not committed): item decisions at the prune points both conditions decided, how many differ, and which side pruned where the other did not.",
     '',
     `| ${HEADER.join(' | ')} |`,
     `|${HEADER.map(() => '---').join('|')}|`,

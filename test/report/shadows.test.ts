@@ -25,7 +25,7 @@ describe('package against reimplementation', () => {
     });
   });
 
-  it('counts per fixture the items decided differently, and which side pruned', () => {
+  it('counts per fixture the items decided differently, and which side pruned, over the plain-text logs only', () => {
     const dir = mkdtempSync(join(tmpdir(), 'prunelab-shadows-'));
     log(dir, 'pkg', [
       ['f1', 'a', 'PRUNE'],
@@ -45,8 +45,9 @@ describe('package against reimplementation', () => {
     expect(rows.map((r) => [r.fixture, r.items, r.disagree, r.packageOnly, r.reimplementationOnly])).toEqual([
       ['f1', 3, 2, 1, 1],
       ['f2', 1, 0, 0, 0],
-      ['g1', 1, 0, 0, 0],
     ]);
+    // The compressed tier (g1) is regenerable and not committed: a table read from it would differ in a fresh clone.
+    expect(rows.some((r) => r.fixture === 'g1')).toBe(false);
     expect(shadowsMarkdown(rows)).toContain('| pkg | mine | f1 | 3 | 2 | 1 | 1 |');
   });
 
