@@ -102,6 +102,26 @@ export function defineCondition(definition: ConditionDefinition): ConditionDefin
   return Object.freeze(definition);
 }
 
+/**
+ * The condition a definition describes, deciding with `decide`: for a condition whose built form carries exactly its
+ * definition's self-description (name, layer, flags, parameters, reference), so that is stated once, in the definition.
+ */
+export function conditionOf(definition: ConditionDefinition, decide: Condition['decide']): Condition {
+  const { name, layer, rung, version, description, upperRisk, consultsObligations, parameters, reference } = definition;
+  return {
+    name,
+    layer: recordedLayer(layer),
+    rung,
+    version,
+    description,
+    upperRisk,
+    consultsObligations,
+    parameters,
+    ...(reference === undefined ? {} : { reference }),
+    decide,
+  };
+}
+
 export function sweepName(base: string, value: number): string {
   return `${base}@${String(value)}`;
 }

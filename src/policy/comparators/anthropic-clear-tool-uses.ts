@@ -20,10 +20,10 @@ import type { PolicyView } from '../../fixture/view.js';
 import { comparatorVerdict } from '../eligibility.js';
 import type { Condition, Eligibility } from '../types.js';
 import { defineCondition } from '../definition.js';
-import { ASSUMED_WINDOW, scaledTokens, shareOf } from './scale.js';
+import { ASSUMED_WINDOW, scaledName, scaledTokens, scaledVariant, shareOf } from './scale.js';
 
 export const ANTHROPIC_CLEAR_TOOL_USES = 'anthropic-clear-tool-uses';
-export const ANTHROPIC_CLEAR_TOOL_USES_SCALED = `${ANTHROPIC_CLEAR_TOOL_USES}-scaled`;
+export const ANTHROPIC_CLEAR_TOOL_USES_SCALED = scaledName(ANTHROPIC_CLEAR_TOOL_USES);
 
 /** The published defaults of clear_tool_uses_20250919. */
 export const CLEAR_TOOL_USES_DEFAULTS = {
@@ -137,15 +137,8 @@ export const definition = defineCondition({
   build: () => clearToolUses(),
 });
 
-export const scaledDefinition = defineCondition({
-  name: ANTHROPIC_CLEAR_TOOL_USES_SCALED,
-  layer: 'comparator',
-  rung: null,
-  version: '1.0.0',
+export const scaledDefinition = scaledVariant(definition, {
   description: describe(true),
-  upperRisk: false,
-  consultsObligations: false,
   parameters: parametersOf(true, CLEAR_TOOL_USES_DEFAULTS.keep, []),
-  reference: REFERENCE,
   build: () => clearToolUses({ scaled: true }),
 });

@@ -19,7 +19,7 @@
 import type { PolicyView } from '../../fixture/view.js';
 import { comparatorVerdict } from '../eligibility.js';
 import type { Condition, Eligibility } from '../types.js';
-import { defineCondition } from '../definition.js';
+import { conditionOf, defineCondition } from '../definition.js';
 
 export const CLAUDE_CODE_MICROCOMPACT = 'claude-code-microcompact';
 
@@ -50,36 +50,25 @@ export function idleMinutes(view: PolicyView): number | null {
 export function claudeCodeMicrocompact(): Condition {
   const { gapMinutes, keepRecent } = MICROCOMPACT_DEFAULTS;
   const verdict = comparatorVerdict(CLAUDE_CODE_MICROCOMPACT);
-  return {
-    name: CLAUDE_CODE_MICROCOMPACT,
-    layer: 'comparator',
-    rung: null,
-    version: '1.0.0',
-    description: DESCRIPTION,
-    upperRisk: false,
-    consultsObligations: false,
-    parameters: { gapMinutes, keepRecent },
-    reference: REFERENCE,
-    decide(view: PolicyView): Eligibility[] {
-      const idle = idleMinutes(view);
-      if (idle === null || idle < gapMinutes)
-        return view.items.map((i) =>
-          verdict(i.id, 'keep', `idle ${String(idle ?? 0)} minutes since the last request, under ${gapMinutes}`),
-        );
-      const results = view.items.filter((i) => i.kind === 'tool-result');
-      const cleared = new Set(results.slice(0, Math.max(0, results.length - keepRecent)).map((i) => i.id));
-      return view.items.map((item) => {
-        if (item.kind !== 'tool-result') return verdict(item.id, 'keep', 'not a tool result');
-        if (!cleared.has(item.id)) return verdict(item.id, 'keep', `one of the ${keepRecent} most recent tool results`);
-        return verdict(
-          item.id,
-          'eligible',
-          `idle ${String(idle)} minutes (at least ${gapMinutes}): the cache is cold; older than the ${keepRecent} most recent tool results`,
-          MICROCOMPACT_PLACEHOLDER,
-        );
-      });
-    },
-  };
+  return conditionOf(definition, (view: PolicyView): Eligibility[] => {
+    const idle = idleMinutes(view);
+    if (idle === null || idle < gapMinutes)
+      return view.items.map((i) =>
+        verdict(i.id, 'keep', `idle ${String(idle ?? 0)} minutes since the last request, under ${gapMinutes}`),
+      );
+    const results = view.items.filter((i) => i.kind === 'tool-result');
+    const cleared = new Set(results.slice(0, Math.max(0, results.length - keepRecent)).map((i) => i.id));
+    return view.items.map((item) => {
+      if (item.kind !== 'tool-result') return verdict(item.id, 'keep', 'not a tool result');
+      if (!cleared.has(item.id)) return verdict(item.id, 'keep', `one of the ${keepRecent} most recent tool results`);
+      return verdict(
+        item.id,
+        'eligible',
+        `idle ${String(idle)} minutes (at least ${gapMinutes}): the cache is cold; older than the ${keepRecent} most recent tool results`,
+        MICROCOMPACT_PLACEHOLDER,
+      );
+    });
+  });
 }
 
 const DESCRIPTION =

@@ -16,7 +16,7 @@
 import type { PolicyView } from '../../fixture/view.js';
 import { comparatorVerdict } from '../eligibility.js';
 import type { Condition, Eligibility } from '../types.js';
-import { defineCondition } from '../definition.js';
+import { conditionOf, defineCondition } from '../definition.js';
 
 export const LANGCHAIN_TRIM_MESSAGES = 'langchain-trim-messages';
 
@@ -39,32 +39,21 @@ const DESCRIPTION =
 
 export function langchainTrimMessages(): Condition {
   const verdict = comparatorVerdict(LANGCHAIN_TRIM_MESSAGES);
-  return {
-    name: LANGCHAIN_TRIM_MESSAGES,
-    layer: 'comparator',
-    rung: null,
-    version: '1.0.0',
-    description: DESCRIPTION,
-    upperRisk: false,
-    consultsObligations: false,
-    parameters: { ...TRIM_MESSAGES_DEFAULTS },
-    reference: REFERENCE,
-    decide(view: PolicyView): Eligibility[] {
-      const budget = view.prunePoint.budgetTokens;
-      // The first index of the longest suffix that fits: tokens are non-negative, so the running sum only grows.
-      let start = view.items.length;
-      let kept = 0;
-      while (start > 0 && kept + view.items[start - 1]!.tokens <= budget) {
-        start -= 1;
-        kept += view.items[start]!.tokens;
-      }
-      return view.items.map((item, i) =>
-        i >= start
-          ? verdict(item.id, 'keep', `within the newest ${kept} tokens that fit maxTokens ${budget}`)
-          : verdict(item.id, 'eligible', `before the newest run of messages that fits maxTokens ${budget}`),
-      );
-    },
-  };
+  return conditionOf(definition, (view: PolicyView): Eligibility[] => {
+    const budget = view.prunePoint.budgetTokens;
+    // The first index of the longest suffix that fits: tokens are non-negative, so the running sum only grows.
+    let start = view.items.length;
+    let kept = 0;
+    while (start > 0 && kept + view.items[start - 1]!.tokens <= budget) {
+      start -= 1;
+      kept += view.items[start]!.tokens;
+    }
+    return view.items.map((item, i) =>
+      i >= start
+        ? verdict(item.id, 'keep', `within the newest ${kept} tokens that fit maxTokens ${budget}`)
+        : verdict(item.id, 'eligible', `before the newest run of messages that fits maxTokens ${budget}`),
+    );
+  });
 }
 
 export const definition = defineCondition({

@@ -22,10 +22,10 @@ import type { PolicyView, ViewItem } from '../../fixture/view.js';
 import { comparatorVerdict } from '../eligibility.js';
 import type { Condition, Eligibility } from '../types.js';
 import { defineCondition } from '../definition.js';
-import { ASSUMED_WINDOW, scaledTokens, shareOf } from './scale.js';
+import { ASSUMED_WINDOW, scaledName, scaledTokens, scaledVariant, shareOf } from './scale.js';
 
 export const OPENCODE_PRUNE = 'opencode-prune';
-export const OPENCODE_PRUNE_SCALED = `${OPENCODE_PRUNE}-scaled`;
+export const OPENCODE_PRUNE_SCALED = scaledName(OPENCODE_PRUNE);
 
 export const OPENCODE_DEFAULTS = {
   protectTokens: 40_000,
@@ -148,15 +148,8 @@ export const definition = defineCondition({
   build: () => opencodePrune(),
 });
 
-export const scaledDefinition = defineCondition({
-  name: OPENCODE_PRUNE_SCALED,
-  layer: 'comparator',
-  rung: null,
-  version: '1.0.0',
+export const scaledDefinition = scaledVariant(definition, {
   description: describe(true),
-  upperRisk: false,
-  consultsObligations: false,
   parameters: parametersOf(true),
-  reference: REFERENCE,
   build: () => opencodePrune({ scaled: true }),
 });
