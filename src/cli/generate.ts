@@ -14,6 +14,7 @@ import { allConditions, builtInRegistry } from '../policy/registry.js';
 import { defineCommand, type Command } from './command.js';
 import { renderCommandsDoc } from './help.js';
 import { GENERATED_PAGES, withGeneratedTables, type DocSources } from './docs.js';
+import { startProgress } from './progress.js';
 import type { CliIO } from './io.js';
 import { loadPreregistration, studyFiles } from '../study/preregistration.js';
 import { renderPreregistrationMarkdown } from '../study/prose.js';
@@ -93,19 +94,41 @@ canonical fixtures and the study's figures in the README and docs/. Tests fail w
 });
 
 async function generate(io: CliIO, commands: readonly Command[]): Promise<number> {
-  writeAtomic(resolve(io.cwd, SCHEMA_PATH), fixtureJsonSchema());
-  writeAtomic(resolve(io.cwd, ARTIFACT_SCHEMA_PATH), artifactJsonSchema());
   const files = studyFiles(STUDY.name);
-  writeAtomic(
-    resolve(io.cwd, files.prose),
-    renderPreregistrationMarkdown(loadPreregistration(io.cwd, files.preregistration).preregistration),
-  );
-  writeAtomic(resolve(io.cwd, COMMANDS_DOC), renderCommandsDoc(commands));
-  const sources = docSources(io.cwd);
-  for (const page of GENERATED_PAGES) {
-    const path = resolve(io.cwd, page);
-    writeAtomic(path, withGeneratedTables(page, readFileSync(path, 'utf8'), sources));
-  }
+  // What each file is rewritten from, computed as its turn comes: the doc sources load fixtures and results, the
+  // slow part, so they are read once, before the first page that needs them.
+  let sources: DocSources | undefined;
+  const writes: readonly (readonly [string, () => string])[] = [
+    [SCHEMA_PATH, fixtureJsonSchema],
+    [ARTIFACT_SCHEMA_PATH, artifactJsonSchema],
+    [
+      files.prose,
+      () => renderPreregistrationMarkdown(loadPreregistration(io.cwd, files.preregistration).preregistration),
+    ],
+    [COMMANDS_DOC, () => renderCommandsDoc(commands)],
+    ...GENERATED_PAGES.map(
+      (page) =>
+        [
+          page,
+          () => {
+            sources ??= docSources(io.cwd);
+            return withGeneratedTables(page, readFileSync(resolve(io.cwd, page), 'utf8'), sources);
+          },
+        ] as const,
+    ),
+  ];
+  const progress = startProgress(io, {
+    label: 'generate',
+    unit: 'files',
+    total: writes.length,
+    conditions: 0,
+    quiet: false,
+  });
+  writes.forEach(([path, text], i) => {
+    writeAtomic(resolve(io.cwd, path), text());
+    progress.update(i + 1);
+  });
+  progress.stop();
   io.stdout(
     notices.generatedWritten(
       [SCHEMA_PATH, ARTIFACT_SCHEMA_PATH, files.prose, COMMANDS_DOC],
