@@ -7,6 +7,10 @@ export default defineConfig({
     testTimeout: 180_000,
     hookTimeout: 180_000,
     pool: 'forks',
+    // Vitest's default is one worker fewer than the cores: on the 2-core machines this project runs on (CI and
+    // development), that is one file at a time and one idle core. Two workers run two files at once; the test files
+    // share no state but the per-run temp folder (each makes its own folders in it).
+    maxWorkers: 2,
     globalSetup: ['test/support/global-tmp.ts'],
   },
 });
