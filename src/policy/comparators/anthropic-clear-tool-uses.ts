@@ -21,6 +21,7 @@ import { comparatorVerdict } from '../eligibility.js';
 import type { Condition, Eligibility } from '../types.js';
 import { defineCondition } from '../definition.js';
 import { ASSUMED_WINDOW, scaledName, scaledTokens, scaledVariant, shareOf } from './scale.js';
+import { olderToolResults } from './older-tool-results.js';
 
 export const ANTHROPIC_CLEAR_TOOL_USES = 'anthropic-clear-tool-uses';
 export const ANTHROPIC_CLEAR_TOOL_USES_SCALED = scaledName(ANTHROPIC_CLEAR_TOOL_USES);
@@ -77,8 +78,7 @@ export function clearToolUses(parameters: ClearToolUsesParameters = {}): Conditi
         return view.items.map((i) =>
           verdict(i.id, 'keep', `the prompt (${view.contextTokens} tokens) does not exceed the trigger of ${trigger}`),
         );
-      const uses = view.items.filter((i) => i.kind === 'tool-result' && !exclude.has(i.tool?.name ?? ''));
-      const cleared = new Set(uses.slice(0, Math.max(0, uses.length - keep)).map((i) => i.id));
+      const cleared = olderToolResults(view.items, keep, (i) => !exclude.has(i.tool?.name ?? ''));
       const freed = view.items.filter((i) => cleared.has(i.id)).reduce((sum, i) => sum + i.tokens, 0);
       if (freed < atLeast || cleared.size === 0)
         return view.items.map((i) =>

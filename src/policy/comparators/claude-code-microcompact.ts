@@ -20,6 +20,7 @@ import type { PolicyView } from '../../fixture/view.js';
 import { comparatorVerdict } from '../eligibility.js';
 import type { Condition, Eligibility } from '../types.js';
 import { conditionOf, defineCondition } from '../definition.js';
+import { olderToolResults } from './older-tool-results.js';
 
 export const CLAUDE_CODE_MICROCOMPACT = 'claude-code-microcompact';
 
@@ -56,8 +57,7 @@ export function claudeCodeMicrocompact(): Condition {
       return view.items.map((i) =>
         verdict(i.id, 'keep', `idle ${String(idle ?? 0)} minutes since the last request, under ${gapMinutes}`),
       );
-    const results = view.items.filter((i) => i.kind === 'tool-result');
-    const cleared = new Set(results.slice(0, Math.max(0, results.length - keepRecent)).map((i) => i.id));
+    const cleared = olderToolResults(view.items, keepRecent);
     return view.items.map((item) => {
       if (item.kind !== 'tool-result') return verdict(item.id, 'keep', 'not a tool result');
       if (!cleared.has(item.id)) return verdict(item.id, 'keep', `one of the ${keepRecent} most recent tool results`);
