@@ -1,17 +1,12 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Summary } from '../../src/artifacts/schema.js';
 import { cli } from '../support/cli.js';
 import { writeFixture } from '../support/minimal.js';
+import { experimentOnFixture, moduleFile } from '../support/module-file.js';
 
-function policyFile(body: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'prunelab-policy-'));
-  const file = join(dir, 'policy.mjs');
-  writeFileSync(file, body);
-  return file;
-}
+const policyFile = (body: string): string => moduleFile(body, 'policy.mjs');
 
 const dropCalls = `export default {
   name: 'drop-calls', layer: 'A', rung: 0, version: '0.1.0', description: 'removes tool calls',
@@ -24,20 +19,8 @@ const dropCalls = `export default {
 
 describe('running your own policy with --policy', () => {
   it('scores a policy module beside the built-ins on the same fixtures', async () => {
-    const { dir } = writeFixture();
-    const out = mkdtempSync(join(tmpdir(), 'prunelab-out-'));
-    const r = await cli([
-      'experiment',
-      '--fixtures',
-      dir,
-      '--out',
-      out,
-      '--policy',
-      policyFile(dropCalls),
-      '--condition',
-      'raw,drop-calls',
-      '--json',
-    ]);
+    const r = await experimentOnFixture(['--policy', policyFile(dropCalls), '--condition', 'raw,drop-calls', '--json']);
+    const out = r.out;
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const summaries = JSON.parse(r.stdout) as Summary[];
@@ -97,8 +80,8 @@ describe('running your own policy with --policy', () => {
       ],
     ];
     for (const [body, message] of cases) {
-      const out = mkdtempSync(join(tmpdir(), 'prunelab-out-'));
-      const r = await cli(['experiment', '--fixtures', dir, '--out', out, '--policy', policyFile(body)]);
+      const r = await experimentOnFixture(['--policy', policyFile(body)], { fixtures: dir });
+      const out = r.out;
       expect(r.code, message).toBe(1);
       expect(r.stderr).toContain('condition drop-calls on mini at pp1');
       expect(r.stderr).toContain(message);
@@ -108,21 +91,12 @@ describe('running your own policy with --policy', () => {
 
   it('fails with exit 1 when a policy breaks its contract, leaving earlier results untouched', async () => {
     const { dir } = writeFixture();
-    const out = mkdtempSync(join(tmpdir(), 'prunelab-out-'));
-    expect((await cli(['experiment', '--fixtures', dir, '--out', out, '--condition', 'raw'])).code).toBe(0);
+    const first = await experimentOnFixture(['--condition', 'raw'], { fixtures: dir });
+    const out = first.out;
+    expect(first.code).toBe(0);
     const before = readFileSync(join(out, 'manifest.json'), 'utf8');
     const broken = policyFile(dropCalls.replace('view.items.map(', 'view.items.slice(1).map('));
-    const r = await cli([
-      'experiment',
-      '--fixtures',
-      dir,
-      '--out',
-      out,
-      '--policy',
-      broken,
-      '--condition',
-      'raw,drop-calls',
-    ]);
+    const r = await experimentOnFixture(['--policy', broken, '--condition', 'raw,drop-calls'], { fixtures: dir, out });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('condition drop-calls on mini at pp1: returned 4 eligibilities for 5 items');
     expect(readFileSync(join(out, 'manifest.json'), 'utf8')).toBe(before);

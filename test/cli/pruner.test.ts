@@ -1,22 +1,15 @@
 // `experiment --pruner FILE --format F`: a framework's pruner, brought as it is, runs sandboxed beside the built-ins
 // and its output is mapped back to decisions; a bad module or format exits 2 naming the file and field, and a
 // summarising pruner fails the run with the transformation refusal.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Summary } from '../../src/artifacts/schema.js';
 import { prunerName } from '../../src/cli/pruner-module.js';
 import { cli } from '../support/cli.js';
-import { writeFixture } from '../support/minimal.js';
+import { experimentOnFixture, moduleFile } from '../support/module-file.js';
 
-function prunerFile(body: string, name = 'drop-tool-results.mjs'): string {
-  const dir = mkdtempSync(join(tmpdir(), 'prunelab-pruner-'));
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, name);
-  writeFileSync(file, body);
-  return file;
-}
+const prunerFile = (body: string, name = 'drop-tool-results.mjs'): string => moduleFile(body, name);
 
 // An OpenAI-format pruner as a framework would write it: drop every tool message and the calls they answer.
 const dropToolTraffic = `export default async function (messages, { budgetTokens }) {
@@ -26,23 +19,8 @@ const dropToolTraffic = `export default async function (messages, { budgetTokens
 `;
 
 /** `experiment` over a one-fixture folder with `pruner` in openai-chat format, into a fresh --out. */
-async function runOn(pruner: string, ...extra: string[]) {
-  const { dir } = writeFixture();
-  const out = mkdtempSync(join(tmpdir(), 'prunelab-out-'));
-  const r = await cli([
-    'experiment',
-    '--fixtures',
-    dir,
-    '--out',
-    out,
-    '--pruner',
-    pruner,
-    '--format',
-    'openai-chat',
-    ...extra,
-  ]);
-  return { ...r, out };
-}
+const runOn = (pruner: string, ...extra: string[]) =>
+  experimentOnFixture(['--pruner', pruner, '--format', 'openai-chat', ...extra]);
 
 const summarise = `export default (messages) => [messages[0], { role: 'user', content: 'Summary: ' + messages.map((m) => m.content ?? '').join(' ') }];
 `;
