@@ -6,52 +6,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
-import { PLAIN_INTERVAL_MS, progressCallback, startProgress } from '../../src/cli/progress.js';
-import type { CliIO } from '../../src/cli/io.js';
+import { PLAIN_INTERVAL_MS, progressCallback } from '../../src/cli/progress.js';
 import { matchesFilter, selectFixtures } from '../../src/load/select.js';
 import type { LoadedFixture } from '../../src/fixture/load.js';
-
-interface Captured {
-  io: CliIO;
-  out: () => string;
-  err: () => string;
-}
-
-function capture(progress?: CliIO['progress']): Captured {
-  let out = '';
-  let err = '';
-  const io: CliIO = {
-    cwd: process.cwd(),
-    stdout: (t) => {
-      out += t;
-    },
-    stderr: (t) => {
-      err += t;
-    },
-    ...(progress ? { progress } : {}),
-  };
-  return { io, out: () => out, err: () => err };
-}
-
-const NOT_A_TTY = { tty: false, columns: 80 };
+import { capture } from '../support/io.js';
+import { clockedProgress, NOT_A_TTY } from '../support/progress.js';
 
 describe('progress lines when stderr is not a terminal', () => {
   it('prints a plain line at every tenth of the work, with done/total, conditions, elapsed and ETA, and a last line', () => {
-    const c = capture(NOT_A_TTY);
-    let clock = 0;
-    const p = startProgress(c.io, {
-      label: 'experiment',
-      unit: 'fixtures',
-      total: 100,
-      conditions: 23,
-      quiet: false,
-      now: () => clock,
-    });
+    const c = clockedProgress(NOT_A_TTY, { total: 100, conditions: 23 });
     for (let i = 1; i <= 100; i++) {
-      clock += 10; // 10 ms a fixture: never the 5 s cadence
-      p.update(i);
+      c.tick(10); // 10 ms a fixture: never the 5 s cadence
+      c.p.update(i);
     }
-    p.stop();
+    c.p.stop();
     const lines = c.err().trimEnd().split('\n');
     expect(lines).toHaveLength(10);
     expect(lines[0]).toBe('experiment: fixtures 10/100 (10%), 23 conditions, elapsed 0:00, ETA 0:01');
@@ -61,22 +29,16 @@ describe('progress lines when stderr is not a terminal', () => {
   });
 
   it('prints every five seconds when a tenth takes longer, and a last line for the unfinished remainder', () => {
-    const c = capture(NOT_A_TTY);
-    let clock = 0;
-    const p = startProgress(c.io, {
-      label: 'experiment',
-      unit: 'fixtures',
+    const c = clockedProgress(NOT_A_TTY, {
       total: 1000,
       conditions: 1,
-      quiet: false,
-      now: () => clock,
       models: () => ({ calls: 7, spentUsd: 0.0123 }),
     });
-    clock = PLAIN_INTERVAL_MS + 1;
-    p.update(3);
-    clock += 100;
-    p.update(4); // under a tenth and under five seconds: silent
-    p.stop();
+    c.tick(PLAIN_INTERVAL_MS + 1);
+    c.p.update(3);
+    c.tick(100);
+    c.p.update(4); // under a tenth and under five seconds: silent
+    c.p.stop();
     const lines = c.err().trimEnd().split('\n');
     expect(lines).toEqual([
       'experiment: fixtures 3/1000 (0%), 1 condition, elapsed 0:05, ETA 27:42, model calls 7, spent $0.0123',
@@ -87,21 +49,12 @@ describe('progress lines when stderr is not a terminal', () => {
 
 describe('a live bar on a terminal', () => {
   it('draws through stderr with cursor control, the bar and the counts, and nothing on stdout', () => {
-    const c = capture({ tty: true, columns: 120 });
-    let clock = 0;
-    const p = startProgress(c.io, {
-      label: 'experiment',
-      unit: 'fixtures',
-      total: 4,
-      conditions: 2,
-      quiet: false,
-      now: () => clock,
-    });
+    const c = clockedProgress({ tty: true, columns: 120 }, { total: 4, conditions: 2 });
     for (let i = 1; i <= 4; i++) {
-      clock += 1000;
-      p.update(i);
+      c.tick(1000);
+      c.p.update(i);
     }
-    p.stop();
+    c.p.stop();
     expect(c.err()).toContain('\x1b[');
     expect(c.err()).toContain('fixtures 4/4 (100%), 2 conditions, elapsed 0:04, ETA 0:00');
     expect(c.err()).toMatch(/={20}/);
@@ -111,7 +64,7 @@ describe('a live bar on a terminal', () => {
 
 describe('progress whose total the work learns', () => {
   it('starts at the first report and ends with a last line', () => {
-    const c = capture(NOT_A_TTY);
+    const c = capture({ progress: NOT_A_TTY });
     const p = progressCallback(c.io, {
       label: 'report',
       unit: 'analysis steps',
@@ -127,7 +80,7 @@ describe('progress whose total the work learns', () => {
       'report: analysis steps 3/4 (75%), elapsed 0:00, ETA 0:00',
       'report: analysis steps 4/4 (100%), elapsed 0:00, ETA 0:00',
     ]);
-    const none = capture(NOT_A_TTY);
+    const none = capture({ progress: NOT_A_TTY });
     progressCallback(none.io, { label: 'report', unit: 'x', conditions: 0, quiet: false }).stop();
     expect(none.err()).toBe('');
   });
@@ -140,10 +93,9 @@ describe('no progress', () => {
       [undefined, false, 10],
       [NOT_A_TTY, false, 0],
     ] as const) {
-      const c = capture(progress);
-      const p = startProgress(c.io, { label: 'x', unit: 'fixtures', total, conditions: 1, quiet, now: () => 0 });
-      p.update(10);
-      p.stop();
+      const c = clockedProgress(progress, { label: 'x', total, conditions: 1, quiet });
+      c.p.update(10);
+      c.p.stop();
       expect(c.err() + c.out()).toBe('');
     }
   });
@@ -202,7 +154,7 @@ const outDir = () => {
 
 describe('prunelab experiment --filter/--limit', () => {
   it('runs the selected fixtures, stamps the run exploratory saying why, and reports progress on stderr only', async () => {
-    const c = capture(NOT_A_TTY);
+    const c = capture({ progress: NOT_A_TTY });
     const out = outDir();
     const args = ['experiment', '--fixtures', 'fixtures/canonical', '--filter', 'cache-timing-*', '--limit', '1000'];
     const code = await runCli([...args, '--condition', 'raw', '--out', out], c.io);
@@ -216,7 +168,7 @@ describe('prunelab experiment --filter/--limit', () => {
     expect(manifest.fixtures.map((f) => f.id)).toEqual(['cache-timing-defer', 'cache-timing-prune-now']);
     expect(manifest.study.exploratory).toBe(true);
 
-    const json = capture(NOT_A_TTY);
+    const json = capture({ progress: NOT_A_TTY });
     expect(await runCli([...args, '--limit', '1', '--condition', 'raw', '--out', outDir(), '--json'], json.io)).toBe(0);
     expect(json.err()).toBe('');
     expect(JSON.parse(json.out())).toHaveLength(1);

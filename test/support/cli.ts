@@ -1,5 +1,6 @@
 // Drives the CLI as a user would, in-process, capturing what it prints.
 import { runCli } from '../../src/cli/main.js';
+import { capture } from './io.js';
 
 export interface CliResult {
   code: number;
@@ -12,17 +13,7 @@ export async function cli(
   cwd = process.cwd(),
   env?: Readonly<Record<string, string | undefined>>,
 ): Promise<CliResult> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(args, {
-    cwd,
-    stdout: (t) => {
-      stdout += t;
-    },
-    stderr: (t) => {
-      stderr += t;
-    },
-    ...(env ? { env } : {}),
-  });
-  return { code, stdout, stderr };
+  const c = capture({ cwd, ...(env ? { env } : {}) });
+  const code = await runCli(args, c.io);
+  return { code, stdout: c.out(), stderr: c.err() };
 }
