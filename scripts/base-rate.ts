@@ -4,7 +4,6 @@
 // removals does, the harm rate should not. The sweep corpora are regenerable from their seeds, so they are written
 // to a temporary folder and only the table is kept.
 //   npm run base-rate
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +11,8 @@ import { writeAtomic } from '../src/files/atomic.js';
 import { notices } from '../src/messages.js';
 import { fixed, formatRatio } from '../src/report/tables.js';
 import { allConditions } from '../src/policy/registry.js';
+import type { CliIO } from '../src/cli/io.js';
+import { runSteps, type Step } from '../src/cli/progress.js';
 
 const MAIN_SHARE = 0.3;
 const SWEEPS = [
@@ -31,13 +32,13 @@ interface Row {
   reduction: string;
 }
 
-function cli(args: readonly string[]): { status: number | null; stderr: string } {
-  const r = spawnSync(process.execPath, [...process.execArgv, 'src/cli/bin.ts', ...args], {
-    encoding: 'utf8',
-    maxBuffer: 1 << 26,
-  });
-  return { status: r.status, stderr: r.stderr };
-}
+/** One step of the sweep: the CLI run as a child process, as a user would run it. */
+const cliStep = (what: string, args: readonly string[], accepts?: Step['accepts']): Step => ({
+  what,
+  command: process.execPath,
+  args: [...process.execArgv, 'src/cli/bin.ts', ...args],
+  ...(accepts ? { accepts } : {}),
+});
 
 /** One label form for every corpus: the share with two decimals, and which corpus it is. */
 const shareLabel = (share: number, corpus: 'main' | 'sweep'): string => `${fixed(share, 2)} (${corpus})`;
@@ -91,33 +92,47 @@ function auditVerdict(dir: string): string {
 }
 
 const work = mkdtempSync(join(tmpdir(), 'prunelab-base-rate-'));
+const corpora = SWEEPS.map(({ share, seed }) => ({
+  share,
+  seed,
+  fixtures: join(work, `share-${share}`),
+  results: join(work, `results-${share}`),
+}));
+// This script is an outermost entry, like bin.ts: it prints, on stderr, a line per step, each child's own progress
+// passing through.
+const io: CliIO = {
+  cwd: process.cwd(),
+  stdout: (t) => process.stdout.write(t),
+  stderr: (t) => process.stderr.write(t),
+  progress: { tty: process.stderr.isTTY === true, columns: process.stderr.columns ?? 80 },
+};
 try {
-  const rows: Row[] = rowsOf('results', shareLabel(MAIN_SHARE, 'main'), auditVerdict('results'));
-  for (const { share, seed } of SWEEPS) {
-    const fixtures = join(work, `share-${share}`);
-    const results = join(work, `results-${share}`);
-    for (const args of [
-      [
-        'fixtures-generate',
-        '--seed',
-        String(seed),
-        '--count',
-        String(COUNT),
-        '--removable-share',
-        String(share),
-        '--out',
-        fixtures,
-      ],
+  const steps = corpora.flatMap(({ share, seed, fixtures, results }) => [
+    cliStep(`generate ${COUNT} fixtures, share ${fixed(share, 2)}`, [
+      'fixtures-generate',
+      '--seed',
+      String(seed),
+      '--count',
+      String(COUNT),
+      '--removable-share',
+      String(share),
+      '--out',
+      fixtures,
+    ]),
+    // The audit exits 1 when the corpus leaks; its table says so and the sweep goes on, reporting it.
+    cliStep(
+      `leak audit, share ${fixed(share, 2)}`,
       ['audit-leakage', '--fixtures', fixtures, '--out', results],
-      ['experiment', '--fixtures', fixtures, '--out', results],
-    ]) {
-      const r = cli(args);
-      // The audit exits 1 when the corpus leaks; its table says so and the sweep goes on, reporting it.
-      if (r.status !== 0 && !(args[0] === 'audit-leakage' && r.status === 1))
-        throw new Error(`${args.join(' ')} failed (exit ${r.status}): ${r.stderr}`);
-    }
-    rows.push(...rowsOf(results, shareLabel(share, 'sweep'), auditVerdict(results)));
-  }
+      (status) => status === 0 || status === 1,
+    ),
+    cliStep(`experiment, share ${fixed(share, 2)}`, ['experiment', '--fixtures', fixtures, '--out', results]),
+  ]);
+  const outcome = await runSteps(io, { label: 'base-rate', quiet: false }, steps);
+  if (outcome.failed) throw new Error(`${outcome.failed.what} failed (exit ${outcome.status}); its messages are above`);
+  const rows: Row[] = [
+    ...rowsOf('results', shareLabel(MAIN_SHARE, 'main'), auditVerdict('results')),
+    ...corpora.flatMap(({ share, results }) => rowsOf(results, shareLabel(share, 'sweep'), auditVerdict(results))),
+  ];
   const head =
     '| removable share | leak audit | condition | base rate | harm rate | false-prune rate among removals | net reduction |\n|---|---|---|---|---|---|---|\n';
   const md =

@@ -380,6 +380,10 @@ export const notices = {
   progressLine: (label: string, unit: string, p: ProgressFigures) => `${label}: ${progressText(unit, p)}\n`,
   progressBar: (label: string, unit: string, p: ProgressFigures, bar: string) =>
     `${label} ${bar} ${progressText(unit, p)}`,
+  stepLine: (label: string, step: number, steps: number, what: string, elapsedMs: number) =>
+    `${label}: step ${step}/${steps} (${what}), elapsed ${clock(elapsedMs)}\n`,
+  stepsDone: (label: string, steps: number, elapsedMs: number) =>
+    `${label}: ${steps}/${steps} steps done, elapsed ${clock(elapsedMs)}\n`,
   batchSubmitted: (role: string, id: string, requests: number) =>
     `batch ${id} (${role}): submitted ${requests} requests; its id is in the cache folder, so a restarted run resumes it\n`,
   batchResumed: (role: string, id: string, requests: number) =>

@@ -1,7 +1,9 @@
 // Progress of a long command on stderr, never on stdout and never with --json: a live bar (cli-progress) when
 // stderr is a terminal, and a plain line every tenth of the work or every five seconds when it is not (a log or CI
 // keeps a readable record instead of a stream of cursor codes). The engine only counts (its onProgress callback);
-// everything printed is composed here and written through the CLI's io.
+// everything printed is composed here and written through the CLI's io. A command made of child processes (npm run
+// base-rate) reports a line per step instead (runSteps), its children's own progress passing through.
+import { spawn } from 'node:child_process';
 import cliProgress from 'cli-progress';
 import { notices, type ProgressFigures } from '../messages.js';
 import type { CliIO } from './io.js';
@@ -158,4 +160,60 @@ export function progressCallback(
       progress?.stop();
     },
   };
+}
+
+/** One child process of a multi-step command, run to completion before the next. */
+export interface Step {
+  /** What the step does, shown in its line: "experiment, share 0.60". */
+  readonly what: string;
+  readonly command: string;
+  readonly args: readonly string[];
+  /** Which exit statuses let the run go on; only 0 unless said (an audit exits 1 to report a leak). */
+  readonly accepts?: (status: number | null) => boolean;
+}
+
+export interface StepOptions {
+  /** The command, as each line's first word. */
+  readonly label: string;
+  /** --json was given: no step lines (the children's own stderr still passes). */
+  readonly quiet: boolean;
+  /** Milliseconds on a monotonic clock; tests pass their own. */
+  readonly now?: () => number;
+}
+
+/** Every step ran (failed null), or the one whose exit status was not accepted, after which none ran. */
+export type StepsOutcome = { readonly failed: null } | { readonly failed: Step; readonly status: number | null };
+
+/**
+ * Runs `steps` one after another, a line "label: step i/N (what), elapsed" on stderr as each starts and a last one
+ * when all are done. A child's stderr (its own progress, its errors) passes through; its stdout is dropped, so the
+ * command's stdout stays its own. On a terminal the child inherits stderr, so it draws its live bar there; elsewhere
+ * its stderr is piped through the CLI's io, where it writes plain lines, being no terminal itself. Step lines are
+ * plain in both cases: one a step is no stream to redraw.
+ */
+export async function runSteps(io: CliIO, o: StepOptions, steps: readonly Step[]): Promise<StepsOutcome> {
+  const show = !o.quiet && io.progress !== undefined;
+  const now = o.now ?? (() => performance.now());
+  const started = now();
+  for (const [i, step] of steps.entries()) {
+    if (show) io.stderr(notices.stepLine(o.label, i + 1, steps.length, step.what, now() - started));
+    const status = await runChild(io, step);
+    if (!(step.accepts ?? ((s) => s === 0))(status)) return { failed: step, status };
+  }
+  if (show) io.stderr(notices.stepsDone(o.label, steps.length, now() - started));
+  return { failed: null };
+}
+
+function runChild(io: CliIO, step: Step): Promise<number | null> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(step.command, [...step.args], {
+      cwd: io.cwd,
+      stdio: ['ignore', 'ignore', io.progress?.tty === true ? 'inherit' : 'pipe'],
+    });
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (text: string) => io.stderr(text));
+    child.on('error', reject);
+    // 'close' comes after the child's stdio has ended, so all its stderr has been passed on.
+    child.on('close', (status) => resolve(status));
+  });
 }

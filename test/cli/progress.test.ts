@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
-import { PLAIN_INTERVAL_MS, progressCallback } from '../../src/cli/progress.js';
+import type { CliIO } from '../../src/cli/io.js';
+import { PLAIN_INTERVAL_MS, progressCallback, runSteps, type Step } from '../../src/cli/progress.js';
 import { matchesFilter, selectFixtures } from '../../src/load/select.js';
 import type { LoadedFixture } from '../../src/fixture/load.js';
 import { capture } from '../support/io.js';
@@ -97,6 +98,60 @@ describe('no progress', () => {
       c.p.update(10);
       c.p.stop();
       expect(c.err() + c.out()).toBe('');
+    }
+  });
+});
+
+// A stand-in for npm run base-rate's steps: tiny node children writing their own progress on stderr and a line on
+// stdout that must not reach the command's stdout.
+const child = (name: string, status = 0): Step => ({
+  what: name,
+  command: process.execPath,
+  args: [
+    '-e',
+    `process.stderr.write('${name}: own progress\\n'); process.stdout.write('${name} stdout\\n'); process.exit(${status})`,
+  ],
+});
+
+/** runSteps on a captured io whose clock reads 0 at the start and 2 s more at each later reading. */
+async function steps(progress: CliIO['progress'] | undefined, list: readonly Step[], quiet = false) {
+  const c = capture(progress ? { progress } : {});
+  let clock = 0;
+  const outcome = await runSteps(c.io, { label: 'base-rate', quiet, now: () => (clock += 2000) - 2000 }, list);
+  return { ...c, outcome };
+}
+
+describe('a command made of steps (npm run base-rate)', () => {
+  it("prints a line as each step starts and when all are done, passing each child's stderr through and not its stdout", async () => {
+    const r = await steps(NOT_A_TTY, [child('generate'), child('audit'), child('experiment')]);
+    expect(r.outcome).toEqual({ failed: null });
+    expect(r.err().trimEnd().split('\n')).toEqual([
+      'base-rate: step 1/3 (generate), elapsed 0:02',
+      'generate: own progress',
+      'base-rate: step 2/3 (audit), elapsed 0:04',
+      'audit: own progress',
+      'base-rate: step 3/3 (experiment), elapsed 0:06',
+      'experiment: own progress',
+      'base-rate: 3/3 steps done, elapsed 0:08',
+    ]);
+    expect(r.out()).toBe('');
+  });
+
+  it('stops at a step whose exit status it does not accept, running none after it', async () => {
+    const leaks = { ...child('audit', 1), accepts: (s: number | null) => s === 0 || s === 1 };
+    const r = await steps(NOT_A_TTY, [leaks, child('experiment', 3), child('never')]);
+    expect(r.outcome).toMatchObject({ failed: { what: 'experiment' }, status: 3 });
+    expect(r.err()).toContain('experiment: own progress');
+    expect(r.err()).not.toContain('never');
+    expect(r.err()).not.toContain('steps done');
+    expect(r.out()).toBe('');
+  });
+
+  it('prints no step lines with --json or for a caller that reports no progress; the children still speak', async () => {
+    for (const r of [await steps(NOT_A_TTY, [child('a')], true), await steps(undefined, [child('a')])]) {
+      expect(r.outcome).toEqual({ failed: null });
+      expect(r.err()).toBe('a: own progress\n');
+      expect(r.out()).toBe('');
     }
   });
 });
