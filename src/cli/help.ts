@@ -143,6 +143,13 @@ export function renderCommandsDoc(commands: readonly Command[]): string {
     'lists them and `--version` prints the version; `COMMAND --help` prints one. An unknown flag, a value outside a',
     "flag's choices or a missing required flag stops with exit 2 and a message naming the flag and what it accepts.",
     '',
+    'Every long command reports progress on stderr, never on stdout: experiment, report, generate, fixtures-generate',
+    'and ecology count what is done (fixtures, analysis steps, files) with elapsed time and ETA, and model calls and',
+    'spend when a model is called; a live bar when stderr is a terminal, a plain line every tenth of the work or every',
+    'five seconds when it is not (a log, CI). `npm run base-rate`, a script of several commands, prints',
+    '`base-rate: step i/N (what), elapsed` as each starts, with that command\'s own progress beneath. `--json` adds',
+    'nothing to stderr.',
+    '',
     renderCommandsMarkdown(commands, ''),
   ];
   for (const c of commands) {
