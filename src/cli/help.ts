@@ -147,7 +147,7 @@ export function renderCommandsDoc(commands: readonly Command[]): string {
     'and ecology count what is done (fixtures, analysis steps, files) with elapsed time and ETA, and model calls and',
     'spend when a model is called; a live bar when stderr is a terminal, a plain line every tenth of the work or every',
     'five seconds when it is not (a log, CI). `npm run base-rate`, a script of several commands, prints',
-    '`base-rate: step i/N (what), elapsed` as each starts, with that command\'s own progress beneath. `--json` adds',
+    "`base-rate: step i/N (what), elapsed` as each starts, with that command's own progress beneath. `--json` adds",
     'nothing to stderr.',
     '',
     renderCommandsMarkdown(commands, ''),
