@@ -1,17 +1,22 @@
 // Every temporary folder the tests make goes under one folder of this run, removed when the run ends, so a test
 // run leaves nothing behind in the machine's temp directory. The forked workers inherit TMPDIR, and os.tmpdir()
 // reads it.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export default function setup(): () => void {
+export default function setup(): () => Promise<void> {
   const previous = process.env.TMPDIR;
   const dir = mkdtempSync(join(tmpdir(), 'prunelab-tests-'));
   process.env.TMPDIR = dir;
-  return () => {
+  return async () => {
     if (previous === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = previous;
-    rmSync(dir, { recursive: true, force: true });
+    // Asynchronous on purpose: vitest runs this teardown while its forked workers are still being stopped, and the
+    // stop is a message exchange on this process's event loop. A synchronous removal of a large tree (the package
+    // test's installs, tens of thousands of files, up to 100 s on a busy disk) blocked that loop, so each worker's
+    // stop outlived vitest's 10 s teardown timer: "Timeout terminating forks worker".
+    await rm(dir, { recursive: true, force: true });
   };
 }
