@@ -342,13 +342,15 @@ describe('what a sandboxed policy is refused, with a clear error and nothing wri
 
   it('stops a policy that never answers, at the deadline, with a clear error', async () => {
     const started = performance.now();
-    const r = await runPolicy(policyFolder({ 'policy.mjs': keeper('for (;;) {}') }), ['--policy-timeout', '0.5']);
+    // 3 s rather than less: the deadline also covers loading the module, which on a loaded 2-core machine took over
+    // 0.5 s, and this case is about a policy that loaded and then never answers.
+    const r = await runPolicy(policyFolder({ 'policy.mjs': keeper('for (;;) {}') }), ['--policy-timeout', '3']);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(
-      'policy.mjs: the policy gave no answer within 0.5 s on mini at pp1; its process was stopped',
+      'policy.mjs: the policy gave no answer within 3 s on mini at pp1; its process was stopped',
     );
     expect(r.stderr).toContain('[PL_POLICY_TIMEOUT]');
-    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(performance.now() - started).toBeLessThan(20_000);
     expect(r.written).toEqual([]);
   });
 
