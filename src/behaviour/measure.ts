@@ -5,7 +5,7 @@ import type { Behaviour, BehaviourSide, ObligationOutcome } from '../artifacts/s
 import type { Fixture, Obligation, PrunePoint } from '../fixture/schema.js';
 import { frozenMemo } from '../fixture/memo.js';
 import type { PolicyView } from '../fixture/view.js';
-import { obligationJudge } from '../oracle/obligations.js';
+import { obligationsAt } from '../oracle/obligations.js';
 import { pool, ratio } from '../score/ratio.js';
 import type { AppliedRemoval } from '../score/score.js';
 import { poolUsage, usageOf, type CallCharge } from '../providers/telemetry.js';
@@ -93,19 +93,20 @@ export function pointBehaviour(reader: Reader, input: PointBehaviourInput): Beha
   const unchanged = input.removals.length === 0;
   const contexts = { full: shared.full, pruned: unchanged ? shared.full : prunedContext(input.view, input.removals) };
   // Whether the facts are in context is the scoring's own judgement (anyOf, facts, placeholder text), without recovery.
+  // obligationsAt judges the same obligations in the same order, and how an obligation holds does not depend on its
+  // visibility; it judges each distinct context once for every condition that leaves it.
   const base = { fixture: input.fixture, point: input.point, view: input.view };
-  const judges = {
-    full: obligationJudge({ ...base, removals: [] }),
-    pruned: unchanged ? undefined : obligationJudge({ ...base, removals: input.removals }),
+  const full = obligationsAt({ ...base, removals: [] });
+  const judged = {
+    full,
+    pruned: unchanged ? full : obligationsAt({ ...base, removals: input.removals }),
   };
   const answers = { full: [] as Answered[], pruned: [] as Answered[] };
   for (let epoch = 0; epoch < reader.epochs; epoch += 1) {
-    for (const obligation of obligations) {
+    for (const [k, obligation] of obligations.entries()) {
       for (const which of ['full', 'pruned'] as const) {
         const context = contexts[which];
-        const present =
-          (which === 'full' || unchanged ? judges.full : judges.pruned!).judge(obligation, 'downstream').how ===
-          'present';
+        const present = judged[which][k]!.how === 'present';
         const how = outcomeOf.get(obligation.id)?.how;
         const recovered = !present && which === 'pruned' && (how === 'pointer' || how === 're-read');
         const judgement = reader.judge({

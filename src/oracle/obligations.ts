@@ -3,6 +3,7 @@
 // lose, to check an oracle's labels against its own obligations). Recovery is tested against the world, never
 // assumed.
 import type { ObligationOutcome } from '../artifacts/schema.js';
+import { deepFreeze } from '../fixture/freeze.js';
 import { itemIndex } from '../fixture/item-index.js';
 import { frozenMemo } from '../fixture/memo.js';
 import { needParts } from '../fixture/needs.js';
@@ -116,13 +117,43 @@ function holding(items: readonly ViewItem[], s: string): readonly ViewItem[] {
   return holders;
 }
 
-/** Every obligation at the prune point, visible first, judged after the removals. */
-export function obligationsAt(ctx: ObligationContext): ObligationOutcome[] {
+/**
+ * Every obligation at the prune point, visible first, judged after the removals. Many conditions leave the same
+ * context at a prune point (raw and keep-all remove nothing; several ladders remove the same items the same way),
+ * and the judge reads of a removal only its id and what it left behind: so per context (a frozen view, memo.ts),
+ * each distinct removal set is judged once and its outcomes, frozen, are shared.
+ */
+export function obligationsAt(ctx: ObligationContext): readonly ObligationOutcome[] {
+  const judged = judgedIn(ctx.view);
+  judged.fixture ??= ctx.fixture;
+  judged.point ??= ctx.point;
+  if (judged.fixture !== ctx.fixture || judged.point !== ctx.point) return judgeAll(ctx);
+  const key = removalsKey(ctx.removals);
+  let outcomes = judged.byRemovals.get(key);
+  if (!outcomes) judged.byRemovals.set(key, (outcomes = deepFreeze(judgeAll(ctx))));
+  return outcomes;
+}
+
+/** The first fixture and prune point asked about a view are the ones it was built for; any other is judged afresh. */
+const judgedIn = frozenMemo((_view: PolicyView) => ({
+  fixture: undefined as Fixture | undefined,
+  point: undefined as PrunePoint | undefined,
+  byRemovals: new Map<string, readonly ObligationOutcome[]>(),
+}));
+
+function judgeAll(ctx: ObligationContext): ObligationOutcome[] {
   const j = obligationJudge(ctx);
   return [
     ...ctx.point.visible.obligations.map((o) => j.judge(o, 'visible')),
     ...ctx.point.downstream.map((o) => j.judge(o, 'downstream')),
   ];
+}
+
+/** All the judge reads of a removal set, in order; each part is length-prefixed so distinct sets never collide. */
+function removalsKey(removals: readonly RemovalLeft[]): string {
+  let key = '';
+  for (const r of removals) key += `${r.itemId.length}:${r.itemId}${r.leftBehind.length}:${r.leftBehind}`;
+  return key;
 }
 
 function rank(ways: ReadonlySet<Way>): number {

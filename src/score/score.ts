@@ -79,7 +79,8 @@ export function scorePoint(input: PointInput): PointScore {
       },
       refetchAlerts: alerts.length,
       tokens: tokensAt(view, removals, input.overheadTokens),
-      obligationOutcomes,
+      // The judged outcomes are shared by every condition that left the same context (frozen); the list is its own.
+      obligationOutcomes: [...obligationOutcomes],
       necessaryUnits: units,
       alerts,
     },
