@@ -85,6 +85,8 @@ function once(known: Map<Obligation, boolean>, o: Obligation, find: () => boolea
   return value;
 }
 
+const SIDES = ['full', 'pruned'] as const;
+
 export function pointBehaviour(reader: Reader, input: PointBehaviourInput): Behaviour {
   const obligations = [...input.point.visible.obligations, ...input.point.downstream];
   const outcomeOf = new Map(input.outcomes.map((o) => [o.id, o]));
@@ -102,12 +104,17 @@ export function pointBehaviour(reader: Reader, input: PointBehaviourInput): Beha
     pruned: unchanged ? full : obligationsAt({ ...base, removals: input.removals }),
   };
   const answers = { full: [] as Answered[], pruned: [] as Answered[] };
+  // What does not change from epoch to epoch, looked up once per obligation rather than per probe.
+  const fixed = obligations.map((obligation) => ({
+    how: outcomeOf.get(obligation.id)?.how,
+    constraint: once(shared.constraint, obligation, () => carriesConstraint(obligation, input.view)),
+  }));
   for (let epoch = 0; epoch < reader.epochs; epoch += 1) {
     for (const [k, obligation] of obligations.entries()) {
-      for (const which of ['full', 'pruned'] as const) {
+      const { how, constraint } = fixed[k]!;
+      for (const which of SIDES) {
         const context = contexts[which];
         const present = judged[which][k]!.how === 'present';
-        const how = outcomeOf.get(obligation.id)?.how;
         const recovered = !present && which === 'pruned' && (how === 'pointer' || how === 're-read');
         const judgement = reader.judge({
           fixture: input.fixture,
@@ -120,7 +127,6 @@ export function pointBehaviour(reader: Reader, input: PointBehaviourInput): Beha
           recovered,
           epoch,
         });
-        const constraint = once(shared.constraint, obligation, () => carriesConstraint(obligation, input.view));
         answers[which].push({ obligation, constraint, factsPresent: present, recovered, judgement });
       }
     }
