@@ -5,7 +5,7 @@ import type { Behaviour, BehaviourSide, ObligationOutcome } from '../artifacts/s
 import type { Fixture, Obligation, PrunePoint } from '../fixture/schema.js';
 import { frozenMemo } from '../fixture/memo.js';
 import type { PolicyView } from '../fixture/view.js';
-import { obligationJudge } from '../oracle/obligations.js';
+import { obligationsAt } from '../oracle/obligations.js';
 import { pool, ratio } from '../score/ratio.js';
 import type { AppliedRemoval } from '../score/score.js';
 import { poolUsage, usageOf, type CallCharge } from '../providers/telemetry.js';
@@ -85,6 +85,8 @@ function once(known: Map<Obligation, boolean>, o: Obligation, find: () => boolea
   return value;
 }
 
+const SIDES = ['full', 'pruned'] as const;
+
 export function pointBehaviour(reader: Reader, input: PointBehaviourInput): Behaviour {
   const obligations = [...input.point.visible.obligations, ...input.point.downstream];
   const outcomeOf = new Map(input.outcomes.map((o) => [o.id, o]));
@@ -93,20 +95,26 @@ export function pointBehaviour(reader: Reader, input: PointBehaviourInput): Beha
   const unchanged = input.removals.length === 0;
   const contexts = { full: shared.full, pruned: unchanged ? shared.full : prunedContext(input.view, input.removals) };
   // Whether the facts are in context is the scoring's own judgement (anyOf, facts, placeholder text), without recovery.
+  // obligationsAt judges the same obligations in the same order, and how an obligation holds does not depend on its
+  // visibility; it judges each distinct context once for every condition that leaves it.
   const base = { fixture: input.fixture, point: input.point, view: input.view };
-  const judges = {
-    full: obligationJudge({ ...base, removals: [] }),
-    pruned: unchanged ? undefined : obligationJudge({ ...base, removals: input.removals }),
+  const full = obligationsAt({ ...base, removals: [] });
+  const judged = {
+    full,
+    pruned: unchanged ? full : obligationsAt({ ...base, removals: input.removals }),
   };
   const answers = { full: [] as Answered[], pruned: [] as Answered[] };
+  // What does not change from epoch to epoch, looked up once per obligation rather than per probe.
+  const fixed = obligations.map((obligation) => ({
+    how: outcomeOf.get(obligation.id)?.how,
+    constraint: once(shared.constraint, obligation, () => carriesConstraint(obligation, input.view)),
+  }));
   for (let epoch = 0; epoch < reader.epochs; epoch += 1) {
-    for (const obligation of obligations) {
-      for (const which of ['full', 'pruned'] as const) {
+    for (const [k, obligation] of obligations.entries()) {
+      const { how, constraint } = fixed[k]!;
+      for (const which of SIDES) {
         const context = contexts[which];
-        const present =
-          (which === 'full' || unchanged ? judges.full : judges.pruned!).judge(obligation, 'downstream').how ===
-          'present';
-        const how = outcomeOf.get(obligation.id)?.how;
+        const present = judged[which][k]!.how === 'present';
         const recovered = !present && which === 'pruned' && (how === 'pointer' || how === 're-read');
         const judgement = reader.judge({
           fixture: input.fixture,
@@ -119,7 +127,6 @@ export function pointBehaviour(reader: Reader, input: PointBehaviourInput): Beha
           recovered,
           epoch,
         });
-        const constraint = once(shared.constraint, obligation, () => carriesConstraint(obligation, input.view));
         answers[which].push({ obligation, constraint, factsPresent: present, recovered, judgement });
       }
     }

@@ -3,6 +3,7 @@
 // lose, to check an oracle's labels against its own obligations). Recovery is tested against the world, never
 // assumed.
 import type { ObligationOutcome } from '../artifacts/schema.js';
+import { deepFreeze } from '../fixture/freeze.js';
 import { itemIndex } from '../fixture/item-index.js';
 import { frozenMemo } from '../fixture/memo.js';
 import { needParts } from '../fixture/needs.js';
@@ -39,28 +40,25 @@ export function obligationJudge(ctx: ObligationContext): ObligationJudge {
   const left = [...removed.values()].filter((r) => byId.has(r.itemId)).map((r) => r.leftBehind);
   // A string is in context when one item holds it, so it never matches across items: an item that stays, or what a
   // removal left in an item's place. Which items hold it is a question of the context alone, asked once.
-  const inContext = (s: string): boolean =>
-    holding(ctx.view.items, s).some((i) => !removed.has(i.id)) || left.some((t) => t.includes(s));
+  // Plain loops, not callbacks: asked for every string of every obligation of every distinct context.
+  const inContext = (s: string): boolean => {
+    for (const i of holding(ctx.view.items, s)) if (!removed.has(i.id)) return true;
+    for (const t of left) if (t.includes(s)) return true;
+    return false;
+  };
 
   const meet = (o: Obligation, part: NeedPart): { missing: string[]; ways: Set<Way> } => {
     const missing: string[] = [];
     const ways = new Set<Way>();
-    const recover = (wanted: (text: string) => boolean, from: readonly ViewItem[]): boolean => {
-      for (const item of from) {
-        const way = recovery(ctx.fixture, o, item, wanted);
-        if (way) {
-          ways.add(way);
-          return true;
-        }
-      }
-      return false;
-    };
     for (const s of part.strings) {
       if (inContext(s)) continue;
       if (
-        !recover(
+        !recoverFrom(
+          ctx.fixture,
+          o,
           (t) => t.includes(s),
           holding(ctx.view.items, s).filter((i) => removed.has(i.id)),
+          ways,
         )
       )
         missing.push(s);
@@ -71,14 +69,14 @@ export function obligationJudge(ctx: ObligationContext): ObligationJudge {
         const r = removed.get(id);
         const item = byId.get(id);
         if (!r || !item || stillHolds(item, r)) continue;
-        if (!recover((t) => t === item.content, [item])) missing.push(`item ${id}`);
+        if (!recoverFrom(ctx.fixture, o, (t) => t === item.content, [item], ways)) missing.push(`item ${id}`);
       }
     }
     for (const f of part.facts ?? []) {
       const r = removed.get(f.item);
       const item = byId.get(f.item);
       if (!r || !item || stillHolds(item, r) || states(ctx.view, item, r, f)) continue;
-      if (!recover((t) => t === item.content, [item])) missing.push(factLabel(f));
+      if (!recoverFrom(ctx.fixture, o, (t) => t === item.content, [item], ways)) missing.push(factLabel(f));
     }
     return { missing, ways };
   };
@@ -116,13 +114,43 @@ function holding(items: readonly ViewItem[], s: string): readonly ViewItem[] {
   return holders;
 }
 
-/** Every obligation at the prune point, visible first, judged after the removals. */
-export function obligationsAt(ctx: ObligationContext): ObligationOutcome[] {
+/**
+ * Every obligation at the prune point, visible first, judged after the removals. Many conditions leave the same
+ * context at a prune point (raw and keep-all remove nothing; several ladders remove the same items the same way),
+ * and the judge reads of a removal only its id and what it left behind: so per context (a frozen view, memo.ts),
+ * each distinct removal set is judged once and its outcomes, frozen, are shared.
+ */
+export function obligationsAt(ctx: ObligationContext): readonly ObligationOutcome[] {
+  const judged = judgedIn(ctx.view);
+  judged.fixture ??= ctx.fixture;
+  judged.point ??= ctx.point;
+  if (judged.fixture !== ctx.fixture || judged.point !== ctx.point) return judgeAll(ctx);
+  const key = removalsKey(ctx.removals);
+  let outcomes = judged.byRemovals.get(key);
+  if (!outcomes) judged.byRemovals.set(key, (outcomes = deepFreeze(judgeAll(ctx))));
+  return outcomes;
+}
+
+/** The first fixture and prune point asked about a view are the ones it was built for; any other is judged afresh. */
+const judgedIn = frozenMemo((_view: PolicyView) => ({
+  fixture: undefined as Fixture | undefined,
+  point: undefined as PrunePoint | undefined,
+  byRemovals: new Map<string, readonly ObligationOutcome[]>(),
+}));
+
+function judgeAll(ctx: ObligationContext): ObligationOutcome[] {
   const j = obligationJudge(ctx);
   return [
     ...ctx.point.visible.obligations.map((o) => j.judge(o, 'visible')),
     ...ctx.point.downstream.map((o) => j.judge(o, 'downstream')),
   ];
+}
+
+/** All the judge reads of a removal set, in order; each part is length-prefixed so distinct sets never collide. */
+function removalsKey(removals: readonly RemovalLeft[]): string {
+  let key = '';
+  for (const r of removals) key += `${r.itemId.length}:${r.itemId}${r.leftBehind.length}:${r.leftBehind}`;
+  return key;
 }
 
 function rank(ways: ReadonlySet<Way>): number {
@@ -160,6 +188,24 @@ function states(view: PolicyView, item: ViewItem, r: RemovalLeft, f: FactNeed): 
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Whether one of the items can be had again as wanted; the way it was had is added to `ways`. */
+function recoverFrom(
+  fixture: Fixture,
+  o: Obligation,
+  wanted: (text: string) => boolean,
+  from: readonly ViewItem[],
+  ways: Set<Way>,
+): boolean {
+  for (const item of from) {
+    const way = recovery(fixture, o, item, wanted);
+    if (way) {
+      ways.add(way);
+      return true;
+    }
+  }
+  return false;
 }
 
 function recovery(fixture: Fixture, o: Obligation, item: Item, wanted: (text: string) => boolean): Way | undefined {

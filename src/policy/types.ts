@@ -80,24 +80,35 @@ export function isPlainEligibility(raw: unknown): raw is Eligibility {
     return false;
   const e = raw as Record<string, unknown>;
   for (const key of Object.keys(e)) if (!ELIGIBILITY_KEYS.has(key) || e[key] === undefined) return false;
-  const text = (v: unknown) => typeof v === 'string' && v.length > 0;
-  const strings = (v: unknown) => {
-    if (!Array.isArray(v)) return false;
-    for (let i = 0; i < v.length; i += 1) if (typeof v[i] !== 'string') return false;
-    return true;
-  };
   return (
-    text(e.itemId) &&
+    isText(e.itemId) &&
     VERDICTS.has(e.verdict) &&
-    text(e.rule) &&
+    isText(e.rule) &&
     (e.rung === null || e.rung === 0 || e.rung === 1 || e.rung === 2 || e.rung === 3 || e.rung === 4) &&
-    text(e.reason) &&
-    strings(e.obligationsConsulted) &&
-    (!('residue' in e) ||
-      (strings(e.residue) && (e.residue as string[]).every((f) => ResidueField.safeParse(f).success))) &&
+    isText(e.reason) &&
+    isStrings(e.obligationsConsulted) &&
+    (!('residue' in e) || isResidue(e.residue)) &&
     (!('replacement' in e) || typeof e.replacement === 'string') &&
     (!('step' in e) || (Number.isSafeInteger(e.step) && (e.step as number) > 0))
   );
+}
+
+// The checks are module functions, not closures made per call: it runs millions of times, and tsx's keepNames
+// wraps every closure it creates in a naming call.
+function isText(v: unknown): boolean {
+  return typeof v === 'string' && v.length > 0;
+}
+
+function isStrings(v: unknown): boolean {
+  if (!Array.isArray(v)) return false;
+  for (let i = 0; i < v.length; i += 1) if (typeof v[i] !== 'string') return false;
+  return true;
+}
+
+function isResidue(v: unknown): boolean {
+  if (!isStrings(v)) return false;
+  for (const f of v as string[]) if (!ResidueField.safeParse(f).success) return false;
+  return true;
 }
 
 export interface ConditionInfo {

@@ -79,7 +79,8 @@ export function scorePoint(input: PointInput): PointScore {
       },
       refetchAlerts: alerts.length,
       tokens: tokensAt(view, removals, input.overheadTokens),
-      obligationOutcomes,
+      // The judged outcomes are shared by every condition that left the same context (frozen); the list is its own.
+      obligationOutcomes: [...obligationOutcomes],
       necessaryUnits: units,
       alerts,
     },
@@ -105,9 +106,14 @@ export function familyOf(fixture: Fixture, episodes: Oracle['episodes']): (itemI
     const only = fixture.families[0] ?? NO_FAMILY;
     return () => only;
   }
+  return familiesIn(episodes);
+}
+
+/** Every condition at every prune point asks the same (frozen) episodes: the lookup is built once (memo.ts). */
+const familiesIn = frozenMemo((episodes: NonNullable<Oracle['episodes']>): ((itemId: string) => string) => {
   const byItem = new Map(episodes.flatMap((e) => e.items.map((id) => [id, e.family] as const)));
   return (id) => byItem.get(id) ?? NO_FAMILY;
-}
+});
 
 function familyCounts(
   oracle: OraclePoint,
@@ -215,15 +221,16 @@ function refetchAlerts(input: PointInput): { itemId: string; refetchedBy: string
     if (!item?.tool || classify(input.view, item).class !== 'irreducible') continue;
     // A byte-identical copy still in context means the later call is not re-fetching what the removal lost.
     if (withContent.get(item.content)!.some((i) => !removed.has(i.id))) continue;
-    const again = laterCalls(input.fixture.items, input.point.turn).get(
-      invocationKey(item.tool.name, item.tool.arguments),
-    );
+    const again = laterCalls(input.fixture.items, input.point.turn).get(invocationKey(item.tool));
     if (again !== undefined) alerts.push({ itemId: item.id, refetchedBy: again });
   }
   return alerts;
 }
 
-const invocationKey = (tool: string, args: object): string => `${tool}\u0000${canonicalJsonOf(args)}`;
+/** A call's tool and canonical arguments; every condition's removals ask it of the same (frozen) calls (memo.ts). */
+const invocationKey = frozenMemo(
+  (tool: NonNullable<Item['tool']>): string => `${tool.name}\u0000${canonicalJsonOf(tool.arguments)}`,
+);
 
 /** Per trajectory and turn, the first item after that turn with each tool and canonical arguments, built once. */
 const laterCallsIn = frozenMemo((_items: readonly Item[]) => new Map<number, ReadonlyMap<string, string>>());
@@ -235,7 +242,7 @@ function laterCalls(items: readonly Item[], turn: number): ReadonlyMap<string, s
     const built = new Map<string, string>();
     for (const i of items) {
       if (i.turn <= turn || !i.tool) continue;
-      const key = invocationKey(i.tool.name, i.tool.arguments);
+      const key = invocationKey(i.tool);
       if (!built.has(key)) built.set(key, i.id);
     }
     known.set(turn, (first = built));
