@@ -8,6 +8,7 @@
 // langchain-ai/langchainjs langchain-core/src/messages/transformers.ts (shipped as
 // node_modules/@langchain/core/dist/messages/transformers.js, 1.4.0: `_trimMessagesHelper`).
 import { createRequire } from 'node:module';
+import { extname } from 'node:path';
 import { failure } from '../errors.js';
 import type { PolicyView } from '../fixture/view.js';
 import { BlockingWorker, workerCode } from './blocking.js';
@@ -37,7 +38,8 @@ export function messageTokens(rendered: Rendered, view: PolicyView): number[] {
 /** trimMessages' output for the prune point's openai-chat rendering, trimmed to its budget. */
 export function runTrimMessages(condition: string, rendered: Rendered, view: PolicyView): unknown[] {
   worker ??= new BlockingWorker(
-    () => workerCode(new URL('./langchain-worker.ts', import.meta.url)),
+    // The built package holds langchain-worker.js beside this module's .js, the sources the .ts.
+    () => workerCode(new URL(`./langchain-worker${extname(new URL(import.meta.url).pathname)}`, import.meta.url)),
     { resolveFrom: import.meta.url },
     TIMEOUT_MS,
   );

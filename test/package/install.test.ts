@@ -15,7 +15,9 @@ import { runStudy } from '../../src/index.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
-const CONDITIONS = ['raw', 'checked-supersession', 'ladder-0-3'];
+// pkg-langchain-trim-messages runs LangChain in a worker thread whose code is read from a file beside its module,
+// which the built package must hold as it holds the sources'.
+const CONDITIONS = ['raw', 'checked-supersession', 'ladder-0-3', 'pkg-langchain-trim-messages'];
 
 interface Ran {
   readonly status: number | null;
