@@ -54,8 +54,9 @@ parentPort!.on('message', ({ index, loaded, bulk }: FixtureJob) => {
 });
 
 /**
- * The buffers a reply can hand over rather than copy: those its bytes alone fill. A view into a larger or shared
- * buffer (a pooled or sliced one) is copied instead, since handing it over would take its neighbours too.
+ * The buffers a reply can hand over rather than copy: those its bytes alone fill (a large text's). A view into a
+ * larger or shared buffer (Buffer's pool holds small texts) is copied instead, since handing it over would take its
+ * neighbours too.
  */
 function ownBuffers(chunks: readonly EncodedChunk[]): ArrayBuffer[] {
   const pieces = chunks.flatMap((c): EncodedText[] => [c.decisions, c.points, c.rows]);
