@@ -1,7 +1,7 @@
 // Runs the study over several worker threads (./worker.ts), fixture by fixture, and writes in fixture order on this
-// thread: the output is byte for byte that of streamStudy on one thread. Workers render their own lines (JSON of
-// every decision record, the largest cost after scoring), this thread hashes, compresses and writes them, so the
-// engine's work and the writer's overlap. Only built-in conditions and the embedded (call-free) models run here:
+// thread: the output is byte for byte that of streamStudy on one thread. Workers render, encode and compress their
+// own lines (JSON of every decision record, the largest cost after scoring, then gzip), this thread hashes and
+// writes the bytes in order, so the engine's work and the writer's overlap. Only built-in conditions and the embedded (call-free) models run here:
 // a worker rebuilds each condition from the registry by name, and a model-backed or sandboxed condition lives on
 // this thread.
 import { availableParallelism } from 'node:os';
@@ -16,7 +16,7 @@ import type { Condition } from '../policy/types.js';
 import type { Timing } from '../timing/timing.js';
 import type { PlaceholderMode } from './placeholder.js';
 import { addTotals, emptyTotals, summarise, type StudyOptions, type Totals } from './run.js';
-import type { RenderedChunk } from './write.js';
+import type { EncodedChunk } from './write.js';
 
 /**
  * Worker threads a run uses by default: one per core, at most this many, since each holds its own copy of the
@@ -47,17 +47,25 @@ export interface WorkerSetup {
   readonly exploratoryConditions: readonly string[];
 }
 
-/** A worker's answer for one fixture: each condition's lines and totals in the conditions' order, or its error. */
+/** A fixture handed to a worker: its place in the run, and whether its lines go to the compressed bulk files. */
+export interface FixtureJob {
+  readonly index: number;
+  readonly loaded: LoadedFixture;
+  readonly bulk: boolean;
+}
+
+/** A worker's answer for one fixture: each condition's encoded lines and totals in the conditions' order, or its error. */
 export type FixtureDone =
-  | { readonly index: number; readonly rendered: readonly RenderedChunk[]; readonly totals: readonly Totals[] }
+  | { readonly index: number; readonly encoded: readonly EncodedChunk[]; readonly totals: readonly Totals[] }
   | {
       readonly index: number;
       readonly error: { name: string; message: string; code?: string | undefined; stack?: string | undefined };
     };
 
 /** Where a parallel run's lines go, fixture by fixture in fixture order (a RunWriter). */
-export interface RenderedSink {
-  rendered(condition: string, fixtureFile: string, text: RenderedChunk): void;
+export interface EncodedSink {
+  bulk(fixtureFile: string): boolean;
+  encoded(condition: string, fixtureFile: string, chunk: EncodedChunk): void;
 }
 
 export interface ParallelOptions extends Omit<StudyOptions, 'models'> {
@@ -80,7 +88,7 @@ const WINDOW_PER_WORKER = 3;
  */
 export async function streamStudyParallel(
   options: ParallelOptions,
-  sink: RenderedSink,
+  sink: EncodedSink,
   onTotals?: (totals: readonly Totals[]) => void,
 ): Promise<Summary[]> {
   const { fixtures, conditions } = options;
@@ -116,7 +124,8 @@ export async function streamStudyParallel(
               sent - written >= WINDOW_PER_WORKER * count
             )
               continue;
-            w.postMessage({ index: sent, loaded: fixtures[sent] as LoadedFixture });
+            const loaded = fixtures[sent] as LoadedFixture;
+            w.postMessage({ index: sent, loaded, bulk: sink.bulk(loaded.file) } satisfies FixtureJob);
             inFlight.set(w, (inFlight.get(w) ?? 0) + 1);
             sent += 1;
           }
@@ -126,7 +135,7 @@ export async function streamStudyParallel(
           waiting.delete(written);
           if ('error' in done) throw rebuilt(done.error);
           const file = fixtures[written]!.file;
-          done.rendered.forEach((text, i) => sink.rendered(conditions[i]!.name, file, text));
+          done.encoded.forEach((chunk, i) => sink.encoded(conditions[i]!.name, file, chunk));
           done.totals.forEach((t, i) => addTotals(totals[i]!, t));
           written += 1;
           options.onProgress?.(written, fixtures.length);

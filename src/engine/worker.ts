@@ -1,14 +1,14 @@
 // The worker-thread side of a parallel study (./parallel.ts): runs every condition over the fixtures it is handed,
-// one at a time, and sends back each condition's rendered lines and totals for that fixture. It runs the same
+// one at a time, and sends back each condition's lines (rendered, encoded and, for the bulk files, compressed) and
+// totals for that fixture. It runs the same
 // engine (streamStudy) over a one-fixture corpus, so a fixture's bytes do not depend on which thread ran it.
 import { parentPort, workerData } from 'node:worker_threads';
 import { tokenCounter } from '../accounting/tokens.js';
-import type { LoadedFixture } from '../fixture/load.js';
 import { getCondition } from '../policy/registry.js';
 import type { Condition } from '../policy/types.js';
-import type { FixtureDone, WorkerSetup } from './parallel.js';
+import type { FixtureDone, FixtureJob, WorkerSetup } from './parallel.js';
 import { streamStudy, type Totals } from './run.js';
-import { renderChunk, type RenderedChunk } from './write.js';
+import { encodeChunk, renderChunk, type EncodedChunk, type EncodedText } from './write.js';
 
 const setup = workerData as WorkerSetup;
 const conditions = setup.conditions.map((name): Condition => {
@@ -19,10 +19,10 @@ const conditions = setup.conditions.map((name): Condition => {
 // One counter per thread: a count is a function of the text, so threads agree, and each caches what it has seen.
 const tokens = tokenCounter();
 
-parentPort!.on('message', ({ index, loaded }: { index: number; loaded: LoadedFixture }) => {
+parentPort!.on('message', ({ index, loaded, bulk }: FixtureJob) => {
   let reply: FixtureDone;
   try {
-    const rendered: RenderedChunk[] = [];
+    const encoded: EncodedChunk[] = [];
     let totals: readonly Totals[] = [];
     streamStudy(
       {
@@ -36,19 +36,32 @@ parentPort!.on('message', ({ index, loaded }: { index: number; loaded: LoadedFix
       },
       // streamStudy hands each fixture's chunks over in the conditions' order.
       {
-        fixture: (chunk) =>
-          rendered.push(
-            renderChunk(chunk, setup.exploratory || setup.exploratoryConditions.includes(chunk.condition.name)),
-          ),
+        fixture: (chunk) => {
+          const exploratory = setup.exploratory || setup.exploratoryConditions.includes(chunk.condition.name);
+          encoded.push(encodeChunk(renderChunk(chunk, exploratory), bulk));
+        },
       },
       (t) => {
         totals = t;
       },
     );
-    reply = { index, rendered, totals };
+    reply = { index, encoded, totals };
   } catch (err) {
     const e = err as Error & { code?: string; exitCode?: number };
     reply = { index, error: { name: e.name, message: e.message, code: e.code, stack: e.stack } };
   }
-  parentPort!.postMessage(reply);
+  parentPort!.postMessage(reply, 'encoded' in reply ? ownBuffers(reply.encoded) : []);
 });
+
+/**
+ * The buffers a reply can hand over rather than copy: those its bytes alone fill (a large text's). A view into a
+ * larger or shared buffer (Buffer's pool holds small texts) is copied instead, since handing it over would take its
+ * neighbours too.
+ */
+function ownBuffers(chunks: readonly EncodedChunk[]): ArrayBuffer[] {
+  const pieces = chunks.flatMap((c): EncodedText[] => [c.decisions, c.points, c.rows]);
+  return pieces
+    .flatMap((p) => (p.member ? [p.text, p.member] : [p.text]))
+    .filter((b) => b.byteOffset === 0 && b.byteLength === b.buffer.byteLength && b.buffer instanceof ArrayBuffer)
+    .map((b) => b.buffer as ArrayBuffer);
+}

@@ -75,17 +75,46 @@ function incompleteText(incomplete: NonNullable<ManifestT['incomplete']>, writte
 }
 
 /**
- * Bulk files are compressed in members of about this many characters: bounded memory (every condition holds one
- * pending member per bulk file, so 27 conditions at 4 MiB held over 200 MB), the same bytes every time.
- */
-const GZIP_MEMBER_CHARS = 1024 * 1024;
-
-/**
  * zlib level 3 rather than the default 6: on decision logs it compresses about 2.5 times faster for about 40% more
  * bytes (measured on the study's logs), and compression was a sixth of a study's time. The bulk files are
  * git-ignored and pinned over their decompressed text, so the level changes their size on disk and nothing else.
  */
 const GZIP_LEVEL = 3;
+
+/**
+ * One piece of an output file, encoded: its UTF-8 text, which the file's sha256 is over, and for a compressed file
+ * the gzip member that holds that text. Pieces are encoded (and compressed) wherever they were rendered, a worker
+ * thread or this one, and each piece is one member, so a compressed file's bytes are cut per fixture per condition
+ * and do not depend on how many threads ran the study. Concatenated gzip members are one valid gzip stream (RFC
+ * 1952); gunzip reads them as one text.
+ */
+export interface EncodedText {
+  readonly text: Uint8Array;
+  readonly member?: Uint8Array;
+}
+
+/** A rendered chunk encoded: each file's piece. */
+export interface EncodedChunk {
+  readonly decisions: EncodedText;
+  readonly points: EncodedText;
+  readonly rows: EncodedText;
+}
+
+/** A piece of text as an output file takes it; an empty text is no member (an empty member would still be bytes). */
+export function encodeText(text: string, gzip: boolean): EncodedText {
+  // Not TextEncoder: its buffers are collected later (a one-thread study peaked about 100 MB higher on 100 fixtures).
+  const bytes = Buffer.from(text, 'utf8');
+  return gzip && bytes.length > 0 ? { text: bytes, member: gzipSync(bytes, { level: GZIP_LEVEL }) } : { text: bytes };
+}
+
+/** A chunk's pieces; the decision and point lines of a bulk (generated-corpus) fixture are compressed. */
+export function encodeChunk(text: RenderedChunk, bulk: boolean): EncodedChunk {
+  return {
+    decisions: encodeText(text.decisions, bulk),
+    points: encodeText(text.points, bulk),
+    rows: encodeText(text.rows, false),
+  };
+}
 
 /** The manifest a folder holds, or undefined when it has none or one this code cannot read. */
 export function readManifest(dir: string): ManifestT | undefined {
@@ -109,8 +138,6 @@ function sameInputs(a: ManifestT, b: ManifestInputs): boolean {
 class OutputFile {
   private readonly fd: number;
   private readonly hash: Hash = createHash('sha256');
-  private pending: Buffer[] = [];
-  private pendingChars = 0;
   constructor(
     readonly file: string,
     path: string,
@@ -120,27 +147,16 @@ class OutputFile {
     this.fd = openSync(path, 'w');
   }
   write(text: string): void {
-    if (text === '') return;
-    // Encoded once for the hash, the file and the compressor alike (each would otherwise encode the text again).
-    const bytes = Buffer.from(text, 'utf8');
-    this.hash.update(bytes);
-    if (!this.gzip) {
-      writeSync(this.fd, bytes);
-      return;
-    }
-    // Members are still cut by characters, so the compressed bytes are those of the text's own members.
-    this.pending.push(bytes);
-    this.pendingChars += text.length;
-    if (this.pendingChars >= GZIP_MEMBER_CHARS) this.flush();
+    this.writeEncoded(encodeText(text, this.gzip));
   }
-  private flush(): void {
-    // Concatenated gzip members form one valid gzip stream (RFC 1952); gunzip reads them as one text.
-    if (this.pending.length > 0) writeSync(this.fd, gzipSync(Buffer.concat(this.pending), { level: GZIP_LEVEL }));
-    this.pending = [];
-    this.pendingChars = 0;
+  writeEncoded(piece: EncodedText): void {
+    if (piece.text.length === 0) return;
+    if ((piece.member !== undefined) !== this.gzip)
+      throw new Error(`internal: ${this.file} was handed ${piece.member ? 'compressed' : 'plain'} text`);
+    this.hash.update(piece.text);
+    writeSync(this.fd, piece.member ?? piece.text);
   }
   close(): { file: string; sha256: string } {
-    if (this.gzip) this.flush();
     closeSync(this.fd);
     return { file: this.file, sha256: this.hash.digest('hex') };
   }
@@ -281,22 +297,29 @@ export class RunWriter implements StudySink {
   }
 
   fixture(chunk: FixtureChunk): void {
-    this.rendered(chunk.condition.name, chunk.loaded.file, renderChunk(chunk, this.exploratory(chunk.condition.name)));
+    const { file } = chunk.loaded;
+    const text = renderChunk(chunk, this.exploratory(chunk.condition.name));
+    this.encoded(chunk.condition.name, file, encodeChunk(text, this.bulk(file)));
   }
 
-  /** Writes one condition's rendered text for one fixture (rendered here or in a worker thread, the same bytes). */
-  rendered(condition: string, fixtureFile: string, text: RenderedChunk): void {
+  /** Whether a fixture's decision and point lines go to the compressed bulk files. */
+  bulk(fixtureFile: string): boolean {
+    return this.layout.bulk(fixtureFile);
+  }
+
+  /** Writes one condition's encoded text for one fixture (encoded here or in a worker thread, the same bytes). */
+  encoded(condition: string, fixtureFile: string, chunk: EncodedChunk): void {
     const f = this.files.get(condition);
     if (!f) throw new Error(`internal: condition ${condition} was not opened for writing`);
-    const bulk = this.layout.bulk(fixtureFile);
+    const bulk = this.bulk(fixtureFile);
     try {
       if (bulk) {
         f.bulkDecisions ??= this.open(condition, LAYOUT.bulkDecisions, true);
         f.bulkPoints ??= this.open(condition, LAYOUT.bulkPoints, true);
       }
-      (bulk ? f.bulkDecisions! : f.decisions).write(text.decisions);
-      (bulk ? f.bulkPoints! : f.points).write(text.points);
-      f.rows.write(text.rows);
+      (bulk ? f.bulkDecisions! : f.decisions).writeEncoded(chunk.decisions);
+      (bulk ? f.bulkPoints! : f.points).writeEncoded(chunk.points);
+      f.rows.writeEncoded(chunk.rows);
     } catch (err) {
       throw failure('PL_IO', this.outDir, (err as Error).message);
     }

@@ -5,13 +5,20 @@ import { describe, expect, it } from 'vitest';
 import { tokenCounter } from '../../src/accounting/tokens.js';
 import { streamStudyParallel } from '../../src/engine/parallel.js';
 import { streamStudy } from '../../src/engine/run.js';
-import { renderChunk, type RenderedChunk } from '../../src/engine/write.js';
+import { encodeChunk, renderChunk, type EncodedChunk, type EncodedText } from '../../src/engine/write.js';
 import { loadFixtures } from '../../src/load/fixtures.js';
 import { allConditions } from '../../src/policy/registry.js';
 import { parseTiming } from '../../src/timing/timing.js';
 
 const fixtures = loadFixtures('fixtures/canonical', process.cwd()).slice(0, 4);
 const conditions = allConditions();
+// Half the fixtures go to compressed files, so the workers' gzip members are compared with this thread's too.
+const bulk = (file: string) => fixtures.findIndex((f) => f.file === file) % 2 === 1;
+
+const piece = (p: EncodedText) =>
+  `${Buffer.from(p.text).toString('utf8')}|${p.member ? Buffer.from(p.member).toString('base64') : '-'}`;
+const line = (condition: string, file: string, c: EncodedChunk) =>
+  `${condition}|${file}|${piece(c.decisions)}|${piece(c.points)}|${piece(c.rows)}`;
 
 function serial(exploratory: boolean) {
   const lines: string[] = [];
@@ -26,8 +33,8 @@ function serial(exploratory: boolean) {
     },
     {
       fixture: (chunk) => {
-        const t = renderChunk(chunk, exploratory);
-        lines.push(`${chunk.condition.name}|${chunk.loaded.file}|${t.decisions}|${t.points}|${t.rows}`);
+        const t = encodeChunk(renderChunk(chunk, exploratory), bulk(chunk.loaded.file));
+        lines.push(line(chunk.condition.name, chunk.loaded.file, t));
       },
     },
   );
@@ -51,10 +58,7 @@ async function parallel(workers: number, exploratory: boolean) {
         progress.push(done);
       },
     },
-    {
-      rendered: (condition: string, file: string, t: RenderedChunk) =>
-        lines.push(`${condition}|${file}|${t.decisions}|${t.points}|${t.rows}`),
-    },
+    { bulk, encoded: (condition: string, file: string, t: EncodedChunk) => lines.push(line(condition, file, t)) },
   );
   return { lines, summaries, progress };
 }
@@ -94,7 +98,7 @@ describe('the study over worker threads', () => {
           tokens: tokenCounter(),
           workers: 2,
         },
-        { rendered: (_c: string, file: string) => written.push(file) },
+        { bulk, encoded: (_c: string, file: string) => written.push(file) },
       ),
     ).rejects.toThrow(/items|null/);
     // What came before the broken fixture was written in order; nothing after it.

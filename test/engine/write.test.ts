@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Summary } from '../../src/artifacts/schema.js';
-import { csvLine, pointRow, renderSummary } from '../../src/engine/write.js';
+import { gunzipSync } from 'node:zlib';
+import fc from 'fast-check';
+import { csvLine, encodeText, pointRow, renderSummary } from '../../src/engine/write.js';
 import { PointMeasures } from '../../src/artifacts/schema.js';
 
 const committed = Summary.parse(JSON.parse(readFileSync('results/ladder-0-3/summary.json', 'utf8')));
@@ -27,5 +29,27 @@ describe('points.csv rows', () => {
     expect(row.decisions).toBe(p.abstentionRate.denominator);
     expect(row.abstain).toBe(p.abstentionRate.numerator);
     expect(csvLine({ ...row, fixture: 'a,"b"' })).toMatch(/^false,"a,""b""",/);
+  });
+});
+
+describe('encodeText', () => {
+  it('gives the UTF-8 text, and for a compressed file one gzip member holding exactly it; members read as one text', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit: 'binary' }), { maxLength: 5 }), (texts) => {
+        const pieces = texts.map((t) => encodeText(t, true));
+        pieces.forEach((p, i) => {
+          expect(Buffer.from(p.text).equals(Buffer.from(texts[i]!, 'utf8'))).toBe(true);
+          expect(encodeText(texts[i]!, false)).toEqual({ text: p.text });
+          // An empty text is no member at all: a file's bytes must not depend on how its text was cut.
+          if (p.text.length === 0) expect(p.member).toBeUndefined();
+          else expect(gunzipSync(p.member!).equals(Buffer.from(p.text))).toBe(true);
+        });
+        const members = pieces.flatMap((p) => (p.member ? [p.member] : []));
+        const joined = members.length ? gunzipSync(Buffer.concat(members)).toString('utf8') : '';
+        // Each piece is encoded alone (a lone surrogate at a piece's end is not paired with the next piece's).
+        expect(joined).toBe(texts.map((t) => Buffer.from(t, 'utf8').toString('utf8')).join(''));
+      }),
+      { numRuns: 50 },
+    );
   });
 });
