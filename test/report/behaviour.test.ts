@@ -6,15 +6,16 @@ import { Manifest, Summary } from '../../src/artifacts/schema.js';
 import { buildReport } from '../../src/report/report.js';
 import { STUDY } from '../../experiments/ch10-ablation/study.js';
 import { cli } from '../support/cli.js';
-import { copyResults, repin, RESULTS } from './support.js';
+import { copyResults, copyResultsSample, repin, RESULTS } from './support.js';
 
 const temps: string[] = [];
 afterAll(() => {
   for (const d of temps) rmSync(d, { recursive: true, force: true });
 });
 
-function copy(): { dir: string; names: string[] } {
-  const dir = copyResults();
+/** A copy of the committed results; `sample` holds a tenth of their fixtures, for a test that pays for an analysis. */
+function copy(sample = false): { dir: string; names: string[] } {
+  const dir = sample ? copyResultsSample() : copyResults();
   temps.push(dir);
   const names = Manifest.parse(JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'))).conditions.map(
     (c) => c.name,
@@ -30,7 +31,7 @@ function restamp(dir: string, name: string, edit: (s: Summary) => Summary): void
 
 describe('behaviour table', () => {
   it('writes one row per condition with the reader, each figure as numerator/denominator with its Wilson interval', async () => {
-    const { dir, names } = copy();
+    const { dir, names } = copy(true);
     // A model reader's run: every condition's block names the model, and the pruned side of one condition fails.
     for (const name of names) {
       restamp(dir, name, (s) => ({

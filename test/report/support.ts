@@ -4,6 +4,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFi
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
+import { csvCells } from '../../src/artifacts/csv.js';
 import { Manifest } from '../../src/artifacts/schema.js';
 import { InputError } from '../../src/errors.js';
 import { sha256 } from '../../src/fixture/canonical.js';
@@ -19,6 +20,40 @@ export function copyResults(edit?: (m: Manifest) => Manifest): string {
     for (const f of ['summary.json', 'points.csv']) copyFileSync(join(RESULTS, c.name, f), join(dir, c.name, f));
   }
   writeFileSync(join(dir, 'manifest.json'), `${JSON.stringify(edit ? edit(manifest) : manifest, null, 2)}\n`);
+  return dir;
+}
+
+/** Every SAMPLE_EVERY-th fixture of the committed results (canonical and generated alike) makes the sample. */
+export const SAMPLE_EVERY = 10;
+
+/**
+ * As copyResults, but holding only every SAMPLE_EVERY-th fixture of the committed results: their manifest entries,
+ * points.csv rows and perFixture measures (the rest of each summary is as committed), the manifest re-pinned. It
+ * is a folder a run could have written; the analysis of it costs a tenth of the full one (the bootstrap resamples
+ * fixtures), for tests about what the report and publish do with a folder rather than about the committed figures.
+ */
+export function copyResultsSample(edit?: (m: Manifest) => Manifest): string {
+  const dir = copyResults((m) => {
+    const sampled = { ...m, fixtures: m.fixtures.filter((_, i) => i % SAMPLE_EVERY === 0) };
+    return edit ? edit(sampled) : sampled;
+  });
+  const manifest = Manifest.parse(JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')));
+  const kept = new Set(manifest.fixtures.map((f) => f.id));
+  for (const { name } of manifest.conditions) {
+    const points = join(dir, name, 'points.csv');
+    const [header, ...rows] = readFileSync(points, 'utf8')
+      .split('\n')
+      .filter((l) => l.length > 0);
+    const column = header!.split(',').indexOf('fixture');
+    const keptRows = rows.filter((r) => kept.has(csvCells(r)[column]!));
+    writeFileSync(points, `${[header, ...keptRows].join('\n')}\n`);
+    const file = join(dir, name, 'summary.json');
+    const summary = JSON.parse(readFileSync(file, 'utf8')) as { perFixture: { fixture: string }[] };
+    const perFixture = summary.perFixture.filter((f) => kept.has(f.fixture));
+    const sampled = { ...summary, fixtures: perFixture.length, prunePoints: keptRows.length, perFixture };
+    writeFileSync(file, `${JSON.stringify(sampled, null, 2)}\n`);
+  }
+  repin(dir);
   return dir;
 }
 
