@@ -6,11 +6,20 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+/** Set while this run's folder exists, so that a second call of this setup reuses it. */
+const RUN_TMP = 'PRUNELAB_TESTS_TMPDIR';
+
 export default function setup(): () => Promise<void> {
+  // vitest calls a global setup once for the root config and once per project that extends it. Nesting a new folder
+  // in the previous one each time made paths too long for Chromium's socket (the viewer's tests could not launch it:
+  // "Socket path too long"), so every call after the first reuses the first one's folder.
+  if (process.env[RUN_TMP] !== undefined) return async () => {};
   const previous = process.env.TMPDIR;
   const dir = mkdtempSync(join(tmpdir(), 'prunelab-tests-'));
   process.env.TMPDIR = dir;
+  process.env[RUN_TMP] = dir;
   return async () => {
+    delete process.env[RUN_TMP];
     if (previous === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = previous;
     // Asynchronous on purpose: vitest runs this teardown while its forked workers are still being stopped, and the
