@@ -1,10 +1,14 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Folders of pure unit tests: they import modules and call functions, and change no process state (no module
- * mocks, no environment, no working folder). Their files share one module graph per worker instead of each
- * loading its own, which cut these folders' CPU time by about a third (vitest --isolate=false over them, 52 s
- * to 33 s of user time, the same 336 tests passing).
+ * Files that share one module graph per worker instead of each loading its own: importing the sources (tsx's
+ * transform, zod schemas, the registries) cost each file one to three seconds of CPU, paid again by every file.
+ * A file belongs here only if it changes no process state another file could see: no module mocks (vi.mock), no
+ * spies or fake timers, no writes to process.env or the working folder, no listeners on the process. The CLI is
+ * driven in-process through an injected io (test/support/cli.ts), which reads nothing from the process, and the
+ * caches modules keep (shell parses, echo drafts, prompts, the pricing table) are pure memos of their inputs, so
+ * files that share them see what they would have computed. The unit folders first moved here cut their CPU time by
+ * about a third (52 s to 33 s of user time); docs/speed.md, "Test suite, December 4 (third)", has the rest.
  */
 const SHARED = [
   'test/policy/**/*.test.ts',
@@ -14,6 +18,22 @@ const SHARED = [
   'test/artifacts/**/*.test.ts',
   'test/accounting/**/*.test.ts',
   'test/messages.test.ts',
+  'test/corpus/**/*.test.ts',
+  'test/report/**/*.test.ts',
+  'test/engine/**/*.test.ts',
+  'test/providers/**/*.test.ts',
+  'test/traces/**/*.test.ts',
+  'test/study/**/*.test.ts',
+  'test/economics/**/*.test.ts',
+  'test/pruners/**/*.test.ts',
+  'test/audit/**/*.test.ts',
+  'test/behaviour/**/*.test.ts',
+  'test/canonical/**/*.test.ts',
+  'test/bench/**/*.test.ts',
+  'test/architecture/**/*.test.ts',
+  'test/docs/**/*.test.ts',
+  'test/sandbox/**/*.test.ts',
+  'test/view/model.test.ts',
 ];
 
 export default defineConfig({
@@ -29,7 +49,8 @@ export default defineConfig({
     globalSetup: ['test/support/global-tmp.ts'],
     projects: [
       { extends: true, test: { name: 'shared', include: SHARED, isolate: false } },
-      // Every other file in its own process: some mock modules (vi.mock) or drive the CLI, which reads the process.
+      // Every other file in its own process: test/files mocks node:fs (vi.mock); test/cli starts the bin, runs policy
+      // modules in sandboxes and imports them in-process; the package test installs tarballs; the site test drives Chromium.
       { extends: true, test: { name: 'isolated', include: ['test/**/*.test.ts'], exclude: SHARED } },
     ],
   },

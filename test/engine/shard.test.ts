@@ -33,8 +33,24 @@ describe('selectShard', () => {
 describe('experiment --shard and merge', () => {
   const base = ['experiment', '--fixtures', 'fixtures/canonical', '--exploratory'];
 
+  // One condition of each kind (control, mechanism, scaled comparator, package comparator in its worker, ladder,
+  // ladder variant, sweep point), not all 43: the merge joins each condition's outputs alike, and an offline run
+  // charges no model calls to any. Five runs of every condition cost about 15 s of CPU; every condition over the
+  // canonical fixtures is test/canonical/canonical.test.ts's to check.
+  const kinds = [
+    'raw',
+    'prune-all',
+    'exact-redundancy',
+    'opencode-prune-scaled',
+    'pkg-langchain-trim-messages',
+    'ladder-0-4',
+    'ladder-0-3~cache-safe',
+    'predictive-semantic@0.3',
+  ].join(',');
+
   it('three shards merged equal the unsharded run byte for byte (diff -r), and the merge passes --check', async () => {
     const [whole, a, b, c, merged] = [tmp(), tmp(), tmp(), tmp(), join(tmp(), 'merged')];
+    const base = ['experiment', '--fixtures', 'fixtures/canonical', '--exploratory', '--condition', kinds];
     expect((await cli([...base, '--out', whole])).code).toBe(0);
     // Given out of order: the merge orders shards by their index.
     for (const [dir, i] of [
