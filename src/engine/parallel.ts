@@ -14,6 +14,7 @@ import type { MessageCode } from '../messages.js';
 import { getCondition } from '../policy/registry.js';
 import type { Condition } from '../policy/types.js';
 import type { Timing } from '../timing/timing.js';
+import { siblingModule } from '../files/sibling-module.js';
 import type { PlaceholderMode } from './placeholder.js';
 import { addTotals, emptyTotals, summarise, type StudyOptions, type Totals } from './run.js';
 import type { EncodedChunk } from './write.js';
@@ -176,8 +177,8 @@ export async function streamStudyParallel(
  * importing its entry, since a worker does not inherit the loader its parent was started with.
  */
 function startWorker(setup: WorkerSetup): Worker {
-  const fromSource = import.meta.url.endsWith('.ts');
-  const entry = new URL(fromSource ? './worker.ts' : './worker.js', import.meta.url);
+  const entry = siblingModule(import.meta.url, 'worker');
+  const fromSource = entry.pathname.endsWith('.ts');
   if (!fromSource) return new Worker(entry, { workerData: setup });
   const api = import.meta.resolve('tsx/esm/api');
   const boot = `import { register } from ${JSON.stringify(api)}; register(); await import(${JSON.stringify(entry.href)});`;

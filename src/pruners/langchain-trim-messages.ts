@@ -8,8 +8,8 @@
 // langchain-ai/langchainjs langchain-core/src/messages/transformers.ts (shipped as
 // node_modules/@langchain/core/dist/messages/transformers.js, 1.4.0: `_trimMessagesHelper`).
 import { createRequire } from 'node:module';
-import { extname } from 'node:path';
 import { failure } from '../errors.js';
+import { siblingModule } from '../files/sibling-module.js';
 import type { PolicyView } from '../fixture/view.js';
 import { BlockingWorker, workerCode } from './blocking.js';
 import type { TrimRequest } from './langchain-worker.js';
@@ -38,8 +38,7 @@ export function messageTokens(rendered: Rendered, view: PolicyView): number[] {
 /** trimMessages' output for the prune point's openai-chat rendering, trimmed to its budget. */
 export function runTrimMessages(condition: string, rendered: Rendered, view: PolicyView): unknown[] {
   worker ??= new BlockingWorker(
-    // The built package holds langchain-worker.js beside this module's .js, the sources the .ts.
-    () => workerCode(new URL(`./langchain-worker${extname(new URL(import.meta.url).pathname)}`, import.meta.url)),
+    () => workerCode(siblingModule(import.meta.url, 'langchain-worker')),
     { resolveFrom: import.meta.url },
     TIMEOUT_MS,
   );
