@@ -11,7 +11,7 @@ import { writeAtomic } from '../src/files/atomic.js';
 import { notices } from '../src/messages.js';
 import { fixed, formatRatio } from '../src/report/tables.js';
 import { allConditions } from '../src/policy/registry.js';
-import { processIO } from '../src/cli/process-io.js';
+import type { CliIO } from '../src/cli/io.js';
 import { runSteps, type Step } from '../src/cli/progress.js';
 
 const MAIN_SHARE = 0.3;
@@ -100,7 +100,12 @@ const corpora = SWEEPS.map(({ share, seed }) => ({
 }));
 // This script is an outermost entry, like bin.ts: it prints, on stderr, a line per step, each child's own progress
 // passing through.
-const io = processIO();
+const io: CliIO = {
+  cwd: process.cwd(),
+  stdout: (t) => process.stdout.write(t),
+  stderr: (t) => process.stderr.write(t),
+  progress: { tty: process.stderr.isTTY === true, columns: process.stderr.columns ?? 80 },
+};
 try {
   const steps = corpora.flatMap(({ share, seed, fixtures, results }) => [
     cliStep(`generate ${COUNT} fixtures, share ${fixed(share, 2)}`, [
