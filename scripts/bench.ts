@@ -52,7 +52,7 @@ function tokenizerPass(fixtures: readonly LoadedFixture[]): number {
 }
 
 function engineAlone(out: string, loaded: readonly LoadedFixture[]): Summary[] {
-  const writer = new RunWriter(out, allConditions(), { exploratory: true, bulk: () => false });
+  const writer = new RunWriter(out, allConditions(), { exploratory: true, bulk: () => false, decisionLog: 'all' });
   const summaries = streamStudy(
     {
       conditions: allConditions(),
@@ -70,6 +70,7 @@ function engineAlone(out: string, loaded: readonly LoadedFixture[]): Summary[] {
     seed: 0,
     timing: 'immediate',
     placeholders: 'marker',
+    decisionLog: 'all',
     study: { exploratory: true, preregistration: null, fixtureManifest: null },
     models: [],
     fixtures: [],
