@@ -122,9 +122,7 @@ const FLAGS = {
     type: 'enum',
     valueHint: 'L',
     options: DECISION_LOGS,
-    default: DEFAULTS.decisionLog,
-    description:
-      "committed logs every decision record of the fixtures outside the generated corpus (decisions.jsonl) and, for the generated corpus, its points alone; all also writes the generated corpus's records (decisions.generated.jsonl.gz, about 2 million records, a third of the study's time), an audit log nothing in the analysis reads",
+    description: `committed (the default) logs every decision record of the fixtures outside the generated corpus (decisions.jsonl) and, for the generated corpus, its points alone; all also writes the generated corpus's records (decisions.generated.jsonl.gz, about 2 million records, a third of the study's time), an audit log nothing in the analysis reads. With --check and no --decision-log, the mode the checked run's manifest records`,
   },
   seed: {
     type: 'string',
@@ -290,7 +288,11 @@ async function run(flags: ExperimentFlags, io: CliIO, own: readonly Condition[])
     outDir: resolve(io.cwd, flags.out ?? DEFAULTS.out),
     timing: parseTiming(flags.timing ?? DEFAULTS.timing),
     placeholders: flags.placeholders ?? DEFAULTS.placeholders,
-    decisionLog: flags['decision-log'] ?? DEFAULTS.decisionLog,
+    // --check verifies a run as it was logged unless told otherwise: the mode changes which audit files exist, not a measure.
+    decisionLog:
+      flags['decision-log'] ??
+      (flags.check ? readManifest(resolve(io.cwd, flags.out ?? DEFAULTS.out))?.decisionLog : undefined) ??
+      DEFAULTS.decisionLog,
     seed: integerFlag('--seed', flags.seed, DEFAULTS.seed),
     restricted: flags.condition !== undefined,
     exploratory: flags.exploratory ?? false,

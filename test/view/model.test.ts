@@ -248,22 +248,31 @@ describe('compressed logs', () => {
   });
 });
 
-describe('a condition whose fixtures span both tiers', () => {
+/**
+ * Two fixtures of the committed raw logs, a and b, laid out in a results folder with a's logs plain and b's in the
+ * compressed tier: its decisions too when `bLogged`, else its points alone, as a default run writes them.
+ */
+function tieredLogs(prefix: string, bLogged: boolean) {
   const lines = readFileSync('results/raw/decisions.jsonl', 'utf8').split('\n').filter(Boolean);
   const points = readFileSync('results/raw/points.jsonl', 'utf8').split('\n').filter(Boolean);
   const [a, b] = fixturesIn(lines.join('\n'));
   const of = (list: string[], id: string) => `${list.filter((l) => l.includes(`"fixture":"${id}"`)).join('\n')}\n`;
-  const dir = mkdtempSync(join(tmpdir(), 'prunelab-view-tiers-'));
+  const dir = mkdtempSync(join(tmpdir(), prefix));
   temps.push(dir);
   mkdirSync(join(dir, 'raw'));
   const files: [string, string][] = [
     ['raw/decisions.jsonl', of(lines, a!)],
     ['raw/points.jsonl', of(points, a!)],
-    ['raw/decisions.generated.jsonl.gz', of(lines, b!)],
+    ...(bLogged ? [['raw/decisions.generated.jsonl.gz', of(lines, b!)] as [string, string]] : []),
     ['raw/points.generated.jsonl.gz', of(points, b!)],
   ];
   for (const [f, text] of files) writeFileSync(join(dir, f), f.endsWith('.gz') ? gzipSync(text) : text);
   const manifest = { outputs: files.map(([file, text]) => ({ file, sha256: sha256(Buffer.from(text)) })) } as Manifest;
+  return { a: a!, b: b!, dir, manifest, bPoints: of(points, b!) };
+}
+
+describe('a condition whose fixtures span both tiers', () => {
+  const { a, b, dir, manifest } = tieredLogs('prunelab-view-tiers-', true);
 
   it('reads the plain tier, and the compressed one only for a fixture the plain one lacks', () => {
     const both = conditionLogs(dir, 'res', manifest, 'raw', new Set([a!, b!]));
@@ -279,21 +288,7 @@ describe('a condition whose fixtures span both tiers', () => {
 });
 
 describe('a generated fixture whose decisions were not logged (--decision-log committed)', () => {
-  const lines = readFileSync('results/raw/decisions.jsonl', 'utf8').split('\n').filter(Boolean);
-  const points = readFileSync('results/raw/points.jsonl', 'utf8').split('\n').filter(Boolean);
-  const [a, b] = fixturesIn(lines.join('\n'));
-  const of = (list: string[], id: string) => `${list.filter((l) => l.includes(`"fixture":"${id}"`)).join('\n')}\n`;
-  const dir = mkdtempSync(join(tmpdir(), 'prunelab-view-unlogged-'));
-  temps.push(dir);
-  mkdirSync(join(dir, 'raw'));
-  // The plain tier holds a's records and points; the compressed tier b's points alone, as a default run writes them.
-  const files: [string, string][] = [
-    ['raw/decisions.jsonl', of(lines, a!)],
-    ['raw/points.jsonl', of(points, a!)],
-    ['raw/points.generated.jsonl.gz', of(points, b!)],
-  ];
-  for (const [f, text] of files) writeFileSync(join(dir, f), f.endsWith('.gz') ? gzipSync(text) : text);
-  const manifest = { outputs: files.map(([file, text]) => ({ file, sha256: sha256(Buffer.from(text)) })) } as Manifest;
+  const { a, b, dir, manifest, bPoints } = tieredLogs('prunelab-view-unlogged-', false);
   const committed = Manifest.parse(JSON.parse(readFileSync('results/manifest.json', 'utf8')));
 
   it('still gives its points, marked unlogged, and its page shows the measures and how to log the records', () => {
@@ -302,7 +297,7 @@ describe('a generated fixture whose decisions were not logged (--decision-log co
     const found = read.get(b!)!;
     expect(found.logged).toBe(false);
     expect(found.records).toEqual([]);
-    const measures = of(points, b!)
+    const measures = bPoints
       .split('\n')
       .filter(Boolean)
       .map((l) => PointMeasures.parse(JSON.parse(l)));
