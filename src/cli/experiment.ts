@@ -316,10 +316,18 @@ async function run(flags: ExperimentFlags, io: CliIO, own: readonly Condition[])
     const points = fixtures.flatMap((f) =>
       f.fixture.prunePoints.map((point) => ({ point, view: buildView(f.fixture, point.id, tokens) })),
     );
-    // The reader's requests are what a pass of the study asks; the pass writes nothing.
+    // The reader's requests are what a pass of the study asks; the pass writes nothing, so it builds no records.
     const collect = (conditions: readonly Condition[], models: StudyModels) => {
       streamStudy(
-        { conditions, fixtures, timing: plan.timing, placeholders: plan.placeholders, tokens, models },
+        {
+          conditions,
+          fixtures,
+          timing: plan.timing,
+          placeholders: plan.placeholders,
+          tokens,
+          models,
+          decisionRecords: () => false,
+        },
         { fixture: () => undefined },
       );
     };
@@ -486,7 +494,8 @@ async function execute(
         tokens,
         exploratory: study.exploratory,
         exploratoryConditions: study.exploratoryConditions,
-        decisionRecords: (f: LoadedFixture) => logsDecisions(layout, f.file),
+        // The pass that only collects a model reader's questions writes nothing, so it builds no records.
+        decisionRecords: (f: LoadedFixture) => final && logsDecisions(layout, f.file),
         onProgress: (done: number) => progress.update(done),
       };
       // Worker threads rebuild conditions from the registry and make no model calls, so they run the embedded study
