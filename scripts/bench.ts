@@ -5,6 +5,8 @@
 //                      as its default gives them, whose memory counts in this process's peak), in-process,
 //                      into a temporary folder instead of results/; then, in the same process, one tokenizer pass
 //                      over every item of the corpus, the yardstick the study's time is stated against;
+//   default study, --decision-log all
+//                      the same run logging the generated corpus's decision records too (no tokenizer pass);
 //   long trace N       the engine alone over one synthetic trajectory of N items (scripts/long-trace.ts), for 1,000
 //                      and 8,000 items: the cost of one trace must grow linearly with its length.
 //   npm run bench
@@ -27,7 +29,8 @@ import { allConditions } from '../src/policy/registry.js';
 import { longTrace } from './long-trace.js';
 
 const LONG = [1_000, 8_000] as const;
-const ROWS = ['canonical', 'default study', ...LONG.map((n) => `long trace ${n}` as const)] as const;
+const ALL_LOGS = 'default study, --decision-log all';
+const ROWS = ['canonical', 'default study', ALL_LOGS, ...LONG.map((n) => `long trace ${n}` as const)] as const;
 type RowName = (typeof ROWS)[number];
 
 interface Row {
@@ -52,7 +55,7 @@ function tokenizerPass(fixtures: readonly LoadedFixture[]): number {
 }
 
 function engineAlone(out: string, loaded: readonly LoadedFixture[]): Summary[] {
-  const writer = new RunWriter(out, allConditions(), { exploratory: true, bulk: () => false });
+  const writer = new RunWriter(out, allConditions(), { exploratory: true, bulk: () => false, decisionLog: 'all' });
   const summaries = streamStudy(
     {
       conditions: allConditions(),
@@ -70,6 +73,7 @@ function engineAlone(out: string, loaded: readonly LoadedFixture[]): Summary[] {
     seed: 0,
     timing: 'immediate',
     placeholders: 'marker',
+    decisionLog: 'all',
     study: { exploratory: true, preregistration: null, fixtureManifest: null },
     models: [],
     fixtures: [],
@@ -122,7 +126,8 @@ async function measure(label: RowName): Promise<Row> {
     } else {
       let stdout = '';
       let stderr = '';
-      const code = await runCli(['experiment', '--out', out, '--json'], {
+      const logs = label === ALL_LOGS ? ['--decision-log', 'all'] : [];
+      const code = await runCli(['experiment', '--out', out, '--json', ...logs], {
         cwd: process.cwd(),
         stdout: (t) => {
           stdout += t;
@@ -137,7 +142,7 @@ async function measure(label: RowName): Promise<Row> {
       fixtures = summaries[0]!.fixtures;
       const seconds = (performance.now() - t0) / 1000;
       const mb = bytesUnder(out) / 1e6;
-      tokenizerSeconds = tokenizerPass(loadFixtures('fixtures', process.cwd()));
+      if (label === 'default study') tokenizerSeconds = tokenizerPass(loadFixtures('fixtures', process.cwd()));
       return {
         label,
         fixtures,

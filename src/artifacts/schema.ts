@@ -288,6 +288,11 @@ export const RunBlock = z.strictObject({
 });
 export type RunBlock = z.infer<typeof RunBlock>;
 
+/** The choices of experiment --decision-log, the default first. */
+export const DECISION_LOGS = ['committed', 'all'] as const;
+export const DecisionLog = z.enum(DECISION_LOGS);
+export type DecisionLog = z.infer<typeof DecisionLog>;
+
 export const Manifest = z.strictObject({
   artifactVersion: z.literal(ARTIFACT_VERSION),
   package: z.strictObject({ name: z.string(), version: z.string() }),
@@ -295,6 +300,11 @@ export const Manifest = z.strictObject({
   seed: z.int(),
   timing: z.string(),
   placeholders: z.enum(['marker', 'none']),
+  /**
+   * Which fixtures' decision records the run logged: `committed` those outside the generated corpus (the generated
+   * corpus's points alone), `all` every fixture's. A manifest written before the choice existed logged all.
+   */
+  decisionLog: DecisionLog.default('all'),
   conditions: z.array(
     z.strictObject({
       name: z.string(),

@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { ARTIFACT_VERSION, type Manifest, type Summary } from '../artifacts/schema.js';
+import { ARTIFACT_VERSION, DECISION_LOGS, type DecisionLog, type Manifest, type Summary } from '../artifacts/schema.js';
 import { TOKENIZER, tokenCounter } from '../accounting/tokens.js';
 import { failure, usage } from '../errors.js';
 import { sha256 } from '../fixture/canonical.js';
@@ -24,7 +24,7 @@ import {
 } from '../engine/parallel.js';
 import type { StudyModels } from '../behaviour/study.js';
 import { chargesRecord, parseShard, selectShard, writeShardRecord, type Shard } from '../engine/shard.js';
-import { readManifest, RunWriter, type ManifestInputs } from '../engine/write.js';
+import { logsDecisions, readManifest, RunWriter, type ManifestInputs, type RunLayout } from '../engine/write.js';
 import { checkFrozenInputs, checkLoaded, departures, type FrozenStudy, unnamedConditions } from '../study/check.js';
 import { generatedDir } from '../study/manifest.js';
 import { allConditions, conditionNames, getCondition } from '../policy/registry.js';
@@ -57,6 +57,7 @@ export const DEFAULTS = {
   seed: 20261202,
   timing: 'immediate',
   placeholders: 'marker',
+  decisionLog: 'committed',
   policyTimeout: 60,
 } as const;
 
@@ -117,6 +118,12 @@ const FLAGS = {
     description:
       'marker leaves a mechanical marker for each removed item; none leaves nothing (a residue removal still keeps its residue), and a removal that would leave one half of a call/result pair is then not applied',
   },
+  'decision-log': {
+    type: 'enum',
+    valueHint: 'L',
+    options: DECISION_LOGS,
+    description: `committed (the default) logs every decision record of the fixtures outside the generated corpus (decisions.jsonl) and, for the generated corpus, its points alone; all also writes the generated corpus's records (decisions.generated.jsonl.gz, about 2 million records, a third of the study's time), an audit log nothing in the analysis reads. With --check and no --decision-log, the mode the checked run's manifest records`,
+  },
   seed: {
     type: 'string',
     valueHint: 'N',
@@ -172,7 +179,8 @@ export const experimentCommand = defineCommand({
     description: 'run pruning conditions over frozen fixtures and write decision logs, measures and the manifest',
     about: `Runs pruning conditions over frozen fixtures and writes, per condition, summary.json, points.csv (every fixture),
 decisions.jsonl and points.jsonl (fixtures outside the generated corpus) and, for the generated corpus,
-decisions.generated.jsonl.gz and points.generated.jsonl.gz; plus manifest.json for the run. With the default
+points.generated.jsonl.gz (and, with --decision-log all, decisions.generated.jsonl.gz); plus manifest.json for the
+run. With the default
 --fixtures it first checks every input against the preregistration.
 
 Model-backed runs (--provider openai or anthropic) take their keys from OPENAI_API_KEY / ANTHROPIC_API_KEY and
@@ -188,6 +196,7 @@ interface Plan {
   readonly outDir: string;
   readonly timing: Timing;
   readonly placeholders: PlaceholderMode;
+  readonly decisionLog: DecisionLog;
   readonly seed: number;
   readonly restricted: boolean;
   readonly exploratory: boolean;
@@ -279,6 +288,11 @@ async function run(flags: ExperimentFlags, io: CliIO, own: readonly Condition[])
     outDir: resolve(io.cwd, flags.out ?? DEFAULTS.out),
     timing: parseTiming(flags.timing ?? DEFAULTS.timing),
     placeholders: flags.placeholders ?? DEFAULTS.placeholders,
+    // --check verifies a run as it was logged unless told otherwise: the mode changes which audit files exist, not a measure.
+    decisionLog:
+      flags['decision-log'] ??
+      (flags.check ? readManifest(resolve(io.cwd, flags.out ?? DEFAULTS.out))?.decisionLog : undefined) ??
+      DEFAULTS.decisionLog,
     seed: integerFlag('--seed', flags.seed, DEFAULTS.seed),
     restricted: flags.condition !== undefined,
     exploratory: flags.exploratory ?? false,
@@ -302,10 +316,18 @@ async function run(flags: ExperimentFlags, io: CliIO, own: readonly Condition[])
     const points = fixtures.flatMap((f) =>
       f.fixture.prunePoints.map((point) => ({ point, view: buildView(f.fixture, point.id, tokens) })),
     );
-    // The reader's requests are what a pass of the study asks; the pass writes nothing.
+    // The reader's requests are what a pass of the study asks; the pass writes nothing, so it builds no records.
     const collect = (conditions: readonly Condition[], models: StudyModels) => {
       streamStudy(
-        { conditions, fixtures, timing: plan.timing, placeholders: plan.placeholders, tokens, models },
+        {
+          conditions,
+          fixtures,
+          timing: plan.timing,
+          placeholders: plan.placeholders,
+          tokens,
+          models,
+          decisionRecords: () => false,
+        },
         { fixture: () => undefined },
       );
     };
@@ -439,16 +461,16 @@ async function execute(
   let writer: RunWriter | undefined;
   let totals: readonly Totals[] = [];
   let ran: readonly Condition[] = [];
+  const layout: RunLayout = {
+    exploratory: study.exploratory,
+    exploratoryConditions: new Set(study.exploratoryConditions),
+    bulk: (file) => generated !== null && file.startsWith(`${generated}/`),
+    decisionLog: plan.decisionLog,
+  };
   try {
     const { value, stop } = await prepared.run<Summary[] | Promise<Summary[]>>((conditions, models, final) => {
       // A model reader runs the study once to collect its questions before the final, written pass.
-      const sink = final
-        ? (writer = new RunWriter(outDir, conditions, {
-            exploratory: study.exploratory,
-            exploratoryConditions: new Set(study.exploratoryConditions),
-            bulk: (file) => generated !== null && file.startsWith(`${generated}/`),
-          }))
-        : { fixture: () => undefined };
+      const sink = final ? (writer = new RunWriter(outDir, conditions, layout)) : { fixture: () => undefined };
       if (final) ran = conditions;
       const keepTotals = final
         ? (t: readonly Totals[]) => {
@@ -472,6 +494,8 @@ async function execute(
         tokens,
         exploratory: study.exploratory,
         exploratoryConditions: study.exploratoryConditions,
+        // The pass that only collects a model reader's questions writes nothing, so it builds no records.
+        decisionRecords: (f: LoadedFixture) => final && logsDecisions(layout, f.file),
         onProgress: (done: number) => progress.update(done),
       };
       // Worker threads rebuild conditions from the registry and make no model calls, so they run the embedded study
@@ -552,6 +576,7 @@ function manifestInputs(
     seed: plan.seed,
     timing: timingLabel(plan.timing),
     placeholders: plan.placeholders,
+    decisionLog: plan.decisionLog,
     study: {
       exploratory: study.exploratory,
       preregistration: study.frozen ? { ...study.frozen.preregistration } : null,

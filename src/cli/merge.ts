@@ -77,6 +77,7 @@ async function merge(flags: Values<typeof FLAGS>, positionals: readonly string[]
     exploratory: first.manifest.study.exploratory,
     exploratoryConditions: new Set(first.manifest.conditions.filter((c) => c.exploratory).map((c) => c.name)),
     bulk: () => false,
+    decisionLog: first.manifest.decisionLog,
   });
   try {
     const summaries: Summary[] = [];
@@ -150,6 +151,10 @@ function checkParts(parts: readonly Part[], cwd: string): void {
         `shard ${p.record.index}/${p.record.count} of ${p.record.fixtures} fixtures, where the first is of ${first.record.count} shards and ${first.record.fixtures} fixtures`,
       );
     if (p.record.index !== i + 1) throw bad(`shard ${i + 1} of ${first.record.count} is missing or given twice`);
+    if (p.manifest.decisionLog !== first.manifest.decisionLog)
+      throw bad(
+        `its run had --decision-log ${p.manifest.decisionLog}, the first shard's ${first.manifest.decisionLog}; run every shard with the same`,
+      );
     if (signature(p) !== signature(first))
       throw bad('its run had other inputs (seed, timing, conditions, package, study or models) than the first shard');
   });

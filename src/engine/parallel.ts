@@ -48,11 +48,15 @@ export interface WorkerSetup {
   readonly exploratoryConditions: readonly string[];
 }
 
-/** A fixture handed to a worker: its place in the run, and whether its lines go to the compressed bulk files. */
+/**
+ * A fixture handed to a worker: its place in the run, whether its lines go to the compressed bulk files, and whether
+ * its decision records are built at all.
+ */
 export interface FixtureJob {
   readonly index: number;
   readonly loaded: LoadedFixture;
   readonly bulk: boolean;
+  readonly records: boolean;
 }
 
 /** A worker's answer for one fixture: each condition's encoded lines and totals in the conditions' order, or its error. */
@@ -126,7 +130,12 @@ export async function streamStudyParallel(
             )
               continue;
             const loaded = fixtures[sent] as LoadedFixture;
-            w.postMessage({ index: sent, loaded, bulk: sink.bulk(loaded.file) } satisfies FixtureJob);
+            w.postMessage({
+              index: sent,
+              loaded,
+              bulk: sink.bulk(loaded.file),
+              records: options.decisionRecords?.(loaded) ?? true,
+            } satisfies FixtureJob);
             inFlight.set(w, (inFlight.get(w) ?? 0) + 1);
             sent += 1;
           }

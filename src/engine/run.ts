@@ -59,6 +59,12 @@ export interface StudyOptions {
   readonly models?: StudyModels;
   /** Told after each fixture how many of them are done; the CLI draws progress from it (the engine prints nothing). */
   readonly onProgress?: (fixturesDone: number, fixturesTotal: number) => void;
+  /**
+   * Whether a fixture's decision records are built; every fixture's when absent. A fixture whose records are not
+   * wanted hands the sink none, and skipping them is most of what an unlogged fixture saves (building, rendering,
+   * compressing and hashing about two million records in the study); no measure is computed from them.
+   */
+  readonly decisionRecords?: (loaded: LoadedFixture) => boolean;
 }
 
 export interface ConditionRun {
@@ -110,9 +116,10 @@ export function streamStudy(
       oracle: loaded.oracle ? loaded.oracle.points.find((o) => o.prunePoint === point.id)! : null,
       view: buildView(loaded.fixture, point.id, options.tokens),
     }));
+    const wanted = options.decisionRecords?.(loaded) ?? true;
     options.conditions.forEach((condition, i) => {
-      const { records, points, charges } = runCondition(condition, prepared, options, models);
       const total = totals[i]!;
+      const { records, points, charges } = runCondition(condition, prepared, options, models, wanted, total.removedBy);
       total.charges.push(...charges);
       total.economics.push(...points.map((p) => p.economics));
       if (points.length > 0)
@@ -122,7 +129,6 @@ export function streamStudy(
           ...aggregate(points, models.reader),
           ...oncePerFixture(points),
         });
-      countRemovals(total.removedBy, records);
       sink.fixture({ condition, loaded, records, points });
     });
     options.onProgress?.(++done, options.fixtures.length);
@@ -150,6 +156,8 @@ function runCondition(
   prepared: readonly PreparedPoint[],
   options: StudyOptions,
   models: StudyModels,
+  wantRecords: boolean,
+  removedBy: Map<string, RemovedBy>,
 ): { records: DecisionRecord[]; points: PointMeasures[]; charges: CallCharge[] } {
   const records: DecisionRecord[] = [];
   const points: PointMeasures[] = [];
@@ -192,7 +200,9 @@ function runCondition(
     for (const { e, decision } of decided) {
       if (decision !== 'PRUNE') continue;
       const text = texts.get(e.itemId)!;
-      removals.push({ itemId: e.itemId, residue: e.residue, leftBehind: text, leftBehindTokens: options.tokens(text) });
+      const leftBehindTokens = options.tokens(text);
+      removals.push({ itemId: e.itemId, residue: e.residue, leftBehind: text, leftBehindTokens });
+      countRemoval(removedBy, e, itemsById.get(e.itemId)!.tokens - leftBehindTokens);
     }
     const score = scorePoint({
       condition: condition.name,
@@ -222,6 +232,7 @@ function runCondition(
       followingRequests: followingRequests(loaded.fixture.items, point.turn, prepared[k + 1]?.point.turn ?? null),
       overheadTokens: score.measures.tokens.overhead,
     });
+    if (!wantRecords) continue;
     for (const { e, decision } of decided) {
       const item = itemsById.get(e.itemId)!;
       const removal = removalById.get(e.itemId);
@@ -415,15 +426,17 @@ export interface RemovedBy {
   netTokensRemoved: number;
 }
 
-function countRemovals(into: Map<string, RemovedBy>, records: readonly DecisionRecord[]): void {
-  for (const r of records) {
-    if (r.decision !== 'PRUNE') continue;
-    const key = `${r.step ?? 0}\u0000${r.rule}`;
-    const entry = into.get(key) ?? { rule: r.rule, step: r.step, items: 0, netTokensRemoved: 0 };
-    entry.items += 1;
-    entry.netTokensRemoved += r.tokens.item - r.tokens.placeholder;
-    into.set(key, entry);
-  }
+/**
+ * Counts one applied removal under its rule, from the decision itself rather than its record, so the counts are the
+ * same whether or not the fixture's records are built.
+ */
+function countRemoval(into: Map<string, RemovedBy>, e: Eligibility, netTokens: number): void {
+  const step = e.step ?? null;
+  const key = `${step ?? 0}\u0000${e.rule}`;
+  const entry = into.get(key) ?? { rule: e.rule, step, items: 0, netTokensRemoved: 0 };
+  entry.items += 1;
+  entry.netTokensRemoved += netTokens;
+  into.set(key, entry);
 }
 
 /** Pools per-fixture sums, which equals pooling every prune point: sums of counts are associative. */

@@ -19,7 +19,7 @@ const conditions = setup.conditions.map((name): Condition => {
 // One counter per thread: a count is a function of the text, so threads agree, and each caches what it has seen.
 const tokens = tokenCounter();
 
-parentPort!.on('message', ({ index, loaded, bulk }: FixtureJob) => {
+parentPort!.on('message', ({ index, loaded, bulk, records }: FixtureJob) => {
   let reply: FixtureDone;
   try {
     const encoded: EncodedChunk[] = [];
@@ -33,6 +33,7 @@ parentPort!.on('message', ({ index, loaded, bulk }: FixtureJob) => {
         tokens,
         exploratory: setup.exploratory,
         exploratoryConditions: setup.exploratoryConditions,
+        decisionRecords: () => records,
       },
       // streamStudy hands each fixture's chunks over in the conditions' order.
       {

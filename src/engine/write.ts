@@ -20,6 +20,7 @@ import { csvRow } from '../artifacts/csv.js';
 import {
   Manifest,
   POINT_ROW_COLUMNS,
+  type DecisionLog,
   type Manifest as ManifestT,
   type RunBlock,
   type RunRecord,
@@ -130,7 +131,17 @@ function sameInputs(a: ManifestT, b: ManifestInputs): boolean {
   // Call counts describe one run (a resumed run replays what the stopped one paid for), not its inputs.
   const roles = (m: Omit<ManifestInputs, 'run'>) => m.models.map(({ calls: _calls, ...role }) => role);
   const sig = (m: Omit<ManifestInputs, 'run'>) =>
-    JSON.stringify([m.package, m.tokenizer, m.seed, m.timing, m.placeholders, m.study, roles(m), m.fixtures]);
+    JSON.stringify([
+      m.package,
+      m.tokenizer,
+      m.seed,
+      m.timing,
+      m.placeholders,
+      m.decisionLog,
+      m.study,
+      roles(m),
+      m.fixtures,
+    ]);
   return sig(a) === sig(b);
 }
 
@@ -230,12 +241,19 @@ export function renderChunk(chunk: Pick<FixtureChunk, 'records' | 'points'>, exp
 export interface RunLayout {
   /** Whether a fixture file belongs to the generated corpus, whose full logs are compressed and not committed. */
   readonly bulk: (fixtureFile: string) => boolean;
+  /** Whose decision records are logged: with `committed`, a bulk fixture's points alone. */
+  readonly decisionLog: DecisionLog;
   readonly exploratory: boolean;
   /**
    * Conditions stamped exploratory one by one in a run that is otherwise confirmatory (the preregistration does not
    * name them): their rows, folder marker and manifest entry say so; the rest of the run stays the study.
    */
   readonly exploratoryConditions?: ReadonlySet<string>;
+}
+
+/** Whether a fixture's decision records are logged (and so built at all) in a run of this layout. */
+export function logsDecisions(layout: Pick<RunLayout, 'bulk' | 'decisionLog'>, fixtureFile: string): boolean {
+  return layout.decisionLog === 'all' || !layout.bulk(fixtureFile);
 }
 
 interface ConditionFiles {
@@ -246,7 +264,7 @@ interface ConditionFiles {
   bulkPoints?: OutputFile;
 }
 
-/** Every file a condition has open, the bulk ones only once a generated fixture opened them. */
+/** Every file a condition has open, the bulk ones only once a generated fixture opened them (and logged them). */
 function filesOf(f: ConditionFiles): OutputFile[] {
   return [f.decisions, f.points, f.rows, f.bulkDecisions, f.bulkPoints].filter(
     (file): file is OutputFile => file !== undefined,
@@ -312,12 +330,15 @@ export class RunWriter implements StudySink {
     const f = this.files.get(condition);
     if (!f) throw new Error(`internal: condition ${condition} was not opened for writing`);
     const bulk = this.bulk(fixtureFile);
+    const logged = logsDecisions(this.layout, fixtureFile);
+    if (!logged && chunk.decisions.text.length > 0)
+      throw new Error(`internal: decision records of ${fixtureFile} were built for a run that does not log them`);
     try {
       if (bulk) {
-        f.bulkDecisions ??= this.open(condition, LAYOUT.bulkDecisions, true);
+        if (logged) f.bulkDecisions ??= this.open(condition, LAYOUT.bulkDecisions, true);
         f.bulkPoints ??= this.open(condition, LAYOUT.bulkPoints, true);
       }
-      (bulk ? f.bulkDecisions! : f.decisions).writeEncoded(chunk.decisions);
+      if (logged) (bulk ? f.bulkDecisions! : f.decisions).writeEncoded(chunk.decisions);
       (bulk ? f.bulkPoints! : f.points).writeEncoded(chunk.points);
       f.rows.writeEncoded(chunk.rows);
     } catch (err) {

@@ -104,6 +104,7 @@ export async function buildSite(req: ViewRequest): Promise<BuiltSite> {
         rung: s.rung,
         records: found.records,
         points: found.points,
+        logged: found.logged,
         file: `${label}/${s.condition}`,
       });
     }

@@ -136,11 +136,16 @@ export const CLIENT_SCRIPT = String.raw`'use strict';
     var point = pointOf(pointId);
     if (!cond) return el('section', { class: 'column' }, [el('p', { text: 'No condition ' + conditionName })]);
     var col = cond.columns[point.id];
-    var counts = el('ul', { class: 'counts', 'aria-label': 'items per state' }, data.states.map(function (s) {
+    var n = col.unlogged && col.unlogged.decisions;
+    var counts = col.counts ? el('ul', { class: 'counts', 'aria-label': 'items per state' }, data.states.map(function (s) {
       return el('li', { class: 'count state-' + s.state, 'data-state': s.state, 'data-count': col.counts[s.state], title: s.meaning }, [
         badge(s.state), ' ', el('span', { class: 'n', text: String(col.counts[s.state]) }),
       ]);
-    }));
+    })) : el('div', { class: 'unlogged', role: 'note' }, [
+      n ? el('p', { class: 'decision-counts', text: 'decisions: ' + num(n.total) + ' (keep ' + num(n.keep) + ', prune ' + num(n.prune) +
+        ', defer ' + num(n.defer) + ', abstain ' + num(n.abstain) + ')' }) : null,
+      el('p', { text: col.unlogged.note }),
+    ]);
     var t = col.tokens;
     return el('section', { class: 'column', 'data-condition': cond.name, 'data-point': point.id,
       'aria-label': cond.name + ' at ' + point.id }, [

@@ -14,6 +14,8 @@ import { messages } from '../messages.js';
 export interface FixtureLogs {
   readonly records: DecisionRecord[];
   readonly points: PointMeasures[];
+  /** False when the run logged this fixture's points but not its decision records (--decision-log committed). */
+  readonly logged: boolean;
 }
 
 /**
@@ -88,7 +90,8 @@ export function fixturesIn(text: string): string[] {
 
 /**
  * A condition's records and point measures for the wanted fixtures, from its plain logs and, only when a wanted
- * fixture is not there, its compressed ones.
+ * fixture is not there, its compressed ones. A compressed tier whose decisions the run did not log (its manifest pins
+ * points alone) still gives each fixture's points, marked unlogged.
  */
 export function conditionLogs(
   dir: string,
@@ -102,11 +105,15 @@ export function conditionLogs(
     const left = new Set([...wanted].filter((id) => !out.has(id)));
     if (left.size === 0) return;
     const records = pinnedLog(dir, label, manifest, `${condition}/${decisions}`);
-    if (records === undefined) return;
-    const measures = pinnedLog(dir, label, manifest, `${condition}/${points}`) ?? '';
+    const measures = pinnedLog(dir, label, manifest, `${condition}/${points}`);
+    if (records === undefined && measures === undefined) return;
+    const pointsBy = linesOf(measures ?? '', `${label}/${condition}/${points}`, PointMeasures, left);
+    if (records === undefined) {
+      for (const [id, list] of pointsBy) out.set(id, { records: [], points: list, logged: false });
+      return;
+    }
     const byFixture = linesOf(records, `${label}/${condition}/${decisions}`, DecisionRecord, left);
-    const pointsBy = linesOf(measures, `${label}/${condition}/${points}`, PointMeasures, left);
-    for (const [id, list] of byFixture) out.set(id, { records: list, points: pointsBy.get(id) ?? [] });
+    for (const [id, list] of byFixture) out.set(id, { records: list, points: pointsBy.get(id) ?? [], logged: true });
   };
   read(LAYOUT.decisions, LAYOUT.points);
   read(LAYOUT.bulkDecisions, LAYOUT.bulkPoints);

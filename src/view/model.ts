@@ -42,10 +42,20 @@ export interface DecisionModel {
   readonly outcome: 'true-prune' | 'false-prune' | null;
 }
 
+/** What a page says of a column whose decision records the run did not log, and how to log them. */
+export const UNLOGGED_NOTE =
+  "Per-decision records were not logged for this fixture (a default run logs the generated corpus's measures only); the measures here are from its points. To log them: npm run experiment -- --decision-log all";
+
 export interface ColumnModel {
-  /** In trajectory order, one per item in context at the point. */
+  /** In trajectory order, one per item in context at the point; none when the records were not logged. */
   readonly decisions: readonly DecisionModel[];
-  readonly counts: StateCounts;
+  /** Items per state, counted from the records; null when they were not logged. */
+  readonly counts: StateCounts | null;
+  /**
+   * Present only for a column without logged records: the note a page shows, and the decision counts from the
+   * point's measures (null when the point has none).
+   */
+  readonly unlogged?: { readonly note: string; readonly decisions: PointMeasures['decisions'] | null };
   readonly tokens: PointMeasures['tokens'] | null;
   /** How each obligation fared under this condition (visible and downstream); hidden until revealed. */
   readonly obligations: readonly ObligationOutcome[];
@@ -105,6 +115,8 @@ export interface ConditionLogs {
   readonly rung: number | null;
   readonly records: readonly DecisionRecord[];
   readonly points: readonly PointMeasures[];
+  /** False when the run logged this fixture's points but not its decision records. */
+  readonly logged: boolean;
   /** The file the records came from, for messages. */
   readonly file: string;
 }
@@ -180,6 +192,17 @@ export function columnModel(
   };
 }
 
+/** A column from a point's measures alone: its tokens, obligations and decision counts, and no item's decision. */
+export function unloggedColumn(measures: PointMeasures | undefined): ColumnModel {
+  return {
+    decisions: [],
+    counts: null,
+    tokens: measures?.tokens ?? null,
+    obligations: measures?.obligationOutcomes ?? [],
+    unlogged: { note: UNLOGGED_NOTE, decisions: measures ? { ...measures.decisions } : null },
+  };
+}
+
 export function fixturePage(fixture: Fixture, oracle: Oracle | null, logs: readonly ConditionLogs[]): FixturePage {
   const points: PointModel[] = fixture.prunePoints.map((p) => {
     const inContext = fixture.items.filter((i) => i.turn <= p.turn);
@@ -217,15 +240,20 @@ export function fixturePage(fixture: Fixture, oracle: Oracle | null, logs: reado
     layer: log.layer,
     rung: log.rung,
     columns: Object.fromEntries(
-      points.map((p) => [
-        p.id,
-        columnModel(
-          p.itemIds,
-          log.records.filter((r) => r.prunePoint === p.id),
-          log.points.find((m) => m.prunePoint === p.id),
-          `${log.file} (fixture ${fixture.id}, prune point ${p.id})`,
-        ),
-      ]),
+      points.map((p) => {
+        const measures = log.points.find((m) => m.prunePoint === p.id);
+        return [
+          p.id,
+          log.logged
+            ? columnModel(
+                p.itemIds,
+                log.records.filter((r) => r.prunePoint === p.id),
+                measures,
+                `${log.file} (fixture ${fixture.id}, prune point ${p.id})`,
+              )
+            : unloggedColumn(measures),
+        ];
+      }),
     ),
   }));
   return {

@@ -744,6 +744,11 @@ const FIXTURE_CASES: Case[] = [
   { name: 'a bad --seed', setup: (d) => run(folder(d), ['--seed', '1e3']), says: ['--seed'] },
   { name: 'a bad --placeholders', setup: (d) => run(folder(d), ['--placeholders', 'dots']), says: ['--placeholders'] },
   {
+    name: 'a bad --decision-log',
+    setup: (d) => run(folder(d), ['--decision-log', 'generated']),
+    says: ['--decision-log', 'generated', 'committed, all'],
+  },
+  {
     name: 'an unknown condition',
     setup: (d) => ({ args: ['experiment', '--fixtures', folder(d), '--out', OUT, '--condition', 'ladder-9'] }),
     says: ['unknown condition "ladder-9"'],

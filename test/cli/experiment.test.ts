@@ -40,7 +40,9 @@ describe('npm run experiment', () => {
     const r = await cli(['experiment', '--conditions', 'raw']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('unknown option --conditions');
-    expect(r.stderr).toContain('--condition, --epochs, --estimate-cost, --exploratory, --filter, --fixtures');
+    expect(r.stderr).toContain(
+      '--condition, --decision-log, --epochs, --estimate-cost, --exploratory, --filter, --fixtures',
+    );
     expect((await cli(['experiment', '--timing', 'later'])).stderr).toContain('option --timing does not take "later"');
     expect((await cli(['experiment', '--out'])).stderr).toContain('option --out needs a value');
     expect((await cli(['experiments'])).stderr).toContain(

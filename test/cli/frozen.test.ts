@@ -84,7 +84,8 @@ describe('the preregistered study (default fixtures)', () => {
 
   it("writes the canonical logs plain, the generated corpus's compressed, and points.csv for every fixture", async () => {
     const s = studyRoot();
-    expect((await cli(['experiment', '--out', 'out', '--condition', 'exact-redundancy'], s.root)).code).toBe(0);
+    const args = ['experiment', '--out', 'out', '--condition', 'exact-redundancy', '--decision-log', 'all'];
+    expect((await cli(args, s.root)).code).toBe(0);
     const dir = join(outIn(s), 'exact-redundancy');
     const plain = lines(readFileSync(join(dir, 'decisions.jsonl'), 'utf8')).map((l) =>
       DecisionRecord.parse(JSON.parse(l)),
@@ -112,6 +113,33 @@ describe('the preregistered study (default fixtures)', () => {
       fx.coverage.denominator,
       fx.tokens.final,
     ]);
+  });
+
+  it("logs the generated corpus's decision records only with --decision-log all; every other file is the same bytes", async () => {
+    const s = studyRoot();
+    const args = ['experiment', '--condition', 'exact-redundancy,ladder-0-3'];
+    expect((await cli([...args, '--out', 'committed'], s.root)).code).toBe(0);
+    expect((await cli([...args, '--out', 'all', '--decision-log', 'all'], s.root)).code).toBe(0);
+    const [committed, all] = [filesUnder(s.path('committed')), filesUnder(s.path('all'))];
+    const bulk = ['exact-redundancy/decisions.generated.jsonl.gz', 'ladder-0-3/decisions.generated.jsonl.gz'];
+    expect(committed.filter((f) => f.includes('decisions.generated'))).toEqual([]);
+    expect(all.filter((f) => !committed.includes(f))).toEqual(bulk);
+    expect(committed.every((f) => all.includes(f))).toBe(true);
+    // The generated corpus's points are still written, and with every measure the same bytes as an `all` run's.
+    expect(committed).toContain('ladder-0-3/points.generated.jsonl.gz');
+    for (const f of committed.filter((x) => x !== 'run.json' && x !== 'manifest.json'))
+      expect(readFileSync(join(s.path('committed'), f)).equals(readFileSync(join(s.path('all'), f))), f).toBe(true);
+    const [mc, ma] = [manifestOf(s.path('committed')), manifestOf(s.path('all'))];
+    expect([mc.decisionLog, ma.decisionLog]).toEqual(['committed', 'all']);
+    expect({ ...mc, decisionLog: null, outputs: null }).toEqual({ ...ma, decisionLog: null, outputs: null });
+    expect(ma.outputs.filter((o) => !bulk.includes(o.file))).toEqual(mc.outputs);
+    // The manifest pins exactly the files there are.
+    expect(mc.outputs.map((o) => o.file)).toEqual(committed.filter((f) => f !== 'manifest.json' && f !== 'run.json'));
+    // --check compares in the mode asked for: the other mode's run is other inputs.
+    expect((await cli([...args, '--out', 'committed', '--check'], s.root)).code).toBe(0);
+    const other = await cli([...args, '--out', 'committed', '--check', '--decision-log', 'all'], s.root);
+    expect(other.code).toBe(1);
+    expect(other.stderr).toContain('manifest.json (inputs)');
   });
 
   it('stops on a changed, missing or extra fixture, naming the file and both hashes, and writes nothing', async () => {
@@ -201,7 +229,7 @@ describe('--exploratory', () => {
   it('runs on changed inputs and stamps every output, so it can never pass for the preregistered study', async () => {
     const s = studyRoot();
     writeFileSync(s.path('fixtures/canonical/oracles/stray.oracle.json'), '{}');
-    const r = await cli(['experiment', '--out', 'out', '--exploratory'], s.root);
+    const r = await cli(['experiment', '--out', 'out', '--exploratory', '--decision-log', 'all'], s.root);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('EXPLORATORY (requested with --exploratory)');
@@ -268,25 +296,28 @@ describe('streamed results', () => {
 
   it('--check verifies compressed logs through their pins: a tampered one fails, an absent one passes', async () => {
     const s = studyRoot();
-    expect((await cli(['experiment', '--out', 'out'], s.root)).code).toBe(0);
+    const all = ['--decision-log', 'all'];
+    expect((await cli(['experiment', '--out', 'out', ...all], s.root)).code).toBe(0);
+    // Without --decision-log, --check verifies the run in the mode its manifest records.
     const ok = await cli(['experiment', '--out', 'out', '--check'], s.root);
+    expect(ok.stderr).toBe('');
     expect(ok.code).toBe(0);
     const gz = join(outIn(s), 'ladder-0-3', 'decisions.generated.jsonl.gz');
     const text = gunzipSync(readFileSync(gz)).toString('utf8');
     const tampered = text.replace('"fixture":"gen-0001"', '"fixture":"gen-0009"');
     expect(tampered).not.toBe(text);
     writeFileSync(gz, gzipSync(tampered));
-    const bad = await cli(['experiment', '--out', 'out', '--check'], s.root);
+    const bad = await cli(['experiment', '--out', 'out', '--check', ...all], s.root);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('ladder-0-3/decisions.generated.jsonl.gz');
     writeFileSync(gz, 'not gzip');
-    expect((await cli(['experiment', '--out', 'out', '--check'], s.root)).stderr).toContain(
+    expect((await cli(['experiment', '--out', 'out', '--check', ...all], s.root)).stderr).toContain(
       'ladder-0-3/decisions.generated.jsonl.gz',
     );
     // A fresh clone lacks the git-ignored logs: --check then relies on the manifest's pins.
     for (const c of conditionNames())
       for (const f of ['decisions.generated.jsonl.gz', 'points.generated.jsonl.gz']) rmSync(join(outIn(s), c, f));
-    const clone = await cli(['experiment', '--out', 'out', '--check'], s.root);
+    const clone = await cli(['experiment', '--out', 'out', '--check', ...all], s.root);
     expect(clone.code).toBe(0);
     expect(clone.stdout).toContain(
       `${conditionNames().length * 2} compressed logs not present here, verified against their pinned sha256`,
@@ -297,7 +328,7 @@ describe('streamed results', () => {
     };
     m.outputs.find((o) => o.file === 'raw/decisions.generated.jsonl.gz')!.sha256 = '0'.repeat(64);
     writeFileSync(join(outIn(s), 'manifest.json'), JSON.stringify(m, null, 2));
-    const pin = await cli(['experiment', '--out', 'out', '--check'], s.root);
+    const pin = await cli(['experiment', '--out', 'out', '--check', ...all], s.root);
     expect(pin.code).toBe(1);
     expect(pin.stderr).toContain(`raw/decisions.generated.jsonl.gz (manifest.json pins ${'0'.repeat(64)}`);
   });

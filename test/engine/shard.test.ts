@@ -1,13 +1,14 @@
 // Shards: a deterministic contiguous split, and a merge whose output is the unsharded run's, byte for byte, and
 // verifies with --check. Refusals: a shard missing, given twice, or from another run; a malformed --shard.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseShard, selectShard, SHARD_FILE } from '../../src/engine/shard.js';
 import { cli } from '../support/cli.js';
+import { studyRoot } from '../support/study.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'prunelab-shard-'));
 
@@ -76,6 +77,23 @@ describe('experiment --shard and merge', () => {
     expect(check.code).toBe(0);
   });
 
+  it('merges shards of the generated tier to the unsharded run in either --decision-log mode', async () => {
+    // The study's root: its second fixture is generated, so the second shard writes the compressed tier alone.
+    const s = studyRoot();
+    for (const mode of ['committed', 'all']) {
+      const each = ['experiment', '--condition', 'raw,ladder-0-3', '--decision-log', mode];
+      const [whole, a, b, merged] = [`${mode}-whole`, `${mode}-a`, `${mode}-b`, `${mode}-merged`].map(s.path);
+      expect((await cli([...each, '--out', whole!], s.root)).code).toBe(0);
+      expect((await cli([...each, '--out', a!, '--shard', '1/2'], s.root)).code).toBe(0);
+      expect((await cli([...each, '--out', b!, '--shard', '2/2'], s.root)).code).toBe(0);
+      const r = await cli(['merge', a!, b!, '--out', merged!], s.root);
+      expect(r.stderr).toBe('');
+      expect(existsSync(join(merged!, 'raw', 'decisions.generated.jsonl.gz')), mode).toBe(mode === 'all');
+      expect(execFileSync('diff', ['-r', '-x', 'run.json', whole!, merged!], { encoding: 'utf8' })).toBe('');
+      expect((await cli([...each, '--out', merged!, '--check'], s.root)).code).toBe(0);
+    }
+  });
+
   it('refuses a missing shard, a shard given twice, a shard of another run, and --shard without --out', async () => {
     const [a, b, other] = [tmp(), tmp(), tmp()];
     const run = (dir: string, shard: string, extra: string[] = []) =>
@@ -95,6 +113,11 @@ describe('experiment --shard and merge', () => {
     writeFileSync(join(taken, 'x'), '');
     expect((await cli(['merge', a, b, '--out', taken])).stderr).toContain('PL_MERGE_OUT_EXISTS');
     expect((await cli(['merge', a, b, '--out', join(tmp(), 'm')])).code).toBe(0);
+    const logged = tmp();
+    expect((await run(logged, '2/2', ['--decision-log', 'all'])).code).toBe(0);
+    const mixed = await cli(['merge', a, logged, '--out', join(tmp(), 'm')]);
+    expect(mixed.code).toBe(2);
+    expect(mixed.stderr).toContain("--decision-log all, the first shard's committed");
     const noOut = await cli([...base, '--shard', '1/2']);
     expect(noOut.code).toBe(2);
     expect(noOut.stderr).toContain('PL_USAGE_SHARD_NEEDS_OUT');

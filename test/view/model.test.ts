@@ -85,22 +85,25 @@ describe('the page model over the committed canonical results', () => {
           rung: 3,
           records: records.filter((r) => r.fixture === id),
           points: points.filter((p) => p.fixture === id),
+          logged: true,
           file: condition,
         },
       ]);
       for (const point of page.points) {
         const column = page.conditions[0]!.columns[point.id]!;
+        expect(column.unlogged).toBeUndefined();
+        const counts = column.counts!;
         const mine = records.filter((r) => r.fixture === id && r.prunePoint === point.id);
         expect(column.decisions.map((d) => d.itemId)).toEqual(point.itemIds);
         expect(column.decisions.length).toBe(mine.length);
         for (const s of ITEM_STATES)
-          expect(column.counts[s], `${id} ${point.id} ${s}`).toBe(mine.filter((r) => stateOf(r) === s).length);
+          expect(counts[s], `${id} ${point.id} ${s}`).toBe(mine.filter((r) => stateOf(r) === s).length);
         // An independent count: the run's own point measures.
         const m = points.find((p) => p.fixture === id && p.prunePoint === point.id)!;
-        expect(column.counts.retained + column.counts.protected).toBe(m.decisions.keep);
-        expect(column.counts.removed + column.counts.residue).toBe(m.decisions.prune);
-        expect(column.counts.deferred).toBe(m.decisions.defer);
-        expect(column.counts.abstained).toBe(m.decisions.abstain);
+        expect(counts.retained + counts.protected).toBe(m.decisions.keep);
+        expect(counts.removed + counts.residue).toBe(m.decisions.prune);
+        expect(counts.deferred).toBe(m.decisions.defer);
+        expect(counts.abstained).toBe(m.decisions.abstain);
         // The oracle's verdict the page reveals is the one the record was scored with.
         for (const d of mine) expect(point.hidden!.items[d.itemId]!.verdict).toBe(d.oracle.verdict);
       }
@@ -245,22 +248,31 @@ describe('compressed logs', () => {
   });
 });
 
-describe('a condition whose fixtures span both tiers', () => {
+/**
+ * Two fixtures of the committed raw logs, a and b, laid out in a results folder with a's logs plain and b's in the
+ * compressed tier: its decisions too when `bLogged`, else its points alone, as a default run writes them.
+ */
+function tieredLogs(prefix: string, bLogged: boolean) {
   const lines = readFileSync('results/raw/decisions.jsonl', 'utf8').split('\n').filter(Boolean);
   const points = readFileSync('results/raw/points.jsonl', 'utf8').split('\n').filter(Boolean);
   const [a, b] = fixturesIn(lines.join('\n'));
   const of = (list: string[], id: string) => `${list.filter((l) => l.includes(`"fixture":"${id}"`)).join('\n')}\n`;
-  const dir = mkdtempSync(join(tmpdir(), 'prunelab-view-tiers-'));
+  const dir = mkdtempSync(join(tmpdir(), prefix));
   temps.push(dir);
   mkdirSync(join(dir, 'raw'));
   const files: [string, string][] = [
     ['raw/decisions.jsonl', of(lines, a!)],
     ['raw/points.jsonl', of(points, a!)],
-    ['raw/decisions.generated.jsonl.gz', of(lines, b!)],
+    ...(bLogged ? [['raw/decisions.generated.jsonl.gz', of(lines, b!)] as [string, string]] : []),
     ['raw/points.generated.jsonl.gz', of(points, b!)],
   ];
   for (const [f, text] of files) writeFileSync(join(dir, f), f.endsWith('.gz') ? gzipSync(text) : text);
   const manifest = { outputs: files.map(([file, text]) => ({ file, sha256: sha256(Buffer.from(text)) })) } as Manifest;
+  return { a: a!, b: b!, dir, manifest, bPoints: of(points, b!) };
+}
+
+describe('a condition whose fixtures span both tiers', () => {
+  const { a, b, dir, manifest } = tieredLogs('prunelab-view-tiers-', true);
 
   it('reads the plain tier, and the compressed one only for a fixture the plain one lacks', () => {
     const both = conditionLogs(dir, 'res', manifest, 'raw', new Set([a!, b!]));
@@ -272,5 +284,39 @@ describe('a condition whose fixtures span both tiers', () => {
     expect(() => conditionLogs(dir, 'res', manifest, 'raw', new Set([b!]))).toThrow(
       /decisions\.generated\.jsonl\.gz: missing/,
     );
+  });
+});
+
+describe('a generated fixture whose decisions were not logged (--decision-log committed)', () => {
+  const { a, b, dir, manifest, bPoints } = tieredLogs('prunelab-view-unlogged-', false);
+  const committed = Manifest.parse(JSON.parse(readFileSync('results/manifest.json', 'utf8')));
+
+  it('still gives its points, marked unlogged, and its page shows the measures and how to log the records', () => {
+    const read = conditionLogs(dir, 'res', manifest, 'raw', new Set([a!, b!]));
+    expect(read.get(a!)!.logged).toBe(true);
+    const found = read.get(b!)!;
+    expect(found.logged).toBe(false);
+    expect(found.records).toEqual([]);
+    const measures = bPoints
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => PointMeasures.parse(JSON.parse(l)));
+    expect(found.points).toEqual(measures);
+    const loaded = loadFixture(committed.fixtures.find((f) => f.id === b)!.file, '.');
+    const page = fixturePage(loaded.fixture, loaded.oracle, [
+      { name: 'raw', layer: 'control', rung: null, ...found, file: 'res/raw' },
+    ]);
+    expect(page.points.length).toBe(measures.length);
+    for (const point of page.points) {
+      const column = page.conditions[0]!.columns[point.id]!;
+      const m = measures.find((p) => p.prunePoint === point.id)!;
+      expect(column.decisions).toEqual([]);
+      expect(column.counts).toBeNull();
+      expect(column.tokens).toEqual(m.tokens);
+      expect(column.obligations).toEqual(m.obligationOutcomes);
+      expect(column.unlogged?.decisions).toEqual(m.decisions);
+      expect(column.unlogged?.note).toContain('not logged');
+      expect(column.unlogged?.note).toContain('npm run experiment -- --decision-log all');
+    }
   });
 });
