@@ -32,8 +32,18 @@ export function withheldFromClassifier(view: PolicyView, item: ViewItem, scope: 
   const protection = protectionOf(view, item);
   if (protection) return protection.reason;
   if (scope === 'ungated') return undefined;
-  return regenerabilityGate(view, [item.id]).get(item.id);
+  const known = gateRefusals(view);
+  if (known.has(item)) return known.get(item);
+  const refusal = regenerabilityGate(view, [item.id]).get(item.id);
+  known.set(item, refusal);
+  return refusal;
 }
+
+/**
+ * Per (frozen) view, the gate's answer for each item asked alone: every gated consumer (each ladder, the guard, and
+ * the embedded predictor inside each of them) asks it of the same view (memo.ts).
+ */
+const gateRefusals = frozenMemo((_view: PolicyView) => new Map<ViewItem, string | undefined>());
 
 /** The candidates, in view order, that may be shown to the classifier under `scope`. */
 export function classifierCandidates(view: PolicyView, candidates: readonly string[], scope: PredictorScope): string[] {
