@@ -44,15 +44,18 @@ function markerParts(item: ViewItem, m: MarkerInput): [string, string, string] {
   ];
 }
 
+/** A removal as what it leaves behind depends on it: the item, the rule's marker fields, the mode, what stays. */
+export interface LeftBehindInput {
+  readonly view: PolicyView;
+  readonly item: ViewItem;
+  readonly marker: MarkerInput;
+  readonly mode: PlaceholderMode;
+  readonly residue: readonly ResidueField[] | undefined;
+  readonly replacement: string | undefined;
+}
+
 /** The text left in context for a removal: a residue (always kept), behind a marker when markers are on. */
-export function leftBehind(
-  view: PolicyView,
-  item: ViewItem,
-  m: MarkerInput,
-  mode: PlaceholderMode,
-  residue: readonly ResidueField[] | undefined,
-  replacement: string | undefined,
-): string {
+export function leftBehind({ view, item, marker: m, mode, residue, replacement }: LeftBehindInput): string {
   if (replacement !== undefined) return replacement;
   const marker = mode === 'marker' ? markerText(item, m) : '';
   if (!residue) return marker;
@@ -69,19 +72,14 @@ export function leftBehind(
  * enough to be cut (MAX_RUN), a residue or a replacement is counted whole.
  */
 export function leftBehindCounted(
-  view: PolicyView,
-  item: ViewItem,
-  m: MarkerInput,
-  mode: PlaceholderMode,
-  residue: readonly ResidueField[] | undefined,
-  replacement: string | undefined,
+  input: LeftBehindInput,
   tokens: (text: string) => number,
 ): { readonly text: string; readonly tokens: number } {
-  if (replacement !== undefined || residue || mode !== 'marker') {
-    const text = leftBehind(view, item, m, mode, residue, replacement);
+  if (input.replacement !== undefined || input.residue || input.mode !== 'marker') {
+    const text = leftBehind(input);
     return { text, tokens: tokens(text) };
   }
-  const parts = markerParts(item, m);
+  const parts = markerParts(input.item, input.marker);
   const text = parts.join('');
   if (text.length > MAX_RUN || ENDS_IN_SPACE.test(parts[0]) || ENDS_IN_SPACE.test(parts[1]))
     return { text, tokens: tokens(text) };

@@ -171,12 +171,14 @@ function runCondition(
       if (decision !== 'PRUNE') continue;
       const item = itemsById.get(e.itemId)!;
       const left = leftBehindCounted(
-        view,
-        item,
-        { rule: e.rule, rung: e.rung, recoverability: recoverabilityOf(view, item) },
-        options.placeholders,
-        e.residue,
-        e.replacement,
+        {
+          view,
+          item,
+          marker: { rule: e.rule, rung: e.rung, recoverability: recoverabilityOf(view, item) },
+          mode: options.placeholders,
+          residue: e.residue,
+          replacement: e.replacement,
+        },
         options.tokens,
       );
       texts.set(e.itemId, left.text);

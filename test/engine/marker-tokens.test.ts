@@ -4,7 +4,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { tokenCounter } from '../../src/accounting/tokens.js';
-import { leftBehind, leftBehindCounted, markerText, type MarkerInput } from '../../src/engine/placeholder.js';
+import {
+  type LeftBehindInput,
+  leftBehind,
+  leftBehindCounted,
+  type MarkerInput,
+  markerText,
+  type PlaceholderMode,
+} from '../../src/engine/placeholder.js';
 import type { PolicyView, ViewItem } from '../../src/fixture/view.js';
 
 const PIECES = [
@@ -69,16 +76,25 @@ function viewItem(spec: {
 
 const VIEW = {} as PolicyView;
 
+const input = (item: ViewItem, marker: MarkerInput, mode: PlaceholderMode, replacement?: string): LeftBehindInput => ({
+  view: VIEW,
+  item,
+  marker,
+  mode,
+  residue: undefined,
+  replacement,
+});
+
 describe('a marker counted in parts', () => {
   it('has exactly the whole marker’s token count, and the same text', () => {
     const tokens = tokenCounter();
     fc.assert(
       fc.property(itemArb, markerArb, (spec, m) => {
         const item = viewItem(spec);
-        const counted = leftBehindCounted(VIEW, item, m, 'marker', undefined, undefined, tokens);
+        const counted = leftBehindCounted(input(item, m, 'marker'), tokens);
         const whole = markerText(item, m);
         expect(counted.text).toBe(whole);
-        expect(counted.text).toBe(leftBehind(VIEW, item, m, 'marker', undefined, undefined));
+        expect(counted.text).toBe(leftBehind(input(item, m, 'marker')));
         // A fresh counter, so the whole is tokenized as one text and not answered from the parts' cache.
         expect(counted.tokens).toBe(tokenCounter()(whole));
       }),
@@ -91,11 +107,11 @@ describe('a marker counted in parts', () => {
     fc.assert(
       fc.property(itemArb, markerArb, text, (spec, m, replacement) => {
         const item = viewItem(spec);
-        expect(leftBehindCounted(VIEW, item, m, 'marker', undefined, replacement, tokens)).toEqual({
+        expect(leftBehindCounted(input(item, m, 'marker', replacement), tokens)).toEqual({
           text: replacement,
           tokens: tokens(replacement),
         });
-        expect(leftBehindCounted(VIEW, item, m, 'none', undefined, undefined, tokens)).toEqual({ text: '', tokens: 0 });
+        expect(leftBehindCounted(input(item, m, 'none'), tokens)).toEqual({ text: '', tokens: 0 });
       }),
     );
   });
