@@ -1,7 +1,6 @@
 // The request-sequence model: each prune point is a request at its logical time, and the request before it is what
 // the runtime last sent. Before the first prune point nothing was pruned, so that request is the raw context; after
 // a prune point, the runtime kept sending that point's pruned context with the new items appended.
-import { frozenMemo } from '../fixture/memo.js';
 import type { ViewItem } from '../fixture/view.js';
 import type { ModelledProfile } from './caching.js';
 import { billPoint, type PointInput } from './bill.js';
@@ -35,22 +34,10 @@ export function previousRequestTime(
   previousPointTime: string | null,
 ): string | null {
   let latest = previousPointTime;
-  let latestSeconds = latest === null ? Number.NaN : seconds(latest);
-  for (const item of modelTimes(view.items))
-    if (latest === null || item.seconds > latestSeconds) {
-      latest = item.time;
-      latestSeconds = item.seconds;
-    }
+  for (const item of view.items)
+    if (item.origin === 'model' && (latest === null || seconds(item.time) > seconds(latest))) latest = item.time;
   return latest;
 }
-
-/**
- * The model items' times, parsed, in context order: every condition at a prune point asks them of the same (frozen)
- * items (memo.ts), and parsing the dates was most of the question's cost.
- */
-const modelTimes = frozenMemo((items: readonly Pick<ViewItem, 'time' | 'origin'>[]) =>
-  items.flatMap((i) => (i.origin === 'model' ? [{ time: i.time, seconds: seconds(i.time) }] : [])),
-);
 
 export function secondsBetween(earlier: string, later: string): number {
   return seconds(later) - seconds(earlier);

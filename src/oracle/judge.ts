@@ -1,5 +1,4 @@
 // Scores applied removals against a prune point's oracle. Only the scoring step imports this; no policy can.
-import { frozenMemo } from '../fixture/memo.js';
 import type { OraclePoint, ResidueField } from '../fixture/schema.js';
 
 export type Verdict = 'removable' | 'partial' | 'redundant-copy' | 'necessary';
@@ -18,13 +17,7 @@ export interface OracleJudge {
   judge(removals: readonly Removal[]): Map<string, Outcome>;
 }
 
-/**
- * The judge of one prune point's oracle. Every condition's scoring asks it of the same (frozen) oracle point, several
- * times per point, and it holds nothing between calls: built once per point (memo.ts).
- */
-export const oracleJudge: (point: OraclePoint) => OracleJudge = frozenMemo(judgeOf);
-
-function judgeOf(point: OraclePoint): OracleJudge {
+export function oracleJudge(point: OraclePoint): OracleJudge {
   const removable = new Set(point.removable);
   const partial = new Map(point.partial.map((p) => [p.itemId, p.residue]));
   const groupsOf = new Map<string, number[]>();

@@ -176,29 +176,24 @@ export function necessaryUnits(
 ): NecessaryUnit[] {
   const judge = oracleJudge(oracle);
   const falsePrune = (id: string) => outcomes.get(id) === 'false-prune';
-  const grouped = groupedIn(oracle);
+  const grouped = new Set(oracle.redundantGroups.flatMap((g) => g.items));
   const units: NecessaryUnit[] = [];
   for (const item of view.items) {
     const v = judge.verdict(item.id);
     if (v === 'necessary' || (v === 'partial' && !grouped.has(item.id)))
       units.push({ key: item.id, removed: falsePrune(item.id), family: family(item.id) });
   }
-  const present = itemIndex(view.items).byId;
+  const present = new Set(view.items.map((i) => i.id));
   for (const g of oracle.redundantGroups) {
     const inContext = g.items.filter((id) => present.has(id));
     const slots = Math.min(g.keep, inContext.length);
     const over = inContext.filter(falsePrune).length;
-    const key = groupKey(g.items);
+    const key = `group:${[...g.items].sort(byCodeUnit).join(',')}`;
     for (let k = 1; k <= slots; k += 1)
       units.push({ key: `${key}#${k}`, removed: k <= over, family: family(g.items[0]!) });
   }
   return units;
 }
-
-/** Every item of a redundant group, asked of the same (frozen) oracle point by every condition (memo.ts). */
-const groupedIn = frozenMemo(
-  (oracle: OraclePoint): ReadonlySet<string> => new Set(oracle.redundantGroups.flatMap((g) => g.items)),
-);
 
 export function harmOf(units: readonly NecessaryUnit[]): Harm {
   return { necessaryItems: units.length, necessaryRemoved: units.filter((u) => u.removed).length };
@@ -210,20 +205,11 @@ export function countDecisions(decisions: readonly { readonly decision: Decision
 }
 
 function tokensAt(view: PolicyView, removals: readonly AppliedRemoval[], overhead: number): Tokens {
-  const byId = tokensById(view.items);
+  const byId = new Map(view.items.map((i) => [i.id, i.tokens]));
   const removed = removals.reduce((s, r) => s + (byId.get(r.itemId) ?? 0), 0);
   const placeholder = removals.reduce((s, r) => s + r.leftBehindTokens, 0);
   return { raw: view.contextTokens, removed, placeholder, overhead, final: view.contextTokens - removed + placeholder };
 }
-
-/** Each item's tokens by id (the last item of an id, as a Map built from the list keeps it), once per context. */
-const tokensById = frozenMemo(
-  (items: readonly PolicyView['items'][number][]): ReadonlyMap<string, number> =>
-    new Map(items.map((i) => [i.id, i.tokens])),
-);
-
-/** The key of a redundant group's units: its members, sorted; the same (frozen) group at every point and condition. */
-const groupKey = frozenMemo((items: readonly string[]): string => `group:${[...items].sort(byCodeUnit).join(',')}`);
 
 /** A removed irreducible item, with no identical copy left, whose tool the trajectory invokes again later with the same arguments. */
 function refetchAlerts(input: PointInput): { itemId: string; refetchedBy: string }[] {

@@ -73,34 +73,6 @@ describe('the request before a prune point', () => {
     expect(previousRequestTime({ items: [items[2]] }, null)).toBeNull();
   });
 
-  it('finds the previous request time from a frozen context, asked again, as the scan over every item does', () => {
-    // The scan the parsed-times memo replaced, kept here as the reference.
-    const seconds = (iso: string) => Date.parse(iso) / 1000;
-    const reference = (items: readonly { time: string; origin: string }[], previous: string | null) => {
-      let latest = previous;
-      for (const item of items)
-        if (item.origin === 'model' && (latest === null || seconds(item.time) > seconds(latest))) latest = item.time;
-      return latest;
-    };
-    // Minutes and seconds only, so ties between items and with the previous point's time are common.
-    const time = fc
-      .tuple(fc.nat(3), fc.nat(2))
-      .map(([m, s]) => `2026-01-01T10:0${String(m)}:0${String(s)}${m === 3 ? '.000' : ''}Z`);
-    const item = fc.record({ time, origin: fc.constantFrom('model', 'user', 'environment') });
-    fc.assert(
-      fc.property(
-        fc.array(item, { maxLength: 8 }),
-        fc.option(time, { nil: null }),
-        fc.boolean(),
-        (list, previous, freeze) => {
-          const items = freeze ? Object.freeze(list.map((i) => Object.freeze(i))) : list;
-          for (let round = 0; round < 2; round += 1)
-            expect(previousRequestTime({ items }, previous)).toBe(reference(items, previous));
-        },
-      ),
-    );
-  });
-
   it('counts the model turns after the point and before the next', () => {
     const items = [
       { turn: 1, origin: 'model' },

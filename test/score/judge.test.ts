@@ -96,34 +96,3 @@ describe('the judge over random overlapping groups', () => {
     );
   });
 });
-
-describe('the judge of a frozen oracle point, built once and shared by every condition', () => {
-  it('answers every verdict and removal order as a judge built afresh from an unfrozen copy, again and again', () => {
-    const ids = ['a', 'b', 'c', 'd', 'e', 'f'];
-    const point = fc.record({
-      removable: fc.subarray(ids),
-      partial: fc.subarray(ids.slice(0, 3)),
-      groups: fc.array(fc.uniqueArray(fc.constantFrom(...ids), { minLength: 2, maxLength: 4 }), { maxLength: 3 }),
-    });
-    fc.assert(
-      fc.property(point, fc.array(fc.shuffledSubarray(ids), { minLength: 1, maxLength: 3 }), (p, orders) => {
-        const raw = {
-          prunePoint: 'pp',
-          removable: p.removable,
-          partial: p.partial.map((itemId) => ({ itemId, residue: ['tool'] })),
-          redundantGroups: p.groups.map((items) => ({ items })),
-        };
-        const frozen = Object.freeze(OraclePoint.parse(raw));
-        const shared = oracleJudge(frozen);
-        expect(oracleJudge(frozen)).toBe(shared);
-        for (const order of orders) {
-          const fresh = oracleJudge(OraclePoint.parse(raw));
-          expect(oracleJudge(frozen).eligibleCount).toBe(fresh.eligibleCount);
-          for (const id of ids) expect(oracleJudge(frozen).verdict(id)).toBe(fresh.verdict(id));
-          const removals = order.map((itemId, i) => ({ itemId, ...(i % 2 ? { residue: ['tool' as const] } : {}) }));
-          expect(oracleJudge(frozen).judge(removals)).toEqual(fresh.judge(removals));
-        }
-      }),
-    );
-  });
-});
