@@ -32,7 +32,7 @@ import { poolBehaviour, pointBehaviour } from '../behaviour/measure.js';
 import type { Reader } from '../behaviour/reader.js';
 import { EMBEDDED_STUDY, type StudyModels } from '../behaviour/study.js';
 import { chargeTokens, usageOf, type CallCharge } from '../providers/telemetry.js';
-import { leftBehind, type PlaceholderMode } from './placeholder.js';
+import { leftBehindCounted, type PlaceholderMode } from './placeholder.js';
 import {
   followingRequests,
   previousRequestTime,
@@ -174,20 +174,23 @@ function runCondition(
     const itemsById = new Map(view.items.map((i) => [i.id, i]));
     const proposed = eligibilities.map((e) => ({ e, decision: decisionOf(e, timing.applyNow) }));
     const texts = new Map<string, string>();
+    const counted = new Map<string, number>();
     for (const { e, decision } of proposed) {
       if (decision !== 'PRUNE') continue;
       const item = itemsById.get(e.itemId)!;
-      texts.set(
-        e.itemId,
-        leftBehind(
+      const left = leftBehindCounted(
+        {
           view,
           item,
-          { rule: e.rule, rung: e.rung, recoverability: recoverabilityOf(view, item) },
-          options.placeholders,
-          e.residue,
-          e.replacement,
-        ),
+          marker: { rule: e.rule, rung: e.rung, recoverability: recoverabilityOf(view, item) },
+          mode: options.placeholders,
+          residue: e.residue,
+          replacement: e.replacement,
+        },
+        options.tokens,
       );
+      texts.set(e.itemId, left.text);
+      counted.set(e.itemId, left.tokens);
     }
     const splits = pairSplits(view, texts);
     const decided = proposed.map(({ e, decision }) => {
@@ -200,7 +203,7 @@ function runCondition(
     for (const { e, decision } of decided) {
       if (decision !== 'PRUNE') continue;
       const text = texts.get(e.itemId)!;
-      const leftBehindTokens = options.tokens(text);
+      const leftBehindTokens = counted.get(e.itemId)!;
       removals.push({ itemId: e.itemId, residue: e.residue, leftBehind: text, leftBehindTokens });
       countRemoval(removedBy, e, itemsById.get(e.itemId)!.tokens - leftBehindTokens);
     }

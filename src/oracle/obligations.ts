@@ -41,8 +41,9 @@ export function obligationJudge(ctx: ObligationContext): ObligationJudge {
   // A string is in context when one item holds it, so it never matches across items: an item that stays, or what a
   // removal left in an item's place. Which items hold it is a question of the context alone, asked once.
   // Plain loops, not callbacks: asked for every string of every obligation of every distinct context.
-  const inContext = (s: string): boolean => {
-    for (const i of holding(ctx.view.items, s)) if (!removed.has(i.id)) return true;
+  const known = holdersIn(ctx.view.items);
+  const inContext = (s: string, holders: readonly ViewItem[]): boolean => {
+    for (const i of holders) if (!removed.has(i.id)) return true;
     for (const t of left) if (t.includes(s)) return true;
     return false;
   };
@@ -51,17 +52,10 @@ export function obligationJudge(ctx: ObligationContext): ObligationJudge {
     const missing: string[] = [];
     const ways = new Set<Way>();
     for (const s of part.strings) {
-      if (inContext(s)) continue;
-      if (
-        !recoverFrom(
-          ctx.fixture,
-          o,
-          (t) => t.includes(s),
-          holding(ctx.view.items, s).filter((i) => removed.has(i.id)),
-          ways,
-        )
-      )
-        missing.push(s);
+      const holders = holding(known, ctx.view.items, s);
+      if (inContext(s, holders)) continue;
+      // Not in context: every holder was removed, so each is a removed item it might be had again from.
+      if (!recoverFrom(ctx.fixture, o, (t) => t.includes(s), holders, ways)) missing.push(s);
     }
     // A part that names strings names its items only to say where the strings are: the strings are what is needed.
     if (part.strings.length === 0) {
@@ -107,8 +101,7 @@ export function obligationJudge(ctx: ObligationContext): ObligationJudge {
  */
 const holdersIn = frozenMemo((_items: readonly ViewItem[]) => new Map<string, readonly ViewItem[]>());
 
-function holding(items: readonly ViewItem[], s: string): readonly ViewItem[] {
-  const known = holdersIn(items);
+function holding(known: Map<string, readonly ViewItem[]>, items: readonly ViewItem[], s: string): readonly ViewItem[] {
   let holders = known.get(s);
   if (!holders) known.set(s, (holders = items.filter((item) => item.content.includes(s))));
   return holders;

@@ -35,7 +35,7 @@ import { definition as sourceIdentity } from './mechanisms/source-identity.js';
 import { definition as verifiedCompletion } from './mechanisms/verified-completion.js';
 import type { PredictorScope } from './predictor.js';
 import { definition as raw } from './raw.js';
-import { timed } from './timed.js';
+import { decidingOnce, timed } from './timed.js';
 import type { Condition } from './types.js';
 
 export type { InjectedPredictor } from './definition.js';
@@ -111,11 +111,12 @@ export function createRegistry(definitions: readonly ConditionDefinition[]): Reg
   if (baselines.length !== 1)
     throw new Error(`internal: a registry needs exactly one baseline definition, got ${String(baselines.length)}`);
   const build = (context: BuildContext = {}): Registered[] => {
-    const bases = definitions.map((definition) => ({
-      definition,
-      condition: definition.build(context),
-      variant: 'base' as const,
-    }));
+    const bases = definitions.map((definition) => {
+      const built = definition.build(context);
+      // A base with timing variants decides each view once for itself and all of them.
+      const condition = (definition.timings ?? []).length > 0 ? decidingOnce(built) : built;
+      return { definition, condition, variant: 'base' as const };
+    });
     const timings = bases.flatMap(({ definition, condition }) =>
       (definition.timings ?? []).map((timing) => ({
         definition,

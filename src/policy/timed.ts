@@ -1,6 +1,8 @@
 // Timing variants: a base condition run with a timing of its own, so that DEFER is exercised inside the study rather
 // than only by a run-level --timing. The variant decides exactly what its base decides (same eligibility, same
 // version); only when an eligible removal is applied changes, and the engine records each DEFER with its reason.
+import { frozenMemo } from '../fixture/memo.js';
+import type { PolicyView } from '../fixture/view.js';
 import { timingLabel, type Timing } from '../timing/timing.js';
 import type { Condition } from './types.js';
 
@@ -30,4 +32,14 @@ export function timed(base: Condition, timing: Timing): Condition {
     timing,
     decide: (view) => base.decide(view),
   };
+}
+
+/**
+ * The base condition deciding each (frozen) view once, however many of its timing variants ask the same view: a
+ * variant decides exactly what its base decides, and a condition is a pure function of its view. The shared list is
+ * frozen, so no caller can change what another is given; an unfrozen view is decided afresh (memo.ts).
+ */
+export function decidingOnce(base: Condition): Condition {
+  const decided = frozenMemo((view: PolicyView) => Object.freeze(base.decide(view)));
+  return { ...base, decide: decided };
 }

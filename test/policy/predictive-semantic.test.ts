@@ -1,6 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   contentWords,
+  overlapWith,
   DEFAULT_THRESHOLD,
   lexicalPredictor,
   predictiveSemantic,
@@ -134,5 +136,40 @@ describe('predictive-semantic (rung 4, upper-risk, no gate)', () => {
       { gate: false, upperRisk: true, description: 'test' },
     );
     expect(verdicts(failing, view)).toEqual({ n1: 'abstain', n2: 'keep' });
+  });
+});
+
+describe('relevance found by searching the text for each wanted word', () => {
+  // Pieces that make words, break them, change length when lowercased (İ, ẞ) or look like words inside others.
+  const PIECES = [
+    'pool',
+    'POOL',
+    'timeout',
+    'the',
+    'fix',
+    'src',
+    'İ',
+    'ẞ',
+    'é',
+    '-',
+    ' ',
+    '\n',
+    '_',
+    '42',
+    'a',
+    'pools',
+    'xpool',
+  ];
+  const text = fc.array(fc.constantFrom(...PIECES), { maxLength: 12 }).map((p) => p.join(''));
+
+  it('is the share of the subgoal words among the text words, the same number as splitting the text', () => {
+    fc.assert(
+      fc.property(text, text, (goal, body) => {
+        const wanted = contentWords(goal);
+        const expected = relevance(goal, body);
+        expect(overlapWith(wanted, body)).toBe(expected);
+      }),
+      { numRuns: 1000 },
+    );
   });
 });

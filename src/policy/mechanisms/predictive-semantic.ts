@@ -32,8 +32,18 @@ export function withheldFromClassifier(view: PolicyView, item: ViewItem, scope: 
   const protection = protectionOf(view, item);
   if (protection) return protection.reason;
   if (scope === 'ungated') return undefined;
-  return regenerabilityGate(view, [item.id]).get(item.id);
+  const known = gateRefusals(view);
+  if (known.has(item)) return known.get(item);
+  const refusal = regenerabilityGate(view, [item.id]).get(item.id);
+  known.set(item, refusal);
+  return refusal;
 }
+
+/**
+ * Per (frozen) view, the gate's answer for each item asked alone: every gated consumer (each ladder, the guard, and
+ * the embedded predictor inside each of them) asks it of the same view (memo.ts).
+ */
+const gateRefusals = frozenMemo((_view: PolicyView) => new Map<ViewItem, string | undefined>());
 
 /** The candidates, in view order, that may be shown to the classifier under `scope`. */
 export function classifierCandidates(view: PolicyView, candidates: readonly string[], scope: PredictorScope): string[] {
@@ -196,9 +206,50 @@ function overlap(wanted: ReadonlySet<string>, present: ReadonlySet<string>): num
   return hits / wanted.size;
 }
 
-/** An item's and a prune point's content words, found once however many conditions and thresholds ask. */
-const wordsOfItem = frozenMemo((item: ViewItem) => contentWords(item.content));
+/**
+ * The share of `wanted` (content words) among the text's content words, as `overlap(wanted, contentWords(text))`
+ * gives it, without splitting the text into a set of all its words: a wanted word is one of them exactly when it
+ * occurs in the lowercased text between characters that are not [a-z0-9] (it is itself such a run, of length >= 3
+ * and no stopword). The same hits in the same order, so the same number.
+ */
+export function overlapWith(wanted: ReadonlySet<string>, text: string): number | undefined {
+  if (wanted.size === 0) return undefined;
+  const lower = text.toLowerCase();
+  let hits = 0;
+  for (const word of wanted) if (holdsWord(lower, word)) hits += 1;
+  return hits / wanted.size;
+}
+
+function holdsWord(lower: string, word: string): boolean {
+  for (let at = lower.indexOf(word); at !== -1; at = lower.indexOf(word, at + 1)) {
+    const end = at + word.length;
+    if (
+      (at === 0 || !isWordChar(lower.charCodeAt(at - 1))) &&
+      (end === lower.length || !isWordChar(lower.charCodeAt(end)))
+    )
+      return true;
+  }
+  return false;
+}
+
+function isWordChar(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x7a);
+}
+
+/** A prune point's content words, found once however many conditions and thresholds ask. */
 const wordsOfSubgoal = frozenMemo((point: PolicyView['prunePoint']) => contentWords(point.subgoal));
+
+/** Per (frozen) prune point, each frozen item's relevance to its subgoal: every threshold and consumer asks it. */
+const relevanceAt = frozenMemo((_point: PolicyView['prunePoint']) => new Map<ViewItem, number | undefined>());
+
+function relevanceOf(point: PolicyView['prunePoint'], item: ViewItem): number | undefined {
+  if (!Object.isFrozen(item)) return overlapWith(wordsOfSubgoal(point), item.content);
+  const known = relevanceAt(point);
+  if (known.has(item)) return known.get(item);
+  const score = overlapWith(wordsOfSubgoal(point), item.content);
+  known.set(item, score);
+  return score;
+}
 
 /**
  * The embedded predictor: token-set overlap between an item's content and the prune point's subgoal. It follows the
@@ -211,7 +262,7 @@ export function lexicalPredictor(threshold: number = DEFAULT_THRESHOLD): Predict
     const unneeded = new Map<string, Prediction>();
     for (const item of view.items) {
       if (!shown.has(item.id)) continue;
-      const score = overlap(wordsOfSubgoal(view.prunePoint), wordsOfItem(item));
+      const score = relevanceOf(view.prunePoint, item);
       // A subgoal with no content words gives no basis for any prediction, so nothing is proposed.
       if (score === undefined || score >= threshold) continue;
       unneeded.set(item.id, {
