@@ -8,6 +8,7 @@ import { csvCells } from '../../src/artifacts/csv.js';
 import { Manifest } from '../../src/artifacts/schema.js';
 import { InputError } from '../../src/errors.js';
 import { sha256 } from '../../src/fixture/canonical.js';
+import { sampled } from '../support/sample.js';
 
 export const RESULTS = 'results';
 
@@ -23,9 +24,6 @@ export function copyResults(edit?: (m: Manifest) => Manifest): string {
   return dir;
 }
 
-/** Every SAMPLE_EVERY-th fixture of the committed results (canonical and generated alike) makes the sample. */
-export const SAMPLE_EVERY = 10;
-
 /**
  * As copyResults, but holding only every SAMPLE_EVERY-th fixture of the committed results: their manifest entries,
  * points.csv rows and perFixture measures (the rest of each summary is as committed), the manifest re-pinned. It
@@ -34,8 +32,8 @@ export const SAMPLE_EVERY = 10;
  */
 export function copyResultsSample(edit?: (m: Manifest) => Manifest): string {
   const dir = copyResults((m) => {
-    const sampled = { ...m, fixtures: m.fixtures.filter((_, i) => i % SAMPLE_EVERY === 0) };
-    return edit ? edit(sampled) : sampled;
+    const sample = { ...m, fixtures: sampled(m.fixtures) };
+    return edit ? edit(sample) : sample;
   });
   const manifest = Manifest.parse(JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')));
   const kept = new Set(manifest.fixtures.map((f) => f.id));
