@@ -1,6 +1,6 @@
 // Helpers for the report tests: a copy of the committed results without decision logs (the report must not need
 // them), a way to restamp its manifest, and a small PNG decoder so tests can look at the pixels.
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
@@ -11,6 +11,16 @@ import { sha256 } from '../../src/fixture/canonical.js';
 import { sampled } from '../support/sample.js';
 
 export const RESULTS = 'results';
+
+/** The one table read from the decision logs (a package's disagreements with the reimplementation it shadows). */
+export const SHADOW_TABLES = ['tables/shadows.md', 'tables/shadows.csv'];
+
+/** The files of a results folder's `sub` folder, as `sub/name`, sorted. */
+export function listing(dir: string, sub: string): string[] {
+  return readdirSync(join(dir, sub))
+    .map((f) => `${sub}/${f}`)
+    .sort();
+}
 
 /** A temp folder holding manifest.json and each condition's summary.json and points.csv, no decision logs or points.jsonl. */
 export function copyResults(edit?: (m: Manifest) => Manifest): string {
