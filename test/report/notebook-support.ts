@@ -1,6 +1,10 @@
 // What every headless notebook run must show, over the committed results (npm run test:reproduce) or a sample.
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, renameSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'vitest';
-import type { NotebookRun } from '../../scripts/notebooks.js';
+import { type NotebookRun, ROOT } from '../../scripts/notebooks.js';
+import { copyResultsSample } from './support.js';
 
 interface Out {
   output_type: string;
@@ -28,4 +32,19 @@ export function expectRanWhole(run: NotebookRun): Cell[] {
     ),
   ).toBe(true);
   return code;
+}
+
+/**
+ * A temp folder laid out like this checkout for the notebooks (src, experiments, fixtures and node_modules linked
+ * from it, the notebooks copied) whose results/ is a sample of the committed results: a cell's `../results` reads it.
+ */
+export function rootWithSample(): string {
+  const root = mkdtempSync(join(tmpdir(), 'prunelab-nb-'));
+  for (const d of ['src', 'experiments', 'fixtures', 'node_modules', 'package.json'])
+    symlinkSync(join(ROOT, d), join(root, d));
+  mkdirSync(join(root, 'notebooks'));
+  for (const f of readdirSync(join(ROOT, 'notebooks')))
+    copyFileSync(join(ROOT, 'notebooks', f), join(root, 'notebooks', f));
+  renameSync(copyResultsSample(), join(root, 'results'));
+  return root;
 }

@@ -1,21 +1,10 @@
-import {
-  copyFileSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { notebookFiles, ROOT, runNotebook } from '../../scripts/notebooks.js';
 import { Manifest } from '../../src/artifacts/schema.js';
-import { type Cell, expectRanWhole } from './notebook-support.js';
-import { copyResultsSample } from './support.js';
+import { type Cell, expectRanWhole, rootWithSample } from './notebook-support.js';
 
 describe('notebooks', () => {
   const files = notebookFiles(join(ROOT, 'notebooks'));
@@ -29,15 +18,8 @@ describe('notebooks', () => {
   it.each(files.map((f) => [f.slice(ROOT.length + 1), f]))(
     '%s runs headless over a sample of the results, every code cell producing output',
     (_, file) => {
-      const root = mkdtempSync(join(tmpdir(), 'prunelab-nb-'));
+      const root = rootWithSample();
       try {
-        for (const d of ['src', 'experiments', 'fixtures', 'node_modules', 'package.json'])
-          symlinkSync(join(ROOT, d), join(root, d));
-        mkdirSync(join(root, 'notebooks'));
-        for (const f of readdirSync(join(ROOT, 'notebooks')))
-          copyFileSync(join(ROOT, 'notebooks', f), join(root, 'notebooks', f));
-        const sample = copyResultsSample();
-        renameSync(sample, join(root, 'results'));
         const fixtures = Manifest.parse(
           JSON.parse(readFileSync(join(root, 'results', 'manifest.json'), 'utf8')),
         ).fixtures;
