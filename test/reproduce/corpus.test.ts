@@ -1,5 +1,6 @@
 // The committed corpus and manifest are exactly what the current generator produces from the manifest's seed and
 // count, and every file matches its recorded hash (npm run fixtures:verify on the repository itself).
+// test/corpus/committed.test.ts regenerates every tenth generated fixture in npm test.
 import { describe, expect, it } from 'vitest';
 import { cli } from '../support/cli.js';
 
