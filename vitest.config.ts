@@ -10,6 +10,12 @@ import { defineConfig } from 'vitest/config';
  * files that share them see what they would have computed. The unit folders first moved here cut their CPU time by
  * about a third (52 s to 33 s of user time); docs/speed.md, "Test suite, December 4 (third)", has the rest.
  */
+/**
+ * The reproduce tier (npm run test:reproduce, vitest.reproduce.config.ts): the checks that regenerate a committed
+ * artefact whole and compare it byte for byte. Each has a sampled counterpart here, so npm test still catches the change.
+ */
+export const REPRODUCE = 'test/reproduce/**/*.test.ts';
+
 const SHARED = [
   'test/policy/**/*.test.ts',
   'test/score/**/*.test.ts',
@@ -51,7 +57,10 @@ export default defineConfig({
       { extends: true, test: { name: 'shared', include: SHARED, isolate: false } },
       // Every other file in its own process: test/files mocks node:fs (vi.mock); test/cli starts the bin, runs policy
       // modules in sandboxes and imports them in-process; the package test installs tarballs; the site test drives Chromium.
-      { extends: true, test: { name: 'isolated', include: ['test/**/*.test.ts'], exclude: SHARED } },
+      {
+        extends: true,
+        test: { name: 'isolated', include: ['test/**/*.test.ts'], exclude: [...SHARED, REPRODUCE] },
+      },
     ],
   },
 });

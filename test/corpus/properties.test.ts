@@ -51,7 +51,9 @@ describe('the generator terminates for every seed and index (property)', () => {
         expect(f.id).toBe(fixtureId(index));
         expect(new Set(f.items.map((it) => it.id)).size).toBe(f.items.length);
       }),
-      { numRuns: 150 },
+      // A composition costs about 65 ms: 50 random seeds and indexes, beside the indexes that failed once (below) and
+      // the 400 the committed corpus composes, instead of 150.
+      { numRuns: 50 },
     );
   }, 120_000);
 

@@ -20,7 +20,14 @@ const piece = (p: EncodedText) =>
 const line = (condition: string, file: string, c: EncodedChunk) =>
   `${condition}|${file}|${piece(c.decisions)}|${piece(c.points)}|${piece(c.rows)}`;
 
+const serialRuns = new Map<boolean, ReturnType<typeof runSerial>>();
+/** The one-thread run the worker runs are compared with, made once per flag for the whole file. */
 function serial(exploratory: boolean) {
+  if (!serialRuns.has(exploratory)) serialRuns.set(exploratory, runSerial(exploratory));
+  return serialRuns.get(exploratory)!;
+}
+
+function runSerial(exploratory: boolean) {
   const lines: string[] = [];
   const summaries = streamStudy(
     {

@@ -2,7 +2,7 @@
 // collecting pass, exact once the predictor's answers are in the cache folder and an upper bound before; cached
 // prefixes at the cache-read rate (OpenAI's automatic caching) and none for Anthropic's (no breakpoints); batch at
 // the batch rate.
-import { mkdtempSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -36,15 +36,38 @@ afterAll(async () => {
 });
 
 const CONDITIONS = 'raw,prune-all,predictive-semantic,regenerability-guard,ladder-0-4';
+
+/**
+ * Six canonical fixtures with their oracles, in a folder of their own: the predictor's consumers, the gate letting
+ * through and refusing, a withheld prediction, a reread and a large read. Each run costs a tenth of the thirty's
+ * (three runs: estimate, recorded run, estimate), and an estimate's exactness is per request, not per corpus.
+ */
+const FIXTURES = [
+  'cache-timing-prune-now',
+  'config-reread-drift',
+  'large-reconstructible-read',
+  'rule-gate-letthrough',
+  'rule-gate-refuse',
+  'rule-predictor-withheld',
+];
+function someCanonical(): string {
+  const dir = tmp();
+  mkdirSync(join(dir, 'oracles'));
+  for (const f of FIXTURES) {
+    copyFileSync(join('fixtures/canonical', `${f}.json`), join(dir, `${f}.json`));
+    copyFileSync(join('fixtures/canonical/oracles', `${f}.oracle.json`), join(dir, 'oracles', `${f}.oracle.json`));
+  }
+  return dir;
+}
 const calls = (stdout: string, role: string): string =>
   new RegExp(`^${role} +(<=)?(\\d+) `, 'm').exec(stdout)?.slice(1).join('') ?? 'none';
 
 describe('--estimate-cost', () => {
-  it('counts exactly the calls a recorded run sends on the canonical fixtures once the predictions are stored, and bounds them before', async () => {
+  it('counts exactly the calls a recorded run sends on canonical fixtures once the predictions are stored, and bounds them before', async () => {
     const [out, cache] = [tmp(), tmp()];
     const common = [
       '--fixtures',
-      'fixtures/canonical',
+      someCanonical(),
       '--provider',
       'openai',
       '--model',

@@ -1,6 +1,6 @@
 // Helpers for the report tests: a copy of the committed results without decision logs (the report must not need
 // them), a way to restamp its manifest, and a small PNG decoder so tests can look at the pixels.
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
@@ -8,8 +8,19 @@ import { csvCells } from '../../src/artifacts/csv.js';
 import { Manifest } from '../../src/artifacts/schema.js';
 import { InputError } from '../../src/errors.js';
 import { sha256 } from '../../src/fixture/canonical.js';
+import { sampled } from '../support/sample.js';
 
 export const RESULTS = 'results';
+
+/** The one table read from the decision logs (a package's disagreements with the reimplementation it shadows). */
+export const SHADOW_TABLES = ['tables/shadows.md', 'tables/shadows.csv'];
+
+/** The files of a results folder's `sub` folder, as `sub/name`, sorted. */
+export function listing(dir: string, sub: string): string[] {
+  return readdirSync(join(dir, sub))
+    .map((f) => `${sub}/${f}`)
+    .sort();
+}
 
 /** A temp folder holding manifest.json and each condition's summary.json and points.csv, no decision logs or points.jsonl. */
 export function copyResults(edit?: (m: Manifest) => Manifest): string {
@@ -23,9 +34,6 @@ export function copyResults(edit?: (m: Manifest) => Manifest): string {
   return dir;
 }
 
-/** Every SAMPLE_EVERY-th fixture of the committed results (canonical and generated alike) makes the sample. */
-export const SAMPLE_EVERY = 10;
-
 /**
  * As copyResults, but holding only every SAMPLE_EVERY-th fixture of the committed results: their manifest entries,
  * points.csv rows and perFixture measures (the rest of each summary is as committed), the manifest re-pinned. It
@@ -34,8 +42,8 @@ export const SAMPLE_EVERY = 10;
  */
 export function copyResultsSample(edit?: (m: Manifest) => Manifest): string {
   const dir = copyResults((m) => {
-    const sampled = { ...m, fixtures: m.fixtures.filter((_, i) => i % SAMPLE_EVERY === 0) };
-    return edit ? edit(sampled) : sampled;
+    const sample = { ...m, fixtures: sampled(m.fixtures) };
+    return edit ? edit(sample) : sample;
   });
   const manifest = Manifest.parse(JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')));
   const kept = new Set(manifest.fixtures.map((f) => f.id));
