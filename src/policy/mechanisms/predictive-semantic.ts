@@ -196,21 +196,14 @@ export function contentWords(text: string): Set<string> {
 
 /** Share of the subgoal's content words found in the text; undefined when the subgoal has none to match. */
 export function relevance(subgoal: string, text: string): number | undefined {
-  return overlap(contentWords(subgoal), contentWords(text));
-}
-
-function overlap(wanted: ReadonlySet<string>, present: ReadonlySet<string>): number | undefined {
-  if (wanted.size === 0) return undefined;
-  let hits = 0;
-  for (const word of wanted) if (present.has(word)) hits += 1;
-  return hits / wanted.size;
+  return overlapWith(contentWords(subgoal), text);
 }
 
 /**
- * The share of `wanted` (content words) among the text's content words, as `overlap(wanted, contentWords(text))`
- * gives it, without splitting the text into a set of all its words: a wanted word is one of them exactly when it
- * occurs in the lowercased text between characters that are not [a-z0-9] (it is itself such a run, of length >= 3
- * and no stopword). The same hits in the same order, so the same number.
+ * The share of `wanted` (content words) among the text's content words, as intersecting `wanted` with
+ * `contentWords(text)` gives it, without splitting the text into a set of all its words: a wanted word is one of
+ * them exactly when it occurs in the lowercased text between characters that are not [a-z0-9] (it is itself such a
+ * run, of length >= 3 and no stopword). The same hits, so the same number.
  */
 export function overlapWith(wanted: ReadonlySet<string>, text: string): number | undefined {
   if (wanted.size === 0) return undefined;
