@@ -9,7 +9,7 @@ import { frozenMemo } from '../fixture/memo.js';
 import { needParts } from '../fixture/needs.js';
 import { residueText } from '../fixture/residue.js';
 import type { FactNeed, Fixture, Item, NeedPart, Obligation, PrunePoint, ResidueField } from '../fixture/schema.js';
-import { counterpart, type PolicyView, type ViewItem } from '../fixture/view.js';
+import { counterpart, type PolicyView, type ViewItem, viewSource } from '../fixture/view.js';
 import { reread, resolvePointer } from '../fixture/world.js';
 
 /** A removal as the judge sees it: what stays in context in the item's place, and the residue it claims to keep. */
@@ -42,10 +42,15 @@ export function obligationJudge(ctx: ObligationContext): ObligationJudge {
   // removal left in an item's place. Which items hold it is a question of the context alone, asked once.
   // Plain loops, not callbacks: asked for every string of every obligation of every distinct context.
   const known = holdersIn(ctx.view.items);
+  // What was left behind, as one text with a separator a needed string cannot cross unless it holds one itself:
+  // one search instead of one per removal, for the strings every holder of which was removed.
+  let leftText: string | undefined;
   const inContext = (s: string, holders: readonly ViewItem[]): boolean => {
     for (const i of holders) if (!removed.has(i.id)) return true;
-    for (const t of left) if (t.includes(s)) return true;
-    return false;
+    if (left.length === 0) return false;
+    if (s.includes(SEPARATOR)) return left.some((t) => t.includes(s));
+    leftText ??= left.join(SEPARATOR);
+    return leftText.includes(s);
   };
 
   const meet = (o: Obligation, part: NeedPart): { missing: string[]; ways: Set<Way> } => {
@@ -95,6 +100,8 @@ export function obligationJudge(ctx: ObligationContext): ObligationJudge {
   };
 }
 
+const SEPARATOR = '\u0000';
+
 /**
  * Per context (a frozen items array), the items whose content holds each needed string: every condition, and every
  * removal verify tries, asks the same context, so each string's holders are searched once (memo.ts: frozen only).
@@ -103,9 +110,37 @@ const holdersIn = frozenMemo((_items: readonly ViewItem[]) => new Map<string, re
 
 function holding(known: Map<string, readonly ViewItem[]>, items: readonly ViewItem[], s: string): readonly ViewItem[] {
   let holders = known.get(s);
-  if (!holders) known.set(s, (holders = items.filter((item) => item.content.includes(s))));
+  if (!holders) known.set(s, (holders = holdersOf(items, s)));
   return holders;
 }
+
+/**
+ * The items whose content holds `s`, in order. A fixture's prune points see the same fixture items again (each view
+ * the items up to its turn), so for a view built from a frozen fixture the search runs over the fixture's items once
+ * per string, only as far as the furthest view asked, and each view reads its own items off that one answer.
+ */
+export function holdersOf(items: readonly ViewItem[], s: string): readonly ViewItem[] {
+  const source = viewSource(items);
+  if (!source) return items.filter((item) => item.content.includes(s));
+  const { at } = source;
+  const found = foundIn(source.items);
+  let f = found.get(s);
+  if (!f) found.set(s, (f = { searched: 0, at: [] }));
+  const last = at.length > 0 ? at[at.length - 1]! : -1;
+  for (; f.searched <= last; f.searched += 1) if (source.items[f.searched]!.content.includes(s)) f.at.push(f.searched);
+  // Both lists are ascending fixture indices: walk them together.
+  const holders: ViewItem[] = [];
+  let v = 0;
+  for (const i of f.at) {
+    if (i > last) break;
+    while (at[v]! < i) v += 1;
+    if (at[v] === i) holders.push(items[v]!);
+  }
+  return holders;
+}
+
+/** Per frozen fixture items array, for each string searched: how far the search has gone, and the holders so far. */
+const foundIn = frozenMemo((_items: readonly Item[]) => new Map<string, { searched: number; at: number[] }>());
 
 /**
  * Every obligation at the prune point, visible first, judged after the removals. Many conditions leave the same
