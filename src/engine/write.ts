@@ -30,7 +30,6 @@ import {
 } from '../artifacts/schema.js';
 import { failure } from '../errors.js';
 import { byCodeUnit, sha256 } from '../fixture/canonical.js';
-import { frozenMemo } from '../fixture/memo.js';
 import type { ConditionInfo } from '../policy/types.js';
 import { commitSwap, discardStaging, stagingFolder, type SwapStep } from '../files/atomic.js';
 import type { FixtureChunk, StudySink } from './run.js';
@@ -231,37 +230,13 @@ export interface RenderedChunk {
 
 /** A chunk as the writer's files hold it; pure, so a worker thread renders what the writer would. */
 export function renderChunk(chunk: Pick<FixtureChunk, 'records' | 'points'>, exploratory: boolean): RenderedChunk {
-  const stamped = <T extends object>(row: T) => (exploratory ? { exploratory: true, ...row } : row);
-  const line = (row: object) => `${JSON.stringify(stamped(row))}\n`;
+  const line = (row: object) => `${JSON.stringify(exploratory ? { exploratory: true, ...row } : row)}\n`;
   return {
     decisions: chunk.records.map(line).join(''),
-    points: chunk.points.map((p) => `${pointJson(stamped(p))}\n`).join(''),
+    points: chunk.points.map(line).join(''),
     rows: chunk.points.map((p) => csvLine(pointRow(p, exploratory))).join(''),
   };
 }
-
-/**
- * A point's JSON, as JSON.stringify writes it. Its obligation outcomes are most of its bytes, and conditions share
- * them (src/oracle/obligations.ts hands out one frozen object per distinct outcome of a context): each frozen
- * outcome is stringified once and spliced into the slot its array would fill. The slot is a string no point holds;
- * should one (a field holding that very text), the point is stringified whole instead.
- */
-export function pointJson(point: Pick<PointMeasures, 'obligationOutcomes'>): string {
-  const outcomes = point.obligationOutcomes;
-  if (!Array.isArray(outcomes)) return JSON.stringify(point);
-  const text = JSON.stringify({ ...point, obligationOutcomes: SLOT });
-  const at = text.indexOf(SLOT_JSON);
-  if (at < 0 || text.indexOf(SLOT_JSON, at + 1) >= 0) return JSON.stringify(point);
-  let array = '[';
-  outcomes.forEach((o, i) => {
-    array += `${i > 0 ? ',' : ''}${outcomeJson(o)}`;
-  });
-  return `${text.slice(0, at)}${array}]${text.slice(at + SLOT_JSON.length)}`;
-}
-
-const SLOT = '\u0000obligation outcomes\u0000';
-const SLOT_JSON = JSON.stringify(SLOT);
-const outcomeJson = frozenMemo((o: PointMeasures['obligationOutcomes'][number]) => JSON.stringify(o));
 
 export interface RunLayout {
   /** Whether a fixture file belongs to the generated corpus, whose full logs are compressed and not committed. */

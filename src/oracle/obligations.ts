@@ -155,23 +155,8 @@ export function obligationsAt(ctx: ObligationContext): readonly ObligationOutcom
   if (judged.fixture !== ctx.fixture || judged.point !== ctx.point) return judgeAll(ctx);
   const key = removalsKey(ctx.removals);
   let outcomes = judged.byRemovals.get(key);
-  if (!outcomes)
-    judged.byRemovals.set(key, (outcomes = deepFreeze(judgeAll(ctx).map((o) => shared(judged.outcomes, o)))));
+  if (!outcomes) judged.byRemovals.set(key, (outcomes = deepFreeze(judgeAll(ctx))));
   return outcomes;
-}
-
-/**
- * One object per distinct outcome in a context: most removal sets leave most obligations as they were, so the
- * conditions' point records share these outcomes, and whatever is derived from a frozen outcome (its JSON line in
- * src/engine/write.ts) is derived once.
- */
-function shared(known: Map<string, ObligationOutcome>, o: ObligationOutcome): ObligationOutcome {
-  let key = `${o.id.length}:${o.id}${o.visibility}:${o.preserved}:${o.how}:${o.missing.length}`;
-  for (const m of o.missing) key += `:${m.length}:${m}`;
-  const same = known.get(key);
-  if (same) return same;
-  known.set(key, o);
-  return o;
 }
 
 /** The first fixture and prune point asked about a view are the ones it was built for; any other is judged afresh. */
@@ -179,7 +164,6 @@ const judgedIn = frozenMemo((_view: PolicyView) => ({
   fixture: undefined as Fixture | undefined,
   point: undefined as PrunePoint | undefined,
   byRemovals: new Map<string, readonly ObligationOutcome[]>(),
-  outcomes: new Map<string, ObligationOutcome>(),
 }));
 
 function judgeAll(ctx: ObligationContext): ObligationOutcome[] {

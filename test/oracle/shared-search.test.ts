@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { deepFreeze } from '../../src/fixture/freeze.js';
 import { type Fixture as FixtureT, Fixture } from '../../src/fixture/schema.js';
 import { buildView } from '../../src/fixture/view.js';
-import { holdersOf, obligationsAt } from '../../src/oracle/obligations.js';
+import { holdersOf } from '../../src/oracle/obligations.js';
 import { fixtureArb, toFixture } from '../support/arbitrary.js';
 import { timeOf } from '../policy/build-view.js';
 import { fixture, item, judged, obligation } from './build.js';
@@ -82,42 +82,5 @@ describe('a needed string in what removals left behind', () => {
     expect(judged(f, gone('al', 'pha', 'x'))).toEqual({ alpha: false, nul: false });
     expect(judged(f, gone('al\u0000', 'pha', 'x'))).toEqual({ alpha: false, nul: false });
     expect(judged(f, gone('', '', 'an al\u0000pha'))).toEqual({ alpha: false, nul: true });
-  });
-});
-
-describe('outcomes shared by the removal sets of a context', () => {
-  const LEFT = ['', 'alpha', 'pool timeout fix', '[removed]', 'al\u0000pha'];
-  it('are what judging a fresh (unfrozen) context gives, and one object per distinct outcome', () => {
-    const arb = fc.tuple(
-      withPoints([0.5]),
-      fc.array(fc.array(fc.tuple(fc.nat(40), fc.constantFrom(...LEFT)), { maxLength: 6 }), {
-        minLength: 1,
-        maxLength: 6,
-      }),
-    );
-    fc.assert(
-      fc.property(arb, ([fresh, sets]) => {
-        const f: FixtureT = deepFreeze(structuredClone(fresh));
-        const byJson = new Map<string, object>();
-        for (const [k, point] of f.prunePoints.entries()) {
-          const view = buildView(f, point.id, (t) => t.length);
-          const open = structuredClone(fresh);
-          const openView = buildView(open, point.id, (t) => t.length);
-          for (const set of sets) {
-            const removals = set.map(([i, leftBehind]) => ({ itemId: f.items[i % f.items.length]!.id, leftBehind }));
-            const got = obligationsAt({ fixture: f, point, view, removals });
-            const want = obligationsAt({ fixture: open, point: open.prunePoints[k]!, view: openView, removals });
-            expect(got).toEqual(want);
-            for (const o of got) {
-              const key = `${point.id} ${JSON.stringify(o)}`;
-              const seen = byJson.get(key) ?? o;
-              byJson.set(key, seen);
-              expect(o).toBe(seen);
-            }
-          }
-        }
-      }),
-      { numRuns: 100 },
-    );
   });
 });
