@@ -1,7 +1,6 @@
 // The request-sequence model: each prune point is a request at its logical time, and the request before it is what
 // the runtime last sent. Before the first prune point nothing was pruned, so that request is the raw context; after
 // a prune point, the runtime kept sending that point's pruned context with the new items appended.
-import { frozenMemo } from '../fixture/memo.js';
 import type { ViewItem } from '../fixture/view.js';
 import type { ModelledProfile } from './caching.js';
 import { billPoint, type PointInput } from './bill.js';
@@ -34,25 +33,8 @@ export function previousRequestTime(
   view: { readonly items: readonly Pick<ViewItem, 'time' | 'origin'>[] },
   previousPointTime: string | null,
 ): string | null {
-  // Every condition asks this of the same view with the same previous point: answered once per (frozen) items array
-  // (memo.ts: an array that is not frozen gets a fresh map, so it is asked afresh).
-  const known = latestFor(view.items);
-  if (known.has(previousPointTime)) return known.get(previousPointTime)!;
-  const latest = latestModelTime(view.items, previousPointTime);
-  known.set(previousPointTime, latest);
-  return latest;
-}
-
-const latestFor = frozenMemo(
-  (_items: readonly Pick<ViewItem, 'time' | 'origin'>[]) => new Map<string | null, string | null>(),
-);
-
-function latestModelTime(
-  items: readonly Pick<ViewItem, 'time' | 'origin'>[],
-  previousPointTime: string | null,
-): string | null {
   let latest = previousPointTime;
-  for (const item of items)
+  for (const item of view.items)
     if (item.origin === 'model' && (latest === null || seconds(item.time) > seconds(latest))) latest = item.time;
   return latest;
 }
@@ -93,24 +75,6 @@ export function previousRequest(
  * which the model produced an item is one call. Accounting only, never shown to a policy.
  */
 export function followingRequests(
-  items: readonly { turn: number; origin: string }[],
-  fromTurn: number,
-  untilTurn: number | null,
-): number {
-  // Every condition asks this of the same fixture and prune points: answered once per (frozen) items array.
-  const known = callsIn(items);
-  const key = `${fromTurn}:${untilTurn}`;
-  let n = known.get(key);
-  if (n === undefined) {
-    n = modelTurns(items, fromTurn, untilTurn);
-    known.set(key, n);
-  }
-  return n;
-}
-
-const callsIn = frozenMemo((_items: readonly { turn: number; origin: string }[]) => new Map<string, number>());
-
-function modelTurns(
   items: readonly { turn: number; origin: string }[],
   fromTurn: number,
   untilTurn: number | null,
