@@ -5,6 +5,7 @@
 // a worker rebuilds each condition from the registry by name, and a model-backed or sandboxed condition lives on
 // this thread.
 import { availableParallelism } from 'node:os';
+import { getHeapStatistics } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import type { Summary } from '../artifacts/schema.js';
 import { EMBEDDED_STUDY } from '../behaviour/study.js';
@@ -75,6 +76,10 @@ export interface EncodedSink {
 
 export interface ParallelOptions extends Omit<StudyOptions, 'models'> {
   readonly workers: number;
+  /** Each worker's starting old-space limit in MB (WORKER_HEAP_MB when absent), null for none. */
+  readonly workerHeapMb?: number | null;
+  /** Told when a worker ran out of memory and was replaced, with its successor's limit (null: none). */
+  readonly onWorkerReplaced?: (heapMb: number | null) => void;
   /** Called on this thread after each fixture is written: how many of how many are done. */
   readonly onProgress?: (done: number, total: number) => void;
 }
@@ -82,6 +87,25 @@ export interface ParallelOptions extends Omit<StudyOptions, 'models'> {
 /** Whether these conditions can run in worker threads: every one is the registry's own definition. */
 export function parallelizable(conditions: readonly Condition[]): boolean {
   return conditions.every((c) => getCondition(c.name) === c);
+}
+
+/**
+ * The old-space limit (MB) a worker starts with. A worker holds one fixture's work at a time, but V8 left to itself
+ * lets each heap grow to several hundred MB of garbage before collecting; this limit makes it collect sooner. It is
+ * not a limit on what a fixture may need: a worker that runs out is replaced by one with twice the limit.
+ */
+export const WORKER_HEAP_MB = 256;
+
+/** A worker thread, the old-space limit it was started with (null: V8's default), and the fixtures it was handed. */
+interface Slot {
+  worker: Worker;
+  limit: number | null;
+  readonly jobs: number[];
+}
+
+/** V8's default heap limit on this machine (MB): a worker limit at or past it is no limit. */
+function defaultHeapMb(): number {
+  return getHeapStatistics().heap_size_limit / 2 ** 20;
 }
 
 /** Fixtures a worker may be ahead of the writer by: bounds what waits in memory for an earlier, slower fixture. */
@@ -106,10 +130,14 @@ export async function streamStudyParallel(
     exploratoryConditions: options.exploratoryConditions ?? [],
   };
   const totals = conditions.map(emptyTotals);
-  const workers: Worker[] = [];
+  const ceiling = defaultHeapMb();
+  const firstLimit = options.workerHeapMb === undefined ? WORKER_HEAP_MB : options.workerHeapMb;
+  const slots: Slot[] = [];
   try {
     await new Promise<void>((resolve, reject) => {
       const waiting = new Map<number, FixtureDone>();
+      // Fixtures handed out again after their worker ran out of memory, lowest first.
+      const retry: number[] = [];
       let sent = 0;
       let written = 0;
       let failed = false;
@@ -118,26 +146,24 @@ export async function streamStudyParallel(
         failed = true;
         reject(err);
       };
-      const inFlight = new Map<Worker, number>();
+      const post = (slot: Slot, index: number) => {
+        const loaded = fixtures[index] as LoadedFixture;
+        slot.worker.postMessage({
+          index,
+          loaded,
+          bulk: sink.bulk(loaded.file),
+          records: options.decisionRecords?.(loaded) ?? true,
+        } satisfies FixtureJob);
+        slot.jobs.push(index);
+      };
       // Each worker keeps one fixture queued behind the one it runs, within the window ahead of the writer.
       const feed = () => {
         for (let depth = 1; depth <= 2; depth += 1)
-          for (const w of workers) {
-            if (
-              (inFlight.get(w) ?? 0) >= depth ||
-              sent >= fixtures.length ||
-              sent - written >= WINDOW_PER_WORKER * count
-            )
-              continue;
-            const loaded = fixtures[sent] as LoadedFixture;
-            w.postMessage({
-              index: sent,
-              loaded,
-              bulk: sink.bulk(loaded.file),
-              records: options.decisionRecords?.(loaded) ?? true,
-            } satisfies FixtureJob);
-            inFlight.set(w, (inFlight.get(w) ?? 0) + 1);
-            sent += 1;
+          for (const slot of slots) {
+            if (slot.jobs.length >= depth) continue;
+            const again = retry.shift();
+            if (again !== undefined) post(slot, again);
+            else if (sent < fixtures.length && sent - written < WINDOW_PER_WORKER * count) post(slot, sent++);
           }
       };
       const drain = () => {
@@ -151,13 +177,13 @@ export async function streamStudyParallel(
           options.onProgress?.(written, fixtures.length);
         }
       };
-      for (let i = 0; i < count; i += 1) {
-        const w = startWorker(setup);
-        workers.push(w);
+      const start = (slot: Slot) => {
+        const w = startWorker(setup, slot.limit);
+        slot.worker = w;
         w.on('message', (done: FixtureDone) => {
           if (failed) return;
           try {
-            inFlight.set(w, inFlight.get(w)! - 1);
+            slot.jobs.splice(slot.jobs.indexOf(done.index), 1);
             waiting.set(done.index, done);
             drain();
             feed();
@@ -166,16 +192,33 @@ export async function streamStudyParallel(
             fail(err as Error);
           }
         });
-        w.on('error', (err) => fail(err));
+        w.on('error', (err: Error & { code?: string }) => {
+          if (failed) return;
+          // A worker whose heap outgrew its limit is replaced by one with twice the limit (none past V8's own
+          // default), which runs that worker's fixtures again: the limit bounds memory, and never fails a run.
+          if (err.code !== 'ERR_WORKER_OUT_OF_MEMORY' || slot.limit === null) return fail(err);
+          retry.push(...slot.jobs.splice(0));
+          retry.sort((a, b) => a - b);
+          slot.limit = slot.limit * 2 >= ceiling ? null : slot.limit * 2;
+          options.onWorkerReplaced?.(slot.limit);
+          start(slot);
+          feed();
+        });
         w.on('exit', (code) => {
-          if (written < fixtures.length)
+          if (slot.worker === w && written < fixtures.length)
             fail(new Error(`internal: a study worker exited (code ${code}) before the end`));
         });
+      };
+      for (let i = 0; i < count; i += 1) {
+        const slot: Slot = { worker: undefined as unknown as Worker, limit: firstLimit, jobs: [] };
+        if (slot.limit !== null && slot.limit >= ceiling) slot.limit = null;
+        slots.push(slot);
+        start(slot);
       }
       feed();
     });
   } finally {
-    await Promise.all(workers.map((w) => w.terminate()));
+    await Promise.all(slots.map((s) => s.worker.terminate()));
   }
   onTotals?.(totals);
   return conditions.map((c, i) => summarise(c, options, EMBEDDED_STUDY.reader, totals[i]!));
@@ -185,13 +228,17 @@ export async function streamStudyParallel(
  * A worker on ./worker.ts. Run from TypeScript sources (tsx, vitest), the worker registers tsx's loader itself before
  * importing its entry, since a worker does not inherit the loader its parent was started with.
  */
-function startWorker(setup: WorkerSetup): Worker {
+function startWorker(setup: WorkerSetup, heapMb: number | null): Worker {
   const entry = siblingModule(import.meta.url, 'worker');
   const fromSource = entry.pathname.endsWith('.ts');
-  if (!fromSource) return new Worker(entry, { workerData: setup });
+  const options = {
+    workerData: setup,
+    ...(heapMb === null ? {} : { resourceLimits: { maxOldGenerationSizeMb: heapMb } }),
+  };
+  if (!fromSource) return new Worker(entry, options);
   const api = import.meta.resolve('tsx/esm/api');
   const boot = `import { register } from ${JSON.stringify(api)}; register(); await import(${JSON.stringify(entry.href)});`;
-  return new Worker(new URL(`data:text/javascript,${encodeURIComponent(boot)}`), { workerData: setup });
+  return new Worker(new URL(`data:text/javascript,${encodeURIComponent(boot)}`), options);
 }
 
 /** A worker's error as this thread would have thrown it: typed errors keep their class, code and message. */

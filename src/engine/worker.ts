@@ -16,8 +16,6 @@ const conditions = setup.conditions.map((name): Condition => {
   if (!c) throw new Error(`internal: condition ${name} is not in this worker's registry`);
   return c;
 });
-// One counter per thread: a count is a function of the text, so threads agree, and each caches what it has seen.
-const tokens = tokenCounter();
 
 parentPort!.on('message', ({ index, loaded, bulk, records }: FixtureJob) => {
   let reply: FixtureDone;
@@ -30,7 +28,9 @@ parentPort!.on('message', ({ index, loaded, bulk, records }: FixtureJob) => {
         fixtures: [loaded],
         timing: setup.timing,
         placeholders: setup.placeholders,
-        tokens,
+        // A counter per fixture: a count is a function of the text, so threads agree, and a worker's memory then
+        // holds one fixture's texts rather than every text of the fixtures it has run.
+        tokens: tokenCounter(),
         exploratory: setup.exploratory,
         exploratoryConditions: setup.exploratoryConditions,
         decisionRecords: () => records,

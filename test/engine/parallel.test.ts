@@ -3,7 +3,7 @@
 // parallel: both workers are handed fixtures.
 import { describe, expect, it } from 'vitest';
 import { tokenCounter } from '../../src/accounting/tokens.js';
-import { streamStudyParallel } from '../../src/engine/parallel.js';
+import { streamStudyParallel, type ParallelOptions } from '../../src/engine/parallel.js';
 import { streamStudy } from '../../src/engine/run.js';
 import { encodeChunk, renderChunk, type EncodedChunk, type EncodedText } from '../../src/engine/write.js';
 import { loadFixtures } from '../../src/load/fixtures.js';
@@ -48,8 +48,9 @@ function runSerial(exploratory: boolean) {
   return { lines, summaries };
 }
 
-async function parallel(workers: number, exploratory: boolean) {
+async function parallel(workers: number, exploratory: boolean, heap: Pick<ParallelOptions, 'workerHeapMb'> = {}) {
   const lines: string[] = [];
+  const replaced: (number | null)[] = [];
   const progress: number[] = [];
   const summaries = await streamStudyParallel(
     {
@@ -60,6 +61,8 @@ async function parallel(workers: number, exploratory: boolean) {
       tokens: tokenCounter(),
       exploratory,
       workers,
+      ...heap,
+      onWorkerReplaced: (mb) => replaced.push(mb),
       onProgress: (done, total) => {
         expect(total).toBe(fixtures.length);
         progress.push(done);
@@ -67,7 +70,7 @@ async function parallel(workers: number, exploratory: boolean) {
     },
     { bulk, encoded: (condition: string, file: string, t: EncodedChunk) => lines.push(line(condition, file, t)) },
   );
-  return { lines, summaries, progress };
+  return { lines, summaries, progress, replaced };
 }
 
 describe('the study over worker threads', () => {
@@ -80,6 +83,8 @@ describe('the study over worker threads', () => {
       expect(JSON.stringify(two.summaries)).toBe(JSON.stringify(one.summaries));
       // Progress is reported once per fixture, in order, after it is written.
       expect(two.progress).toEqual(fixtures.map((_, i) => i + 1));
+      // The default heap limit holds these fixtures: no worker was replaced.
+      expect(two.replaced).toEqual([]);
     }
   });
 
@@ -87,6 +92,17 @@ describe('the study over worker threads', () => {
     const one = serial(false);
     expect((await parallel(fixtures.length + 1, false)).lines).toEqual(one.lines);
     expect((await parallel(1, false)).lines).toEqual(one.lines);
+  });
+
+  it('replaces a worker that outgrows its heap limit by one with twice the limit, and gives the same bytes', async () => {
+    // 16 MB of old space cannot hold the engine and a fixture's work, so the workers run out and are replaced.
+    const small = await parallel(2, false, { workerHeapMb: 16 });
+    expect(small.replaced.length).toBeGreaterThan(0);
+    // Each successor doubles its predecessor's limit: 32, 64, ... MB, or none once that reaches V8's default.
+    for (const mb of small.replaced)
+      expect(mb === null || (mb > 16 && Number.isInteger(Math.log2(mb / 16)))).toBe(true);
+    expect(small.lines).toEqual(serial(false).lines);
+    expect(small.progress).toEqual(fixtures.map((_, i) => i + 1));
   });
 
   it("fails with the worker's error instead of hanging, having written only the fixtures before it", async () => {
