@@ -15,6 +15,12 @@ import { defineConfig } from 'vitest/config';
  * artefact whole and compare it byte for byte. Each has a sampled counterpart here, so npm test still catches the change.
  */
 export const REPRODUCE = 'test/reproduce/**/*.test.ts';
+/**
+ * The package tier (npm run test:package, vitest.package.config.ts): the tarball built, packed, installed and run on
+ * Node 20 and 22, a minute of npm and tsc that a release needs and an edit does not. Its counterpart here,
+ * test/package/files.test.ts, checks what the package would hold and what its entry points import, without building.
+ */
+export const PACKAGE = 'test/package/install.test.ts';
 
 const SHARED = [
   'test/policy/**/*.test.ts',
@@ -56,10 +62,10 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'shared', include: SHARED, isolate: false } },
       // Every other file in its own process: test/files mocks node:fs (vi.mock); test/cli starts the bin, runs policy
-      // modules in sandboxes and imports them in-process; the package test installs tarballs; the site test drives Chromium.
+      // modules in sandboxes and imports them in-process; the package test runs npm; the site test drives Chromium.
       {
         extends: true,
-        test: { name: 'isolated', include: ['test/**/*.test.ts'], exclude: [...SHARED, REPRODUCE] },
+        test: { name: 'isolated', include: ['test/**/*.test.ts'], exclude: [...SHARED, REPRODUCE, PACKAGE] },
       },
     ],
   },
