@@ -116,31 +116,28 @@ function holding(known: Map<string, readonly ViewItem[]>, items: readonly ViewIt
 
 /**
  * The items whose content holds `s`, in order. A fixture's prune points see the same fixture items again (each view
- * the items up to its turn), so for a view built from a frozen fixture the search runs over the fixture's items once
- * per string, only as far as the furthest view asked, and each view reads its own items off that one answer.
+ * the items up to its turn), so for a view built from a frozen fixture each fixture item is searched for `s` once, by
+ * whichever view asks first, and every other view reads the answer by the item's index.
  */
 export function holdersOf(items: readonly ViewItem[], s: string): readonly ViewItem[] {
   const source = viewSource(items);
   if (!source) return items.filter((item) => item.content.includes(s));
-  const { at } = source;
-  const found = foundIn(source.items);
-  let f = found.get(s);
-  if (!f) found.set(s, (f = { searched: 0, at: [] }));
-  const last = at.length > 0 ? at[at.length - 1]! : -1;
-  for (; f.searched <= last; f.searched += 1) if (source.items[f.searched]!.content.includes(s)) f.at.push(f.searched);
-  // Both lists are ascending fixture indices: walk them together.
+  const found = foundIn(source.fixture);
+  let known = found.get(s);
+  if (!known) found.set(s, (known = []));
   const holders: ViewItem[] = [];
-  let v = 0;
-  for (const i of f.at) {
-    if (i > last) break;
-    while (at[v]! < i) v += 1;
-    if (at[v] === i) holders.push(items[v]!);
+  const { at } = source;
+  for (let v = 0; v < at.length; v += 1) {
+    const i = at[v]!;
+    let has = known[i];
+    if (has === undefined) known[i] = has = items[v]!.content.includes(s);
+    if (has) holders.push(items[v]!);
   }
   return holders;
 }
 
-/** Per frozen fixture items array, for each string searched: how far the search has gone, and the holders so far. */
-const foundIn = frozenMemo((_items: readonly Item[]) => new Map<string, { searched: number; at: number[] }>());
+/** Per frozen fixture (its opaque key), for each string searched: by fixture item index, whether it holds it. */
+const foundIn = frozenMemo((_fixture: object) => new Map<string, (boolean | undefined)[]>());
 
 /**
  * Every obligation at the prune point, visible first, judged after the removals. Many conditions leave the same

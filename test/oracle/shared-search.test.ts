@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { deepFreeze } from '../../src/fixture/freeze.js';
 import { type Fixture as FixtureT, Fixture } from '../../src/fixture/schema.js';
-import { buildView } from '../../src/fixture/view.js';
+import { buildView, viewSource } from '../../src/fixture/view.js';
 import { holdersOf } from '../../src/oracle/obligations.js';
 import { fixtureArb, toFixture } from '../support/arbitrary.js';
 import { timeOf } from '../policy/build-view.js';
@@ -49,6 +49,14 @@ describe("a string's holders, searched once per fixture for all its prune points
       ),
       { numRuns: 150 },
     );
+  });
+
+  it("link a view to its fixture by an empty key, never by the fixture's items (later items and verdicts stay out of reach)", () => {
+    const f = deepFreeze(fixture([item('a', 1, 'alpha'), item('b', 2, 'beta'), item('c', 9, 'later')], []));
+    const source = viewSource(buildView(f, 'p', () => 1).items)!;
+    expect(source.fixture).not.toBe(f.items);
+    expect(Reflect.ownKeys(source.fixture)).toEqual([]);
+    expect(Object.getPrototypeOf(source.fixture)).toBe(Object.prototype);
   });
 
   it('are searched afresh for a view of a fixture that is not frozen', () => {
