@@ -130,8 +130,10 @@ export async function streamStudyParallel(
     exploratoryConditions: options.exploratoryConditions ?? [],
   };
   const totals = conditions.map(emptyTotals);
+  // A limit at or past V8's own default is no limit.
   const ceiling = defaultHeapMb();
-  const firstLimit = options.workerHeapMb === undefined ? WORKER_HEAP_MB : options.workerHeapMb;
+  const bounded = (mb: number | null) => (mb === null || mb >= ceiling ? null : mb);
+  const firstLimit = bounded(options.workerHeapMb === undefined ? WORKER_HEAP_MB : options.workerHeapMb);
   const slots: Slot[] = [];
   try {
     await new Promise<void>((resolve, reject) => {
@@ -199,7 +201,7 @@ export async function streamStudyParallel(
           if (err.code !== 'ERR_WORKER_OUT_OF_MEMORY' || slot.limit === null) return fail(err);
           retry.push(...slot.jobs.splice(0));
           retry.sort((a, b) => a - b);
-          slot.limit = slot.limit * 2 >= ceiling ? null : slot.limit * 2;
+          slot.limit = bounded(slot.limit * 2);
           options.onWorkerReplaced?.(slot.limit);
           start(slot);
           feed();
@@ -211,7 +213,6 @@ export async function streamStudyParallel(
       };
       for (let i = 0; i < count; i += 1) {
         const slot: Slot = { worker: undefined as unknown as Worker, limit: firstLimit, jobs: [] };
-        if (slot.limit !== null && slot.limit >= ceiling) slot.limit = null;
         slots.push(slot);
         start(slot);
       }
