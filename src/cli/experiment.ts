@@ -11,8 +11,9 @@ import { TOKENIZER, tokenCounter } from '../accounting/tokens.js';
 import { failure, usage } from '../errors.js';
 import { sha256 } from '../fixture/canonical.js';
 import { deepFreeze } from '../fixture/freeze.js';
-import type { LoadedFixture, OnSkip } from '../fixture/load.js';
-import { loadFixtures } from '../load/fixtures.js';
+import { duplicateId, type LoadedFixture, type OnSkip } from '../fixture/load.js';
+import { loadFixtures, parseFixtureBytes, readFixtureFiles, type FixtureBytes } from '../load/fixtures.js';
+import { input } from '../errors.js';
 import { PLACEHOLDER_CHOICES, type PlaceholderMode } from '../engine/placeholder.js';
 import { streamStudy, type Totals } from '../engine/run.js';
 import {
@@ -21,6 +22,7 @@ import {
   parallelizable,
   streamStudyParallel,
   workersFor,
+  type FixtureFacts,
 } from '../engine/parallel.js';
 import type { StudyModels } from '../behaviour/study.js';
 import { chargesRecord, parseShard, selectShard, writeShardRecord, type Shard } from '../engine/shard.js';
@@ -39,7 +41,7 @@ import { PRUNER_FORMATS } from '../pruners/types.js';
 import type { OffLimits } from '../sandbox/sandbox.js';
 import { clearDebris, type CliIO } from './io.js';
 import { startProgress } from './progress.js';
-import { selectFixtures, selectionDeparture, type Selection } from '../load/select.js';
+import { limited, selectFixtures, selectionDeparture, type Selection } from '../load/select.js';
 import { relativePath } from '../fixture/canonical.js';
 import { renderConditionList, renderSummaryTable } from './render.js';
 import { estimateCost } from '../engine/estimate.js';
@@ -443,10 +445,10 @@ async function execute(
   const root = io.cwd;
   const study = studyFor(plan, root);
   if (intoDefault && study.exploratory) throw usage('PL_USAGE_EXPLORATORY_NEEDS_OUT', study.why);
-  const loaded = loadFixtures(plan.fixturesPath, root, skipNotice(io));
-  if (study.frozen) checkLoaded(loaded, study.frozen);
-  const chosen = selectFixtures(loaded, plan.selection);
-  const fixtures = plan.shard ? selectShard(chosen, plan.shard) : chosen;
+  const listed = readFixtureFiles(plan.fixturesPath, root, skipNotice(io));
+  if (study.frozen) checkLoaded(listed, study.frozen);
+  const running = runningFixtures(plan, listed);
+  const fixtures = running.here ?? [];
   const startedAt = new Date().toISOString();
   deepFreeze(fixtures);
   const generated = generatedDir(root, study.frozen?.manifest);
@@ -480,7 +482,7 @@ async function execute(
       const progress = startProgress(io, {
         label: 'experiment',
         unit: 'fixtures',
-        total: fixtures.length,
+        total: running.workers ? running.workers.bytes.length : fixtures.length,
         conditions: conditions.length,
         quiet: plan.quiet,
         models: () =>
@@ -495,19 +497,28 @@ async function execute(
         exploratory: study.exploratory,
         exploratoryConditions: study.exploratoryConditions,
         // The pass that only collects a model reader's questions writes nothing, so it builds no records.
-        decisionRecords: (f: LoadedFixture) => final && logsDecisions(layout, f.file),
+        decisionRecords: (f: { readonly file: string }) => final && logsDecisions(layout, f.file),
         onProgress: (done: number) => progress.update(done),
       };
       // Worker threads rebuild conditions from the registry and make no model calls, so they run the embedded study
       // of built-in conditions; everything else runs here. The bytes written are the same either way.
-      const workers = workersFor(plan.workers, fixtures.length);
-      const running =
-        writer && workers > 1 && fixtures.length > 1 && !usesModels(plan.models) && parallelizable(conditions)
-          ? streamStudyParallel({ ...options, workers }, writer, keepTotals)
-          : streamStudy({ ...options, models }, sink, keepTotals);
-      if (running instanceof Promise) return running.finally(() => progress.stop());
+      const { workers } = running;
+      if (workers && !(writer && parallelizable(conditions))) throw new Error('internal: a worker run must write');
+      const result = workers
+        ? streamStudyParallel(
+            {
+              ...options,
+              fixtures: workers.bytes,
+              workers: workers.count,
+              onFixture: (index, facts) => workers.facts.splice(index, 1, facts),
+            },
+            writer!,
+            keepTotals,
+          )
+        : streamStudy({ ...options, models }, sink, keepTotals);
+      if (result instanceof Promise) return result.finally(() => progress.stop());
       progress.stop();
-      return running;
+      return result;
     });
     const summaries = await value;
     if (prepared.gateway) {
@@ -518,14 +529,15 @@ async function execute(
         throw failure('PL_MODEL_CALLS_ALL_FAILED', finished, firstFailure ?? 'unknown');
       if (failed > 0) io.stderr(notices.modelCallsFailed(failed, finished, firstFailure ?? 'unknown'));
     }
-    for (const f of fixtures) {
-      if (f.oracleFile === null) continue;
+    const listings = running.workers ? workerFixtures(running.workers) : fixtures.map(listing);
+    for (const f of listings) {
+      if (f.oracleFile === null || f.oracleSha256 === null) continue;
       const now = sha256(readFileSync(resolve(root, f.oracleFile)));
-      if (now !== f.oracleSha256) throw failure('PL_ORACLE_CHANGED', f.oracleFile, f.oracleSha256 ?? '', now);
+      if (now !== f.oracleSha256) throw failure('PL_ORACLE_CHANGED', f.oracleFile, f.oracleSha256, now);
     }
     if (stop && !summaries) throw failure('PL_BUDGET_STOPPED', stop.detail, stop.completed, stop.total, stop.cacheDir);
     if (!writer || !summaries) throw new Error('internal: the study ran no written pass');
-    const inputs = manifestInputs(plan, fixtures, startedAt, study, prepared.calls());
+    const inputs = manifestInputs(plan, listings, startedAt, study, prepared.calls());
     // A budget-stopped run writes the conditions it finished, atomically like any run, marked incomplete.
     writer.finish(
       summaries,
@@ -535,7 +547,7 @@ async function execute(
       outDir,
       plan.shard && {
         ...plan.shard,
-        fixtures: chosen.length,
+        fixtures: running.selected,
         charges: chargesRecord(
           ran.map((c) => c.name),
           totals.map((t) => t.charges),
@@ -561,9 +573,77 @@ async function execute(
   }
 }
 
+/** What the manifest lists of a fixture a run ran. */
+type Listing = Pick<LoadedFixture, 'file' | 'sha256' | 'oracleFile' | 'oracleSha256'> & FixtureFacts;
+
+const listing = (f: LoadedFixture): Listing => ({
+  file: f.file,
+  sha256: f.sha256,
+  oracleFile: f.oracleFile,
+  oracleSha256: f.oracleSha256,
+  id: f.fixture.id,
+  families: f.fixture.families,
+});
+
+/** The fixtures run on worker threads: the ids they reported must be unique, as loadFixtures requires of a folder. */
+function workerFixtures({ bytes, facts }: WorkerFixtures): Listing[] {
+  const ran = bytes.map((r, i): Listing => {
+    const f = facts[i];
+    if (!f) throw new Error(`internal: no worker reported fixture ${r.file}`);
+    // A fixture with no oracle beside it passed its worker's checks only as an imported trace, which has none.
+    return {
+      file: r.file,
+      sha256: r.sha256,
+      oracleFile: r.oracleSha256 === null ? null : r.oracleFile,
+      oracleSha256: r.oracleSha256,
+      ...f,
+    };
+  });
+  const dup = duplicateId(ran.map((f) => ({ file: f.file, fixture: f })));
+  if (dup) throw input('PL_FIXTURE_DUPLICATE_ID', dup.file, dup.id, dup.other);
+  return ran;
+}
+
+/** The fixtures a run runs: parsed here (`here`), or as bytes that worker threads parse and check (`workers`). */
+interface RunningFixtures {
+  readonly here?: LoadedFixture[];
+  readonly workers?: WorkerFixtures;
+  /** How many fixtures the selection kept before a --shard took its block (the shard record says). */
+  readonly selected: number;
+}
+
+interface WorkerFixtures {
+  readonly bytes: readonly FixtureBytes[];
+  readonly count: number;
+  /** Each fixture's id and families, filled in as its worker reports them. */
+  readonly facts: (FixtureFacts | undefined)[];
+}
+
+/**
+ * Which fixtures a run runs, and where they are parsed. A run of built-in conditions without model calls over enough
+ * fixtures runs on worker threads, and each worker parses and checks its own fixtures from the bytes read here, so
+ * this thread never holds the parsed corpus; a fixture that fails its checks then fails the run when the writer
+ * reaches it, before anything is put in place. Every other run (a --filter, which needs every fixture's id and
+ * families; model-backed or sandboxed conditions; one worker) parses and checks every file here first.
+ */
+function runningFixtures(plan: Plan, listed: readonly FixtureBytes[]): RunningFixtures {
+  if (plan.selection.filters.length === 0 && !usesModels(plan.models) && parallelizable(plan.conditions)) {
+    const chosen = limited(listed, plan.selection.limit);
+    const bytes = plan.shard ? selectShard(chosen, plan.shard) : chosen;
+    const count = workersFor(plan.workers, bytes.length);
+    if (count > 1 && bytes.length > 1)
+      return { workers: { bytes, count, facts: bytes.map(() => undefined) }, selected: chosen.length };
+  }
+  const loaded = listed.map((r) => parseFixtureBytes(r));
+  const dup = duplicateId(loaded);
+  if (dup) throw input('PL_FIXTURE_DUPLICATE_ID', dup.file, dup.id, dup.other);
+  const chosen = selectFixtures(loaded, plan.selection);
+  return { here: plan.shard ? selectShard(chosen, plan.shard) : chosen, selected: chosen.length };
+}
+
 function manifestInputs(
   plan: Plan,
-  fixtures: readonly LoadedFixture[],
+  fixtures: readonly Listing[],
   startedAt: string,
   study: Study,
   calls: RoleCalls | undefined,
@@ -585,8 +665,8 @@ function manifestInputs(
     models: rolesOf(plan.models, calls),
     fixtures: fixtures.map((f) => ({
       file: f.file,
-      id: f.fixture.id,
-      families: [...f.fixture.families],
+      id: f.id,
+      families: [...f.families],
       sha256: f.sha256,
       oracleFile: f.oracleFile,
       oracleSha256: f.oracleSha256,

@@ -1,5 +1,7 @@
 // Runs the study over several worker threads (./worker.ts), fixture by fixture, and writes in fixture order on this
-// thread: the output is byte for byte that of streamStudy on one thread. Workers render, encode and compress their
+// thread: the output is byte for byte that of streamStudy on one thread. This thread holds each fixture as the bytes
+// read from disk (../load/fixtures.ts, FixtureBytes); the worker that runs a fixture parses and checks it, so the
+// parsed corpus is never held whole, and a fixture that fails its checks fails the run when the writer reaches it. Workers render, encode and compress their
 // own lines (JSON of every decision record, the largest cost after scoring, then gzip), this thread hashes and
 // writes the bytes in order, so the engine's work and the writer's overlap. Only built-in conditions and the embedded (call-free) models run here:
 // a worker rebuilds each condition from the registry by name, and a model-backed or sandboxed condition lives on
@@ -10,7 +12,7 @@ import { Worker } from 'node:worker_threads';
 import type { Summary } from '../artifacts/schema.js';
 import { EMBEDDED_STUDY } from '../behaviour/study.js';
 import { InputError, PrunelabError, RunError, UsageError } from '../errors.js';
-import type { LoadedFixture } from '../fixture/load.js';
+import type { FixtureBytes } from '../load/fixtures.js';
 import type { MessageCode } from '../messages.js';
 import { getCondition } from '../policy/registry.js';
 import type { Condition } from '../policy/types.js';
@@ -50,19 +52,33 @@ export interface WorkerSetup {
 }
 
 /**
- * A fixture handed to a worker: its place in the run, whether its lines go to the compressed bulk files, and whether
- * its decision records are built at all.
+ * A fixture handed to a worker: its place in the run, its bytes, whether its lines go to the compressed bulk files,
+ * and whether its decision records are built at all.
  */
 export interface FixtureJob {
   readonly index: number;
-  readonly loaded: LoadedFixture;
+  readonly read: FixtureBytes;
   readonly bulk: boolean;
   readonly records: boolean;
 }
 
-/** A worker's answer for one fixture: each condition's encoded lines and totals in the conditions' order, or its error. */
+/** What a run records of a fixture a worker parsed (the manifest lists it; ids must be unique across the run). */
+export interface FixtureFacts {
+  readonly id: string;
+  readonly families: readonly string[];
+}
+
+/**
+ * A worker's answer for one fixture: the fixture's facts and each condition's encoded lines and totals in the
+ * conditions' order, or its error.
+ */
 export type FixtureDone =
-  | { readonly index: number; readonly encoded: readonly EncodedChunk[]; readonly totals: readonly Totals[] }
+  | {
+      readonly index: number;
+      readonly fixture: FixtureFacts;
+      readonly encoded: readonly EncodedChunk[];
+      readonly totals: readonly Totals[];
+    }
   | {
       readonly index: number;
       readonly error: { name: string; message: string; code?: string | undefined; stack?: string | undefined };
@@ -74,7 +90,13 @@ export interface EncodedSink {
   encoded(condition: string, fixtureFile: string, chunk: EncodedChunk): void;
 }
 
-export interface ParallelOptions extends Omit<StudyOptions, 'models'> {
+export interface ParallelOptions extends Omit<StudyOptions, 'models' | 'fixtures' | 'decisionRecords'> {
+  /** The fixtures as read and hashed, in run order; each is parsed and checked by the worker that runs it. */
+  readonly fixtures: readonly FixtureBytes[];
+  /** Whether a fixture's decision records are built (see StudyOptions); every fixture's when absent. */
+  readonly decisionRecords?: (fixture: { readonly file: string }) => boolean;
+  /** Told on this thread, in fixture order, what each fixture is once its worker parsed it. */
+  readonly onFixture?: (index: number, facts: FixtureFacts) => void;
   readonly workers: number;
   /** Each worker's starting old-space limit in MB (WORKER_HEAP_MB when absent), null for none. */
   readonly workerHeapMb?: number | null;
@@ -149,12 +171,13 @@ export async function streamStudyParallel(
         reject(err);
       };
       const post = (slot: Slot, index: number) => {
-        const loaded = fixtures[index] as LoadedFixture;
+        const read = fixtures[index] as FixtureBytes;
+        // The bytes are copied, not handed over: a worker that runs out of memory leaves its fixtures to another.
         slot.worker.postMessage({
           index,
-          loaded,
-          bulk: sink.bulk(loaded.file),
-          records: options.decisionRecords?.(loaded) ?? true,
+          read,
+          bulk: sink.bulk(read.file),
+          records: options.decisionRecords?.(read) ?? true,
         } satisfies FixtureJob);
         slot.jobs.push(index);
       };
@@ -172,6 +195,7 @@ export async function streamStudyParallel(
         for (let done = waiting.get(written); done; done = waiting.get(written)) {
           waiting.delete(written);
           if ('error' in done) throw rebuilt(done.error);
+          options.onFixture?.(written, done.fixture);
           const file = fixtures[written]!.file;
           done.encoded.forEach((chunk, i) => sink.encoded(conditions[i]!.name, file, chunk));
           done.totals.forEach((t, i) => addTotals(totals[i]!, t));

@@ -1,9 +1,10 @@
-// The worker-thread side of a parallel study (./parallel.ts): runs every condition over the fixtures it is handed,
-// one at a time, and sends back each condition's lines (rendered, encoded and, for the bulk files, compressed) and
+// The worker-thread side of a parallel study (./parallel.ts): parses and checks each fixture it is handed from the
+// bytes the main thread read and hashed, runs every condition over it, and sends back each condition's lines (rendered, encoded and, for the bulk files, compressed) and
 // totals for that fixture. It runs the same
 // engine (streamStudy) over a one-fixture corpus, so a fixture's bytes do not depend on which thread ran it.
 import { parentPort, workerData } from 'node:worker_threads';
 import { tokenCounter } from '../accounting/tokens.js';
+import { parseFixtureBytes } from '../load/fixtures.js';
 import { getCondition } from '../policy/registry.js';
 import type { Condition } from '../policy/types.js';
 import type { FixtureDone, FixtureJob, WorkerSetup } from './parallel.js';
@@ -17,9 +18,10 @@ const conditions = setup.conditions.map((name): Condition => {
   return c;
 });
 
-parentPort!.on('message', ({ index, loaded, bulk, records }: FixtureJob) => {
+parentPort!.on('message', ({ index, read, bulk, records }: FixtureJob) => {
   let reply: FixtureDone;
   try {
+    const loaded = parseFixtureBytes(read);
     const encoded: EncodedChunk[] = [];
     let totals: readonly Totals[] = [];
     streamStudy(
@@ -46,7 +48,7 @@ parentPort!.on('message', ({ index, loaded, bulk, records }: FixtureJob) => {
         totals = t;
       },
     );
-    reply = { index, encoded, totals };
+    reply = { index, fixture: { id: loaded.fixture.id, families: [...loaded.fixture.families] }, encoded, totals };
   } catch (err) {
     const e = err as Error & { code?: string; exitCode?: number };
     reply = { index, error: { name: e.name, message: e.message, code: e.code, stack: e.stack } };

@@ -43,5 +43,10 @@ export function selectFixtures(loaded: readonly LoadedFixture[], s: Selection): 
       ? [...loaded]
       : loaded.filter((f) => s.filters.some((filter) => matchesFilter(filter, f.fixture)));
   if (kept.length === 0) throw usage('PL_USAGE_FILTER_NONE', s.filters, loaded.length);
-  return s.limit === null ? kept : kept.slice(0, s.limit);
+  return limited(kept, s.limit);
+}
+
+/** The first `limit` in file order (all when null): what --limit keeps, and all a selection without --filter does. */
+export function limited<T>(list: readonly T[], limit: number | null): T[] {
+  return limit === null ? [...list] : list.slice(0, limit);
 }

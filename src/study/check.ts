@@ -83,8 +83,11 @@ function preregistrationEdit(root: string, file: string, text: string): string |
   return actual === pinned ? null : messages.PL_PREREG_EDITED(file, pinFile, pinned, actual);
 }
 
-/** The fixtures the engine actually loaded must be byte for byte the frozen ones (the files could change in between). */
-export function checkLoaded(loaded: readonly LoadedFixture[], frozen: FrozenStudy): void {
+/** The fixtures the engine actually read must be byte for byte the frozen ones (the files could change in between). */
+export function checkLoaded(
+  loaded: readonly Pick<LoadedFixture, 'file' | 'sha256' | 'oracleFile' | 'oracleSha256'>[],
+  frozen: FrozenStudy,
+): void {
   const fixtures = loaded.map((l) => ({ file: l.file, sha256: l.sha256 }));
   const oracles = loaded.flatMap((l) =>
     l.oracleFile !== null && l.oracleSha256 !== null ? [{ file: l.oracleFile, sha256: l.oracleSha256 }] : [],

@@ -6,11 +6,13 @@ import { tokenCounter } from '../../src/accounting/tokens.js';
 import { streamStudyParallel, type ParallelOptions } from '../../src/engine/parallel.js';
 import { streamStudy } from '../../src/engine/run.js';
 import { encodeChunk, renderChunk, type EncodedChunk, type EncodedText } from '../../src/engine/write.js';
-import { loadFixtures } from '../../src/load/fixtures.js';
+import { parseFixtureBytes, readFixtureFiles } from '../../src/load/fixtures.js';
 import { allConditions } from '../../src/policy/registry.js';
 import { parseTiming } from '../../src/timing/timing.js';
 
-const fixtures = loadFixtures('fixtures/canonical', process.cwd()).slice(0, 4);
+// The workers are handed each fixture's bytes as read and hashed; the one-thread run parses the same bytes here.
+const read = readFixtureFiles('fixtures/canonical', process.cwd()).slice(0, 4);
+const fixtures = read.map((r) => parseFixtureBytes(r));
 const conditions = allConditions();
 // Half the fixtures go to compressed files, so the workers' gzip members are compared with this thread's too.
 const bulk = (file: string) => fixtures.findIndex((f) => f.file === file) % 2 === 1;
@@ -51,12 +53,13 @@ function runSerial(exploratory: boolean) {
 async function parallel(
   workers: number,
   exploratory: boolean,
-  of = fixtures,
+  of = read,
   heap: Pick<ParallelOptions, 'workerHeapMb'> = {},
 ) {
   const lines: string[] = [];
   const replaced: (number | null)[] = [];
   const progress: number[] = [];
+  const facts: [number, string, readonly string[]][] = [];
   const summaries = await streamStudyParallel(
     {
       conditions,
@@ -68,6 +71,7 @@ async function parallel(
       workers,
       ...heap,
       onWorkerReplaced: (mb) => replaced.push(mb),
+      onFixture: (index, f) => facts.push([index, f.id, f.families]),
       onProgress: (done, total) => {
         expect(total).toBe(of.length);
         progress.push(done);
@@ -75,7 +79,7 @@ async function parallel(
     },
     { bulk, encoded: (condition: string, file: string, t: EncodedChunk) => lines.push(line(condition, file, t)) },
   );
-  return { lines, summaries, progress, replaced };
+  return { lines, summaries, progress, replaced, facts };
 }
 
 describe('the study over worker threads', () => {
@@ -90,6 +94,8 @@ describe('the study over worker threads', () => {
       expect(two.progress).toEqual(fixtures.map((_, i) => i + 1));
       // The default heap limit holds these fixtures: no worker was replaced.
       expect(two.replaced).toEqual([]);
+      // Each fixture's id and families, as its worker parsed them, are told in fixture order (the manifest lists them).
+      expect(two.facts).toEqual(fixtures.map((f, i) => [i, f.fixture.id, f.fixture.families]));
     }
   });
 
@@ -97,7 +103,7 @@ describe('the study over worker threads', () => {
     const one = serial(false);
     // Two fixtures and three workers asked for: each worker started loads the sources again (a second or two of CPU),
     // so the clamp to one worker per fixture is checked on two fixtures rather than on all four.
-    const two = fixtures.slice(0, 2);
+    const two = read.slice(0, 2);
     const ofTwo = one.lines.filter((l) => two.some((f) => l.split('|')[1] === f.file));
     expect(ofTwo.length).toBe(conditions.length * two.length);
     expect((await parallel(two.length + 1, false, two)).lines).toEqual(ofTwo);
@@ -106,7 +112,7 @@ describe('the study over worker threads', () => {
 
   it('replaces a worker that outgrows its heap limit by one with twice the limit, and gives the same bytes', async () => {
     // 16 MB of old space cannot hold the engine and a fixture's work, so the workers run out and are replaced.
-    const small = await parallel(2, false, fixtures, { workerHeapMb: 16 });
+    const small = await parallel(2, false, read, { workerHeapMb: 16 });
     expect(small.replaced.length).toBeGreaterThan(0);
     // Each successor doubles its predecessor's limit: 32, 64, ... MB, or none once that reaches V8's default.
     for (const mb of small.replaced)
@@ -116,10 +122,11 @@ describe('the study over worker threads', () => {
   });
 
   it("fails with the worker's error instead of hanging, having written only the fixtures before it", async () => {
-    // A fixture with no item list breaks the view's construction inside the worker; the error must reach the caller.
-    const broken = fixtures.map((f, i) =>
-      i === 2 ? ({ ...f, fixture: { ...f.fixture, items: null } } as unknown as typeof f) : f,
-    );
+    // A fixture with no item list fails its checks inside the worker; the error, typed and naming the file and
+    // field, must reach the caller.
+    const json = JSON.parse(Buffer.from(read[2]!.raw).toString('utf8'));
+    const raw = Buffer.from(JSON.stringify({ ...json, items: null }));
+    const broken = read.map((f, i) => (i === 2 ? { ...f, raw } : f));
     const written: string[] = [];
     await expect(
       streamStudyParallel(
@@ -133,7 +140,10 @@ describe('the study over worker threads', () => {
         },
         { bulk, encoded: (_c: string, file: string) => written.push(file) },
       ),
-    ).rejects.toThrow(/items|null/);
+    ).rejects.toMatchObject({
+      code: 'PL_FIXTURE_FIELD',
+      message: expect.stringContaining(`${read[2]!.file}: fixture, field "items"`),
+    });
     // What came before the broken fixture was written in order; nothing after it.
     expect([...new Set(written)]).toEqual(fixtures.slice(0, 2).map((f) => f.file));
   });
