@@ -1,11 +1,11 @@
-// Runs the study over several worker threads (./worker.ts), fixture by fixture, and writes in fixture order on this
-// thread: the output is byte for byte that of streamStudy on one thread. This thread holds each fixture as the bytes
-// read from disk (../load/fixtures.ts, FixtureBytes); the worker that runs a fixture parses and checks it, so the
-// parsed corpus is never held whole, and a fixture that fails its checks fails the run when the writer reaches it. Workers render, encode and compress their
-// own lines (JSON of every decision record, the largest cost after scoring, then gzip), this thread hashes and
-// writes the bytes in order, so the engine's work and the writer's overlap. Only built-in conditions and the embedded (call-free) models run here:
-// a worker rebuilds each condition from the registry by name, and a model-backed or sandboxed condition lives on
-// this thread.
+// Runs the study over several threads, fixture by fixture, and writes in fixture order on this thread: the output is
+// byte for byte that of streamStudy on one thread. N threads are this one and N - 1 worker threads (./worker.ts); each
+// runs whole fixtures (./fixture-job.ts): it parses and checks the fixture from the bytes this thread read and hashed
+// (../load/fixtures.ts, FixtureBytes), runs every condition, and renders, encodes and compresses the lines; this
+// thread hashes and writes the bytes in order between its own fixtures. The parsed corpus is never held whole, and a
+// fixture that fails its checks fails the run when the writer reaches it. Only built-in conditions and the embedded
+// (call-free) models run here: a worker rebuilds each condition from the registry by name, and a model-backed or
+// sandboxed condition runs with streamStudy on this thread alone.
 import { availableParallelism } from 'node:os';
 import { getHeapStatistics } from 'node:v8';
 import { Worker } from 'node:worker_threads';
@@ -13,14 +13,21 @@ import type { Summary } from '../artifacts/schema.js';
 import { EMBEDDED_STUDY } from '../behaviour/study.js';
 import { InputError, PrunelabError, RunError, UsageError } from '../errors.js';
 import type { FixtureBytes } from '../load/fixtures.js';
+import {
+  runFixtureJob,
+  type FixtureDone,
+  type FixtureFacts,
+  type FixtureJob,
+  type WorkerSetup,
+} from './fixture-job.js';
 import type { MessageCode } from '../messages.js';
 import { getCondition } from '../policy/registry.js';
 import type { Condition } from '../policy/types.js';
-import type { Timing } from '../timing/timing.js';
 import { siblingModule } from '../files/sibling-module.js';
-import type { PlaceholderMode } from './placeholder.js';
 import { addTotals, emptyTotals, summarise, type StudyOptions, type Totals } from './run.js';
 import type { EncodedChunk } from './write.js';
+
+export type { FixtureDone, FixtureFacts, FixtureJob, WorkerSetup } from './fixture-job.js';
 
 /**
  * Worker threads a run uses by default: one per core, at most this many, since each holds its own copy of the
@@ -40,49 +47,6 @@ export function workersFor(requested: number | undefined, fixtures: number): num
   const cores = Math.max(1, Math.min(availableParallelism(), MAX_DEFAULT_WORKERS));
   return fixtures >= cores * MIN_FIXTURES_PER_WORKER ? cores : 1;
 }
-
-/** What every worker is started with: the run's options, conditions by name. */
-export interface WorkerSetup {
-  readonly conditions: readonly string[];
-  readonly timing: Timing;
-  readonly placeholders: PlaceholderMode;
-  readonly exploratory: boolean;
-  /** Conditions stamped exploratory one by one in an otherwise confirmatory run. */
-  readonly exploratoryConditions: readonly string[];
-}
-
-/**
- * A fixture handed to a worker: its place in the run, its bytes, whether its lines go to the compressed bulk files,
- * and whether its decision records are built at all.
- */
-export interface FixtureJob {
-  readonly index: number;
-  readonly read: FixtureBytes;
-  readonly bulk: boolean;
-  readonly records: boolean;
-}
-
-/** What a run records of a fixture a worker parsed (the manifest lists it; ids must be unique across the run). */
-export interface FixtureFacts {
-  readonly id: string;
-  readonly families: readonly string[];
-}
-
-/**
- * A worker's answer for one fixture: the fixture's facts and each condition's encoded lines and totals in the
- * conditions' order, or its error.
- */
-export type FixtureDone =
-  | {
-      readonly index: number;
-      readonly fixture: FixtureFacts;
-      readonly encoded: readonly EncodedChunk[];
-      readonly totals: readonly Totals[];
-    }
-  | {
-      readonly index: number;
-      readonly error: { name: string; message: string; code?: string | undefined; stack?: string | undefined };
-    };
 
 /** Where a parallel run's lines go, fixture by fixture in fixture order (a RunWriter). */
 export interface EncodedSink {
@@ -130,8 +94,8 @@ function defaultHeapMb(): number {
   return getHeapStatistics().heap_size_limit / 2 ** 20;
 }
 
-/** Fixtures a worker may be ahead of the writer by: bounds what waits in memory for an earlier, slower fixture. */
-const WINDOW_PER_WORKER = 3;
+/** Fixtures a thread may be ahead of the writer by: bounds what waits in memory for an earlier, slower fixture. */
+const WINDOW_PER_THREAD = 3;
 
 /**
  * The study over `options.workers` threads (at most one per fixture); summaries in the conditions' order, as
@@ -143,7 +107,9 @@ export async function streamStudyParallel(
   onTotals?: (totals: readonly Totals[]) => void,
 ): Promise<Summary[]> {
   const { fixtures, conditions } = options;
-  const count = Math.max(1, Math.min(options.workers, fixtures.length));
+  // N threads are this one and N - 1 workers: this thread runs fixtures too, between its writes, which saves a
+  // worker's start-up and memory (its own engine, heap and loaders) and keeps both cores busy.
+  const threads = Math.max(1, Math.min(options.workers, fixtures.length));
   const setup: WorkerSetup = {
     conditions: conditions.map((c) => c.name),
     timing: options.timing,
@@ -157,6 +123,7 @@ export async function streamStudyParallel(
   const bounded = (mb: number | null) => (mb === null || mb >= ceiling ? null : mb);
   const firstLimit = bounded(options.workerHeapMb === undefined ? WORKER_HEAP_MB : options.workerHeapMb);
   const slots: Slot[] = [];
+  let pending: NodeJS.Immediate | undefined;
   try {
     await new Promise<void>((resolve, reject) => {
       const waiting = new Map<number, FixtureDone>();
@@ -170,25 +137,26 @@ export async function streamStudyParallel(
         failed = true;
         reject(err);
       };
-      const post = (slot: Slot, index: number) => {
+      const job = (index: number): FixtureJob => {
         const read = fixtures[index] as FixtureBytes;
+        return { index, read, bulk: sink.bulk(read.file), records: options.decisionRecords?.(read) ?? true };
+      };
+      // The next fixture to hand out: one handed back first, else the next in order within the window ahead of the
+      // writer.
+      const next = (): number | undefined =>
+        retry.shift() ?? (sent < fixtures.length && sent - written < WINDOW_PER_THREAD * threads ? sent++ : undefined);
+      const post = (slot: Slot, index: number) => {
         // The bytes are copied, not handed over: a worker that runs out of memory leaves its fixtures to another.
-        slot.worker.postMessage({
-          index,
-          read,
-          bulk: sink.bulk(read.file),
-          records: options.decisionRecords?.(read) ?? true,
-        } satisfies FixtureJob);
+        slot.worker.postMessage(job(index) satisfies FixtureJob);
         slot.jobs.push(index);
       };
-      // Each worker keeps one fixture queued behind the one it runs, within the window ahead of the writer.
+      // Each worker keeps one fixture queued behind the one it runs.
       const feed = () => {
         for (let depth = 1; depth <= 2; depth += 1)
           for (const slot of slots) {
             if (slot.jobs.length >= depth) continue;
-            const again = retry.shift();
-            if (again !== undefined) post(slot, again);
-            else if (sent < fixtures.length && sent - written < WINDOW_PER_WORKER * count) post(slot, sent++);
+            const index = next();
+            if (index !== undefined) post(slot, index);
           }
       };
       const drain = () => {
@@ -203,6 +171,28 @@ export async function streamStudyParallel(
           options.onProgress?.(written, fixtures.length);
         }
       };
+      const accept = (done: FixtureDone) => {
+        waiting.set(done.index, done);
+        drain();
+        feed();
+        if (written === fixtures.length) resolve();
+        else here();
+      };
+      // This thread's share: one fixture per turn of the event loop, so the workers' answers are written between.
+      const here = () => {
+        if (pending || failed) return;
+        pending = setImmediate(() => {
+          pending = undefined;
+          if (failed) return;
+          const index = next();
+          if (index === undefined) return;
+          try {
+            accept(runFixtureJob(job(index), setup, conditions));
+          } catch (err) {
+            fail(err as Error);
+          }
+        });
+      };
       const start = (slot: Slot) => {
         const w = startWorker(setup, slot.limit);
         slot.worker = w;
@@ -210,10 +200,7 @@ export async function streamStudyParallel(
           if (failed) return;
           try {
             slot.jobs.splice(slot.jobs.indexOf(done.index), 1);
-            waiting.set(done.index, done);
-            drain();
-            feed();
-            if (written === fixtures.length) resolve();
+            accept(done);
           } catch (err) {
             fail(err as Error);
           }
@@ -229,20 +216,23 @@ export async function streamStudyParallel(
           options.onWorkerReplaced?.(slot.limit);
           start(slot);
           feed();
+          here();
         });
         w.on('exit', (code) => {
           if (slot.worker === w && written < fixtures.length)
             fail(new Error(`internal: a study worker exited (code ${code}) before the end`));
         });
       };
-      for (let i = 0; i < count; i += 1) {
+      for (let i = 1; i < threads; i += 1) {
         const slot: Slot = { worker: undefined as unknown as Worker, limit: firstLimit, jobs: [] };
         slots.push(slot);
         start(slot);
       }
       feed();
+      here();
     });
   } finally {
+    if (pending) clearImmediate(pending);
     await Promise.all(slots.map((s) => s.worker.terminate()));
   }
   onTotals?.(totals);

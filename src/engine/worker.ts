@@ -1,58 +1,14 @@
-// The worker-thread side of a parallel study (./parallel.ts): parses and checks each fixture it is handed from the
-// bytes the main thread read and hashed, runs every condition over it, and sends back each condition's lines (rendered, encoded and, for the bulk files, compressed) and
-// totals for that fixture. It runs the same
-// engine (streamStudy) over a one-fixture corpus, so a fixture's bytes do not depend on which thread ran it.
+// The worker-thread side of a parallel study (./parallel.ts): runs each fixture it is handed (./fixture-job.ts) and
+// sends back the fixture's facts, each condition's encoded lines and its totals.
 import { parentPort, workerData } from 'node:worker_threads';
-import { tokenCounter } from '../accounting/tokens.js';
-import { parseFixtureBytes } from '../load/fixtures.js';
-import { getCondition } from '../policy/registry.js';
-import type { Condition } from '../policy/types.js';
-import type { FixtureDone, FixtureJob, WorkerSetup } from './parallel.js';
-import { streamStudy, type Totals } from './run.js';
-import { encodeChunk, renderChunk, type EncodedChunk, type EncodedText } from './write.js';
+import { runFixtureJob, setupConditions, type FixtureJob, type WorkerSetup } from './fixture-job.js';
+import type { EncodedChunk, EncodedText } from './write.js';
 
 const setup = workerData as WorkerSetup;
-const conditions = setup.conditions.map((name): Condition => {
-  const c = getCondition(name);
-  if (!c) throw new Error(`internal: condition ${name} is not in this worker's registry`);
-  return c;
-});
+const conditions = setupConditions(setup);
 
-parentPort!.on('message', ({ index, read, bulk, records }: FixtureJob) => {
-  let reply: FixtureDone;
-  try {
-    const loaded = parseFixtureBytes(read);
-    const encoded: EncodedChunk[] = [];
-    let totals: readonly Totals[] = [];
-    streamStudy(
-      {
-        conditions,
-        fixtures: [loaded],
-        timing: setup.timing,
-        placeholders: setup.placeholders,
-        // A counter per fixture: a count is a function of the text, so threads agree, and a worker's memory then
-        // holds one fixture's texts rather than every text of the fixtures it has run.
-        tokens: tokenCounter(),
-        exploratory: setup.exploratory,
-        exploratoryConditions: setup.exploratoryConditions,
-        decisionRecords: () => records,
-      },
-      // streamStudy hands each fixture's chunks over in the conditions' order.
-      {
-        fixture: (chunk) => {
-          const exploratory = setup.exploratory || setup.exploratoryConditions.includes(chunk.condition.name);
-          encoded.push(encodeChunk(renderChunk(chunk, exploratory), bulk));
-        },
-      },
-      (t) => {
-        totals = t;
-      },
-    );
-    reply = { index, fixture: { id: loaded.fixture.id, families: [...loaded.fixture.families] }, encoded, totals };
-  } catch (err) {
-    const e = err as Error & { code?: string; exitCode?: number };
-    reply = { index, error: { name: e.name, message: e.message, code: e.code, stack: e.stack } };
-  }
+parentPort!.on('message', (job: FixtureJob) => {
+  const reply = runFixtureJob(job, setup, conditions);
   parentPort!.postMessage(reply, 'encoded' in reply ? ownBuffers(reply.encoded) : []);
 });
 
