@@ -151,7 +151,7 @@ const FLAGS = {
   workers: {
     type: 'string',
     valueHint: 'N',
-    description: `worker threads that run fixtures side by side (the output is the same bytes whatever N); default one per core (at most ${MAX_DEFAULT_WORKERS}) when there are at least ${MIN_FIXTURES_PER_WORKER} fixtures per worker, else 1, which runs on the main thread. Runs with a model provider or a --policy module always run on the main thread`,
+    description: `threads that run fixtures side by side: this one and N-1 worker threads (the output is the same bytes whatever N); default one per core (at most ${MAX_DEFAULT_WORKERS}) when there are at least ${MIN_FIXTURES_PER_WORKER} fixtures per thread, else 1, which runs everything on this thread. Runs with a model provider or a --policy module always run on this thread`,
   },
   filter: {
     type: 'string',

@@ -52,6 +52,12 @@ function folder(
   return d;
 }
 
+/** A fixtures folder holding the minimal fixture (mini.json, first in file order) and b.json with its oracle. */
+function pair(dir: string, second: unknown, secondOracle: unknown = oracleWith((o) => (o['fixtureId'] = 'b'))): string {
+  folder(dir);
+  return folder(dir, second, secondOracle, 'b');
+}
+
 /** The minimal fixture with one change. */
 function fixtureWith(change: (f: Fixture) => void): Fixture {
   const f = minimalFixture();
@@ -732,6 +738,60 @@ const FIXTURE_CASES: Case[] = [
       cpSync(join(f, 'oracles', 'mini.oracle.json'), join(f, 'oracles', 'b.oracle.json'));
       return run(f);
     },
+    says: ['fixture id "mini" is also used by', '[PL_FIXTURE_DUPLICATE_ID]'],
+  },
+  // Several fixtures run on two threads: the thread that runs a fixture parses and checks it from the bytes read.
+  {
+    name: 'on two threads, a later fixture with an unknown kind',
+    setup: (d) =>
+      run(
+        pair(
+          d,
+          fixtureWith((f) => {
+            f['id'] = 'b';
+            item(f, 0)['kind'] = 'memo';
+          }),
+        ),
+        ['--workers', '2'],
+      ),
+    says: ['b.json', 'item "u1" (items[0]), field "kind"', '[PL_FIXTURE_FIELD]'],
+  },
+  {
+    name: 'on two threads, a later fixture that is not JSON',
+    setup: (d) => run(pair(d, '{"id": "b",'), ['--workers', '2']),
+    says: ['b.json'],
+  },
+  {
+    name: 'on two threads, a later fixture with no oracle',
+    setup: (d) =>
+      run(
+        pair(
+          d,
+          fixtureWith((f) => {
+            f['id'] = 'b';
+          }),
+          null,
+        ),
+        ['--workers', '2'],
+      ),
+    says: ['b.json: no oracle at', '[PL_ORACLE_MISSING]'],
+  },
+  {
+    name: 'on two threads, an oracle for another fixture',
+    setup: (d) =>
+      run(
+        pair(
+          d,
+          fixtureWith((f) => (f['id'] = 'b')),
+          minimalOracle(),
+        ),
+        ['--workers', '2'],
+      ),
+    says: ['b.oracle.json', 'fixtureId'],
+  },
+  {
+    name: 'on two threads, two fixtures with one id',
+    setup: (d) => run(pair(d, minimalFixture(), minimalOracle()), ['--workers', '2']),
     says: ['fixture id "mini" is also used by', '[PL_FIXTURE_DUPLICATE_ID]'],
   },
   // The command line
