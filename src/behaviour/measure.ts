@@ -93,7 +93,11 @@ export function pointBehaviour(reader: Reader, input: PointBehaviourInput): Beha
   const shared = sharedIn(input.view);
   // With nothing removed the pruned context is the full one, entry for entry.
   const unchanged = input.removals.length === 0;
-  const contexts = { full: shared.full, pruned: unchanged ? shared.full : prunedContext(input.view, input.removals) };
+  // The pruned context is built when a reader first reads it: the structural reader answers from the judged facts
+  // alone and never does, and building it for every condition at every point was a fifth of the behaviour measure.
+  let pruned: readonly ContextEntry[] | undefined = unchanged ? shared.full : undefined;
+  const contextOf = (which: (typeof SIDES)[number]): readonly ContextEntry[] =>
+    which === 'full' ? shared.full : (pruned ??= prunedContext(input.view, input.removals));
   // Whether the facts are in context is the scoring's own judgement (anyOf, facts, placeholder text), without recovery.
   // obligationsAt judges the same obligations in the same order, and how an obligation holds does not depend on its
   // visibility; it judges each distinct context once for every condition that leaves it.
@@ -113,7 +117,6 @@ export function pointBehaviour(reader: Reader, input: PointBehaviourInput): Beha
     for (const [k, obligation] of obligations.entries()) {
       const { how, constraint } = fixed[k]!;
       for (const which of SIDES) {
-        const context = contexts[which];
         const present = judged[which][k]!.how === 'present';
         const recovered = !present && which === 'pruned' && (how === 'pointer' || how === 're-read');
         const judgement = reader.judge({
@@ -121,7 +124,9 @@ export function pointBehaviour(reader: Reader, input: PointBehaviourInput): Beha
           point: input.point,
           view: input.view,
           side: which,
-          context,
+          get context() {
+            return contextOf(which);
+          },
           obligation,
           factsPresent: present,
           recovered,
