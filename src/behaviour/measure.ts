@@ -9,7 +9,7 @@ import { obligationsAt } from '../oracle/obligations.js';
 import { pool, ratio } from '../score/ratio.js';
 import type { AppliedRemoval } from '../score/score.js';
 import { poolUsage, usageOf, type CallCharge } from '../providers/telemetry.js';
-import type { ContextEntry, Judgement, Reader } from './reader.js';
+import type { ContextEntry, Judgement, ProbeInput, Reader } from './reader.js';
 import { STRUCTURAL } from './structural.js';
 
 export interface PointBehaviourInput {
@@ -87,13 +87,59 @@ function once(known: Map<Obligation, boolean>, o: Obligation, find: () => boolea
 
 const SIDES = ['full', 'pruned'] as const;
 
+/** A point's two contexts, the pruned one built on first use. */
+class Contexts {
+  #pruned: readonly ContextEntry[] | undefined;
+  constructor(
+    readonly full: readonly ContextEntry[],
+    pruned: readonly ContextEntry[] | undefined,
+    private readonly view: PolicyView,
+    private readonly removals: readonly AppliedRemoval[],
+  ) {
+    this.#pruned = pruned;
+  }
+  of(side: (typeof SIDES)[number]): readonly ContextEntry[] {
+    if (side === 'full') return this.full;
+    this.#pruned ??= prunedContext(this.view, this.removals);
+    return this.#pruned;
+  }
+}
+
+/**
+ * One probe as a reader is asked it; its context is read through a getter on the class, so that a reader that never
+ * reads it never has it built (a getter on each probe's own object literal cost more than building the context).
+ */
+class Probe implements ProbeInput {
+  readonly fixture: Fixture;
+  readonly point: PrunePoint;
+  readonly view: PolicyView;
+  constructor(
+    input: PointBehaviourInput,
+    readonly side: (typeof SIDES)[number],
+    private readonly contexts: Contexts,
+    readonly obligation: Obligation,
+    readonly factsPresent: boolean,
+    readonly recovered: boolean,
+    readonly epoch: number,
+  ) {
+    this.fixture = input.fixture;
+    this.point = input.point;
+    this.view = input.view;
+  }
+  get context(): readonly ContextEntry[] {
+    return this.contexts.of(this.side);
+  }
+}
+
 export function pointBehaviour(reader: Reader, input: PointBehaviourInput): Behaviour {
   const obligations = [...input.point.visible.obligations, ...input.point.downstream];
   const outcomeOf = new Map(input.outcomes.map((o) => [o.id, o]));
   const shared = sharedIn(input.view);
   // With nothing removed the pruned context is the full one, entry for entry.
   const unchanged = input.removals.length === 0;
-  const contexts = { full: shared.full, pruned: unchanged ? shared.full : prunedContext(input.view, input.removals) };
+  // The pruned context is built when a reader first reads it: the structural reader answers from the judged facts
+  // alone and never does, and building it for every condition at every point was a fifth of the behaviour measure.
+  const contexts = new Contexts(shared.full, unchanged ? shared.full : undefined, input.view, input.removals);
   // Whether the facts are in context is the scoring's own judgement (anyOf, facts, placeholder text), without recovery.
   // obligationsAt judges the same obligations in the same order, and how an obligation holds does not depend on its
   // visibility; it judges each distinct context once for every condition that leaves it.
@@ -113,20 +159,9 @@ export function pointBehaviour(reader: Reader, input: PointBehaviourInput): Beha
     for (const [k, obligation] of obligations.entries()) {
       const { how, constraint } = fixed[k]!;
       for (const which of SIDES) {
-        const context = contexts[which];
         const present = judged[which][k]!.how === 'present';
         const recovered = !present && which === 'pruned' && (how === 'pointer' || how === 're-read');
-        const judgement = reader.judge({
-          fixture: input.fixture,
-          point: input.point,
-          view: input.view,
-          side: which,
-          context,
-          obligation,
-          factsPresent: present,
-          recovered,
-          epoch,
-        });
+        const judgement = reader.judge(new Probe(input, which, contexts, obligation, present, recovered, epoch));
         answers[which].push({ obligation, constraint, factsPresent: present, recovered, judgement });
       }
     }

@@ -74,11 +74,23 @@ export interface ConditionRun {
   readonly summary: Summary;
 }
 
+/**
+ * A prune point with what every condition reads of it alike, derived once per point instead of once per condition:
+ * the engine's own bookkeeping, never handed to a condition (a condition gets the view alone, and the previous
+ * request's time, which the view and the previous point's time already decide).
+ */
 interface PreparedPoint {
   readonly loaded: LoadedFixture;
   readonly point: PrunePoint;
   readonly oracle: OraclePoint | null;
   readonly view: PolicyView;
+  readonly itemsById: ReadonlyMap<string, PolicyView['items'][number]>;
+  /** When the runtime last sent a request before this point (previousRequestTime). */
+  readonly lastRequest: string | null;
+  /** The request the point would send with nothing removed; frozen, as every condition's sequence reads it. */
+  readonly raw: readonly RequestEntry[];
+  /** Model calls after this point and before the next (followingRequests). */
+  readonly following: number;
 }
 
 /** One condition's records and measures on one fixture: the unit the engine hands to a writer. */
@@ -110,12 +122,20 @@ export function streamStudy(
     // Frozen inputs let every prune point's view share the fixture's items, and what is derived from them be
     // derived once (src/fixture/memo.ts); the CLI has frozen them already, other callers' are frozen here.
     deepFreeze(loaded);
-    const prepared: PreparedPoint[] = loaded.fixture.prunePoints.map((point) => ({
-      loaded,
-      point,
-      oracle: loaded.oracle ? loaded.oracle.points.find((o) => o.prunePoint === point.id)! : null,
-      view: buildView(loaded.fixture, point.id, options.tokens),
-    }));
+    const points = loaded.fixture.prunePoints;
+    const prepared: PreparedPoint[] = points.map((point, k) => {
+      const view = buildView(loaded.fixture, point.id, options.tokens);
+      return {
+        loaded,
+        point,
+        oracle: loaded.oracle ? loaded.oracle.points.find((o) => o.prunePoint === point.id)! : null,
+        view,
+        itemsById: new Map(view.items.map((i) => [i.id, i])),
+        lastRequest: previousRequestTime(view, points[k - 1]?.time ?? null),
+        raw: deepFreeze(rawEntries(view.items)),
+        following: followingRequests(loaded.fixture.items, point.turn, points[k + 1]?.turn ?? null),
+      };
+    });
     const wanted = options.decisionRecords?.(loaded) ?? true;
     options.conditions.forEach((condition, i) => {
       const total = totals[i]!;
@@ -163,15 +183,11 @@ function runCondition(
   const points: PointMeasures[] = [];
   const charges: CallCharge[] = [];
   const requests: PointRequestInput[] = [];
-  let previousPointTime: string | null = null;
-  for (const [k, { loaded, point, oracle, view }] of prepared.entries()) {
+  for (const { loaded, point, oracle, view, itemsById, lastRequest, raw, following } of prepared) {
     const charge = models.predictorCharge?.(condition.name, view);
     if (charge) charges.push(charge);
     const eligibilities = decideChecked(condition, view);
-    const lastRequest = previousRequestTime(view, previousPointTime);
-    previousPointTime = point.time;
     const timing = decideTiming(effectiveTiming(condition, options), view, { previousRequestTime: lastRequest });
-    const itemsById = new Map(view.items.map((i) => [i.id, i]));
     const proposed = eligibilities.map((e) => ({ e, decision: decisionOf(e, timing.applyNow) }));
     const texts = new Map<string, string>();
     const counted = new Map<string, number>();
@@ -230,9 +246,9 @@ function runCondition(
     requests.push({
       time: point.time,
       previousRequestTime: lastRequest,
-      raw: rawEntries(view.items),
+      raw,
       sent: sentEntries(view, removalById),
-      followingRequests: followingRequests(loaded.fixture.items, point.turn, prepared[k + 1]?.point.turn ?? null),
+      followingRequests: following,
       overheadTokens: score.measures.tokens.overhead,
     });
     if (!wantRecords) continue;

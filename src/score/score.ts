@@ -3,6 +3,7 @@
 // kept so aggregation can pool them.
 import type { Decision, DecisionCounts, FamilyCounts, Harm, PointMeasures, Tokens } from '../artifacts/schema.js';
 import { byCodeUnit, canonicalJsonOf } from '../fixture/canonical.js';
+import { deepFreeze } from '../fixture/freeze.js';
 import { itemIndex } from '../fixture/item-index.js';
 import { frozenMemo } from '../fixture/memo.js';
 import type { Fixture, Item, Oracle, OraclePoint, PrunePoint, ResidueField } from '../fixture/schema.js';
@@ -102,12 +103,14 @@ export const NO_FAMILY = '(none)';
  * declared family, or to none, since such a fixture (a canonical one) is one scenario.
  */
 export function familyOf(fixture: Fixture, episodes: Oracle['episodes']): (itemId: string) => string {
-  if (!episodes) {
-    const only = fixture.families[0] ?? NO_FAMILY;
-    return () => only;
-  }
-  return familiesIn(episodes);
+  return episodes ? familiesIn(episodes) : onlyFamilyOf(fixture);
 }
+
+/** One lookup per (frozen) fixture, so that what is derived per family lookup can be shared (unitsIn). */
+const onlyFamilyOf = frozenMemo((fixture: Fixture): ((itemId: string) => string) => {
+  const only = fixture.families[0] ?? NO_FAMILY;
+  return () => only;
+});
 
 /** Every condition at every prune point asks the same (frozen) episodes: the lookup is built once (memo.ts). */
 const familiesIn = frozenMemo((episodes: NonNullable<Oracle['episodes']>): ((itemId: string) => string) => {
@@ -122,7 +125,6 @@ function familyCounts(
   units: readonly NecessaryUnit[],
   family: (id: string) => string,
 ): FamilyCounts[] {
-  const judge = oracleJudge(oracle);
   const rows = new Map<string, { -readonly [K in keyof FamilyCounts]: FamilyCounts[K] }>();
   const row = (f: string) => {
     let r = rows.get(f);
@@ -141,14 +143,7 @@ function familyCounts(
       );
     return r;
   };
-  for (const item of view.items) {
-    const r = row(family(item.id));
-    r.candidates += 1;
-    const v = judge.verdict(item.id);
-    if (v === 'removable' || v === 'partial') r.eligible += 1;
-  }
-  // A group's spare copies are eligible; they count under the family of the group's first member, as its units do.
-  for (const g of oracle.redundantGroups) row(family(g.items[0]!)).eligible += g.items.length - g.keep;
+  for (const base of unitsOf(oracle, view, family).rows) rows.set(base.family, { ...base });
   for (const [id, o] of outcomes) {
     const r = row(family(id));
     r.prunes += 1;
@@ -174,25 +169,93 @@ export function necessaryUnits(
   outcomes: ReadonlyMap<string, Outcome>,
   family: (id: string) => string = () => NO_FAMILY,
 ): NecessaryUnit[] {
-  const judge = oracleJudge(oracle);
-  const falsePrune = (id: string) => outcomes.get(id) === 'false-prune';
-  const grouped = new Set(oracle.redundantGroups.flatMap((g) => g.items));
+  const { items, groups } = unitsOf(oracle, view, family);
   const units: NecessaryUnit[] = [];
-  for (const item of view.items) {
-    const v = judge.verdict(item.id);
-    if (v === 'necessary' || (v === 'partial' && !grouped.has(item.id)))
-      units.push({ key: item.id, removed: falsePrune(item.id), family: family(item.id) });
-  }
-  const present = new Set(view.items.map((i) => i.id));
-  for (const g of oracle.redundantGroups) {
-    const inContext = g.items.filter((id) => present.has(id));
-    const slots = Math.min(g.keep, inContext.length);
-    const over = inContext.filter(falsePrune).length;
-    const key = `group:${[...g.items].sort(byCodeUnit).join(',')}`;
-    for (let k = 1; k <= slots; k += 1)
-      units.push({ key: `${key}#${k}`, removed: k <= over, family: family(g.items[0]!) });
+  for (const u of items) units.push({ key: u.key, removed: outcomes.get(u.key) === 'false-prune', family: u.family });
+  for (const g of groups) {
+    let over = 0;
+    for (const id of g.inContext) if (outcomes.get(id) === 'false-prune') over += 1;
+    for (let k = 1; k <= g.slots; k += 1) units.push({ key: `${g.key}#${k}`, removed: k <= over, family: g.family });
   }
   return units;
+}
+
+/**
+ * What the necessary units and family rows at a prune point are before any removal: the same for every condition, so
+ * derived once per (frozen) view for its oracle point and family lookup, and only the removals' outcomes applied per
+ * condition. The items' unit keys and families, each redundant group's members in context, slots, key and family,
+ * and each family's candidate and eligible counts (in the order its rows were first made).
+ */
+interface Units {
+  readonly items: readonly { readonly key: string; readonly family: string }[];
+  readonly groups: readonly {
+    readonly inContext: readonly string[];
+    readonly slots: number;
+    readonly key: string;
+    readonly family: string;
+  }[];
+  readonly rows: readonly FamilyCounts[];
+}
+
+function unitsOf(oracle: OraclePoint, view: PolicyView, family: (id: string) => string): Units {
+  const known = unitsIn(view);
+  known.oracle ??= oracle;
+  known.family ??= family;
+  if (known.oracle !== oracle || known.family !== family || !Object.isFrozen(oracle))
+    return deriveUnits(oracle, view, family);
+  return (known.units ??= deepFreeze(deriveUnits(oracle, view, family)));
+}
+
+/** The first oracle point and family lookup asked about a view are the engine's; any other is derived afresh. */
+const unitsIn = frozenMemo((_view: PolicyView) => ({
+  oracle: undefined as OraclePoint | undefined,
+  family: undefined as ((id: string) => string) | undefined,
+  units: undefined as Units | undefined,
+}));
+
+function deriveUnits(oracle: OraclePoint, view: PolicyView, family: (id: string) => string): Units {
+  const judge = oracleJudge(oracle);
+  const grouped = new Set(oracle.redundantGroups.flatMap((g) => g.items));
+  const rows = new Map<string, { -readonly [K in keyof FamilyCounts]: FamilyCounts[K] }>();
+  const row = (f: string) => {
+    let r = rows.get(f);
+    if (!r)
+      rows.set(
+        f,
+        (r = {
+          family: f,
+          candidates: 0,
+          eligible: 0,
+          prunes: 0,
+          falsePrunes: 0,
+          necessaryItems: 0,
+          necessaryRemoved: 0,
+        }),
+      );
+    return r;
+  };
+  const items: { key: string; family: string }[] = [];
+  for (const item of view.items) {
+    const v = judge.verdict(item.id);
+    const f = family(item.id);
+    const r = row(f);
+    r.candidates += 1;
+    if (v === 'removable' || v === 'partial') r.eligible += 1;
+    if (v === 'necessary' || (v === 'partial' && !grouped.has(item.id))) items.push({ key: item.id, family: f });
+  }
+  // A group's spare copies are eligible; they count under the family of the group's first member, as its units do.
+  for (const g of oracle.redundantGroups) row(family(g.items[0]!)).eligible += g.items.length - g.keep;
+  const present = new Set(view.items.map((i) => i.id));
+  const groups = oracle.redundantGroups.map((g) => {
+    const inContext = g.items.filter((id) => present.has(id));
+    return {
+      inContext,
+      slots: Math.min(g.keep, inContext.length),
+      key: `group:${[...g.items].sort(byCodeUnit).join(',')}`,
+      family: family(g.items[0]!),
+    };
+  });
+  return { items, groups, rows: [...rows.values()] };
 }
 
 export function harmOf(units: readonly NecessaryUnit[]): Harm {

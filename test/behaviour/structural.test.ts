@@ -2,8 +2,8 @@
 // required fact (with no way to recover it) fails that probe, and the paired difference charges it to pruning.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tokenCounter } from '../../src/accounting/tokens.js';
-import { pointBehaviour, poolBehaviour } from '../../src/behaviour/measure.js';
-import type { Reader } from '../../src/behaviour/reader.js';
+import { fullContext, pointBehaviour, poolBehaviour, prunedContext } from '../../src/behaviour/measure.js';
+import type { ContextEntry, Reader } from '../../src/behaviour/reader.js';
 import { structuralReader } from '../../src/behaviour/structural.js';
 import { Behaviour } from '../../src/artifacts/schema.js';
 import { runStudy } from '../../src/engine/run.js';
@@ -170,5 +170,29 @@ describe('structural reader on the canonical fixtures', () => {
     const structural = pointBehaviour(structuralReader(), input);
     expect('recoveryJudgedBy' in structural).toBe(false);
     expect('recoveryJudgedBy' in poolBehaviour([structural], structuralReader())).toBe(false);
+  });
+  it('a reader that reads the context is shown the full context on the full side and the pruned one on the other', () => {
+    const loaded = fixtures[0]!;
+    const point = loaded.fixture.prunePoints[0]!;
+    const view = buildView(loaded.fixture, point.id, tokens);
+    const removals: AppliedRemoval[] = view.items
+      .slice(0, 3)
+      .map((item, k) => ({ itemId: item.id, leftBehind: k === 1 ? '' : `[gone ${item.id}]`, leftBehindTokens: 1 }));
+    const seen: { side: string; context: readonly ContextEntry[] }[] = [];
+    const reading: Reader = {
+      ...structuralReader(),
+      label: 'test/reading',
+      judge(input) {
+        seen.push({ side: input.side, context: input.context });
+        return structuralReader().judge(input);
+      },
+    };
+    pointBehaviour(reading, { fixture: loaded.fixture, point, view, removals, outcomes: [] });
+    const probes = point.visible.obligations.length + point.downstream.length;
+    expect(probes).toBeGreaterThan(0);
+    expect(seen.filter((s) => s.side === 'full').map((s) => s.context)).toEqual(Array(probes).fill(fullContext(view)));
+    const pruned = prunedContext(view, removals);
+    expect(pruned.length).toBe(view.items.length - 1);
+    expect(seen.filter((s) => s.side === 'pruned').map((s) => s.context)).toEqual(Array(probes).fill(pruned));
   });
 });

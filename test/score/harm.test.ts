@@ -2,6 +2,7 @@
 // fixture counts each unit and each obligation once, however many prune points hold it.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { deepFreeze } from '../../src/fixture/freeze.js';
 import { Fixture, Oracle } from '../../src/fixture/schema.js';
 import { buildView } from '../../src/fixture/view.js';
 import { oncePerFixture, scorePoint, sumOnce, type AppliedRemoval } from '../../src/score/score.js';
@@ -211,5 +212,53 @@ describe('attribution to the episode that produced the item', () => {
     const rows = withEpisodes([{ family: 'alpha', role: 'episode', items: ['n1'] }]);
     const total = (k: 'prunes' | 'falsePrunes' | 'candidates' | 'necessaryItems') => rows.reduce((s, r) => s + r[k], 0);
     expect([total('prunes'), total('falsePrunes'), total('candidates'), total('necessaryItems')]).toEqual([5, 3, 6, 4]);
+  });
+});
+
+describe('units and family rows derived once per frozen view', () => {
+  it('are, for every removal set asked in any order and with or without episodes, those of a fresh view', () => {
+    const episodes = [
+      { family: 'alpha', role: 'episode' as const, items: ['n1', 'g2'] },
+      { family: 'beta', role: 'decoy' as const, items: ['g1', 'g3', 'r1'] },
+    ];
+    const scored = (fixture: Fixture, o: Oracle, eps: typeof episodes | undefined, removed: readonly string[]) => {
+      const view = views.get(fixture) ?? buildView(fixture, 'pp1', (t) => t.length);
+      const m = scorePoint({
+        condition: 't',
+        fixture,
+        point: fixture.prunePoints[0]!,
+        oracle: o.points[0]!,
+        view,
+        episodes: eps,
+        decisions: view.items.map((i) => ({ itemId: i.id, decision: removed.includes(i.id) ? 'PRUNE' : 'KEEP' })),
+        removals: removed.map((itemId) => ({ itemId, leftBehind: '', leftBehindTokens: 0 })),
+        overheadTokens: 0,
+      }).measures;
+      return { units: m.necessaryUnits, families: m.families, harm: m.harm };
+    };
+    const views = new Map<Fixture, ReturnType<typeof buildView>>();
+    fc.assert(
+      fc.property(fc.boolean(), fc.array(fc.subarray(ids), { minLength: 1, maxLength: 6 }), (withEpisodes, asks) => {
+        const frozenFixture = deepFreeze(structuredClone(Fixture.parse({ ...f, families: ['first'] })));
+        const frozenOracle = deepFreeze(structuredClone(oracle));
+        const eps = withEpisodes ? deepFreeze(structuredClone(episodes)) : undefined;
+        views.clear();
+        views.set(
+          frozenFixture,
+          buildView(frozenFixture, 'pp1', (t) => t.length),
+        );
+        for (const removed of asks) {
+          const fresh = Fixture.parse({ ...f, families: ['first'] });
+          const expected = scored(
+            fresh,
+            Oracle.parse(oracle),
+            withEpisodes ? structuredClone(episodes) : undefined,
+            removed,
+          );
+          expect(scored(frozenFixture, frozenOracle, eps, removed)).toEqual(expected);
+        }
+      }),
+      { numRuns: 100 },
+    );
   });
 });
