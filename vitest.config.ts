@@ -46,6 +46,17 @@ const SHARED = [
   'test/docs/**/*.test.ts',
   'test/sandbox/**/*.test.ts',
   'test/view/model.test.ts',
+  // CLI files that load no policy or pruner module (those import user code into the module graph) and mock nothing:
+  // in their own processes each paid one to four seconds of import, during which its worker ran no test.
+  'test/cli/bin.test.ts',
+  'test/cli/commands.test.ts',
+  'test/cli/experiment.test.ts',
+  'test/cli/generate.test.ts',
+  'test/cli/progress.test.ts',
+  'test/cli/results.test.ts',
+  'test/cli/tamper.test.ts',
+  'test/package/files.test.ts',
+  'test/global-tmp.test.ts',
 ];
 
 export default defineConfig({
@@ -61,8 +72,8 @@ export default defineConfig({
     globalSetup: ['test/support/global-tmp.ts'],
     projects: [
       { extends: true, test: { name: 'shared', include: SHARED, isolate: false } },
-      // Every other file in its own process: test/files mocks node:fs (vi.mock); test/cli starts the bin, runs policy
-      // modules in sandboxes and imports them in-process; the package test runs npm; the site test drives Chromium.
+      // Every other file in its own process: test/files mocks node:fs (vi.mock); the rest of test/cli runs policy and
+      // pruner modules in sandboxes and imports them in-process; the site test drives Chromium.
       {
         extends: true,
         test: { name: 'isolated', include: ['test/**/*.test.ts'], exclude: [...SHARED, REPRODUCE, PACKAGE] },

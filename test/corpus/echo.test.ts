@@ -9,15 +9,16 @@ import { tokenCounter } from '../../src/accounting/tokens.js';
 import { auditLeakage, auditRows, DEFAULT_MAX_AUC } from '../../src/audit/leakage.js';
 import { removableAlone } from '../../src/audit/labels.js';
 import { holds } from '../../src/corpus/check.js';
-import { composeFixture, GENERIC_WORK, type Composed } from '../../src/corpus/compose.js';
+import { GENERIC_WORK, type Composed } from '../../src/corpus/compose.js';
 import { ECHO_PREFIX, ECHO_WEIGHTS } from '../../src/corpus/echo.js';
 import { quotable } from '../../src/corpus/generic.js';
 import { Fixture, type Item } from '../../src/fixture/schema.js';
+import { composed } from '../support/composed.js';
 
 const SEED = 20261202;
 const COUNT = 48;
 let cached: Composed[] | undefined;
-const corpus = () => (cached ??= Array.from({ length: COUNT }, (_, i) => composeFixture(SEED, i, 0.3)));
+const corpus = () => (cached ??= Array.from({ length: COUNT }, (_, i) => composed(SEED, i, 0.3)));
 
 /** Tools the generic steps of ./generic.ts never use: before echoes, only family episodes wrote them. */
 const FAMILY_ONLY_TOOLS = [

@@ -4,8 +4,9 @@
 // `x7`, `f2-rule`) finds the leak, so the test can fail. Base rate: the share of scored candidates the oracle
 // labels removable is within 0.05 of the requested share at 0.15, 0.30 and 0.60 over 60 fixtures.
 import { describe, expect, it } from 'vitest';
-import { composeFixture, type Composed } from '../../src/corpus/compose.js';
+import type { Composed } from '../../src/corpus/compose.js';
 import type { Item } from '../../src/fixture/schema.js';
+import { composed } from '../support/composed.js';
 
 const SEED = 20261202;
 const COUNT = 60;
@@ -14,7 +15,7 @@ function corpus(share: number): Composed[] {
   if (!corpora.has(share))
     corpora.set(
       share,
-      Array.from({ length: COUNT }, (_, i) => composeFixture(SEED, i, share)),
+      Array.from({ length: COUNT }, (_, i) => composed(SEED, i, share)),
     );
   return corpora.get(share)!;
 }

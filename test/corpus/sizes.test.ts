@@ -2,10 +2,10 @@
 // 15,000 tokens. Checked on the first fixtures of the study seed and on its largest (xl) sessions.
 import { describe, expect, it } from 'vitest';
 import { tokenCounter } from '../../src/accounting/tokens.js';
-import { composeFixture } from '../../src/corpus/compose.js';
 import { rng, subSeed } from '../../src/corpus/rng.js';
 import { READ_TOKENS, SESSION_LIMITS, sizeClass } from '../../src/corpus/size.js';
 import type { Item } from '../../src/fixture/schema.js';
+import { composed } from '../support/composed.js';
 
 const SEED = 20261202;
 const READS = new Set(['read_file', 'git_show', 'http_get']);
@@ -22,7 +22,7 @@ describe('generated sizes', () => {
   const indexes = [...Array.from({ length: 16 }, (_, i) => i), ...indexesOf('large', 1), ...indexesOf('xl', 2)];
   for (const index of indexes) {
     it(`fixture ${index} stays within the session and read bounds`, () => {
-      const c = composeFixture(SEED, index);
+      const c = composed(SEED, index);
       const items = c.fixture['items'] as Item[];
       expect(items.length).toBeGreaterThanOrEqual(SESSION_LIMITS.minItems);
       expect(items.length).toBeLessThanOrEqual(SESSION_LIMITS.maxItems);
@@ -37,7 +37,7 @@ describe('generated sizes', () => {
 
   it('has a large tail: the xl sessions of the study seed are at least ten times the median small one', () => {
     const size = (i: number) =>
-      (composeFixture(SEED, i).fixture['items'] as Item[]).reduce((s, it) => s + tokens(it.content), 0);
+      (composed(SEED, i).fixture['items'] as Item[]).reduce((s, it) => s + tokens(it.content), 0);
     const small = indexesOf('small', 5)
       .map(size)
       .sort((a, b) => a - b)[2]!;
