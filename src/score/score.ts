@@ -118,6 +118,22 @@ const familiesIn = frozenMemo((episodes: NonNullable<Oracle['episodes']>): ((ite
   return (id) => byItem.get(id) ?? NO_FAMILY;
 });
 
+type FamilyRow = { -readonly [K in keyof FamilyCounts]: FamilyCounts[K] };
+
+/** Rows by family in the order first asked for, each made at zero when first asked for. */
+function familyRows(): { rows: Map<string, FamilyRow>; row: (family: string) => FamilyRow } {
+  const rows = new Map<string, FamilyRow>();
+  const row = (family: string) => {
+    let r = rows.get(family);
+    if (!r) {
+      r = { family, candidates: 0, eligible: 0, prunes: 0, falsePrunes: 0, necessaryItems: 0, necessaryRemoved: 0 };
+      rows.set(family, r);
+    }
+    return r;
+  };
+  return { rows, row };
+}
+
 function familyCounts(
   oracle: OraclePoint,
   view: PolicyView,
@@ -125,24 +141,7 @@ function familyCounts(
   units: readonly NecessaryUnit[],
   family: (id: string) => string,
 ): FamilyCounts[] {
-  const rows = new Map<string, { -readonly [K in keyof FamilyCounts]: FamilyCounts[K] }>();
-  const row = (f: string) => {
-    let r = rows.get(f);
-    if (!r)
-      rows.set(
-        f,
-        (r = {
-          family: f,
-          candidates: 0,
-          eligible: 0,
-          prunes: 0,
-          falsePrunes: 0,
-          necessaryItems: 0,
-          necessaryRemoved: 0,
-        }),
-      );
-    return r;
-  };
+  const { rows, row } = familyRows();
   for (const base of unitsOf(oracle, view, family).rows) rows.set(base.family, { ...base });
   for (const [id, o] of outcomes) {
     const r = row(family(id));
@@ -216,24 +215,7 @@ const unitsIn = frozenMemo((_view: PolicyView) => ({
 function deriveUnits(oracle: OraclePoint, view: PolicyView, family: (id: string) => string): Units {
   const judge = oracleJudge(oracle);
   const grouped = new Set(oracle.redundantGroups.flatMap((g) => g.items));
-  const rows = new Map<string, { -readonly [K in keyof FamilyCounts]: FamilyCounts[K] }>();
-  const row = (f: string) => {
-    let r = rows.get(f);
-    if (!r)
-      rows.set(
-        f,
-        (r = {
-          family: f,
-          candidates: 0,
-          eligible: 0,
-          prunes: 0,
-          falsePrunes: 0,
-          necessaryItems: 0,
-          necessaryRemoved: 0,
-        }),
-      );
-    return r;
-  };
+  const { rows, row } = familyRows();
   const items: { key: string; family: string }[] = [];
   for (const item of view.items) {
     const v = judge.verdict(item.id);
