@@ -101,6 +101,34 @@ export function defineCommand<const A extends Flags>(command: Command<A>): Comma
   return command;
 }
 
+/**
+ * A command's definition without its run: all that help, usage errors and the docs read. Each command's definition
+ * module imports only this, so listing the commands (./commands.ts) loads none of what they do; the run is its own
+ * module (./run/), imported when the command runs (lazyCommand).
+ */
+export type CommandDefinition<A extends Flags = Flags> = Omit<Command<A>, 'run'>;
+
+/** defineCommand for a definition whose run lives in its own module. */
+export function describeCommand<const A extends Flags>(definition: CommandDefinition<A>): CommandDefinition<A> {
+  return definition;
+}
+
+/** A command's run module: what lazyCommand imports when the command runs. */
+export interface RunModule<A extends Flags> {
+  run(context: CommandContext<A>): Promise<number>;
+}
+
+/**
+ * The command whose run is imported on first use: importing every command's code cost each process that loads the
+ * CLI about a second of CPU more than the one command it runs (docs/speed.md, "Test suite, December 5 (second)").
+ */
+export function lazyCommand<A extends Flags>(
+  definition: CommandDefinition<A>,
+  load: () => Promise<RunModule<A>>,
+): Command<A> {
+  return { ...definition, run: async (context) => (await load()).run(context) };
+}
+
 /** The help flag every command takes; not part of any definition, so no definition can forget or redefine it. */
 export const HELP_FLAG: BooleanFlag = { type: 'boolean', description: 'this text' };
 

@@ -1,14 +1,6 @@
-// `prunelab publish --out DIR`: writes the self-contained bundle for the book's repository.
-import { resolve } from 'node:path';
-import { relativePath } from '../fixture/canonical.js';
-import { buildBundle } from '../report/publish.js';
-import { STUDY } from './study.js';
-import { writeFolders } from '../report/report.js';
-import { defineCommand, type Values } from './command.js';
-import { clearDebris, type CliIO } from './io.js';
-import { notices } from '../messages.js';
+import { describeCommand } from './command.js';
 
-const FLAGS = {
+export const FLAGS = {
   out: {
     type: 'string',
     valueHint: 'DIR',
@@ -24,7 +16,7 @@ const FLAGS = {
   },
 } as const;
 
-export const publishCommand = defineCommand({
+export const publishCommand = describeCommand({
   meta: {
     name: 'publish',
     script: 'publish',
@@ -32,19 +24,4 @@ export const publishCommand = defineCommand({
     about: "Writes the self-contained bundle for the book's repository: charts, tables, index.md and provenance.json.",
   },
   args: FLAGS,
-  run: ({ args, io }) => publish(args, io),
 });
-
-async function publish(flags: Values<typeof FLAGS>, io: CliIO): Promise<number> {
-  const dir = resolve(io.cwd, flags.results ?? 'results');
-  const out = resolve(io.cwd, flags.out);
-  clearDebris(dir, io);
-  clearDebris(out, io);
-  const files = await buildBundle(dir, relativePath(dir, io.cwd), io.cwd, {
-    allowExploratory: flags['allow-exploratory'] === true,
-    study: STUDY,
-  });
-  writeFolders(out, files);
-  io.stdout(notices.bundleWritten(relativePath(out, io.cwd), files.size));
-  return 0;
-}
