@@ -15,7 +15,7 @@ import { duplicateId, type LoadedFixture, type OnSkip } from '../fixture/load.js
 import { loadFixtures, parseFixtureBytes, readFixtureFiles, type FixtureBytes } from '../load/fixtures.js';
 import { input } from '../errors.js';
 import { PLACEHOLDER_CHOICES, type PlaceholderMode } from '../engine/placeholder.js';
-import { streamStudy, type Totals } from '../engine/run.js';
+import { streamStudy, type RunTotals } from '../engine/run.js';
 import {
   MAX_DEFAULT_WORKERS,
   MIN_FIXTURES_PER_WORKER,
@@ -461,7 +461,7 @@ async function execute(
   const prepared = await prepareStudy(plan.models, plan.conditions, views, tokens, plan.seed, io);
   clearDebris(outDir, io);
   let writer: RunWriter | undefined;
-  let totals: readonly Totals[] = [];
+  let totals: readonly RunTotals[] = [];
   let ran: readonly Condition[] = [];
   const layout: RunLayout = {
     exploratory: study.exploratory,
@@ -475,7 +475,7 @@ async function execute(
       const sink = final ? (writer = new RunWriter(outDir, conditions, layout)) : { fixture: () => undefined };
       if (final) ran = conditions;
       const keepTotals = final
-        ? (t: readonly Totals[]) => {
+        ? (t: readonly RunTotals[]) => {
             totals = t;
           }
         : undefined;

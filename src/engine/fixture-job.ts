@@ -82,7 +82,7 @@ export function runFixtureJob(
   try {
     const loaded = parseFixtureBytes(read);
     const encoded: EncodedChunk[] = [];
-    let totals: readonly Totals[] = [];
+    const totals: Totals[] = [];
     streamStudy(
       {
         conditions,
@@ -101,10 +101,8 @@ export function runFixtureJob(
         fixture: (chunk) => {
           const exploratory = setup.exploratory || setup.exploratoryConditions.includes(chunk.condition.name);
           encoded.push(encodeChunk(renderChunk(chunk, exploratory), bulk));
+          totals.push(chunk.totals);
         },
-      },
-      (t) => {
-        totals = t;
       },
     );
     return { index, fixture: { id: loaded.fixture.id, families: [...loaded.fixture.families] }, encoded, totals };

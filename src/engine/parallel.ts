@@ -26,7 +26,7 @@ import type { MessageCode } from '../messages.js';
 import { getCondition } from '../policy/registry.js';
 import type { Condition } from '../policy/types.js';
 import { siblingModule } from '../files/sibling-module.js';
-import { addTotals, emptyTotals, summarise, type StudyOptions, type Totals } from './run.js';
+import { addTotals, emptyTotals, summarise, type RunTotals, type StudyOptions } from './run.js';
 import type { EncodedChunk } from './write.js';
 
 export type { FixtureDone, FixtureFacts, FixtureJob, WorkerSetup, WorkerStart } from './fixture-job.js';
@@ -106,7 +106,7 @@ const WINDOW_PER_THREAD = 3;
 export async function streamStudyParallel(
   options: ParallelOptions,
   sink: EncodedSink,
-  onTotals?: (totals: readonly Totals[]) => void,
+  onTotals?: (totals: readonly RunTotals[]) => void,
 ): Promise<Summary[]> {
   const { fixtures, conditions } = options;
   // N threads are this one and N - 1 workers: this thread runs fixtures too, between its writes, which saves a
