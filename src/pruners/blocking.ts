@@ -61,8 +61,9 @@ const owners = new Map<string, BlockingWorker>();
 let adopted: SharedLines = {};
 
 /**
- * A line to each of this thread's blocking workers for another thread, with the ports to transfer to it. No worker is
- * started for it: a worker starts when some thread first calls it.
+ * A line to each of this thread's blocking workers for another thread, with the ports to transfer to it; called by
+ * the thread that owns them (a thread that adopted lines hands none on). No worker is started for it: a worker
+ * starts when some thread first calls it.
  */
 export function shareLines(): { readonly lines: SharedLines; readonly transfer: readonly MessagePort[] } {
   const lines: Record<string, WorkerLine> = {};
@@ -152,7 +153,16 @@ export class BlockingWorker {
     // The other thread's first request starts the worker here, and goes to it with the line.
     port2.on('message', (asked: Asked) => {
       dormant.asked.push(asked);
-      this.connect();
+      try {
+        this.connect();
+      } catch (err) {
+        // The worker could not start: the asking thread gets the error, as a caller here would.
+        const reply: Reply = { ok: false, error: err instanceof Error ? err.message : String(err) };
+        port2.postMessage({ id: asked.id, reply } satisfies Answered);
+        const signal = new Int32Array(flag);
+        Atomics.store(signal, 0, 1);
+        Atomics.notify(signal, 0);
+      }
     });
     port2.once('close', () => {
       this.dormant = this.dormant.filter((d) => d !== dormant);
@@ -170,13 +180,15 @@ export class BlockingWorker {
       this.line = { port: lent.port, signal: new Int32Array(lent.flag) };
       return this.line;
     }
+    // The code first: if it cannot be had, the lines handed out stay where they are.
+    const code = this.code();
     const flag = new SharedArrayBuffer(4);
     const { port1, port2 } = new MessageChannel();
     const lines = this.dormant.splice(0).map(({ flag, port, asked }): ServedLine => {
       port.removeAllListeners();
       return { flag, port, asked };
     });
-    const worker = new Worker(this.code(), {
+    const worker = new Worker(code, {
       eval: true,
       workerData: { ...this.data, flag, port: port2, lines } satisfies WorkerStart & Record<string, unknown>,
       transferList: [port2, ...lines.map((l) => l.port)],

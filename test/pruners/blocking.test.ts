@@ -112,21 +112,21 @@ describe('one blocking worker per process', () => {
   });
 
   it('still fires the deadline, on the owner and on a shared line, and drops a late answer', async () => {
-    const { worker } = owner('echo-hang', 500);
+    const { worker } = owner('echo-hang', 1000);
     const shared = shareLines();
-    // The second request is answered 200 ms after its deadline, while the third is waited for (answered 500 ms after
-    // it is asked): the late answer must not be taken for the third's.
+    // The second request is answered 300 ms after its deadline, while the third is waited for; the worker's timers
+    // fire in order, so the late answer always comes first, and must not be taken for the third's.
     const answers = await callFromThread(
       shared.lines,
       shared.transfer,
       'echo-hang',
-      ['hang', { late: 700 }, { late: 500, n: 3 }],
-      500,
+      ['hang', { late: 1300 }, { late: 400, n: 3 }],
+      1000,
     );
-    expect(answers[0]?.error).toBe('no answer within 0.5 s');
-    expect(answers[1]?.error).toBe('no answer within 0.5 s');
-    expect(answers[2]?.value?.request).toEqual({ late: 500, n: 3 });
-    expect(() => worker.call('hang')).toThrow('no answer within 0.5 s');
+    expect(answers[0]?.error).toBe('no answer within 1 s');
+    expect(answers[1]?.error).toBe('no answer within 1 s');
+    expect(answers[2]?.value?.request).toEqual({ late: 400, n: 3 });
+    expect(() => worker.call('hang')).toThrow('no answer within 1 s');
     // The owner's timed-out worker was stopped; the next call starts a fresh one.
     expect((worker.call('after') as { request: unknown }).request).toBe('after');
   });
