@@ -90,31 +90,43 @@ export function poolEconomics(
   points: readonly (PointEconomics | undefined)[],
   profiles: readonly string[],
 ): EconomicsTotal[] {
-  return profiles.map((profile) => {
-    const total: EconomicsTotal = {
-      profile,
-      points: 0,
-      unknownPoints: 0,
-      savedTokens: 0,
-      savings: 0,
-      cacheLoss: 0,
-      overhead: 0,
-      net: 0,
-    };
-    for (const p of points) {
-      const bill = p?.cache.find((b) => b.profile === profile);
-      if (!p || !bill) continue;
-      total.points += 1;
-      total.savedTokens += p.rawRequestTokens - p.requestTokens;
-      total.savings = units(total.savings + bill.savings);
-      total.overhead = units(total.overhead + bill.overhead);
-      if (bill.cacheLoss === null || bill.net === null) {
-        total.unknownPoints += 1;
-        continue;
-      }
-      total.cacheLoss = units(total.cacheLoss + bill.cacheLoss);
-      total.net = units(total.net + bill.net);
+  const totals = emptyEconomics(profiles);
+  for (const p of points) addEconomics(totals, p);
+  return totals;
+}
+
+/** Nothing pooled yet, per profile: poolEconomics of no points. */
+export function emptyEconomics(profiles: readonly string[]): EconomicsTotal[] {
+  return profiles.map((profile) => ({
+    profile,
+    points: 0,
+    unknownPoints: 0,
+    savedTokens: 0,
+    savings: 0,
+    cacheLoss: 0,
+    overhead: 0,
+    net: 0,
+  }));
+}
+
+/**
+ * Pools one more prune point into `totals`. Each sum is rounded as it goes, so the order counts: points added one by
+ * one in run order give what poolEconomics gives for the whole list, and a run need not hold every point's record.
+ */
+export function addEconomics(totals: EconomicsTotal[], p: PointEconomics | undefined): void {
+  if (!p) return;
+  for (const total of totals) {
+    const bill = p.cache.find((b) => b.profile === total.profile);
+    if (!bill) continue;
+    total.points += 1;
+    total.savedTokens += p.rawRequestTokens - p.requestTokens;
+    total.savings = units(total.savings + bill.savings);
+    total.overhead = units(total.overhead + bill.overhead);
+    if (bill.cacheLoss === null || bill.net === null) {
+      total.unknownPoints += 1;
+      continue;
     }
-    return total;
-  });
+    total.cacheLoss = units(total.cacheLoss + bill.cacheLoss);
+    total.net = units(total.net + bill.net);
+  }
 }

@@ -3,6 +3,7 @@
 // corpus, with a token counter of its own, so a fixture's bytes do not depend on which thread ran it.
 import { tokenCounter } from '../accounting/tokens.js';
 import type { FixtureBytes } from '../load/fixtures.js';
+import type { SharedLines } from '../pruners/blocking.js';
 import { parseFixtureBytes } from '../load/fixtures.js';
 import { getCondition } from '../policy/registry.js';
 import type { Condition } from '../policy/types.js';
@@ -19,6 +20,15 @@ export interface WorkerSetup {
   readonly exploratory: boolean;
   /** Conditions stamped exploratory one by one in an otherwise confirmatory run. */
   readonly exploratoryConditions: readonly string[];
+}
+
+/**
+ * What a worker thread is started with: the run's setup, and its lines to the main thread's blocking workers, so
+ * that one package worker serves every thread (../pruners/blocking.ts).
+ */
+export interface WorkerStart {
+  readonly setup: WorkerSetup;
+  readonly blocking: SharedLines;
 }
 
 /**
@@ -72,7 +82,7 @@ export function runFixtureJob(
   try {
     const loaded = parseFixtureBytes(read);
     const encoded: EncodedChunk[] = [];
-    let totals: readonly Totals[] = [];
+    const totals: Totals[] = [];
     streamStudy(
       {
         conditions,
@@ -91,10 +101,8 @@ export function runFixtureJob(
         fixture: (chunk) => {
           const exploratory = setup.exploratory || setup.exploratoryConditions.includes(chunk.condition.name);
           encoded.push(encodeChunk(renderChunk(chunk, exploratory), bulk));
+          totals.push(chunk.totals);
         },
-      },
-      (t) => {
-        totals = t;
       },
     );
     return { index, fixture: { id: loaded.fixture.id, families: [...loaded.fixture.families] }, encoded, totals };

@@ -19,15 +19,17 @@ import {
   type FixtureFacts,
   type FixtureJob,
   type WorkerSetup,
+  type WorkerStart,
 } from './fixture-job.js';
+import { shareLines } from '../pruners/blocking.js';
 import type { MessageCode } from '../messages.js';
 import { getCondition } from '../policy/registry.js';
 import type { Condition } from '../policy/types.js';
 import { siblingModule } from '../files/sibling-module.js';
-import { addTotals, emptyTotals, summarise, type StudyOptions, type Totals } from './run.js';
+import { addTotals, emptyTotals, summarise, type RunTotals, type StudyOptions } from './run.js';
 import type { EncodedChunk } from './write.js';
 
-export type { FixtureDone, FixtureFacts, FixtureJob, WorkerSetup } from './fixture-job.js';
+export type { FixtureDone, FixtureFacts, FixtureJob, WorkerSetup, WorkerStart } from './fixture-job.js';
 
 /**
  * Worker threads a run uses by default: one per core, at most this many, since each holds its own copy of the
@@ -104,7 +106,7 @@ const WINDOW_PER_THREAD = 3;
 export async function streamStudyParallel(
   options: ParallelOptions,
   sink: EncodedSink,
-  onTotals?: (totals: readonly Totals[]) => void,
+  onTotals?: (totals: readonly RunTotals[]) => void,
 ): Promise<Summary[]> {
   const { fixtures, conditions } = options;
   // N threads are this one and N - 1 workers: this thread runs fixtures too, between its writes, which saves a
@@ -246,8 +248,11 @@ export async function streamStudyParallel(
 function startWorker(setup: WorkerSetup, heapMb: number | null): Worker {
   const entry = siblingModule(import.meta.url, 'worker');
   const fromSource = entry.pathname.endsWith('.ts');
+  // Its own line to each of this thread's blocking workers (a package's isolate), rather than one of its own.
+  const { lines, transfer } = shareLines();
   const options = {
-    workerData: setup,
+    workerData: { setup, blocking: lines } satisfies WorkerStart,
+    transferList: [...transfer],
     ...(heapMb === null ? {} : { resourceLimits: { maxOldGenerationSizeMb: heapMb } }),
   };
   if (!fromSource) return new Worker(entry, options);

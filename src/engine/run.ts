@@ -41,7 +41,8 @@ import {
   type PointRequestInput,
   type RequestEntry,
 } from '../economics/sequence.js';
-import { poolEconomics } from '../economics/bill.js';
+import { addEconomics, emptyEconomics } from '../economics/bill.js';
+import type { EconomicsTotal } from '../economics/record.js';
 import { cacheTelemetryOf } from '../providers/cache-telemetry.js';
 import { modelledProfiles } from '../economics/caching.js';
 
@@ -99,6 +100,8 @@ export interface FixtureChunk {
   readonly loaded: LoadedFixture;
   readonly records: readonly DecisionRecord[];
   readonly points: readonly PointMeasures[];
+  /** The condition's totals on this fixture alone: what a thread hands back to be joined in fixture order. */
+  readonly totals: Totals;
 }
 
 export interface StudySink {
@@ -113,7 +116,7 @@ export interface StudySink {
 export function streamStudy(
   options: StudyOptions,
   sink: StudySink,
-  onTotals?: (totals: readonly Totals[]) => void,
+  onTotals?: (totals: readonly RunTotals[]) => void,
 ): Summary[] {
   const models = options.models ?? EMBEDDED_STUDY;
   const totals = options.conditions.map(emptyTotals);
@@ -138,18 +141,26 @@ export function streamStudy(
     });
     const wanted = options.decisionRecords?.(loaded) ?? true;
     options.conditions.forEach((condition, i) => {
-      const total = totals[i]!;
-      const { records, points, charges } = runCondition(condition, prepared, options, models, wanted, total.removedBy);
-      total.charges.push(...charges);
-      total.economics.push(...points.map((p) => p.economics));
-      if (points.length > 0)
-        total.perFixture.push({
-          fixture: loaded.fixture.id,
-          prunePoints: points.length,
-          ...aggregate(points, models.reader),
-          ...oncePerFixture(points),
-        });
-      sink.fixture({ condition, loaded, records, points });
+      const removedBy = new Map<string, RemovedBy>();
+      const { records, points, charges } = runCondition(condition, prepared, options, models, wanted, removedBy);
+      const part: Totals = {
+        perFixture:
+          points.length > 0
+            ? [
+                {
+                  fixture: loaded.fixture.id,
+                  prunePoints: points.length,
+                  ...aggregate(points, models.reader),
+                  ...oncePerFixture(points),
+                },
+              ]
+            : [],
+        removedBy,
+        charges,
+        economics: points.map((p) => p.economics),
+      };
+      addTotals(totals[i]!, part);
+      sink.fixture({ condition, loaded, records, points, totals: part });
     });
     options.onProgress?.(++done, options.fixtures.length);
   }
@@ -458,7 +469,7 @@ function countRemoval(into: Map<string, RemovedBy>, e: Eligibility, netTokens: n
   into.set(key, entry);
 }
 
-/** Pools per-fixture sums, which equals pooling every prune point: sums of counts are associative. */
+/** One fixture's totals (or a merge's, read back from outputs): each prune point's economics as recorded. */
 export interface Totals {
   perFixture: readonly FixtureMeasures[];
   removedBy: ReadonlyMap<string, RemovedBy>;
@@ -466,25 +477,35 @@ export interface Totals {
   economics: readonly (PointEconomics | undefined)[];
 }
 
-interface GrowingTotals {
+/**
+ * Fixtures' totals joined in fixture order, which equals pooling every prune point: sums of counts are associative,
+ * and the economics are pooled as the points arrive, in the same order (addEconomics), rather than held point by
+ * point until the summary.
+ */
+export interface RunTotals {
   perFixture: FixtureMeasures[];
   removedBy: Map<string, RemovedBy>;
   charges: CallCharge[];
-  economics: (PointEconomics | undefined)[];
+  economics: EconomicsTotal[];
 }
 
-export function emptyTotals(): GrowingTotals {
-  return { perFixture: [], removedBy: new Map(), charges: [], economics: [] };
+export function emptyTotals(): RunTotals {
+  return {
+    perFixture: [],
+    removedBy: new Map(),
+    charges: [],
+    economics: emptyEconomics(modelledProfiles().map((p) => p.id)),
+  };
 }
 
 /**
  * Adds the totals of later fixtures (a worker's, one fixture at a time) to the totals so far: the lists continue in
  * fixture order and removals add up by rule, so joining in fixture order gives what one pass over all would.
  */
-export function addTotals(into: GrowingTotals, part: Totals): void {
+export function addTotals(into: RunTotals, part: Totals): void {
   into.perFixture.push(...part.perFixture);
   into.charges.push(...part.charges);
-  into.economics.push(...part.economics);
+  for (const p of part.economics) addEconomics(into.economics, p);
   for (const [key, r] of part.removedBy) {
     const entry = into.removedBy.get(key) ?? { rule: r.rule, step: r.step, items: 0, netTokensRemoved: 0 };
     entry.items += r.items;
@@ -493,12 +514,19 @@ export function addTotals(into: GrowingTotals, part: Totals): void {
   }
 }
 
+/** Totals read back whole (a merge's) as a run's. */
+export function joinedTotals(all: Totals): RunTotals {
+  const into = emptyTotals();
+  addTotals(into, all);
+  return into;
+}
+
 /** A condition's summary from its totals; shards' totals joined in fixture order give the unsharded summary. */
 export function summarise(
   c: ConditionInfo,
   options: Pick<StudyOptions, 'exploratory' | 'exploratoryConditions' | 'timing' | 'placeholders' | 'tokens'>,
   reader: Reader,
-  { perFixture, removedBy, charges, economics }: Totals,
+  { perFixture, removedBy, charges, economics }: RunTotals,
 ): Summary {
   return {
     artifactVersion: ARTIFACT_VERSION,
@@ -524,10 +552,7 @@ export function summarise(
       .sort((a, b) => (a.step ?? 0) - (b.step ?? 0) || byCodeUnit(a.rule, b.rule)),
     perFixture: [...perFixture],
     modelUsage: usageOf(charges),
-    economics: poolEconomics(
-      economics,
-      modelledProfiles().map((p) => p.id),
-    ),
+    economics: economics.map((e) => ({ ...e })),
     ...optional('cacheTelemetry', cacheTelemetryOf(charges, options.tokens)),
   };
 }

@@ -1,10 +1,12 @@
 // The worker-thread side of a parallel study (./parallel.ts): runs each fixture it is handed (./fixture-job.ts) and
 // sends back the fixture's facts, each condition's encoded lines and its totals.
 import { parentPort, workerData } from 'node:worker_threads';
-import { runFixtureJob, setupConditions, type FixtureJob, type WorkerSetup } from './fixture-job.js';
+import { adoptLines } from '../pruners/blocking.js';
+import { runFixtureJob, setupConditions, type FixtureJob, type WorkerStart } from './fixture-job.js';
 import type { EncodedChunk, EncodedText } from './write.js';
 
-const setup = workerData as WorkerSetup;
+const { setup, blocking } = workerData as WorkerStart;
+adoptLines(blocking);
 const conditions = setupConditions(setup);
 
 parentPort!.on('message', (job: FixtureJob) => {

@@ -23,7 +23,13 @@ export const TRIM_OPTIONS = { strategy: 'last', allowPartial: false, includeSyst
 /** Long enough for the package to load on a loaded machine; a trim itself takes milliseconds. */
 const TIMEOUT_MS = 120_000;
 
-let worker: BlockingWorker | undefined;
+// Made here, started on the first trim any thread of the process asks for (blocking.ts).
+const worker = new BlockingWorker(
+  'langchain-trim-messages',
+  () => workerCode(siblingModule(import.meta.url, 'langchain-worker')),
+  { resolveFrom: import.meta.url },
+  TIMEOUT_MS,
+);
 
 /** Each message's weight: the tokens of the items it renders, as the view counts them. */
 export function messageTokens(rendered: Rendered, view: PolicyView): number[] {
@@ -37,11 +43,6 @@ export function messageTokens(rendered: Rendered, view: PolicyView): number[] {
 
 /** trimMessages' output for the prune point's openai-chat rendering, trimmed to its budget. */
 export function runTrimMessages(condition: string, rendered: Rendered, view: PolicyView): unknown[] {
-  worker ??= new BlockingWorker(
-    () => workerCode(siblingModule(import.meta.url, 'langchain-worker')),
-    { resolveFrom: import.meta.url },
-    TIMEOUT_MS,
-  );
   const request: TrimRequest = {
     messages: rendered.messages as TrimRequest['messages'],
     tokens: messageTokens(rendered, view),

@@ -1,11 +1,12 @@
 // The worker side of the LangChain adapter (blocking.ts): builds LangChain messages from the rendered OpenAI-format
 // messages, runs the real trimMessages with the harness's token counts, and answers with its output in the same
 // OpenAI format, so that mapping it back is the same reading as for any other pruner. Compiled on its own and run as
-// an eval worker: it imports only node: modules and loads the package from where prunelab's own install has it.
+// an eval worker: it imports only node: modules and loads the package from where prunelab's own install has it. It
+// serves every thread of the process, each on a line of its own (blocking.ts).
 import { createRequire } from 'node:module';
-import { workerData } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import type * as Messages from '@langchain/core/messages';
-import type { Reply, WorkerLine } from './blocking.js';
+import type { Asked, Answered, Reply, ServedLine, WorkerStart } from './blocking.js';
 
 export interface TrimRequest {
   readonly messages: readonly Record<string, unknown>[];
@@ -24,8 +25,7 @@ interface OpenAiCall {
   readonly function: { readonly name: string; readonly arguments: string };
 }
 
-const { flag, port, resolveFrom } = workerData as WorkerLine & { readonly resolveFrom: string };
-const signal = new Int32Array(flag);
+const { flag, port, lines, resolveFrom } = workerData as WorkerStart & { readonly resolveFrom: string };
 const lc = createRequire(resolveFrom)('@langchain/core/messages') as typeof Messages;
 
 function toLangChain(m: Record<string, unknown>, index: number): Messages.BaseMessage {
@@ -74,14 +74,25 @@ async function trim(request: TrimRequest): Promise<unknown[]> {
   return trimmed.map(toOpenAi);
 }
 
-port.on('message', (request: TrimRequest) => {
-  const answer = (reply: Reply): void => {
-    port.postMessage(reply);
-    Atomics.store(signal, 0, 1);
-    Atomics.notify(signal, 0);
+/** Answers each request on the line it came on, and raises that line's flag. */
+function serve({ flag, port, asked }: ServedLine): void {
+  const signal = new Int32Array(flag);
+  const answer = ({ id, request }: Asked): void => {
+    const send = (reply: Reply): void => {
+      port.postMessage({ id, reply } satisfies Answered);
+      Atomics.store(signal, 0, 1);
+      Atomics.notify(signal, 0);
+    };
+    trim(request as TrimRequest).then(
+      (value) => send({ ok: true, value }),
+      (err: unknown) => send({ ok: false, error: err instanceof Error ? err.message : String(err) }),
+    );
   };
-  trim(request).then(
-    (value) => answer({ ok: true, value }),
-    (err: unknown) => answer({ ok: false, error: err instanceof Error ? err.message : String(err) }),
-  );
-});
+  asked.forEach(answer);
+  port.on('message', answer);
+}
+
+serve({ flag, port, asked: [] });
+lines.forEach(serve);
+// Lines of threads that were handed theirs after this worker started.
+parentPort?.on('message', serve);

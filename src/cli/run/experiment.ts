@@ -15,7 +15,7 @@ import { duplicateId, type LoadedFixture, type OnSkip } from '../../fixture/load
 import { loadFixtures, parseFixtureBytes, readFixtureFiles, type FixtureBytes } from '../../load/fixtures.js';
 import { input } from '../../errors.js';
 import type { PlaceholderMode } from '../../engine/placeholder.js';
-import { streamStudy, type Totals } from '../../engine/run.js';
+import { streamStudy, type RunTotals } from '../../engine/run.js';
 import { parallelizable, streamStudyParallel, workersFor, type FixtureFacts } from '../../engine/parallel.js';
 import type { StudyModels } from '../../behaviour/study.js';
 import { chargesRecord, parseShard, selectShard, writeShardRecord, type Shard } from '../../engine/shard.js';
@@ -318,7 +318,7 @@ async function execute(
   const prepared = await prepareStudy(plan.models, plan.conditions, views, tokens, plan.seed, io);
   clearDebris(outDir, io);
   let writer: RunWriter | undefined;
-  let totals: readonly Totals[] = [];
+  let totals: readonly RunTotals[] = [];
   let ran: readonly Condition[] = [];
   const layout: RunLayout = {
     exploratory: study.exploratory,
@@ -332,7 +332,7 @@ async function execute(
       const sink = final ? (writer = new RunWriter(outDir, conditions, layout)) : { fixture: () => undefined };
       if (final) ran = conditions;
       const keepTotals = final
-        ? (t: readonly Totals[]) => {
+        ? (t: readonly RunTotals[]) => {
             totals = t;
           }
         : undefined;

@@ -7,7 +7,7 @@ import { tokenCounter } from '../../accounting/tokens.js';
 import { RunRecord, Summary, type Manifest, type ModelCalls } from '../../artifacts/schema.js';
 import { input, usage } from '../../errors.js';
 import type { PointEconomics } from '../../economics/record.js';
-import { summarise, type RemovedBy } from '../../engine/run.js';
+import { joinedTotals, summarise, type RemovedBy } from '../../engine/run.js';
 import { readShardRecord, type ShardRecord } from '../../engine/shard.js';
 import { LAYOUT, readManifest, RunWriter } from '../../engine/write.js';
 import { relativePath } from '../../fixture/canonical.js';
@@ -233,5 +233,5 @@ async function mergeCondition(name: string, parts: readonly Part[], writer: RunW
     placeholders: s.placeholders,
     tokens: tokenCounter(),
   };
-  return summarise(info, options, reader, { perFixture, removedBy: removed, charges, economics });
+  return summarise(info, options, reader, joinedTotals({ perFixture, removedBy: removed, charges, economics }));
 }
