@@ -8,6 +8,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { CACHE_DIR, cacheKey, compiledTree } from '../../scripts/compiled.mjs';
+import { cli } from '../support/cli.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const COMPILED = pathToFileURL(join(ROOT, 'scripts', 'compiled.mjs')).href;
@@ -212,7 +213,7 @@ describe('a run through the launcher', () => {
     }
   });
 
-  it('fails on bad input as the sources do: the same messages and exit codes', () => {
+  it('fails on bad input as the sources do: the same messages and exit codes', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'prunelab-launch-bad-'));
     writeFileSync(join(dir, 'broken.json'), '{ "id": ');
     const policy = join(dir, 'policy', 'policy.mjs');
@@ -226,16 +227,19 @@ describe('a run through the launcher', () => {
       ['experiment', '--fixtures', join(dir, 'broken.json'), '--out', join(dir, 'out')],
       ['experiment', '--fixtures', 'fixtures/canonical', '--policy', policy, '--out', join(dir, 'out')],
     ];
-    const seen = cases.map((args) => {
-      const [tsx, launcher] = [run('tsx', args), run('launcher', args)];
+    const seen: ReturnType<typeof run>[] = [];
+    for (const args of cases) {
+      // The sources, in this process (as test/cli/bad-inputs.test.ts runs them), against the launcher's process.
+      const sources = await cli(args, ROOT);
+      const launcher = run('launcher', args);
       expect({ args, status: launcher.status, stdout: launcher.stdout, stderr: launcher.stderr }).toEqual({
         args,
-        status: tsx.status,
-        stdout: tsx.stdout,
-        stderr: tsx.stderr,
+        status: sources.code,
+        stdout: sources.stdout,
+        stderr: sources.stderr,
       });
-      return launcher;
-    });
+      seen.push(launcher);
+    }
     expect(seen.map((r) => r.status)).toEqual([2, 2, 2]);
     expect(seen[2]!.stderr).toContain("it is prunelab's corpus generator");
   });
