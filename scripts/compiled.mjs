@@ -1,9 +1,10 @@
 // @ts-check
 // The compiled copy of the sources that the launcher (scripts/launch.mjs) runs: src/, experiments/ and scripts/
 // transformed by scripts/transform.mjs into .cache/prunelab/<key>/, where the key hashes every input file's bytes,
-// how they are transformed (scripts/transform.mjs, tsconfig.json), esbuild's version and Node's major. It lives inside the repository, not under
-// node_modules, because a compiled module finds the repository by its own place (package.json above it, for
-// PACKAGE_ROOT and the git facts of a run's manifest), and node_modules may be a link into another checkout.
+// how they are transformed (scripts/transform.mjs, tsconfig.json), esbuild's version and Node's major. It lives
+// inside the repository, not under node_modules, because a compiled module finds the repository by its own place
+// (package.json above it, for PACKAGE_ROOT and the git facts of a run's manifest), and Node names a module by its
+// real path while node_modules may be a link into another checkout.
 //
 // Nothing half-made is ever used: a build is written into `<key>.build-<pid>` and renamed into place, a rename being
 // atomic, so `<key>` exists whole or not at all; two launches building the same key at once both finish and the
