@@ -32,11 +32,11 @@ interface Row {
   reduction: string;
 }
 
-/** One step of the sweep: the CLI run as a child process, as a user would run it. */
+/** One step of the sweep: the CLI run as a child process, as a user would run it (its npm script's launcher). */
 const cliStep = (what: string, args: readonly string[], accepts?: Step['accepts']): Step => ({
   what,
   command: process.execPath,
-  args: [...process.execArgv, 'src/cli/bin.ts', ...args],
+  args: ['scripts/launch.mjs', 'src/cli/bin.ts', ...args],
   ...(accepts ? { accepts } : {}),
 });
 

@@ -1,11 +1,12 @@
 // Which files a sandboxed policy may read, and why a path it was refused is off limits. The permission model grants
 // the policy's own folder; it has no deny-list and follows symbolic links out of a granted folder, so the folder is
 // vetted first: it must not hold (or be inside) oracles, fixtures or results, nor a link that leads out of it.
-import { lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { input } from '../errors.js';
+import { PACKAGE_ROOT } from '../files/package-root.js';
 import { sandboxWords } from '../messages.js';
 
 /** Places a policy must never read, beyond every oracle wherever it lies. */
@@ -20,10 +21,23 @@ export type Refusal = keyof typeof sandboxWords.why;
 export const LIBRARY = realpathSync(fileURLToPath(new URL('..', import.meta.url)));
 
 /**
+ * The library wherever a policy may name it: where this code runs from and, when that is a compiled copy inside a
+ * clone (the launcher's cache, .cache/prunelab/, or dist/), the sources beside package.json it was compiled from, so
+ * that a policy importing `src/...` is admitted or refused exactly as when the sources run.
+ */
+export const LIBRARIES: readonly string[] = librariesOf(LIBRARY, join(PACKAGE_ROOT, 'src'));
+
+function librariesOf(running: string, sources: string): string[] {
+  if (!existsSync(join(sources, 'sandbox', 'folder.ts'))) return [running];
+  const real = realpathSync(sources);
+  return real === running ? [running] : [running, real];
+}
+
+/**
  * Library code a policy may not import: the corpus generator, which could regenerate a generated fixture and its
  * labels from the seed, and the oracle's own code.
  */
-const LABEL_CODE = ['corpus', 'oracle'].map((d) => join(LIBRARY, d));
+const LABEL_CODE = LIBRARIES.flatMap((l) => ['corpus', 'oracle'].map((d) => join(l, d)));
 
 /** A folder holding more entries than this is not a policy's own folder; vetting it would cost more than the run. */
 export const FOLDER_ENTRY_LIMIT = 5000;

@@ -9,7 +9,7 @@ import type { PolicyView } from '../fixture/view.js';
 import { sandboxWords } from '../messages.js';
 import { Bridge, type Received } from './bridge.js';
 import { bundlePolicy, relayCode } from './bundle.js';
-import { inside, LIBRARY, refusalOf, vetFolder, type OffLimits } from './folder.js';
+import { inside, LIBRARIES, refusalOf, vetFolder, type OffLimits } from './folder.js';
 import { CLOSE_NETWORK } from './network.js';
 import type { ModuleInfo, ParentMessage, ThrownError } from './protocol.js';
 
@@ -121,7 +121,7 @@ export class PolicySandbox {
 function importable(path: string, folder: string, off: OffLimits): boolean {
   const real = realpathSync(path);
   if (refusalOf(real, off) !== 'outside') return false;
-  return inside(real, folder) || inside(real, LIBRARY) || real.split(sep).includes('node_modules');
+  return inside(real, folder) || LIBRARIES.some((l) => inside(real, l)) || real.split(sep).includes('node_modules');
 }
 
 function firstLine(text: string | undefined): string {

@@ -108,7 +108,7 @@ describe.each(COMMANDS.map((c) => [c.meta.name, c] as const))('command %s', (nam
 
   it('is entered by its npm script', () => {
     const scripts = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts;
-    expect(scripts[command.meta.script]).toBe(`tsx src/cli/bin.ts ${name}`);
+    expect(scripts[command.meta.script]).toBe(`node scripts/launch.mjs src/cli/bin.ts ${name}`);
   });
 });
 
@@ -118,8 +118,10 @@ describe('the command list', () => {
     expect(new Set(names).size).toBe(names.length);
     const scripts = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts;
     for (const line of Object.values(scripts)) {
-      const m = /^tsx src\/cli\/bin\.ts (\S+)/.exec(line);
+      const m = /^node scripts\/launch\.mjs src\/cli\/bin\.ts (\S+)/.exec(line);
       if (m) expect(names).toContain(m[1]);
+      // Every script of the command line runs the compiled copy, none the sources under tsx (scripts/launch.mjs).
+      if (line.includes('src/cli/bin.ts')) expect(line).toMatch(/^node scripts\/launch\.mjs src\/cli\/bin\.ts /);
     }
   });
 

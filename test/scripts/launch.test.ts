@@ -1,0 +1,246 @@
+// The launcher (scripts/launch.mjs) and its cache (scripts/compiled.mjs): the key follows every input byte, a build
+// that is killed or raced never leaves a half copy in use nor debris behind, and a study run through the launcher is
+// the study run from the sources under tsx: the same files, output, messages and exit codes.
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { CACHE_DIR, cacheKey, compiledTree } from '../../scripts/compiled.mjs';
+import { cli } from '../support/cli.js';
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+const COMPILED = pathToFileURL(join(ROOT, 'scripts', 'compiled.mjs')).href;
+
+/** A small tree laid out as the repository's: modules in each tree, a run-time file beside src/'s modules. */
+function smallRoot(): string {
+  const root = mkdtempSync(join(tmpdir(), 'prunelab-launch-'));
+  const files: Record<string, string> = {
+    'package.json': '{ "type": "module" }\n',
+    'src/a.ts': "import { b } from './b.js';\nexport const a: number = b + 1;\n",
+    'src/b.ts': 'export const b = 41;\n',
+    'src/tables/t.json': '{ "rate": 0.5 }\n',
+    'experiments/e.ts': "export const study = 'e';\n",
+    'experiments/notes.md': 'not an input: never read by a module\n',
+    'scripts/s.ts': "import { a } from '../src/a.js';\nexport const s = a;\n",
+  };
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, file)), { recursive: true });
+    writeFileSync(join(root, file), text);
+  }
+  return root;
+}
+
+const cacheOf = (root: string) => join(root, CACHE_DIR);
+const entries = (root: string) => readdirSync(cacheOf(root)).sort();
+
+/** The pid of a process that has exited (a killed writer's leftovers carry such a pid). */
+function deadPid(): number {
+  const child = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+  return Number(child.stdout);
+}
+
+/** Runs compiledTree(root) in a child process, with `transform` (a function's source) in place of esbuild's. */
+function childBuild(root: string, transform?: string): ChildProcess {
+  const options = transform ? `{ transform: ${transform} }` : '{}';
+  const code = `import { mkdirSync, writeFileSync } from 'node:fs';
+const { compiledTree } = await import(${JSON.stringify(COMPILED)});
+const r = await compiledTree(${JSON.stringify(root)}, ${options});
+r.release();
+process.stdout.write(JSON.stringify({ dir: r.dir, built: r.built }));`;
+  return spawn(process.execPath, ['--input-type=module', '-e', code], { stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+function ended(child: ChildProcess): Promise<{ code: number | null; signal: string | null; stdout: string }> {
+  let stdout = '';
+  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+  return new Promise((done) => child.on('close', (code, signal) => done({ code, signal, stdout })));
+}
+
+describe('the cache key', () => {
+  it('changes when any input byte changes, is the same for the same bytes, and ignores files no module reads', () => {
+    const root = smallRoot();
+    const key = cacheKey(root);
+    expect(key).toMatch(/^[0-9a-f]{24}$/);
+    expect(cacheKey(root)).toBe(key);
+    const edit = (file: string, text: string) => writeFileSync(join(root, file), text);
+    const original = readFileSync(join(root, 'src/b.ts'), 'utf8');
+    edit('src/b.ts', original.replace('41', '42'));
+    const edited = cacheKey(root);
+    expect(edited).not.toBe(key);
+    edit('src/b.ts', original);
+    expect(cacheKey(root)).toBe(key);
+    // A file the modules read beside themselves is an input; one beside the study definitions is not copied.
+    edit('src/tables/t.json', '{ "rate": 0.6 }\n');
+    expect(cacheKey(root)).not.toBe(key);
+    edit('src/tables/t.json', '{ "rate": 0.5 }\n');
+    edit('experiments/notes.md', 'edited\n');
+    expect(cacheKey(root)).toBe(key);
+    // A module moved is another tree, whatever its bytes.
+    renameSync(join(root, 'scripts/s.ts'), join(root, 'scripts/t.ts'));
+    expect(cacheKey(root)).not.toBe(key);
+    // So is another tsconfig.json (esbuild reads its compiler options).
+    renameSync(join(root, 'scripts/t.ts'), join(root, 'scripts/s.ts'));
+    edit('tsconfig.json', '{ "compilerOptions": { "useDefineForClassFields": false } }\n');
+    expect(cacheKey(root)).not.toBe(key);
+  });
+});
+
+describe('the compiled copy', () => {
+  it('is built once per key, holds the modules and the files beside them, and replaces the copy of another key', async () => {
+    const root = smallRoot();
+    const first = await compiledTree(root);
+    expect(first.built).toBe(true);
+    const mod = (await import(pathToFileURL(join(first.dir, 'scripts/s.js')).href)) as { s: number };
+    expect(mod.s).toBe(42);
+    expect(readFileSync(join(first.dir, 'src/tables/t.json'), 'utf8')).toBe('{ "rate": 0.5 }\n');
+    expect(existsSync(join(first.dir, 'experiments/notes.md'))).toBe(false);
+    first.release();
+    const again = await compiledTree(root);
+    expect(again).toMatchObject({ dir: first.dir, built: false });
+    again.release();
+    expect(entries(root)).toEqual([first.key]);
+
+    writeFileSync(join(root, 'src/b.ts'), 'export const b = 1;\n');
+    const next = await compiledTree(root);
+    expect(next.built).toBe(true);
+    next.release();
+    // The old copy was held by no live process: it is gone, and nothing else is left.
+    expect(entries(root)).toEqual([next.key]);
+  });
+
+  it('keeps the copy a live process holds, and removes what dead processes left', async () => {
+    const root = smallRoot();
+    const old = await compiledTree(root);
+    // A live process (this one's parent) still runs from the old copy; a dead one held it too.
+    const dead = deadPid();
+    writeFileSync(join(cacheOf(root), `${old.key}.lease-${process.ppid}`), '');
+    writeFileSync(join(cacheOf(root), `${old.key}.lease-${dead}`), '');
+    old.release();
+    writeFileSync(join(root, 'src/b.ts'), 'export const b = 2;\n');
+    const other = 'f'.repeat(24);
+    for (const debris of [`${other}.build-${dead}`, `${other}.stale-${dead}`]) {
+      mkdirSync(join(cacheOf(root), debris, 'src'), { recursive: true });
+      writeFileSync(join(cacheOf(root), debris, 'src', 'a.js'), 'half');
+    }
+    const next = await compiledTree(root);
+    next.release();
+    expect(entries(root)).toEqual([old.key, `${old.key}.lease-${process.ppid}`, next.key].sort());
+  });
+
+  it('is never left half built by a killed build, and the next launch clears what it left', async () => {
+    const root = smallRoot();
+    const key = cacheKey(root);
+    // A transform that writes part of the copy, says so, and never finishes: killed there.
+    const hang = `async (_root, out) => { mkdirSync(out + '/src', { recursive: true }); writeFileSync(out + '/src/a.js', 'half'); process.stdout.write('ready'); await new Promise(() => {}); }`;
+    const child = childBuild(root, hang);
+    const outcome = ended(child);
+    await new Promise<void>((ready) => child.stdout!.once('data', () => ready()));
+    child.kill('SIGKILL');
+    expect((await outcome).signal).toBe('SIGKILL');
+    expect(entries(root)).toEqual([`${key}.build-${child.pid}`, `${key}.lease-${child.pid}`]);
+    expect(existsSync(join(cacheOf(root), key))).toBe(false);
+
+    const next = await compiledTree(root);
+    expect(next).toMatchObject({ key, built: true });
+    next.release();
+    expect(entries(root)).toEqual([key]);
+    expect(readFileSync(join(next.dir, 'src/a.js'), 'utf8')).toContain('b + 1');
+  });
+
+  it('is built whole once when several launches start at once', async () => {
+    const root = smallRoot();
+    const runs = await Promise.all([1, 2, 3, 4].map(() => ended(childBuild(root))));
+    expect(runs.map((r) => r.code)).toEqual([0, 0, 0, 0]);
+    const results = runs.map((r) => JSON.parse(r.stdout) as { dir: string; built: boolean });
+    const key = cacheKey(root);
+    expect(new Set(results.map((r) => r.dir))).toEqual(new Set([join(cacheOf(root), key)]));
+    // Each launch that found no copy built one; the first rename won and the others' copies were dropped.
+    expect(results.filter((r) => r.built)).toHaveLength(1);
+    expect(entries(root)).toEqual([key]);
+    const mod = (await import(pathToFileURL(join(cacheOf(root), key, 'src/a.js')).href)) as { a: number };
+    expect(mod.a).toBe(42);
+  });
+});
+
+describe('a run through the launcher', () => {
+  const run = (how: 'tsx' | 'launcher', args: readonly string[]) => {
+    const entry = how === 'tsx' ? ['--import', 'tsx', 'src/cli/bin.ts'] : ['scripts/launch.mjs', 'src/cli/bin.ts'];
+    return spawnSync(process.execPath, [...entry, ...args], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1' },
+    });
+  };
+  const filesOf = (dir: string): string[] =>
+    readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => relative(dir, join(e.parentPath, e.name)))
+      .sort();
+
+  it('writes what the sources write: the same files, output and manifest facts, workers and LangChain included', () => {
+    const outs = { tsx: '', launcher: '' };
+    const stdout = { tsx: '', launcher: '' };
+    for (const how of ['tsx', 'launcher'] as const) {
+      outs[how] = mkdtempSync(join(tmpdir(), `prunelab-launch-${how}-`));
+      const r = run(how, [
+        'experiment',
+        '--fixtures',
+        'fixtures/canonical',
+        '--condition',
+        'raw,ladder-0-3,pkg-langchain-trim-messages',
+        '--workers',
+        '2',
+        '--out',
+        outs[how],
+      ]);
+      expect(r.stderr).not.toMatch(/Error/);
+      expect(r.status).toBe(0);
+      stdout[how] = r.stdout.replace(outs[how], 'OUT');
+    }
+    expect(stdout.launcher).toBe(stdout.tsx);
+    const files = filesOf(outs.tsx);
+    expect(filesOf(outs.launcher)).toEqual(files);
+    expect(files).toContain('manifest.json');
+    for (const file of files) {
+      const read = (dir: string) => readFileSync(join(dir, file), 'utf8');
+      if (file === 'run.json') {
+        // The run's volatile facts: the time differs; the commit, dirty flag and Node are the repository's.
+        const facts = (dir: string) => ({ ...(JSON.parse(read(dir)) as object), startedAt: null });
+        expect(facts(outs.launcher)).toEqual(facts(outs.tsx));
+      } else expect(read(outs.launcher), file).toBe(read(outs.tsx));
+    }
+  });
+
+  it('fails on bad input as the sources do: the same messages and exit codes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'prunelab-launch-bad-'));
+    writeFileSync(join(dir, 'broken.json'), '{ "id": ');
+    const policy = join(dir, 'policy', 'policy.mjs');
+    mkdirSync(dirname(policy));
+    writeFileSync(
+      policy,
+      `import { GENERATOR } from ${JSON.stringify(join(ROOT, 'src', 'corpus', 'corpus.ts'))};\nexport default GENERATOR;\n`,
+    );
+    const cases = [
+      ['experiment', '--condition', 'nope'],
+      ['experiment', '--fixtures', join(dir, 'broken.json'), '--out', join(dir, 'out')],
+      ['experiment', '--fixtures', 'fixtures/canonical', '--policy', policy, '--out', join(dir, 'out')],
+    ];
+    const seen: ReturnType<typeof run>[] = [];
+    for (const args of cases) {
+      // The sources, in this process (as test/cli/bad-inputs.test.ts runs them), against the launcher's process.
+      const sources = await cli(args, ROOT);
+      const launcher = run('launcher', args);
+      expect({ args, status: launcher.status, stdout: launcher.stdout, stderr: launcher.stderr }).toEqual({
+        args,
+        status: sources.code,
+        stdout: sources.stdout,
+        stderr: sources.stderr,
+      });
+      seen.push(launcher);
+    }
+    expect(seen.map((r) => r.status)).toEqual([2, 2, 2]);
+    expect(seen[2]!.stderr).toContain("it is prunelab's corpus generator");
+  });
+});
