@@ -198,7 +198,7 @@ if (values.row !== undefined) {
   const study = rows.find((r) => r.label === 'default study')!;
   const [short, long] = LONG.map((n) => rows.find((r) => r.label === `long trace ${n}`)!);
   console.log(
-    `\nThe default study ran on ${workersFor(undefined, study.fixtures)} worker thread(s), as npm run experiment's default gives on this machine.`,
+    `\nThe default study ran on ${workersFor(undefined, study.fixtures)} thread(s) (the main one and the rest worker threads), as npm run experiment's default gives on this machine.`,
   );
   console.log(
     `One tokenizer pass over every item of the corpus: ${study.tokenizerSeconds!.toFixed(2)} s; the study took ${(study.seconds / study.tokenizerSeconds!).toFixed(1)} times that.`,
