@@ -1,9 +1,13 @@
 // One blocking worker serves the process: a thread handed a line by the thread that owns the worker (shareLines,
 // adoptLines) is answered by that worker, and starts none of its own; it may ask before the owner ever did. The
 // deadline still fires, for the owner and on a shared line, and a late answer is not taken for the next request's.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { type MessagePort, Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BlockingWorker, shareLines, type SharedLines } from '../../src/pruners/blocking.js';
+import { BlockingWorker, shareLines, type SharedLines, workerCode } from '../../src/pruners/blocking.js';
 
 /**
  * A blocking worker that answers each request with its own thread id, speaking the protocol langchain-worker.ts
@@ -129,5 +133,40 @@ describe('one blocking worker per process', () => {
     expect(() => worker.call('hang')).toThrow('no answer within 1 s');
     // The owner's timed-out worker was stopped; the next call starts a fresh one.
     expect((worker.call('after') as { request: unknown }).request).toBe('after');
+  });
+});
+
+describe('what a blocking worker is started from', () => {
+  it('a JavaScript module as the file itself (no compiling), TypeScript compiled to CommonJS', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'prunelab-blocking-'));
+    const js = pathToFileURL(join(dir, 'echo.js'));
+    expect(workerCode(js)).toBe(js);
+    const ts = pathToFileURL(join(dir, 'echo.ts'));
+    writeFileSync(
+      ts,
+      "import { workerData } from 'node:worker_threads';\nconst n: number = workerData.n;\nexport { n };\n",
+    );
+    const code = workerCode(ts);
+    expect(typeof code).toBe('string');
+    expect(code).toContain('require("node:worker_threads")');
+    expect(code).not.toContain(': number');
+  });
+
+  it('a worker started from a JavaScript module file answers as an eval worker does', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'prunelab-blocking-'));
+    // The same protocol as ECHO, as an ES module file (the launcher's compiled copy and the built package are ESM).
+    const file = join(dir, 'echo.mjs');
+    writeFileSync(
+      file,
+      ECHO.replace(
+        "const { parentPort, workerData, threadId } = require('node:worker_threads');",
+        "import { parentPort, workerData, threadId } from 'node:worker_threads';",
+      ),
+    );
+    const worker = new BlockingWorker('echo-file', () => workerCode(pathToFileURL(file)), {}, 20_000);
+    owners.push(worker);
+    const answer = worker.call('hello') as { threadId: number; request: unknown };
+    expect(answer.request).toBe('hello');
+    expect(answer.threadId).toBeGreaterThan(0);
   });
 });
