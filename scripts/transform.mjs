@@ -43,15 +43,17 @@ export function inputsOf(root, trees) {
 
 /**
  * Transforms `trees` under `root` into `out` (absolute, or relative to `root`), keeping each file's path.
- * esbuild is imported here rather than at the top so that a launch that reuses its cache never loads it.
+ * esbuild is imported here rather than at the top so that a launch that reuses its cache never loads it, and called
+ * through its asynchronous API: the synchronous one keeps a worker thread of its own in this process for the rest of
+ * its life, which a launch that builds and then runs the study would carry all run.
  * @param {string} root
  * @param {string} out
  * @param {readonly string[]} [trees]
  */
 export async function transformTrees(root, out, trees = TREES) {
-  const { buildSync } = await import('esbuild');
+  const { build } = await import('esbuild');
   const { modules, copied } = inputsOf(root, trees);
-  buildSync({
+  await build({
     absWorkingDir: root,
     entryPoints: modules,
     outdir: out,
