@@ -244,3 +244,105 @@ describe('a run through the launcher', () => {
     expect(seen[2]!.stderr).toContain("it is prunelab's corpus generator");
   });
 });
+
+/** The pids of a process's children (Linux: read from /proc). */
+function childrenOf(pid: number): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((name) => {
+      try {
+        // The fourth field of stat, after the command in parentheses (which may hold spaces), is the parent's pid.
+        const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+/** Whether a process still runs: gone, or a zombie no one has reaped yet, is not running. */
+function running(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+const settle = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+/** Polls until `found` returns something, for at most `ms`. */
+async function poll<T>(found: () => T | undefined, ms = 10_000): Promise<T | undefined> {
+  for (const start = Date.now(); Date.now() - start < ms; await settle(20)) {
+    const value = found();
+    if (value !== undefined) return value;
+  }
+  return undefined;
+}
+
+// glibc reads its malloc settings only when a process starts, so on glibc the launcher runs the command in a child
+// started with them; a launcher stopped or killed leaves no run behind, and a user's own settings are kept.
+const glibc =
+  process.platform === 'linux' &&
+  (process.report.getReport() as { header: { glibcVersionRuntime?: string } }).header.glibcVersionRuntime !== undefined;
+
+describe.runIf(glibc)("the launcher and glibc's allocator", () => {
+  const canonical = (out: string, env: NodeJS.ProcessEnv = process.env) =>
+    spawn(
+      process.execPath,
+      [
+        'scripts/launch.mjs',
+        'src/cli/bin.ts',
+        'experiment',
+        '--fixtures',
+        'fixtures/canonical',
+        '--condition',
+        'raw',
+      ].concat(['--out', out]),
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env },
+    );
+  const environOf = (pid: number) => readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+
+  it('runs the command once, in a child started with the settings, which ends as the run ends', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'prunelab-launch-alloc-'));
+    const launcher = canonical(join(out, 'run'));
+    const done = ended(launcher);
+    const child = await poll(() => childrenOf(launcher.pid!)[0]);
+    expect(child).toBeDefined();
+    const env = environOf(child!);
+    expect(env).toContain('MALLOC_ARENA_MAX=2');
+    expect(env).toContain('MALLOC_TRIM_THRESHOLD_=131072');
+    const r = await done;
+    expect(r.code).toBe(0);
+    expect(existsSync(join(out, 'run', 'manifest.json'))).toBe(true);
+    // Nothing of the run is left running once the launcher has returned.
+    expect(running(child!)).toBe(false);
+  });
+
+  it.each(['SIGTERM', 'SIGKILL'] as const)('leaves no run behind when the launcher gets %s', async (signal) => {
+    const out = mkdtempSync(join(tmpdir(), 'prunelab-launch-kill-'));
+    const launcher = canonical(join(out, 'run'));
+    const done = ended(launcher);
+    const child = await poll(() => childrenOf(launcher.pid!)[0]);
+    expect(child).toBeDefined();
+    launcher.kill(signal);
+    expect((await done).signal).toBe(signal);
+    // A forwarded SIGTERM stops the child at once; after a SIGKILL the child sees its launcher gone within 250 ms.
+    expect(await poll(() => (running(child!) ? undefined : true), 5_000)).toBe(true);
+    expect(existsSync(join(out, 'run', 'manifest.json'))).toBe(false);
+  });
+
+  it("keeps a user's own settings and runs in its own process", async () => {
+    const out = mkdtempSync(join(tmpdir(), 'prunelab-launch-own-'));
+    const launcher = canonical(join(out, 'run'), { ...process.env, MALLOC_ARENA_MAX: '4' });
+    const done = ended(launcher);
+    let children = 0;
+    for (let r = await Promise.race([done, settle(0)]); r === undefined; r = await Promise.race([done, settle(20)]))
+      children = Math.max(children, childrenOf(launcher.pid!).length);
+    expect((await done).code).toBe(0);
+    expect(children).toBe(0);
+    expect(existsSync(join(out, 'run', 'manifest.json'))).toBe(true);
+  });
+});
