@@ -4,11 +4,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FixtureManifest as FixtureManifestT } from '../artifacts/schema.js';
 import { input } from '../errors.js';
-import { canonicalJson, sha256 } from '../fixture/canonical.js';
+import { byCodeUnit, canonicalJson, relativePath, sha256 } from '../fixture/canonical.js';
+import { readJsonBytes } from '../fixture/load.js';
 import type { LoadedFixture } from '../fixture/load.js';
 import type { ConditionInfo } from '../policy/types.js';
 import { messages } from '../messages.js';
-import { diffEntries, inputFiles, parseFixtureManifest, type Entry } from './manifest.js';
+import { diffEntries, oracleFiles, parseFixtureManifest, type Entry } from './manifest.js';
 import { loadPreregistration, parsePin, pinFileOf, studyFiles, type Preregistration } from './preregistration.js';
 
 export interface FrozenStudy {
@@ -39,10 +40,10 @@ export function compareEntries(
 }
 
 /**
- * Loads the preregistration under root, checks the fixture manifest's hash against its pin, and every fixture and
- * oracle below fixturesDir against the manifest, before anything is parsed as a fixture or run.
+ * Loads the preregistration under root and checks the fixture manifest's hash against its pin. The fixtures and
+ * oracles are checked against the manifest once they are read (checkLoaded), before any is parsed or run.
  */
-export function checkFrozenInputs(root: string, fixturesDir: string, study: string): FrozenStudy {
+export function loadFrozenStudy(root: string, study: string): FrozenStudy {
   const loaded = loadPreregistration(root, studyFiles(study).preregistration);
   const edited = preregistrationEdit(root, loaded.file, loaded.text);
   const pin = loaded.preregistration.fixtureManifest;
@@ -54,8 +55,6 @@ export function checkFrozenInputs(root: string, fixturesDir: string, study: stri
   const parsed = parseFixtureManifest(text.toString('utf8'));
   if (!parsed.ok) throw input('PL_FROZEN_MANIFEST_INVALID', pin.file, parsed.field, parsed.problem);
   const manifest = parsed.manifest;
-  const onDisk = inputFiles(fixturesDir, root);
-  refuseDifferences(pin.file, manifest, onDisk.fixtures, onDisk.oracles);
   return {
     preregistration: { file: loaded.file, sha256: sha256(loaded.text) },
     edited,
@@ -83,16 +82,32 @@ function preregistrationEdit(root: string, file: string, text: string): string |
   return actual === pinned ? null : messages.PL_PREREG_EDITED(file, pinFile, pinned, actual);
 }
 
-/** The fixtures the engine actually read must be byte for byte the frozen ones (the files could change in between). */
+/**
+ * The fixtures a run read (every fixture file below fixturesDir, each with its oracle) must be byte for byte the
+ * frozen ones, and so must every other oracle file in an oracles/ folder below it, so that an extra one is seen. The
+ * hashes are those of the bytes the run will parse: the files are read once, so they cannot change in between.
+ */
 export function checkLoaded(
   loaded: readonly Pick<LoadedFixture, 'file' | 'sha256' | 'oracleFile' | 'oracleSha256'>[],
   frozen: FrozenStudy,
+  fixturesDir: string,
+  root: string,
 ): void {
   const fixtures = loaded.map((l) => ({ file: l.file, sha256: l.sha256 }));
-  const oracles = loaded.flatMap((l) =>
-    l.oracleFile !== null && l.oracleSha256 !== null ? [{ file: l.oracleFile, sha256: l.oracleSha256 }] : [],
+  const oracles = new Map<string, string>();
+  for (const l of loaded)
+    if (l.oracleFile !== null && l.oracleSha256 !== null) oracles.set(l.oracleFile, l.oracleSha256);
+  for (const path of oracleFiles(fixturesDir)) {
+    const file = relativePath(path, root);
+    if (!oracles.has(file)) oracles.set(file, sha256(readJsonBytes(path, file)));
+  }
+  const entries = (list: readonly Entry[]) => [...list].sort((a, b) => byCodeUnit(a.file, b.file));
+  refuseDifferences(
+    frozen.fixtureManifest.file,
+    frozen.manifest,
+    entries(fixtures),
+    entries([...oracles].map(([file, sha]) => ({ file, sha256: sha }))),
   );
-  refuseDifferences(frozen.fixtureManifest.file, frozen.manifest, fixtures, oracles);
 }
 
 /** Stops the run, naming every file and both hashes, when fixtures or oracles differ from what the manifest lists. */

@@ -46,7 +46,7 @@ export function inputFiles(dir: string, root: string): { fixtures: InputFile[]; 
 }
 
 /** Every `*.oracle.json` (or `.oracle.json.gz`) inside a folder named oracles/ below dir, so an extra one is seen. */
-function oracleFiles(dir: string): string[] {
+export function oracleFiles(dir: string): string[] {
   if (!existsSync(dir) || statSync(dir).isFile()) return [];
   const found: string[] = [];
   const walk = (d: string, inOracles: boolean): void => {

@@ -1,9 +1,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sha256 } from '../../src/fixture/canonical.js';
 import { allConditions } from '../../src/policy/registry.js';
-import { checkFrozenInputs } from '../../src/study/check.js';
-import { unnamedConditions } from '../../src/study/check.js';
+import { readFixtureFiles } from '../../src/load/fixtures.js';
+import { checkLoaded, loadFrozenStudy, unnamedConditions } from '../../src/study/check.js';
 import { freezePreregistration } from '../../src/study/freeze.js';
 import { loadPreregistration, parsePreregistration, renderPreregistration } from '../../src/study/preregistration.js';
 import { PREREGISTRATION_FILE, PREREGISTRATION_PROSE_FILE } from '../support/study.js';
@@ -27,8 +28,12 @@ describe('the preregistration (experiments/ch10-ablation)', () => {
 
   it('pins the fixture manifest on disk, and that manifest lists exactly the fixtures and oracles on disk', () => {
     expect(p.fixtureManifest.sha256).toBe(sha256(readFileSync(p.fixtureManifest.file)));
-    const frozen = checkFrozenInputs(process.cwd(), 'fixtures', STUDY.name);
+    const frozen = loadFrozenStudy(process.cwd(), STUDY.name);
     expect(frozen.preregistration).toEqual({ file: PREREGISTRATION_FILE, sha256: sha256(text) });
+    // What a run reads of the fixtures folder, checked as the run checks it: nothing changed, missing or extra.
+    expect(() =>
+      checkLoaded(readFixtureFiles('fixtures', process.cwd()), frozen, resolve('fixtures'), process.cwd()),
+    ).not.toThrow();
   });
 
   it('preregisters its conditions with their exact layer, rung, version and parameters; the rest run as exploratory', () => {

@@ -20,7 +20,7 @@ import { parallelizable, streamStudyParallel, workersFor, type FixtureFacts } fr
 import type { StudyModels } from '../../behaviour/study.js';
 import { chargesRecord, parseShard, selectShard, writeShardRecord, type Shard } from '../../engine/shard.js';
 import { logsDecisions, readManifest, RunWriter, type ManifestInputs, type RunLayout } from '../../engine/write.js';
-import { checkFrozenInputs, checkLoaded, departures, type FrozenStudy, unnamedConditions } from '../../study/check.js';
+import { checkLoaded, departures, type FrozenStudy, loadFrozenStudy, unnamedConditions } from '../../study/check.js';
 import { generatedDir } from '../../study/manifest.js';
 import { allConditions, conditionNames, getCondition } from '../../policy/registry.js';
 import type { Condition } from '../../policy/types.js';
@@ -278,7 +278,7 @@ function studyOfInputs(plan: Plan, root: string): Study {
   if (usesModels(plan.models)) return whole('model-backed backends are not the preregistered embedded study');
   if (plan.fixturesPath !== resolve(root, DEFAULTS.fixtures))
     return whole(`--fixtures ${relativePath(plan.fixturesPath, root)} is not the preregistered fixture set`);
-  const frozen = checkFrozenInputs(root, plan.fixturesPath, STUDY.name);
+  const frozen = loadFrozenStudy(root, STUDY.name);
   // An edit to the preregistration since it was frozen departs from the design as much as another option does.
   const shape = {
     timing: timingLabel(plan.timing),
@@ -304,7 +304,7 @@ async function execute(
   const study = studyFor(plan, root);
   if (intoDefault && study.exploratory) throw usage('PL_USAGE_EXPLORATORY_NEEDS_OUT', study.why);
   const listed = readFixtureFiles(plan.fixturesPath, root, skipNotice(io));
-  if (study.frozen) checkLoaded(listed, study.frozen);
+  if (study.frozen) checkLoaded(listed, study.frozen, plan.fixturesPath, root);
   const running = runningFixtures(plan, listed);
   const fixtures = running.here ?? [];
   const startedAt = new Date().toISOString();
