@@ -6,6 +6,7 @@
 // memory over the full study. The npm scripts of the command line (`npm run experiment` and the others) and
 // `npm run bench` enter through here; `npx tsx src/cli/bin.ts COMMAND` still runs the sources directly.
 import { spawn } from 'node:child_process';
+import { constants } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { compiledTree, LAUNCH_TREES } from './compiled.mjs';
@@ -16,9 +17,9 @@ import { isTypeScript } from './transform.mjs';
  * its own and returns freed memory to the system only past a threshold that grows with use, so the native memory
  * behind a study's buffers (fixture bytes, encoded lines, compression, messages between threads) stays resident:
  * the full study peaked at 630 to 660 MiB with the defaults and 540 to 575 MiB with these, for the same CPU
- * (docs/speed.md, "Memory, December 5 (third)"). glibc reads them only when a process starts, so the launcher starts
- * the run again as its child with them set. Other C libraries and platforms ignore them, so the launcher does not restart
- * there, nor when the user has set either one.
+ * (docs/speed.md, "Engine and memory, December 5 (third)"). glibc reads them only when a process starts, so the
+ * launcher starts the run again as its child with them set. Other C libraries and platforms ignore them, so the
+ * launcher does not restart there, nor when the user has set either one.
  */
 const ALLOCATOR = { MALLOC_ARENA_MAX: '2', MALLOC_TRIM_THRESHOLD_: '131072' };
 
@@ -35,7 +36,7 @@ const source = entry === undefined ? '' : relative(ROOT, resolve(entry)).split(s
 if (!isTypeScript(source) || !LAUNCH_TREES.some((t) => source.startsWith(`${t}/`)))
   throw new Error(`usage: node scripts/launch.mjs FILE.ts [arguments], FILE.ts under ${LAUNCH_TREES.join('/, ')}/`);
 
-/** Set in the child a launcher started: the launcher's pid, which the child outlives only if the launcher was killed. */
+/** Set in a child the launcher started: the launcher's pid, which the child outlives only if it was killed. */
 const LAUNCHER_PID = 'PRUNELAB_LAUNCHER_PID';
 
 /** Signals a terminal or a supervisor sends to stop or interrupt a run; SIGKILL cannot be caught (see below). */
@@ -54,6 +55,8 @@ if (restartForAllocator()) {
     if (signal === null) process.exit(code ?? 1);
     process.removeAllListeners(signal);
     process.kill(process.pid, signal);
+    // A signal this process ignores (one inherited as ignored) still ends it, as a shell reports a signal's death.
+    setTimeout(() => process.exit(128 + (constants.signals[signal] ?? 0)), 100);
   });
 } else {
   const launcher = Number(process.env[LAUNCHER_PID]);

@@ -245,15 +245,16 @@ describe('a run through the launcher', () => {
   });
 });
 
-/** The pids of a process's children (Linux: read from /proc). */
+/** The pids of a process's children that run the launcher (Linux: read from /proc); a run also starts git, briefly. */
 function childrenOf(pid: number): number[] {
+  const launches = (name: string) => readFileSync(`/proc/${name}/cmdline`, 'utf8').includes('scripts/launch.mjs');
   return readdirSync('/proc')
     .filter((name) => /^\d+$/.test(name))
     .filter((name) => {
       try {
         // The fourth field of stat, after the command in parentheses (which may hold spaces), is the parent's pid.
         const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid && launches(name);
       } catch {
         return false;
       }
