@@ -1,8 +1,7 @@
 // The Anthropic messages backend through the official SDK; ANTHROPIC_BASE_URL points it elsewhere. The API takes
 // neither a seed nor (any longer) a temperature, so requests for it carry null for both. The request body and the
 // reading of a message are shared with the batch interface (./batch-anthropic.ts).
-import Anthropic from '@anthropic-ai/sdk';
-import { sdkCall, sdkOptions } from './sdk.js';
+import { onFirstUse, sdkCall, sdkOptions } from './sdk.js';
 import {
   ProviderCallError,
   type ChatRequest,
@@ -58,11 +57,15 @@ export function anthropicResponse(message: unknown, model: string): ChatResponse
 }
 
 export function anthropicClient(config: ClientConfig): ModelClient {
-  const client = new Anthropic(sdkOptions(config));
+  const connect = onFirstUse(async () => {
+    const { default: Anthropic } = await import('@anthropic-ai/sdk');
+    return { Anthropic, client: new Anthropic(sdkOptions(config)) };
+  });
   return {
     provider: 'anthropic',
     model: config.model,
     async complete(request: ChatRequest): Promise<ChatResponse> {
+      const { Anthropic, client } = await connect();
       const message = await sdkCall(Anthropic, config, () =>
         client.messages.create(anthropicBody(config.model, request)),
       );

@@ -1,18 +1,21 @@
 // Anthropic Message Batches through the official SDK: POST /v1/messages/batches with every request and its
 // custom_id, GET /v1/messages/batches/{id} until processing_status is "ended", then the JSONL at results_url.
-import Anthropic from '@anthropic-ai/sdk';
 import { anthropicBody, anthropicResponse } from './anthropic.js';
-import { sdkCall, sdkOptions } from './sdk.js';
+import { onFirstUse, sdkCall, sdkOptions } from './sdk.js';
 import type { BatchBackend, BatchOutcome } from './batch.js';
 import { ProviderCallError, type ClientConfig } from './types.js';
 
 export function anthropicBatch(config: ClientConfig): BatchBackend {
-  const client = new Anthropic(sdkOptions(config));
-  const call = <T>(request: () => Promise<T>) => sdkCall(Anthropic, config, request);
+  const connect = onFirstUse(async () => {
+    const { default: Anthropic } = await import('@anthropic-ai/sdk');
+    const client = new Anthropic(sdkOptions(config));
+    return { client, call: <T>(request: () => Promise<T>) => sdkCall(Anthropic, config, request) };
+  });
   return {
     provider: 'anthropic',
     model: config.model,
     async submit(items) {
+      const { client, call } = await connect();
       const batch = await call(() =>
         client.messages.batches.create({
           requests: items.map(({ key, request }) => ({ custom_id: key, params: anthropicBody(config.model, request) })),
@@ -21,6 +24,7 @@ export function anthropicBatch(config: ClientConfig): BatchBackend {
       return batch.id;
     },
     async status(id) {
+      const { client, call } = await connect();
       const b = await call(() => client.messages.batches.retrieve(id));
       const c = b.request_counts;
       const failed = c.errored + c.canceled + c.expired;
@@ -33,6 +37,7 @@ export function anthropicBatch(config: ClientConfig): BatchBackend {
       };
     },
     async results(id) {
+      const { client, call } = await connect();
       const out = new Map<string, BatchOutcome>();
       const stream = await call(() => client.messages.batches.results(id));
       await call(async () => {

@@ -1,19 +1,22 @@
 // OpenAI Batch through the official SDK: the requests go up as a JSONL file (purpose "batch"), POST /v1/batches
 // runs them against /v1/chat/completions within 24 hours, GET /v1/batches/{id} reports progress, and the output
 // and error files hold one line per request, matched by custom_id.
-import OpenAI, { toFile } from 'openai';
 import { openaiBody, openaiResponse } from './openai.js';
-import { sdkCall, sdkOptions } from './sdk.js';
+import { onFirstUse, sdkCall, sdkOptions } from './sdk.js';
 import type { BatchBackend, BatchOutcome } from './batch.js';
 import { ProviderCallError, type ClientConfig } from './types.js';
 
 const ENDED = new Set(['completed', 'failed', 'expired', 'cancelled']);
 
 export function openaiBatch(config: ClientConfig): BatchBackend {
-  const client = new OpenAI(sdkOptions(config));
-  const call = <T>(request: () => Promise<T>) => sdkCall(OpenAI, config, request);
+  const connect = onFirstUse(async () => {
+    const { default: OpenAI, toFile } = await import('openai');
+    const client = new OpenAI(sdkOptions(config));
+    return { client, toFile, call: <T>(request: () => Promise<T>) => sdkCall(OpenAI, config, request) };
+  });
   const lines = async (fileId: string | null | undefined): Promise<unknown[]> => {
     if (!fileId) return [];
+    const { client, call } = await connect();
     const text = await call(async () => (await client.files.content(fileId)).text());
     return text
       .split('\n')
@@ -24,6 +27,7 @@ export function openaiBatch(config: ClientConfig): BatchBackend {
     provider: 'openai',
     model: config.model,
     async submit(items) {
+      const { client, call, toFile } = await connect();
       const jsonl = items
         .map(({ key, request }) =>
           JSON.stringify({
@@ -46,6 +50,7 @@ export function openaiBatch(config: ClientConfig): BatchBackend {
       return batch.id;
     },
     async status(id) {
+      const { client, call } = await connect();
       const b = await call(() => client.batches.retrieve(id));
       const counts = b.request_counts ?? { completed: 0, failed: 0, total: 0 };
       return {
@@ -57,6 +62,7 @@ export function openaiBatch(config: ClientConfig): BatchBackend {
       };
     },
     async results(id) {
+      const { client, call } = await connect();
       const b = await call(() => client.batches.retrieve(id));
       const out = new Map<string, BatchOutcome>();
       for (const line of [...(await lines(b.output_file_id)), ...(await lines(b.error_file_id))]) {

@@ -1,7 +1,6 @@
 // The OpenAI chat completions backend through the official SDK. Also serves any OpenAI-compatible server (vLLM,
 // Ollama) through OPENAI_BASE_URL. The request body and the reading of a completion are shared with the batch
 // interface (./batch-openai.ts), so a batched call and an interactive one send and record the same thing.
-import OpenAI from 'openai';
 import {
   ProviderCallError,
   type ChatRequest,
@@ -9,7 +8,7 @@ import {
   type ClientConfig,
   type ModelClient,
 } from './types.js';
-import { sdkCall, sdkOptions } from './sdk.js';
+import { onFirstUse, sdkCall, sdkOptions } from './sdk.js';
 
 /** The chat completions body for a request. */
 export function openaiBody(model: string, request: ChatRequest) {
@@ -61,11 +60,15 @@ export function openaiResponse(completion: unknown, model: string): ChatResponse
 }
 
 export function openaiClient(config: ClientConfig): ModelClient {
-  const client = new OpenAI(sdkOptions(config));
+  const connect = onFirstUse(async () => {
+    const { default: OpenAI } = await import('openai');
+    return { OpenAI, client: new OpenAI(sdkOptions(config)) };
+  });
   return {
     provider: 'openai',
     model: config.model,
     async complete(request: ChatRequest): Promise<ChatResponse> {
+      const { OpenAI, client } = await connect();
       const completion = await sdkCall(OpenAI, config, () =>
         client.chat.completions.create(openaiBody(config.model, request)),
       );
