@@ -293,11 +293,31 @@ export function bootstrapSums(
   const sums = columns.map((c) => drawnSums(c, seed, iterations));
   const values = new Float64Array(iterations);
   let kept = 0;
-  const at = new Array<number>(columns.length).fill(0);
-  for (let b = 0; b < iterations; b += 1) {
-    for (let j = 0; j < sums.length; j += 1) at[j] = sums[j]![b]!;
-    const value = statistic(at);
-    if (value !== null && Number.isFinite(value)) values[kept++] = value;
+  const [first, second] = sums;
+  // The two statistics of the report written out over their two columns' sums, the same arithmetic as rateOf and
+  // reductionOf without a call and an array per draw: an analysis runs this loop 10,000 times for each of about a
+  // thousand intervals, and the call was a third of its cost.
+  if (sums.length === 2 && statistic === rateOf) {
+    for (let b = 0; b < iterations; b += 1) {
+      const d = second![b]!;
+      if (d === 0) continue;
+      const value = first![b]! / d;
+      if (Number.isFinite(value)) values[kept++] = value;
+    }
+  } else if (sums.length === 2 && statistic === reductionOf) {
+    for (let b = 0; b < iterations; b += 1) {
+      const raw = first![b]!;
+      if (raw === 0) continue;
+      const value = 1 - second![b]! / raw;
+      if (Number.isFinite(value)) values[kept++] = value;
+    }
+  } else {
+    const at = new Array<number>(columns.length).fill(0);
+    for (let b = 0; b < iterations; b += 1) {
+      for (let j = 0; j < sums.length; j += 1) at[j] = sums[j]![b]!;
+      const value = statistic(at);
+      if (value !== null && Number.isFinite(value)) values[kept++] = value;
+    }
   }
   if (kept === 0) return { ...base, lo: null, hi: null };
   // Only the ranks the two percentiles read are put in sorted order: the values bootstrap's sort gives them (finite
