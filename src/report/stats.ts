@@ -63,6 +63,51 @@ export function percentile(sorted: ArrayLike<number>, q: number): number {
   return sorted[below]! + (h - below) * (sorted[above]! - sorted[below]!);
 }
 
+/** The two ranks `percentile(sorted, q)` reads. */
+function ranksOf(length: number, q: number): [number, number] {
+  const below = Math.floor((length - 1) * q);
+  return [below, Math.min(length - 1, below + 1)];
+}
+
+/**
+ * Reorders `values` so that each of `ranks` holds the value a numeric sort would put there, which is all that
+ * `percentile` reads: a bootstrap's two bounds need four of its 10,000 ranks, and selecting them (Hoare's
+ * selection, each rank in increasing order within what is left above the last) costs a fraction of a sort. Every
+ * value is finite, so `<` orders them as the sort does.
+ */
+export function orderRanks(values: Float64Array, ranks: readonly number[]): void {
+  let from = 0;
+  for (const k of [...new Set(ranks)].sort((a, b) => a - b)) {
+    if (k < from) continue;
+    let lo = from;
+    let hi = values.length - 1;
+    while (hi > lo) {
+      const x = values[lo]!;
+      const y = values[(lo + hi) >>> 1]!;
+      const z = values[hi]!;
+      const pivot = Math.max(Math.min(x, y), Math.min(Math.max(x, y), z)); // the median of the three
+      let i = lo;
+      let j = hi;
+      while (i <= j) {
+        while (values[i]! < pivot) i += 1;
+        while (values[j]! > pivot) j -= 1;
+        if (i <= j) {
+          const t = values[i]!;
+          values[i] = values[j]!;
+          values[j] = t;
+          i += 1;
+          j -= 1;
+        }
+      }
+      // [lo, j] holds nothing above the pivot, [i, hi] nothing below it, and what lies between equals it.
+      if (k <= j) hi = j;
+      else if (k >= i) lo = i;
+      else break;
+    }
+    from = k + 1;
+  }
+}
+
 /** Recently drawn index sets, by key; a few are kept since corpora and families bootstrap different unit counts. */
 const draws = new Map<string, Int32Array>();
 const KEPT_DRAWS = 8;
@@ -248,17 +293,38 @@ export function bootstrapSums(
   const sums = columns.map((c) => drawnSums(c, seed, iterations));
   const values = new Float64Array(iterations);
   let kept = 0;
-  const at = new Array<number>(columns.length).fill(0);
-  for (let b = 0; b < iterations; b += 1) {
-    for (let j = 0; j < sums.length; j += 1) at[j] = sums[j]![b]!;
-    const value = statistic(at);
-    if (value !== null && Number.isFinite(value)) values[kept++] = value;
+  const [first, second] = sums;
+  // The two statistics of the report written out over their two columns' sums, the same arithmetic as rateOf and
+  // reductionOf without a call and an array per draw: an analysis runs this loop 10,000 times for each of about a
+  // thousand intervals, and the call was a third of its cost.
+  if (sums.length === 2 && statistic === rateOf) {
+    for (let b = 0; b < iterations; b += 1) {
+      const d = second![b]!;
+      if (d === 0) continue;
+      const value = first![b]! / d;
+      if (Number.isFinite(value)) values[kept++] = value;
+    }
+  } else if (sums.length === 2 && statistic === reductionOf) {
+    for (let b = 0; b < iterations; b += 1) {
+      const raw = first![b]!;
+      if (raw === 0) continue;
+      const value = 1 - second![b]! / raw;
+      if (Number.isFinite(value)) values[kept++] = value;
+    }
+  } else {
+    const at = new Array<number>(columns.length).fill(0);
+    for (let b = 0; b < iterations; b += 1) {
+      for (let j = 0; j < sums.length; j += 1) at[j] = sums[j]![b]!;
+      const value = statistic(at);
+      if (value !== null && Number.isFinite(value)) values[kept++] = value;
+    }
   }
   if (kept === 0) return { ...base, lo: null, hi: null };
-  // A typed array sorts numerically without a comparator: the order bootstrap's comparator gives finite values
-  // (it sets -0 before 0, which the comparator leaves in draw order; no statistic here makes -0).
-  const draws = values.subarray(0, kept).sort();
+  // Only the ranks the two percentiles read are put in sorted order: the values bootstrap's sort gives them (finite
+  // values; it would set -0 before 0, which no statistic here makes).
+  const draws = values.subarray(0, kept);
   const tail = (1 - (options.level ?? 0.95)) / 2;
+  orderRanks(draws, [...ranksOf(kept, tail), ...ranksOf(kept, 1 - tail)]);
   return { ...base, lo: percentile(draws, tail), hi: percentile(draws, 1 - tail) };
 }
 

@@ -5,7 +5,9 @@
 // continuations joined, backticks as `$(...)`); sh-syntax serialises only node spans, not node types or words, so
 // the canonical text is then split here by the shell's quoting rules. A construct this reader does not model
 // (`case`, function definitions, arithmetic commands) is reported as such, never guessed.
-import { print } from 'sh-syntax';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { getProcessor } from 'sh-syntax';
 
 export interface Word {
   /** The word with its quotes removed; expansions (`$x`, `$(...)`) stay as written. */
@@ -293,14 +295,23 @@ function joinDir(cwd: string | undefined, dir: string): string {
   return `${cwd.replace(/\/$/, '')}/${dir.replace(/^\.\//, '').replace(/\/$/, '')}`;
 }
 
-// Each parse instantiates the parser's WASM module (milliseconds), and recorded sessions repeat commands often.
+// sh-syntax's own print() compiles its WebAssembly module (0.7 MB) again for every parse, tens of milliseconds each;
+// here it is compiled once per process and each parse gets a fresh instance of it, as print() gives it, so no parse
+// sees another's state.
+let compiled: Promise<WebAssembly.Module> | undefined;
+const processor = getProcessor((imports: WebAssembly.Imports) => {
+  compiled ??= WebAssembly.compile(readFileSync(createRequire(import.meta.url).resolve('sh-syntax/main.wasm')));
+  return compiled.then((module) => WebAssembly.instantiate(module, imports));
+});
+
+// Each parse still starts the parser's Go runtime (milliseconds), and recorded sessions repeat commands often.
 const cache = new Map<string, Promise<ShellParse>>();
 
 /** Parses a command; a text the shell grammar rejects gives the parser's message. */
 export function parseShell(command: string): Promise<ShellParse> {
   let p = cache.get(command);
   if (!p) {
-    p = print(command, { singleLine: true, keepComments: false }).then(
+    p = processor(command, { print: true, singleLine: true, keepComments: false }).then(
       (canonical): ShellParse => {
         const into = { commands: [] as SimpleCommand[], unmodelled: new Set<string>() };
         try {

@@ -3,6 +3,8 @@
 // manifest pins; the next run, report or publish clears a dead run's leftovers; --check names them.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
 import {
   cpSync,
   existsSync,
@@ -19,8 +21,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli } from '../support/cli.js';
 import { writeFixture } from '../support/minimal.js';
-import { copyResults, copyResultsSample } from '../report/support.js';
+import { copyResults } from '../report/support.js';
 import { deadPid, tree } from '../support/debris.js';
+import { PAUSE_DIR } from '../support/pause-writes.js';
 
 const tmp = (what: string) => mkdtempSync(join(tmpdir(), `prunelab-${what}-`));
 
@@ -60,14 +63,8 @@ describe('report and publish verify a results folder against its manifest', () =
     expect(r.stderr).toContain('ladder-0/points.csv: missing');
   });
 
-  // A sample of the committed results, re-pinned as a run would pin it, since accepting means paying for the analysis
-  // (report.test.ts reports over an untouched copy of the full committed results).
-  it('accept the untouched folder (both sides of the rule)', async () => {
-    const dir = copyResultsSample();
-    const r = await cli(['report', '--results', dir]);
-    expect(r.stderr).toBe('');
-    expect(r.code).toBe(0);
-  });
+  // The other side of the rule, that an untouched folder is accepted, is test/report/report.test.ts's "accepts the
+  // untouched folder": its CLI report over a sample of the committed results is the one the determinism check runs.
 });
 
 describe('a run killed before or during its swap', () => {
@@ -159,7 +156,11 @@ describe('a run killed before or during its swap', () => {
     for (const [f, text] of Object.entries(before)) expect(after[f], f).toBe(text);
   });
 
-  it('a real kill -9 at several moments: after the next report the folder is the old run or the new one, whole', async () => {
+  // One run, paused before each change it makes to its folder (test/support/pause-writes.ts): while it waits, the
+  // folder is what a kill -9 at that moment leaves, so a copy taken then is that kill's folder, and the run is killed
+  // for real at the last moment. Five runs killed after fixed delays (0.4 to 3.6 s) cost five starts and mostly fell
+  // before the run had written anything or after it had finished; these moments are each phase of the swap.
+  it('a real kill -9 at every phase of the swap: after the next report the folder is the old run or the new one, whole', async () => {
     const { dir } = writeFixture();
     const [before, after] = [tmp('before'), tmp('after')];
     const conditions = ['--condition', 'raw,ladder-0,ladder-0-3'];
@@ -169,47 +170,75 @@ describe('a run killed before or during its swap', () => {
     ).toBe(0);
     const results = (d: string) =>
       Object.fromEntries(Object.entries(tree(d)).filter(([f]) => !/^(run\.json|tables\/|charts\/)/.test(f)));
-    // The five runs are killed side by side, each in its own copy of the old run: a kill's outcome depends only on
-    // where that run's writer stood, and waiting out the delays one after another only held a test worker idle.
-    const killedAfter = async (delay: number): Promise<string> => {
-      const out = tmp('out');
-      rmSync(out, { recursive: true, force: true });
-      cpSync(before, out, { recursive: true });
-      const child = spawn(
-        process.execPath,
-        [
-          '--import',
-          'tsx',
-          'src/cli/bin.ts',
-          'experiment',
-          '--fixtures',
-          dir,
-          '--out',
-          out,
-          ...conditions,
-          '--placeholders',
-          'none',
-        ],
-        { stdio: 'ignore' },
+    const out = tmp('out');
+    cpSync(before, out, { recursive: true });
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '--import',
+        './test/support/pause-writes.ts',
+        'src/cli/bin.ts',
+        'experiment',
+        '--fixtures',
+        dir,
+        '--out',
+        out,
+        ...conditions,
+        '--placeholders',
+        'none',
+      ],
+      { stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'], env: { ...process.env, [PAUSE_DIR]: out } },
+    );
+    const exited = once(child, 'exit');
+    const [changes, resume] = [child.stdio[3] as Readable, child.stdio[4] as Writable];
+    const staging = join(out, `.staging-${child.pid}`);
+    // The phase a paused run stands in: not yet writing, staging, committed (the journal written, nothing moved
+    // aside), swapping (an old entry moved aside); the kill comes at the second pause while swapping, with one
+    // entry replaced and its old copy not yet removed.
+    const phase = () =>
+      !existsSync(staging)
+        ? 'writing'
+        : !existsSync(join(staging, 'SWAP.json'))
+          ? 'staged'
+          : readdirSync(out).some((f) => f.endsWith(`.old-${child.pid}`))
+            ? 'swapping'
+            : 'committed';
+    const copies = new Map<string, string>();
+    let swapping = 0;
+    for await (const _ of createInterface({ input: changes })) {
+      const now = phase();
+      if (now === 'swapping' && (swapping += 1) === 2) {
+        child.kill('SIGKILL');
+        break;
+      }
+      // The last pause before the commit (staging complete, the journal not yet in place); the first of the others.
+      if (now === 'staged' || !copies.has(now)) {
+        const copy = copies.get(now) ?? tmp(now);
+        rmSync(copy, { recursive: true, force: true });
+        cpSync(out, copy, { recursive: true });
+        copies.set(now, copy);
+      }
+      resume.write('x');
+    }
+    const [, signal] = await exited;
+    expect(signal, 'the run was killed while swapping').toBe('SIGKILL');
+    expect([...copies.keys()].sort()).toEqual(['committed', 'staged', 'swapping', 'writing']);
+    // Before the commit point the old results stand; from it on, the next report finishes the swap.
+    const expected: [string, string, 'old' | 'new'][] = [
+      ['writing', copies.get('writing')!, 'old'],
+      ['staged', copies.get('staged')!, 'old'],
+      ['committed', copies.get('committed')!, 'new'],
+      ['swapping', copies.get('swapping')!, 'new'],
+      ['killed', out, 'new'],
+    ];
+    for (const [moment, folder, side] of expected) {
+      const r = await cli(['report', '--results', folder]);
+      expect(r.code, `killed ${moment}: ${r.stderr}`).toBe(0);
+      expect(results(folder), `killed ${moment}: the ${side} run, whole`).toEqual(
+        results(side === 'old' ? before : after),
       );
-      const exited = once(child, 'exit');
-      await new Promise((r) => setTimeout(r, delay));
-      child.kill('SIGKILL');
-      await exited;
-      const r = await cli(['report', '--results', out]);
-      expect(r.code, `killed after ${delay} ms: ${r.stderr}`).toBe(0);
-      const now = results(out);
-      const whole =
-        JSON.stringify(now) === JSON.stringify(results(before))
-          ? 'old'
-          : JSON.stringify(now) === JSON.stringify(results(after))
-            ? 'new'
-            : 'mixed';
-      expect(whole, `killed after ${delay} ms`).not.toBe('mixed');
-      return whole;
-    };
-    const outcomes = new Set(await Promise.all([400, 1200, 2000, 2800, 3600].map(killedAfter)));
-    // Which side each kill fell on depends on the machine; that every one is whole does not.
-    expect(outcomes.size).toBeGreaterThan(0);
+    }
   }, 120_000);
 });

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import seedrandom from 'seedrandom';
 import {
@@ -5,6 +6,7 @@ import {
   discordant,
   holm,
   mcnemarExact,
+  orderRanks,
   percentile,
   pooledReduction,
   resampledIndices,
@@ -50,6 +52,31 @@ describe('percentile', () => {
     expect(percentile([1, 2, 3, 4, 5], 0.25)).toBe(2);
     expect(percentile([1, 2, 3, 4], 0.5)).toBe(2.5);
     expect(percentile([10, 20], 0.975)).toBeCloseTo(19.75, 12);
+  });
+
+  // The bootstrap puts in order only the ranks its percentiles read; each must hold what a full sort puts there.
+  it('reads the same values from ranks put in order by selection as from a sorted copy', () => {
+    const value = fc.oneof(fc.integer({ min: -4, max: 4 }), fc.double({ noNaN: true, noDefaultInfinity: true }));
+    fc.assert(
+      fc.property(
+        fc.array(value, { minLength: 1, maxLength: 300 }),
+        fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 1, maxLength: 4 }),
+        (xs, qs) => {
+          // No -0: the statistics never make it, and a sort would set it apart from 0.
+          const values = Float64Array.from(xs, (x) => (Object.is(x, -0) ? 0 : x));
+          const sorted = Float64Array.from(values).sort();
+          const ranks = qs.flatMap((q) => {
+            const below = Math.floor((values.length - 1) * q);
+            return [below, Math.min(values.length - 1, below + 1)];
+          });
+          orderRanks(values, ranks);
+          for (const k of ranks) expect(values[k]).toBe(sorted[k]);
+          for (const q of qs) expect(percentile(values, q)).toBe(percentile(sorted, q));
+          expect(Float64Array.from(values).sort()).toEqual(sorted);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });
 
