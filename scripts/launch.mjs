@@ -16,7 +16,7 @@ import { isTypeScript } from './transform.mjs';
  * glibc's malloc settings a run starts with. Left to its defaults, glibc gives each thread that allocates an arena of
  * its own and returns freed memory to the system only past a threshold that grows with use, so the native memory
  * behind a study's buffers (fixture bytes, encoded lines, compression, messages between threads) stays resident:
- * the full study peaked at 630 to 660 MiB with the defaults and 540 to 575 MiB with these, for the same CPU
+ * the full study peaked at 615 to 650 MiB with the defaults and 525 to 560 MiB with these, for the same CPU
  * (docs/speed.md, "Engine and memory, December 5 (third)"). glibc reads them only when a process starts, so the
  * launcher starts the run again as its child with them set. Other C libraries and platforms ignore them, so the
  * launcher does not restart there, nor when the user has set either one.
