@@ -9,26 +9,9 @@ import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ALLOCATOR, restartForAllocator } from './allocator.mjs';
 import { compiledTree, LAUNCH_TREES } from './compiled.mjs';
 import { isTypeScript } from './transform.mjs';
-
-/**
- * glibc's malloc settings a run starts with. Left to its defaults, glibc gives each thread that allocates an arena of
- * its own and returns freed memory to the system only past a threshold that grows with use, so the native memory
- * behind a study's buffers (fixture bytes, encoded lines, compression, messages between threads) stays resident:
- * the full study peaked at 615 to 650 MiB with the defaults and 525 to 560 MiB with these, for the same CPU
- * (docs/speed.md, "Engine and memory, December 5 (third)"). glibc reads them only when a process starts, so the
- * launcher starts the run again as its child with them set. Other C libraries and platforms ignore them, so the
- * launcher does not restart there, nor when the user has set either one.
- */
-const ALLOCATOR = { MALLOC_ARENA_MAX: '2', MALLOC_TRIM_THRESHOLD_: '131072' };
-
-/** Whether this process should start the run again under ALLOCATOR: on glibc, with neither setting chosen. */
-function restartForAllocator() {
-  if (process.platform !== 'linux' || Object.keys(ALLOCATOR).some((k) => process.env[k] !== undefined)) return false;
-  const report = /** @type {{ header?: { glibcVersionRuntime?: string } }} */ (process.report?.getReport() ?? {});
-  return report.header?.glibcVersionRuntime !== undefined;
-}
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const entry = process.argv[2];

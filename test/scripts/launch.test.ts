@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { ALLOCATOR, onGlibc } from '../../scripts/allocator.mjs';
 import { CACHE_DIR, cacheKey, compiledTree } from '../../scripts/compiled.mjs';
 import { cli } from '../support/cli.js';
 
@@ -274,6 +275,12 @@ function running(pid: number): boolean {
 
 const settle = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
+/** Calls `each` every 20 ms until `done` settles. */
+async function whileRunning(done: Promise<unknown>, each: () => void): Promise<void> {
+  for (let r = await Promise.race([done, settle(0)]); r === undefined; r = await Promise.race([done, settle(20)]))
+    each();
+}
+
 /** Polls until `found` returns something, for at most `ms`. */
 async function poll<T>(found: () => T | undefined, ms = 10_000): Promise<T | undefined> {
   for (const start = Date.now(); Date.now() - start < ms; await settle(20)) {
@@ -285,11 +292,7 @@ async function poll<T>(found: () => T | undefined, ms = 10_000): Promise<T | und
 
 // glibc reads its malloc settings only when a process starts, so on glibc the launcher runs the command in a child
 // started with them; a launcher stopped or killed leaves no run behind, and a user's own settings are kept.
-const glibc =
-  process.platform === 'linux' &&
-  (process.report.getReport() as { header: { glibcVersionRuntime?: string } }).header.glibcVersionRuntime !== undefined;
-
-describe.runIf(glibc)("the launcher and glibc's allocator", () => {
+describe.runIf(onGlibc())("the launcher and glibc's allocator", () => {
   const canonical = (out: string, env: NodeJS.ProcessEnv = process.env) =>
     spawn(
       process.execPath,
@@ -313,8 +316,13 @@ describe.runIf(glibc)("the launcher and glibc's allocator", () => {
     const child = await poll(() => childrenOf(launcher.pid!)[0]);
     expect(child).toBeDefined();
     const env = environOf(child!);
-    expect(env).toContain('MALLOC_ARENA_MAX=2');
-    expect(env).toContain('MALLOC_TRIM_THRESHOLD_=131072');
+    for (const [name, value] of Object.entries(ALLOCATOR)) expect(env).toContain(`${name}=${value}`);
+    // Every launcher process seen until the run ends: the one child, which started no launcher of its own.
+    const seen = new Set([child!]);
+    await whileRunning(done, () => {
+      for (const pid of [launcher.pid!, child!].flatMap(childrenOf)) seen.add(pid);
+    });
+    expect([...seen]).toEqual([child]);
     const r = await done;
     expect(r.code).toBe(0);
     expect(existsSync(join(out, 'run', 'manifest.json'))).toBe(true);
@@ -340,8 +348,9 @@ describe.runIf(glibc)("the launcher and glibc's allocator", () => {
     const launcher = canonical(join(out, 'run'), { ...process.env, MALLOC_ARENA_MAX: '4' });
     const done = ended(launcher);
     let children = 0;
-    for (let r = await Promise.race([done, settle(0)]); r === undefined; r = await Promise.race([done, settle(20)]))
+    await whileRunning(done, () => {
       children = Math.max(children, childrenOf(launcher.pid!).length);
+    });
     expect((await done).code).toBe(0);
     expect(children).toBe(0);
     expect(existsSync(join(out, 'run', 'manifest.json'))).toBe(true);
