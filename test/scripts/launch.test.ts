@@ -1,6 +1,6 @@
 // The launcher (scripts/launch.mjs) and its cache (scripts/compiled.mjs): the key follows every input byte, a build
 // that is killed or raced never leaves a half copy in use nor debris behind, and a study run through the launcher is
-// the study run from the sources under tsx: the same files, output, messages and exit codes.
+// the study run from the sources in this process: the same files, output, messages and exit codes.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -166,42 +166,41 @@ describe('the compiled copy', () => {
 });
 
 describe('a run through the launcher', () => {
-  const run = (how: 'tsx' | 'launcher', args: readonly string[]) => {
-    const entry = how === 'tsx' ? ['--import', 'tsx', 'src/cli/bin.ts'] : ['scripts/launch.mjs', 'src/cli/bin.ts'];
-    return spawnSync(process.execPath, [...entry, ...args], {
+  const run = (args: readonly string[]) =>
+    spawnSync(process.execPath, ['scripts/launch.mjs', 'src/cli/bin.ts', ...args], {
       cwd: ROOT,
       encoding: 'utf8',
       env: { ...process.env, NO_COLOR: '1' },
     });
-  };
   const filesOf = (dir: string): string[] =>
     readdirSync(dir, { recursive: true, withFileTypes: true })
       .filter((e) => e.isFile())
       .map((e) => relative(dir, join(e.parentPath, e.name)))
       .sort();
 
-  it('writes what the sources write: the same files, output and manifest facts, workers and LangChain included', () => {
-    const outs = { tsx: '', launcher: '' };
-    const stdout = { tsx: '', launcher: '' };
-    for (const how of ['tsx', 'launcher'] as const) {
-      outs[how] = mkdtempSync(join(tmpdir(), `prunelab-launch-${how}-`));
-      const r = run(how, [
-        'experiment',
-        '--fixtures',
-        'fixtures/canonical',
-        '--condition',
-        'raw,ladder-0-3,pkg-langchain-trim-messages',
-        '--workers',
-        '2',
-        '--out',
-        outs[how],
-      ]);
-      expect(r.stderr).not.toMatch(/Error/);
-      expect(r.status).toBe(0);
-      stdout[how] = r.stdout.replace(outs[how], 'OUT');
-    }
-    expect(stdout.launcher).toBe(stdout.tsx);
-    const files = filesOf(outs.tsx);
+  it('writes what the sources write: the same files, output and manifest facts, workers and LangChain included', async () => {
+    const args = (out: string) => [
+      'experiment',
+      '--fixtures',
+      'fixtures/canonical',
+      '--condition',
+      'raw,ladder-0-3,pkg-langchain-trim-messages',
+      '--workers',
+      '2',
+      '--out',
+      out,
+    ];
+    const outs = {
+      sources: mkdtempSync(join(tmpdir(), 'prunelab-launch-sources-')),
+      launcher: mkdtempSync(join(tmpdir(), 'prunelab-launch-launcher-')),
+    };
+    // The sources, in this process (as the other CLI tests run them), against the launcher's process.
+    const sources = await cli(args(outs.sources), ROOT);
+    const launcher = run(args(outs.launcher));
+    expect(launcher.stderr).not.toMatch(/Error/);
+    expect([launcher.status, sources.code]).toEqual([0, 0]);
+    expect(launcher.stdout.replace(outs.launcher, 'OUT')).toBe(sources.stdout.replace(outs.sources, 'OUT'));
+    const files = filesOf(outs.sources);
     expect(filesOf(outs.launcher)).toEqual(files);
     expect(files).toContain('manifest.json');
     for (const file of files) {
@@ -209,8 +208,8 @@ describe('a run through the launcher', () => {
       if (file === 'run.json') {
         // The run's volatile facts: the time differs; the commit, dirty flag and Node are the repository's.
         const facts = (dir: string) => ({ ...(JSON.parse(read(dir)) as object), startedAt: null });
-        expect(facts(outs.launcher)).toEqual(facts(outs.tsx));
-      } else expect(read(outs.launcher), file).toBe(read(outs.tsx));
+        expect(facts(outs.launcher)).toEqual(facts(outs.sources));
+      } else expect(read(outs.launcher), file).toBe(read(outs.sources));
     }
   });
 
@@ -232,7 +231,7 @@ describe('a run through the launcher', () => {
     for (const args of cases) {
       // The sources, in this process (as test/cli/bad-inputs.test.ts runs them), against the launcher's process.
       const sources = await cli(args, ROOT);
-      const launcher = run('launcher', args);
+      const launcher = run(args);
       expect({ args, status: launcher.status, stdout: launcher.stdout, stderr: launcher.stderr }).toEqual({
         args,
         status: sources.code,
