@@ -13,10 +13,17 @@ import { fixture, item, judged, obligation } from './build.js';
 
 const NEEDLES = ['alpha', 'a', 'beta', 'pool timeout', 'line two', '\n', '137', 'zeta', 'absent', ''];
 
-/** A generated fixture with more prune points, at the given shares of its last turn. */
-const withPoints = (shares: readonly number[]) =>
+/**
+ * A generated fixture with more prune points, at the given shares of its last turn. Reversed, its items' turns run
+ * backwards, so a view holds the fixture's last items rather than its first (a view that is not a prefix).
+ */
+const withPoints = (shares: readonly number[], reversed = false) =>
   fixtureArb.map((plan) => {
-    const raw = toFixture(plan) as { items: { turn: number }[]; prunePoints: Record<string, unknown>[] };
+    const raw = toFixture(plan) as { items: { turn: number; time: string }[]; prunePoints: Record<string, unknown>[] };
+    if (reversed) {
+      const turns = raw.items.map((i) => i.turn).reverse();
+      raw.items.forEach((item, k) => Object.assign(item, { turn: turns[k]!, time: timeOf(turns[k]!) }));
+    }
     const last = Math.max(0, ...raw.items.map((i) => i.turn));
     const [first] = raw.prunePoints;
     shares.forEach((share, k) => {
@@ -34,7 +41,9 @@ describe("a string's holders, searched once per fixture for all its prune points
     );
     fc.assert(
       fc.property(
-        arb.chain(([shares, asks]) => withPoints(shares).map((f) => [f, asks] as const)),
+        arb.chain(([shares, asks]) =>
+          fc.boolean().chain((reversed) => withPoints(shares, reversed).map((f) => [f, asks] as const)),
+        ),
         ([fresh, asks]) => {
           const f: FixtureT = deepFreeze(structuredClone(fresh));
           const views = f.prunePoints.map((p) => buildView(f, p.id, (t) => t.length));
