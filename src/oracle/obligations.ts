@@ -117,20 +117,16 @@ function holding(known: Map<string, readonly ViewItem[]>, items: readonly ViewIt
 /**
  * The items whose content holds `s`, in order. A fixture's prune points see the same fixture items again (each view
  * the items up to its turn), so for a view built from a frozen fixture each fixture item is searched for `s` once, by
- * whichever view asks first, and every other view reads the answer. A view that is a prefix of the fixture's items
- * (the usual case: items in turn order) reads the fixture's list of holders up to its length, rather than looking at
- * each of its items again; any other view reads each of its items' answers by index.
+ * whichever view asks first, and every other view reads the answer by the item's index.
  */
 export function holdersOf(items: readonly ViewItem[], s: string): readonly ViewItem[] {
   const source = viewSource(items);
   if (!source) return items.filter((item) => item.content.includes(s));
-  const { at } = source;
-  if (at.length === 0) return [];
-  if (at[at.length - 1] === at.length - 1) return prefixHolders(source.fixture, items, s);
   const found = foundIn(source.fixture);
   let known = found.get(s);
   if (!known) found.set(s, (known = []));
   const holders: ViewItem[] = [];
+  const { at } = source;
   for (let v = 0; v < at.length; v += 1) {
     const i = at[v]!;
     let has = known[i];
@@ -142,27 +138,6 @@ export function holdersOf(items: readonly ViewItem[], s: string): readonly ViewI
 
 /** Per frozen fixture (its opaque key), for each string searched: by fixture item index, whether it holds it. */
 const foundIn = frozenMemo((_fixture: object) => new Map<string, (boolean | undefined)[]>());
-
-/**
- * For a view whose items are the fixture's first ones (view index = fixture index): the fixture's holders of `s`,
- * searched only as far as the longest such view asked so far, and read up to this view's length.
- */
-function prefixHolders(fixture: object, items: readonly ViewItem[], s: string): readonly ViewItem[] {
-  const found = prefixFoundIn(fixture);
-  let search = found.get(s);
-  if (!search) found.set(s, (search = { searched: 0, at: [] }));
-  for (; search.searched < items.length; search.searched += 1)
-    if (items[search.searched]!.content.includes(s)) search.at.push(search.searched);
-  const holders: ViewItem[] = [];
-  for (const i of search.at) {
-    if (i >= items.length) break;
-    holders.push(items[i]!);
-  }
-  return holders;
-}
-
-/** Per frozen fixture (its opaque key), for each string searched: the indexes of the fixture's first items holding it. */
-const prefixFoundIn = frozenMemo((_fixture: object) => new Map<string, { searched: number; at: number[] }>());
 
 /**
  * Every obligation at the prune point, visible first, judged after the removals. Many conditions leave the same
