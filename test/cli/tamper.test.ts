@@ -17,13 +17,14 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { compiledTree } from '../../scripts/compiled.mjs';
 import { cli } from '../support/cli.js';
 import { writeFixture } from '../support/minimal.js';
 import { copyResults } from '../report/support.js';
 import { deadPid, tree } from '../support/debris.js';
-import { PAUSE_DIR } from '../support/pause-writes.js';
+import { PAUSE_DIR } from '../support/pause-writes.mjs';
 
 const tmp = (what: string) => mkdtempSync(join(tmpdir(), `prunelab-${what}-`));
 
@@ -156,10 +157,12 @@ describe('a run killed before or during its swap', () => {
     for (const [f, text] of Object.entries(before)) expect(after[f], f).toBe(text);
   });
 
-  // One run, paused before each change it makes to its folder (test/support/pause-writes.ts): while it waits, the
+  // One run, paused before each change it makes to its folder (test/support/pause-writes.mjs): while it waits, the
   // folder is what a kill -9 at that moment leaves, so a copy taken then is that kill's folder, and the run is killed
   // for real at the last moment. Five runs killed after fixed delays (0.4 to 3.6 s) cost five starts and mostly fell
-  // before the run had written anything or after it had finished; these moments are each phase of the swap.
+  // before the run had written anything or after it had finished; these moments are each phase of the swap. The run
+  // is the compiled copy's, as npm run experiment starts it (scripts/compiled.mjs): from the sources, tsx would load
+  // them first, a second and a half more.
   it('a real kill -9 at every phase of the swap: after the next report the folder is the old run or the new one, whole', async () => {
     const { dir } = writeFixture();
     const [before, after] = [tmp('before'), tmp('after')];
@@ -172,14 +175,13 @@ describe('a run killed before or during its swap', () => {
       Object.fromEntries(Object.entries(tree(d)).filter(([f]) => !/^(run\.json|tables\/|charts\/)/.test(f)));
     const out = tmp('out');
     cpSync(before, out, { recursive: true });
+    const compiled = await compiledTree(resolve(import.meta.dirname, '..', '..'));
     const child = spawn(
       process.execPath,
       [
         '--import',
-        'tsx',
-        '--import',
-        './test/support/pause-writes.ts',
-        'src/cli/bin.ts',
+        './test/support/pause-writes.mjs',
+        join(compiled.dir, 'src', 'cli', 'bin.js'),
         'experiment',
         '--fixtures',
         dir,
@@ -223,6 +225,7 @@ describe('a run killed before or during its swap', () => {
       resume.write('x');
     }
     const [, signal] = await exited;
+    compiled.release();
     expect(signal, 'the run was killed while swapping').toBe('SIGKILL');
     expect([...copies.keys()].sort()).toEqual(['committed', 'staged', 'swapping', 'writing']);
     // Before the commit point the old results stand; from it on, the next report finishes the swap.

@@ -1,4 +1,5 @@
-// Loaded into a child run by test/cli/tamper.test.ts (node --import, after tsx): before each change the run makes
+// @ts-check
+// Loaded into a child run by test/cli/tamper.test.ts (node --import): before each change the run makes
 // to a path under PRUNELAB_TEST_PAUSE_DIR, it names the change on fd 3 and waits for a byte on fd 4. While it waits
 // the folder is exactly what a kill -9 at that moment would leave, so one run lets the test copy the folder at every
 // phase of a swap, and kill the run for real at the last one, where five runs killed after fixed delays each hit one
@@ -13,7 +14,11 @@ const CHANGES = ['mkdirSync', 'writeFileSync', 'renameSync', 'rmSync', 'openSync
 
 const dir = process.env[PAUSE_DIR];
 
-function pause(change: string, path: unknown): void {
+/**
+ * @param {string} change
+ * @param {unknown} path
+ */
+function pause(change, path) {
   if (dir === undefined || typeof path !== 'string' || !path.startsWith(dir)) return;
   fs.writeSync(3, `${JSON.stringify({ change, path: path.slice(dir.length) })}\n`);
   const byte = Buffer.alloc(1);
@@ -23,17 +28,18 @@ function pause(change: string, path: unknown): void {
       // 0 is the test's end of the pipe closing: go on.
       if (fs.readSync(4, byte, 0, 1, null) >= 0) return;
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err;
+      if (/** @type {NodeJS.ErrnoException} */ (err).code !== 'EAGAIN') throw err;
     }
     Atomics.wait(nap, 0, 0, 1);
   }
 }
 
 if (dir !== undefined) {
-  const table = fs as unknown as Record<string, (...args: unknown[]) => unknown>;
+  const table = /** @type {Record<string, (...args: unknown[]) => unknown>} */ (/** @type {unknown} */ (fs));
   for (const name of CHANGES) {
-    const original = table[name]!;
-    table[name] = (...args: unknown[]) => {
+    const original = /** @type {(...args: unknown[]) => unknown} */ (table[name]);
+    /** @param {unknown[]} args */
+    table[name] = (...args) => {
       pause(name, args[0]);
       return original(...args);
     };
