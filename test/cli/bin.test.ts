@@ -3,9 +3,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-// The real entry point, run as `npm run experiment` runs it: exit codes and streams reach the shell.
+// The real entry point, run as `npm run experiment` runs it (through the launcher, on the compiled copy): exit codes
+// and streams reach the shell.
 function bin(...args: string[]) {
-  return spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', ...args], {
+  return spawnSync(process.execPath, ['scripts/launch.mjs', 'src/cli/bin.ts', ...args], {
     encoding: 'utf8',
     env: { ...process.env, NO_COLOR: '1' },
   });
