@@ -19,8 +19,8 @@ function textsOf(it: DraftItem): string[] {
 const HELD_CHUNK = 1 << 16;
 /** Length of the runs the table records: shorter runs are in most long reads' text, whatever the line. */
 const RUN = 16;
-/** The table starts at 2^FIRST_BITS slots and grows fourfold, up to 2^LAST_BITS, whenever a quarter are in use. */
-const FIRST_BITS = 14;
+/** The table starts at 2^FIRST_BITS slots and grows fourfold, up to 2^LAST_BITS, whenever half are in use. */
+const FIRST_BITS = 16;
 const LAST_BITS = 20;
 /** Lines the table of whole lines records: the lengths a quotable line can have (generic.ts). */
 const LINE_LENGTH = { min: 12, max: 200 };
@@ -85,7 +85,7 @@ class Held {
       else if (holder !== i) this.lines.set(line, SEVERAL);
     }
     this.record(i, text);
-    if (this.used * 4 > this.counts.length && this.bits < LAST_BITS) {
+    if (this.used * 2 > this.counts.length && this.bits < LAST_BITS) {
       this.bits = Math.min(LAST_BITS, this.bits + 2);
       this.counts = new Uint8Array(1 << this.bits);
       this.stamps = new Int32Array(1 << this.bits);
@@ -102,6 +102,7 @@ class Held {
     const { counts, stamps } = this;
     const mask = counts.length - 1;
     const stamp = i + 1;
+    let used = 0;
     let hash = 0;
     for (let j = 0; j < text.length; j += 1) {
       hash = roll(hash, text, j);
@@ -111,9 +112,10 @@ class Held {
       const at = r & mask;
       if (stamps[at] === stamp) continue;
       stamps[at] = stamp;
-      if (counts[at] === 0) this.used += 1;
+      if (counts[at] === 0) used += 1;
       if (counts[at]! < 255) counts[at] = counts[at]! + 1;
     }
+    this.used += used;
   }
 
   /** False when some recorded run of the line is on fewer than `least` items: then fewer than `least` hold it. */
