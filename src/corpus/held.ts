@@ -1,11 +1,10 @@
 // Which lines the items of a session already hold: the generator asks for every quotable line of an echo it might
 // write (echo.ts) and of a step a later step might quote (compose.ts). Proving a line absent by searching costs a
-// pass over the whole session's text (hundreds of kilobytes in a long session), and most lines asked about are
-// new; most of the others are some item's whole line. So beside the text, kept for the search, the index holds every
-// whole line with the item holding it, and a table of 16-character runs counted per item: a line one of whose runs
-// is on no item (or only on the item the line comes from) is held by no other item. The table only ever answers
-// "not held" and the whole lines only "held"; every other answer is the search `holds` makes, so what the generator
-// decides, and the corpus, are what they were without them.
+// pass over the whole session's text (hundreds of kilobytes in a long session), and most lines asked about are new.
+// So beside the text, kept for the search, the index holds a table of the text's 16-character runs counted per
+// item: a line one of whose runs is on no item (or only on the item the line comes from) is held by no other item.
+// The table only ever answers "not held"; every other answer is the search `holds` makes, so what the generator
+// decides, and the corpus, are what they were without it.
 import type { DraftItem } from './builder.js';
 import { holds } from './check.js';
 
@@ -22,10 +21,6 @@ const RUN = 16;
 /** The table starts at 2^FIRST_BITS slots and grows fourfold, up to 2^LAST_BITS, whenever half are in use. */
 const FIRST_BITS = 16;
 const LAST_BITS = 20;
-/** Lines the table of whole lines records: the lengths a quotable line can have (generic.ts). */
-const LINE_LENGTH = { min: 12, max: 200 };
-/** In the table of whole lines: a line that more than one item holds whole. */
-const SEVERAL = -1;
 /** 31^RUN mod 2^32, what the oldest character weighs in the rolling hash of a run. */
 const OLDEST = (() => {
   let w = 1;
@@ -59,8 +54,6 @@ class Held {
   private readonly texts: string[] = [];
   /** The same texts joined into chunks, sealed at about HELD_CHUNK characters so appending never copies them. */
   private readonly chunks: string[] = [''];
-  /** Every whole line (trimmed) of the items' texts: the index of the one item holding it, or SEVERAL. */
-  private readonly lines = new Map<string, number>();
   private bits = FIRST_BITS;
   /** Per slot, how many items have a recorded run there (saturating at 255: a full slot only means "search"). */
   private counts = new Uint8Array(1 << FIRST_BITS);
@@ -77,13 +70,6 @@ class Held {
     const last = this.chunks.length - 1;
     if (this.chunks[last]!.length >= HELD_CHUNK) this.chunks.push(text);
     else this.chunks[last] = this.chunks[last] === '' ? text : `${this.chunks[last]}\n${text}`;
-    for (const raw of text.split('\n')) {
-      const line = raw.trim();
-      if (line.length < LINE_LENGTH.min || line.length > LINE_LENGTH.max) continue;
-      const holder = this.lines.get(line);
-      if (holder === undefined) this.lines.set(line, i);
-      else if (holder !== i) this.lines.set(line, SEVERAL);
-    }
     this.record(i, text);
     if (this.used * 2 > this.counts.length && this.bits < LAST_BITS) {
       this.bits = Math.min(LAST_BITS, this.bits + 2);
@@ -133,13 +119,10 @@ class Held {
   }
 
   includes(line: string): boolean {
-    if (this.lines.has(line)) return true;
     return this.mayBeOn(line, 1) && this.chunks.some((c) => c.includes(line));
   }
 
   heldByOther(line: string, id: string): boolean {
-    const holder = this.lines.get(line);
-    if (holder === SEVERAL || (holder !== undefined && this.items[holder]!.id !== id)) return true;
     // The item the line comes from has every run of it, so another holder makes two.
     const own = this.items.find((it) => it.id === id);
     if (!this.mayBeOn(line, own && holds(own, line) ? 2 : 1)) return false;
