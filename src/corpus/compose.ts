@@ -22,6 +22,7 @@ import {
 } from './family.js';
 import { FAMILIES } from './families/index.js';
 import { ECHO_PREFIX, ECHO_SHARE, echoStep } from './echo.js';
+import { heldText } from './held.js';
 import { declareGenericTools, genericStep, genericUse, quotable } from './generic.js';
 import { subgoalFrom } from './subgoal.js';
 import { DOMAINS } from './payloads/vocab.js';
@@ -267,11 +268,12 @@ export function composeFixture(seed: number, index: number, share: number = DEFA
         // a redundant group, not a need of this step. The check is against everything written so far, which is
         // every item in context at any prune point before the need.
         // Another item of the same step counts too: an echo of a duplicate read writes two copies of one text.
+        const held = heldText(b.items);
         const picks = unit.items.flatMap((id) => {
           const item = b.items.find((it) => it.id === id)!;
           const s = quotable(item.content)
             .slice(0, 4)
-            .find((q) => !b.items.some((o) => o.id !== id && holds(o, q)));
+            .find((q) => !held.heldByOther(q, id));
           return s ? [{ id, s }] : [];
         });
         if (picks.length === 0) return;

@@ -7,8 +7,9 @@
 // decoy otherwise, so each family's shapes occur on both sides of the label. One piece, not the whole opening: a
 // whole opening would bring the family's structure with it (duplicate copies, repeated commands), which is
 // removable whatever the role and would carry the same signal into live work.
-import { TrajectoryBuilder, type DraftItem } from './builder.js';
+import { TrajectoryBuilder } from './builder.js';
 import { holds } from './check.js';
+import { heldText } from './held.js';
 import { quotable } from './generic.js';
 import type { FamilyContext, FamilyName, Placement } from './family.js';
 import { FAMILIES } from './families/index.js';
@@ -80,47 +81,4 @@ export function echoStep(
     return { kind: `${ECHO_PREFIX}${family}`, items: b.copy(piece) };
   }
   return undefined;
-}
-
-/** What `holds` searches in one item: its content and, for an error, its status message and fields. */
-function textsOf(it: DraftItem): string[] {
-  const status = it.status;
-  return status?.state === 'error' ? [it.content, status.message, ...Object.values(status.fields ?? {})] : [it.content];
-}
-
-/** Chunks of the session's held text are sealed at about this many characters, so appending never copies them. */
-const HELD_CHUNK = 1 << 16;
-
-interface Held {
-  readonly items: DraftItem[];
-  readonly contents: string[];
-  readonly chunks: string[];
-}
-
-/**
- * Per builder's item list, every text `holds` searches, joined by line breaks into chunks: a quotable line has no
- * line break, so some item holds it exactly when some chunk contains it, one native search per chunk instead of a
- * call per item. Items are only appended between echoes, so the text grows with them; when an earlier item changed
- * or went (a builder may drop items), it is rebuilt.
- */
-const heldBy = new WeakMap<DraftItem[], Held>();
-
-function heldText(items: DraftItem[]): { includes(q: string): boolean } {
-  let held = heldBy.get(items);
-  const stale =
-    !held ||
-    held.items.length > items.length ||
-    held.items.some((it, i) => items[i] !== it || it.content !== held!.contents[i]);
-  if (stale) heldBy.set(items, (held = { items: [], contents: [], chunks: [''] }));
-  for (let i = held!.items.length; i < items.length; i += 1) {
-    const it = items[i]!;
-    held!.items.push(it);
-    held!.contents.push(it.content);
-    const last = held!.chunks.length - 1;
-    const text = textsOf(it).join('\n');
-    if (held!.chunks[last]!.length >= HELD_CHUNK) held!.chunks.push(text);
-    else held!.chunks[last] = held!.chunks[last] === '' ? text : `${held!.chunks[last]}\n${text}`;
-  }
-  const { chunks } = held!;
-  return { includes: (q) => chunks.some((c) => c.includes(q)) };
 }

@@ -1,0 +1,158 @@
+// Which lines the items of a session already hold: the generator asks for every quotable line of an echo it might
+// write (echo.ts) and of a step a later step might quote (compose.ts). Proving a line absent by searching costs a
+// pass over the whole session's text (hundreds of kilobytes in a long session), and most lines asked about are new.
+// So beside the text, kept for the search, the index holds a table of the text's 16-character runs counted per
+// item: a line one of whose runs is on no item (or only on the item the line comes from) is held by no other item.
+// The table only ever answers "not held"; every other answer is the search `holds` makes, so what the generator
+// decides, and the corpus, are what they were without it.
+import type { DraftItem } from './builder.js';
+import { holds } from './check.js';
+
+/** What `holds` searches in one item: its content and, for an error, its status message and fields. */
+function textsOf(it: DraftItem): string[] {
+  const status = it.status;
+  return status?.state === 'error' ? [it.content, status.message, ...Object.values(status.fields ?? {})] : [it.content];
+}
+
+/** Chunks of the session's held text are sealed at about this many characters, so appending never copies them. */
+const HELD_CHUNK = 1 << 16;
+/** Length of the runs the table records: shorter runs are in most long reads' text, whatever the line. */
+const RUN = 16;
+/** The table starts at 2^FIRST_BITS slots and grows fourfold, up to 2^LAST_BITS, whenever half are in use. */
+const FIRST_BITS = 16;
+const LAST_BITS = 20;
+/** 31^RUN mod 2^32, what the oldest character weighs in the rolling hash of a run. */
+const OLDEST = (() => {
+  let w = 1;
+  for (let i = 0; i < RUN; i += 1) w = Math.imul(w, 31);
+  return w;
+})();
+
+/** The rolling hash of text[0..at], extended by one character (the one RUN back dropped). */
+function roll(hash: number, text: string, at: number): number {
+  const h = (Math.imul(hash, 31) + text.charCodeAt(at)) | 0;
+  return at >= RUN ? (h - Math.imul(OLDEST, text.charCodeAt(at - RUN))) | 0 : h;
+}
+
+/**
+ * Which runs the table records, and where: a well-mixed form of the run's hash, or -1 for the three runs in four
+ * the table leaves out. Which runs are recorded depends on their characters only, so an item holding a line has each
+ * of the line's recorded runs; recording a quarter of them makes the table four times cheaper to fill and to ask.
+ */
+function recorded(hash: number): number {
+  const mixed = Math.imul(hash ^ (hash >>> 15), 0x2c1b3c6d);
+  const spread = (mixed ^ (mixed >>> 12)) >>> 0;
+  return spread % 4 === 0 ? spread >>> 2 : -1;
+}
+
+/** One builder's item list as the generator's questions read it. */
+class Held {
+  readonly items: DraftItem[] = [];
+  /** Each item's content when it was added: a changed item makes the whole index stale. */
+  readonly contents: string[] = [];
+  /** Each item's texts, as `holds` searches them, joined by line breaks. */
+  private readonly texts: string[] = [];
+  /** The same texts joined into chunks, sealed at about HELD_CHUNK characters so appending never copies them. */
+  private readonly chunks: string[] = [''];
+  private bits = FIRST_BITS;
+  /** Per slot, how many items have a recorded run there (saturating at 255: a full slot only means "search"). */
+  private counts = new Uint8Array(1 << FIRST_BITS);
+  /** Per slot, 1 + the index of the last item counted there, so that an item counts once per slot. */
+  private stamps = new Int32Array(1 << FIRST_BITS);
+  private used = 0;
+
+  add(it: DraftItem): void {
+    const i = this.items.length;
+    this.items.push(it);
+    this.contents.push(it.content);
+    const text = textsOf(it).join('\n');
+    this.texts.push(text);
+    const last = this.chunks.length - 1;
+    if (this.chunks[last]!.length >= HELD_CHUNK) this.chunks.push(text);
+    else this.chunks[last] = this.chunks[last] === '' ? text : `${this.chunks[last]}\n${text}`;
+    this.record(i, text);
+    if (this.used * 2 > this.counts.length && this.bits < LAST_BITS) {
+      this.bits = Math.min(LAST_BITS, this.bits + 2);
+      this.counts = new Uint8Array(1 << this.bits);
+      this.stamps = new Int32Array(1 << this.bits);
+      this.used = 0;
+      this.texts.forEach((t, k) => this.record(k, t));
+    }
+  }
+
+  /**
+   * Counts item i's recorded runs, once per slot. Runs across the joins of its texts are counted too: extra runs only
+   * send more lines to the search.
+   */
+  private record(i: number, text: string): void {
+    const { counts, stamps } = this;
+    const mask = counts.length - 1;
+    const stamp = i + 1;
+    let used = 0;
+    let hash = 0;
+    for (let j = 0; j < text.length; j += 1) {
+      hash = roll(hash, text, j);
+      if (j < RUN - 1) continue;
+      const r = recorded(hash);
+      if (r < 0) continue;
+      const at = r & mask;
+      if (stamps[at] === stamp) continue;
+      stamps[at] = stamp;
+      if (counts[at] === 0) used += 1;
+      if (counts[at]! < 255) counts[at] = counts[at]! + 1;
+    }
+    this.used += used;
+  }
+
+  /** False when some recorded run of the line is on fewer than `least` items: then fewer than `least` hold it. */
+  private mayBeOn(line: string, least: number): boolean {
+    const { counts } = this;
+    const mask = counts.length - 1;
+    let hash = 0;
+    for (let j = 0; j < line.length; j += 1) {
+      hash = roll(hash, line, j);
+      if (j < RUN - 1) continue;
+      const r = recorded(hash);
+      if (r >= 0 && counts[r & mask]! < least) return false;
+    }
+    return true;
+  }
+
+  includes(line: string): boolean {
+    return this.mayBeOn(line, 1) && this.chunks.some((c) => c.includes(line));
+  }
+
+  heldByOther(line: string, id: string): boolean {
+    // The item the line comes from has every run of it, so another holder makes two.
+    const own = this.items.find((it) => it.id === id);
+    if (!this.mayBeOn(line, own && holds(own, line) ? 2 : 1)) return false;
+    return this.items.some((o) => o.id !== id && holds(o, line));
+  }
+}
+
+export interface HeldText {
+  /** Whether some item holds the line. */
+  includes(line: string): boolean;
+  /** Whether some item other than the one with this id holds the line, as `holds` over every other item says. */
+  heldByOther(line: string, id: string): boolean;
+}
+
+/**
+ * Per builder's item list, its index (a quotable line has no line break, so some item holds it exactly when some
+ * chunk contains it: one native search per chunk instead of a call per item). Items are only appended between the
+ * generator's questions, so the index grows with them; when an earlier item changed or went (a builder may drop
+ * items), it is rebuilt.
+ */
+const heldBy = new WeakMap<DraftItem[], Held>();
+
+export function heldText(items: DraftItem[]): HeldText {
+  let held = heldBy.get(items);
+  if (
+    !held ||
+    held.items.length > items.length ||
+    held.items.some((it, i) => items[i] !== it || it.content !== held!.contents[i])
+  )
+    heldBy.set(items, (held = new Held()));
+  for (let i = held.items.length; i < items.length; i += 1) held.add(items[i]!);
+  return held;
+}
