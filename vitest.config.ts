@@ -66,9 +66,12 @@ export default defineConfig({
     hookTimeout: 180_000,
     pool: 'forks',
     // Vitest's default is one worker fewer than the cores: on the 2-core machines this project runs on (CI and
-    // development), that is one file at a time and one idle core. Two workers run two files at once; the test files
-    // share no state but the per-run temp folder (each makes its own folders in it).
-    maxWorkers: 2,
+    // development), that is one file at a time and one idle core. Three workers on two cores: many files wait on
+    // something other than this process's CPU (child processes, worker threads loading, Chromium, deadlines and
+    // polls), and a third file runs meanwhile. Quiet machine, three pairs alternating: 117 to 120 s with two, 104 to
+    // 113 s with three (docs/speed.md, "Test suite, December 5 (fifth)"). The test files share no state but the
+    // per-run temp folder (each makes its own folders in it).
+    maxWorkers: 3,
     globalSetup: ['test/support/global-tmp.ts'],
     projects: [
       { extends: true, test: { name: 'shared', include: SHARED, isolate: false } },
