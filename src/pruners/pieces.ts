@@ -1,5 +1,6 @@
 // The one reading of an item as a chat message, shared by every format: who says it and what it is. Each format
 // only decides how pieces are grouped into its messages and spelled.
+import { frozenMemo } from '../fixture/memo.js';
 import type { PolicyView, ViewItem } from '../fixture/view.js';
 
 export type Speaker = 'system' | 'user' | 'assistant' | 'tool';
@@ -51,8 +52,14 @@ export function pieceOf(item: ViewItem): Piece {
   return { ...base, speaker: 'user', kind: 'text' };
 }
 
+/**
+ * A (frozen) item's piece, made once: every pruner condition renders every item again at each later prune point
+ * (each view holds the items up to its turn), and a piece is read only of its item. Frozen, since all of them share it.
+ */
+const pieceOnce = frozenMemo((item: ViewItem): Piece => Object.freeze(pieceOf(item)));
+
 export function piecesOf(view: PolicyView): Piece[] {
-  return view.items.map(pieceOf);
+  return view.items.map((item) => pieceOnce(item));
 }
 
 /** Consecutive pieces that `together` says share a message, in order. */

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   maskPlaceholder,
@@ -22,6 +23,38 @@ describe('pythonLineCount (str.splitlines)', () => {
     expect(pythonLineCount('a\r\nb\r\n')).toBe(2);
     expect(pythonLineCount('\n\n')).toBe(2);
     expect(pythonLineCount('a\rb\u2028c')).toBe(3);
+  });
+
+  it('is the number of parts str.splitlines gives, for any text of line breaks and other characters', () => {
+    // The definition the counting loop stands in for: split at every boundary, no empty part after a final one.
+    const splitlines = (text: string) => {
+      if (text === '') return 0;
+      const parts = text.split(/\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/);
+      return parts[parts.length - 1] === '' ? parts.length - 1 : parts.length;
+    };
+    const chars = [
+      'a',
+      ' ',
+      '\t',
+      '\n',
+      '\r',
+      '\v',
+      '\f',
+      '\x1c',
+      '\x1d',
+      '\x1e',
+      '\x1f',
+      '\x85',
+      '\u2028',
+      '\u2029',
+      '\u2030',
+    ];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...chars), { maxLength: 12 }), (cs) => {
+        expect(pythonLineCount(cs.join(''))).toBe(splitlines(cs.join('')));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 

@@ -23,8 +23,23 @@ const MASKING_REFERENCE =
 /** Python's str.splitlines() count: line boundaries per the Python docs, and no empty line after a final break. */
 export function pythonLineCount(text: string): number {
   if (text.length === 0) return 0;
-  const parts = text.split(/\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/);
-  return parts[parts.length - 1] === '' ? parts.length - 1 : parts.length;
+  // Counted in one pass, not split: it runs on every masked output at every prune point of each masking variant.
+  let breaks = 0;
+  let endsOnBreak = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    endsOnBreak = isLineBreak(c);
+    if (!endsOnBreak) continue;
+    breaks += 1;
+    // \r\n is one boundary.
+    if (c === 0x0d && text.charCodeAt(i + 1) === 0x0a) i += 1;
+  }
+  return endsOnBreak ? breaks : breaks + 1;
+}
+
+/** Python's line boundaries: \n \r \v \f \x1c \x1d \x1e \x85 \u2028 \u2029. */
+function isLineBreak(c: number): boolean {
+  return (c >= 0x0a && c <= 0x0d) || (c >= 0x1c && c <= 0x1e) || c === 0x85 || c === 0x2028 || c === 0x2029;
 }
 
 export function maskPlaceholder(content: string): string {
