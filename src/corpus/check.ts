@@ -7,15 +7,7 @@
 import type { Obligation } from '../fixture/schema.js';
 import type { DraftItem } from './builder.js';
 import type { Claims } from './family.js';
-
-/** Whether an item holds a needed string: in its content or, for an error, in its status message and fields. */
-export function holds(item: DraftItem | undefined, s: string): boolean {
-  if (!item) return false;
-  if (item.content.includes(s)) return true;
-  const status = item.status;
-  if (status?.state !== 'error') return false;
-  return status.message.includes(s) || Object.values(status.fields ?? {}).some((v) => v.includes(s));
-}
+import { heldText, holds } from './held.js';
 
 /**
  * Why removing `id` alone loses an obligation, or undefined when it loses none. An obligation that names the item
@@ -26,13 +18,14 @@ export function lossIfRemoved(
   id: string,
   obligations: readonly Obligation[],
   context: readonly DraftItem[],
+  held = heldText(context),
 ): string | undefined {
   const self = context.find((it) => it.id === id);
   for (const o of obligations) {
     if (!o.needs.itemIds.includes(id)) continue;
     if (o.needs.strings.length === 0) return `${o.id} needs the item itself`;
     for (const s of o.needs.strings) {
-      if (holds(self, s) && !context.some((it) => it.id !== id && holds(it, s))) return `${o.id} loses "${s}"`;
+      if (holds(self, s) && !held.heldByOther(s, id)) return `${o.id} loses "${s}"`;
     }
   }
   return undefined;
@@ -81,8 +74,9 @@ export function checkClaims(p: PointClaims): void {
         fail(`obligation ${o.id} needs "${s}", which none of its items holds`);
     }
   }
+  const held = heldText(context);
   for (const id of necessary) {
-    if (lossIfRemoved(id, p.obligations, context)) continue;
+    if (lossIfRemoved(id, p.obligations, context, held)) continue;
     const self = byId.get(id);
     const named = p.obligations.filter((o) => o.needs.itemIds.includes(id));
     const shared = named.flatMap((o) =>

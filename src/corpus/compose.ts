@@ -8,7 +8,7 @@
 import { byCodeUnit } from '../fixture/canonical.js';
 import type { Obligation, Oracle, OraclePoint } from '../fixture/schema.js';
 import { TrajectoryBuilder } from './builder.js';
-import { checkClaims, holds } from './check.js';
+import { checkClaims } from './check.js';
 import {
   claims,
   FAMILY_NAMES,
@@ -22,7 +22,7 @@ import {
 } from './family.js';
 import { FAMILIES } from './families/index.js';
 import { ECHO_PREFIX, ECHO_SHARE, echoStep } from './echo.js';
-import { heldText } from './held.js';
+import { heldText, holds } from './held.js';
 import { declareGenericTools, genericStep, genericUse, quotable } from './generic.js';
 import { subgoalFrom } from './subgoal.js';
 import { DOMAINS } from './payloads/vocab.js';

@@ -8,8 +8,7 @@
 // whole opening would bring the family's structure with it (duplicate copies, repeated commands), which is
 // removable whatever the role and would carry the same signal into live work.
 import { TrajectoryBuilder } from './builder.js';
-import { holds } from './check.js';
-import { heldText } from './held.js';
+import { heldText, holds } from './held.js';
 import { quotable } from './generic.js';
 import type { FamilyContext, FamilyName, Placement } from './family.js';
 import { FAMILIES } from './families/index.js';

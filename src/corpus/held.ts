@@ -1,12 +1,22 @@
 // Which lines the items of a session already hold: the generator asks for every quotable line of an echo it might
-// write (echo.ts) and of a step a later step might quote (compose.ts). Proving a line absent by searching costs a
-// pass over the whole session's text (hundreds of kilobytes in a long session), and most lines asked about are new.
+// write (echo.ts) and of a step a later step might quote (compose.ts), and its oracle check asks, for every needed
+// string of every necessary item, whether another item in context holds it too (check.ts). Proving a line absent by
+// searching costs a pass over the whole session's text (hundreds of kilobytes in a long session), and most lines
+// asked about are new.
 // So beside the text, kept for the search, the index holds a table of the text's 16-character runs counted per
 // item: a line one of whose runs is on no item (or only on the item the line comes from) is held by no other item.
 // The table only ever answers "not held"; every other answer is the search `holds` makes, so what the generator
 // decides, and the corpus, are what they were without it.
 import type { DraftItem } from './builder.js';
-import { holds } from './check.js';
+
+/** Whether an item holds a needed string: in its content or, for an error, in its status message and fields. */
+export function holds(item: DraftItem | undefined, s: string): boolean {
+  if (!item) return false;
+  if (item.content.includes(s)) return true;
+  const status = item.status;
+  if (status?.state !== 'error') return false;
+  return status.message.includes(s) || Object.values(status.fields ?? {}).some((v) => v.includes(s));
+}
 
 /** What `holds` searches in one item: its content and, for an error, its status message and fields. */
 function textsOf(it: DraftItem): string[] {
@@ -143,9 +153,9 @@ export interface HeldText {
  * generator's questions, so the index grows with them; when an earlier item changed or went (a builder may drop
  * items), it is rebuilt.
  */
-const heldBy = new WeakMap<DraftItem[], Held>();
+const heldBy = new WeakMap<readonly DraftItem[], Held>();
 
-export function heldText(items: DraftItem[]): HeldText {
+export function heldText(items: readonly DraftItem[]): HeldText {
   let held = heldBy.get(items);
   if (
     !held ||

@@ -66,6 +66,29 @@ describe('checkClaims: counterfactual necessity', () => {
     );
     expect(lossIfRemoved('b', [ob('ob-frame', 'x', 9, ['b'], ['frame.ts:12'], probe)], context)).toBeUndefined();
   });
+
+  // Strings of 16 characters and more are first looked up in the run index of held.ts, which may only say "held by
+  // no other item": both answers must still be the search's.
+  it('judges long needed strings as a search of every other item would, a copy in an error status included', () => {
+    const long = 'TypeError: cannot read properties of undefined (reading "map")';
+    const needs = (s: string) => [ob('ob-long', 'x', 9, ['b'], [s], probe)];
+    const alone = [item('a', 1, 'nothing like it'), item('b', 2, `at render\n${long}\n  at frame.ts:12`)];
+    expect(lossIfRemoved('b', needs(long), alone)).toMatch(/loses "TypeError/);
+    const copied = [...alone, item('c', 3, `saw ${long} again`)];
+    expect(lossIfRemoved('b', needs(long), copied)).toBeUndefined();
+    const inStatus: DraftItem = {
+      ...item('e', 3, 'the run failed'),
+      kind: 'tool-result',
+      origin: 'environment',
+      status: { state: 'error', errorType: 'TypeError', message: long.slice(11), fields: {} },
+    };
+    expect(lossIfRemoved('b', needs(long.slice(11)), [...alone, inStatus])).toBeUndefined();
+    // Near misses do not count as copies: one character changed, or the string cut across two items.
+    const near = [...alone, item('c', 3, long.replace('map', 'mop')), item('d', 4, long.slice(0, 30))];
+    expect(lossIfRemoved('b', needs(long), near)).toMatch(/loses/);
+    // An item with the same id elsewhere in context is the item itself, not another holder.
+    expect(lossIfRemoved('b', needs(long), [...alone, item('b', 5, long)])).toMatch(/loses/);
+  });
 });
 
 describe('every generated necessary item is counterfactually necessary (property)', () => {

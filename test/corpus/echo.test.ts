@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { tokenCounter } from '../../src/accounting/tokens.js';
 import { auditLeakage, auditRows, DEFAULT_MAX_AUC } from '../../src/audit/leakage.js';
 import { removableAlone } from '../../src/audit/labels.js';
-import { holds } from '../../src/corpus/check.js';
+import { holds } from '../../src/corpus/held.js';
 import { GENERIC_WORK, type Composed } from '../../src/corpus/compose.js';
 import { ECHO_PREFIX, ECHO_WEIGHTS } from '../../src/corpus/echo.js';
 import { quotable } from '../../src/corpus/generic.js';
