@@ -53,8 +53,9 @@ export function pieceOf(item: ViewItem): Piece {
 }
 
 /**
- * A (frozen) item's piece, made once: every pruner condition renders every item again at each later prune point
- * (each view holds the items up to its turn), and a piece is read only of its item. Frozen, since all of them share it.
+ * A (frozen) item's piece, made once: every pruner condition at a prune point renders the same view's items, and a
+ * piece is read only of its item. Frozen, since they all share it. (A view builds its own items, so pieces are not
+ * shared across prune points.)
  */
 const pieceOnce = frozenMemo((item: ViewItem): Piece => Object.freeze(pieceOf(item)));
 

@@ -14,12 +14,12 @@ describe('piecesOf', () => {
     expect(piecesOf(view).map((p) => p.kind)).toEqual(['reasoning', 'tool-call', 'tool-result']);
   });
 
-  it('shares one frozen piece per frozen item, across views', () => {
+  it('shares one frozen piece per frozen item with every view that holds that item', () => {
     const view = deepFreeze(makeView(spec()));
     const [first, again] = [piecesOf(view), piecesOf(view)];
     first.forEach((p, i) => expect(again[i]).toBe(p));
     for (const p of first) expect(Object.isFrozen(p)).toBe(true);
-    // A later view of the same items: the same pieces.
+    // Another view holding the same item objects: the same pieces.
     const later = deepFreeze({ ...view, items: view.items.slice(0, 2) });
     expect(piecesOf(later)).toEqual(first.slice(0, 2));
     piecesOf(later).forEach((p, i) => expect(p).toBe(first[i]));
