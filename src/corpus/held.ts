@@ -2,11 +2,10 @@
 // write (echo.ts) and of a step a later step might quote (compose.ts), and its oracle check asks, for every needed
 // string of every necessary item, whether another item in context holds it too (check.ts). Proving a line absent by
 // searching costs a pass over the whole session's text (hundreds of kilobytes in a long session), and most lines
-// asked about are new.
-// So beside the text, kept for the search, the index holds a table of the text's 16-character runs counted per
-// item: a line one of whose runs is on no item (or only on the item the line comes from) is held by no other item.
-// The table only ever answers "not held"; every other answer is the search `holds` makes, so what the generator
-// decides, and the corpus, are what they were without it.
+// asked about are new. So beside the text, kept for the search, the index holds a table of the text's 16-character
+// runs counted per item: a line one of whose runs is on no item (or only on the item the line comes from) is held by
+// no other item. The table only ever answers "not held"; every other answer is the search `holds` makes, so what the
+// generator decides, and the corpus, are what they were without it.
 import type { DraftItem } from './builder.js';
 
 /** Whether an item holds a needed string: in its content or, for an error, in its status message and fields. */
