@@ -40,6 +40,28 @@ export interface FixtureJob {
   readonly read: FixtureBytes;
   readonly bulk: boolean;
   readonly records: boolean;
+  /**
+   * The run's claims, one per fixture, shared by every thread: a fixture is run by the thread that claims it first
+   * (see `claimJob`). Absent when one thread runs every job it is handed.
+   */
+  readonly claims?: Int32Array;
+}
+
+/** Who holds a fixture's claim: none yet, a worker thread, or the main thread, which may take a queued job back. */
+export const CLAIM = { none: 0, worker: 1, main: 2 } as const;
+
+/**
+ * Whether this thread may run the job: it claims the fixture unless another thread already has. The main thread
+ * takes back, at the end of a run, jobs still waiting in a worker's queue; the worker then skips them (`Skipped`).
+ */
+export function claimJob(job: Pick<FixtureJob, 'index' | 'claims'>, by: (typeof CLAIM)['worker' | 'main']): boolean {
+  return job.claims === undefined || Atomics.compareExchange(job.claims, job.index, CLAIM.none, by) === CLAIM.none;
+}
+
+/** A worker's answer for a job another thread claimed first: nothing run, nothing to write. */
+export interface Skipped {
+  readonly index: number;
+  readonly skipped: true;
 }
 
 /** What a run records of a fixture a thread parsed (the manifest lists it; ids must be unique across the run). */

@@ -14,10 +14,13 @@ import { EMBEDDED_STUDY } from '../behaviour/study.js';
 import { InputError, PrunelabError, RunError, UsageError } from '../errors.js';
 import type { FixtureBytes } from '../load/fixtures.js';
 import {
+  CLAIM,
+  claimJob,
   runFixtureJob,
   type FixtureDone,
   type FixtureFacts,
   type FixtureJob,
+  type Skipped,
   type WorkerSetup,
   type WorkerStart,
 } from './fixture-job.js';
@@ -70,6 +73,15 @@ export interface ParallelOptions extends Omit<StudyOptions, 'models' | 'fixtures
   readonly onWorkerReplaced?: (heapMb: number | null) => void;
   /** Called on this thread after each fixture is written: how many of how many are done. */
   readonly onProgress?: (done: number, total: number) => void;
+  /** Workers started ahead of the run (`startStudyWorkers`); adopted when their setup and limit are the run's. */
+  readonly started?: StartedWorkers;
+  /**
+   * Whether this thread takes back, when it has nothing of its own to run, the jobs a worker has not started (true
+   * unless told otherwise). The bytes are the same either way; false keeps each fixture on the thread it was handed to.
+   */
+  readonly takeBack?: boolean;
+  /** Told which thread ran each fixture, as its answer arrives. */
+  readonly onRun?: (index: number, thread: 'main' | 'worker') => void;
 }
 
 /** Whether these conditions can run in worker threads: every one is the registry's own definition. */
@@ -105,9 +117,11 @@ const WINDOW_PER_THREAD = 16;
 
 /**
  * Fixtures a worker holds at once, the one it runs included: enough queued to last while this thread runs one of its
- * own (a fixture takes about 85 ms on average here), few enough that the last fixtures still spread over every thread.
+ * own (a fixture takes about 85 ms on average, the study's slowest up to 0.8 s). With 6 a worker ran dry for 0.3 to
+ * 0.6 s two or three times a run, behind one slow fixture here; a deep queue no longer keeps the last fixtures from
+ * spreading over every thread, since this thread takes back at the end what a worker has not started (`takeBack`).
  */
-const QUEUE_PER_WORKER = 6;
+const QUEUE_PER_WORKER = 14;
 
 /**
  * The study over `options.workers` threads (at most one per fixture); summaries in the conditions' order, as
@@ -122,23 +136,19 @@ export async function streamStudyParallel(
   // N threads are this one and N - 1 workers: this thread runs fixtures too, between its writes, which saves a
   // worker's start-up and memory (its own engine, heap and loaders) and keeps both cores busy.
   const threads = Math.max(1, Math.min(options.workers, fixtures.length));
-  const setup: WorkerSetup = {
-    conditions: conditions.map((c) => c.name),
-    timing: options.timing,
-    placeholders: options.placeholders,
-    exploratory: options.exploratory ?? false,
-    exploratoryConditions: options.exploratoryConditions ?? [],
-  };
+  const setup = workerSetup(options);
   const totals = conditions.map(emptyTotals);
   // A limit at or past V8's own default is no limit.
   const ceiling = defaultHeapMb();
   const bounded = (mb: number | null) => (mb === null || mb >= ceiling ? null : mb);
-  const firstLimit = bounded(options.workerHeapMb === undefined ? WORKER_HEAP_MB : options.workerHeapMb);
+  const firstLimit = startingLimit(options.workerHeapMb);
+  const early = options.started?.adopt(setup, firstLimit) ?? [];
   const slots: Slot[] = [];
   let pending: NodeJS.Immediate | undefined;
   try {
     await new Promise<void>((resolve, reject) => {
       const waiting = new Map<number, FixtureDone>();
+      const claims = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT * fixtures.length));
       // Fixtures handed out again after their worker ran out of memory, lowest first.
       const retry: number[] = [];
       let sent = 0;
@@ -151,12 +161,30 @@ export async function streamStudyParallel(
       };
       const job = (index: number): FixtureJob => {
         const read = fixtures[index] as FixtureBytes;
-        return { index, read, bulk: sink.bulk(read.file), records: options.decisionRecords?.(read) ?? true };
+        return {
+          index,
+          read,
+          bulk: sink.bulk(read.file),
+          records: options.decisionRecords?.(read) ?? true,
+          claims,
+        };
       };
       // The next fixture to hand out: one handed back first, else the next in order within the window ahead of the
       // writer.
       const next = (): number | undefined =>
         retry.shift() ?? (sent < fixtures.length && sent - written < WINDOW_PER_THREAD * threads ? sent++ : undefined);
+      // With nothing of its own to run (every fixture handed out, or the window full behind a slow fixture), this
+      // thread takes back the job a worker would reach last (the highest one queued and unclaimed) rather than wait:
+      // a worker's queue, deep enough to last while this thread runs a fixture, otherwise left this thread idle for
+      // the run's last second or so, and behind each slow fixture of a worker, while the worker worked through it.
+      const takeBack = (): number | undefined => {
+        if (options.takeBack === false) return undefined;
+        let last: number | undefined;
+        for (const slot of slots)
+          for (const i of slot.jobs)
+            if (Atomics.load(claims, i) === CLAIM.none && (last === undefined || i > last)) last = i;
+        return last;
+      };
       const post = (slot: Slot, index: number) => {
         // The bytes are copied, not handed over: a worker that runs out of memory leaves its fixtures to another.
         slot.worker.postMessage(job(index) satisfies FixtureJob);
@@ -196,22 +224,32 @@ export async function streamStudyParallel(
         pending = setImmediate(() => {
           pending = undefined;
           if (failed) return;
-          const index = next();
-          if (index === undefined) return;
+          // A job never sent, or handed back for retry, is unclaimed; one taken back may have been started meanwhile.
+          let mine: FixtureJob | undefined;
+          for (let index = next() ?? takeBack(); index !== undefined && !mine; index = takeBack()) {
+            const candidate = job(index);
+            if (claimJob(candidate, CLAIM.main)) mine = candidate;
+          }
+          if (!mine) return;
           try {
-            accept(runFixtureJob(job(index), setup, conditions));
+            options.onRun?.(mine.index, 'main');
+            accept(runFixtureJob(mine, setup, conditions));
           } catch (err) {
             fail(err as Error);
           }
         });
       };
       const start = (slot: Slot) => {
-        const w = startWorker(setup, slot.limit);
+        const adopted = slot.limit === firstLimit ? early.shift() : undefined;
+        const w = adopted?.worker ?? startWorker(setup, slot.limit);
         slot.worker = w;
-        w.on('message', (done: FixtureDone) => {
+        w.on('message', (done: FixtureDone | Skipped) => {
           if (failed) return;
           try {
             slot.jobs.splice(slot.jobs.indexOf(done.index), 1);
+            // This thread took the job back and answers for it itself.
+            if ('skipped' in done) return;
+            options.onRun?.(done.index, 'worker');
             accept(done);
           } catch (err) {
             fail(err as Error);
@@ -222,7 +260,10 @@ export async function streamStudyParallel(
           // A worker whose heap outgrew its limit is replaced by one with twice the limit (none past V8's own
           // default), which runs that worker's fixtures again: the limit bounds memory, and never fails a run.
           if (err.code !== 'ERR_WORKER_OUT_OF_MEMORY' || slot.limit === null) return fail(err);
-          retry.push(...slot.jobs.splice(0));
+          // Its jobs go to the next thread free, except those this thread took back and runs itself.
+          const lost = slot.jobs.splice(0).filter((i) => Atomics.load(claims, i) !== CLAIM.main);
+          for (const i of lost) Atomics.store(claims, i, CLAIM.none);
+          retry.push(...lost);
           retry.sort((a, b) => a - b);
           slot.limit = bounded(slot.limit * 2);
           options.onWorkerReplaced?.(slot.limit);
@@ -234,6 +275,8 @@ export async function streamStudyParallel(
           if (slot.worker === w && written < fixtures.length)
             fail(new Error(`internal: a study worker exited (code ${code}) before the end`));
         });
+        // A worker started ahead that failed while loading fails (or is replaced) now, as if it had just failed.
+        if (adopted?.error) w.emit('error', adopted.error);
       };
       for (let i = 1; i < threads; i += 1) {
         const slot: Slot = { worker: undefined as unknown as Worker, limit: firstLimit, jobs: [] };
@@ -245,10 +288,76 @@ export async function streamStudyParallel(
     });
   } finally {
     if (pending) clearImmediate(pending);
-    await Promise.all(slots.map((s) => s.worker.terminate()));
+    await Promise.all([...slots.map((s) => s.worker.terminate()), ...early.map((e) => e.worker.terminate())]);
   }
   onTotals?.(totals);
   return conditions.map((c, i) => summarise(c, options, EMBEDDED_STUDY.reader, totals[i]!));
+}
+
+/** What each thread of a run with these options is set up with. */
+export function workerSetup(
+  options: Pick<ParallelOptions, 'conditions' | 'timing' | 'placeholders' | 'exploratory' | 'exploratoryConditions'>,
+): WorkerSetup {
+  return {
+    conditions: options.conditions.map((c) => c.name),
+    timing: options.timing,
+    placeholders: options.placeholders,
+    exploratory: options.exploratory ?? false,
+    exploratoryConditions: options.exploratoryConditions ?? [],
+  };
+}
+
+/** A worker's starting old-space limit (MB, null for none) for a run asking for `workerHeapMb`. */
+function startingLimit(workerHeapMb: number | null | undefined): number | null {
+  const mb = workerHeapMb === undefined ? WORKER_HEAP_MB : workerHeapMb;
+  return mb === null || mb >= defaultHeapMb() ? null : mb;
+}
+
+/** A worker started ahead of its run, and the error it failed with while waiting, if it did. */
+interface EarlyWorker {
+  readonly worker: Worker;
+  error?: Error;
+}
+
+/**
+ * Worker threads started before a run has read its fixtures. Loading a worker's engine takes about as long as reading
+ * and hashing the corpus (1 to 1.5 s here), so the two overlap instead of following each other. The workers hold no
+ * fixture until the run hands them one; whatever no run adopts is stopped by `close`.
+ */
+export interface StartedWorkers {
+  /** The workers, if they were started with this setup and heap limit; none otherwise (the run starts its own). */
+  adopt(setup: WorkerSetup, heapMb: number | null): EarlyWorker[];
+  /** Stops every worker no run adopted. */
+  close(): Promise<void>;
+}
+
+/** Starts `count` study workers for a run of this setup (`ParallelOptions.started`), each with its starting limit. */
+export function startStudyWorkers(setup: WorkerSetup, count: number, workerHeapMb?: number | null): StartedWorkers {
+  const heapMb = startingLimit(workerHeapMb);
+  let waiting: EarlyWorker[] = Array.from({ length: count }, () => {
+    const early: EarlyWorker = { worker: startWorker(setup, heapMb) };
+    // Until a run adopts it, a worker neither keeps the process alive nor turns a failure into an uncaught one.
+    early.worker.unref();
+    early.worker.once('error', (err) => {
+      early.error ??= err;
+    });
+    return early;
+  });
+  const key = JSON.stringify(setup);
+  return {
+    adopt(wanted, limit) {
+      if (JSON.stringify(wanted) !== key || limit !== heapMb) return [];
+      const adopted = waiting;
+      waiting = [];
+      for (const { worker } of adopted) worker.ref();
+      return adopted;
+    },
+    async close() {
+      const left = waiting;
+      waiting = [];
+      await Promise.all(left.map(({ worker }) => worker.terminate()));
+    },
+  };
 }
 
 /**

@@ -2,7 +2,15 @@
 // sends back the fixture's facts, each condition's encoded lines and its totals.
 import { parentPort, workerData } from 'node:worker_threads';
 import { adoptLines } from '../pruners/blocking.js';
-import { runFixtureJob, setupConditions, type FixtureJob, type WorkerStart } from './fixture-job.js';
+import {
+  CLAIM,
+  claimJob,
+  runFixtureJob,
+  setupConditions,
+  type FixtureJob,
+  type Skipped,
+  type WorkerStart,
+} from './fixture-job.js';
 import type { EncodedChunk, EncodedText } from './write.js';
 
 const { setup, blocking } = workerData as WorkerStart;
@@ -10,6 +18,8 @@ adoptLines(blocking);
 const conditions = setupConditions(setup);
 
 parentPort!.on('message', (job: FixtureJob) => {
+  if (!claimJob(job, CLAIM.worker))
+    return parentPort!.postMessage({ index: job.index, skipped: true } satisfies Skipped);
   const reply = runFixtureJob(job, setup, conditions);
   parentPort!.postMessage(reply, 'encoded' in reply ? ownBuffers(reply.encoded) : []);
 });

@@ -51,7 +51,12 @@ export function loadFixture(path: string, root: string): LoadedFixture {
 
 /** Every fixture file under a path, read and hashed but not parsed (see FixtureBytes). */
 export function readFixtureFiles(path: string, root: string, onSkip?: OnSkip): FixtureBytes[] {
-  return fixtureFiles(path, onSkip).map((file) => readAndHash(file, root).read);
+  return fixtureFiles(path, onSkip).map((file) => readFixtureFile(file, root));
+}
+
+/** One fixture file (a path `fixtureFiles` listed) read and hashed, with its oracle, but not parsed. */
+export function readFixtureFile(path: string, root: string): FixtureBytes {
+  return readAndHash(path, root).read;
 }
 
 /** A fixture file and its oracle read and hashed, with the fixture's JSON text (decompressed once, for the hash). */

@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compiledTree } from '../../scripts/compiled.mjs';
 import { tokenCounter } from '../../src/accounting/tokens.js';
-import type { ParallelOptions } from '../../src/engine/parallel.js';
+import { type ParallelOptions, WORKER_HEAP_MB } from '../../src/engine/parallel.js';
 import { streamStudy } from '../../src/engine/run.js';
 import { encodeChunk, renderChunk, type EncodedChunk, type EncodedText } from '../../src/engine/write.js';
 import { parseFixtureBytes, readFixtureFiles } from '../../src/load/fixtures.js';
@@ -31,12 +31,14 @@ const line = (condition: string, file: string, c: EncodedChunk) =>
 // cases and in test/scripts/launch.test.ts's comparison.
 type Parallel = typeof import('../../src/engine/parallel.js');
 let streamStudyParallel: Parallel['streamStudyParallel'];
+let startStudyWorkers: Parallel['startStudyWorkers'];
+let workerSetup: Parallel['workerSetup'];
 let release = () => {};
 beforeAll(async () => {
   const tree = await compiledTree(resolve(import.meta.dirname, '..', '..'));
   release = tree.release;
   const url = pathToFileURL(join(tree.dir, 'src', 'engine', 'parallel.js')).href;
-  ({ streamStudyParallel } = (await import(/* @vite-ignore */ url)) as Parallel);
+  ({ streamStudyParallel, startStudyWorkers, workerSetup } = (await import(/* @vite-ignore */ url)) as Parallel);
 });
 afterAll(() => release());
 
@@ -72,9 +74,10 @@ async function parallel(
   workers: number,
   exploratory: boolean,
   of = read,
-  heap: Pick<ParallelOptions, 'workerHeapMb'> = {},
+  more: Pick<ParallelOptions, 'workerHeapMb' | 'takeBack' | 'started'> = {},
 ) {
   const lines: string[] = [];
+  const ran: [number, 'main' | 'worker'][] = [];
   const replaced: (number | null)[] = [];
   const progress: number[] = [];
   const facts: [number, string, readonly string[]][] = [];
@@ -87,7 +90,8 @@ async function parallel(
       tokens: tokenCounter(),
       exploratory,
       workers,
-      ...heap,
+      ...more,
+      onRun: (index, thread) => ran.push([index, thread]),
       onWorkerReplaced: (mb) => replaced.push(mb),
       onFixture: (index, f) => facts.push([index, f.id, f.families]),
       onProgress: (done, total) => {
@@ -97,14 +101,16 @@ async function parallel(
     },
     { bulk, encoded: (condition: string, file: string, t: EncodedChunk) => lines.push(line(condition, file, t)) },
   );
-  return { lines, summaries, progress, replaced, facts };
+  return { lines, summaries, progress, replaced, facts, ran };
 }
 
 describe('the study over worker threads', () => {
   it('writes the same lines in the same order and gives the same summaries as one thread', async () => {
     for (const exploratory of [false, true]) {
       const one = serial(exploratory);
-      const two = await parallel(2, exploratory);
+      // Each fixture stays on the thread it was handed to, so the worker's bytes are among those compared.
+      const two = await parallel(2, exploratory, read, { takeBack: false });
+      expect(two.ran.filter(([, thread]) => thread === 'worker').length).toBeGreaterThan(0);
       expect(two.lines.length).toBe(conditions.length * fixtures.length);
       expect(two.lines).toEqual(one.lines);
       expect(JSON.stringify(two.summaries)).toBe(JSON.stringify(one.summaries));
@@ -117,6 +123,19 @@ describe('the study over worker threads', () => {
     }
   });
 
+  it('takes back what a worker has not started instead of waiting, and runs each fixture once', async () => {
+    // All four fixtures fit in the worker's queue, so this thread is handed none: whatever it runs, it took back.
+    const run = await parallel(2, false);
+    expect(run.ran.map(([index]) => index).sort()).toEqual(fixtures.map((_, i) => i));
+    expect(run.ran.some(([, thread]) => thread === 'main')).toBe(true);
+    expect(run.lines).toEqual(serial(false).lines);
+    expect(run.progress).toEqual(fixtures.map((_, i) => i + 1));
+    // Told nothing, the worker kept every fixture it was handed.
+    expect((await parallel(2, false, read, { takeBack: false })).ran.every(([, thread]) => thread === 'worker')).toBe(
+      true,
+    );
+  });
+
   it('gives the same bytes with more workers than fixtures, and with one', async () => {
     const one = serial(false);
     // Two fixtures and three workers asked for: each worker started loads the sources again (a second or two of CPU),
@@ -126,6 +145,25 @@ describe('the study over worker threads', () => {
     expect(ofTwo.length).toBe(conditions.length * two.length);
     expect((await parallel(two.length + 1, false, two)).lines).toEqual(ofTwo);
     expect((await parallel(1, false)).lines).toEqual(one.lines);
+  });
+
+  it('adopts workers started ahead for the same setup, and leaves those of another to be closed', async () => {
+    const setup = (exploratory: boolean) =>
+      workerSetup({ conditions, timing: parseTiming('immediate'), placeholders: 'marker', exploratory });
+    const ahead = startStudyWorkers(setup(false), 1);
+    const run = await parallel(2, false, read, { started: ahead, takeBack: false });
+    expect(run.lines).toEqual(serial(false).lines);
+    expect(run.ran.some(([, thread]) => thread === 'worker')).toBe(true);
+    // Adopted, so none is left to adopt again; the run stopped it when it ended.
+    expect(ahead.adopt(setup(false), WORKER_HEAP_MB)).toEqual([]);
+    // Started for an exploratory run, they are not this run's: it starts its own, and these wait to be closed.
+    const other = startStudyWorkers(setup(true), 1);
+    const again = await parallel(2, false, read, { started: other, takeBack: false });
+    expect(again.lines).toEqual(serial(false).lines);
+    const left = other.adopt(setup(true), WORKER_HEAP_MB);
+    expect(left.length).toBe(1);
+    expect(await left[0]!.worker.terminate()).toBeTypeOf('number');
+    await other.close();
   });
 
   it('replaces a worker that outgrows its heap limit by one with twice the limit, and gives the same bytes', async () => {

@@ -11,12 +11,20 @@ import { TOKENIZER, tokenCounter } from '../../accounting/tokens.js';
 import { failure, usage } from '../../errors.js';
 import { sha256 } from '../../fixture/canonical.js';
 import { deepFreeze } from '../../fixture/freeze.js';
-import { duplicateId, type LoadedFixture, type OnSkip } from '../../fixture/load.js';
-import { loadFixtures, parseFixtureBytes, readFixtureFiles, type FixtureBytes } from '../../load/fixtures.js';
+import { duplicateId, fixtureFiles, type LoadedFixture, type OnSkip } from '../../fixture/load.js';
+import { loadFixtures, parseFixtureBytes, readFixtureFile, type FixtureBytes } from '../../load/fixtures.js';
 import { input } from '../../errors.js';
 import type { PlaceholderMode } from '../../engine/placeholder.js';
 import { streamStudy, type RunTotals } from '../../engine/run.js';
-import { parallelizable, streamStudyParallel, workersFor, type FixtureFacts } from '../../engine/parallel.js';
+import {
+  parallelizable,
+  startStudyWorkers,
+  streamStudyParallel,
+  workerSetup,
+  workersFor,
+  type FixtureFacts,
+  type StartedWorkers,
+} from '../../engine/parallel.js';
 import type { StudyModels } from '../../behaviour/study.js';
 import { chargesRecord, parseShard, selectShard, writeShardRecord, type Shard } from '../../engine/shard.js';
 import { logsDecisions, readManifest, RunWriter, type ManifestInputs, type RunLayout } from '../../engine/write.js';
@@ -303,7 +311,39 @@ async function execute(
   const root = io.cwd;
   const study = studyFor(plan, root);
   if (intoDefault && study.exploratory) throw usage('PL_USAGE_EXPLORATORY_NEEDS_OUT', study.why);
-  const listed = readFixtureFiles(plan.fixturesPath, root, skipNotice(io));
+  const files = fixtureFiles(plan.fixturesPath, skipNotice(io));
+  // A run on worker threads starts them now: they load the engine while this thread reads and checks the fixtures.
+  const threads = workerRun(plan, files)?.count;
+  const started = threads
+    ? startStudyWorkers(
+        workerSetup({ ...plan, exploratory: study.exploratory, exploratoryConditions: study.exploratoryConditions }),
+        threads - 1,
+      )
+    : undefined;
+  try {
+    return await executeRun(
+      plan,
+      io,
+      outDir,
+      study,
+      files.map((f) => readFixtureFile(f, root)),
+      started,
+    );
+  } finally {
+    await started?.close();
+  }
+}
+
+/** The run itself, from the fixtures as read: `started`, the worker threads started for it. */
+async function executeRun(
+  plan: Plan,
+  io: CliIO,
+  outDir: string,
+  study: Study,
+  listed: readonly FixtureBytes[],
+  started: StartedWorkers | undefined,
+): Promise<{ summaries: Summary[]; study: Study }> {
+  const root = io.cwd;
   if (study.frozen) checkLoaded(listed, study.frozen, plan.fixturesPath, root);
   const running = runningFixtures(plan, listed);
   const fixtures = running.here ?? [];
@@ -368,6 +408,7 @@ async function execute(
               ...options,
               fixtures: workers.bytes,
               workers: workers.count,
+              started,
               onFixture: (index, facts) => workers.facts.splice(index, 1, facts),
             },
             writer!,
@@ -485,18 +526,29 @@ interface WorkerFixtures {
  * families; model-backed or sandboxed conditions; one worker) parses and checks every file here first.
  */
 function runningFixtures(plan: Plan, listed: readonly FixtureBytes[]): RunningFixtures {
-  if (plan.selection.filters.length === 0 && !usesModels(plan.models) && parallelizable(plan.conditions)) {
-    const chosen = limited(listed, plan.selection.limit);
-    const bytes = plan.shard ? selectShard(chosen, plan.shard) : chosen;
-    const count = workersFor(plan.workers, bytes.length);
-    if (count > 1 && bytes.length > 1)
-      return { workers: { bytes, count, facts: bytes.map(() => undefined) }, selected: chosen.length };
+  const parallel = workerRun(plan, listed);
+  if (parallel) {
+    const { bytes, count, chosen } = parallel;
+    return { workers: { bytes, count, facts: bytes.map(() => undefined) }, selected: chosen.length };
   }
   const loaded = listed.map((r) => parseFixtureBytes(r));
   const dup = duplicateId(loaded);
   if (dup) throw input('PL_FIXTURE_DUPLICATE_ID', dup.file, dup.id, dup.other);
   const chosen = selectFixtures(loaded, plan.selection);
   return { here: plan.shard ? selectShard(chosen, plan.shard) : chosen, selected: chosen.length };
+}
+
+/**
+ * Whether a run over these fixtures (files or their bytes) runs on worker threads, and if so which fixtures (`chosen`
+ * by --limit, then its --shard's block) on how many threads.
+ */
+function workerRun<T>(plan: Plan, listed: readonly T[]): { chosen: T[]; bytes: T[]; count: number } | undefined {
+  if (plan.selection.filters.length > 0 || usesModels(plan.models) || !parallelizable(plan.conditions))
+    return undefined;
+  const chosen = limited(listed, plan.selection.limit);
+  const bytes = plan.shard ? selectShard(chosen, plan.shard) : chosen;
+  const count = workersFor(plan.workers, bytes.length);
+  return count > 1 && bytes.length > 1 ? { chosen, bytes, count: Math.min(count, bytes.length) } : undefined;
 }
 
 function manifestInputs(
