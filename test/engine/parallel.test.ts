@@ -193,6 +193,8 @@ describe('the study over worker threads', () => {
           placeholders: 'marker',
           tokens: tokenCounter(),
           workers: 2,
+          // The worker runs what it was handed, the broken fixture included, so its error is the one that must arrive.
+          takeBack: false,
         },
         { bulk, encoded: (_c: string, file: string) => written.push(file) },
       ),
