@@ -39,6 +39,41 @@ export function tokenCounter(): TokenCounter {
   return Object.assign(count, { distinct: () => cache.size });
 }
 
+/** Per counter, the counts `bySpaces` summed for each text it was asked, so a text is cut once per counter. */
+const bySpacesOf = new WeakMap<(text: string) => number, (text: string) => number>();
+
+/**
+ * A count of a text as the sum of the counts of its pieces, cut before every space that follows a character that
+ * is not whitespace. It is the whole text's count: o200k's pre-split never joins such a character to the space after
+ * it (no pattern holds a non-whitespace character followed by a space) and restarts at that space as at the start of
+ * a text (no pattern looks behind), and BPE merges only within a pre-split piece. Pieces recur where whole texts do
+ * not (a marker's words, as against the item id among them), and `tokens` tokenizes each distinct piece once. A text
+ * longer than MAX_RUN is counted whole, since `tokens` cuts its long runs where they fall in the whole text.
+ */
+export function bySpaces(tokens: (text: string) => number): (text: string) => number {
+  let count = bySpacesOf.get(tokens);
+  if (count) return count;
+  const known = new Map<string, number>();
+  count = (text) => {
+    if (text.length > MAX_RUN) return tokens(text);
+    let n = known.get(text);
+    if (n === undefined) {
+      n = 0;
+      let start = 0;
+      for (let i = 1; i < text.length; i += 1) {
+        if (text.charCodeAt(i) !== 0x20 || isSpace(text.charCodeAt(i - 1))) continue;
+        n += tokens(text.slice(start, i));
+        start = i;
+      }
+      n += tokens(text.slice(start));
+      known.set(text, n);
+    }
+    return n;
+  };
+  bySpacesOf.set(tokens, count);
+  return count;
+}
+
 /**
  * The text cut after every MAX_RUN characters of an unbroken run, or null when it has no run that long (the usual
  * case, counted whole). One linear pass; whitespace is what JavaScript's \s matches.

@@ -1,6 +1,6 @@
 // What a removed item leaves behind. Every field comes from recorded metadata, never from reading the removed
 // payload for meaning: a placeholder is an audit marker, not a semantic substitute.
-import { MAX_RUN } from '../accounting/tokens.js';
+import { bySpaces, MAX_RUN } from '../accounting/tokens.js';
 import { versionLabel } from '../fixture/canonical.js';
 import { residueText } from '../fixture/residue.js';
 import type { ResidueField } from '../fixture/schema.js';
@@ -68,8 +68,9 @@ export function leftBehind({ view, item, marker: m, mode, residue, replacement }
  * exactly its own count: o200k's pre-split never joins a character that is not whitespace to a space after it, and
  * restarts at that space as it would at the start of a text (no pattern looks behind), so the parts' pieces are the
  * marker's pieces (a property test holds this to the whole count). Every rule that removes an item then shares the
- * item's parts' counts instead of tokenizing a marker of its own. A part that could end in whitespace, a marker long
- * enough to be cut (MAX_RUN), a residue or a replacement is counted whole.
+ * item's parts' counts instead of tokenizing a marker of its own, and each part is counted by its words under the
+ * same rule (`bySpaces`), so that of a marker mostly the item's id is new text to the tokenizer. A part that could
+ * end in whitespace, a marker long enough to be cut (MAX_RUN), a residue or a replacement is counted whole.
  */
 export function leftBehindCounted(
   input: LeftBehindInput,
@@ -83,7 +84,9 @@ export function leftBehindCounted(
   const text = parts.join('');
   if (text.length > MAX_RUN || ENDS_IN_SPACE.test(parts[0]) || ENDS_IN_SPACE.test(parts[1]))
     return { text, tokens: tokens(text) };
-  return { text, tokens: tokens(parts[0]) + tokens(parts[1]) + tokens(parts[2]) };
+  // Each part is counted by its words (bySpaces): the id's is new for each item, the rest recur.
+  const count = bySpaces(tokens);
+  return { text, tokens: count(parts[0]) + count(parts[1]) + count(parts[2]) };
 }
 
 const ENDS_IN_SPACE = /\s$/u;

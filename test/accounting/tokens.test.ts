@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
-import { MAX_RUN, piecesOf, tokenCounter } from '../../src/accounting/tokens.js';
+import { bySpaces, MAX_RUN, piecesOf, tokenCounter } from '../../src/accounting/tokens.js';
 
 const longestRun = (t: string) => Math.max(0, ...(t.match(/\S+/gu) ?? []).map((r) => r.length));
 // Runs around the limit, with spaces and astral characters (surrogate pairs) among them.
@@ -53,5 +53,73 @@ describe('token counting in pieces', () => {
     const pieces = piecesOf(long)!;
     expect(pieces.map((p) => p.length)).toEqual([1005, 1000, 505]);
     expect(tokens(long)).toBe(pieces.reduce((s, p) => s + countTokens(p, { disallowedSpecial: new Set() }), 0));
+  });
+});
+
+// Words of every kind the pre-split treats apart: letters, digits, punctuation, contractions, other scripts, astral
+// characters, and every kind of whitespace before and after a space.
+const WORDS = [
+  ' ',
+  '  ',
+  '\n',
+  '\r\n',
+  '\t',
+  '\u00a0',
+  '\u3000',
+  'a',
+  'Ab',
+  'é',
+  '7',
+  '123',
+  '4567',
+  '@',
+  ';',
+  '/',
+  "'s",
+  "'LL",
+  '😀',
+  '中',
+  '-',
+  '_',
+  '.',
+  '[',
+  ']',
+  'i9d91c2a',
+  ' rung',
+  ' 0;',
+];
+const AS_TEXT = { disallowedSpecial: new Set<string>() };
+
+describe('counting by words', () => {
+  it('gives the whole text count for any text, cutting only before a space after a character that is not whitespace', () => {
+    const tokens = tokenCounter();
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...WORDS), { maxLength: 14 }), (words) => {
+        const t = words.join('');
+        expect(bySpaces(tokens)(t)).toBe(countTokens(t, AS_TEXT));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('hands the tokenizer each word once, and a text past MAX_RUN whole', () => {
+    const asked: string[] = [];
+    const tokens = (t: string) => {
+      asked.push(t);
+      return countTokens(t, AS_TEXT);
+    };
+    expect(bySpaces(tokens)('[pruned i1 tool-result @3')).toBe(countTokens('[pruned i1 tool-result @3', AS_TEXT));
+    expect(asked).toEqual(['[pruned', ' i1', ' tool-result', ' @3']);
+    // Two spaces: the first is whitespace before the second, so the cut is before the first alone.
+    asked.length = 0;
+    bySpaces(tokens)('a  b');
+    expect(asked).toEqual(['a', '  b']);
+    // Asked again, the text is not cut again.
+    asked.length = 0;
+    bySpaces(tokens)('a  b');
+    expect(asked).toEqual([]);
+    const long = `${'w '.repeat(MAX_RUN)}`;
+    bySpaces(tokens)(long);
+    expect(asked).toEqual([long]);
   });
 });
