@@ -51,8 +51,9 @@ export interface FixtureJob {
 export const CLAIM = { none: 0, worker: 1, main: 2 } as const;
 
 /**
- * Whether this thread may run the job: it claims the fixture unless another thread already has. The main thread
- * takes back, at the end of a run, jobs still waiting in a worker's queue; the worker then skips them (`Skipped`).
+ * Whether this thread may run the job: it claims the fixture unless another thread already has. The main thread,
+ * when it has nothing of its own to run, takes back jobs still waiting in a worker's queue; the worker then skips
+ * them (`Skipped`).
  */
 export function claimJob(job: Pick<FixtureJob, 'index' | 'claims'>, by: (typeof CLAIM)['worker' | 'main']): boolean {
   return job.claims === undefined || Atomics.compareExchange(job.claims, job.index, CLAIM.none, by) === CLAIM.none;

@@ -138,9 +138,6 @@ export async function streamStudyParallel(
   const threads = Math.max(1, Math.min(options.workers, fixtures.length));
   const setup = workerSetup(options);
   const totals = conditions.map(emptyTotals);
-  // A limit at or past V8's own default is no limit.
-  const ceiling = defaultHeapMb();
-  const bounded = (mb: number | null) => (mb === null || mb >= ceiling ? null : mb);
   const firstLimit = startingLimit(options.workerHeapMb);
   const early = options.started?.adopt(setup, firstLimit) ?? [];
   const slots: Slot[] = [];
@@ -309,7 +306,11 @@ export function workerSetup(
 
 /** A worker's starting old-space limit (MB, null for none) for a run asking for `workerHeapMb`. */
 function startingLimit(workerHeapMb: number | null | undefined): number | null {
-  const mb = workerHeapMb === undefined ? WORKER_HEAP_MB : workerHeapMb;
+  return bounded(workerHeapMb === undefined ? WORKER_HEAP_MB : workerHeapMb);
+}
+
+/** A worker's old-space limit as given to V8: one at or past V8's own default is no limit. */
+function bounded(mb: number | null): number | null {
   return mb === null || mb >= defaultHeapMb() ? null : mb;
 }
 
