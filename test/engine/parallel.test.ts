@@ -117,7 +117,7 @@ describe('the study over worker threads', () => {
       // Each fixture stays on the thread it was handed to: all four fit in the worker's queue, so the worker runs
       // them all and its bytes are the ones compared.
       const two = await parallel(2, exploratory, read, { takeBack: false, started: ahead });
-      expect(two.ran.map(([index, thread]) => [index, thread])).toEqual(fixtures.map((_, i) => [i, 'worker']));
+      expect(two.ran).toEqual(fixtures.map((_, i) => [i, 'worker']));
       // Adopted, so none is left to adopt again; the run stopped it when it ended.
       expect(ahead.adopt(setup(exploratory), WORKER_HEAP_MB)).toEqual([]);
       expect(two.lines.length).toBe(conditions.length * fixtures.length);
@@ -152,14 +152,20 @@ describe('the study over worker threads', () => {
     expect((await parallel(1, false)).lines).toEqual(one.lines);
   });
 
-  it('leaves workers started for another setup or heap limit to whoever closes them', async () => {
+  it('gives workers started ahead only to a run of their setup and heap limit, once, and closes the rest', async () => {
     const ahead = startStudyWorkers(setup(true), 1);
     // Not this run's: another exploratory flag, another limit. A run given them starts its own.
     expect(ahead.adopt(setup(false), WORKER_HEAP_MB)).toEqual([]);
     expect(ahead.adopt(setup(true), WORKER_HEAP_MB / 2)).toEqual([]);
-    await ahead.close();
-    // Closed: stopped, and none is left for a run to adopt.
+    // Their own setup and limit: handed over, once.
+    const adopted = ahead.adopt(setup(true), WORKER_HEAP_MB);
+    expect(adopted.length).toBe(1);
     expect(ahead.adopt(setup(true), WORKER_HEAP_MB)).toEqual([]);
+    await Promise.all(adopted.map(({ worker }) => worker.terminate()));
+    // Closed before any run asked: none is left for a run to adopt.
+    const unused = startStudyWorkers(setup(true), 1);
+    await unused.close();
+    expect(unused.adopt(setup(true), WORKER_HEAP_MB)).toEqual([]);
   });
 
   it('replaces a worker that outgrows its heap limit by one with twice the limit, and gives the same bytes', async () => {
