@@ -180,6 +180,52 @@ describe('the study over worker threads', () => {
     expect(small.progress).toEqual(fixtures.map((_, i) => i + 1));
   });
 
+  it('leaves what this thread took back out of the jobs a worker that ran out of memory hands back', async () => {
+    // 4 MB cannot even load the engine: the worker runs out before it claims a fixture, and again at 8 MB and so on.
+    // This thread has taken back the job a worker would reach last before any worker can fail (its first turn comes
+    // before any worker's message), so each failure hands back jobs this thread has already claimed, and must not
+    // hand those out again.
+    const run = await parallel(2, false, read, { workerHeapMb: 4 });
+    expect(run.replaced.length).toBeGreaterThan(0);
+    const byMain = run.ran.filter(([, thread]) => thread === 'main').map(([index]) => index);
+    expect(byMain).toContain(fixtures.length - 1);
+    // Once per fixture on this thread, and never again on a worker.
+    expect(new Set(byMain).size).toBe(byMain.length);
+    for (const [index, thread] of run.ran) if (thread === 'worker') expect(byMain).not.toContain(index);
+    expect(new Set(run.ran.map(([index]) => index)).size).toBe(fixtures.length);
+    expect(run.lines).toEqual(serial(false).lines);
+    expect(run.progress).toEqual(fixtures.map((_, i) => i + 1));
+  });
+
+  it('fails with the error of a worker started ahead that failed while loading, once a run adopts it', async () => {
+    // A condition this thread has and a worker's registry does not: the worker fails on loading, before any run.
+    const stranger = { ...conditions[0]!, name: 'not-in-the-registry' };
+    const strangers = workerSetup({
+      conditions: [stranger],
+      timing: parseTiming('immediate'),
+      placeholders: 'marker',
+      exploratory: false,
+    });
+    const [early] = startStudyWorkers(strangers, 1).adopt(strangers, WORKER_HEAP_MB);
+    await new Promise((done) => early!.worker.once('exit', done));
+    expect(early!.error?.message).toMatch(/not-in-the-registry is not in this thread's registry/);
+    // Handed to a run as it failed: the run fails with that error rather than wait for a worker that is gone.
+    await expect(
+      streamStudyParallel(
+        {
+          conditions: [stranger],
+          fixtures: read.slice(0, 2),
+          timing: parseTiming('immediate'),
+          placeholders: 'marker',
+          tokens: tokenCounter(),
+          workers: 2,
+          started: { adopt: () => [early!], close: async () => {} },
+        },
+        { bulk, encoded: () => {} },
+      ),
+    ).rejects.toThrow(/not-in-the-registry is not in this thread's registry/);
+  });
+
   it("fails with the worker's error instead of hanging, having written only the fixtures before it", async () => {
     // A fixture with no item list fails its checks inside the worker; the error, typed and naming the file and
     // field, must reach the caller.
