@@ -100,4 +100,30 @@ describe('run properties over generated fixtures', () => {
       { numRuns: 150 },
     );
   });
+
+  it('gives each condition the points it gets alone, however many others remove the same items beside it', () => {
+    // The engine scores and probes each removal set once per prune point and hands it to every condition that
+    // removes the same way (run.ts, byRemovals); run alone, a condition shares with none, so any part of a removal
+    // its key missed (a residue, what was left behind) would show as a difference here.
+    const conditions = allConditions();
+    fc.assert(
+      fc.property(studyArb, fc.constantFrom('marker' as const, 'none' as const), (loaded, placeholders) => {
+        const run = (of: typeof conditions) =>
+          runStudy({
+            conditions: of,
+            fixtures: [loaded],
+            timing: { kind: 'immediate' },
+            placeholders,
+            tokens: tokenCounter(),
+          });
+        const together = run(conditions);
+        conditions.forEach((c, i) => {
+          const [alone] = run([c]);
+          expect(JSON.stringify(together[i]!.points), c.name).toBe(JSON.stringify(alone!.points));
+          expect(JSON.stringify(together[i]!.records), c.name).toBe(JSON.stringify(alone!.records));
+        });
+      }),
+      { numRuns: 12 },
+    );
+  });
 });
