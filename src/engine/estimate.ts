@@ -178,7 +178,10 @@ export async function estimateCost(
           return inner.judge(input);
         },
       };
-      collect(standIn, { reader: counting });
+      // One consumer per pass: a pass asks each probe once for every condition that leaves the same context (the
+      // engine shares it: run.ts, byRemovals), and the stand-ins all abstain, while each real consumer's context is
+      // its own until the predictor answers.
+      for (const c of standIn) collect([c], { reader: counting });
     }
     rows.push(
       row(
