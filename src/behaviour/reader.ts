@@ -39,8 +39,7 @@ export interface Judgement {
 /**
  * A reader's judgement must be a function of the probe alone: the engine asks each probe once per context a removal
  * set leaves, and every condition that leaves the same context at a prune point is given the same behaviour
- * (src/engine/run.ts, byRemovals). A probe names no condition, so a reader that counts what it is asked counts each
- * context once; counting per condition takes one condition per run (src/engine/estimate.ts does).
+ * (src/engine/run.ts, byRemovals). A probe names no condition.
  */
 export interface Reader {
   /** 'structural' or provider/model: the label every behaviour block carries. */

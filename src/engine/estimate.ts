@@ -178,10 +178,7 @@ export async function estimateCost(
           return inner.judge(input);
         },
       };
-      // One consumer per pass: a pass asks each probe once for every condition that leaves the same context (the
-      // engine shares it: run.ts, byRemovals), and the stand-ins all abstain, while each real consumer's context is
-      // its own until the predictor answers.
-      for (const c of standIn) collect([c], { reader: counting });
+      collect(standIn, { reader: counting });
     }
     rows.push(
       row(
