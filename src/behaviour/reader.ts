@@ -36,11 +36,6 @@ export interface Judgement {
   readonly charge: CallCharge | null;
 }
 
-/**
- * A reader's judgement must be a function of the probe alone: the engine asks each probe once per context a removal
- * set leaves, and every condition that leaves the same context at a prune point is given the same behaviour
- * (src/engine/run.ts, byRemovals). A probe names no condition.
- */
 export interface Reader {
   /** 'structural' or provider/model: the label every behaviour block carries. */
   readonly label: string;

@@ -2,7 +2,6 @@
 // joins only after the decisions exist, in the scoring step.
 import type { PointEconomics } from '../economics/record.js';
 import type {
-  Behaviour,
   Decision,
   DecisionRecord,
   FixtureMeasures,
@@ -27,15 +26,7 @@ import {
   type Eligibility,
 } from '../policy/types.js';
 import { pool, poolOracle } from '../score/ratio.js';
-import {
-  oncePerFixture,
-  removalsKey,
-  scoreRemovals,
-  sumOnce,
-  withDecisions,
-  type AppliedRemoval,
-  type RemovalsScore,
-} from '../score/score.js';
+import { oncePerFixture, scorePoint, sumOnce, type AppliedRemoval } from '../score/score.js';
 import { decideTiming, timingLabel, type Timing } from '../timing/timing.js';
 import { poolBehaviour, pointBehaviour } from '../behaviour/measure.js';
 import type { Reader } from '../behaviour/reader.js';
@@ -101,12 +92,6 @@ interface PreparedPoint {
   readonly raw: readonly RequestEntry[];
   /** Model calls after this point and before the next (followingRequests). */
   readonly following: number;
-  /**
-   * What the removals alone decide, by removal set (removalsKey): their score and the behaviour measured on the
-   * context they leave. Most conditions at a point remove what another already did (nothing, or the same items the
-   * same way: four in five of the study's), and those read it here instead of scoring and probing it again.
-   */
-  readonly byRemovals: Map<string, { readonly score: RemovalsScore; readonly behaviour: Behaviour }>;
 }
 
 /** One condition's records and measures on one fixture: the unit the engine hands to a writer. */
@@ -152,7 +137,6 @@ export function streamStudy(
         lastRequest: previousRequestTime(view, points[k - 1]?.time ?? null),
         raw: deepFreeze(rawEntries(view.items)),
         following: followingRequests(loaded.fixture.items, point.turn, points[k + 1]?.turn ?? null),
-        byRemovals: new Map(),
       };
     });
     const wanted = options.decisionRecords?.(loaded) ?? true;
@@ -210,7 +194,7 @@ function runCondition(
   const points: PointMeasures[] = [];
   const charges: CallCharge[] = [];
   const requests: PointRequestInput[] = [];
-  for (const { loaded, point, oracle, view, itemsById, lastRequest, raw, following, byRemovals } of prepared) {
+  for (const { loaded, point, oracle, view, itemsById, lastRequest, raw, following } of prepared) {
     const charge = models.predictorCharge?.(condition.name, view);
     if (charge) charges.push(charge);
     const eligibilities = decideChecked(condition, view);
@@ -250,28 +234,23 @@ function runCondition(
       removals.push({ itemId: e.itemId, residue: e.residue, leftBehind: text, leftBehindTokens });
       countRemoval(removedBy, e, itemsById.get(e.itemId)!.tokens - leftBehindTokens);
     }
-    const key = removalsKey(removals);
-    let removed = byRemovals.get(key);
-    if (!removed) {
-      const score = deepFreeze(
-        scoreRemovals({ fixture: loaded.fixture, point, oracle, view, episodes: loaded.oracle?.episodes, removals }),
-      );
-      const behaviour = deepFreeze(
-        pointBehaviour(models.reader, {
-          fixture: loaded.fixture,
-          point,
-          view,
-          removals,
-          outcomes: score.measures.obligationOutcomes,
-        }),
-      );
-      byRemovals.set(key, (removed = { score, behaviour }));
-    }
-    const { behaviour } = removed;
-    const score = withDecisions(removed.score, {
+    const score = scorePoint({
       condition: condition.name,
+      fixture: loaded.fixture,
+      point,
+      oracle,
+      view,
+      episodes: loaded.oracle?.episodes,
       decisions: decided.map(({ e, decision }) => ({ itemId: e.itemId, decision })),
+      removals,
       overheadTokens: charge ? chargeTokens(charge) : 0,
+    });
+    const behaviour = pointBehaviour(models.reader, {
+      fixture: loaded.fixture,
+      point,
+      view,
+      removals,
+      outcomes: score.measures.obligationOutcomes,
     });
     points.push({ ...score.measures, behaviour });
     const removalById = new Map(removals.map((r) => [r.itemId, r]));

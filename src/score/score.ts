@@ -43,38 +43,6 @@ export interface PointScore {
 }
 
 export function scorePoint(input: PointInput): PointScore {
-  return withDecisions(scoreRemovals(input), input);
-}
-
-/**
- * All that scoring and the behaviour measure read of a removal set, in order: each removal's item, residue, what it
- * left behind and that text's count. Each part is length-prefixed or JSON, so distinct sets never share a key.
- */
-export function removalsKey(removals: readonly AppliedRemoval[]): string {
-  let key = '';
-  for (const r of removals) {
-    const residue = r.residue ? JSON.stringify(r.residue) : '-';
-    key += `${r.itemId.length}:${r.itemId}${residue}${r.leftBehindTokens}:${r.leftBehind.length}:${r.leftBehind}`;
-  }
-  return key;
-}
-
-/** What a prune point's scoring reads of its removals alone: every input but the condition's own. */
-export type RemovalsInput = Omit<PointInput, 'condition' | 'decisions' | 'overheadTokens'>;
-
-/**
- * A prune point's scoring with the condition's own parts left out: its name, its decision counts (and the abstention
- * rate drawn from them) and its overhead. The rest is a function of the removals (which items, with what residue, and
- * what each left behind), so conditions that remove the same way at a point share it (the engine derives it once:
- * src/engine/run.ts); `withDecisions` adds the condition's parts.
- */
-export interface RemovalsScore {
-  readonly verdicts: ReadonlyMap<string, Verdict | 'unscored'>;
-  readonly outcomes: ReadonlyMap<string, Outcome>;
-  readonly measures: Omit<PointScore['measures'], 'condition' | 'decisions' | 'abstentionRate'>;
-}
-
-export function scoreRemovals(input: RemovalsInput): RemovalsScore {
   const { view, removals } = input;
   const judge = input.oracle ? oracleJudge(input.oracle) : null;
   const outcomes = judge ? judge.judge(removals) : new Map<string, Outcome>();
@@ -83,6 +51,7 @@ export function scoreRemovals(input: RemovalsInput): RemovalsScore {
   );
   const truePrunes = [...outcomes.values()].filter((o) => o === 'true-prune').length;
   const applied = removals.length;
+  const counts = countDecisions(input.decisions);
   const obligationOutcomes = obligationsAt(input);
   const alerts = refetchAlerts(input);
   const family = familyOf(input.fixture, input.episodes);
@@ -93,6 +62,8 @@ export function scoreRemovals(input: RemovalsInput): RemovalsScore {
     measures: {
       fixture: input.fixture.id,
       prunePoint: input.point.id,
+      condition: input.condition,
+      decisions: counts,
       precision: judge ? ratio(truePrunes, applied) : unscored(applied),
       falsePruneRate: judge ? ratio(applied - truePrunes, applied) : unscored(applied),
       coverage: judge ? ratio(truePrunes, judge.eligibleCount) : unscored(null),
@@ -102,50 +73,17 @@ export function scoreRemovals(input: RemovalsInput): RemovalsScore {
         declared: obligationOutcomes.length,
       },
       families: input.oracle ? familyCounts(input.oracle, view, outcomes, units, family) : [],
+      abstentionRate: ratio(counts.abstain, counts.total),
       obligations: {
         preserved: obligationOutcomes.filter((o) => o.preserved).length,
         total: obligationOutcomes.length,
       },
       refetchAlerts: alerts.length,
-      tokens: tokensAt(view, removals, 0),
+      tokens: tokensAt(view, removals, input.overheadTokens),
+      // The judged outcomes are shared by every condition that left the same context (frozen); the list is its own.
       obligationOutcomes: [...obligationOutcomes],
       necessaryUnits: units,
       alerts,
-    },
-  };
-}
-
-/**
- * A point's whole score: the removals' score with the condition's parts added, in the measures' order. The lists are
- * the point's own; their entries, like the other parts, may be shared with another condition's point (frozen there).
- */
-export function withDecisions(
-  removed: RemovalsScore,
-  own: Pick<PointInput, 'condition' | 'decisions' | 'overheadTokens'>,
-): PointScore {
-  const m = removed.measures;
-  const counts = countDecisions(own.decisions);
-  return {
-    verdicts: removed.verdicts,
-    outcomes: removed.outcomes,
-    measures: {
-      fixture: m.fixture,
-      prunePoint: m.prunePoint,
-      condition: own.condition,
-      decisions: counts,
-      precision: m.precision,
-      falsePruneRate: m.falsePruneRate,
-      coverage: m.coverage,
-      harm: m.harm,
-      obligationsLost: m.obligationsLost,
-      families: [...m.families],
-      abstentionRate: ratio(counts.abstain, counts.total),
-      obligations: m.obligations,
-      refetchAlerts: m.refetchAlerts,
-      tokens: { ...m.tokens, overhead: own.overheadTokens },
-      obligationOutcomes: [...m.obligationOutcomes],
-      necessaryUnits: [...m.necessaryUnits],
-      alerts: [...m.alerts],
     },
   };
 }
@@ -319,7 +257,7 @@ function tokensAt(view: PolicyView, removals: readonly AppliedRemoval[], overhea
 }
 
 /** A removed irreducible item, with no identical copy left, whose tool the trajectory invokes again later with the same arguments. */
-function refetchAlerts(input: RemovalsInput): { itemId: string; refetchedBy: string }[] {
+function refetchAlerts(input: PointInput): { itemId: string; refetchedBy: string }[] {
   const removed = new Set(input.removals.map((r) => r.itemId));
   const { byId, withContent } = itemIndex(input.view.items);
   const alerts: { itemId: string; refetchedBy: string }[] = [];

@@ -102,9 +102,10 @@ describe('run properties over generated fixtures', () => {
   });
 
   it('gives each condition the points it gets alone, however many others remove the same items beside it', () => {
-    // The engine scores and probes each removal set once per prune point and hands it to every condition that
-    // removes the same way (run.ts, byRemovals); run alone, a condition shares with none, so any part of a removal
-    // its key missed (a residue, what was left behind) would show as a difference here.
+    // The engine judges each removal set's obligations once per prune point and hands the outcomes to every
+    // condition that leaves the same context (src/oracle/obligations.ts, obligationsAt), and each condition's timing
+    // variants share their base's decisions; run alone, a condition shares with none, so anything such a key missed
+    // (what a removal left behind) would show as a difference here.
     const conditions = allConditions();
     fc.assert(
       fc.property(studyArb, fc.constantFrom('marker' as const, 'none' as const), (loaded, placeholders) => {

@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Fixture, Oracle } from '../../src/fixture/schema.js';
 import { buildView } from '../../src/fixture/view.js';
-import { removalsKey, scorePoint, type AppliedRemoval } from '../../src/score/score.js';
+import { scorePoint, type AppliedRemoval } from '../../src/score/score.js';
 
 const stored = 'openapi: 3.1.0\npaths:\n  /v1/refunds:\n    post: {}\n';
 const hash = (s: string) => `sha256:${createHash('sha256').update(s, 'utf8').digest('hex')}`;
@@ -202,65 +201,5 @@ describe('scoring a prune point', () => {
     expect(m.refetchAlerts).toBe(1);
     expect(m.alerts).toEqual([{ itemId: 'lim', refetchedBy: 'again' }]);
     expect(score(['spec']).refetchAlerts).toBe(0);
-  });
-});
-
-describe('the key a removal set is shared under', () => {
-  // Few, short texts over the characters the key itself is made of, so that two sets often agree on all but one part,
-  // and a part could pass for its neighbour's if the key were not cut unambiguously.
-  const text = fc.constantFrom('', '1', '-', '1-', '-1', ':', '1:', '[]', '"');
-  const removal: fc.Arbitrary<AppliedRemoval> = fc.record(
-    {
-      itemId: text,
-      residue: fc.constantFrom<AppliedRemoval['residue'][]>([], ['tool'], ['tool', 'message'], ['fields.a,b']),
-      leftBehind: text,
-      leftBehindTokens: fc.nat(2),
-    },
-    { requiredKeys: ['itemId', 'leftBehind', 'leftBehindTokens'] },
-  );
-  const removals = fc.array(removal, { maxLength: 2 });
-  const same = (a: readonly AppliedRemoval[], b: readonly AppliedRemoval[]) => JSON.stringify(a) === JSON.stringify(b);
-
-  it('is the same for two sets exactly when they agree on every item, residue and text left behind, in order', () => {
-    fc.assert(
-      fc.property(removals, removals, (a, b) => {
-        expect(removalsKey(a) === removalsKey(b)).toBe(same(a, b));
-      }),
-      { numRuns: 3000 },
-    );
-    // A set beside itself with one part of one removal redrawn: equal keys only if the redrawn part came out the same.
-    fc.assert(
-      fc.property(
-        removals,
-        removal,
-        fc.nat(),
-        fc.constantFrom(...(['itemId', 'residue', 'leftBehind', 'leftBehindTokens'] as const)),
-        (a, other, at, part) => {
-          if (a.length === 0) return;
-          const b = a.map((r, i) => (i === at % a.length ? { ...r, [part]: other[part] } : r));
-          if (b[at % a.length]![part] === undefined) delete b[at % a.length]![part];
-          expect(removalsKey(a) === removalsKey(b)).toBe(same(a, b));
-          expect(removalsKey(a)).toBe(removalsKey(structuredClone(a)));
-        },
-      ),
-      { numRuns: 3000 },
-    );
-  });
-
-  it('keeps apart sets whose parts run together the same way (one text holding what another set has as two parts)', () => {
-    const r = (itemId: string, leftBehind: string, residue?: AppliedRemoval['residue']): AppliedRemoval => ({
-      itemId,
-      leftBehind,
-      leftBehindTokens: 0,
-      ...(residue ? { residue } : {}),
-    });
-    const apart: [AppliedRemoval[], AppliedRemoval[]][] = [
-      // The second removal written out is the first one's text in the other set.
-      [[r('', ''), r('', '')], [r('', '-0:')]],
-      [[r('a', 'b')], [r('ab', '')]],
-      [[r('a', '1:b')], [r('a', '1'), r('b', '')]],
-      [[r('a', '', ['tool'])], [r('a', '["tool"]')]],
-    ];
-    for (const [a, b] of apart) expect(removalsKey(a), JSON.stringify([a, b])).not.toBe(removalsKey(b));
   });
 });
