@@ -102,10 +102,10 @@ describe('run properties over generated fixtures', () => {
   });
 
   it('gives each condition the points it gets alone, however many others remove the same items beside it', () => {
-    // The engine judges each removal set's obligations once per prune point and hands the outcomes to every
-    // condition that leaves the same context (src/oracle/obligations.ts, obligationsAt), and each condition's timing
-    // variants share their base's decisions; run alone, a condition shares with none, so anything such a key missed
-    // (what a removal left behind) would show as a difference here.
+    // Conditions share work at a prune point: the obligation judge answers each removal set once for all of them
+    // (src/oracle/obligations.ts), and timing variants decide once with their base. Run alone, a condition shares with
+    // none, so the two runs must agree byte for byte. A score shared by the items removed alone fails here (what each
+    // removal left behind differs from condition to condition); a sharing that keyed everything it reads passes.
     const conditions = allConditions();
     fc.assert(
       fc.property(studyArb, fc.constantFrom('marker' as const, 'none' as const), (loaded, placeholders) => {

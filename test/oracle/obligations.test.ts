@@ -268,24 +268,3 @@ describe('one frozen context judged under many removal sets (every condition at 
     }
   });
 });
-
-describe('one frozen view asked about several removal sets', () => {
-  // Outcomes are judged once per removal set and view and shared by every condition that leaves that context: the
-  // set is told apart by what each removal left behind, not only by which items it removed.
-  it('judges each apart: the same item removed leaving other text keeps or loses the obligation, in any order', () => {
-    const f = fixture(
-      [item('a', 1, 'the fix is in src/pay.ts'), item('c', 2, 'unrelated')],
-      [obligation('where', { strings: ['src/pay.ts'] })],
-    );
-    const point = f.prunePoints[0]!;
-    const view = buildView(f, 'p', () => 1);
-    expect(Object.isFrozen(view)).toBe(true);
-    const kept = (leftBehind: string) =>
-      obligationsAt({ fixture: f, point, view, removals: [{ itemId: 'a', leftBehind }] })[0]!.preserved;
-    expect(kept('[pruned a]')).toBe(false);
-    expect(kept('[pruned a: src/pay.ts]')).toBe(true);
-    expect(kept('[pruned a]')).toBe(false);
-    expect(kept('')).toBe(false);
-    expect(obligationsAt({ fixture: f, point, view, removals: [] })[0]!.preserved).toBe(true);
-  });
-});
