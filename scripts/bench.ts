@@ -40,6 +40,8 @@ interface Row {
   readonly decisions: number;
   readonly rawTokens: number;
   readonly seconds: number;
+  /** CPU time over the same span, user and system, every thread of the process (worker threads included). */
+  readonly cpuSeconds: number;
   readonly mb: number;
   readonly peakMiB: number;
   /** Default study only: one tokenizer pass over every item of the corpus, in the same process, after the study. */
@@ -82,6 +84,12 @@ function engineAlone(out: string, loaded: readonly LoadedFixture[]): Summary[] {
   return summaries;
 }
 
+/** CPU seconds (user and system, the whole process) since `from`. */
+function cpuSince(from: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(from);
+  return (used.user + used.system) / 1e6;
+}
+
 function bytesUnder(dir: string): number {
   return readdirSync(dir, { withFileTypes: true }).reduce(
     (s, e) => s + (e.isDirectory() ? bytesUnder(join(dir, e.name)) : statSync(join(dir, e.name)).size),
@@ -101,6 +109,7 @@ async function measure(label: RowName): Promise<Row> {
   const out = mkdtempSync(join(tmpdir(), 'prunelab-bench-'));
   try {
     const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
     let fixtures: number;
     let summaries: Summary[];
     let tokenizerSeconds: number | undefined;
@@ -112,14 +121,17 @@ async function measure(label: RowName): Promise<Row> {
       // The trajectory is built before the clock starts: its construction is not the harness's work.
       const loaded = [longTrace(Number(label.slice('long trace '.length)))];
       const start = performance.now();
+      const cpuStart = process.cpuUsage();
       summaries = engineAlone(out, loaded);
       fixtures = 1;
       const seconds = (performance.now() - start) / 1000;
+      const cpuSeconds = cpuSince(cpuStart);
       return {
         label,
         fixtures,
         ...counts(summaries),
         seconds,
+        cpuSeconds,
         mb: bytesUnder(out) / 1e6,
         peakMiB: process.resourceUsage().maxRSS / 1024,
       };
@@ -141,6 +153,7 @@ async function measure(label: RowName): Promise<Row> {
       summaries = JSON.parse(stdout) as Summary[];
       fixtures = summaries[0]!.fixtures;
       const seconds = (performance.now() - t0) / 1000;
+      const cpuSeconds = cpuSince(cpu0);
       const mb = bytesUnder(out) / 1e6;
       // The study's own peak, read before the yardstick: the tokenizer pass loads and holds the whole parsed corpus,
       // which the study never does, and would otherwise be counted in the study's row.
@@ -151,18 +164,21 @@ async function measure(label: RowName): Promise<Row> {
         fixtures,
         ...counts(summaries),
         seconds,
+        cpuSeconds,
         mb,
         peakMiB,
         tokenizerSeconds,
       };
     }
     const seconds = (performance.now() - t0) / 1000;
+    const cpuSeconds = cpuSince(cpu0);
     // maxRSS is in kilobytes: the peak of this whole (child) process, so it includes loading Node and the tokenizer.
     return {
       label,
       fixtures,
       ...counts(summaries),
       seconds,
+      cpuSeconds,
       mb: bytesUnder(out) / 1e6,
       peakMiB: process.resourceUsage().maxRSS / 1024,
     };
@@ -190,18 +206,22 @@ if (values.row !== undefined) {
     `Node ${process.version}, ${allConditions().length} conditions, ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'})\n`,
   );
   console.log(
-    '| run | fixtures | prune points | decision records | context tokens per condition | wall time (s) | output on disk (MB) | peak resident memory (MiB) |',
+    '| run | fixtures | prune points | decision records | context tokens per condition | wall time (s) | CPU time (s) | output on disk (MB) | peak resident memory (MiB) |',
   );
-  console.log('|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|');
   for (const r of rows) {
     console.log(
-      `| ${r.label} | ${r.fixtures} | ${r.points} | ${r.decisions} | ${r.rawTokens} | ${r.seconds.toFixed(1)} | ${r.mb.toFixed(1)} | ${r.peakMiB.toFixed(0)} |`,
+      `| ${r.label} | ${r.fixtures} | ${r.points} | ${r.decisions} | ${r.rawTokens} | ${r.seconds.toFixed(1)} | ${r.cpuSeconds.toFixed(1)} | ${r.mb.toFixed(1)} | ${r.peakMiB.toFixed(0)} |`,
     );
   }
   const study = rows.find((r) => r.label === 'default study')!;
   const [short, long] = LONG.map((n) => rows.find((r) => r.label === `long trace ${n}`)!);
   console.log(
     `\nThe default study ran on ${workersFor(undefined, study.fixtures)} thread(s) (the main one and the rest worker threads), as npm run experiment's default gives on this machine.`,
+  );
+  const threads = Math.min(workersFor(undefined, study.fixtures), cpus().length);
+  console.log(
+    `It used ${study.cpuSeconds.toFixed(1)} s of CPU time over its threads (user and system): on ${threads} core(s) busy throughout, no less than ${(study.cpuSeconds / threads).toFixed(1)} s of wall time.`,
   );
   console.log(
     `One tokenizer pass over every item of the corpus: ${study.tokenizerSeconds!.toFixed(2)} s; the study took ${(study.seconds / study.tokenizerSeconds!).toFixed(1)} times that.`,
