@@ -219,9 +219,9 @@ if (values.row !== undefined) {
   console.log(
     `\nThe default study ran on ${workersFor(undefined, study.fixtures)} thread(s) (the main one and the rest worker threads), as npm run experiment's default gives on this machine.`,
   );
-  const threads = Math.min(workersFor(undefined, study.fixtures), cpus().length);
+  // A floor over every core, not only those its JavaScript threads used: V8's helper threads run on the others.
   console.log(
-    `It used ${study.cpuSeconds.toFixed(1)} s of CPU time over its threads (user and system): on ${threads} core(s) busy throughout, no less than ${(study.cpuSeconds / threads).toFixed(1)} s of wall time.`,
+    `It used ${study.cpuSeconds.toFixed(1)} s of CPU time over all its threads (user and system): on this machine's ${cpus().length} core(s), busy throughout, no less than ${(study.cpuSeconds / cpus().length).toFixed(1)} s of wall time.`,
   );
   console.log(
     `One tokenizer pass over every item of the corpus: ${study.tokenizerSeconds!.toFixed(2)} s; the study took ${(study.seconds / study.tokenizerSeconds!).toFixed(1)} times that.`,
