@@ -49,11 +49,6 @@ export function loadFixture(path: string, root: string): LoadedFixture {
   return parseFixtureBytes(read, text);
 }
 
-/** Every fixture file under a path, read and hashed but not parsed (see FixtureBytes). */
-export function readFixtureFiles(path: string, root: string, onSkip?: OnSkip): FixtureBytes[] {
-  return fixtureFiles(path, onSkip).map((file) => readFixtureFile(file, root));
-}
-
 /** One fixture file (a path `fixtureFiles` listed) read and hashed, with its oracle, but not parsed. */
 export function readFixtureFile(path: string, root: string): FixtureBytes {
   return readAndHash(path, root).read;

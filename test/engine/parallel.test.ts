@@ -9,12 +9,15 @@ import { tokenCounter } from '../../src/accounting/tokens.js';
 import { type ParallelOptions, WORKER_HEAP_MB } from '../../src/engine/parallel.js';
 import { streamStudy } from '../../src/engine/run.js';
 import { encodeChunk, renderChunk, type EncodedChunk, type EncodedText } from '../../src/engine/write.js';
-import { parseFixtureBytes, readFixtureFiles } from '../../src/load/fixtures.js';
+import { fixtureFiles } from '../../src/fixture/load.js';
+import { parseFixtureBytes, readFixtureFile } from '../../src/load/fixtures.js';
 import { allConditions } from '../../src/policy/registry.js';
 import { parseTiming } from '../../src/timing/timing.js';
 
 // The workers are handed each fixture's bytes as read and hashed; the one-thread run parses the same bytes here.
-const read = readFixtureFiles('fixtures/canonical', process.cwd()).slice(0, 4);
+const read = fixtureFiles('fixtures/canonical')
+  .slice(0, 4)
+  .map((f) => readFixtureFile(f, process.cwd()));
 const fixtures = read.map((r) => parseFixtureBytes(r));
 const conditions = allConditions();
 // Half the fixtures go to compressed files, so the workers' gzip members are compared with this thread's too.

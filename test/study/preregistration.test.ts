@@ -3,7 +3,8 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sha256 } from '../../src/fixture/canonical.js';
 import { allConditions } from '../../src/policy/registry.js';
-import { readFixtureFiles } from '../../src/load/fixtures.js';
+import { fixtureFiles } from '../../src/fixture/load.js';
+import { readFixtureFile } from '../../src/load/fixtures.js';
 import { checkLoaded, loadFrozenStudy, unnamedConditions } from '../../src/study/check.js';
 import { freezePreregistration } from '../../src/study/freeze.js';
 import { loadPreregistration, parsePreregistration, renderPreregistration } from '../../src/study/preregistration.js';
@@ -32,7 +33,12 @@ describe('the preregistration (experiments/ch10-ablation)', () => {
     expect(frozen.preregistration).toEqual({ file: PREREGISTRATION_FILE, sha256: sha256(text) });
     // What a run reads of the fixtures folder, checked as the run checks it: nothing changed, missing or extra.
     expect(() =>
-      checkLoaded(readFixtureFiles('fixtures', process.cwd()), frozen, resolve('fixtures'), process.cwd()),
+      checkLoaded(
+        fixtureFiles('fixtures').map((f) => readFixtureFile(f, process.cwd())),
+        frozen,
+        resolve('fixtures'),
+        process.cwd(),
+      ),
     ).not.toThrow();
   });
 
