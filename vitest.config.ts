@@ -46,14 +46,22 @@ const SHARED = [
   'test/docs/**/*.test.ts',
   'test/sandbox/**/*.test.ts',
   'test/view/model.test.ts',
-  // CLI files that load no policy or pruner module (those import user code into the module graph) and mock nothing:
-  // in their own processes each paid one to four seconds of import, during which its worker ran no test.
+  // The CLI files that mock nothing. A user's policy or pruner module is bundled and run in a sandboxed child
+  // (src/sandbox), never imported into this process's module graph, so the files that load one share it too. In
+  // their own processes each paid one to four seconds of import and transform: the six that joined last cut the
+  // suite from 170-173 s to 162-164 s on a 2-core machine (docs/speed.md, "Test suite, December 6").
+  'test/cli/bad-inputs.test.ts',
   'test/cli/bin.test.ts',
   'test/cli/commands.test.ts',
   'test/cli/experiment.test.ts',
+  'test/cli/frozen.test.ts',
   'test/cli/generate.test.ts',
+  'test/cli/policy-mechanism.test.ts',
+  'test/cli/policy-module.test.ts',
   'test/cli/progress.test.ts',
+  'test/cli/pruner.test.ts',
   'test/cli/results.test.ts',
+  'test/cli/sandbox.test.ts',
   'test/cli/tamper.test.ts',
   'test/package/files.test.ts',
   'test/global-tmp.test.ts',
@@ -75,8 +83,8 @@ export default defineConfig({
     globalSetup: ['test/support/global-tmp.ts'],
     projects: [
       { extends: true, test: { name: 'shared', include: SHARED, isolate: false } },
-      // Every other file in its own process: test/files mocks node:fs (vi.mock); the rest of test/cli runs policy and
-      // pruner modules in sandboxes and imports them in-process; the site test drives Chromium.
+      // Every other file in its own process: test/files mocks node:fs (vi.mock); the launcher's tests count this
+      // process's children running the launcher, which another file's runs would add to; the site test drives Chromium.
       {
         extends: true,
         test: { name: 'isolated', include: ['test/**/*.test.ts'], exclude: [...SHARED, REPRODUCE, PACKAGE] },
