@@ -366,19 +366,17 @@ export function signFlipExact(differences: readonly number[]): SignFlipResult {
   const sum = differences.reduce((s, d) => s + d, 0);
   if (nonzero.length === 0) return { b, c, sum, p: 1 };
   const total = nonzero.reduce((s, d) => s + d, 0);
-  let dist = new Float64Array(total + 1);
+  // One array updated in place, from the top down, so each step reads the previous step's values below it: the same
+  // sums in the same order as a fresh array per difference, without allocating n arrays of A + 1 entries.
+  const dist = new Float64Array(total + 1);
   dist[0] = 1;
   let reach = 0;
   for (const d of nonzero) {
-    const next = new Float64Array(total + 1);
-    for (let s = 0; s <= reach; s += 1) {
-      const w = dist[s]! / 2;
-      if (w === 0) continue;
-      next[s] = next[s]! + w;
-      next[s + d] = next[s + d]! + w;
+    for (let s = reach + d; s >= 0; s -= 1) {
+      const stay = s <= reach ? dist[s]! / 2 : 0;
+      dist[s] = s >= d ? dist[s - d]! / 2 + stay : stay;
     }
     reach += d;
-    dist = next;
   }
   const observed = Math.abs(sum);
   let p = 0;

@@ -330,12 +330,27 @@ describe.runIf(onGlibc())("the launcher and glibc's allocator", () => {
       { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env },
     );
   const environOf = (pid: number) => readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+  /**
+   * The launcher's child once it has started (exec'd): between fork and exec a child shows its parent's command line
+   * and environment, which a loaded machine stretches long enough for a poll to read. Only the started child's
+   * environment names the launcher, which sets PRUNELAB_LAUNCHER_PID for it alone.
+   */
+  const startedChildOf = (launcher: number) =>
+    poll(() =>
+      childrenOf(launcher).find((pid) => {
+        try {
+          return environOf(pid).includes(`PRUNELAB_LAUNCHER_PID=${launcher}`);
+        } catch {
+          return false;
+        }
+      }),
+    );
 
   it('runs the command once, in a child started with the settings, which ends as the run ends', async () => {
     const out = mkdtempSync(join(tmpdir(), 'prunelab-launch-alloc-'));
     const launcher = canonical(join(out, 'run'));
     const done = ended(launcher);
-    const child = await poll(() => childrenOf(launcher.pid!)[0]);
+    const child = await startedChildOf(launcher.pid!);
     expect(child).toBeDefined();
     const env = environOf(child!);
     for (const [name, value] of Object.entries(ALLOCATOR)) expect(env).toContain(`${name}=${value}`);
@@ -354,7 +369,7 @@ describe.runIf(onGlibc())("the launcher and glibc's allocator", () => {
     const out = mkdtempSync(join(tmpdir(), 'prunelab-launch-kill-'));
     const launcher = canonical(join(out, 'run'));
     const done = ended(launcher);
-    const child = await poll(() => childrenOf(launcher.pid!)[0]);
+    const child = await startedChildOf(launcher.pid!);
     expect(child).toBeDefined();
     launcher.kill(signal);
     expect((await done).signal).toBe(signal);
