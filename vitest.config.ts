@@ -49,7 +49,7 @@ const SHARED = [
   // The CLI files that mock nothing. A user's policy or pruner module is bundled and run in a sandboxed child
   // (src/sandbox), never imported into this process's module graph, so the files that load one share it too. In
   // their own processes each paid one to four seconds of import and transform: the six that joined last cut the
-  // suite from 170-173 s to 162-164 s on a 2-core machine (docs/speed.md, "Test suite, December 6").
+  // suite from 170-173 s to 162-164 s on a 2-core machine (docs/speed.md, "Test suite and report, December 6 (third)").
   'test/cli/bad-inputs.test.ts',
   'test/cli/bin.test.ts',
   'test/cli/commands.test.ts',
@@ -83,8 +83,8 @@ export default defineConfig({
     globalSetup: ['test/support/global-tmp.ts'],
     projects: [
       { extends: true, test: { name: 'shared', include: SHARED, isolate: false } },
-      // Every other file in its own process: test/files mocks node:fs (vi.mock); the launcher's tests count this
-      // process's children running the launcher, which another file's runs would add to; the site test drives Chromium.
+      // Every other file in its own process: test/files mocks node:fs (vi.mock); the launcher's tests build compiled
+      // copies and import modules from them, and start, kill and watch processes; the site test drives Chromium.
       {
         extends: true,
         test: { name: 'isolated', include: ['test/**/*.test.ts'], exclude: [...SHARED, REPRODUCE, PACKAGE] },
