@@ -9,7 +9,8 @@
 // - a masked observation's content becomes `Old environment output: (${n} lines omitted)`, where n is Python's
 //   len(content.splitlines()); an image count is appended only for image content, which fixtures do not have.
 // Here an observation is a tool result: the fixtures' environment output.
-import type { PolicyView } from '../../fixture/view.js';
+import { frozenMemo } from '../../fixture/memo.js';
+import type { PolicyView, ViewItem } from '../../fixture/view.js';
 import { comparatorVerdict } from '../eligibility.js';
 import type { Condition, SweepOf } from '../types.js';
 import { defineCondition } from '../definition.js';
@@ -45,6 +46,12 @@ function isLineBreak(c: number): boolean {
 export function maskPlaceholder(content: string): string {
   return `Old environment output: (${pythonLineCount(content)} lines omitted)`;
 }
+
+/**
+ * An item's placeholder, made once per frozen view item: the default and its five sweep variants mask the same old
+ * outputs at the same prune point, and counting their lines was most of these conditions' time.
+ */
+const placeholderOf = frozenMemo((item: ViewItem): string => maskPlaceholder(item.content));
 
 export interface ObservationMaskingParameters {
   readonly keepLast?: number;
@@ -82,7 +89,7 @@ export function observationMasking(parameters: ObservationMaskingParameters = {}
           item.id,
           'eligible',
           `observation ${index + 1} of ${observations.length} is older than the last ${n}`,
-          maskPlaceholder(item.content),
+          placeholderOf(item),
         );
       });
     },
