@@ -214,8 +214,8 @@ function drawTallies(units: number, seed: string, iterations: number): Uint16Arr
   const drawn = resampledIndices(units, seed, iterations);
   // A unit is drawn at most `units` times in one iteration.
   const tally = units <= 0xffff ? new Uint16Array(units * iterations) : new Uint32Array(units * iterations);
-  // Iteration-major, so that one iteration's sum is one pass over one short row, added up in a register: laid out
-  // unit by unit, every unit's pass read and wrote all 10,000 running sums (the report's largest cost, twice this).
+  // Iteration-major, so that one iteration's sum is one pass over one short row, added up in a register. Laid out
+  // unit by unit, every unit's pass read and wrote all the iterations' running sums, which took twice as long.
   for (let i = 0; i < drawn.length; i += 1) {
     const at = i - (i % units) + drawn[i]!;
     tally[at] = tally[at]! + 1;
