@@ -2,6 +2,7 @@
 // later dependency the whole trace may go once the unit is closed. With one, a later step needs a detail from
 // the trace that the summary did not record, so closure alone does not make that trace item removable.
 import { ob, claims, NO_CLAIMS, type FamilyFactory } from '../family.js';
+import { heldText } from '../held.js';
 import { LANGUAGES, sourceFile, sourcePath } from '../payloads/source.js';
 import { RUNNERS, testRun, testSuite } from '../payloads/tests.js';
 import { gitDiff } from '../payloads/git.js';
@@ -18,6 +19,8 @@ export const completedSubtask: FamilyFactory = (r, p, ctx) => {
   let startTurn = 0;
   let summaryStrings: string[] = [];
   let detail = '';
+  /** Lines of the fixed function a later step may quote, the first choice first: see `use`. */
+  let detailLines: string[] = [];
   let path = '';
   return {
     family: 'completed-subtask',
@@ -28,10 +31,12 @@ export const completedSubtask: FamilyFactory = (r, p, ctx) => {
       startTurn = at.start;
       path = b.unique(() => sourcePath(r, language, ctx.domain));
       const file = sourceFile(r, language, path, r.logNormal(700, 0.5, 200, 3000));
-      detail = file.content
-        .split('\n')
-        .find((l) => l.includes(file.symbol))!
-        .trim();
+      const block = file.content
+        .split('\n\n')
+        .find((part) => part.includes(file.symbol))!
+        .split('\n');
+      detail = block.find((l) => l.includes(file.symbol))!.trim();
+      detailLines = [detail, ...block.map((l) => l.trim()).filter((l) => l.length >= 12 && l !== detail)];
       b.tool('read_file', 'read-mutable', 'reads a workspace file');
       b.tool('apply_patch', 'non-idempotent', 'applies a unified diff');
       b.tool('run_tests', 'read-mutable', 'runs a test command in a package');
@@ -92,6 +97,14 @@ export const completedSubtask: FamilyFactory = (r, p, ctx) => {
       );
     },
     use(b) {
+      // The detail must be a line the read alone holds in every context before the need. A line another item
+      // repeats (a Go error line is the function's name and nothing else, and another file may define a function of
+      // the same name) would make the two copies a redundant group, not a need of this read. Every item in such a
+      // context is written by now, so the first line of the function that no other item holds is quoted.
+      if (variant === 'later-dependency') {
+        const held = heldText(b.items);
+        detail = detailLines.find((l) => !held.heldByOther(l, readId)) ?? detail;
+      }
       b.note(
         'model',
         'reasoning',

@@ -12,11 +12,16 @@ export const mutableReread: FamilyFactory = (r, p, ctx) => {
   const format = r.pick(['json', 'yaml'] as const);
   const key = snake(r.pick(NOUNS), r.pick(['timeout', 'pool_size', 'max_inflight', 'ttl'])).toUpperCase();
   const before = String(r.int(2, 60) * 50);
-  const after = String(Number(before) + r.int(1, 20) * 50);
+  const value = (v: string) => (format === 'json' ? `"${key}": ${v}` : `${key}: "${v}"`);
+  // The later setting's text must not hold the earlier one's: in JSON, 100 then 1000 gives `"KEY": 1000`, which holds
+  // `"KEY": 100`, so the later read would be a second holder of the old value the history needs. Stepping on past such
+  // values draws nothing, so every other fixture is what it was.
+  let later = Number(before) + r.int(1, 20) * 50;
+  while (value(String(later)).includes(value(before))) later += 50;
+  const after = String(later);
   const person = r.pick(PEOPLE);
   const tokens = r.logNormal(500, 0.5, 260, 2500);
   let path = '';
-  const value = (v: string) => (format === 'json' ? `"${key}": ${v}` : `${key}: "${v}"`);
   let first = { id: '', turn: 0 };
   let second = { id: '', turn: 0 };
   let editId = '';
