@@ -22,7 +22,7 @@ const AT: Placement = { start: 1, point: 6, needAt: 8 };
 
 /** A later-dependency episode reading a Go file (the language whose first line naming the function is its error line). */
 function goEpisode() {
-  for (let k = 0; ; k += 1) {
+  for (let k = 0; k < 1000; k += 1) {
     const family = completedSubtask(rng(`completed-subtask-go-${k}`), 'e1', CTX);
     if (family.variant !== 'later-dependency') continue;
     const b = new TrajectoryBuilder(0, rng(`ids-${k}`));
@@ -30,6 +30,7 @@ function goEpisode() {
     const read = b.items.find((it) => it.kind === 'tool-result' && it.source?.identity.endsWith('.go'));
     if (read) return { family, b, read };
   }
+  throw new Error('no later-dependency episode reading a Go file in 1,000 draws');
 }
 
 /** The needed line of the episode's detail obligation at its prune point, once the need has been written. */
