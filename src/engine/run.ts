@@ -304,7 +304,7 @@ function runCondition(
         placeholder: removal ? removal.leftBehind : null,
         pointer: item.flags.durablePointer ? { ...item.flags.durablePointer } : null,
         tokens: { item: item.tokens, placeholder: removal?.leftBehindTokens ?? 0 },
-        oracle: { verdict: score.verdicts.get(item.id)!, outcome: score.outcomes.get(item.id) ?? null },
+        oracle: { verdict: score.verdict(item.id), outcome: score.outcomes.get(item.id) ?? null },
       });
     }
   }

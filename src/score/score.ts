@@ -38,7 +38,8 @@ export interface PointInput {
 export interface PointScore {
   /** Everything but behaviour, which the engine adds from the behaviour layer. */
   readonly measures: Omit<PointMeasures, 'behaviour'>;
-  readonly verdicts: ReadonlyMap<string, Verdict | 'unscored'>;
+  /** The oracle's verdict on an item of the view; asked only for the points whose decision records are written. */
+  readonly verdict: (itemId: string) => Verdict | 'unscored';
   readonly outcomes: ReadonlyMap<string, Outcome>;
 }
 
@@ -46,9 +47,6 @@ export function scorePoint(input: PointInput): PointScore {
   const { view, removals } = input;
   const judge = input.oracle ? oracleJudge(input.oracle) : null;
   const outcomes = judge ? judge.judge(removals) : new Map<string, Outcome>();
-  const verdicts = new Map(
-    view.items.map((item): [string, Verdict | 'unscored'] => [item.id, judge ? judge.verdict(item.id) : 'unscored']),
-  );
   const truePrunes = [...outcomes.values()].filter((o) => o === 'true-prune').length;
   const applied = removals.length;
   const counts = countDecisions(input.decisions);
@@ -57,7 +55,7 @@ export function scorePoint(input: PointInput): PointScore {
   const family = familyOf(input.fixture, input.episodes);
   const units = input.oracle ? necessaryUnits(input.oracle, view, outcomes, family) : [];
   return {
-    verdicts,
+    verdict: (itemId) => (judge ? judge.verdict(itemId) : 'unscored'),
     outcomes,
     measures: {
       fixture: input.fixture.id,
