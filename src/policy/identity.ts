@@ -13,6 +13,9 @@ const keyWith = (across: boolean) =>
       call: across ? null : item.tool?.arguments,
       status: item.status ?? null,
       blocks: blocksOf(item),
+      // With blocks declared, the text a model is shown is still `content`, which the schema does not bind to the
+      // blocks: two items are the same rendering only when both agree.
+      ...(item.blocks ? { content: item.content } : {}),
     }),
   );
 const ofThisCall = keyWith(false);
@@ -20,7 +23,7 @@ const ofAnyCall = keyWith(true);
 
 /**
  * The identity key of a tool result: the call that produced it (tool and canonical arguments), its status (an
- * error is never a copy of a success) and every content block. Where the tool (or fixture) declares repetition
+ * error is never a copy of a success), every content block and the text shown. Where the tool (or fixture) declares repetition
  * irrelevant, the call drops out of the key, so identical outputs of different calls of that tool are copies;
  * the tool name, status and blocks still must agree. Undefined for anything but a tool result.
  */
@@ -48,4 +51,6 @@ export function sameCall(a: ViewItem, b: ViewItem): boolean {
 }
 
 /** Every content block of the item in canonical form, rendered once per item: equal keys, equal renderings. */
-export const renderingKey: (item: ViewItem) => string = frozenMemo((item: ViewItem) => canonicalJson(blocksOf(item)));
+export const renderingKey: (item: ViewItem) => string = frozenMemo((item: ViewItem) =>
+  canonicalJson(item.blocks ? { blocks: item.blocks, content: item.content } : blocksOf(item)),
+);

@@ -5,6 +5,7 @@
 // it is not judged again. The first rule that finds an item eligible removes it and is recorded with its step;
 // an abstention does not stop a later rule with a different check. Every step's eligible items pass the one
 // regenerability gate first (the predictor's step included), against everything removed so far and at that step.
+// An item an earlier removal rests on staying (its finding's reliesOn) is refused at every later step.
 import { residueText } from '../fixture/residue.js';
 import type { ResidueField } from '../fixture/schema.js';
 import type { PolicyView, ViewItem } from '../fixture/view.js';
@@ -29,7 +30,7 @@ export interface LadderOptions {
 }
 
 /** Every ladder's version: what a ladder does with its rules is one algorithm, whichever rules it is given. */
-export const LADDER_VERSION = '2.1.0';
+export const LADDER_VERSION = '2.2.0';
 
 export const ONLY_PREDICTION = 'only prediction supports removal';
 
@@ -88,14 +89,21 @@ export function ladder(options: LadderOptions): Condition {
       for (const [id, kept] of split.gated) decided.set(id, kept);
       let current = view;
       const gone = new Set<string>();
+      // Items an earlier step's removal rests on staying (a copy, a twin, a newer observation, a consequence record),
+      // with why: each rule judges the context as it stands, so without this a later rule could remove the very item
+      // an earlier one relied on, and neither removal would rest on anything.
+      const leanedOn = new Map<string, string>();
       applied.forEach((rule, index) => {
         const step = index + 1;
         const findings = findingsById(rule.rule, rule.assess(current, candidates));
-        const refused = regenerabilityGate(
+        const reliance = (id: string): string | undefined =>
+          findings.get(id)?.outcome === 'eligible' ? leanedOn.get(id) : undefined;
+        const gated = regenerabilityGate(
           view,
-          candidates.filter((id) => findings.get(id)?.outcome === 'eligible'),
+          candidates.filter((id) => findings.get(id)?.outcome === 'eligible' && reliance(id) === undefined),
           gone,
         );
+        const refused = (id: string): string | undefined => reliance(id) ?? gated.get(id);
         const removedNow = new Set<string>();
         const wholly = new Set<string>();
         const cut = new Map<string, readonly ResidueField[]>();
@@ -105,7 +113,7 @@ export function ladder(options: LadderOptions): Condition {
           note(id, finding.consulted);
           const record = (): Eligibility =>
             fromFinding(finding, rule.rule, rule.rung, consulted.get(id) ?? checked, step);
-          const refusal = refused.get(id);
+          const refusal = refused(id);
           if (refusal !== undefined) {
             // The refusal is what decides the item, whatever an earlier rule abstained on.
             abstained.set(id, refuse(record(), refusal));
@@ -120,6 +128,15 @@ export function ladder(options: LadderOptions): Condition {
         }
         candidates = candidates.filter((id) => !removedNow.has(id));
         for (const id of removedNow) gone.add(id);
+        for (const id of removedNow) {
+          for (const kept of findings.get(id)?.reliesOn ?? []) {
+            if (gone.has(kept) || leanedOn.has(kept)) continue;
+            leanedOn.set(
+              kept,
+              `kept for an earlier removal: ${id}'s, by ${rule.rule} at step ${step}, rests on it staying`,
+            );
+          }
+        }
         current = withoutItems(current, wholly, cut);
       });
       if (options.predictor?.mode === 'abstain') {

@@ -32,6 +32,22 @@ export function describeView(item: ViewItem): string {
   return `${tool} ${selector.kind}${bounds}${query}${selector.truncated === true ? ' (truncated)' : ''}`;
 }
 
+/**
+ * Why a truncated newer observation cannot be shown to contain an older one, or undefined when it was not truncated:
+ * it shows only an unrecorded part of its scope, whatever it claims to cover (a selector or coverage keys).
+ */
+export function truncation(
+  newer: ViewItem,
+  older: ViewItem,
+): { readonly result: 'unavailable'; readonly why: string } | undefined {
+  const n = selectorOf(newer);
+  if (typeof n === 'string' || n.truncated !== true) return undefined;
+  return {
+    result: 'unavailable',
+    why: `${newer.id} was truncated (${describeView(newer)}), so its scope cannot be shown to contain ${older.id}'s`,
+  };
+}
+
 export type Containment =
   | { readonly result: 'contains' }
   | { readonly result: 'not'; readonly why: string }
@@ -44,12 +60,8 @@ export type Containment =
 export function viewContains(newer: ViewItem, older: ViewItem): Containment {
   const n = selectorOf(newer);
   const o = selectorOf(older);
-  if (typeof n !== 'string' && n.truncated === true) {
-    return {
-      result: 'unavailable',
-      why: `${newer.id} was truncated (${describeView(newer)}), so its scope cannot be shown to contain ${older.id}'s`,
-    };
-  }
+  const cut = truncation(newer, older);
+  if (cut) return cut;
   if (typeof n === 'string' || typeof o === 'string') {
     if (typeof n === 'string' && n === o) return { result: 'contains' };
     if (typeof n !== 'string' && n.kind === 'whole') return { result: 'contains' };

@@ -26,6 +26,12 @@ export const FindingSchema = z
     residue: z.array(ResidueField).readonly().optional(),
     /** Replacement text the mechanism itself defines (a comparator reproducing a published placeholder). */
     replacement: z.string().optional(),
+    /**
+     * Items whose staying in context an eligible finding rests on: the copy or twin that stays, the newer observation
+     * that contains this one, the consequence record. A ladder keeps them from its later rules, since removing one
+     * would leave this removal resting on nothing.
+     */
+    reliesOn: z.array(z.string()).readonly().optional(),
   })
   .readonly();
 

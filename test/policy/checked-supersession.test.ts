@@ -36,6 +36,22 @@ describe('checked-supersession (rung 2)', () => {
     expect(at(d, 'r3').verdict).toBe('keep');
   });
 
+  it('abstains when the newer run that reports the coverage keys was truncated, and acts when it was not', () => {
+    const newer = (selector: unknown) =>
+      run('3', 3, 'all passed ... output truncated ...', ['t1', 't2', 't3']).map((item) =>
+        item.kind === 'tool-result'
+          ? { ...item, source: { ...(item.source as object), selector } as ItemSpec['source'] }
+          : item,
+      );
+    const view = (selector: unknown) =>
+      makeView({ items: [...run('1', 1, '2 failed', ['t1', 't2']), ...edit('2', 2), ...newer(selector)] });
+    const cut = at(decideById(cs, view({ kind: 'other', truncated: true })), 'r1');
+    expect(cut.verdict).toBe('abstain');
+    expect(cut.reason).toContain('r3 was truncated');
+    expect(at(decideById(cs, view({ kind: 'other' })), 'r1').verdict).toBe('eligible');
+    expect(at(decideById(cs, view({ kind: 'whole' })), 'r1').verdict).toBe('eligible');
+  });
+
   it('abstains on unexplained drift: outputs differ and no transition lies between them', () => {
     const view = makeView({
       items: [...run('1', 1, '2 failed', ['t1']), ...run('3', 3, 'all passed', ['t1']), ...edit('4', 4)],

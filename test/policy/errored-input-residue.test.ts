@@ -20,7 +20,7 @@ describe('errored-input-residue (rung 2: bulk checked against the visible state)
     });
     const d = decideById(eir, view);
     expect(eir.parameters).toEqual({});
-    expect(eir.version).toBe('3.0.0'); // mechanism 2.0.0, major raised once for the gate
+    expect(eir.version).toBe('3.1.0'); // mechanism 2.1.0, major raised once for the gate
     expect(at(d, 'r1')).toMatchObject({ verdict: 'eligible', rule: 'errored-input-residue', rung: 2 });
     expect(at(d, 'r1').residue).toEqual(['tool', 'errorType', 'message', 'fields.exitCode', 'fields.line']);
     expect(at(d, 'r1').reason).toBe(
@@ -133,6 +133,33 @@ describe('errored-input-residue (rung 2: bulk checked against the visible state)
         .assess(other, ['r1'])
         .map((f) => f.outcome),
     ).toEqual(['eligible']);
+  });
+
+  it('counts an id that punctuation ends as named (a sentence, a log prefix, a path), and not one a longer word holds', () => {
+    const verdictFor = (content: string) => {
+      const items = [
+        note('rel-204', 0, 'release rel-204 is the one to cancel'),
+        ...callAndResult('1', 1, 'deploy', { image: 'sha-4be91c0' }, failure({ status: '409' }, {}), {}),
+      ];
+      items[2]!.content = content;
+      const view = makeView({
+        items,
+        visible: { pendingSteps: [{ id: 'ps1', description: 'cancel the release', references: ['rel-204'] }] },
+      });
+      return erroredInputResidue()
+        .assess(view, ['r1'])
+        .map((f) => f.outcome);
+    };
+    for (const named of [
+      'HTTP 409: still rolling out rel-204.',
+      'rel-204: lock held by deploy-7',
+      'see releases/rel-204/status',
+      'conflict on rel-204.1',
+      'rel-204',
+    ])
+      expect(verdictFor(named), named).toEqual([]);
+    for (const other of ['still rolling out rel-2040.', 'prel-204: lock held', 'rel-204_old is another id'])
+      expect(verdictFor(other), other).toEqual(['eligible']);
   });
 
   it('property: never finds eligible an item whose bulk holds a visible obligation string', () => {

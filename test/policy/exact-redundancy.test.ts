@@ -122,6 +122,26 @@ describe('exact-redundancy: identity of the whole observation', () => {
     expect(verdicts(er, same)).toEqual({ r1: 'eligible', r2: 'keep' });
   });
 
+  it('refuses equal blocks shown with different text, and removes when the text agrees too', () => {
+    // The schema does not bind `content` to the blocks, and `content` is what a model is shown: both must agree.
+    const shot = (id: string, turn: number, caption: string) =>
+      run(
+        id,
+        turn,
+        caption,
+        { url: '/' },
+        { blocks: [{ type: 'image', mediaType: 'image/png', sha256: 'c'.repeat(64) }] },
+      );
+    expect(verdicts(er, makeView({ items: [shot('r1', 1, 'before fix'), shot('r2', 2, 'after fix')] }))).toEqual({
+      r1: 'keep',
+      r2: 'keep',
+    });
+    expect(verdicts(er, makeView({ items: [shot('r1', 1, 'after fix'), shot('r2', 2, 'after fix')] }))).toEqual({
+      r1: 'eligible',
+      r2: 'keep',
+    });
+  });
+
   it('removes the same call with identical output, ignoring argument key order', () => {
     const view = makeView({
       items: [run('r1', 1, 'v1.2', { cmd: 'node -v', cwd: '.' }), run('r2', 2, 'v1.2', { cwd: '.', cmd: 'node -v' })],

@@ -109,7 +109,9 @@ describe('the gate keeps what an earlier removal leaned on (rule 6, pinned count
     const byId = new Map(verdicts.map((e) => [e.itemId, e]));
     expect(byId.get('r0')).toMatchObject({ verdict: 'eligible', rung: 0 });
     expect(byId.get('r1')!.verdict).not.toBe('eligible');
-    expect(byId.get('r1')!.reason).toContain('r0, removed earlier, leaned on this item');
+    // The ladder keeps what any earlier removal rests on before its gate is asked (the gate's own rule, for an
+    // earlier removal with a refusal case, is the next test's).
+    expect(byId.get('r1')!.reason).toContain("kept for an earlier removal: r0's, by exact-redundancy at step 1");
   });
 
   it('refuses the last identical copy of a refused item already gone, and lets it go while another copy stays', () => {

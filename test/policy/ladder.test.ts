@@ -48,6 +48,51 @@ describe('Layer B ladders', () => {
     ]);
   });
 
+  it('keeps from its later rules what an earlier removal rests on, and still removes what nothing rests on', () => {
+    // ra and rb are copies; rb and r2 are the trace of a closed unit whose consequence n3 records. Rung 0 removes ra
+    // because rb stays, so rung 3 may not then remove rb; r2, on which nothing rests, still goes, and so does a copy
+    // whose survivor is outside any unit.
+    const copy = (id: string, turn: number) =>
+      result(id, turn, 'backoff_ms: 450', {
+        tool: { name: 'read_file', arguments: { path: 'cfg.yaml' }, callId: `k-${id}` },
+      });
+    const view = makeView({
+      items: [
+        copy('ra', 1),
+        copy('rb', 2),
+        result('r2', 3, 'grep output'),
+        note('n3', 4, 'Decision: retry with backoff'),
+        result('x1', 5, 'same bytes'),
+        result('x2', 6, 'same bytes'),
+      ],
+      visible: {
+        workUnits: [
+          {
+            id: 'wu1',
+            description: 'tune retries',
+            state: 'closed',
+            traceItems: ['rb', 'r2', 'n3'],
+            consequence: { itemId: 'n3', strings: ['retry with backoff'] },
+          },
+        ],
+      },
+    });
+    for (const name of ['ladder-0-3', 'ladder-0-4']) {
+      const d = decideById(condition(name), view);
+      expect(at(d, 'ra')).toMatchObject({ verdict: 'eligible', rule: 'exact-redundancy', step: 1 });
+      expect(at(d, 'rb')).toMatchObject({ verdict: 'abstain' });
+      expect(at(d, 'rb').reason).toMatch(
+        /^kept for an earlier removal: ra's, by exact-redundancy at step 1, rests on it staying/,
+      );
+      expect(at(d, 'r2')).toMatchObject({ verdict: 'eligible', rule: 'verified-completion' });
+      expect(at(d, 'x1')).toMatchObject({ verdict: 'eligible', rule: 'exact-redundancy' });
+      // The consequence record that r2's removal rests on is never the predictor's to take.
+      expect(at(d, 'n3').verdict).not.toBe('eligible');
+    }
+    // Alone, rung 3 removes rb: its closure is verified, and no earlier removal leaned on it.
+    expect(at(decideById(condition('verified-completion'), view), 'rb').verdict).toBe('eligible');
+  });
+
   it('never removes every copy: later rules do not see what earlier rules removed', () => {
     const same = { source: { identity: 'repo:a.ts', version: sha('aaa'), mutable: true } };
     const view = makeView({

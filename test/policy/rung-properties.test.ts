@@ -10,6 +10,7 @@ import { buildView, effectsOf } from '../../src/fixture/view.js';
 import { checkedSupersession } from '../../src/policy/mechanisms/checked-supersession.js';
 import { exactRedundancy } from '../../src/policy/mechanisms/exact-redundancy.js';
 import { sourceIdentity } from '../../src/policy/mechanisms/source-identity.js';
+import { allConditions } from '../../src/policy/registry.js';
 import { timeOf } from './build-view.js';
 
 const RUNS = { numRuns: 300 };
@@ -153,7 +154,7 @@ function irrelevant(view: PolicyView, tool: string): boolean {
 /** Rung 0 stated independently: same tool, same status, same blocks, and the same canonical call unless declared irrelevant. */
 function copies(view: PolicyView, a: ViewItem, b: ViewItem): boolean {
   if (a.kind !== 'tool-result' || b.kind !== 'tool-result' || a.tool?.name !== b.tool?.name) return false;
-  if (JSON.stringify(a.status) !== JSON.stringify(b.status)) return false;
+  if (JSON.stringify(a.status) !== JSON.stringify(b.status) || a.content !== b.content) return false;
   if (
     JSON.stringify(a.blocks ?? [{ type: 'text', text: a.content }]) !==
     JSON.stringify(b.blocks ?? [{ type: 'text', text: b.content }])
@@ -208,6 +209,46 @@ describe('rung properties over generated trajectories', () => {
                 sameView(item, o),
             );
           expect(twins.length, id).toBeGreaterThan(0);
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it('a ladder leaves in context what each of its removals rests on: the copy, the twin read, the newer observation', () => {
+    const ladders = allConditions().filter((c) => ['ladder-0-1', 'ladder-0-2', 'ladder-0-4'].includes(c.name));
+    fc.assert(
+      fc.property(viewArb, (view) => {
+        for (const ladder of ladders) {
+          const decisions = ladder.decide(view);
+          const stays = (o: ViewItem) => decisions.find((d) => d.itemId === o.id)!.verdict !== 'eligible';
+          for (const d of decisions) {
+            if (d.verdict !== 'eligible') continue;
+            const item = byId(view, d.itemId);
+            const later = view.items.slice(view.items.indexOf(item) + 1);
+            const found =
+              d.rule === 'exact-redundancy'
+                ? view.items.some((o) => o.id !== item.id && stays(o) && copies(view, item, o))
+                : d.rule === 'source-identity'
+                  ? later.some(
+                      (o) =>
+                        stays(o) &&
+                        o.status?.state === 'ok' &&
+                        o.source?.identity === item.source?.identity &&
+                        canonicalJson(o.source?.version) === canonicalJson(item.source?.version) &&
+                        sameView(item, o),
+                    )
+                  : d.rule === 'checked-supersession'
+                    ? later.some(
+                        (o) =>
+                          stays(o) &&
+                          o.kind === 'tool-result' &&
+                          o.status?.state === 'ok' &&
+                          o.source?.identity === item.source?.identity,
+                      )
+                    : true;
+            expect(found, `${ladder.name} removed ${d.itemId} by ${d.rule} with nothing it rests on left`).toBe(true);
+          }
         }
       }),
       RUNS,

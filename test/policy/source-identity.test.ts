@@ -183,15 +183,37 @@ describe('source-identity: the view and what the version hashes', () => {
 
   it('acts on agent-writes but says it is a weaker guarantee', () => {
     const aw = { kind: 'agent-writes', value: '2' };
-    const view = makeView({
-      items: [
-        read('r1', 1, undefined, { source: { identity: 'repo:src/pool.ts', version: aw, mutable: true } }),
-        read('r2', 2, undefined, { source: { identity: 'repo:src/pool.ts', version: aw, mutable: true } }),
-      ],
-    });
+    const same = { source: { identity: 'repo:src/pool.ts', version: aw, mutable: true }, content: 'max = 8' };
+    const view = makeView({ items: [read('r1', 1, undefined, same), read('r2', 2, undefined, same)] });
     const d = decideById(si, view);
     expect(at(d, 'r1').verdict).toBe('eligible');
     expect(at(d, 'r1').reason).toContain('a weaker guarantee than a recorded version');
+  });
+
+  it('abstains on twins under a label that hashes nothing read (agent-writes, etag) when their bytes differ; a hash or an immutable source still pairs them', () => {
+    const under = (version: unknown, mutable: boolean, content: string) => ({
+      source: { identity: 'repo:src/pool.ts', version, mutable },
+      content,
+    });
+    const pair = (version: unknown, mutable = true) =>
+      makeView({
+        items: [
+          read('r1', 1, undefined, under(version, mutable, '{"requests": 1200}')),
+          read('r2', 2, undefined, under(version, mutable, '{"requests": 1900}')),
+        ],
+      });
+    for (const label of [
+      { kind: 'agent-writes', value: '0' },
+      { kind: 'etag', value: '"7"' },
+      { kind: 'etag', value: 'W/"7"' },
+    ]) {
+      const d = at(decideById(si, pair(label)), 'r1');
+      expect(d.verdict).toBe('abstain');
+      expect(d.reason).toContain('hashes nothing read, and what they show differs');
+    }
+    // A hash of the source's content says the state is one; the tool may render it twice differently.
+    expect(at(decideById(si, pair(hash)), 'r1').verdict).toBe('eligible');
+    expect(at(decideById(si, pair('UNKNOWN', false)), 'r1').verdict).toBe('eligible');
   });
 
   it('abstains when a write to the source lies between reads whose label does not hash the content, not when it does', () => {
@@ -205,23 +227,16 @@ describe('source-identity: the view and what the version hashes', () => {
       effects: [{ source: 'repo:src/pool.ts', outcome }],
     });
     const etag = { identity: 'repo:src/pool.ts', version: { kind: 'etag', value: 'W/"7"' }, mutable: true };
+    const tagged = { source: etag, content: 'max = 8' };
     const pinned = makeView({
-      items: [
-        read('r1', 1, undefined, { source: etag }),
-        write('c2', 2, 'succeeded'),
-        read('r3', 3, undefined, { source: etag }),
-      ],
+      items: [read('r1', 1, undefined, tagged), write('c2', 2, 'succeeded'), read('r3', 3, undefined, tagged)],
     });
     expect(at(decideById(si, pinned), 'r1').verdict).toBe('abstain');
     expect(at(decideById(si, pinned), 'r1').reason).toContain(
       'c2 (succeeded) between them recorded a write to repo:src/pool.ts',
     );
     const failedWrite = makeView({
-      items: [
-        read('r1', 1, undefined, { source: etag }),
-        write('c2', 2, 'failed'),
-        read('r3', 3, undefined, { source: etag }),
-      ],
+      items: [read('r1', 1, undefined, tagged), write('c2', 2, 'failed'), read('r3', 3, undefined, tagged)],
     });
     expect(at(decideById(si, failedWrite), 'r1').verdict).toBe('eligible');
     const hashed = makeView({

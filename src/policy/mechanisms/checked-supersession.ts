@@ -10,7 +10,7 @@ import type { ViewItem } from '../../fixture/view.js';
 import type { ConfiguredMechanism } from '../eligibility.js';
 import { listIds } from '../eligibility.js';
 import { renderingKey, sameCall } from '../identity.js';
-import { describeView, viewContains } from '../read-view.js';
+import { describeView, truncation, viewContains } from '../read-view.js';
 import type { Finding } from '../types.js';
 import { defineCondition } from '../definition.js';
 import { gatedVersion, single } from '../single.js';
@@ -32,6 +32,9 @@ const sameRendering = (a: ViewItem, b: ViewItem): boolean => renderingKey(a) ===
 function scope(older: ViewItem, newer: ViewItem): Check | { readonly contains: string } {
   if (older.covers && newer.covers) {
     if (!sameCall(older, newer)) return NONE;
+    // Keys parsed from a truncated observation say what its call asked for, not what it showed.
+    const cut = truncation(newer, older);
+    if (cut) return { outcome: 'abstain', reason: cut.why };
     const newerCovers = new Set(newer.covers);
     return older.covers.every((key) => newerCovers.has(key))
       ? { contains: `its coverage keys include all of ${older.id}'s` }
@@ -146,7 +149,7 @@ export function checkedSupersession(): ConfiguredMechanism {
   return {
     rule: CHECKED_SUPERSESSION,
     rung: 2,
-    version: '2.0.0',
+    version: '2.1.0',
     parameters: {},
     assess(view, candidates) {
       const wanted = new Set(candidates);
@@ -168,7 +171,12 @@ export function checkedSupersession(): ConfiguredMechanism {
         for (const newerIndex of [...newerIndexes].reverse()) {
           const result = check(items, olderIndex, newerIndex, identity);
           if (result.outcome === 'eligible') {
-            findings.push({ itemId: older.id, outcome: 'eligible', reason: result.reason });
+            findings.push({
+              itemId: older.id,
+              outcome: 'eligible',
+              reason: result.reason,
+              reliesOn: [items[newerIndex]!.id],
+            });
             return;
           }
           if (result.outcome === 'abstain' && abstention === undefined) abstention = result.reason;

@@ -41,9 +41,13 @@ export function bulkOf(item: ViewItem): string[] {
   return texts;
 }
 
-/** An id occurs as a token: not glued to further id characters on either side. */
-function mentions(text: string, id: string): boolean {
-  const idChar = /[A-Za-z0-9._:-]/;
+/**
+ * An id occurs where it is not part of a longer word: only a letter, digit or underscore beside it continues it.
+ * Punctuation ends it, so an id closing a sentence ("rel-204.") or opening a log line ("rel-204: ...") is named; an
+ * id that punctuation continues ("rel-204.1") counts too, which can only keep bulk, never remove it.
+ */
+export function mentions(text: string, id: string): boolean {
+  const idChar = /\w/;
   for (let at = text.indexOf(id); at >= 0; at = text.indexOf(id, at + 1)) {
     const before = at > 0 ? text[at - 1]! : '';
     const after = text[at + id.length] ?? '';
@@ -92,7 +96,7 @@ export function erroredInputResidue(): ConfiguredMechanism {
   return {
     rule: ERRORED_INPUT_RESIDUE,
     rung: 2,
-    version: '2.0.0',
+    version: '2.1.0',
     parameters: {},
     assess(view, candidates) {
       const wanted = new Set(candidates);

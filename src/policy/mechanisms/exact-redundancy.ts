@@ -17,7 +17,7 @@ export function exactRedundancy(): ConfiguredMechanism {
   return {
     rule: EXACT_REDUNDANCY,
     rung: 0,
-    version: '2.0.0',
+    version: '2.1.0',
     parameters: {},
     assess(view, candidates) {
       const wanted = new Set(candidates);
@@ -51,6 +51,7 @@ export function exactRedundancy(): ConfiguredMechanism {
             itemId: item.id,
             outcome: 'eligible',
             reason: `${same} ${listIds(staying)}, ${which} (excluded from removal)`,
+            reliesOn: staying,
           });
           continue;
         }
@@ -60,6 +61,7 @@ export function exactRedundancy(): ConfiguredMechanism {
           itemId: item.id,
           outcome: 'eligible',
           reason: `${same} ${survivor.id}, the latest copy, which stays`,
+          reliesOn: [survivor.id],
         });
       }
       return findings;

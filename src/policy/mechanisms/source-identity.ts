@@ -6,6 +6,7 @@ import type { Source } from '../../fixture/schema.js';
 import { effectsBetween } from '../../fixture/effect-index.js';
 import type { ViewItem } from '../../fixture/view.js';
 import type { ConfiguredMechanism } from '../eligibility.js';
+import { renderingKey } from '../identity.js';
 import { describeView, viewKey } from '../read-view.js';
 import type { Finding } from '../types.js';
 import { defineCondition } from '../definition.js';
@@ -34,7 +35,18 @@ function asRead(item: ViewItem): Read | undefined {
  * write to the source between two reads contradicts. `none`: no state can be established, and why.
  */
 type State =
-  | { readonly kind: 'hashes' | 'pins'; readonly key: string; readonly says: string; readonly weaker?: string }
+  | {
+      readonly kind: 'hashes' | 'pins';
+      readonly key: string;
+      readonly says: string;
+      readonly weaker?: string;
+      /**
+       * The label is someone's claim about the state (a server's validator, the importer's count of agent writes)
+       * rather than a hash of the source or an immutable source: reads it pairs must then show the same bytes, since
+       * bytes that differ are a change the label missed as much as another rendering.
+       */
+      readonly claim?: true;
+    }
   | { readonly kind: 'none'; readonly why: string };
 
 function stateOf(read: Read): State {
@@ -54,6 +66,7 @@ function stateOf(read: Read): State {
         kind: 'pins',
         key: `etag:${version.value}`,
         says: `etag ${version.value} (the server's validator of the representation)`,
+        claim: true,
       };
     case 'agent-writes':
       return {
@@ -62,6 +75,7 @@ function stateOf(read: Read): State {
         says: `agent-writes ${version.value}`,
         weaker:
           'a weaker guarantee than a recorded version: the importer inferred it assuming no writer but the agent touched the source',
+        claim: true,
       };
     case 'git-sha':
       if (version.of === 'blob')
@@ -112,7 +126,7 @@ export function sourceIdentity(): ConfiguredMechanism {
   return {
     rule: SOURCE_IDENTITY,
     rung: 1,
-    version: '2.0.0',
+    version: '2.1.0',
     parameters: {},
     assess(view, candidates) {
       const wanted = new Set(candidates);
@@ -160,6 +174,16 @@ export function sourceIdentity(): ConfiguredMechanism {
             });
             return;
           }
+          // A label that hashes nothing read vouches for the state only as far as the bytes agree: where two reads
+          // of one view under it differ, the label missed a change as likely as the tool rendered the same state twice.
+          if (state.claim && renderingKey(read.item) !== renderingKey(survivor.other.item)) {
+            findings.push({
+              itemId: read.item.id,
+              outcome: 'abstain',
+              reason: `cannot establish same source state: ${read.item.id} and ${survivor.other.item.id} both carry ${state.says}, which hashes nothing read, and what they show differs`,
+            });
+            return;
+          }
           const despite =
             writes.length > 0
               ? ` (the hash is of the bytes read, so the write by ${writes.join(', ')} between them changed nothing they show)`
@@ -169,6 +193,7 @@ export function sourceIdentity(): ConfiguredMechanism {
             itemId: read.item.id,
             outcome: 'eligible',
             reason: `reads ${where} at ${state.says}, as does ${survivor.other.item.id}, the latest read of that view and state, which stays${despite}${weaker}`,
+            reliesOn: [survivor.other.item.id],
           });
           return;
         }

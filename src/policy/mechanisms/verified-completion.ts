@@ -111,6 +111,9 @@ export function verifiedCompletion(): ConfiguredMechanism {
             `trace of closed work unit ${listIds(consulted)}, whose consequence is recorded in ` +
             `${listIds([...new Set(recorded)])}, which holds every consequence string`,
           consulted,
+          reliesOn: containing.flatMap((unit) =>
+            unit.consequence && 'itemId' in unit.consequence ? [unit.consequence.itemId] : [],
+          ),
         });
       }
       return findings;
