@@ -79,9 +79,16 @@ function runtimeText(rec: JsonObject, text: string): boolean {
   return (
     rec['isMeta'] === true ||
     rec['isCompactSummary'] === true ||
-    /^\s*<(command-name|local-command-stdout|local-command-stderr)>/.test(text)
+    /^\s*<(command-name|local-command-stdout|local-command-stderr)>/.test(text) ||
+    INTERRUPTED.test(text)
   );
 }
+
+/**
+ * The marker Claude Code writes as a user record when the person stops a request (Esc), with or without a tool use
+ * under way: the runtime's record that the user acted, not words they typed, so it is no new task and no subgoal.
+ */
+const INTERRUPTED = /^\s*\[Request interrupted by user(?: for tool use)?\]\s*$/;
 
 async function importRecords(
   lines: readonly { line: number; value: Json }[],

@@ -237,7 +237,7 @@ export async function importMiniSweAgent(root: Json, r: Reader, b: TraceBuilder)
       const c = textCall;
       textCall = undefined;
       const recorded = r.optNumber(extra?.['returncode'], [...path, 'extra', 'returncode']);
-      const shown = /<returncode>(-?\d+)<\/returncode>/.exec(content)?.[1];
+      const shown = /<returncode>\s*(-?\d+)\s*<\/returncode>/.exec(content)?.[1];
       answer(
         b,
         c,

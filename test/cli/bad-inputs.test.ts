@@ -484,6 +484,19 @@ const FIXTURE_CASES: Case[] = [
     says: ['item "c1" (items[3]), field "id": duplicate item id'],
   },
   {
+    name: 'two calls sharing one call id',
+    setup: (d) =>
+      run(
+        folder(
+          d,
+          fixtureWith((f) => {
+            (item(f, 3)['tool'] as Json)['callId'] = 'k1';
+          }),
+        ),
+      ),
+    says: ['item "c2" (items[3]), field "tool.callId": call id "k1" is already the tool-call'],
+  },
+  {
     name: 'items out of trajectory order',
     setup: (d) =>
       run(

@@ -197,6 +197,22 @@ describe('mini-swe-agent v2 text mode', () => {
     expect(f.items.at(-1)).toMatchObject({ origin: 'system', kind: 'instruction' });
   });
 
+  it('reads a return code written on lines of its own, as mini-swe-agent before 1.0 wrote it', async () => {
+    const f = await one('m0.traj.json', [
+      system,
+      task,
+      { role: 'assistant', content: '```mswea_bash_command\ncat missing.py\n```' },
+      {
+        role: 'user',
+        content: '<returncode>\n1\n</returncode>\n<output>\ncat: missing.py: No such file or directory\n</output>',
+      },
+      { role: 'assistant', content: '```mswea_bash_command\ncat a.py\n```' },
+      { role: 'user', content: '<returncode>\n0\n</returncode>\n<output>\nprint(1)\n</output>' },
+    ]);
+    expect(result(f, 'action-1').status).toMatchObject({ state: 'error', fields: { exitCode: '1' } });
+    expect(result(f, 'action-2').status).toEqual({ state: 'ok' });
+  });
+
   it('a failing command keeps its own diagnostic; a cut output makes its read truncated', async () => {
     const f = await one('m3.traj.json', {
       trajectory_format: 'mini-swe-agent-1.1',
@@ -533,6 +549,39 @@ describe('Claude Code 2.x', () => {
       true,
     );
     expect(result(f, 't1').source!.selector).toEqual({ kind: 'lines', from: 1, to: 2000, truncated: true });
+  });
+
+  it("the runtime's interrupt markers are no user instruction, no task and no subgoal; a user's words that quote one are", async () => {
+    const f = await one(
+      'int.jsonl',
+      [
+        userRec('u1', 'Rename the flag'),
+        asst('a1', 'msg_1', use('t1', 'Bash', { command: 'grep -rn old_flag src' })),
+        userRec('u2', [
+          ...res('t1', "The user doesn't want to proceed with this tool use.", true),
+          { type: 'text', text: '[Request interrupted by user for tool use]' },
+        ]),
+        userRec('u3', 'Use new_flag instead'),
+        asst('a2', 'msg_2', { type: 'text', text: 'Done.' }),
+        userRec('u4', [{ type: 'text', text: '[Request interrupted by user]' }]),
+      ],
+      true,
+    );
+    const markers = f.items.filter((i) => i.content.startsWith('[Request interrupted'));
+    expect(markers.map((i) => [i.origin, i.kind])).toEqual([
+      ['system', 'instruction'],
+      ['system', 'instruction'],
+    ]);
+    expect(f.items.filter((i) => i.origin === 'user').map((i) => i.content)).toEqual([
+      'Rename the flag',
+      'Use new_flag instead',
+    ]);
+    // Two tasks, from the person's two messages; the last prune point's subgoal is what they last asked.
+    expect(f.prunePoints.at(-1)!.subgoal).toBe('Use new_flag instead');
+    expect(f.prunePoints.some((p) => p.subgoal.includes('interrupted'))).toBe(false);
+
+    const quoted = await one('q.jsonl', [userRec('u1', 'Why did I see [Request interrupted by user] twice?')], true);
+    expect(quoted.items.map((i) => [i.origin, i.kind])).toEqual([['user', 'instruction']]);
   });
 
   it('sidechain records in a main file become their own session; a sidechain-only file is one session', async () => {

@@ -49,10 +49,11 @@ function trace(steps: readonly Step[]): FixtureT {
       ...extra,
     });
     if ('read' in s) {
-      // Each read its own call and footer, so rung 0 cannot relate two reads and only rung 1 can.
+      // Each read its own call, so rung 0 cannot relate two reads and only rung 1 can. The bytes are the file's alone:
+      // under a label that hashes nothing read (agent-writes), reads of one state must show the same bytes.
       items.push(call('read', { path: s.read, attempt: t }));
       items.push(
-        result('read', { path: s.read, attempt: t }, `contents of ${s.read} ${'line\n'.repeat(40)}(step ${t})`, {
+        result('read', { path: s.read, attempt: t }, `contents of ${s.read} ${'line\n'.repeat(40)}`, {
           source: { identity: s.read, version: 'UNKNOWN', mutable: 'UNKNOWN' },
         }),
       );
