@@ -134,6 +134,11 @@ export function note(id: string, turn: number, content: string, extra: Loose = {
   return { id, turn, kind: 'reasoning', origin: 'model', content, ...extra };
 }
 
+/** A closed work unit over `traceItems` whose consequence item `record` holds `strings`. */
+export function closedUnit(id: string, traceItems: string[], record: string, strings: string[]): Loose {
+  return { id, description: `work unit ${id}`, state: 'closed', traceItems, consequence: { itemId: record, strings } };
+}
+
 export function obligation(id: string, needs: { itemIds?: string[]; strings?: string[] }): Loose {
   return {
     id,

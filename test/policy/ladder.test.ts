@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { ItemSpec } from './build-view.js';
-import { at, callAndResult, condition, decideById, makeView, note, result, verdicts } from './build-view.js';
+import {
+  at,
+  callAndResult,
+  closedUnit,
+  condition,
+  decideById,
+  makeView,
+  note,
+  result,
+  verdicts,
+} from './build-view.js';
 
 // A blob sha hashes the file's content, so two reads carrying it are one state even of a mutable working tree.
 const sha = (value: string) => ({ kind: 'git-sha', value, of: 'blob' });
@@ -65,17 +75,7 @@ describe('Layer B ladders', () => {
         result('x1', 5, 'same bytes'),
         result('x2', 6, 'same bytes'),
       ],
-      visible: {
-        workUnits: [
-          {
-            id: 'wu1',
-            description: 'tune retries',
-            state: 'closed',
-            traceItems: ['rb', 'r2', 'n3'],
-            consequence: { itemId: 'n3', strings: ['retry with backoff'] },
-          },
-        ],
-      },
+      visible: { workUnits: [closedUnit('wu1', ['rb', 'r2', 'n3'], 'n3', ['retry with backoff'])] },
     });
     for (const name of ['ladder-0-3', 'ladder-0-4']) {
       const d = decideById(condition(name), view);
@@ -111,17 +111,7 @@ describe('Layer B ladders', () => {
         result('rec', 2, 'Decision: pool size 20'),
         result('rec2', 3, 'Decision: pool size 20'),
       ],
-      visible: {
-        workUnits: [
-          {
-            id: 'wu1',
-            description: 'tune',
-            state: 'closed',
-            traceItems: ['t1'],
-            consequence: { itemId: 'rec', strings: ['pool size 20'] },
-          },
-        ],
-      },
+      visible: { workUnits: [closedUnit('wu1', ['t1'], 'rec', ['pool size 20'])] },
       subgoal: 'pool size decision trace',
     });
     expect(at(decideById(condition('verified-completion'), view), 't1').verdict).toBe('eligible');
