@@ -43,6 +43,27 @@ const BLOCKS: readonly { version: string; re: RegExp }[] = [
  * The one command a text-mode reply holds, as mini-swe-agent parses it: exactly one action block, else none runs
  * (the runtime answers with a format error instead).
  */
+/**
+ * A message's text: a string, nothing, or a list of text blocks. mini-swe-agent 1.9 to 1.13 marked messages for
+ * Anthropic's prompt cache in place, turning their content into `[{type: "text", text, cache_control}]`, and saved
+ * them so; the text is the blocks' text in order. Any other block is not something this importer reads.
+ */
+function messageText(r: Reader, value: Json | undefined, path: readonly (string | number)[]): string {
+  if (value === null || value === undefined) return '';
+  if (!Array.isArray(value)) return r.string(value, path);
+  return value
+    .map((raw, k) => {
+      const block = r.object(raw, [...path, k]);
+      if (block['type'] !== 'text')
+        r.fail(
+          [...path, k, 'type'],
+          `a content block of type ${JSON.stringify(block['type'] ?? null)}; only text blocks are read`,
+        );
+      return r.string(block['text'], [...path, k, 'text']);
+    })
+    .join('');
+}
+
 function textAction(content: string): { command: string; version: string } | undefined {
   for (const { version, re } of BLOCKS) {
     const found = [...content.matchAll(re)].map((m) => m[1]!.trim());
@@ -135,12 +156,7 @@ export async function importMiniSweAgent(root: Json, r: Reader, b: TraceBuilder)
     const path = [...base, i];
     const m = r.object(raw, path);
     const role = r.string(m['role'], [...path, 'role']);
-    const content =
-      typeof m['content'] === 'string'
-        ? m['content']
-        : m['content'] === null || m['content'] === undefined
-          ? ''
-          : r.string(m['content'], [...path, 'content']);
+    const content = messageText(r, m['content'], [...path, 'content']);
     const extra = objectOr(m['extra']);
     const stamp = r.optNumber(extra?.['timestamp'], [...path, 'extra', 'timestamp']);
     if (role === 'system') {

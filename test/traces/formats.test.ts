@@ -213,6 +213,25 @@ describe('mini-swe-agent v2 text mode', () => {
     expect(result(f, 'action-2').status).toEqual({ state: 'ok' });
   });
 
+  it('reads content saved as a list of text blocks (marked for the prompt cache), and names any other block', async () => {
+    const cached = (text: string) => [{ type: 'text', text, cache_control: { type: 'ephemeral' } }];
+    const f = await one('mc.traj.json', [
+      system,
+      { role: 'user', content: cached('Please solve this issue: x') },
+      { role: 'assistant', content: '```mswea_bash_command\ncat a.py\n```' },
+      { role: 'user', content: cached('<returncode>0</returncode>\n<output>\nprint(1)\n</output>') },
+    ]);
+    expect(f.items.map((i) => [i.origin, i.kind, i.content.slice(0, 20)])).toEqual([
+      ['system', 'instruction', 'Reply with one ```ms'],
+      ['user', 'instruction', 'Please solve this is'],
+      ['model', 'tool-call', expect.any(String)],
+      ['environment', 'tool-result', '<returncode>0</retur'],
+    ]);
+    await expect(
+      one('mi.traj.json', [system, { role: 'user', content: [{ type: 'image_url', image_url: 'x' }] }]),
+    ).rejects.toThrow(/\$\[1\]\.content\[0\]\.type: a content block of type "image_url"; only text blocks are read/);
+  });
+
   it('a failing command keeps its own diagnostic; a cut output makes its read truncated', async () => {
     const f = await one('m3.traj.json', {
       trajectory_format: 'mini-swe-agent-1.1',
