@@ -9,7 +9,7 @@
 import type { ReadSelector, Source, Status } from '../fixture/schema.js';
 import { agentTool, foundNothing } from './agent-tools.js';
 import type { TraceBuilder } from './build.js';
-import { intOr, type Json, type Reader } from './parse.js';
+import { intOr, objectOr, type Json, type Reader } from './parse.js';
 import { normalisePath, shellOutcome } from './shell.js';
 
 /**
@@ -42,6 +42,27 @@ function readSelector(input: Record<string, unknown>, output: string): ReadSelec
   };
 }
 
+/**
+ * What a session's pending revert leaves the model: OpenCode's `revert` (set by /undo, kept until the next prompt
+ * or an unrevert) names the message, and optionally the part, from which the conversation was undone; its files
+ * were restored then, and the next prompt removes those messages for good (SessionRevert.cleanup). A session that
+ * ends reverted is imported as the model would go on from it: the messages before the boundary, and with a part
+ * named, the boundary message's parts before it. A boundary naming no message of the session undoes nothing.
+ */
+function afterRevert(
+  r: Reader,
+  info: Record<string, Json>,
+  messages: readonly Json[],
+): { readonly messages: number; readonly fromPart?: string } {
+  const revert = objectOr(info['revert']);
+  if (!revert) return { messages: messages.length };
+  const messageID = r.string(revert['messageID'], ['info', 'revert', 'messageID']);
+  const at = messages.findIndex((m) => objectOr(objectOr(m)?.['info'])?.['id'] === messageID);
+  if (at < 0) return { messages: messages.length };
+  const partID = revert['partID'];
+  return typeof partID === 'string' ? { messages: at + 1, fromPart: partID } : { messages: at };
+}
+
 export async function importOpenCode(root: Json, r: Reader, b: TraceBuilder): Promise<void> {
   const top = r.object(root, []);
   const messages = r.array(top['messages'], ['messages']);
@@ -50,7 +71,9 @@ export async function importOpenCode(root: Json, r: Reader, b: TraceBuilder): Pr
       ? (top['info'] as Record<string, Json>)
       : {};
   if (typeof info['version'] === 'string') b.formatVersion = `opencode ${info['version']}`;
+  const kept = afterRevert(r, info, messages);
   for (const [i, raw] of messages.entries()) {
+    if (i >= kept.messages) break;
     const path = ['messages', i];
     const m = r.object(raw, path);
     const info = r.object(m['info'], [...path, 'info']);
@@ -65,6 +88,7 @@ export async function importOpenCode(root: Json, r: Reader, b: TraceBuilder): Pr
     for (const [j, rawPart] of parts.entries()) {
       const ppath = [...path, 'parts', j];
       const part = r.object(rawPart, ppath);
+      if (i === kept.messages - 1 && kept.fromPart !== undefined && part['id'] === kept.fromPart) break;
       const type = r.string(part['type'], [...ppath, 'type']);
       if (type === 'text') {
         const text = r.string(part['text'], [...ppath, 'text']);

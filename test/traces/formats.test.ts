@@ -646,6 +646,37 @@ describe('OpenCode export', () => {
     state,
   });
 
+  it('a session that ends reverted is what the model goes on from: messages before the boundary, or parts before a named part', async () => {
+    const text = (id: string, t: string) => ({ id, type: 'text', text: t });
+    const session = (revert?: Record<string, string>) => ({
+      info: {
+        id: 'ses_1',
+        version: '1.0.0',
+        title: 't',
+        time: { created: 1, updated: 2 },
+        ...(revert ? { revert } : {}),
+      },
+      messages: [
+        msg('m1', 'user', [text('p1', 'Write a poem')]),
+        msg('m2', 'assistant', [text('p2', 'Wrote it.')]),
+        msg('m3', 'user', [text('p3', 'Add ten words')]),
+        msg('m4', 'assistant', [text('p4', 'Adding.'), text('p5', 'Added ten words.')]),
+      ],
+    });
+    const contents = async (revert?: Record<string, string>) =>
+      (await one('rev.json', session(revert))).items.map((i) => i.content);
+    expect(await contents()).toEqual(['Write a poem', 'Wrote it.', 'Add ten words', 'Adding.', 'Added ten words.']);
+    expect(await contents({ messageID: 'm3' })).toEqual(['Write a poem', 'Wrote it.']);
+    expect(await contents({ messageID: 'm4', partID: 'p5' })).toEqual([
+      'Write a poem',
+      'Wrote it.',
+      'Add ten words',
+      'Adding.',
+    ]);
+    // A boundary that names no message of the session undoes nothing.
+    expect(await contents({ messageID: 'm9' })).toHaveLength(5);
+  });
+
   it('a read with offset/limit is a line view, truncated when the tool says the file has more; grep exiting 1 found nothing', async () => {
     const f = await one('ses.json', {
       info: { id: 'ses_1', version: '1.0.0', title: 't', time: { created: 1, updated: 2 } },
