@@ -203,7 +203,9 @@ function runCondition(
     const texts = new Map<string, string>();
     const counted = new Map<string, number>();
     for (const { e, decision } of proposed) {
-      if (decision !== 'PRUNE') continue;
+      // A DEFER is a removal put off, so whether applying it would split a call from its result is asked of it too;
+      // only a removal that leaves no text can split one (placeholders none), so only then is a DEFER's text needed.
+      if (decision !== 'PRUNE' && !(decision === 'DEFER' && options.placeholders === 'none')) continue;
       const item = itemsById.get(e.itemId)!;
       const left = leftBehindCounted(
         {

@@ -8,6 +8,7 @@ import { Fixture } from '../../src/fixture/schema.js';
 import { buildView } from '../../src/fixture/view.js';
 import type { PlaceholderMode } from '../../src/engine/placeholder.js';
 import { getCondition } from '../../src/policy/registry.js';
+import type { Timing } from '../../src/timing/timing.js';
 import { callAndResult, fixtureObject, note } from '../policy/build-view.js';
 
 const items = [
@@ -39,11 +40,11 @@ const fixture = Fixture.parse(
 const tokens = tokenCounter();
 const loaded = { file: 'pairs.json', sha256: '0', fixture, oracleFile: null, oracleSha256: null, oracle: null };
 
-function run(condition: string, placeholders: PlaceholderMode) {
+function run(condition: string, placeholders: PlaceholderMode, timing: Timing = { kind: 'immediate' }) {
   const [result] = runStudy({
     conditions: [getCondition(condition)!],
     fixtures: [loaded],
-    timing: { kind: 'immediate' },
+    timing,
     placeholders,
     tokens,
   });
@@ -73,6 +74,20 @@ describe('call/result pairs', () => {
     expect(records.get('c4')).toMatchObject({ eligibility: 'eligible', decision: 'KEEP' });
     expect(records.get('c4')!.reason).toContain('its result (call call-4) has not arrived');
     expect(points[0]!.decisions.prune).toBe(2);
+  });
+
+  it('placeholders none: a removal put off (DEFER) that would split a pair is kept too; one taking both halves is put off', () => {
+    // The prune point is no task boundary, so task-boundary timing defers every eligible removal.
+    const later: Timing = { kind: 'task-boundary' };
+    const split = run('exact-redundancy', 'none', later).records;
+    expect(split.get('r1')).toMatchObject({ eligibility: 'eligible', decision: 'KEEP' });
+    expect(split.get('r1')!.reason).toContain('removing r1 alone would split the pair (placeholders none)');
+    const both = run('verified-completion', 'none', later).records;
+    expect(both.get('c3')!.decision).toBe('DEFER');
+    expect(both.get('r3')!.decision).toBe('DEFER');
+    expect(both.get('c4')).toMatchObject({ eligibility: 'eligible', decision: 'KEEP' });
+    // With markers nothing vanishes, so nothing is split: the same removal is simply put off.
+    expect(run('exact-redundancy', 'marker', later).records.get('r1')!.decision).toBe('DEFER');
   });
 
   it("markers keep the pair's shape: the removed half leaves an entry of its own kind in its place", () => {
