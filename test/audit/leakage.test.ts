@@ -92,6 +92,8 @@ describe('the features', () => {
       position: false,
       age: false,
       length: false,
+      'turn-size': false,
+      'turn-kinds': false,
       ngrams: false,
       status: true,
       'side-effect': true,
@@ -161,6 +163,21 @@ describe('the audit', () => {
       expect(f.auc === null || Math.abs(f.auc - 0.5) < 0.06, `${f.feature}: ${String(f.auc)}`).toBe(true);
       if (!f.legitimate) expect(f.verdict).toBe('PASS');
     }
+  });
+
+  it('finds a turn-layout leak in turn-size and turn-kinds, and nothing there in a corpus of one item per turn', () => {
+    const layout = auditLeakage(
+      auditRows(syntheticCorpus({ leak: 'layout', fixtures: 40, items: 40, seed: 'piles' }), chars),
+      { seed: 7, maxAuc: 0.6 },
+    );
+    expect(layout.failed).toEqual(expect.arrayContaining(['turn-size', 'turn-kinds']));
+    expect(layout.failed).not.toContain('id');
+    const clean = auditLeakage(
+      auditRows(syntheticCorpus({ leak: 'none', fixtures: 40, items: 40, seed: 'clean' }), chars),
+      { seed: 7, maxAuc: 0.6 },
+    );
+    for (const name of ['turn-size', 'turn-kinds'])
+      expect(clean.features.find((f) => f.feature === name)!.verdict).toBe('PASS');
   });
 
   it('finds a positional leak in position, age and turn but not in ids', () => {

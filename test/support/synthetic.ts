@@ -7,8 +7,13 @@ import seedrandom from 'seedrandom';
 import { Fixture, Oracle } from '../../src/fixture/schema.js';
 import { timeOf } from '../policy/build-view.js';
 
-/** `id`: removable items are named drop-N, necessary ones keep-N; `position`: the older half is removable; `none`: labels drawn independently of everything (ids are a random word and a counter). */
-export type Leak = 'id' | 'position' | 'none';
+/**
+ * `id`: removable items are named drop-N, necessary ones keep-N; `position`: the older half is removable; `layout`:
+ * a removable item shares its turn with the removable item before it when that one stands alone, a necessary item
+ * always has a turn of its own; `none`: labels drawn independently of everything (ids are a random word and a
+ * counter, one item per turn).
+ */
+export type Leak = 'id' | 'position' | 'layout' | 'none';
 
 export interface SyntheticOptions {
   readonly leak: Leak;
@@ -47,6 +52,14 @@ export function syntheticCorpus(o: SyntheticOptions): { fixture: Fixture; oracle
     const labels = Array.from({ length: o.items }, (_, i) =>
       o.leak === 'position' ? i < o.items / 2 : random() < share,
     );
+    // The turn of each item: one each, except that under `layout` removable items pair up within a turn.
+    const turns: number[] = [];
+    labels.forEach((removable, i) => {
+      const previous = turns[i - 1];
+      const pairs =
+        o.leak === 'layout' && removable && i > 0 && labels[i - 1] && turns.filter((t) => t === previous).length === 1;
+      turns.push(pairs ? previous! : (previous ?? -1) + 1);
+    });
     const items = labels.map((removable, i) => {
       const words = Array.from(
         { length: 3 + Math.floor(random() * 12) },
@@ -58,8 +71,8 @@ export function syntheticCorpus(o: SyntheticOptions): { fixture: Fixture; oracle
           o.leak === 'id'
             ? `${removable ? 'drop' : 'keep'}-${i}`
             : `${ID_WORDS[Math.floor(random() * ID_WORDS.length)]!}-${i}`,
-        turn: i,
-        time: timeOf(i),
+        turn: turns[i]!,
+        time: timeOf(turns[i]!),
         origin: 'environment',
         kind: 'tool-result',
         content: words.join(' '),
@@ -67,7 +80,7 @@ export function syntheticCorpus(o: SyntheticOptions): { fixture: Fixture; oracle
         status: { state: 'ok' },
       };
     });
-    const turn = o.items - 1;
+    const turn = turns[turns.length - 1]!;
     const fixture = Fixture.parse({
       schemaVersion: 1,
       id,

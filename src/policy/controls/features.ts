@@ -5,6 +5,7 @@
 // link to the label could only come from how the corpus was built (ids, tool names, phrasing, length, where and
 // when an item sits): a generator that does not leak draws those alike for items that will be needed and for items
 // that will not.
+import { frozenMemo } from '../../fixture/memo.js';
 import { toolDeclaration, type PolicyView, type ViewItem } from '../../fixture/view.js';
 
 /** A value the audit's classifiers know how to fit: a category, a number (binned on the training half) or a set of tokens. */
@@ -104,6 +105,22 @@ function flagsOf(item: ViewItem): string {
   return set.length === 0 ? '(none)' : set.sort().join('+');
 }
 
+/** Per context, the items of each turn in order: read once per view, not once per item. */
+const turnsIn = frozenMemo((items: readonly ViewItem[]): ReadonlyMap<number, readonly ViewItem[]> => {
+  const byTurn = new Map<number, ViewItem[]>();
+  for (const item of items) {
+    const turn = byTurn.get(item.turn);
+    if (turn) turn.push(item);
+    else byTurn.set(item.turn, [item]);
+  }
+  return byTurn;
+});
+
+/** The items that share the item's turn, itself included, in context order. */
+export function turnOf(view: PolicyView, index: number): readonly ViewItem[] {
+  return turnsIn(view.items).get(view.items[index]!.turn) ?? [];
+}
+
 const category = (value: string): FeatureValue => ({ type: 'category', value });
 const number = (value: number): FeatureValue => ({ type: 'number', value });
 const tokens = (value: readonly string[]): FeatureValue => ({ type: 'tokens', value });
@@ -139,6 +156,23 @@ export const FEATURES: readonly Feature[] = [
     legitimate: false,
     why: 'turns before the prune point: recency baselines act on it, so the corpus must not reward them by its layout alone',
     of: (v, i) => number(ageInTurns(v, i)),
+  },
+  {
+    name: 'turn-size',
+    legitimate: false,
+    why: 'how many items share its turn: parallel calls and batching in a runtime, a layout the generator chooses in a corpus',
+    of: (v, i) => number(turnOf(v, i).length),
+  },
+  {
+    name: 'turn-kinds',
+    legitimate: false,
+    why: 'the kinds of the items in its turn, in order: the same layout read as a pattern (one call and its result, or a pile)',
+    of: (v, i) =>
+      category(
+        turnOf(v, i)
+          .map((item) => item.kind)
+          .join(' '),
+      ),
   },
   {
     name: 'length',
