@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseJsonStrict } from '../fixture/json.js';
 
 export const PROMPT_VERSIONS = { predictor: 'predict-v2', reader: 'reader-v1' } as const;
 
@@ -27,7 +28,8 @@ export function answerJson(text: string): { ok: true; value: unknown } | { ok: f
   const fenced = /^```(?:json)?\s*\n([\s\S]*?)\n?```$/.exec(trimmed);
   const body = fenced ? fenced[1]! : trimmed;
   try {
-    return { ok: true, value: JSON.parse(body) };
+    // Strict: an answer that names a key twice contradicts itself (which confidence, which list?), so it is unusable.
+    return { ok: true, value: parseJsonStrict(Buffer.from(body, 'utf8'), 'the answer') };
   } catch (err) {
     return { ok: false, reason: `answer is not one JSON object (${(err as Error).message})` };
   }

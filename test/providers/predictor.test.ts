@@ -48,6 +48,16 @@ describe('model predictor answers', () => {
     ],
     ['an unknown id', '{"unneeded": [{"id": "n9", "reason": "x", "confidence": 1}]}', /"n9", which it was not shown/],
     [
+      'a key given twice (which confidence holds?)',
+      '{"unneeded": [{"id": "n1", "reason": "x", "confidence": 0.1, "confidence": 0.9}]}',
+      /answer is not one JSON object .*appears twice in one object/,
+    ],
+    [
+      'two lists under one key',
+      '{"unneeded": [], "unneeded": [{"id": "n1", "reason": "x", "confidence": 1}]}',
+      /answer is not one JSON object .*appears twice in one object/,
+    ],
+    [
       'a repeated id',
       '{"unneeded": [{"id": "n1", "reason": "x", "confidence": 1}, {"id": "n1", "reason": "y", "confidence": 1}]}',
       /"n1" twice/,
