@@ -81,17 +81,34 @@ export function consult(
     unusable: new Map(shown.map((id) => [id, why])),
   });
   if (shown.length === 0) return { shown, unneeded: new Map(), unusable: new Map() };
-  const answer = predictor(view, shown, scope);
-  if (isAbstention(answer)) return everyone(`predictor abstained: ${answer.abstain}`);
+  // The seam is typed, but a predictor is anyone's code: a throw, or an answer of another shape, fails closed too.
+  let answer: unknown;
+  try {
+    answer = predictor(view, shown, scope);
+  } catch (err) {
+    return everyone(`predictor abstained: it failed (${err instanceof Error ? err.message : String(err)})`);
+  }
+  if (!(answer instanceof Map)) {
+    const abstain = (answer as Partial<PredictorAbstention> | null)?.abstain;
+    return everyone(
+      typeof abstain === 'string'
+        ? `predictor abstained: ${abstain}`
+        : 'predictor abstained: its answer is neither predictions nor an abstention',
+    );
+  }
   const asked = new Set(shown);
   const stray = [...answer.keys()].find((id) => !asked.has(id));
   if (stray !== undefined)
-    return everyone(`predictor abstained: it named item "${stray}", which it was not asked about`);
+    return everyone(`predictor abstained: it named item "${String(stray)}", which it was not asked about`);
   const unneeded = new Map<string, string>();
   const unusable = new Map<string, string>();
   for (const id of shown) {
-    const p = answer.get(id);
-    if (!p) continue;
+    if (!answer.has(id)) continue;
+    const p: unknown = answer.get(id);
+    if (!wellFormed(p)) {
+      unusable.set(id, 'predictor abstained: its prediction is not a reason with a confidence between 0 and 1');
+      continue;
+    }
     if (!(p.confidence >= minConfidence)) {
       unusable.set(
         id,
@@ -102,6 +119,20 @@ export function consult(
     }
   }
   return { shown, unneeded, unusable };
+}
+
+/** A prediction as the seam defines it: a stated reason and a finite confidence in [0, 1]. */
+function wellFormed(p: unknown): p is Prediction {
+  if (typeof p !== 'object' || p === null) return false;
+  const { reason, confidence } = p as Record<string, unknown>;
+  return (
+    typeof reason === 'string' &&
+    reason.length > 0 &&
+    typeof confidence === 'number' &&
+    Number.isFinite(confidence) &&
+    confidence >= 0 &&
+    confidence <= 1
+  );
 }
 
 /**
