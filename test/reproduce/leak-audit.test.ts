@@ -9,17 +9,11 @@ import { auditLeakage, auditRows, DEFAULT_MAX_AUC } from '../../src/audit/leakag
 import { loadFixtures } from '../../src/load/fixtures.js';
 import { readFixtureManifestIfValid } from '../../src/study/manifest.js';
 import { AUDIT_DEFAULTS } from '../../src/cli/audit-leakage.js';
+import { knownLeaks } from '../support/known-leaks.js';
 
 const generator = readFixtureManifestIfValid('fixtures/MANIFEST.json')?.generator;
 const knownLeaky = !generator || /^1\./.test(generator.version);
-/**
- * Leaks found after a generator's corpus was committed, by generator major version: the audit must find exactly
- * these, so a fix shows (the list empties) and so does any new leak. Generator 3.x lays family episodes out one call
- * and result per turn and piles generic steps into shared turns, so how many items share a turn, and their kinds,
- * tell family items from generic ones (found 6 December 2026; docs/fixtures.md, "Leak audit").
- */
-const KNOWN_LEAKS: Readonly<Record<string, readonly string[]>> = { '3': ['turn-size', 'turn-kinds'] };
-const known = KNOWN_LEAKS[generator?.version.split('.')[0] ?? ''] ?? [];
+const known = knownLeaks(generator?.version);
 
 describe('the committed generated corpus', () => {
   it.skipIf(knownLeaky)(
