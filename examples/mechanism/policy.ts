@@ -27,6 +27,7 @@ const laterCopy: Mechanism = {
           itemId: id,
           outcome: 'eligible',
           reason: `${copy.id}, later, returned the same content from the same tool`,
+          reliesOn: [copy.id],
         });
     }
     return findings;
