@@ -151,7 +151,7 @@ describe('the committed results/ecology/', () => {
     const r = await cli(['ecology', '--real', '--check']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('results/ecology matches a fresh regeneration (33 files, 21 traces,');
+    expect(r.stdout).toContain('results/ecology matches a fresh regeneration (36 files, 24 traces,');
   });
 
   it('marks its fixtures as imported, keeps each licence beside them, and states the caveat in its header', () => {

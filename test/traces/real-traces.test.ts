@@ -272,6 +272,43 @@ const EXPECTED: readonly Expected[] = [
     formatVersion: 'opencode 0.15.0, event stream',
   },
   {
+    // Raw: 2 tool_use, 2 tool_result, both is_error; one "[Request interrupted by user for tool use]", which is
+    // the runtime's and no task of its own.
+    file: 'claude-code/spotter-short.jsonl',
+    items: 8,
+    calls: 2,
+    results: 2,
+    errors: 2,
+    synthesized: 0,
+    negative: 0,
+    failedEffects: 0,
+    formatVersion: 'Claude Code 2.1.38',
+  },
+  {
+    // Raw: 6 tool_use, 6 tool_result, none is_error; two interrupt markers.
+    file: 'claude-code/spotter-tool_heavy.jsonl',
+    items: 21,
+    calls: 6,
+    results: 6,
+    errors: 0,
+    synthesized: 0,
+    negative: 0,
+    failedEffects: 0,
+    formatVersion: 'Claude Code 2.1.38',
+  },
+  {
+    // Raw: 13 messages; the last session.updated reverts from the sixth, so the first five stay, with one write.
+    file: 'opencode/revert.json',
+    items: 9,
+    calls: 1,
+    results: 1,
+    errors: 0,
+    synthesized: 0,
+    negative: 0,
+    failedEffects: 0,
+    formatVersion: 'opencode 0.15.8, event stream',
+  },
+  {
     file: 'claude-code/agent-af1ff21.jsonl',
     items: 2,
     calls: 0,
@@ -443,6 +480,27 @@ describe('the committed real traces', () => {
       ['user', 'instruction'],
       ['model', 'reasoning'],
     ]);
+  });
+
+  it("Claude Code 2.1: the runtime's interrupt markers are no task and no subgoal; the person's own prompts are", async () => {
+    const heavy = await session('claude-code/spotter-tool_heavy.jsonl');
+    const markers = heavy.items.filter((i) => i.content.startsWith('[Request interrupted by user'));
+    expect(markers.map((i) => i.origin)).toEqual(['system', 'system']);
+    expect(heavy.prunePoints.map((p) => p.id)).toEqual(['task-1', 'end']);
+    expect(heavy.prunePoints.every((p) => !p.subgoal.includes('interrupted'))).toBe(true);
+    const short = await session('claude-code/spotter-short.jsonl');
+    expect(short.items.filter((i) => i.origin === 'user').map((i) => i.content)).toEqual([
+      'mix phx.server doesnt seem to start',
+    ]);
+  });
+
+  it('OpenCode 0.15 event stream ending reverted: the turns the revert undid, and their writes, are not in context', async () => {
+    const f = await session('opencode/revert.json');
+    expect(f.items.filter((i) => i.origin === 'user').map((i) => i.content)).toEqual([
+      'write 10 random words',
+      'write 10 random words to the file',
+    ]);
+    expect(f.items.filter((i) => i.kind === 'tool-call').map((i) => i.tool!.name)).toEqual(['write']);
   });
 
   it('OpenCode 1.2 event stream: every completed tool output arrives whole from its last event, and each read window is the lines the tool says it showed', async () => {
