@@ -12,10 +12,7 @@ const keyWith = (across: boolean) =>
       tool: item.tool?.name,
       call: across ? null : item.tool?.arguments,
       status: item.status ?? null,
-      blocks: blocksOf(item),
-      // With blocks declared, the text a model is shown is still `content`, which the schema does not bind to the
-      // blocks: two items are the same rendering only when both agree.
-      ...(item.blocks ? { content: item.content } : {}),
+      shown: shownOf(item),
     }),
   );
 const ofThisCall = keyWith(false);
@@ -50,7 +47,13 @@ export function sameCall(a: ViewItem, b: ViewItem): boolean {
   return a.tool?.name === b.tool?.name && callKey(a) === callKey(b);
 }
 
-/** Every content block of the item in canonical form, rendered once per item: equal keys, equal renderings. */
-export const renderingKey: (item: ViewItem) => string = frozenMemo((item: ViewItem) =>
-  canonicalJson(item.blocks ? { blocks: item.blocks, content: item.content } : blocksOf(item)),
-);
+/**
+ * What the item shows: every content block, and with blocks declared the text too, since the schema does not bind
+ * `content` (what a model is shown) to the blocks: two items show the same only when both agree.
+ */
+function shownOf(item: ViewItem): unknown {
+  return item.blocks ? { blocks: item.blocks, content: item.content } : blocksOf(item);
+}
+
+/** What the item shows in canonical form, rendered once per item: equal keys, equal renderings. */
+export const renderingKey: (item: ViewItem) => string = frozenMemo((item: ViewItem) => canonicalJson(shownOf(item)));

@@ -40,10 +40,6 @@ const BLOCKS: readonly { version: string; re: RegExp }[] = [
 ];
 
 /**
- * The one command a text-mode reply holds, as mini-swe-agent parses it: exactly one action block, else none runs
- * (the runtime answers with a format error instead).
- */
-/**
  * A message's text: a string, nothing, or a list of text blocks. mini-swe-agent 1.9 to 1.13 marked messages for
  * Anthropic's prompt cache in place, turning their content into `[{type: "text", text, cache_control}]`, and saved
  * them so; the text is the blocks' text in order. Any other block is not something this importer reads.
@@ -64,6 +60,10 @@ function messageText(r: Reader, value: Json | undefined, path: readonly (string 
     .join('');
 }
 
+/**
+ * The one command a text-mode reply holds, as mini-swe-agent parses it: exactly one action block, else none runs
+ * (the runtime answers with a format error instead).
+ */
 function textAction(content: string): { command: string; version: string } | undefined {
   for (const { version, re } of BLOCKS) {
     const found = [...content.matchAll(re)].map((m) => m[1]!.trim());

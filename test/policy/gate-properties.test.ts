@@ -150,19 +150,21 @@ describe('the gate keeps what an earlier removal leaned on (rule 6, pinned count
   });
 });
 
+/**
+ * Entries of another shape than the seam's, or below the threshold, that a predictor (anyone's code) may answer for
+ * every item it was shown: each unusable, never a guess.
+ */
+const BAD_ENTRIES: Readonly<Record<string, unknown>> = {
+  unsure: { reason: 'maybe', confidence: 0.1 },
+  'null entry': null,
+  'no reason': { confidence: 0.9 },
+  'confidence as text': { reason: 'done', confidence: '0.9' },
+  'confidence past 1': { reason: 'done', confidence: 5 },
+  'infinite confidence': { reason: 'done', confidence: Number.POSITIVE_INFINITY },
+};
+
 /** Every way the predictor's answer is unusable that the property below tries. */
-const FAILURES = [
-  'transport',
-  'stray',
-  'unsure',
-  'throws',
-  'null',
-  'null entry',
-  'no reason',
-  'confidence as text',
-  'confidence past 1',
-  'infinite confidence',
-] as const;
+const FAILURES = ['transport', 'stray', 'throws', 'null', ...Object.keys(BAD_ENTRIES)];
 
 describe('the predictor fails closed (rule 7)', () => {
   it('a failing predictor never yields PRUNE or KEEP for an item it was asked about, in any consumer', () => {
@@ -183,20 +185,7 @@ describe('the predictor fails closed (rule 7)', () => {
           if (how === 'stray') return new Map([['not-an-item', { reason: 'x', confidence: 1 }]]);
           if (how === 'throws') throw new Error('socket hang up');
           if (how === 'null') return null as unknown as ReturnType<Predictor>;
-          // A predictor is anyone's code: entries of another shape than the seam's are unusable, never a guess.
-          const entry: Record<(typeof FAILURES)[number], unknown> = {
-            transport: null,
-            stray: null,
-            throws: null,
-            null: null,
-            unsure: { reason: 'maybe', confidence: 0.1 },
-            'null entry': null,
-            'no reason': { confidence: 0.9 },
-            'confidence as text': { reason: 'done', confidence: '0.9' },
-            'confidence past 1': { reason: 'done', confidence: 5 },
-            'infinite confidence': { reason: 'done', confidence: Number.POSITIVE_INFINITY },
-          };
-          return new Map(shown.map((id) => [id, entry[how] as Prediction]));
+          return new Map(shown.map((id) => [id, BAD_ENTRIES[how] as Prediction]));
         };
         for (const c of consumers) {
           asked.clear();

@@ -46,7 +46,7 @@ export function bulkOf(item: ViewItem): string[] {
  * Punctuation ends it, so an id closing a sentence ("rel-204.") or opening a log line ("rel-204: ...") is named; an
  * id that punctuation continues ("rel-204.1") counts too, which can only keep bulk, never remove it.
  */
-export function mentions(text: string, id: string): boolean {
+function mentions(text: string, id: string): boolean {
   const idChar = /\w/;
   for (let at = text.indexOf(id); at >= 0; at = text.indexOf(id, at + 1)) {
     const before = at > 0 ? text[at - 1]! : '';

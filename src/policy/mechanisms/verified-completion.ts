@@ -58,9 +58,7 @@ export function verifiedCompletion(): ConfiguredMechanism {
     assess(view, candidates) {
       const wanted = new Set(candidates);
       const units = view.visible.workUnits;
-      const records = new Set(
-        units.flatMap((unit) => (unit.consequence && 'itemId' in unit.consequence ? [unit.consequence.itemId] : [])),
-      );
+      const records = new Set(units.flatMap(recordItem));
       // Which units hold each item, and each unit's closure, found once per context rather than once per item.
       const unitsOf = new Map<string, WorkUnit[]>();
       for (const unit of units) {
@@ -111,14 +109,17 @@ export function verifiedCompletion(): ConfiguredMechanism {
             `trace of closed work unit ${listIds(consulted)}, whose consequence is recorded in ` +
             `${listIds([...new Set(recorded)])}, which holds every consequence string`,
           consulted,
-          reliesOn: containing.flatMap((unit) =>
-            unit.consequence && 'itemId' in unit.consequence ? [unit.consequence.itemId] : [],
-          ),
+          reliesOn: containing.flatMap(recordItem),
         });
       }
       return findings;
     },
   };
+}
+
+/** The item in context a unit's consequence is recorded in, if it is an item rather than a pointer. */
+function recordItem(unit: WorkUnit): string[] {
+  return unit.consequence && 'itemId' in unit.consequence ? [unit.consequence.itemId] : [];
 }
 
 const DESCRIPTION =
