@@ -1,6 +1,6 @@
 // Builds one trajectory item by item: ids, logical times, tool declarations, world sources and store entries.
-// Families and generic work write through it, in trajectory order, so turn order and id uniqueness hold by
-// construction. Ids are opaque draws from the fixture's own id stream (`i` + 8 hex for items, `k` + 8 hex for tool
+// Families and generic work write through it; each unit writes its own turns in order, and `arrange` lays the
+// units' pieces of one turn out in a drawn order, so turn order and id uniqueness hold by construction. Ids are opaque draws from the fixture's own id stream (`i` + 8 hex for items, `k` + 8 hex for tool
 // calls): an id that named its role or its episode (`x7`, `f2-rule`) would hand a classifier the oracle label.
 import type { z } from 'zod';
 import type { Rng } from './rng.js';
@@ -56,10 +56,20 @@ export class TrajectoryBuilder {
   private unit: string | undefined;
   /** Items each unit (episode, decoy or generic step) wrote, by unit index: the oracle's episode attribution. */
   readonly byUnit = new Map<string, string[]>();
+  /** Where each unit's piece of a turn sits among the turn's pieces: drawn once per unit and turn. */
+  private readonly ranks = new Map<string, number>();
+  private readonly rankOf = new Map<string, number>();
+  /** The last turn each unit wrote: a unit never goes back, other units may. */
+  private readonly reached = new Map<string, number>();
 
+  /**
+   * Without an order stream the pieces of a turn stay in writing order (scratch builders); with one, `arrange`
+   * shuffles them, so where an item sits in its turn says nothing of the unit that wrote it.
+   */
   constructor(
     private readonly startMs: number,
     private readonly idStream: Rng,
+    private readonly orderStream?: Rng,
   ) {}
 
   /** A fresh opaque id; the stream is the fixture's own, so ids carry no order that follows roles. */
@@ -73,9 +83,15 @@ export class TrajectoryBuilder {
     }
   }
 
-  /** Attributes the items written from now on to a unit (undefined: to none, as for the task statement). */
+  /**
+   * Attributes the items written from now on to a unit (undefined: to none, as for the task statement). A unit's
+   * first turn may lie before the turn last written: units share turns, and a unit that opens over several turns
+   * writes them all before another unit writes into the middle one.
+   */
   writingFor(unit: string | undefined): this {
+    if (this.unit !== undefined) this.reached.set(this.unit, this.current);
     this.unit = unit;
+    this.current = unit === undefined ? this.current : (this.reached.get(unit) ?? 0);
     return this;
   }
 
@@ -83,7 +99,7 @@ export class TrajectoryBuilder {
     return this.current;
   }
 
-  /** Moves to a turn; turns never go back, which is what keeps items in trajectory order. */
+  /** Moves to a turn; a unit's turns never go back, which keeps its own items in trajectory order. */
   at(turn: number): this {
     if (turn < this.current) throw new Error(`internal: builder moved back from turn ${this.current} to ${turn}`);
     this.current = turn;
@@ -116,6 +132,9 @@ export class TrajectoryBuilder {
   note(origin: DraftItem['origin'], kind: DraftItem['kind'], content: string, extra: Partial<DraftItem> = {}): string {
     const id = this.opaque('i');
     this.items.push({ id, turn: this.current, time: this.timeOf(this.current), origin, kind, content, ...extra });
+    const piece = `${this.unit ?? ''}@${this.current}`;
+    if (!this.ranks.has(piece)) this.ranks.set(piece, this.orderStream ? this.orderStream.next() : this.ranks.size);
+    this.rankOf.set(id, this.ranks.get(piece)!);
     if (this.unit !== undefined) {
       const list = this.byUnit.get(this.unit) ?? [];
       list.push(id);
@@ -136,6 +155,19 @@ export class TrajectoryBuilder {
       if (!callIds.has(tool.callId)) callIds.set(tool.callId, this.opaque('k'));
       return this.note(origin, kind, content, { ...rest, tool: { ...tool, callId: callIds.get(tool.callId)! } });
     });
+  }
+
+  /**
+   * Puts the items in trajectory order: by turn, then by the drawn rank of the piece that wrote them, then as
+   * written. Until this runs, items are in the order units wrote them, and a unit opening over several turns has
+   * written its later turns before other units wrote theirs.
+   */
+  arrange(): void {
+    const seq = new Map(this.items.map((it, k) => [it.id, k]));
+    this.items.sort(
+      (a, c) =>
+        a.turn - c.turn || this.rankOf.get(a.id)! - this.rankOf.get(c.id)! || seq.get(a.id)! - seq.get(c.id)!,
+    );
   }
 
   /** Removes written items (and their attribution to units): what the composer strikes after the fact. */

@@ -195,13 +195,17 @@ export function composeFixture(seed: number, index: number, share: number = DEFA
   const b = new TrajectoryBuilder(
     Date.UTC(2026, r.int(0, 10), r.int(1, 28), r.int(7, 17), r.int(0, 59)),
     root.fork('ids'),
+    root.fork('order'),
   );
   declareGenericTools(b);
   const goal = `${r.pick(['Get', 'Make'])} ${service} ${r.pick(['green again on main', 'ready for the Thursday release', 'stable in staging'])}`;
   const taskRule = `do not push to main directly; open a pull request for ${service}`;
   const taskId = b.note('user', 'instruction', `${goal}. Work through what you find; ${taskRule}.`);
 
-  // Events run in turn order; family episodes own their turns, needs and generic work share theirs.
+  // Events run in turn order. Every unit shares turns: a generic step may fall in any turn, an episode's among them,
+  // and the pieces of one turn are laid out in a drawn order (`arrange`). Under generator 3 episodes owned their
+  // turns and generic steps piled into the rest, so how many items shared a turn, and their kinds, told the two
+  // apart (and with them, mostly, removable from necessary).
   type Event = { turn: number; order: number; run: () => void };
   const events: Event[] = [];
   units.forEach((u, j) => {
@@ -209,7 +213,7 @@ export function composeFixture(seed: number, index: number, share: number = DEFA
       turn: u.at.start,
       order: j,
       run: () => {
-        b.at(u.at.start).writingFor(u.key);
+        b.writingFor(u.key).at(u.at.start);
         u.instance!.open(b, u.at);
       },
     });
@@ -217,12 +221,12 @@ export function composeFixture(seed: number, index: number, share: number = DEFA
       turn: u.at.needAt,
       order: j,
       run: () => {
-        b.at(u.at.needAt).writingFor(`${u.key}/use`);
+        b.writingFor(`${u.key}/use`).at(u.at.needAt);
         u.instance!.use(b, u.at);
       },
     });
   });
-  const free = Array.from({ length: turns }, (_, t) => t + 1).filter((t) => !reserved.has(t));
+  const free = Array.from({ length: turns }, (_, t) => t + 1);
   const gr = root.fork('generic');
   const steps = Math.max(Math.ceil((cls.items[0] - 1) / 2), Math.round((itemTarget - 1 - families * 6) / 1.8));
   const stepTurns = Array.from({ length: steps }, () => gr.pick(free)).sort((a, c) => a - c);
@@ -246,7 +250,7 @@ export function composeFixture(seed: number, index: number, share: number = DEFA
       turn,
       order: 1000 + k,
       run: () => {
-        b.at(turn).writingFor(unit.key);
+        b.writingFor(unit.key).at(turn);
         const wanted = step.logNormal(cls.readMedian, 0.9, READ_TOKENS.min, READ_TARGET_MAX);
         const room = cls.tokenBudget - estimatedTokens;
         const size = Math.max(READ_TOKENS.min, Math.min(wanted, Math.floor(room / 2)));
@@ -277,7 +281,7 @@ export function composeFixture(seed: number, index: number, share: number = DEFA
           return s ? [{ id, s }] : [];
         });
         if (picks.length === 0) return;
-        b.at(needAt).writingFor(`${unit.key}/use`);
+        b.writingFor(`${unit.key}/use`).at(needAt);
         genericUse(
           b,
           step.fork('use'),
@@ -297,6 +301,7 @@ export function composeFixture(seed: number, index: number, share: number = DEFA
   });
   events.sort((a, c) => a.turn - c.turn || a.order - c.order);
   for (const e of events) e.run();
+  b.arrange();
   strikeCollidingEchoes(b, units, points, taskRule);
 
   const written = (u: Unit) => b.byUnit.get(u.key) ?? [];

@@ -3,7 +3,8 @@
 // exactly these, so a generator that fixes one shows it and any other leak still fails. Generator 3.x gives each
 // family episode turns of its own (one call and its result) and piles generic steps into shared turns, so how many
 // items share a turn, and their kinds, tell episode items from generic work (found 6 December 2026;
-// docs/fixtures.md, "A leak the audit did not measure").
+// docs/fixtures.md, "A leak the audit did not measure"). Generator 4 lets every unit share turns and draws where each
+// piece sits in its turn; it has none.
 const KNOWN_LEAKS: Readonly<Record<string, readonly string[]>> = { '3': ['turn-size', 'turn-kinds'] };
 
 /** The known leaks of a generator version (none for a version without any, or none given). */
