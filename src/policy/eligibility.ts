@@ -31,6 +31,11 @@ export function keepByDefault(itemId: string, consulted: readonly string[]): Eli
   return { itemId, verdict: 'keep', rule: NO_RULE, rung: null, reason: NO_FINDING, obligationsConsulted: consulted };
 }
 
+/** KEEP because an earlier removal rests on the item staying (the ladder's reliance rule): a reason, not a rule's finding. */
+export function keptFor(itemId: string, reason: string, consulted: readonly string[]): Eligibility {
+  return { itemId, verdict: 'keep', rule: NO_RULE, rung: null, reason, obligationsConsulted: consulted };
+}
+
 export function fromFinding(
   finding: Finding,
   rule: string,

@@ -5,11 +5,12 @@
 // it is not judged again. The first rule that finds an item eligible removes it and is recorded with its step;
 // an abstention does not stop a later rule with a different check. Every step's eligible items pass the one
 // regenerability gate first (the predictor's step included), against everything removed so far and at that step.
-// An item an earlier removal rests on staying (its finding's reliesOn) is refused at every later step.
+// An item an earlier removal rests on staying (its finding's reliesOn) leaves the candidates: no later step judges
+// it and the predictor is never asked about it; it is KEEP with that reason unless an earlier rule abstained on it.
 import { residueText } from '../fixture/residue.js';
 import type { ResidueField } from '../fixture/schema.js';
 import type { PolicyView, ViewItem } from '../fixture/view.js';
-import { fromFinding, findingsById, keepByDefault, mergeIds, refuse, splitByGate } from './eligibility.js';
+import { fromFinding, findingsById, keepByDefault, keptFor, mergeIds, refuse, splitByGate } from './eligibility.js';
 import type { ConfiguredMechanism } from './eligibility.js';
 import { visibleIds } from './protection.js';
 import { regenerabilityGate } from './regenerability.js';
@@ -30,7 +31,7 @@ export interface LadderOptions {
 }
 
 /** Every ladder's version: what a ladder does with its rules is one algorithm, whichever rules it is given. */
-export const LADDER_VERSION = '2.2.0';
+export const LADDER_VERSION = '2.3.0';
 
 export const ONLY_PREDICTION = 'only prediction supports removal';
 
@@ -96,14 +97,11 @@ export function ladder(options: LadderOptions): Condition {
       applied.forEach((rule, index) => {
         const step = index + 1;
         const findings = findingsById(rule.rule, rule.assess(current, candidates));
-        const reliance = (id: string): string | undefined =>
-          findings.get(id)?.outcome === 'eligible' ? leanedOn.get(id) : undefined;
         const gated = regenerabilityGate(
           view,
-          candidates.filter((id) => findings.get(id)?.outcome === 'eligible' && reliance(id) === undefined),
+          candidates.filter((id) => findings.get(id)?.outcome === 'eligible'),
           gone,
         );
-        const refused = (id: string): string | undefined => reliance(id) ?? gated.get(id);
         const removedNow = new Set<string>();
         const wholly = new Set<string>();
         const cut = new Map<string, readonly ResidueField[]>();
@@ -113,7 +111,7 @@ export function ladder(options: LadderOptions): Condition {
           note(id, finding.consulted);
           const record = (): Eligibility =>
             fromFinding(finding, rule.rule, rule.rung, consulted.get(id) ?? checked, step);
-          const refusal = refused(id);
+          const refusal = gated.get(id);
           if (refusal !== undefined) {
             // The refusal is what decides the item, whatever an earlier rule abstained on.
             abstained.set(id, refuse(record(), refusal));
@@ -126,7 +124,6 @@ export function ladder(options: LadderOptions): Condition {
             abstained.set(id, record());
           }
         }
-        candidates = candidates.filter((id) => !removedNow.has(id));
         for (const id of removedNow) gone.add(id);
         for (const id of removedNow) {
           for (const kept of findings.get(id)?.reliesOn ?? []) {
@@ -137,6 +134,8 @@ export function ladder(options: LadderOptions): Condition {
             );
           }
         }
+        // What a removal rests on leaves the candidates: no later step, the predictor's included, is asked about it.
+        candidates = candidates.filter((id) => !removedNow.has(id) && !leanedOn.has(id));
         current = withoutItems(current, wholly, cut);
       });
       if (options.predictor?.mode === 'abstain') {
@@ -160,7 +159,11 @@ export function ladder(options: LadderOptions): Condition {
       }
       return view.items.map((item) => {
         const latest = consulted.get(item.id);
-        const final = decided.get(item.id) ?? abstained.get(item.id) ?? keepByDefault(item.id, checked);
+        const reliedOn = leanedOn.get(item.id);
+        const final =
+          decided.get(item.id) ??
+          abstained.get(item.id) ??
+          (reliedOn === undefined ? keepByDefault(item.id, checked) : keptFor(item.id, reliedOn, checked));
         // An abstention recorded at an early step lists what later steps consulted too.
         return latest && final.verdict === 'abstain' ? { ...final, obligationsConsulted: latest } : final;
       });

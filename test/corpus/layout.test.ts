@@ -6,10 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { TrajectoryBuilder } from '../../src/corpus/builder.js';
 import { composeFixture, GENERIC_WORK } from '../../src/corpus/compose.js';
 import { rng } from '../../src/corpus/rng.js';
+import { Fixture } from '../../src/fixture/schema.js';
 
 function builder(order?: number): TrajectoryBuilder {
-  const b = new TrajectoryBuilder(0, rng(1), order === undefined ? undefined : rng(order));
-  b.tool('run', 'read-only', 'runs a command');
+  const b = new TrajectoryBuilder(0, rng('ids'), order === undefined ? undefined : rng(`order-${order}`));
+  b.tool('run', 'pure', 'runs a command');
   return b;
 }
 
@@ -71,7 +72,10 @@ describe('the builder lays out shared turns', () => {
 });
 
 describe('composed fixtures share turns between episodes and generic work', () => {
-  const composed = Array.from({ length: 24 }, (_, i) => composeFixture(11, i));
+  const composed = Array.from({ length: 24 }, (_, i) => {
+    const c = composeFixture(11, i);
+    return { units: c.units, fixture: Fixture.parse(c.fixture) };
+  });
 
   it('puts generic work into turns an episode writes, and an episode piece after generic work in some of them', () => {
     let shared = 0;

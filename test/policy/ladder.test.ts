@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { Predictor } from '../../src/policy/predictor.js';
+import { conditionsWith } from '../../src/policy/registry.js';
 import type { ItemSpec } from './build-view.js';
 import {
   at,
@@ -80,7 +82,7 @@ describe('Layer B ladders', () => {
     for (const name of ['ladder-0-3', 'ladder-0-4']) {
       const d = decideById(condition(name), view);
       expect(at(d, 'ra')).toMatchObject({ verdict: 'eligible', rule: 'exact-redundancy', step: 1 });
-      expect(at(d, 'rb')).toMatchObject({ verdict: 'abstain' });
+      expect(at(d, 'rb')).toMatchObject({ verdict: 'keep' });
       expect(at(d, 'rb').reason).toMatch(
         /^kept for an earlier removal: ra's, by exact-redundancy at step 1, rests on it staying/,
       );
@@ -91,6 +93,40 @@ describe('Layer B ladders', () => {
     }
     // Alone, rung 3 removes rb: its closure is verified, and no earlier removal leaned on it.
     expect(at(decideById(condition('verified-completion'), view), 'rb').verdict).toBe('eligible');
+  });
+
+  it('never asks the predictor about what an earlier removal rests on, and still asks about everything else open', () => {
+    // rb is the copy ra's removal rests on and n3 the record r2's removal rests on; q1 and q2 rest under nothing.
+    const copy = (id: string, turn: number) =>
+      result(id, turn, 'backoff_ms: 450', {
+        tool: { name: 'read_file', arguments: { path: 'cfg.yaml' }, callId: `k-${id}` },
+      });
+    const view = makeView({
+      items: [
+        copy('ra', 1),
+        copy('rb', 2),
+        result('r2', 3, 'grep output'),
+        note('n3', 4, 'Decision: retry with backoff'),
+        result('q1', 5, 'unrelated listing'),
+        note('q2', 6, 'an aside'),
+      ],
+      visible: { workUnits: [closedUnit('wu1', ['rb', 'r2', 'n3'], 'n3', ['retry with backoff'])] },
+    });
+    for (const name of ['ladder-0-3', 'ladder-0-4']) {
+      const asked = new Set<string>();
+      const spy: Predictor = (_view, candidates) => {
+        for (const id of candidates) asked.add(id);
+        return new Map(candidates.map((id) => [id, { reason: 'spy says so', confidence: 1 }]));
+      };
+      const built = conditionsWith({ predictor: spy, label: 'spy' }).find((c) => c.name === name)!;
+      const d = decideById(built, view);
+      expect([...asked].sort(), name).toEqual(['q1', 'q2']);
+      for (const id of ['rb', 'n3']) {
+        expect(at(d, id).verdict, `${name} ${id}`).toBe('keep');
+        expect(at(d, id).reason).toMatch(/^kept for an earlier removal: /);
+      }
+      expect(at(d, 'q1').verdict).toBe(name === 'ladder-0-4' ? 'eligible' : 'abstain');
+    }
   });
 
   it('never removes every copy: later rules do not see what earlier rules removed', () => {
