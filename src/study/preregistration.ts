@@ -21,8 +21,8 @@ export function studyFiles(study: string): StudyFiles {
   const folder = `experiments/${study}`;
   return { folder, preregistration: `${folder}/preregistration.json`, prose: `${folder}/preregistration.md` };
 }
-/** Version 4 (the study's current design); versions 1 to 3 are kept beside it (pilot-v1/, v2/, v3/) and still validate. */
-export const PREREGISTRATION_VERSION = 4;
+/** Version 5 (the study's current design); versions 1 to 4 are kept beside it (pilot-v1/, v2/, v3/, v4/) and still validate. */
+export const PREREGISTRATION_VERSION = 5;
 
 /**
  * The pin of the whole preregistration: one line in sha256sum's format, `<sha256>  preregistration.json`, committed
@@ -84,7 +84,7 @@ export const Comparison = z.strictObject({
 });
 
 export const Preregistration = z.strictObject({
-  preregistrationVersion: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(PREREGISTRATION_VERSION)]),
+  preregistrationVersion: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.literal(PREREGISTRATION_VERSION)]),
   study: Id,
   title: z.string().min(1),
   source: z.string().min(1),
