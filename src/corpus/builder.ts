@@ -165,8 +165,7 @@ export class TrajectoryBuilder {
   arrange(): void {
     const seq = new Map(this.items.map((it, k) => [it.id, k]));
     this.items.sort(
-      (a, c) =>
-        a.turn - c.turn || this.rankOf.get(a.id)! - this.rankOf.get(c.id)! || seq.get(a.id)! - seq.get(c.id)!,
+      (a, c) => a.turn - c.turn || this.rankOf.get(a.id)! - this.rankOf.get(c.id)! || seq.get(a.id)! - seq.get(c.id)!,
     );
   }
 

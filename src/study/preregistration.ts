@@ -84,7 +84,13 @@ export const Comparison = z.strictObject({
 });
 
 export const Preregistration = z.strictObject({
-  preregistrationVersion: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.literal(PREREGISTRATION_VERSION)]),
+  preregistrationVersion: z.union([
+    z.literal(1),
+    z.literal(2),
+    z.literal(3),
+    z.literal(4),
+    z.literal(PREREGISTRATION_VERSION),
+  ]),
   study: Id,
   title: z.string().min(1),
   source: z.string().min(1),
