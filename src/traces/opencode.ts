@@ -63,6 +63,51 @@ function afterRevert(
   return typeof partID === 'string' ? { messages: at + 1, fromPart: partID } : { messages: at };
 }
 
+/** A tool's call and outcome as the importer adds them: a tool part's, or a file attachment's Read (below). */
+interface ToolRun {
+  readonly name: string;
+  readonly callId: string;
+  readonly input: Record<string, Json>;
+  readonly start: number | undefined;
+  readonly end: number | undefined;
+  /** Who made the call: the model for a tool part, the runtime for an attachment it read on the user's behalf. */
+  readonly origin: 'model' | 'system';
+  readonly outcome:
+    | { readonly status: 'completed'; readonly output: string; readonly exit: number | undefined }
+    | { readonly status: 'error'; readonly error: string }
+    /** Pending or running when the session was saved: the call is added and nothing else (build.ts settles it). */
+    | { readonly status: 'unfinished' };
+}
+
+const ATTACHED_READ = 'Called the Read tool with the following input: ';
+const ATTACHED_FAILURE = /^Read tool failed to read .* with the following error: ([\s\S]*)$/;
+
+/**
+ * A file the user attached (`@path`): OpenCode runs its Read tool for the user and stores the call and its output as
+ * two synthetic text parts of the user's message, "Called the Read tool with the following input: {json}" and the
+ * output (or "Read tool failed to read <path> with the following error: <message>"), then the file part
+ * (SessionPrompt.createUserMessage). The pair is a read of that file like any other, made by the runtime; anything
+ * else (a call with no output after it, a binary file's data URL) stays a runtime instruction.
+ */
+function attachedRead(
+  part: Record<string, Json>,
+  next: Json | undefined,
+): { input: Record<string, Json>; result: string } | undefined {
+  const text = part['text'];
+  if (part['synthetic'] !== true || typeof text !== 'string' || !text.startsWith(ATTACHED_READ)) return undefined;
+  let input: unknown;
+  try {
+    input = JSON.parse(text.slice(ATTACHED_READ.length));
+  } catch {
+    return undefined;
+  }
+  const args = objectOr(input as Json);
+  const after = objectOr(next);
+  if (!args || typeof args['filePath'] !== 'string') return undefined;
+  if (after?.['type'] !== 'text' || after['synthetic'] !== true || typeof after['text'] !== 'string') return undefined;
+  return { input: args, result: after['text'] };
+}
+
 export async function importOpenCode(root: Json, r: Reader, b: TraceBuilder): Promise<void> {
   const top = r.object(root, []);
   const messages = r.array(top['messages'], ['messages']);
@@ -72,6 +117,78 @@ export async function importOpenCode(root: Json, r: Reader, b: TraceBuilder): Pr
       : {};
   if (typeof info['version'] === 'string') b.formatVersion = `opencode ${info['version']}`;
   const kept = afterRevert(r, info, messages);
+
+  const addTool = async (run: ToolRun): Promise<void> => {
+    const tool = await agentTool(run.name, run.input);
+    const recorded = { name: tool.name, sideEffect: tool.sideEffect, arguments: { ...run.input }, callId: run.callId };
+    const reading = tool.shell;
+    const effects =
+      tool.writes && tool.path
+        ? [normalisePath(tool.path)]
+        : reading
+          ? reading.writes.map((w) => normalisePath(w))
+          : [];
+    b.add({
+      origin: run.origin,
+      kind: 'tool-call',
+      content: JSON.stringify({ tool: run.name, input: run.input }),
+      time: run.start,
+      tool: recorded,
+      effects,
+    });
+    if (run.outcome.status === 'completed') {
+      const { output, exit } = run.outcome;
+      const outcome = reading ? shellOutcome(reading, exit, output) : undefined;
+      const st: Status = outcome ? outcome.status : { state: 'ok' };
+      const selector =
+        tool.writes || !tool.path ? undefined : reading ? reading.selector : readSelector(run.input, output);
+      const source: Source | undefined =
+        !tool.writes && tool.path
+          ? {
+              identity: normalisePath(tool.path),
+              version: 'UNKNOWN',
+              mutable: 'UNKNOWN',
+              ...(selector ? { selector } : {}),
+            }
+          : undefined;
+      b.settleEffects(run.callId, st.state === 'ok' ? (outcome?.running ? 'unknown' : 'succeeded') : 'failed');
+      b.add({
+        origin: 'environment',
+        kind: 'tool-result',
+        content: output,
+        time: run.end,
+        tool: recorded,
+        status: st,
+        ...(source ? { source } : {}),
+        negativeResult: outcome ? outcome.negativeResult : tool.search && foundNothing(output),
+        transientState: tool.transient || !!outcome?.running,
+      });
+      return;
+    }
+    if (run.outcome.status === 'unfinished') return;
+    const { error } = run.outcome;
+    b.settleEffects(run.callId, 'failed');
+    b.add({
+      origin: 'environment',
+      kind: 'tool-result',
+      content: error,
+      time: run.end,
+      tool: recorded,
+      status: {
+        state: 'error',
+        errorType: 'tool-error',
+        message:
+          error
+            .split('\n')
+            .find((l) => l.trim() !== '')
+            ?.trim()
+            .slice(0, 200) || 'tool error',
+        fields: {},
+        ...(error.trim() === '' ? { synthesized: true } : {}),
+      },
+    });
+  };
+
   for (const [i, raw] of messages.entries()) {
     if (i >= kept.messages) break;
     const path = ['messages', i];
@@ -85,13 +202,32 @@ export async function importOpenCode(root: Json, r: Reader, b: TraceBuilder): Pr
     const parts = r.array(m['parts'], [...path, 'parts']);
     if (role === 'assistant') b.modelTurn();
     else if (role !== 'user') r.fail([...path, 'info', 'role'], `unknown role "${role}" (expected user or assistant)`);
-    for (const [j, rawPart] of parts.entries()) {
+    for (let j = 0; j < parts.length; j += 1) {
       const ppath = [...path, 'parts', j];
-      const part = r.object(rawPart, ppath);
+      const part = r.object(parts[j], ppath);
       if (i === kept.messages - 1 && kept.fromPart !== undefined && part['id'] === kept.fromPart) break;
       const type = r.string(part['type'], [...ppath, 'type']);
       if (type === 'text') {
         const text = r.string(part['text'], [...ppath, 'text']);
+        const attached = role === 'user' ? attachedRead(part, parts[j + 1]) : undefined;
+        const boundary =
+          i === kept.messages - 1 && kept.fromPart !== undefined && objectOr(parts[j + 1])?.['id'] === kept.fromPart;
+        if (attached && !boundary) {
+          const failure = ATTACHED_FAILURE.exec(attached.result);
+          await addTool({
+            name: 'read',
+            callId: typeof part['id'] === 'string' ? part['id'] : `attached-${i}-${j}`,
+            input: attached.input,
+            start: created,
+            end: created,
+            origin: 'system',
+            outcome: failure
+              ? { status: 'error', error: failure[1]! }
+              : { status: 'completed', output: attached.result, exit: undefined },
+          });
+          j += 1;
+          continue;
+        }
         if (role === 'user') {
           if (part['synthetic'] === true)
             b.add({ origin: 'system', kind: 'instruction', content: text, time: created });
@@ -111,23 +247,6 @@ export async function importOpenCode(root: Json, r: Reader, b: TraceBuilder): Pr
           : {};
       const start = r.optNumber(times['start'], [...ppath, 'state', 'time', 'start']) ?? created;
       const end = r.optNumber(times['end'], [...ppath, 'state', 'time', 'end']) ?? start;
-      const tool = await agentTool(name, input);
-      const recorded = { name: tool.name, sideEffect: tool.sideEffect, arguments: { ...input }, callId };
-      const reading = tool.shell;
-      const effects =
-        tool.writes && tool.path
-          ? [normalisePath(tool.path)]
-          : reading
-            ? reading.writes.map((w) => normalisePath(w))
-            : [];
-      b.add({
-        origin: 'model',
-        kind: 'tool-call',
-        content: JSON.stringify({ tool: name, input }),
-        time: start,
-        tool: recorded,
-        effects,
-      });
       if (status === 'completed') {
         const output = r.string(state['output'], [...ppath, 'state', 'output']);
         const metadata =
@@ -135,54 +254,13 @@ export async function importOpenCode(root: Json, r: Reader, b: TraceBuilder): Pr
             ? (state['metadata'] as Record<string, Json>)
             : {};
         const exit = typeof metadata['exit'] === 'number' ? metadata['exit'] : undefined;
-        const outcome = reading ? shellOutcome(reading, exit, output) : undefined;
-        const st: Status = outcome ? outcome.status : { state: 'ok' };
-        const selector =
-          tool.writes || !tool.path ? undefined : reading ? reading.selector : readSelector(input, output);
-        const source: Source | undefined =
-          !tool.writes && tool.path
-            ? {
-                identity: normalisePath(tool.path),
-                version: 'UNKNOWN',
-                mutable: 'UNKNOWN',
-                ...(selector ? { selector } : {}),
-              }
-            : undefined;
-        b.settleEffects(callId, st.state === 'ok' ? (outcome?.running ? 'unknown' : 'succeeded') : 'failed');
-        b.add({
-          origin: 'environment',
-          kind: 'tool-result',
-          content: output,
-          time: end,
-          tool: recorded,
-          status: st,
-          ...(source ? { source } : {}),
-          negativeResult: outcome ? outcome.negativeResult : tool.search && foundNothing(output),
-          transientState: tool.transient || !!outcome?.running,
-        });
+        await addTool({ name, callId, input, start, end, origin: 'model', outcome: { status, output, exit } });
       } else if (status === 'error') {
         const error = r.string(state['error'], [...ppath, 'state', 'error']);
-        b.settleEffects(callId, 'failed');
-        b.add({
-          origin: 'environment',
-          kind: 'tool-result',
-          content: error,
-          time: end,
-          tool: recorded,
-          status: {
-            state: 'error',
-            errorType: 'tool-error',
-            message:
-              error
-                .split('\n')
-                .find((l) => l.trim() !== '')
-                ?.trim()
-                .slice(0, 200) || 'tool error',
-            fields: {},
-            ...(error.trim() === '' ? { synthesized: true } : {}),
-          },
-        });
-      } else if (status !== 'pending' && status !== 'running') {
+        await addTool({ name, callId, input, start, end, origin: 'model', outcome: { status, error } });
+      } else if (status === 'pending' || status === 'running') {
+        await addTool({ name, callId, input, start, end, origin: 'model', outcome: { status: 'unfinished' } });
+      } else {
         r.fail(
           [...ppath, 'state', 'status'],
           `unknown tool state "${status}" (expected pending, running, completed or error)`,

@@ -759,6 +759,51 @@ describe('OpenCode export', () => {
     // A window that reached the end of the file is still the window asked for, not cut short.
     expect(result(f, 'n3').source!.selector).toEqual({ kind: 'lines', from: 38, to: 40 });
   });
+
+  it("an attached file (@path) is the runtime's read of it; a call text with no output after it, or one typed by the user, is not", async () => {
+    const synthetic = (id: string, text: string) => ({ id, type: 'text', synthetic: true, text });
+    const call = (path: string) =>
+      `Called the Read tool with the following input: ${JSON.stringify({ filePath: path })}`;
+    const f = await one('ses.json', {
+      info: { id: 'ses_1', version: '1.2.15', title: 't', time: { created: 1, updated: 2 } },
+      messages: [
+        msg('m1', 'user', [
+          { id: 'u1', type: 'text', text: 'Explain these' },
+          synthetic('a1', call('/r/a.ts')),
+          synthetic(
+            'a2',
+            '<path>/r/a.ts</path>\n<type>file</type>\n<content>1: x\n\n(End of file - total 1 lines)\n</content>',
+          ),
+          { id: 'a3', type: 'file', mime: 'text/plain', filename: 'a.ts', url: 'file:///r/a.ts' },
+          synthetic('b1', call('/r/gone.ts')),
+          synthetic('b2', 'Read tool failed to read /r/gone.ts with the following error: File not found: /r/gone.ts'),
+          // A binary attachment: the call text, then the file part with its data; no output text to pair.
+          synthetic('c1', call('/r/logo.png')),
+          { id: 'c2', type: 'file', mime: 'image/png', filename: 'logo.png', url: 'data:image/png;base64,AA==' },
+          // Not JSON after the prefix, and the same words typed by the person: neither is a read.
+          synthetic('d1', 'Called the Read tool with the following input: {not json'),
+          synthetic('d2', 'some text'),
+          { id: 'e1', type: 'text', text: call('/r/typed.ts') },
+          { id: 'e2', type: 'text', text: 'and this' },
+        ]),
+        msg('m2', 'assistant', [{ id: 'x1', type: 'text', text: 'Done.' }]),
+      ],
+    });
+    const reads = f.items.filter((i) => i.kind === 'tool-call');
+    expect(reads.map((i) => [i.origin, i.tool!.name, i.tool!.arguments['filePath']])).toEqual([
+      ['system', 'read', '/r/a.ts'],
+      ['system', 'read', '/r/gone.ts'],
+    ]);
+    expect(result(f, 'a1')).toMatchObject({ status: { state: 'ok' }, source: { identity: '/r/a.ts' } });
+    expect(result(f, 'b1').status).toMatchObject({ state: 'error', message: 'File not found: /r/gone.ts' });
+    const instructions = f.items.filter((i) => i.origin === 'system' && i.kind === 'instruction').map((i) => i.content);
+    expect(instructions).toEqual([
+      call('/r/logo.png'),
+      'Called the Read tool with the following input: {not json',
+      'some text',
+    ]);
+    expect(f.items.filter((i) => i.origin === 'user').map((i) => i.content)).toContain(call('/r/typed.ts'));
+  });
 });
 
 describe('OpenCode event stream (the server bus as a client recorded it)', () => {

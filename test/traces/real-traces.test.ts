@@ -48,7 +48,7 @@ interface Expected {
  *   final status is completed or error; step-start/step-finish/file/patch parts are none. explore.json: the parent
  *   session 2 text + 1 `task` tool part; its explore sub-agent 6 text + 18 tool parts (9 read, 7 grep, 2 glob), all
  *   completed, 2 greps answering "No files found". diff.json (0.15.0): 3 user text parts (2 synthetic: the @file
- *   read OpenCode inlines) + 1 completed edit. Error markers (tool status "error", a message `error`): none in either.
+ *   read OpenCode inlines, imported as the runtime's read call and its result) + 1 completed edit. Error markers (tool status "error", a message `error`): none in either.
  */
 const EXPECTED: readonly Expected[] = [
   {
@@ -261,10 +261,11 @@ const EXPECTED: readonly Expected[] = [
     formatVersion: 'opencode 1.2.15, event stream',
   },
   {
+    // The @file read OpenCode inlines as two synthetic text parts is the runtime's read call and its result.
     file: 'opencode/diff.json',
     items: 5,
-    calls: 1,
-    results: 1,
+    calls: 2,
+    results: 2,
     errors: 0,
     synthesized: 0,
     negative: 0,
@@ -297,11 +298,12 @@ const EXPECTED: readonly Expected[] = [
     formatVersion: 'Claude Code 2.1.38',
   },
   {
-    // Raw: 13 messages; the last session.updated reverts from the sixth, so the first five stay, with one write.
+    // Raw: 13 messages; the last session.updated reverts from the sixth, so the first five stay, with one write and
+    // the read of the attached poem.md (two synthetic text parts: the runtime's call and its output).
     file: 'opencode/revert.json',
     items: 9,
-    calls: 1,
-    results: 1,
+    calls: 2,
+    results: 2,
     errors: 0,
     synthesized: 0,
     negative: 0,
@@ -500,7 +502,13 @@ describe('the committed real traces', () => {
       'write 10 random words',
       'write 10 random words to the file',
     ]);
-    expect(f.items.filter((i) => i.kind === 'tool-call').map((i) => i.tool!.name)).toEqual(['write']);
+    expect(f.items.filter((i) => i.kind === 'tool-call').map((i) => i.tool!.name)).toEqual(['read', 'write']);
+    // The attached file is the runtime's read of it, with the path as its source, not an instruction.
+    const read = f.items.find((i) => i.kind === 'tool-call' && i.tool!.name === 'read')!;
+    expect(read.origin).toBe('system');
+    const shown = f.items.find((i) => i.kind === 'tool-result' && i.tool!.callId === read.tool!.callId)!;
+    expect(shown.source?.identity).toMatch(/poem\.md$/);
+    expect(f.items.some((i) => i.kind === 'instruction' && i.content.startsWith('Called the Read tool'))).toBe(false);
   });
 
   it('OpenCode 1.2 event stream: every completed tool output arrives whole from its last event, and each read window is the lines the tool says it showed', async () => {
