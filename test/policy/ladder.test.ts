@@ -29,6 +29,27 @@ const edit = (base: string, turn: number): ItemSpec[] =>
   callAndResult(base, turn, 'edit', { path: 'pool.ts' }, { content: 'ok' }, { effects: [ws] });
 const failed = { status: { state: 'error', errorType: 'TestFailure', message: '1 failed', fields: { failing: 't1' } } };
 
+/**
+ * ra and rb are copies; rb and r2 are the trace of a closed unit whose consequence n3 records. Rung 0 removes ra
+ * because rb stays, and rung 3 removes r2 because n3 stays: rb and n3 are what those removals rest on.
+ */
+function relianceView(more: ItemSpec[]) {
+  const copy = (id: string, turn: number) =>
+    result(id, turn, 'backoff_ms: 450', {
+      tool: { name: 'read_file', arguments: { path: 'cfg.yaml' }, callId: `k-${id}` },
+    });
+  return makeView({
+    items: [
+      copy('ra', 1),
+      copy('rb', 2),
+      result('r2', 3, 'grep output'),
+      note('n3', 4, 'Decision: retry with backoff'),
+      ...more,
+    ],
+    visible: { workUnits: [closedUnit('wu1', ['rb', 'r2', 'n3'], 'n3', ['retry with backoff'])] },
+  });
+}
+
 describe('Layer B ladders', () => {
   it('records the rule, rung and step that removed each item', () => {
     const view = makeView({
@@ -61,24 +82,8 @@ describe('Layer B ladders', () => {
   });
 
   it('keeps from its later rules what an earlier removal rests on, and still removes what nothing rests on', () => {
-    // ra and rb are copies; rb and r2 are the trace of a closed unit whose consequence n3 records. Rung 0 removes ra
-    // because rb stays, so rung 3 may not then remove rb; r2, on which nothing rests, still goes, and so does a copy
-    // whose survivor is outside any unit.
-    const copy = (id: string, turn: number) =>
-      result(id, turn, 'backoff_ms: 450', {
-        tool: { name: 'read_file', arguments: { path: 'cfg.yaml' }, callId: `k-${id}` },
-      });
-    const view = makeView({
-      items: [
-        copy('ra', 1),
-        copy('rb', 2),
-        result('r2', 3, 'grep output'),
-        note('n3', 4, 'Decision: retry with backoff'),
-        result('x1', 5, 'same bytes'),
-        result('x2', 6, 'same bytes'),
-      ],
-      visible: { workUnits: [closedUnit('wu1', ['rb', 'r2', 'n3'], 'n3', ['retry with backoff'])] },
-    });
+    // A copy whose survivor is outside any unit still goes.
+    const view = relianceView([result('x1', 5, 'same bytes'), result('x2', 6, 'same bytes')]);
     for (const name of ['ladder-0-3', 'ladder-0-4']) {
       const d = decideById(condition(name), view);
       expect(at(d, 'ra')).toMatchObject({ verdict: 'eligible', rule: 'exact-redundancy', step: 1 });
@@ -96,22 +101,8 @@ describe('Layer B ladders', () => {
   });
 
   it('never asks the predictor about what an earlier removal rests on, and still asks about everything else open', () => {
-    // rb is the copy ra's removal rests on and n3 the record r2's removal rests on; q1 and q2 rest under nothing.
-    const copy = (id: string, turn: number) =>
-      result(id, turn, 'backoff_ms: 450', {
-        tool: { name: 'read_file', arguments: { path: 'cfg.yaml' }, callId: `k-${id}` },
-      });
-    const view = makeView({
-      items: [
-        copy('ra', 1),
-        copy('rb', 2),
-        result('r2', 3, 'grep output'),
-        note('n3', 4, 'Decision: retry with backoff'),
-        result('q1', 5, 'unrelated listing'),
-        note('q2', 6, 'an aside'),
-      ],
-      visible: { workUnits: [closedUnit('wu1', ['rb', 'r2', 'n3'], 'n3', ['retry with backoff'])] },
-    });
+    // q1 and q2 rest under nothing, so they are the predictor's to judge.
+    const view = relianceView([result('q1', 5, 'unrelated listing'), note('q2', 6, 'an aside')]);
     for (const name of ['ladder-0-3', 'ladder-0-4']) {
       const asked = new Set<string>();
       const spy: Predictor = (_view, candidates) => {
