@@ -1,7 +1,8 @@
 // Builds one trajectory item by item: ids, logical times, tool declarations, world sources and store entries.
 // Families and generic work write through it; each unit writes its own turns in order, and `arrange` lays the
-// units' pieces of one turn out in a drawn order, so turn order and id uniqueness hold by construction. Ids are opaque draws from the fixture's own id stream (`i` + 8 hex for items, `k` + 8 hex for tool
-// calls): an id that named its role or its episode (`x7`, `f2-rule`) would hand a classifier the oracle label.
+// units' pieces of one turn out in a drawn order, so turn order and id uniqueness hold by construction. Ids are
+// opaque draws from the fixture's own id stream (`i` + 8 hex for items, `k` + 8 hex for tool calls): an id that
+// named its role or its episode (`x7`, `f2-rule`) would hand a classifier the oracle label.
 import type { z } from 'zod';
 import type { Rng } from './rng.js';
 import { sha256 } from '../fixture/canonical.js';

@@ -28,10 +28,10 @@ export function mergeIds(...lists: readonly (readonly string[] | undefined)[]): 
 }
 
 export function keepByDefault(itemId: string, consulted: readonly string[]): Eligibility {
-  return { itemId, verdict: 'keep', rule: NO_RULE, rung: null, reason: NO_FINDING, obligationsConsulted: consulted };
+  return keptFor(itemId, NO_FINDING, consulted);
 }
 
-/** KEEP because an earlier removal rests on the item staying (the ladder's reliance rule): a reason, not a rule's finding. */
+/** KEEP for a reason no rule's finding gives (no finding at all, or an earlier removal resting on the item). */
 export function keptFor(itemId: string, reason: string, consulted: readonly string[]): Eligibility {
   return { itemId, verdict: 'keep', rule: NO_RULE, rung: null, reason, obligationsConsulted: consulted };
 }
