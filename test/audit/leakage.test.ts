@@ -94,6 +94,7 @@ describe('the features', () => {
       length: false,
       'turn-size': false,
       'turn-kinds': false,
+      'turn-place': false,
       ngrams: false,
       status: true,
       'side-effect': true,
@@ -178,6 +179,23 @@ describe('the audit', () => {
     );
     for (const name of ['turn-size', 'turn-kinds'])
       expect(clean.features.find((f) => f.feature === name)!.verdict).toBe('PASS');
+  });
+
+  it('finds a leak in where an item sits in its turn, and nothing there in the same layout without it', () => {
+    const order = auditLeakage(
+      auditRows(syntheticCorpus({ leak: 'order', fixtures: 40, items: 40, seed: 'first' }), chars),
+      { seed: 7, maxAuc: 0.6 },
+    );
+    expect(order.failed).toContain('turn-place');
+    // Two items to every turn: how many share it says nothing.
+    expect(order.failed).not.toContain('turn-size');
+    const pairs = auditLeakage(
+      auditRows(syntheticCorpus({ leak: 'pairs', fixtures: 40, items: 40, seed: 'first' }), chars),
+      { seed: 7, maxAuc: 0.6 },
+    );
+    const place = pairs.features.find((f) => f.feature === 'turn-place')!;
+    expect(place.verdict).toBe('PASS');
+    expect(Math.abs(place.auc! - 0.5)).toBeLessThan(0.06);
   });
 
   it('finds a positional leak in position, age and turn but not in ids', () => {

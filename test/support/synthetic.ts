@@ -10,10 +10,12 @@ import { timeOf } from '../policy/build-view.js';
 /**
  * `id`: removable items are named drop-N, necessary ones keep-N; `position`: the older half is removable; `layout`:
  * a removable item shares its turn with the removable item before it when that one stands alone, a necessary item
- * always has a turn of its own; `none`: labels drawn independently of everything (ids are a random word and a
- * counter, one item per turn).
+ * always has a turn of its own; `order`: every turn holds two items, and where one is removable and the other not,
+ * the removable one comes first; `pairs`: every turn holds two items in no order that follows the label (`order`'s
+ * layout without its leak); `none`: labels drawn independently of everything (ids are a random word and a counter,
+ * one item per turn).
  */
-export type Leak = 'id' | 'position' | 'layout' | 'none';
+export type Leak = 'id' | 'position' | 'layout' | 'order' | 'pairs' | 'none';
 
 export interface SyntheticOptions {
   readonly leak: Leak;
@@ -52,12 +54,22 @@ export function syntheticCorpus(o: SyntheticOptions): { fixture: Fixture; oracle
     const labels = Array.from({ length: o.items }, (_, i) =>
       o.leak === 'position' ? i < o.items / 2 : random() < share,
     );
-    // The turn of each item: one each, except that under `layout` removable items pair up within a turn.
+    if (o.leak === 'order')
+      for (let i = 0; i + 1 < labels.length; i += 2)
+        if (!labels[i] && labels[i + 1]) [labels[i], labels[i + 1]] = [true, false];
+    // The turn of each item: one each, except that under `layout` removable items pair up within a turn, and under
+    // `order` and `pairs` every two items share one.
     const turns: number[] = [];
     labels.forEach((removable, i) => {
       const previous = turns[i - 1];
       const pairs =
-        o.leak === 'layout' && removable && i > 0 && labels[i - 1] && turns.filter((t) => t === previous).length === 1;
+        o.leak === 'order' || o.leak === 'pairs'
+          ? i % 2 === 1
+          : o.leak === 'layout' &&
+            removable &&
+            i > 0 &&
+            labels[i - 1] &&
+            turns.filter((t) => t === previous).length === 1;
       turns.push(pairs ? previous! : (previous ?? -1) + 1);
     });
     const items = labels.map((removable, i) => {

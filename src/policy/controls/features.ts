@@ -175,6 +175,16 @@ export const FEATURES: readonly Feature[] = [
       ),
   },
   {
+    name: 'turn-place',
+    legitimate: false,
+    why: 'where it sits among the items of its turn (alone, first, last or between): the order a generator lays a turn out in',
+    of: (v, i) => {
+      const turn = turnOf(v, i);
+      const at = turn.indexOf(v.items[i]!);
+      return category(turn.length === 1 ? 'alone' : at === 0 ? 'first' : at === turn.length - 1 ? 'last' : 'between');
+    },
+  },
+  {
     name: 'length',
     legitimate: false,
     why: "token length; filler must be drawn from the episodes' length distribution",
