@@ -140,7 +140,10 @@ A session has a user task at turn 0, one to three prune points, one to seven fam
 (reads, searches, edits, passing test runs, git, installs, migration logs, notes) between them. Each family
 episode opens a chosen number of turns before one prune point (near 1-3, mid 4-12, far 13-80; dormant
 dependencies are always far when the session is long enough) and its need turn is drawn after that point.
-Each generic step's need turn is drawn after the session's last prune point (the closing work).
+Each generic step's need turn is drawn after the session's last prune point (the closing work). A generic step
+falls in any turn, an episode's included, and the pieces of one turn (each unit's items in it, kept together and in
+order) are laid out in a drawn order, so how many items share a turn and where an item sits in it say nothing of
+the unit that wrote it (generator 4.0.0; under 3.0.0 episodes owned their turns, a leak).
 
 Every episode and generic step is written first and given its role afterwards: **live** (its later step runs and
 needs it) or **decoy** (no later step ever does). The oracle is assembled from the live units' claims: what a
