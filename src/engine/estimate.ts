@@ -10,6 +10,7 @@ import { modelledProfiles, type ModelledProfile } from '../economics/caching.js'
 import type { PrunePoint } from '../fixture/schema.js';
 import type { PolicyView } from '../fixture/view.js';
 import { conditionsWith } from '../policy/registry.js';
+import type { PredictorScope } from '../policy/predictor.js';
 import type { Condition } from '../policy/types.js';
 import { cacheKey } from '../providers/cache.js';
 import { commonPrefix, promptText } from '../providers/cache-telemetry.js';
@@ -210,7 +211,7 @@ async function storedPredictions(
   provider: RemoteProvider,
   seed: number,
   concurrency: number,
-  scopes: readonly ('gated' | 'ungated')[],
+  scopes: readonly PredictorScope[],
 ) {
   try {
     return (await preparePredictions(views, gateway, provider, seed, concurrency, scopes)).prepared;

@@ -107,7 +107,7 @@ export const isConsumer = (c: Condition): boolean => PREDICTOR_CONSUMERS.include
 /** The predictor requests the selected consumers need: one per scope, each shared by its consumers. */
 export function scopesOf(selected: readonly Condition[]): PredictorScope[] {
   const scopes = selected.flatMap((c) => predictorScopeOf(c.name) ?? []);
-  return (['gated', 'ungated'] as const).filter((scope) => scopes.includes(scope));
+  return (['gated', 'ladder', 'ungated'] as const).filter((scope) => scopes.includes(scope));
 }
 
 /** The conditions to run: the selected ones, the predictor consumers rebuilt around an injected predictor. */

@@ -58,7 +58,7 @@ export const ConditionDefinition = z
     /** For a condition that runs a published package: the reimplementation of the same rule it is compared with. */
     shadows: z.string().regex(CONDITION_NAME).optional(),
     /** The model seams it reads: the predictor, under the scope it asks with (see PredictorScope). */
-    consumes: z.strictObject({ predictor: z.enum(['gated', 'ungated']) }).optional(),
+    consumes: z.strictObject({ predictor: z.enum(['gated', 'ladder', 'ungated']) }).optional(),
     /** A parameter sweep: each value is an ordinary condition `<name>@<value>`, registered after every base. */
     sweep: z
       .strictObject({

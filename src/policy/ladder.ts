@@ -59,6 +59,105 @@ export function withoutItems(
   });
 }
 
+/** What a ladder knows part way through a view: its records so far, and the context and candidates as they stand. */
+interface LadderState {
+  readonly view: PolicyView;
+  /** The visible obligations' ids, which every record lists as consulted. */
+  readonly checked: readonly string[];
+  readonly decided: Map<string, Eligibility>;
+  readonly abstained: Map<string, Eligibility>;
+  readonly consulted: Map<string, string[]>;
+  /**
+   * Items an earlier step's removal rests on staying (a copy, a twin, a newer observation, a consequence record),
+   * with why: each rule judges the context as it stands, so without this a later rule could remove the very item an
+   * earlier one relied on, and neither removal would rest on anything.
+   */
+  readonly leanedOn: Map<string, string>;
+  /** Every item removed so far, wholly or to its residue. */
+  readonly gone: Set<string>;
+  candidates: string[];
+  current: PolicyView;
+}
+
+function startState(view: PolicyView): LadderState {
+  const checked = visibleIds(view);
+  const split = splitByGate(view, checked);
+  return {
+    view,
+    checked,
+    decided: new Map(split.gated),
+    abstained: new Map(),
+    consulted: new Map(),
+    leanedOn: new Map(),
+    gone: new Set(),
+    candidates: split.candidates,
+    current: view,
+  };
+}
+
+function noteConsulted(s: LadderState, id: string, ids: readonly string[] | undefined): void {
+  s.consulted.set(id, mergeIds(s.consulted.get(id) ?? s.checked, ids));
+}
+
+/** One removing step: the rule judges the open candidates against the context as it stands, through the gate. */
+function applyStep(s: LadderState, rule: ConfiguredMechanism, step: number): void {
+  const findings = findingsById(rule.rule, rule.assess(s.current, s.candidates));
+  const gated = regenerabilityGate(
+    s.view,
+    s.candidates.filter((id) => findings.get(id)?.outcome === 'eligible'),
+    s.gone,
+  );
+  const removedNow = new Set<string>();
+  const wholly = new Set<string>();
+  const cut = new Map<string, readonly ResidueField[]>();
+  for (const id of s.candidates) {
+    const finding = findings.get(id);
+    if (!finding) continue;
+    noteConsulted(s, id, finding.consulted);
+    const record = (): Eligibility =>
+      fromFinding(finding, rule.rule, rule.rung, s.consulted.get(id) ?? s.checked, step);
+    const refusal = gated.get(id);
+    if (refusal !== undefined) {
+      // The refusal is what decides the item, whatever an earlier rule abstained on.
+      s.abstained.set(id, refuse(record(), refusal));
+    } else if (finding.outcome === 'eligible') {
+      s.decided.set(id, record());
+      removedNow.add(id);
+      if (finding.residue) cut.set(id, finding.residue);
+      else wholly.add(id);
+    } else if (!s.abstained.has(id)) {
+      s.abstained.set(id, record());
+    }
+  }
+  for (const id of removedNow) s.gone.add(id);
+  for (const id of removedNow) {
+    for (const kept of findings.get(id)?.reliesOn ?? []) {
+      if (s.gone.has(kept) || s.leanedOn.has(kept)) continue;
+      s.leanedOn.set(
+        kept,
+        `kept for an earlier removal: ${id}'s, by ${rule.rule} at step ${step}, rests on it staying`,
+      );
+    }
+  }
+  // What a removal rests on leaves the candidates: no later step, the predictor's included, is asked about it.
+  s.candidates = s.candidates.filter((id) => !removedNow.has(id) && !s.leanedOn.has(id));
+  s.current = withoutItems(s.current, wholly, cut);
+}
+
+/**
+ * What a ladder's predictor step is asked about after the ladder's evidence rules: the context as it then stands and
+ * the candidates still open (none removed, none an earlier removal rests on). A model-backed predictor's request for
+ * the ladders is built from this (providers/predictor.ts), so the model is shown what the embedded predictor is.
+ */
+export function predictorStep(
+  view: PolicyView,
+  rules: readonly ConfiguredMechanism[],
+): { readonly current: PolicyView; readonly candidates: readonly string[] } {
+  const s = startState(view);
+  rules.forEach((rule, index) => applyStep(s, rule, index + 1));
+  return { current: s.current, candidates: s.candidates };
+}
+
 export function ladder(options: LadderOptions): Condition {
   const applied =
     options.predictor?.mode === 'apply' ? [...options.rules, options.predictor.mechanism] : [...options.rules];
@@ -78,78 +177,20 @@ export function ladder(options: LadderOptions): Condition {
     parameters,
     order: all.map((rule) => rule.rule),
     decide(view) {
-      const checked = visibleIds(view);
-      const decided = new Map<string, Eligibility>();
-      const abstained = new Map<string, Eligibility>();
-      const consulted = new Map<string, string[]>();
-      const note = (id: string, ids: readonly string[] | undefined): void => {
-        consulted.set(id, mergeIds(consulted.get(id) ?? checked, ids));
-      };
-      const split = splitByGate(view, checked);
-      let candidates = split.candidates;
-      for (const [id, kept] of split.gated) decided.set(id, kept);
-      let current = view;
-      const gone = new Set<string>();
-      // Items an earlier step's removal rests on staying (a copy, a twin, a newer observation, a consequence record),
-      // with why: each rule judges the context as it stands, so without this a later rule could remove the very item
-      // an earlier one relied on, and neither removal would rest on anything.
-      const leanedOn = new Map<string, string>();
-      applied.forEach((rule, index) => {
-        const step = index + 1;
-        const findings = findingsById(rule.rule, rule.assess(current, candidates));
-        const gated = regenerabilityGate(
-          view,
-          candidates.filter((id) => findings.get(id)?.outcome === 'eligible'),
-          gone,
-        );
-        const removedNow = new Set<string>();
-        const wholly = new Set<string>();
-        const cut = new Map<string, readonly ResidueField[]>();
-        for (const id of candidates) {
-          const finding = findings.get(id);
-          if (!finding) continue;
-          note(id, finding.consulted);
-          const record = (): Eligibility =>
-            fromFinding(finding, rule.rule, rule.rung, consulted.get(id) ?? checked, step);
-          const refusal = gated.get(id);
-          if (refusal !== undefined) {
-            // The refusal is what decides the item, whatever an earlier rule abstained on.
-            abstained.set(id, refuse(record(), refusal));
-          } else if (finding.outcome === 'eligible') {
-            decided.set(id, record());
-            removedNow.add(id);
-            if (finding.residue) cut.set(id, finding.residue);
-            else wholly.add(id);
-          } else if (!abstained.has(id)) {
-            abstained.set(id, record());
-          }
-        }
-        for (const id of removedNow) gone.add(id);
-        for (const id of removedNow) {
-          for (const kept of findings.get(id)?.reliesOn ?? []) {
-            if (gone.has(kept) || leanedOn.has(kept)) continue;
-            leanedOn.set(
-              kept,
-              `kept for an earlier removal: ${id}'s, by ${rule.rule} at step ${step}, rests on it staying`,
-            );
-          }
-        }
-        // What a removal rests on leaves the candidates: no later step, the predictor's included, is asked about it.
-        candidates = candidates.filter((id) => !removedNow.has(id) && !leanedOn.has(id));
-        current = withoutItems(current, wholly, cut);
-      });
+      const s = startState(view);
+      applied.forEach((rule, index) => applyStep(s, rule, index + 1));
       if (options.predictor?.mode === 'abstain') {
         const rule = options.predictor.mechanism;
         const step = applied.length + 1;
-        const open = candidates.filter((id) => !abstained.has(id));
-        const findings = findingsById(rule.rule, rule.assess(current, open));
+        const open = s.candidates.filter((id) => !s.abstained.has(id));
+        const findings = findingsById(rule.rule, rule.assess(s.current, open));
         for (const id of open) {
           const finding = findings.get(id);
           if (!finding) continue;
-          note(id, finding.consulted);
+          noteConsulted(s, id, finding.consulted);
           // A predictor that could not decide the item fails closed here too: ABSTAIN with its reason, never KEEP.
-          const record = fromFinding(finding, rule.rule, rule.rung, consulted.get(id) ?? checked, step);
-          abstained.set(
+          const record = fromFinding(finding, rule.rule, rule.rung, s.consulted.get(id) ?? s.checked, step);
+          s.abstained.set(
             id,
             finding.outcome === 'eligible'
               ? { ...record, verdict: 'abstain', reason: `${ONLY_PREDICTION} (${finding.reason})` }
@@ -158,12 +199,12 @@ export function ladder(options: LadderOptions): Condition {
         }
       }
       return view.items.map((item) => {
-        const latest = consulted.get(item.id);
-        const reliedOn = leanedOn.get(item.id);
+        const latest = s.consulted.get(item.id);
+        const reliedOn = s.leanedOn.get(item.id);
         const final =
-          decided.get(item.id) ??
-          abstained.get(item.id) ??
-          (reliedOn === undefined ? keepByDefault(item.id, checked) : keptFor(item.id, reliedOn, checked));
+          s.decided.get(item.id) ??
+          s.abstained.get(item.id) ??
+          (reliedOn === undefined ? keepByDefault(item.id, s.checked) : keptFor(item.id, reliedOn, s.checked));
         // An abstention recorded at an early step lists what later steps consulted too.
         return latest && final.verdict === 'abstain' ? { ...final, obligationsConsulted: latest } : final;
       });

@@ -10,11 +10,13 @@ export interface Prediction {
 
 /**
  * Which items a consumer may show the classifier. `gated`: neither pinned nor protected items nor those the
- * regenerability gate refuses (with no identical copy in context). `ungated`: the Layer A ablation, which has no
+ * regenerability gate refuses (with no identical copy in context). `ladder`: the same, as ladder-0-3 and ladder-0-4 ask
+ * at their predictor step, after their evidence rules: nothing those rules removed and nothing a removal rests on
+ * (a model-backed predictor gets a request of its own for them). `ungated`: the Layer A ablation, which has no
  * regenerability gate by design, withholds only what the runtime pinned or protects; the refusal cases are what its
  * risk is measured on.
  */
-export type PredictorScope = 'gated' | 'ungated';
+export type PredictorScope = 'gated' | 'ladder' | 'ungated';
 
 /**
  * The items among `candidates` predicted not to be needed. Keys are meaningful only as a lookup: callers walk the

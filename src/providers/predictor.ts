@@ -1,8 +1,9 @@
 // The model-backed predictor. Model calls are asynchronous and conditions are pure and synchronous, so the work is
 // split: `preparePredictions` asks the model once per prune point and scope before any condition runs, and
-// `lookupPredictor` hands the conditions a pure Predictor that answers from those prepared answers. The gated
-// consumers (regenerability-guard and the ladders) share one answer; the ungated Layer A ablation has its own,
-// because it may show the classifier the refusal-case items the gated request withholds. Pinned and protected items
+// `lookupPredictor` hands the conditions a pure Predictor that answers from those prepared answers. Each scope has
+// one request per prune point: regenerability-guard's (gated), the ladders' (ladder-0-3 and ladder-0-4 share it: only
+// what their evidence rules leave open, so the model is never shown what a removal rests on), and the ungated Layer A
+// ablation's, which may show the classifier the refusal-case items the others withhold. Pinned and protected items
 // are never in any request.
 import { z } from 'zod';
 import type { PolicyView } from '../fixture/view.js';
@@ -13,6 +14,7 @@ import {
   type PredictorAbstention,
   type PredictorScope,
 } from '../policy/mechanisms/predictive-semantic.js';
+import { conservativePredictorStep } from '../policy/conservative.js';
 import type { CallResult, Gateway } from './gateway.js';
 import { runUntilStopped, type BudgetStop } from './gateway.js';
 import { answerJson, prompt, PROMPT_VERSIONS } from './prompts.js';
@@ -36,16 +38,15 @@ export interface PreparedPrediction {
   readonly prediction: ReadonlyMap<string, Prediction> | PredictorAbstention;
 }
 
-/** The items a request under `scope` shows the model: never a pinned or protected one, nor (gated) a refused one. */
+/**
+ * The items a request under `scope` shows the model: never a pinned or protected one, nor (gated) a refused one; for
+ * the ladders, only what their evidence rules leave open, as the ladder's predictor step would ask the embedded one.
+ */
 export function shownItems(view: PolicyView, scope: PredictorScope): PolicyView['items'] {
-  const shown = new Set(
-    classifierCandidates(
-      view,
-      view.items.map((item) => item.id),
-      scope,
-    ),
-  );
-  return view.items.filter((item) => shown.has(item.id));
+  const { current, candidates } =
+    scope === 'ladder' ? conservativePredictorStep(view) : { current: view, candidates: view.items.map((i) => i.id) };
+  const shown = new Set(classifierCandidates(current, candidates, scope));
+  return current.items.filter((item) => shown.has(item.id));
 }
 
 export function predictorRequest(

@@ -11,12 +11,28 @@ import {
   type PreparedPrediction,
 } from '../../src/providers/predictor.js';
 import { answerJson } from '../../src/providers/prompts.js';
-import { makeView, note } from '../policy/build-view.js';
+import { makeView, note, result } from '../policy/build-view.js';
+import type { PredictorScope } from '../../src/policy/predictor.js';
+import { conditionsWith } from '../../src/policy/registry.js';
 
 const view = makeView({
   items: [note('n1', 1, 'alpha'), note('n2', 2, 'beta'), note('n3', 3, 'gamma')],
   subgoal: 'ship it',
 });
+
+/** One prune point's prepared answer under one scope, keyed as preparePredictions keys it (no call behind it). */
+function preparedOne(
+  v: typeof view,
+  scope: PredictorScope,
+  prediction: PreparedPrediction['prediction'],
+): Map<string, PreparedPrediction> {
+  return new Map([
+    [
+      `${v.fixtureId}\u0000${v.prunePoint.id}\u0000${scope}`,
+      { fixture: v.fixtureId, prunePoint: v.prunePoint.id, scope, call: undefined as never, prediction },
+    ],
+  ]);
+}
 
 describe('model predictor answers', () => {
   it("a valid answer gives the named items with the model's reason", () => {
@@ -80,21 +96,14 @@ describe('model predictor answers', () => {
   });
 
   it('the lookup predictor narrows a prepared answer to the candidates it is asked about', () => {
-    const prepared = new Map<string, PreparedPrediction>([
-      [
-        `${view.fixtureId}\u0000${view.prunePoint.id}\u0000gated`,
-        {
-          fixture: view.fixtureId,
-          prunePoint: view.prunePoint.id,
-          scope: 'gated',
-          call: undefined as never,
-          prediction: new Map([
-            ['n1', { reason: 'a', confidence: 1 }],
-            ['n3', { reason: 'c', confidence: 1 }],
-          ]),
-        },
-      ],
-    ]);
+    const prepared = preparedOne(
+      view,
+      'gated',
+      new Map([
+        ['n1', { reason: 'a', confidence: 1 }],
+        ['n3', { reason: 'c', confidence: 1 }],
+      ]),
+    );
     const p = lookupPredictor(prepared)(view, ['n2', 'n3'], 'gated');
     expect([...(p as Map<string, Prediction>).keys()]).toEqual(['n3']);
   });
@@ -127,6 +136,37 @@ describe('model predictor answers', () => {
     expect(parsePrediction('{"unneeded": [{"id": "n2", "reason": "x", "confidence": 1}]}', v, 'gated')).toEqual({
       abstain: 'model answer names item "n2", which it was not shown',
     });
+  });
+
+  it("the ladders' request shows only what their evidence rules leave open: never what a removal rests on, nor what was removed", () => {
+    // ra and rb are copies: rung 0 removes ra because rb stays, so neither is the predictor's; q1 and q2 are.
+    const copy = (id: string, turn: number) =>
+      result(id, turn, 'backoff_ms: 450', {
+        tool: { name: 'read_file', arguments: { path: 'cfg.yaml' }, callId: `k-${id}` },
+      });
+    const v = makeView({
+      items: [copy('ra', 1), copy('rb', 2), result('q1', 3, 'unrelated listing'), note('q2', 4, 'an aside')],
+      subgoal: 'ship it',
+    });
+    const ids = (scope: PredictorScope) =>
+      (JSON.parse(predictorRequest(v, 'openai', 5, scope).user) as { items: { id: string }[] }).items.map((i) => i.id);
+    expect(ids('ladder')).toEqual(['q1', 'q2']);
+    expect(ids('gated')).toEqual(['ra', 'rb', 'q1', 'q2']);
+    expect(parsePrediction('{"unneeded": [{"id": "rb", "reason": "x", "confidence": 1}]}', v, 'ladder')).toEqual({
+      abstain: 'model answer names item "rb", which it was not shown',
+    });
+    // The same answers, looked up, decide as the ladder would with them: q1 removed by ladder-0-4, rb kept.
+    const prepared = preparedOne(
+      v,
+      'ladder',
+      parsePrediction('{"unneeded": [{"id": "q1", "reason": "old", "confidence": 1}]}', v, 'ladder'),
+    );
+    const ladder = conditionsWith({ predictor: lookupPredictor(prepared), label: 'test' }).find(
+      (c) => c.name === 'ladder-0-4',
+    )!;
+    const d = new Map(ladder.decide(v).map((e) => [e.itemId, e]));
+    expect(d.get('q1')).toMatchObject({ verdict: 'eligible', rung: 4 });
+    expect(d.get('rb')).toMatchObject({ verdict: 'keep' });
   });
 });
 

@@ -2,11 +2,7 @@
 // predictor would remove is ABSTAIN. It is also registered with timings of its own, so the study exercises DEFER.
 import { defineCondition } from '../definition.js';
 import { ladder, LADDER_VERSION } from '../ladder.js';
-import { exactRedundancy } from '../mechanisms/exact-redundancy.js';
-import { sourceIdentity } from '../mechanisms/source-identity.js';
-import { erroredInputResidue } from '../mechanisms/errored-input-residue.js';
-import { checkedSupersession } from '../mechanisms/checked-supersession.js';
-import { verifiedCompletion } from '../mechanisms/verified-completion.js';
+import { conservativeRules } from '../conservative.js';
 import { DEFAULT_MIN_CONFIDENCE, DEFAULT_THRESHOLD, predictiveSemantic } from '../mechanisms/predictive-semantic.js';
 import { DEFAULT_CACHE_PROFILE } from '../../timing/timing.js';
 
@@ -25,7 +21,7 @@ export const definition = defineCondition({
     predictor: 'lexical-overlap',
     predictorMode: 'abstain',
   },
-  consumes: { predictor: 'gated' },
+  consumes: { predictor: 'ladder' },
   timings: [
     { kind: 'task-boundary' },
     { kind: 'pressure', threshold: 0.8 },
@@ -34,11 +30,13 @@ export const definition = defineCondition({
   build: ({ predictor }) =>
     ladder({
       name: 'ladder-0-3',
-      rules: [exactRedundancy(), sourceIdentity(), erroredInputResidue(), checkedSupersession(), verifiedCompletion()],
+      rules: conservativeRules(),
       predictor: {
         mode: 'abstain',
         mechanism: predictiveSemantic(
-          predictor ? { predictor: predictor.predictor, predictorLabel: predictor.label } : {},
+          predictor
+            ? { predictor: predictor.predictor, predictorLabel: predictor.label, scope: 'ladder' }
+            : { scope: 'ladder' },
         ),
       },
       description: definition.description,

@@ -1,11 +1,7 @@
 // Layer B, upper-risk: the conservative ladder with the predictor as its last rule, so prediction removes.
 import { defineCondition } from '../definition.js';
 import { ladder, LADDER_VERSION } from '../ladder.js';
-import { exactRedundancy } from '../mechanisms/exact-redundancy.js';
-import { sourceIdentity } from '../mechanisms/source-identity.js';
-import { erroredInputResidue } from '../mechanisms/errored-input-residue.js';
-import { checkedSupersession } from '../mechanisms/checked-supersession.js';
-import { verifiedCompletion } from '../mechanisms/verified-completion.js';
+import { conservativeRules } from '../conservative.js';
 import { DEFAULT_MIN_CONFIDENCE, DEFAULT_THRESHOLD, predictiveSemantic } from '../mechanisms/predictive-semantic.js';
 
 export const definition = defineCondition({
@@ -22,15 +18,17 @@ export const definition = defineCondition({
     predictor: 'lexical-overlap',
     predictorMode: 'apply',
   },
-  consumes: { predictor: 'gated' },
+  consumes: { predictor: 'ladder' },
   build: ({ predictor }) =>
     ladder({
       name: 'ladder-0-4',
-      rules: [exactRedundancy(), sourceIdentity(), erroredInputResidue(), checkedSupersession(), verifiedCompletion()],
+      rules: conservativeRules(),
       predictor: {
         mode: 'apply',
         mechanism: predictiveSemantic(
-          predictor ? { predictor: predictor.predictor, predictorLabel: predictor.label } : {},
+          predictor
+            ? { predictor: predictor.predictor, predictorLabel: predictor.label, scope: 'ladder' }
+            : { scope: 'ladder' },
         ),
       },
       description: definition.description,

@@ -306,7 +306,7 @@ export interface PredictiveSemanticParameters {
   readonly predictorLabel?: string;
   /** Below this confidence a prediction is unusable (ABSTAIN). */
   readonly minConfidence?: number;
-  /** What the classifier may be shown: `gated` (default) for the ladders, `ungated` for the Layer A ablation. */
+  /** What the classifier may be shown: `gated` (default), `ladder` for ladder-0-3 and ladder-0-4, `ungated` for the Layer A ablation. */
   readonly scope?: PredictorScope;
 }
 
