@@ -16,7 +16,12 @@ import { cacheKey } from '../providers/cache.js';
 import { commonPrefix, promptText } from '../providers/cache-telemetry.js';
 import { gatewayFor } from '../providers/connect.js';
 import { type Gateway, requestTokens } from '../providers/gateway.js';
-import { lookupPredictor, predictorRequest, PREDICTOR_MAX_TOKENS, preparePredictions } from '../providers/predictor.js';
+import {
+  lookupPredictor,
+  PREDICTOR_MAX_TOKENS,
+  predictorRequests,
+  preparePredictions,
+} from '../providers/predictor.js';
 import { batchPrice, hasRates, priceOf, pricingTable, type Price } from '../providers/pricing.js';
 import type { ChatRequest, RemoteProvider } from '../providers/types.js';
 import { isConsumer, scopesOf, usesModels, type ModelPlan } from './model-phase.js';
@@ -133,16 +138,7 @@ export async function estimateCost(
   const scopes = scopesOf(selected);
   const consumers = selected.filter(isConsumer);
   if (consumers.length > 0) {
-    rows.push(
-      row(
-        'predictor',
-        distinct(
-          plan,
-          scopes.flatMap((scope) => views.map((view) => predictorRequest(view, provider, seed, scope))),
-        ),
-        PREDICTOR_MAX_TOKENS,
-      ),
-    );
+    rows.push(row('predictor', distinct(plan, predictorRequests(views, provider, seed, scopes)), PREDICTOR_MAX_TOKENS));
   }
   if (plan.reader === 'model' && collect) {
     const gateway = replayGateway(plan, tokens);

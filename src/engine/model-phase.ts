@@ -24,7 +24,13 @@ import { CallCache, type CacheMode } from '../providers/cache.js';
 import { EMBEDDED_ROLES, modelRoles } from '../providers/embedded.js';
 import type { BudgetStop, Gateway } from '../providers/gateway.js';
 import { batchBackendFor, gatewayFor } from '../providers/connect.js';
-import { preparedFor, preparePredictions, lookupPredictor, predictorRequest } from '../providers/predictor.js';
+import {
+  preparedFor,
+  preparePredictions,
+  lookupPredictor,
+  predictorRequest,
+  predictorRequests,
+} from '../providers/predictor.js';
 import { PROMPT_VERSIONS } from '../providers/prompts.js';
 import { fillFromBatch } from '../providers/batch.js';
 import { realSleep } from '../providers/retry.js';
@@ -211,10 +217,7 @@ export async function prepareStudy(
   let predictorCharge: StudyModels['predictorCharge'];
   let predictorStop: BudgetStop | null = null;
   if (selected.some(isConsumer)) {
-    await batch?.(
-      'predictor',
-      scopesOf(selected).flatMap((scope) => views.map((view) => predictorRequest(view, provider, seed, scope))),
-    );
+    await batch?.('predictor', predictorRequests(views, provider, seed, scopesOf(selected)));
     const { prepared, stop } = await preparePredictions(
       views,
       gateway,
@@ -233,15 +236,15 @@ export async function prepareStudy(
       const scope = predictorScopeOf(condition);
       if (!scope) return undefined;
       const p = preparedFor(prepared, view, scope);
-      return (
-        p && {
-          provider,
-          model: gateway.model,
-          call: p.call,
-          failed: !(p.prediction instanceof Map),
-          request: predictorRequest(view, provider, seed, scope),
-        }
-      );
+      // A point whose request would have shown nothing was not asked: nothing to charge.
+      if (!p?.call) return undefined;
+      return {
+        provider,
+        model: gateway.model,
+        call: p.call,
+        failed: !(p.prediction instanceof Map),
+        request: predictorRequest(view, provider, seed, scope),
+      };
     };
   }
   // Every predictor call has finished here and no reader call has started, so the split by role is exact.

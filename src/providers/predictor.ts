@@ -33,14 +33,16 @@ export interface PreparedPrediction {
   readonly fixture: string;
   readonly prunePoint: string;
   readonly scope: PredictorScope;
-  readonly call: CallResult;
+  /** Null when the request would have shown no item: nothing was asked, paid for or charged. */
+  readonly call: CallResult | null;
   /** Predicted-unneeded items with the model's reason and confidence, or why the answer could not be used. */
   readonly prediction: ReadonlyMap<string, Prediction> | PredictorAbstention;
 }
 
 /**
  * The items a request under `scope` shows the model: never a pinned or protected one, nor (gated) a refused one; for
- * the ladders, only what their evidence rules leave open, as the ladder's predictor step would ask the embedded one.
+ * the ladders, only what their evidence rules leave open, as ladder-0-4's predictor step asks the embedded one
+ * (ladder-0-3 asks a subset: not what an earlier rule abstained on; one answer serves both).
  */
 export function shownItems(view: PolicyView, scope: PredictorScope): PolicyView['items'] {
   const { current, candidates } =
@@ -105,6 +107,26 @@ export function parsePrediction(
   return out;
 }
 
+/** Whether a request under `scope` would show the model anything (the ladders' often shows nothing at all). */
+function asks(view: PolicyView, scope: PredictorScope): boolean {
+  return shownItems(view, scope).length > 0;
+}
+
+/**
+ * The predictor requests `preparePredictions` sends for these views and scopes, in its order: none for a prune point
+ * whose request would show no item. The batch filler and the cost estimate read the same list.
+ */
+export function predictorRequests(
+  views: readonly PolicyView[],
+  provider: RemoteProvider,
+  seed: number,
+  scopes: readonly PredictorScope[],
+): ChatRequest[] {
+  return scopes.flatMap((scope) =>
+    views.filter((view) => asks(view, scope)).map((view) => predictorRequest(view, provider, seed, scope)),
+  );
+}
+
 const pointKey = (fixture: string, prunePoint: string, scope: PredictorScope): string =>
   `${fixture}\u0000${prunePoint}\u0000${scope}`;
 
@@ -119,6 +141,8 @@ export async function preparePredictions(
 ): Promise<{ prepared: Map<string, PreparedPrediction>; stop: BudgetStop | null }> {
   const tasks = scopes.flatMap((scope) =>
     views.map((view) => async (): Promise<PreparedPrediction> => {
+      const point = { fixture: view.fixtureId, prunePoint: view.prunePoint.id, scope };
+      if (!asks(view, scope)) return { ...point, call: null, prediction: new Map() };
       const call = await gateway.call(
         predictorRequest(view, provider, seed, scope),
         `predictor (${scope}), ${view.fixtureId} at ${view.prunePoint.id}`,
@@ -126,7 +150,7 @@ export async function preparePredictions(
       const prediction = call.outcome.ok
         ? parsePrediction(call.outcome.response.text, view, scope)
         : { abstain: `model call failed (${call.outcome.kind}): ${call.outcome.message}` };
-      return { fixture: view.fixtureId, prunePoint: view.prunePoint.id, scope, call, prediction };
+      return { ...point, call, prediction };
     }),
   );
   const { done, stop } = await runUntilStopped(tasks, concurrency);

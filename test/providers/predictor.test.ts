@@ -7,9 +7,13 @@ import { regenerabilityGuard } from '../../src/policy/comparators/regenerability
 import {
   lookupPredictor,
   parsePrediction,
+  preparedFor,
+  preparePredictions,
   predictorRequest,
+  predictorRequests,
   type PreparedPrediction,
 } from '../../src/providers/predictor.js';
+import type { Gateway } from '../../src/providers/gateway.js';
 import { answerJson } from '../../src/providers/prompts.js';
 import { makeView, note, result } from '../policy/build-view.js';
 import type { PredictorScope } from '../../src/policy/predictor.js';
@@ -167,6 +171,44 @@ describe('model predictor answers', () => {
     const d = new Map(ladder.decide(v).map((e) => [e.itemId, e]));
     expect(d.get('q1')).toMatchObject({ verdict: 'eligible', rung: 4 });
     expect(d.get('rb')).toMatchObject({ verdict: 'keep' });
+  });
+});
+
+describe('which requests are sent', () => {
+  const copy = (id: string, turn: number) =>
+    result(id, turn, 'backoff_ms: 450', {
+      tool: { name: 'read_file', arguments: { path: 'cfg.yaml' }, callId: `k-${id}` },
+    });
+  /** A gateway that answers every request with an empty list and records what it was asked. */
+  const recording = () => {
+    const asked: string[] = [];
+    const gateway = {
+      call: async (_request: unknown, what: string) => {
+        asked.push(what);
+        return { key: what, outcome: { ok: true, response: { text: '{"unneeded": []}' } }, latencyMs: 0 };
+      },
+    } as unknown as Gateway;
+    return { asked, gateway };
+  };
+
+  it('a scope whose request would show nothing is not asked, paid for or charged; one that shows something is', async () => {
+    // Only two copies: rung 0 removes ra because rb stays, so the ladders leave nothing for the predictor.
+    const empty = makeView({ items: [copy('ra', 1), copy('rb', 2)], subgoal: 'ship it' });
+    const some = makeView({ items: [copy('ra', 1), copy('rb', 2), note('q1', 3, 'an aside')], subgoal: 'ship it' });
+    expect(predictorRequests([empty], 'openai', 5, ['gated', 'ladder'])).toHaveLength(1);
+    expect(predictorRequests([some], 'openai', 5, ['gated', 'ladder'])).toHaveLength(2);
+    const { asked, gateway } = recording();
+    const { prepared } = await preparePredictions([empty], gateway, 'openai', 5, 1, ['gated', 'ladder']);
+    expect(asked).toEqual(['predictor (gated), test-fixture at pp']);
+    expect(preparedFor(prepared, empty, 'ladder')).toMatchObject({ call: null, prediction: new Map() });
+    // The ladders still decide: nothing is predicted, so nothing the rules left is removed by prediction.
+    const ladder = conditionsWith({ predictor: lookupPredictor(prepared), label: 'test' }).find(
+      (c) => c.name === 'ladder-0-4',
+    )!;
+    expect(ladder.decide(empty).map((e) => e.verdict)).toEqual(['eligible', 'keep']);
+    const again = recording();
+    await preparePredictions([some], again.gateway, 'openai', 5, 1, ['gated', 'ladder']);
+    expect(again.asked).toEqual(['predictor (gated), test-fixture at pp', 'predictor (ladder), test-fixture at pp']);
   });
 });
 
