@@ -15,6 +15,7 @@ import {
   type PredictorScope,
 } from '../policy/mechanisms/predictive-semantic.js';
 import { conservativePredictorStep } from '../policy/conservative.js';
+import { listIds } from '../policy/eligibility.js';
 import type { CallResult, Gateway } from './gateway.js';
 import { runUntilStopped, type BudgetStop } from './gateway.js';
 import { answerJson, prompt, PROMPT_VERSIONS } from './prompts.js';
@@ -35,6 +36,8 @@ export interface PreparedPrediction {
   readonly scope: PredictorScope;
   /** Null when the request would have shown no item: nothing was asked, paid for or charged. */
   readonly call: CallResult | null;
+  /** The items the request showed the model: the only ones its answer can speak for. */
+  readonly shown: ReadonlySet<string>;
   /** Predicted-unneeded items with the model's reason and confidence, or why the answer could not be used. */
   readonly prediction: ReadonlyMap<string, Prediction> | PredictorAbstention;
 }
@@ -141,8 +144,9 @@ export async function preparePredictions(
 ): Promise<{ prepared: Map<string, PreparedPrediction>; stop: BudgetStop | null }> {
   const tasks = scopes.flatMap((scope) =>
     views.map((view) => async (): Promise<PreparedPrediction> => {
-      const point = { fixture: view.fixtureId, prunePoint: view.prunePoint.id, scope };
-      if (!asks(view, scope)) return { ...point, call: null, prediction: new Map() };
+      const shown = new Set(shownItems(view, scope).map((item) => item.id));
+      const point = { fixture: view.fixtureId, prunePoint: view.prunePoint.id, scope, shown };
+      if (shown.size === 0) return { ...point, call: null, prediction: new Map() };
       const call = await gateway.call(
         predictorRequest(view, provider, seed, scope),
         `predictor (${scope}), ${view.fixtureId} at ${view.prunePoint.id}`,
@@ -165,12 +169,18 @@ export function preparedFor(
   return prepared.get(pointKey(view.fixtureId, view.prunePoint.id, scope));
 }
 
-/** A pure Predictor over prepared answers; a ladder's reduced view just narrows the candidates. */
+/**
+ * A pure Predictor over prepared answers; a ladder's reduced view just narrows the candidates. Asked about an item
+ * its request did not show, it abstains on the whole question: silence about an unseen item is no prediction, and
+ * taking it for one would keep or remove that item on nothing (the request and the asking consumer disagree).
+ */
 export function lookupPredictor(prepared: ReadonlyMap<string, PreparedPrediction>): Predictor {
   return (view, candidates, scope) => {
     const entry = preparedFor(prepared, view, scope);
     if (!entry)
       throw new Error(`internal: no prepared ${scope} prediction for ${view.fixtureId} at ${view.prunePoint.id}`);
+    const unseen = candidates.filter((id) => !entry.shown.has(id));
+    if (unseen.length > 0) return { abstain: `the model was not shown ${listIds(unseen)}` };
     if (!(entry.prediction instanceof Map)) return entry.prediction;
     const wanted = new Set(candidates);
     const out = new Map<string, Prediction>();

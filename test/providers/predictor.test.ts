@@ -11,6 +11,7 @@ import {
   preparePredictions,
   predictorRequest,
   predictorRequests,
+  shownItems,
   type PreparedPrediction,
 } from '../../src/providers/predictor.js';
 import type { Gateway } from '../../src/providers/gateway.js';
@@ -33,7 +34,14 @@ function preparedOne(
   return new Map([
     [
       `${v.fixtureId}\u0000${v.prunePoint.id}\u0000${scope}`,
-      { fixture: v.fixtureId, prunePoint: v.prunePoint.id, scope, call: undefined as never, prediction },
+      {
+        fixture: v.fixtureId,
+        prunePoint: v.prunePoint.id,
+        scope,
+        call: undefined as never,
+        shown: new Set(shownItems(v, scope).map((item) => item.id)),
+        prediction,
+      },
     ],
   ]);
 }
@@ -110,6 +118,10 @@ describe('model predictor answers', () => {
     );
     const p = lookupPredictor(prepared)(view, ['n2', 'n3'], 'gated');
     expect([...(p as Map<string, Prediction>).keys()]).toEqual(['n3']);
+    // Asked about an item its request did not show, it abstains on the whole question rather than say nothing of it.
+    const narrow = new Map([...prepared].map(([k, e]) => [k, { ...e, shown: new Set(['n1', 'n2']) }]));
+    expect(lookupPredictor(narrow)(view, ['n2', 'n3'], 'gated')).toEqual({ abstain: 'the model was not shown n3' });
+    expect(isAbstention(lookupPredictor(narrow)(view, ['n1', 'n2'], 'gated'))).toBe(false);
   });
 
   it('the request carries the versioned prompt and every item id, and omits sampling Anthropic no longer takes', () => {
