@@ -16,6 +16,7 @@ import {
 } from '../policy/mechanisms/predictive-semantic.js';
 import { conservativePredictorStep } from '../policy/conservative.js';
 import { listIds } from '../policy/eligibility.js';
+import { frozenMemo } from '../fixture/memo.js';
 import type { CallResult, Gateway } from './gateway.js';
 import { runUntilStopped, type BudgetStop } from './gateway.js';
 import { answerJson, prompt, PROMPT_VERSIONS } from './prompts.js';
@@ -48,11 +49,22 @@ export interface PreparedPrediction {
  * (ladder-0-3 asks a subset: not what an earlier rule abstained on; one answer serves both).
  */
 export function shownItems(view: PolicyView, scope: PredictorScope): PolicyView['items'] {
-  const { current, candidates } =
-    scope === 'ladder' ? conservativePredictorStep(view) : { current: view, candidates: view.items.map((i) => i.id) };
-  const shown = new Set(classifierCandidates(current, candidates, scope));
-  return current.items.filter((item) => shown.has(item.id));
+  const byScope = shownIn(view);
+  let items = byScope.get(scope);
+  if (!items) {
+    const { current, candidates } =
+      scope === 'ladder' ? conservativePredictorStep(view) : { current: view, candidates: view.items.map((i) => i.id) };
+    const shown = new Set(classifierCandidates(current, candidates, scope));
+    byScope.set(scope, (items = current.items.filter((item) => shown.has(item.id))));
+  }
+  return items;
 }
+
+/**
+ * Per (frozen) view, what each scope's request shows: the request, its parsing, the batch filler, the estimate and
+ * each consumer's charge all ask, and the ladders' answer runs rungs 0 to 3 to find it.
+ */
+const shownIn = frozenMemo((_view: PolicyView) => new Map<PredictorScope, PolicyView['items']>());
 
 export function predictorRequest(
   view: PolicyView,
@@ -110,11 +122,6 @@ export function parsePrediction(
   return out;
 }
 
-/** Whether a request under `scope` would show the model anything (the ladders' often shows nothing at all). */
-function asks(view: PolicyView, scope: PredictorScope): boolean {
-  return shownItems(view, scope).length > 0;
-}
-
 /**
  * The predictor requests `preparePredictions` sends for these views and scopes, in its order: none for a prune point
  * whose request would show no item. The batch filler and the cost estimate read the same list.
@@ -126,7 +133,10 @@ export function predictorRequests(
   scopes: readonly PredictorScope[],
 ): ChatRequest[] {
   return scopes.flatMap((scope) =>
-    views.filter((view) => asks(view, scope)).map((view) => predictorRequest(view, provider, seed, scope)),
+    // The ladders' request often shows nothing at all.
+    views
+      .filter((view) => shownItems(view, scope).length > 0)
+      .map((view) => predictorRequest(view, provider, seed, scope)),
   );
 }
 

@@ -202,17 +202,18 @@ export async function importOpenCode(root: Json, r: Reader, b: TraceBuilder): Pr
     const parts = r.array(m['parts'], [...path, 'parts']);
     if (role === 'assistant') b.modelTurn();
     else if (role !== 'user') r.fail([...path, 'info', 'role'], `unknown role "${role}" (expected user or assistant)`);
+    // Whether part `at` of this message is where a pending revert undid the conversation from.
+    const undoneFrom = (at: number): boolean =>
+      i === kept.messages - 1 && kept.fromPart !== undefined && objectOr(parts[at])?.['id'] === kept.fromPart;
     for (let j = 0; j < parts.length; j += 1) {
       const ppath = [...path, 'parts', j];
       const part = r.object(parts[j], ppath);
-      if (i === kept.messages - 1 && kept.fromPart !== undefined && part['id'] === kept.fromPart) break;
+      if (undoneFrom(j)) break;
       const type = r.string(part['type'], [...ppath, 'type']);
       if (type === 'text') {
         const text = r.string(part['text'], [...ppath, 'text']);
         const attached = role === 'user' ? attachedRead(part, parts[j + 1]) : undefined;
-        const boundary =
-          i === kept.messages - 1 && kept.fromPart !== undefined && objectOr(parts[j + 1])?.['id'] === kept.fromPart;
-        if (attached && !boundary) {
+        if (attached && !undoneFrom(j + 1)) {
           const failure = ATTACHED_FAILURE.exec(attached.result);
           await addTool({
             name: 'read',

@@ -25,6 +25,12 @@ const view = makeView({
   subgoal: 'ship it',
 });
 
+/** Two reads of one file with equal bytes: rung 0 removes the earlier because the later stays. */
+const copy = (id: string, turn: number) =>
+  result(id, turn, 'backoff_ms: 450', {
+    tool: { name: 'read_file', arguments: { path: 'cfg.yaml' }, callId: `k-${id}` },
+  });
+
 /** One prune point's prepared answer under one scope, keyed as preparePredictions keys it (no call behind it). */
 function preparedOne(
   v: typeof view,
@@ -156,10 +162,6 @@ describe('model predictor answers', () => {
 
   it("the ladders' request shows only what their evidence rules leave open: never what a removal rests on, nor what was removed", () => {
     // ra and rb are copies: rung 0 removes ra because rb stays, so neither is the predictor's; q1 and q2 are.
-    const copy = (id: string, turn: number) =>
-      result(id, turn, 'backoff_ms: 450', {
-        tool: { name: 'read_file', arguments: { path: 'cfg.yaml' }, callId: `k-${id}` },
-      });
     const v = makeView({
       items: [copy('ra', 1), copy('rb', 2), result('q1', 3, 'unrelated listing'), note('q2', 4, 'an aside')],
       subgoal: 'ship it',
@@ -187,10 +189,6 @@ describe('model predictor answers', () => {
 });
 
 describe('which requests are sent', () => {
-  const copy = (id: string, turn: number) =>
-    result(id, turn, 'backoff_ms: 450', {
-      tool: { name: 'read_file', arguments: { path: 'cfg.yaml' }, callId: `k-${id}` },
-    });
   /** A gateway that answers every request with an empty list and records what it was asked. */
   const recording = () => {
     const asked: string[] = [];
