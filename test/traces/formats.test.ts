@@ -760,6 +760,33 @@ describe('OpenCode export', () => {
     expect(result(f, 'n3').source!.selector).toEqual({ kind: 'lines', from: 38, to: 40 });
   });
 
+  it('an attachment whose output a pending revert undid is no read: the call text stays, the output is gone', async () => {
+    const parts = [
+      { id: 'u1', type: 'text', text: 'Explain this' },
+      {
+        id: 'a1',
+        type: 'text',
+        synthetic: true,
+        text: 'Called the Read tool with the following input: {"filePath":"/r/a.ts"}',
+      },
+      { id: 'a2', type: 'text', synthetic: true, text: '<file>\n00001| x\n</file>' },
+    ];
+    const session = (revert?: Record<string, string>) => ({
+      info: {
+        id: 'ses_1',
+        version: '1.0.0',
+        title: 't',
+        time: { created: 1, updated: 2 },
+        ...(revert ? { revert } : {}),
+      },
+      messages: [msg('m1', 'user', parts), msg('m2', 'assistant', [{ id: 'x1', type: 'text', text: 'Done.' }])],
+    });
+    const kinds = async (revert?: Record<string, string>) =>
+      (await one('rev.json', session(revert))).items.map((i) => i.kind);
+    expect(await kinds()).toEqual(['instruction', 'tool-call', 'tool-result', 'reasoning']);
+    expect(await kinds({ messageID: 'm1', partID: 'a2' })).toEqual(['instruction', 'instruction']);
+  });
+
   it("an attached file (@path) is the runtime's read of it; a call text with no output after it, or one typed by the user, is not", async () => {
     const synthetic = (id: string, text: string) => ({ id, type: 'text', synthetic: true, text });
     const call = (path: string) =>
