@@ -7,6 +7,7 @@
 // regenerability gate first (the predictor's step included), against everything removed so far and at that step.
 // An item an earlier removal rests on staying (its finding's reliesOn) leaves the candidates: no later step judges
 // it and the predictor is never asked about it; it is KEEP with that reason unless an earlier rule abstained on it.
+// Before the predictor, so does an item the gate refuses only because of the earlier removals.
 import { residueText } from '../fixture/residue.js';
 import type { ResidueField } from '../fixture/schema.js';
 import type { PolicyView, ViewItem } from '../fixture/view.js';
@@ -31,7 +32,7 @@ export interface LadderOptions {
 }
 
 /** Every ladder's version: what a ladder does with its rules is one algorithm, whichever rules it is given. */
-export const LADDER_VERSION = '2.3.0';
+export const LADDER_VERSION = '2.4.0';
 
 export const ONLY_PREDICTION = 'only prediction supports removal';
 
@@ -145,9 +146,27 @@ function applyStep(s: LadderState, rule: ConfiguredMechanism, step: number): voi
 }
 
 /**
+ * Before the predictor is asked: an open candidate the gate refuses only because of what earlier steps removed (the
+ * last holder of a removed user record's text, the last copy a removal with a refusal case leaned on) is leaned on by
+ * that removal, as a finding's reliesOn is, and leaves the candidates, so the classifier is never shown it (rule 7).
+ * The predictor's own gate cannot see this: it reads the context as it stands, not what left it. An item the gate
+ * refuses with nothing removed is withheld by that own gate and is not leaned on by anything.
+ */
+function withholdGated(s: LadderState): void {
+  if (s.gone.size === 0) return;
+  for (const id of s.candidates) {
+    const refusal = regenerabilityGate(s.view, [id], s.gone).get(id);
+    if (refusal === undefined || regenerabilityGate(s.view, [id]).has(id)) continue;
+    s.leanedOn.set(id, `kept for an earlier removal: ${refusal}`);
+  }
+  s.candidates = s.candidates.filter((id) => !s.leanedOn.has(id));
+}
+
+/**
  * What a ladder's predictor step is asked about after the ladder's evidence rules: the context as it then stands and
- * the candidates still open (none removed, none an earlier removal rests on). A model-backed predictor's request for
- * the ladders is built from this (providers/predictor.ts), so the model is shown what the embedded predictor is.
+ * the candidates still open (none removed, none an earlier removal rests on, by its finding or through the gate). A
+ * model-backed predictor's request for the ladders is built from this (providers/predictor.ts), so the model is shown
+ * what the embedded predictor is.
  */
 export function predictorStep(
   view: PolicyView,
@@ -155,6 +174,7 @@ export function predictorStep(
 ): { readonly current: PolicyView; readonly candidates: readonly string[] } {
   const s = startState(view);
   rules.forEach((rule, index) => applyStep(s, rule, index + 1));
+  withholdGated(s);
   return { current: s.current, candidates: s.candidates };
 }
 
@@ -178,7 +198,9 @@ export function ladder(options: LadderOptions): Condition {
     order: all.map((rule) => rule.rule),
     decide(view) {
       const s = startState(view);
-      applied.forEach((rule, index) => applyStep(s, rule, index + 1));
+      options.rules.forEach((rule, index) => applyStep(s, rule, index + 1));
+      if (options.predictor) withholdGated(s);
+      if (options.predictor?.mode === 'apply') applyStep(s, options.predictor.mechanism, applied.length);
       if (options.predictor?.mode === 'abstain') {
         const rule = options.predictor.mechanism;
         const step = applied.length + 1;

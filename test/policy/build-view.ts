@@ -169,3 +169,22 @@ export function at(map: Map<string, Eligibility>, id: string): Eligibility {
   if (!e) throw new Error(`no eligibility for ${id}`);
   return e;
 }
+
+/**
+ * A user constraint inside a closed work unit's trace, its text echoed by model notes outside the unit (ids in
+ * `echoes`, from turn 5), and an unrelated result q1 after them. Rung 3 removes the constraint while an echo stays, so
+ * the gate then leans on the echoes: the last one left must stay, which only the gate (not the unit's record) says.
+ */
+export function echoedConstraintView(echoes: readonly string[]): PolicyView {
+  return makeView({
+    items: [
+      { id: 'u', turn: 1, kind: 'constraint', origin: 'user', content: 'never restart the primary database' },
+      result('r2', 2, 'replica status: 3 healthy'),
+      note('n3', 3, 'Decision: restart replicas only'),
+      ...echoes.map((id, i) => note(id, 5 + i, `reminder: never restart the primary database (${id})`)),
+      result('q1', 5 + echoes.length, 'unrelated listing'),
+    ],
+    subgoal: 'restart the replicas',
+    visible: { workUnits: [closedUnit('wu1', ['u', 'r2', 'n3'], 'n3', ['restart replicas only'])] },
+  });
+}

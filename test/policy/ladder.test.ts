@@ -3,6 +3,7 @@ import type { Predictor } from '../../src/policy/predictor.js';
 import { conditionsWith } from '../../src/policy/registry.js';
 import type { ItemSpec } from './build-view.js';
 import {
+  echoedConstraintView,
   at,
   callAndResult,
   closedUnit,
@@ -117,6 +118,40 @@ describe('Layer B ladders', () => {
         expect(at(d, id).reason).toMatch(/^kept for an earlier removal: /);
       }
       expect(at(d, 'q1').verdict).toBe(name === 'ladder-0-4' ? 'eligible' : 'abstain');
+    }
+  });
+
+  it('never shows the predictor the last holder of a removed user constraint, and still shows one of several', () => {
+    // Rung 3 removes u, the constraint, while its text stays in h: from then on the gate refuses h (its last
+    // holder), which the predictor's own gate cannot see, since it reads the context after u left.
+    const spyOn = (name: string) => {
+      const asked: string[] = [];
+      const spy: Predictor = (_view, candidates) => {
+        asked.push(...candidates);
+        return new Map(candidates.map((id) => [id, { reason: 'spy says so', confidence: 1 }]));
+      };
+      return { asked, ladder: conditionsWith({ predictor: spy, label: 'spy' }).find((c) => c.name === name)! };
+    };
+    const one = echoedConstraintView(['h']);
+    expect(at(decideById(condition('verified-completion'), one), 'u').verdict).toBe('eligible');
+    for (const name of ['ladder-0-3', 'ladder-0-4']) {
+      const { asked, ladder } = spyOn(name);
+      const d = decideById(ladder, one);
+      expect(at(d, 'u')).toMatchObject({ verdict: 'eligible', rule: 'verified-completion' });
+      expect(asked, name).toEqual(['q1']);
+      expect(at(d, 'h')).toMatchObject({ verdict: 'keep', rule: 'none' });
+      expect(at(d, 'h').reason).toBe(
+        'kept for an earlier removal: regenerability gate: sole record of a user constraint (u, removed earlier, leaned on this item), and no identical copy of it stays in context',
+      );
+    }
+    // With two holders neither alone is the last: both are the predictor's, and the gate lets one of them go.
+    const two = echoedConstraintView(['h', 'h2']);
+    for (const name of ['ladder-0-3', 'ladder-0-4']) {
+      const { asked, ladder } = spyOn(name);
+      const d = decideById(ladder, two);
+      expect(asked, name).toEqual(['h', 'h2', 'q1']);
+      const removed = ['h', 'h2'].filter((id) => at(d, id).verdict === 'eligible');
+      expect(removed).toHaveLength(name === 'ladder-0-4' ? 1 : 0);
     }
   });
 

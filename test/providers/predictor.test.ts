@@ -16,7 +16,7 @@ import {
 } from '../../src/providers/predictor.js';
 import type { Gateway } from '../../src/providers/gateway.js';
 import { answerJson } from '../../src/providers/prompts.js';
-import { makeView, note, result } from '../policy/build-view.js';
+import { echoedConstraintView, makeView, note, result } from '../policy/build-view.js';
 import type { PredictorScope } from '../../src/policy/predictor.js';
 import { conditionsWith } from '../../src/policy/registry.js';
 
@@ -185,6 +185,21 @@ describe('model predictor answers', () => {
     const d = new Map(ladder.decide(v).map((e) => [e.itemId, e]));
     expect(d.get('q1')).toMatchObject({ verdict: 'eligible', rung: 4 });
     expect(d.get('rb')).toMatchObject({ verdict: 'keep' });
+  });
+
+  it("the ladders' request never shows what the gate refuses only because of their earlier removals", () => {
+    const ids = (v: typeof view) =>
+      (JSON.parse(predictorRequest(v, 'openai', 5, 'ladder').user) as { items: { id: string }[] }).items.map(
+        (i) => i.id,
+      );
+    // Rung 3 removes the constraint u: its last echo h must then stay, and is not shown; of two echoes, both are.
+    expect(ids(echoedConstraintView(['h']))).toEqual(['q1']);
+    expect(ids(echoedConstraintView(['h', 'h2']))).toEqual(['h', 'h2', 'q1']);
+    // The gated request (the guard's, which removes nothing before asking) still shows h.
+    const gated = JSON.parse(predictorRequest(echoedConstraintView(['h']), 'openai', 5, 'gated').user) as {
+      items: { id: string }[];
+    };
+    expect(gated.items.map((i) => i.id)).toContain('h');
   });
 });
 
