@@ -21,8 +21,8 @@ export function studyFiles(study: string): StudyFiles {
   const folder = `experiments/${study}`;
   return { folder, preregistration: `${folder}/preregistration.json`, prose: `${folder}/preregistration.md` };
 }
-/** Version 5 (the study's current design); versions 1 to 4 are kept beside it (pilot-v1/, v2/, v3/, v4/) and still validate. */
-export const PREREGISTRATION_VERSION = 5;
+/** Version 6 (the study's current design); versions 1 to 5 are kept beside it (pilot-v1/, v2/ to v5/) and still validate. */
+export const PREREGISTRATION_VERSION = 6;
 
 /**
  * The pin of the whole preregistration: one line in sha256sum's format, `<sha256>  preregistration.json`, committed
