@@ -17,7 +17,7 @@ import {
 } from '../fixture/schema.js';
 import { holdsSecret } from './redact.js';
 
-export const IMPORTER_VERSION = '2.3.0';
+export const IMPORTER_VERSION = '2.4.0';
 
 export type Format = Imported['format'];
 export const FORMATS: readonly Format[] = Imported.shape.format.options;
@@ -92,6 +92,15 @@ export class TraceBuilder {
   }
 
   /** The model acts: a new turn begins (its calls and their results share it). */
+  /**
+   * A session that goes on from `before` after the runtime compacted its context: the task in progress and the
+   * recorder's version carry over; the items do not (the model no longer has them).
+   */
+  continueFrom(before: TraceBuilder): void {
+    this.subgoal = before.subgoal;
+    this.formatVersion = before.formatVersion;
+  }
+
   modelTurn(): void {
     if (this.drafts.length > 0) this.turn += 1;
     this.worked = true;

@@ -5,11 +5,16 @@
 // Claude Code 2.x writes one record per content block: records of one API message share `message.id` and are one
 // model turn. Sub-agent records (`isSidechain`, with an `agentId`) are another model's conversation: a sub-agent's
 // own file (agent-<id>.jsonl) imports as its session, and sidechain records inside a main file as one session per
-// agent. Other record types (summary, system, progress, file-history-snapshot) are not what the model saw, and
-// are left out; so are thinking blocks, which the API drops from later turns.
+// agent. A compaction (a `system` record of subtype `compact_boundary`, then the summary as a user record marked
+// `isCompactSummary`) ends the context the model had: what follows is another session, `<name>.after-compaction-N`,
+// which starts from the summary and carries the task on. A prompt the person typed while the model worked reaches the
+// model in the running turn ("The user sent the following message: …"), with no user record: 2.1.x writes it as a
+// `queue-operation` enqueue later removed (absorbed), newer versions as an `attachment` of type `queued_command`;
+// either is the person's instruction at that place. Other record types (summary, progress, file-history-snapshot,
+// other system records and attachments) are left out; so are thinking blocks, which the API drops from later turns.
 import { sha256 } from '../fixture/canonical.js';
 import type { ContentBlock, ReadSelector, Source, Status } from '../fixture/schema.js';
-import { agentTool, foundNothing, type AgentTool } from './agent-tools.js';
+import { agentTool, foundNothing, writtenPaths, type AgentTool } from './agent-tools.js';
 import type { TraceBuilder } from './build.js';
 import { intOr, objectOr, type Json, type JsonObject, type Parsed, type Reader } from './parse.js';
 import { normalisePath, shellOutcome } from './shell.js';
@@ -74,14 +79,42 @@ function readSelector(input: Record<string, unknown>, result: JsonObject | undef
   return { kind: 'lines', from: start, ...(limit !== undefined ? { to: start + limit - 1 } : {}) };
 }
 
-/** The runtime's own user-side text: meta caveats, compaction summaries, local command echoes. */
+/**
+ * The runtime's own user-side text: meta caveats, compaction summaries, local command echoes, notices that a
+ * background task ended, and everything a compaction sub-agent (`agent-acompact-*`) is told, which is Claude Code's
+ * own summarising prompt over a copy of the conversation.
+ */
 function runtimeText(rec: JsonObject, text: string): boolean {
   return (
     rec['isMeta'] === true ||
     rec['isCompactSummary'] === true ||
-    /^\s*<(command-name|local-command-stdout|local-command-stderr)>/.test(text) ||
+    (typeof rec['agentId'] === 'string' && rec['agentId'].startsWith('acompact')) ||
+    /^\s*<(command-name|local-command-stdout|local-command-stderr|task-notification)>/.test(text) ||
     INTERRUPTED.test(text)
   );
+}
+
+/** The records that make up what the model saw, or mark where its context ended (a compaction). */
+function inContext(rec: JsonObject): boolean {
+  const type = rec['type'];
+  return (
+    type === 'user' ||
+    type === 'assistant' ||
+    type === 'queue-operation' ||
+    (type === 'attachment' && objectOr(rec['attachment'])?.['type'] === 'queued_command') ||
+    (type === 'system' && rec['subtype'] === 'compact_boundary')
+  );
+}
+
+/** A queued prompt's text: a string, or content blocks whose text parts are joined. */
+function promptText(v: Json | undefined): string | undefined {
+  if (typeof v === 'string') return v;
+  if (!Array.isArray(v)) return undefined;
+  const texts = v.flatMap((b) => {
+    const o = objectOr(b);
+    return o?.['type'] === 'text' && typeof o['text'] === 'string' ? [o['text']] : [];
+  });
+  return texts.length ? texts.join('\n') : undefined;
 }
 
 /**
@@ -93,16 +126,56 @@ const INTERRUPTED = /^\s*\[Request interrupted by user(?: for tool use)?\]\s*$/;
 async function importRecords(
   lines: readonly { line: number; value: Json }[],
   reader: Reader,
-  b: TraceBuilder,
+  first: TraceBuilder,
+  afterCompaction: (n: number) => TraceBuilder,
 ): Promise<void> {
   const calls = new Map<string, Call>();
   let lastMessage: string | undefined;
+  let b = first;
+  let compactions = 0;
+  // Prompts typed while the model worked, oldest first, until the runtime hands them on or drops them.
+  const queued: string[] = [];
   for (const { line, value } of lines) {
     const r: Reader = reader.atLine(line);
     const rec = r.object(value, []);
     const type = rec['type'];
     const time = r.optString(rec['timestamp'], ['timestamp']);
     if (typeof rec['version'] === 'string') b.formatVersion = `Claude Code ${rec['version']}`;
+    if (type === 'system') {
+      // A compaction: the model's context starts again from the summary that follows.
+      if (b.size === 0) continue;
+      compactions += 1;
+      const next = afterCompaction(compactions);
+      next.continueFrom(b);
+      b = next;
+      lastMessage = undefined;
+      continue;
+    }
+    if (type === 'queue-operation') {
+      const operation = rec['operation'];
+      // A background task's notice is queued too, but reaches the model as a record of its own: it holds no place.
+      if (operation === 'enqueue' && typeof rec['content'] === 'string' && !NOTICE.test(rec['content']))
+        queued.push(rec['content']);
+      else if (operation === 'dequeue') queued.shift();
+      else if (operation === 'remove') {
+        // Removed from the queue while the model worked: absorbed into the running turn (2.1.x writes nothing else).
+        const prompt = queued.shift();
+        if (prompt !== undefined && !SLASH_COMMAND.test(prompt)) addPrompt(b, rec, prompt, time);
+      }
+      continue;
+    }
+    if (type === 'attachment') {
+      const a = r.object(rec['attachment'], ['attachment']);
+      const prompt = promptText(a['prompt']);
+      if (prompt === undefined) continue;
+      const at = queued.indexOf(prompt);
+      if (at >= 0) queued.splice(at, 1);
+      const human =
+        (a['commandMode'] ?? 'prompt') === 'prompt' && (objectOr(a['origin'])?.['kind'] ?? 'human') === 'human';
+      if (human && a['isMeta'] !== true) addPrompt(b, rec, prompt, time);
+      else b.add({ origin: 'system', kind: 'instruction', content: prompt, time });
+      continue;
+    }
     const message = r.object(rec['message'], ['message']);
     const content = message['content'];
     if (type === 'assistant') {
@@ -129,12 +202,7 @@ async function importRecords(
         const input = block['input'] === undefined ? {} : r.object(block['input'], ['message', 'content', i, 'input']);
         const tool = await agentTool(name, input);
         calls.set(callId, { name: tool.name, tool, input });
-        const writes =
-          tool.writes && tool.path
-            ? [normalisePath(tool.path)]
-            : tool.shell
-              ? tool.shell.writes.map((w) => normalisePath(w))
-              : [];
+        const writes = writtenPaths(tool);
         b.add({
           origin: 'model',
           kind: 'tool-call',
@@ -159,6 +227,12 @@ async function importRecords(
         const text = r.string(block['text'], [...path, 'text']);
         if (runtimeText(rec, text)) b.add({ origin: 'system', kind: 'instruction', content: text, time });
         else b.userInstruction(text, time);
+        continue;
+      }
+      if (block['type'] === 'image') {
+        // An image the person pasted: the model saw it, carried by its hash as a tool result's image is.
+        const { blocks } = resultBlocks(r, [raw], path);
+        b.add({ origin: runtimeText(rec, '') ? 'system' : 'user', kind: 'instruction', content: '', blocks, time });
         continue;
       }
       if (block['type'] !== 'tool_result') continue;
@@ -223,9 +297,22 @@ async function importRecords(
   }
 }
 
+/** A background task's notice that it ended, which the runtime writes into the conversation. */
+const NOTICE = /^\s*<task-notification>/;
+
+/** A slash command (`/mcp`, `/compact now`): the runtime runs it; the model is not sent it. */
+const SLASH_COMMAND = /^\/[A-Za-z][\w:-]*(?:\s|$)/;
+
+/** A prompt the person typed while the model worked, as the model got it: their instruction, unless the runtime's. */
+function addPrompt(b: TraceBuilder, rec: JsonObject, prompt: string, time: string | undefined): void {
+  if (runtimeText(rec, prompt)) b.add({ origin: 'system', kind: 'instruction', content: prompt, time });
+  else b.userInstruction(prompt, time);
+}
+
 /**
  * The sessions of a transcript: the main conversation, and each sub-agent's sidechain as its own. A file that
- * holds only one agent's sidechain (Claude Code 2.x writes agent-<id>.jsonl) is that agent's session.
+ * holds only one agent's sidechain (Claude Code 2.x writes agent-<id>.jsonl) is that agent's session. Each
+ * compaction starts another session, the context after it.
  */
 export async function importClaudeCode(
   parsed: Parsed & { kind: 'jsonl' },
@@ -235,13 +322,16 @@ export async function importClaudeCode(
   const groups = new Map<string, { line: number; value: Json }[]>();
   for (const entry of parsed.lines) {
     const rec = objectOr(entry.value);
-    if (!rec || (rec['type'] !== 'user' && rec['type'] !== 'assistant')) continue;
+    if (!rec || !inContext(rec)) continue;
     const key =
       rec['isSidechain'] === true ? `agent-${typeof rec['agentId'] === 'string' ? rec['agentId'] : 'sidechain'}` : '';
     groups.set(key, [...(groups.get(key) ?? []), entry]);
   }
   const only = groups.size === 1;
   for (const [key, lines] of [...groups].sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : 0))) {
-    await importRecords(lines, reader, open(key === '' || only ? undefined : key));
+    const name = key === '' || only ? undefined : key;
+    await importRecords(lines, reader, open(name), (n) =>
+      open(`${name === undefined ? '' : `${name}.`}after-compaction-${n}`),
+    );
   }
 }

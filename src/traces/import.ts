@@ -34,6 +34,8 @@ export interface ImportedTrace {
   readonly format: Format;
   readonly redactions: RedactionCounts;
   readonly tokens: number;
+  /** Which session of the file this is, when the file holds several (an instance, a sub-agent, a context after a compaction). */
+  readonly session?: string;
 }
 
 /** The fixture id of a session file: its format and its name without the recorder's extensions. */
@@ -157,6 +159,7 @@ export async function importFile(path: string, shownAs: string, options: ImportO
       format,
       redactions: counts,
       tokens: checked.data.items.reduce((s, i) => s + options.tokens(i.content), 0),
+      ...(name ? { session: name } : {}),
     });
   }
   // The counts cover the whole file, after every session's second pass.

@@ -7,7 +7,7 @@
 // takes an `offset` and a `limit` and says which lines it showed and when it cut the file.
 // A recorded event stream is folded into this shape first (opencode-events.ts).
 import type { ReadSelector, Source, Status } from '../fixture/schema.js';
-import { agentTool, foundNothing } from './agent-tools.js';
+import { agentTool, foundNothing, writtenPaths } from './agent-tools.js';
 import type { TraceBuilder } from './build.js';
 import { intOr, objectOr, type Json, type Reader } from './parse.js';
 import { normalisePath, shellOutcome } from './shell.js';
@@ -80,21 +80,15 @@ interface ToolRun {
 }
 
 const ATTACHED_READ = 'Called the Read tool with the following input: ';
-const ATTACHED_FAILURE = /^Read tool failed to read .* with the following error: ([\s\S]*)$/;
+const ATTACHED_FAILURE = /^Read tool failed to read ([\s\S]*?) with the following error: ([\s\S]*)$/;
+const ATTACHED_PATH = /^<path>([^\n]*)<\/path>/;
 
-/**
- * A file the user attached (`@path`): OpenCode runs its Read tool for the user and stores the call and its output as
- * two synthetic text parts of the user's message, "Called the Read tool with the following input: {json}" and the
- * output (or "Read tool failed to read <path> with the following error: <message>"), then the file part
- * (SessionPrompt.createUserMessage). The pair is a read of that file like any other, made by the runtime; anything
- * else (a call with no output after it, a binary file's data URL) stays a runtime instruction.
- */
-function attachedRead(
-  part: Record<string, Json>,
-  next: Json | undefined,
-): { input: Record<string, Json>; result: string } | undefined {
-  const text = part['text'];
-  if (part['synthetic'] !== true || typeof text !== 'string' || !text.startsWith(ATTACHED_READ)) return undefined;
+/** The Read input of an attachment's call text, or undefined for any other text part. */
+function attachedCall(part: Json | undefined): Record<string, Json> | undefined {
+  const p = objectOr(part);
+  const text = p?.['text'];
+  if (p?.['type'] !== 'text' || p['synthetic'] !== true || typeof text !== 'string' || !text.startsWith(ATTACHED_READ))
+    return undefined;
   let input: unknown;
   try {
     input = JSON.parse(text.slice(ATTACHED_READ.length));
@@ -102,10 +96,56 @@ function attachedRead(
     return undefined;
   }
   const args = objectOr(input as Json);
-  const after = objectOr(next);
-  if (!args || typeof args['filePath'] !== 'string') return undefined;
-  if (after?.['type'] !== 'text' || after['synthetic'] !== true || typeof after['text'] !== 'string') return undefined;
-  return { input: args, result: after['text'] };
+  return args && typeof args['filePath'] === 'string' ? args : undefined;
+}
+
+/** A synthetic text part that is not itself a call text: what an attachment's output can be. */
+function syntheticText(part: Json | undefined): string | undefined {
+  const p = objectOr(part);
+  const text = p?.['text'];
+  return p?.['type'] === 'text' && p['synthetic'] === true && typeof text === 'string' && !attachedCall(part)
+    ? text
+    : undefined;
+}
+
+/** The path an output names (1.x `<path>…</path>` or a failure's), trailing slashes aside; undefined when it names none. */
+function outputPath(text: string): string | undefined {
+  const named = ATTACHED_PATH.exec(text)?.[1] ?? ATTACHED_FAILURE.exec(text)?.[1];
+  return named?.replace(/\/+$/, '');
+}
+
+/**
+ * Files the user attached (`@path`): OpenCode runs its Read tool for the user and stores each call and its output as
+ * synthetic text parts of the user's message, "Called the Read tool with the following input: {json}" and the output
+ * (or "Read tool failed to read <path> with the following error: <message>"), beside the file parts
+ * (SessionPrompt.createUserMessage). 0.x writes each output right after its call; 1.x reads the files concurrently
+ * and may write every call first and the outputs in another order, each output opening with `<path>`. So a call is
+ * paired with the first later output that names its path, and failing that with the part right after it when that
+ * output names no path (0.x). The pair is a read of that file like any other, made by the runtime; anything else (a
+ * call with no output, a binary file's data URL) stays a runtime instruction. Returns, per call part's index, the
+ * index of its output; `before` is where a pending revert undid the message from (no output at or after it counts).
+ */
+function attachedReads(parts: readonly Json[], before: number): Map<number, number> {
+  const pairs = new Map<number, number>();
+  const claimed = new Set<number>();
+  for (let j = 0; j < before; j += 1) {
+    const input = attachedCall(parts[j]);
+    if (!input) continue;
+    const wanted = String(input['filePath']).replace(/\/+$/, '');
+    let out = -1;
+    for (let k = j + 1; k < before && out < 0; k += 1) {
+      const text = syntheticText(parts[k]);
+      if (text !== undefined && !claimed.has(k) && outputPath(text) === wanted) out = k;
+    }
+    if (out < 0 && j + 1 < before && !claimed.has(j + 1)) {
+      const next = syntheticText(parts[j + 1]);
+      if (next !== undefined && outputPath(next) === undefined) out = j + 1;
+    }
+    if (out < 0) continue;
+    pairs.set(j, out);
+    claimed.add(out);
+  }
+  return pairs;
 }
 
 export async function importOpenCode(root: Json, r: Reader, b: TraceBuilder): Promise<void> {
@@ -122,12 +162,7 @@ export async function importOpenCode(root: Json, r: Reader, b: TraceBuilder): Pr
     const tool = await agentTool(run.name, run.input);
     const recorded = { name: tool.name, sideEffect: tool.sideEffect, arguments: { ...run.input }, callId: run.callId };
     const reading = tool.shell;
-    const effects =
-      tool.writes && tool.path
-        ? [normalisePath(tool.path)]
-        : reading
-          ? reading.writes.map((w) => normalisePath(w))
-          : [];
+    const effects = writtenPaths(tool);
     b.add({
       origin: run.origin,
       kind: 'tool-call',
@@ -202,31 +237,36 @@ export async function importOpenCode(root: Json, r: Reader, b: TraceBuilder): Pr
     const parts = r.array(m['parts'], [...path, 'parts']);
     if (role === 'assistant') b.modelTurn();
     else if (role !== 'user') r.fail([...path, 'info', 'role'], `unknown role "${role}" (expected user or assistant)`);
-    // Whether part `at` of this message is where a pending revert undid the conversation from.
-    const undoneFrom = (at: number): boolean =>
-      i === kept.messages - 1 && kept.fromPart !== undefined && objectOr(parts[at])?.['id'] === kept.fromPart;
-    for (let j = 0; j < parts.length; j += 1) {
+    // Where a pending revert undid this message from: parts from there on are gone.
+    const boundary =
+      i === kept.messages - 1 && kept.fromPart !== undefined
+        ? parts.findIndex((p) => objectOr(p)?.['id'] === kept.fromPart)
+        : -1;
+    const before = boundary < 0 ? parts.length : boundary;
+    const attached = role === 'user' ? attachedReads(parts, before) : new Map<number, number>();
+    const outputs = new Set(attached.values());
+    for (let j = 0; j < before; j += 1) {
       const ppath = [...path, 'parts', j];
       const part = r.object(parts[j], ppath);
-      if (undoneFrom(j)) break;
       const type = r.string(part['type'], [...ppath, 'type']);
+      if (outputs.has(j)) continue;
       if (type === 'text') {
         const text = r.string(part['text'], [...ppath, 'text']);
-        const attached = role === 'user' ? attachedRead(part, parts[j + 1]) : undefined;
-        if (attached && !undoneFrom(j + 1)) {
-          const failure = ATTACHED_FAILURE.exec(attached.result);
+        const out = attached.get(j);
+        if (out !== undefined) {
+          const result = syntheticText(parts[out])!;
+          const failure = ATTACHED_FAILURE.exec(result);
           await addTool({
             name: 'read',
             callId: typeof part['id'] === 'string' ? part['id'] : `attached-${i}-${j}`,
-            input: attached.input,
+            input: attachedCall(part)!,
             start: created,
             end: created,
             origin: 'system',
             outcome: failure
-              ? { status: 'error', error: failure[1]! }
-              : { status: 'completed', output: attached.result, exit: undefined },
+              ? { status: 'error', error: failure[2]! }
+              : { status: 'completed', output: result, exit: undefined },
           });
-          j += 1;
           continue;
         }
         if (role === 'user') {

@@ -631,6 +631,137 @@ describe('Claude Code 2.x', () => {
     );
     expect(only.map((f) => [f.id, f.items.length])).toEqual([['claude-code.agent-ab12', 2]]);
   });
+
+  const boundary = { ...base, type: 'system', subtype: 'compact_boundary', content: 'Conversation compacted' };
+  const queue = (operation: string, content?: string) => ({
+    type: 'queue-operation',
+    operation,
+    sessionId: 's1',
+    timestamp: '2026-01-02T10:00:02Z',
+    ...(content === undefined ? {} : { content }),
+  });
+  const queuedAttachment = (prompt: string, extra: Record<string, unknown> = {}) => ({
+    ...base,
+    type: 'attachment',
+    timestamp: '2026-01-02T10:00:03Z',
+    attachment: { type: 'queued_command', commandMode: 'prompt', origin: { kind: 'human' }, prompt, ...extra },
+  });
+
+  it('a compaction ends the context: what follows is another session that starts from the summary and carries the task on', async () => {
+    const before = [
+      userRec('u1', 'Fix the flaky test'),
+      asst('a1', 'msg_1', use('t1', 'Read', { file_path: '/r/t.py' })),
+      userRec('u2', res('t1', 'def test(): ...')),
+    ];
+    const after = [
+      userRec('u3', 'This session is being continued from a previous conversation. Summary: reading t.py', {
+        isCompactSummary: true,
+      }),
+      asst('a2', 'msg_2', { type: 'text', text: 'Continuing with the fix.' }),
+    ];
+    const fs = await load('long.jsonl', [...before, boundary, ...after], true);
+    expect(fs.map((f) => f.id)).toEqual(['claude-code.long', 'claude-code.long.after-compaction-1']);
+    expect(fs[0]!.items.map((i) => i.content)).toEqual([
+      'Fix the flaky test',
+      JSON.stringify({ name: 'Read', input: { file_path: '/r/t.py' } }),
+      'def test(): ...',
+    ]);
+    // After it the model has the summary (the runtime's) and what came next, not the read it summarised.
+    expect(fs[1]!.items.map((i) => [i.origin, i.kind])).toEqual([
+      ['system', 'instruction'],
+      ['model', 'reasoning'],
+    ]);
+    expect(fs[1]!.prunePoints.map((p) => [p.id, p.subgoal])).toEqual([['end', 'Fix the flaky test']]);
+    // Without the boundary record the same records are one session, the summary an instruction of the runtime.
+    const whole = await load('whole.jsonl', [...before, ...after], true);
+    expect(whole.map((f) => [f.id, f.items.length])).toEqual([['claude-code.whole', 5]]);
+    // A boundary before anything was said ends nothing.
+    expect((await load('early.jsonl', [boundary, ...before], true)).map((f) => f.id)).toEqual(['claude-code.early']);
+  });
+
+  it("a prompt typed while the model worked is the person's instruction where the model got it; commands and notices are not", async () => {
+    const f = await one(
+      'queued.jsonl',
+      [
+        userRec('u1', 'Tidy the README'),
+        asst('a1', 'msg_1', use('t1', 'Read', { file_path: '/r/README.md' })),
+        // 2.1.x: typed mid-turn, then removed from the queue as the running turn absorbed it. A background task's
+        // notice queued before it holds no place in the queue (it arrives as a record of its own, below).
+        queue('enqueue', '<task-notification>\n<task-id>b0</task-id>\n</task-notification>'),
+        queue('enqueue', 'also fix the typo in the title'),
+        queue('remove'),
+        userRec('u2', res('t1', '# Teh project')),
+        // A slash command goes to the runtime; a dequeued prompt arrives as a user record of its own.
+        queue('enqueue', '/mcp'),
+        queue('remove'),
+        queue('enqueue', 'then run the linter'),
+        queue('dequeue'),
+        userRec('u3', 'then run the linter'),
+        asst('a2', 'msg_2', use('t2', 'Bash', { command: 'npm run lint' })),
+        // Newer versions: the queued prompt as an attachment (written once though the queue also records it).
+        queue('enqueue', 'and commit'),
+        queuedAttachment('and commit'),
+        queue('remove'),
+        queuedAttachment('<task-notification><task-id>b1</task-id><status>completed</status></task-notification>', {
+          commandMode: 'task-notification',
+        }),
+        userRec('u4', res('t2', 'ok')),
+        userRec('u5', '<task-notification>\n<task-id>b2</task-id>\n<status>completed</status>\n</task-notification>'),
+      ],
+      true,
+    );
+    const said = f.items.filter((i) => i.kind === 'instruction').map((i) => [i.origin, i.content.slice(0, 30)]);
+    expect(said).toEqual([
+      ['user', 'Tidy the README'],
+      ['user', 'also fix the typo in the title'],
+      ['user', 'then run the linter'],
+      ['user', 'and commit'],
+      ['system', '<task-notification><task-id>b1'],
+      ['system', '<task-notification>\n<task-id>b'],
+    ]);
+    // A prompt of the person's after the model worked is a task (two prompts with no model turn between are one);
+    // the runtime's notices are not.
+    expect(f.prunePoints.map((p) => p.id)).toEqual(['task-1', 'task-2', 'end']);
+    expect(f.prunePoints.at(-1)!.subgoal).toBe('and commit');
+  });
+
+  it("a compaction sub-agent's prompt is the runtime's; an image the person pasted is kept as a block", async () => {
+    const compactor = await one(
+      'agent-acompact-1a2b.jsonl',
+      [
+        userRec('c1', 'Your task is to create a detailed summary of the conversation so far', {
+          isSidechain: true,
+          agentId: 'acompact-1a2b',
+        }),
+        asst(
+          'c2',
+          'msg_9',
+          { type: 'text', text: '<summary>…</summary>' },
+          { isSidechain: true, agentId: 'acompact-1a2b' },
+        ),
+      ],
+      true,
+    );
+    expect(compactor.items.map((i) => [i.origin, i.kind])).toEqual([
+      ['system', 'instruction'],
+      ['model', 'reasoning'],
+    ]);
+    const png = { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' };
+    const pasted = await one(
+      'pasted.jsonl',
+      [
+        userRec('u1', [
+          { type: 'text', text: 'What is wrong here?' },
+          { type: 'image', source: png },
+        ]),
+      ],
+      true,
+    );
+    expect(pasted.items.map((i) => [i.origin, i.content, i.blocks?.map((b) => b.type)])).toEqual([
+      ['user', 'What is wrong here?', undefined],
+      ['user', '', ['image']],
+    ]);
+  });
 });
 
 describe('OpenCode export', () => {
@@ -644,6 +775,57 @@ describe('OpenCode export', () => {
     callID,
     tool: name,
     state,
+  });
+
+  it('an apply_patch call changes every file its patch names, with the outcome its result shows; a read changes none', async () => {
+    const patch = [
+      '*** Begin Patch',
+      '*** Update File: /r/AGENTS.md',
+      '@@',
+      '-old',
+      '+new',
+      '*** Add File: /r/docs/new.md',
+      '+hello',
+      '*** Update File: /r/src/a.ts',
+      '*** Move to: /r/src/b.ts',
+      '*** End Patch',
+    ].join('\n');
+    const f = await one('patch.json', {
+      info: { id: 'ses_1', version: '1.2.5', title: 't', time: { created: 1, updated: 2 } },
+      messages: [
+        msg('m1', 'user', [{ id: 'u1', type: 'text', text: 'Update the docs' }]),
+        msg('m2', 'assistant', [
+          tool('p1', 'apply_patch', {
+            status: 'completed',
+            input: { patchText: patch },
+            output: 'Success. Updated the following files:\nM AGENTS.md\nA docs/new.md\nM src/b.ts',
+            metadata: {},
+            time: { start: 1, end: 2 },
+          }),
+          tool('p2', 'apply_patch', {
+            status: 'error',
+            input: { patchText: '*** Begin Patch\n*** Update File: /r/missing.md\n*** End Patch' },
+            error: 'apply_patch verification failed: Failed to read file to update: /r/missing.md',
+            time: { start: 3, end: 4 },
+          }),
+          tool('p3', 'read', {
+            status: 'completed',
+            input: { filePath: '/r/AGENTS.md' },
+            output: '<path>/r/AGENTS.md</path>\n<type>file</type>\n<content>1: new\n</content>',
+            metadata: {},
+            time: { start: 5, end: 6 },
+          }),
+        ]),
+      ],
+    });
+    expect(call(f, 'p1').effects).toEqual(
+      ['/r/AGENTS.md', '/r/docs/new.md', '/r/src/a.ts', '/r/src/b.ts'].map((source) => ({
+        source,
+        outcome: 'succeeded',
+      })),
+    );
+    expect(call(f, 'p2').effects).toEqual([{ source: '/r/missing.md', outcome: 'failed' }]);
+    expect(call(f, 'p3').effects ?? []).toEqual([]);
   });
 
   it('a session that ends reverted is what the model goes on from: messages before the boundary, or parts before a named part', async () => {
@@ -830,6 +1012,45 @@ describe('OpenCode export', () => {
       'some text',
     ]);
     expect(f.items.filter((i) => i.origin === 'user').map((i) => i.content)).toContain(call('/r/typed.ts'));
+  });
+
+  it('pairs each attached read with the output naming its path when 1.x writes the calls first and the outputs in another order', async () => {
+    // The order OpenCode 1.2.5 wrote for four attachments (a real export): three calls, one output, a call, its
+    // output, then the first two calls' outputs, one of them a failure.
+    const synthetic = (id: string, text: string) => ({ id, type: 'text', synthetic: true, text });
+    const call = (path: string) =>
+      `Called the Read tool with the following input: ${JSON.stringify({ filePath: path })}`;
+    const out = (path: string, body: string) =>
+      `<path>${path}</path>\n<type>file</type>\n<content>1: ${body}\n</content>`;
+    const f = await one('ses.json', {
+      info: { id: 'ses_1', version: '1.2.5', title: 't', time: { created: 1, updated: 2 } },
+      messages: [
+        msg('m1', 'user', [
+          { id: 'u1', type: 'text', text: 'in @scripts/ add a helper' },
+          synthetic('a1', call('/r/AGENTS.md')),
+          synthetic('b1', call('/r/gone.md')),
+          synthetic('c1', call('/r/scripts/helpers/')),
+          synthetic('c2', '<path>/r/scripts/helpers/</path>\n<type>directory</type>\n<entries>\nrun.sh\n</entries>'),
+          synthetic('d1', call('/r/scripts/')),
+          synthetic('d2', '<path>/r/scripts</path>\n<type>directory</type>\n<entries>\nhelpers/\n</entries>'),
+          synthetic('a2', out('/r/AGENTS.md', '# Agents')),
+          synthetic('b2', 'Read tool failed to read /r/gone.md with the following error: File not found: /r/gone.md'),
+        ]),
+        msg('m2', 'assistant', [{ id: 'x1', type: 'text', text: 'Done.' }]),
+      ],
+    });
+    const pairs = f.items
+      .filter((i) => i.kind === 'tool-result')
+      .map((i) => [i.tool!.callId, i.content.split('\n')[0], i.status!.state]);
+    expect(pairs).toEqual([
+      ['a1', '<path>/r/AGENTS.md</path>', 'ok'],
+      ['b1', 'File not found: /r/gone.md', 'error'],
+      ['c1', '<path>/r/scripts/helpers/</path>', 'ok'],
+      ['d1', '<path>/r/scripts</path>', 'ok'],
+    ]);
+    expect(result(f, 'a1').source).toMatchObject({ identity: '/r/AGENTS.md' });
+    // Nothing is left over as a runtime instruction: every call found its output.
+    expect(f.items.filter((i) => i.origin === 'system' && i.kind === 'instruction')).toEqual([]);
   });
 });
 
