@@ -228,11 +228,25 @@ const EXPECTED: readonly Expected[] = [
     formatVersion: 'evaluation output, legacy flattened events',
   },
   {
+    // Raw: one compact_boundary record; before it 10 tool_use and 10 tool_result, 2 of them is_error; after it the
+    // summary and 3 more records, with no tool use. The context the model had before the compaction is one session.
     file: 'claude-code/sample_main_transcript.jsonl',
-    items: 35,
+    items: 31,
     calls: 10,
     results: 10,
     errors: 2,
+    synthesized: 0,
+    negative: 0,
+    failedEffects: 0,
+    formatVersion: 'Claude Code 2.0.76',
+  },
+  {
+    // The context after the compaction: the summary (the runtime's) and what followed it.
+    file: 'claude-code/sample_main_transcript.jsonl#after-compaction-1',
+    items: 4,
+    calls: 0,
+    results: 0,
+    errors: 0,
     synthesized: 0,
     negative: 0,
     failedEffects: 0,
@@ -271,6 +285,19 @@ const EXPECTED: readonly Expected[] = [
     negative: 0,
     failedEffects: 0,
     formatVersion: 'opencode 0.15.0, event stream',
+  },
+  {
+    // Raw: 18 completed tool parts (8 apply_patch, 8 read, a glob, a bash) and two attached files, each a synthetic
+    // call text and output text: 20 calls and 20 results; the 8 patches each name one file.
+    file: 'opencode/dark-factory/session__shiny-nebula__ses_39b5e5180ffeUO9pt25DSY2L3f.json',
+    items: 50,
+    calls: 20,
+    results: 20,
+    errors: 0,
+    synthesized: 0,
+    negative: 0,
+    failedEffects: 0,
+    formatVersion: 'opencode 1.2.5',
   },
   {
     // Raw: 2 tool_use, 2 tool_result, both is_error; one "[Request interrupted by user for tool use]", which is
@@ -330,12 +357,9 @@ async function session(file: string): Promise<Fixture> {
   const [path, name] = file.split('#') as [string, string | undefined];
   if (!sessions.has(file)) {
     const all = await importFile(join(REAL, path), path, { redact: true, tokens });
-    // A file of several sessions names each after its instance (OpenHands output.jsonl) or session id (OpenCode).
-    for (const t of all)
-      sessions.set(
-        all.length === 1 ? path : `${path}#${t.fixture.id.split('.output.')[1] ?? t.fixture.id.split('.').at(-1)}`,
-        t.fixture,
-      );
+    // A file of several sessions names each: its instance (OpenHands output.jsonl), session id (OpenCode), sub-agent,
+    // or the context after a compaction (Claude Code); the session the file is named for has no name.
+    for (const t of all) sessions.set(t.session === undefined ? path : `${path}#${t.session}`, t.fixture);
   }
   const f = sessions.get(name ? file : path);
   if (!f) throw new Error(`no session ${file}`);
@@ -346,11 +370,12 @@ const count = (items: readonly Item[], test: (i: Item) => boolean) => items.filt
 
 describe('the committed real traces', () => {
   it('every file in data/real-traces is detected and listed here', () => {
-    const files = ['swe-agent', 'mini-swe-agent', 'openhands', 'claude-code', 'opencode'].flatMap((d) =>
-      readdirSync(join(REAL, d))
-        .filter((n) => n !== 'LICENSE')
-        .map((n) => `${d}/${n}`),
-    );
+    // Every session file, in any folder below a format's (a folder of its own holds a source under another licence).
+    const under = (d: string): string[] =>
+      readdirSync(join(REAL, d), { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory() ? under(`${d}/${e.name}`) : e.name === 'LICENSE' ? [] : [`${d}/${e.name}`],
+      );
+    const files = ['swe-agent', 'mini-swe-agent', 'openhands', 'claude-code', 'opencode'].flatMap(under);
     expect(new Set(EXPECTED.map((e) => e.file.split('#')[0]))).toEqual(new Set(files));
     for (const f of files)
       expect(detectFormat(parseTrace(readFileSync(join(REAL, f), 'utf8'), f)), f).toBe(f.split('/')[0]);
@@ -494,6 +519,21 @@ describe('the committed real traces', () => {
     expect(short.items.filter((i) => i.origin === 'user').map((i) => i.content)).toEqual([
       'mix phx.server doesnt seem to start',
     ]);
+  });
+
+  it('OpenCode 1.2.5 export: each attached file is read by the runtime and paired with the output naming it; each patch changes its file', async () => {
+    const f = await session('opencode/dark-factory/session__shiny-nebula__ses_39b5e5180ffeUO9pt25DSY2L3f.json');
+    const attached = f.items.filter((i) => i.kind === 'tool-call' && i.origin === 'system');
+    expect(attached).toHaveLength(2);
+    for (const c of attached) {
+      const path = c.tool!.arguments['filePath'] as string;
+      const shown = f.items.find((i) => i.kind === 'tool-result' && i.tool!.callId === c.tool!.callId)!;
+      expect(shown.source!.identity).toBe(path);
+      expect(shown.content.startsWith(`<path>${path}</path>`)).toBe(true);
+    }
+    expect(f.items.some((i) => i.kind === 'instruction' && i.content.startsWith('Called the Read tool'))).toBe(false);
+    const patches = f.items.filter((i) => i.kind === 'tool-call' && i.tool!.name === 'apply_patch');
+    expect(patches.map((i) => i.effects?.length)).toEqual(patches.map(() => 1));
   });
 
   it('OpenCode 0.15 event stream ending reverted: the turns the revert undid, and their writes, are not in context', async () => {
