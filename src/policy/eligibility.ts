@@ -65,6 +65,61 @@ export function refuse(verdict: Eligibility, refusal: string): Eligibility {
   return { ...rest, verdict: 'abstain', reason: `${refusal} (${rest.rule} found: ${verdict.reason})` };
 }
 
+/** Why one step holds back an item it found eligible: another removal of the same step rests on it, or it on one. */
+export interface HeldBack {
+  readonly by: string;
+  /** `rested-on`: the removal of `by` rests on this item staying; `rests-on`: this removal rests on `by`, removed now. */
+  readonly how: 'rested-on' | 'rests-on';
+}
+
+/**
+ * One step's eligible findings that must not all go together: a removal resting on an item (its reliesOn) that the
+ * same step also finds eligible would rest on nothing that stays (an older observation superseded by a newer one the
+ * newest then supersedes). Walked in view order, the earlier removal stands and what it rests on is held back; a
+ * removal resting on one already standing is held back too. Returns the held items; the rest may go (gate permitting).
+ */
+export function heldBackTogether(
+  order: readonly string[],
+  findings: ReadonlyMap<string, Finding>,
+): Map<string, HeldBack> {
+  const held = new Map<string, HeldBack>();
+  const standing = new Set<string>();
+  const restedOnBy = new Map<string, string>();
+  for (const id of order) {
+    const finding = findings.get(id);
+    if (finding?.outcome !== 'eligible') continue;
+    const remover = restedOnBy.get(id);
+    if (remover !== undefined) {
+      held.set(id, { by: remover, how: 'rested-on' });
+      continue;
+    }
+    const gone = finding.reliesOn?.find((r) => standing.has(r));
+    if (gone !== undefined) {
+      held.set(id, { by: gone, how: 'rests-on' });
+      continue;
+    }
+    standing.add(id);
+    for (const r of finding.reliesOn ?? []) if (!restedOnBy.has(r)) restedOnBy.set(r, id);
+  }
+  return held;
+}
+
+/** The record of an item a step held back (`heldBackTogether`), naming the rule's own finding. */
+export function heldBackVerdict(verdict: Eligibility, held: HeldBack): Eligibility {
+  const { residue: _none, replacement: _neither, ...rest } = verdict;
+  return held.how === 'rested-on'
+    ? {
+        ...rest,
+        verdict: 'keep',
+        reason: `kept for a removal at the same step: ${held.by}'s rests on it staying (${rest.rule} found: ${verdict.reason})`,
+      }
+    : {
+        ...rest,
+        verdict: 'abstain',
+        reason: `rests on ${held.by}, which the same step removes (${rest.rule} found: ${verdict.reason})`,
+      };
+}
+
 /** Indexes a mechanism's findings by item id; a mechanism reporting one item twice is a programming error. */
 export function findingsById(rule: string, findings: readonly Finding[]): Map<string, Finding> {
   const byId = new Map<string, Finding>();

@@ -11,7 +11,17 @@
 import { residueText } from '../fixture/residue.js';
 import type { ResidueField } from '../fixture/schema.js';
 import type { PolicyView, ViewItem } from '../fixture/view.js';
-import { fromFinding, findingsById, keepByDefault, keptFor, mergeIds, refuse, splitByGate } from './eligibility.js';
+import {
+  fromFinding,
+  findingsById,
+  heldBackTogether,
+  heldBackVerdict,
+  keepByDefault,
+  keptFor,
+  mergeIds,
+  refuse,
+  splitByGate,
+} from './eligibility.js';
 import type { ConfiguredMechanism } from './eligibility.js';
 import { visibleIds } from './protection.js';
 import { regenerabilityGate } from './regenerability.js';
@@ -32,7 +42,7 @@ export interface LadderOptions {
 }
 
 /** Every ladder's version: what a ladder does with its rules is one algorithm, whichever rules it is given. */
-export const LADDER_VERSION = '2.4.0';
+export const LADDER_VERSION = '2.5.0';
 
 export const ONLY_PREDICTION = 'only prediction supports removal';
 
@@ -103,9 +113,12 @@ function noteConsulted(s: LadderState, id: string, ids: readonly string[] | unde
 /** One removing step: the rule judges the open candidates against the context as it stands, through the gate. */
 function applyStep(s: LadderState, rule: ConfiguredMechanism, step: number): void {
   const findings = findingsById(rule.rule, rule.assess(s.current, s.candidates));
+  // Two removals of this step where one rests on the other cannot both go: what the earlier rests on is held back
+  // (it is then leaned on, below), and a removal resting on one already standing waits.
+  const held = heldBackTogether(s.candidates, findings);
   const gated = regenerabilityGate(
     s.view,
-    s.candidates.filter((id) => findings.get(id)?.outcome === 'eligible'),
+    s.candidates.filter((id) => findings.get(id)?.outcome === 'eligible' && !held.has(id)),
     s.gone,
   );
   const removedNow = new Set<string>();
@@ -117,8 +130,13 @@ function applyStep(s: LadderState, rule: ConfiguredMechanism, step: number): voi
     noteConsulted(s, id, finding.consulted);
     const record = (): Eligibility =>
       fromFinding(finding, rule.rule, rule.rung, s.consulted.get(id) ?? s.checked, step);
+    const hold = held.get(id);
     const refusal = gated.get(id);
-    if (refusal !== undefined) {
+    if (hold !== undefined) {
+      // Held back for a removal of this step: what that removal rests on is leaned on below, once it is made; a
+      // removal resting on another of this step's abstains, as any abstention (an earlier one's record stands).
+      if (hold.how === 'rests-on' && !s.abstained.has(id)) s.abstained.set(id, heldBackVerdict(record(), hold));
+    } else if (refusal !== undefined) {
       // The refusal is what decides the item, whatever an earlier rule abstained on.
       s.abstained.set(id, refuse(record(), refusal));
     } else if (finding.outcome === 'eligible') {
@@ -154,12 +172,16 @@ function applyStep(s: LadderState, rule: ConfiguredMechanism, step: number): voi
  */
 function withholdGated(s: LadderState): void {
   if (s.gone.size === 0) return;
+  const withheld = new Set<string>();
   for (const id of s.candidates) {
     const refusal = regenerabilityGate(s.view, [id], s.gone).get(id);
-    if (refusal === undefined || regenerabilityGate(s.view, [id]).has(id)) continue;
-    s.leanedOn.set(id, `kept for an earlier removal: ${refusal}`);
+    if (refusal === undefined) continue;
+    // Refused with nothing removed too, it is gated on its own, and the predictor's own gate may not see it: a
+    // residue left in context can hold a user record's text the whole item never did.
+    withheld.add(id);
+    if (!regenerabilityGate(s.view, [id]).has(id)) s.leanedOn.set(id, `kept for an earlier removal: ${refusal}`);
   }
-  s.candidates = s.candidates.filter((id) => !s.leanedOn.has(id));
+  s.candidates = s.candidates.filter((id) => !withheld.has(id));
 }
 
 /**

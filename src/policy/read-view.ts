@@ -14,10 +14,23 @@ export function selectorOf(item: ViewItem): ReadSelector | string {
 /** The view as a comparable key: tool name and selector (a truncated read is its own view); built once per item. */
 export const viewKey: (item: ViewItem) => string = frozenMemo((item: ViewItem) => {
   const selector = selectorOf(item);
+  // A line range with no start starts at line 1 (as describeView and the containment check read it): one view.
   const normal =
-    typeof selector === 'string' ? { label: selector } : { ...selector, truncated: selector.truncated === true };
+    typeof selector === 'string'
+      ? { label: selector }
+      : {
+          ...selector,
+          ...(selector.kind === 'lines' ? { from: selector.from ?? 1 } : {}),
+          truncated: selector.truncated === true,
+        };
   return canonicalJson({ tool: item.tool?.name ?? null, selector: normal });
 });
+
+/** Whether the read was cut short: it shows an unrecorded part of its scope. */
+export function truncatedRead(item: ViewItem): boolean {
+  const selector = selectorOf(item);
+  return typeof selector !== 'string' && selector.truncated === true;
+}
 
 /** The view as prose, for reasons: `read_file lines 10-40 (truncated)`. */
 export function describeView(item: ViewItem): string {

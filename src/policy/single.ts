@@ -1,7 +1,16 @@
 // Layer A: one mechanism alone against the raw history, so its marginal effect can be read off. A consulting
 // mechanism sits behind the protection gate and the regenerability gate; the predictive one does not, because it is
 // the upper-risk ablation that shows what prediction does without the obligations or the refusal cases.
-import { fromFinding, findingsById, keepByDefault, mergeIds, refuse, splitByGate } from './eligibility.js';
+import {
+  fromFinding,
+  findingsById,
+  heldBackTogether,
+  heldBackVerdict,
+  keepByDefault,
+  mergeIds,
+  refuse,
+  splitByGate,
+} from './eligibility.js';
 import type { ConfiguredMechanism } from './eligibility.js';
 import { visibleIds } from './protection.js';
 import { regenerabilityGate } from './regenerability.js';
@@ -34,8 +43,12 @@ export function single(mechanism: ConfiguredMechanism, options: SingleOptions): 
         ? splitByGate(view, checked)
         : { gated: new Map<string, Eligibility>(), candidates: view.items.map((i) => i.id) };
       const findings = findingsById(mechanism.rule, mechanism.assess(view, candidates));
+      const held = heldBackTogether(
+        view.items.map((item) => item.id),
+        findings,
+      );
       const eligible = view.items
-        .filter((item) => findings.get(item.id)?.outcome === 'eligible')
+        .filter((item) => findings.get(item.id)?.outcome === 'eligible' && !held.has(item.id))
         .map((item) => item.id);
       const refused = options.gate ? regenerabilityGate(view, eligible) : new Map<string, string>();
       return view.items.map((item) => {
@@ -44,6 +57,8 @@ export function single(mechanism: ConfiguredMechanism, options: SingleOptions): 
         const finding = findings.get(item.id);
         if (!finding) return keepByDefault(item.id, checked);
         const verdict = fromFinding(finding, mechanism.rule, mechanism.rung, mergeIds(checked, finding.consulted));
+        const hold = held.get(item.id);
+        if (hold) return heldBackVerdict(verdict, hold);
         const refusal = refused.get(item.id);
         return refusal ? refuse(verdict, refusal) : verdict;
       });

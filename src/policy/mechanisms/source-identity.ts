@@ -7,7 +7,7 @@ import { effectsBetween } from '../../fixture/effect-index.js';
 import type { ViewItem } from '../../fixture/view.js';
 import type { ConfiguredMechanism } from '../eligibility.js';
 import { renderingKey } from '../identity.js';
-import { describeView, viewKey } from '../read-view.js';
+import { describeView, truncatedRead, viewKey } from '../read-view.js';
 import type { Finding } from '../types.js';
 import { defineCondition } from '../definition.js';
 import { gatedVersion, single } from '../single.js';
@@ -126,7 +126,7 @@ export function sourceIdentity(): ConfiguredMechanism {
   return {
     rule: SOURCE_IDENTITY,
     rung: 1,
-    version: '2.1.0',
+    version: '2.2.0',
     parameters: {},
     assess(view, candidates) {
       const wanted = new Set(candidates);
@@ -181,6 +181,16 @@ export function sourceIdentity(): ConfiguredMechanism {
               itemId: read.item.id,
               outcome: 'abstain',
               reason: `cannot establish same source state: ${read.item.id} and ${survivor.other.item.id} both carry ${state.says}, which hashes nothing read, and what they show differs`,
+            });
+            return;
+          }
+          // A truncated read shows a part of its scope the selector does not record: two of them are one view only
+          // where they show the same bytes, whatever the version says of the whole source.
+          if (truncatedRead(read.item) && renderingKey(read.item) !== renderingKey(survivor.other.item)) {
+            findings.push({
+              itemId: read.item.id,
+              outcome: 'abstain',
+              reason: `cannot establish the same view: ${read.item.id} and ${survivor.other.item.id} are truncated reads of ${read.source.identity}, each showing an unrecorded part of it, and what they show differs`,
             });
             return;
           }
