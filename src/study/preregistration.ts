@@ -21,8 +21,8 @@ export function studyFiles(study: string): StudyFiles {
   const folder = `experiments/${study}`;
   return { folder, preregistration: `${folder}/preregistration.json`, prose: `${folder}/preregistration.md` };
 }
-/** Version 6 (the study's current design); versions 1 to 5 are kept beside it (pilot-v1/, v2/ to v5/) and still validate. */
-export const PREREGISTRATION_VERSION = 6;
+/** Version 7 (the study's current design); versions 1 to 6 are kept beside it (pilot-v1/, v2/ to v6/) and still validate. */
+export const PREREGISTRATION_VERSION = 7;
 
 /**
  * The pin of the whole preregistration: one line in sha256sum's format, `<sha256>  preregistration.json`, committed
@@ -89,6 +89,8 @@ export const Preregistration = z.strictObject({
     z.literal(2),
     z.literal(3),
     z.literal(4),
+    z.literal(5),
+    z.literal(6),
     z.literal(PREREGISTRATION_VERSION),
   ]),
   study: Id,

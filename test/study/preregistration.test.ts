@@ -1,5 +1,5 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sha256 } from '../../src/fixture/canonical.js';
 import { allConditions } from '../../src/policy/registry.js';
@@ -113,6 +113,25 @@ describe('the preregistration (experiments/ch10-ablation)', () => {
     expect(() => parsePreregistration(JSON.stringify({ ...p, run: { ...p.run, seed: 'x' } }), 'x.json')).toThrow(
       /x\.json: field "run\.seed"/,
     );
+  });
+});
+
+describe('the superseded versions kept beside it', () => {
+  it('each still validates, names its own version, and matches its whole-file pin', () => {
+    const folder = resolve(PREREGISTRATION_FILE, '..');
+    const kept = readdirSync(folder, { withFileTypes: true })
+      .filter((e) => e.isDirectory() && existsSync(join(folder, e.name, 'preregistration.json')))
+      .map((e) => e.name)
+      .sort();
+    expect(kept).toEqual(['pilot-v1', ...Array.from({ length: p.preregistrationVersion - 2 }, (_, i) => `v${i + 2}`)]);
+    for (const name of kept) {
+      const file = join(folder, name, 'preregistration.json');
+      const text = readFileSync(file, 'utf8');
+      const version = parsePreregistration(text, file).preregistrationVersion;
+      expect(version, name).toBe(name === 'pilot-v1' ? 1 : Number(name.slice(1)));
+      const pin = readFileSync(`${file}.sha256`, 'utf8');
+      expect(pin, name).toBe(`${sha256(text)}  preregistration.json\n`);
+    }
   });
 });
 
