@@ -3,6 +3,7 @@
 import { input } from '../errors.js';
 import { FORMATS, type Format } from './build.js';
 import { isOpenCodeEventStream } from './opencode-events.js';
+import { openHandsV1Events } from './openhands-v1.js';
 import type { Json, JsonObject, Parsed } from './parse.js';
 
 const isObject = (v: Json | undefined): v is JsonObject => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -60,11 +61,12 @@ const RULES: readonly { format: Format; test: (p: Parsed) => boolean }[] = [
   },
   {
     // OpenHands: an event stream (a JSON array of events, or {"events": [...]}), or evaluation/resolver output
-    // (`output.jsonl`, one instance and its `history` per line; or one such record as JSON).
+    // (`output.jsonl`, one instance and its `history` per line; or one such record as JSON); or a V1 conversation's
+    // events (software-agent-sdk, each naming its `kind`) in the same two shapes.
     format: 'openhands',
     test: (p) => {
       if (p.kind === 'jsonl') return p.lines.length > 0 && p.lines.every(({ value }) => isOpenHandsOutput(value));
-      if (isOpenHandsOutput(p.value)) return true;
+      if (isOpenHandsOutput(p.value) || openHandsV1Events(p.value) !== undefined) return true;
       const events = Array.isArray(p.value)
         ? p.value
         : isObject(p.value) && Array.isArray(p.value['events'])
@@ -99,7 +101,7 @@ function describeShape(parsed: Parsed): string {
     return `JSON Lines, ${parsed.lines.length} records, neither Claude Code user/assistant records with a sessionId nor OpenHands output records with a history of events`;
   const v = parsed.value;
   if (Array.isArray(v))
-    return `a JSON array of ${v.length} values, neither OpenHands events, OpenCode bus events nor chat messages`;
+    return `a JSON array of ${v.length} values, neither OpenHands events (V0 or V1), OpenCode bus events nor chat messages`;
   if (isObject(v)) return `a JSON object with keys ${Object.keys(v).slice(0, 8).join(', ') || '(none)'}`;
   return `a JSON ${v === null ? 'null' : typeof v}`;
 }

@@ -14,6 +14,7 @@ import { importMiniSweAgent } from './mini-swe-agent.js';
 import { importOpenCode } from './opencode.js';
 import { foldOpenCodeEvents, isOpenCodeEventStream } from './opencode-events.js';
 import { importOpenHands } from './openhands.js';
+import { importOpenHandsV1, openHandsV1Events } from './openhands-v1.js';
 import { Reader, parseTrace, type Json, type Parsed } from './parse.js';
 import { emptyCounts, redactJson, SecretNumbering, type RedactionCounts } from './redact.js';
 import { importSweAgent } from './swe-agent.js';
@@ -110,6 +111,11 @@ async function importSessions(format: Format, parsed: Parsed, reader: Reader): P
       await importOpenCode(session, new Reader(reader.file, `session ${id} as folded from its events, `), builder);
       builder.formatVersion = `${builder.formatVersion ?? 'opencode'}, event stream`;
     }
+    return sessions;
+  }
+  if (format === 'openhands' && openHandsV1Events(parsed.value) !== undefined) {
+    // A V1 conversation: each condensation ends the model's context and opens the next session.
+    await importOpenHandsV1(parsed.value, reader, open);
     return sessions;
   }
   await importers[format](parsed.value, reader, open());
