@@ -457,6 +457,454 @@ describe('OpenHands', () => {
   });
 });
 
+describe('OpenHands V1 (software-agent-sdk events)', () => {
+  // Events as the SDK serializes them (openhands-sdk `event/`, openhands-tools `terminal/`, `file_editor/`): `kind`
+  // is the class name, and a conversation is one file per event (read here as their JSON list).
+  let n = 0;
+  const at = () => `2026-02-05T11:24:${String(n).padStart(2, '0')}.000000`;
+  const evt = (kind: string, source: string, extra: Record<string, unknown>) => ({
+    id: `e-${++n}`,
+    timestamp: at(),
+    source,
+    ...extra,
+    kind,
+  });
+  const text = (t: string) => [{ cache_prompt: false, type: 'text', text: t }];
+  const system = (extra: Record<string, unknown> = {}) =>
+    evt('SystemPromptEvent', 'agent', {
+      system_prompt: { cache_prompt: false, type: 'text', text: 'You are OpenHands agent.' },
+      tools: [],
+      ...extra,
+    });
+  const message = (source: string, t: string, extra: Record<string, unknown> = {}) =>
+    evt('MessageEvent', source, {
+      llm_message: { role: source === 'agent' ? 'assistant' : 'user', content: text(t), thinking_blocks: [] },
+      activated_skills: [],
+      extended_content: [],
+      ...extra,
+    });
+  const action = (
+    id: string,
+    tool: string,
+    act: Record<string, unknown> | null,
+    response: string,
+    thought = '',
+    sent?: Record<string, unknown>,
+  ) =>
+    evt('ActionEvent', 'agent', {
+      thought: thought ? text(thought) : [],
+      thinking_blocks: [],
+      reasoning_content: 'private chain of thought',
+      action: act,
+      tool_name: tool,
+      tool_call_id: id,
+      tool_call: {
+        id,
+        name: tool,
+        arguments: JSON.stringify(sent ?? Object.fromEntries(Object.entries(act ?? {}).filter(([k]) => k !== 'kind'))),
+        origin: 'completion',
+      },
+      llm_response_id: response,
+      security_risk: 'LOW',
+    });
+  const terminal = (command: string, extra: Record<string, unknown> = {}) => ({
+    command,
+    is_input: false,
+    timeout: null,
+    reset: false,
+    kind: 'TerminalAction',
+    ...extra,
+  });
+  const editor = (command: string, path: string, extra: Record<string, unknown> = {}) => ({
+    command,
+    path,
+    file_text: null,
+    old_str: null,
+    new_str: null,
+    insert_line: null,
+    view_range: null,
+    kind: 'FileEditorAction',
+    ...extra,
+  });
+  const observation = (id: string, tool: string, obs: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+    evt('ObservationEvent', 'environment', {
+      tool_name: tool,
+      tool_call_id: id,
+      observation: obs,
+      action_id: 'a',
+      ...extra,
+    });
+  const shellResult = (command: string, output: string, exit: number, extra: Record<string, unknown> = {}) => ({
+    content: text(output),
+    is_error: false,
+    command,
+    exit_code: exit,
+    timeout: false,
+    metadata: {
+      exit_code: exit,
+      pid: -1,
+      username: 'openhands',
+      hostname: 'runtime',
+      working_dir: '/w',
+      py_interpreter_path: null,
+      prefix: '',
+      suffix: exit === -1 ? '' : `\n[The command completed with exit code ${exit}.]`,
+    },
+    kind: 'TerminalObservation',
+    ...extra,
+  });
+  const editResult = (command: string, path: string, output: string, isError = false) => ({
+    content: text(output),
+    is_error: isError,
+    command,
+    path,
+    prev_exist: true,
+    old_content: null,
+    new_content: null,
+    kind: 'FileEditorObservation',
+  });
+  const task = () => [system(), message('user', 'Fix calc.py')];
+
+  it('detects a list of V1 events and {"events": [...]}; a list of kinds the model is never sent, or V0 events, is not V1', async () => {
+    const events = [...task(), message('agent', 'Done.', { llm_response_id: 'r1' })];
+    const listed = await one('conv.json', events);
+    const wrapped = await one('wrapped.json', { events });
+    for (const f of [listed, wrapped]) {
+      expect(f.imported).toMatchObject({ format: 'openhands', formatVersion: 'V1 event stream (software-agent-sdk)' });
+      expect(f.items.map((i) => [i.origin, i.kind, i.content])).toEqual([
+        ['system', 'instruction', 'You are OpenHands agent.'],
+        ['user', 'instruction', 'Fix calc.py'],
+        ['model', 'reasoning', 'Done.'],
+      ]);
+    }
+    // Only state updates: nothing the model saw, so no recognised session.
+    await expect(
+      load('state.json', [
+        evt('ConversationStateUpdateEvent', 'environment', { key: 'execution_status', value: 'idle' }),
+      ]),
+    ).rejects.toThrow(/state\.json: unknown trace format/);
+    const v0 = await one('v0.json', [
+      {
+        id: 0,
+        timestamp: '2025-05-01T10:00:00',
+        source: 'user',
+        message: '',
+        action: 'message',
+        args: { content: 'x' },
+      },
+    ]);
+    expect(v0.imported!.formatVersion).toBe('event stream');
+  });
+
+  it("the system prompt and its dynamic context are the runtime's; a message from anyone but the person is too; thinking is left out, unknown kinds skipped", async () => {
+    const f = await one('msgs.json', [
+      system({ dynamic_context: { cache_prompt: false, type: 'text', text: 'Repo: org/calc' } }),
+      message('user', 'Fix calc.py', {
+        extended_content: [{ cache_prompt: false, type: 'text', text: '<skill>python</skill>' }],
+      }),
+      evt('ConversationStateUpdateEvent', 'environment', { key: 'execution_status', value: 'running' }),
+      message('hook', 'A hook says: lint first.'),
+      message('agent', 'Looking.', {
+        llm_response_id: 'r1',
+        llm_message: {
+          role: 'assistant',
+          content: text('Looking.'),
+          reasoning_content: 'hidden',
+          thinking_blocks: [{ type: 'thinking', thinking: 'hidden too', signature: 's' }],
+        },
+      }),
+      evt('PauseEvent', 'user', {}),
+      evt('TokenEvent', 'agent', { prompt_token_ids: [1], response_token_ids: [2] }),
+    ]);
+    expect(f.items.map((i) => [i.origin, i.kind, i.content])).toEqual([
+      ['system', 'instruction', 'You are OpenHands agent.\nRepo: org/calc'],
+      ['user', 'instruction', 'Fix calc.py'],
+      ['system', 'instruction', '<skill>python</skill>'],
+      ['system', 'instruction', 'A hook says: lint first.'],
+      ['model', 'reasoning', 'Looking.'],
+    ]);
+    expect(f.prunePoints.at(-1)!.subgoal).toBe('Fix calc.py');
+  });
+
+  it('actions of one LLM response are one turn, its thought before them; another response is another turn', async () => {
+    const f = await one('turns.json', [
+      ...task(),
+      action('c1', 'terminal', terminal('ls'), 'r1', 'Two looks at once.'),
+      action('c2', 'terminal', terminal('pwd'), 'r1'),
+      observation('c1', 'terminal', shellResult('ls', 'calc.py', 0)),
+      observation('c2', 'terminal', shellResult('pwd', '/w', 0)),
+      action('c3', 'terminal', terminal('cat calc.py'), 'r2'),
+      observation('c3', 'terminal', shellResult('cat calc.py', 'x = 1', 0)),
+    ]);
+    expect(f.items.map((i) => [i.turn, i.kind, i.tool?.callId ?? i.content])).toEqual([
+      [0, 'instruction', 'You are OpenHands agent.'],
+      [0, 'instruction', 'Fix calc.py'],
+      [1, 'reasoning', 'Two looks at once.'],
+      [1, 'tool-call', 'c1'],
+      [1, 'tool-call', 'c2'],
+      [1, 'tool-result', 'c1'],
+      [1, 'tool-result', 'c2'],
+      [2, 'tool-call', 'c3'],
+      [2, 'tool-result', 'c3'],
+    ]);
+    // The reasoning content of the response is not resent, so it is not an item.
+    expect(f.items.some((i) => i.content.includes('private chain of thought'))).toBe(false);
+    expect(call(f, 'c1').tool!.arguments).toEqual({ command: 'ls', is_input: false, timeout: null, reset: false });
+  });
+
+  it('a terminal result: exit 0 ok with what the model saw; grep exiting 1 found nothing; -1 still running; 2 an error in its own words; is_error alone an error', async () => {
+    const f = await one('term.json', [
+      ...task(),
+      action('c1', 'terminal', terminal('cat calc.py'), 'r1'),
+      observation('c1', 'terminal', shellResult('cat calc.py', 'x = 1', 0)),
+      action('c2', 'terminal', terminal('grep -rn TODO .'), 'r2'),
+      observation('c2', 'terminal', shellResult('grep -rn TODO .', '', 1)),
+      action('c3', 'terminal', terminal('npm run serve'), 'r3'),
+      observation('c3', 'terminal', shellResult('npm run serve', 'listening on :3000', -1)),
+      action('c4', 'terminal', terminal('make build'), 'r4'),
+      observation('c4', 'terminal', shellResult('make build', 'make: *** No rule.\nerror: build failed', 2)),
+      action('c5', 'terminal', terminal('ls; pwd'), 'r5'),
+      observation('c5', 'terminal', {
+        ...shellResult('ls; pwd', 'ERROR: Cannot execute multiple commands at once.', -1),
+        is_error: true,
+        exit_code: null,
+        metadata: { exit_code: -1, pid: -1, prefix: '', suffix: '' },
+      }),
+      action('c6', 'terminal', terminal('C-c', { is_input: true }), 'r6'),
+      observation('c6', 'terminal', shellResult('C-c', '^C', 130)),
+    ]);
+    expect(result(f, 'c1')).toMatchObject({
+      status: { state: 'ok' },
+      content:
+        'x = 1\n[The command completed with exit code 0.]\n[Current working directory: /w]\n[Command finished with exit code 0]',
+      source: { identity: 'calc.py', version: 'UNKNOWN', mutable: 'UNKNOWN' },
+      flags: { negativeResult: false },
+    });
+    expect(result(f, 'c2')).toMatchObject({ status: { state: 'ok' }, flags: { negativeResult: true } });
+    expect(result(f, 'c3')).toMatchObject({ status: { state: 'ok' }, flags: { transientState: true } });
+    expect(result(f, 'c4').status).toMatchObject({
+      state: 'error',
+      errorType: 'exit-code',
+      message: 'error: build failed',
+      fields: { exitCode: '2' },
+    });
+    expect(result(f, 'c5')).toMatchObject({
+      status: { state: 'error', errorType: 'tool-error', message: 'ERROR: Cannot execute multiple commands at once.' },
+      content: '[An error occurred during execution.]\nERROR: Cannot execute multiple commands at once.',
+    });
+    // Keys sent to a running process are no shell command: nothing parsed, no file read or written.
+    expect(call(f, 'c6').tool!.name).toBe('shell.input');
+    expect(result(f, 'c6').flags.transientState).toBe(true);
+    expect(call(f, 'c1').tool!.name).toBe('shell.read');
+  });
+
+  it('before November 2025 a result held `output` and `error`: ExecuteBashObservation and StrReplaceEditorObservation read alike', async () => {
+    const f = await one('legacy-v1.json', [
+      ...task(),
+      action(
+        'c1',
+        'execute_bash',
+        { command: 'python t.py', is_input: false, timeout: null, kind: 'ExecuteBashAction' },
+        'r1',
+      ),
+      observation('c1', 'execute_bash', {
+        output: 'Traceback (most recent call last):\nValueError: bad',
+        command: 'python t.py',
+        exit_code: 1,
+        error: false,
+        timeout: false,
+        metadata: { exit_code: 1, pid: 1, prefix: '', suffix: '' },
+        kind: 'ExecuteBashObservation',
+      }),
+      action(
+        'c2',
+        'str_replace_editor',
+        {
+          ...editor('str_replace', '/w/calc.py', { old_str: 'a - b', new_str: 'a + b' }),
+          kind: 'StrReplaceEditorAction',
+        },
+        'r2',
+      ),
+      observation('c2', 'str_replace_editor', {
+        command: 'str_replace',
+        output: '',
+        path: '/w/calc.py',
+        error: 'No replacement was performed, old_str `a - b` did not appear verbatim in /w/calc.py.',
+        kind: 'StrReplaceEditorObservation',
+      }),
+      action('c3', 'str_replace_editor', { ...editor('view', '/w/calc.py'), kind: 'StrReplaceEditorAction' }, 'r3'),
+      observation('c3', 'str_replace_editor', {
+        command: 'view',
+        output: "Here's the result of running `cat -n` on /w/calc.py:\n     1\tx = 1",
+        path: '/w/calc.py',
+        error: null,
+        kind: 'StrReplaceEditorObservation',
+      }),
+    ]);
+    expect(result(f, 'c1').status).toMatchObject({
+      state: 'error',
+      message: 'ValueError: bad',
+      fields: { exitCode: '1' },
+    });
+    expect(result(f, 'c2')).toMatchObject({
+      status: {
+        state: 'error',
+        errorType: 'edit-failed',
+        message: expect.stringMatching(/^No replacement was performed/),
+      },
+      content: 'No replacement was performed, old_str `a - b` did not appear verbatim in /w/calc.py.',
+    });
+    expect(call(f, 'c2').effects).toEqual([{ source: '/w/calc.py', outcome: 'failed' }]);
+    expect(result(f, 'c3')).toMatchObject({ status: { state: 'ok' }, source: { identity: '/w/calc.py' } });
+  });
+
+  it('the file editor: view_range is a line selector ([1, -1] the whole file), a directory view a listing; edits keep their fields and their outcome', async () => {
+    const f = await one('edit.json', [
+      ...task(),
+      action('c1', 'file_editor', editor('view', '/w/calc.py', { view_range: [10, 17] }), 'r1'),
+      observation('c1', 'file_editor', editResult('view', '/w/calc.py', '    10\tdef add(a, b):')),
+      action('c2', 'file_editor', editor('view', '/w/calc.py', { view_range: [1, -1] }), 'r2'),
+      observation('c2', 'file_editor', editResult('view', '/w/calc.py', '     1\tx = 1')),
+      action('c3', 'file_editor', editor('view', '/w'), 'r3'),
+      observation(
+        'c3',
+        'file_editor',
+        editResult('view', '/w', "Here's the files and directories up to 2 levels deep in /w"),
+      ),
+      action('c4', 'file_editor', editor('str_replace', '/w/calc.py', { old_str: 'a - b', new_str: 'a + b' }), 'r4'),
+      observation(
+        'c4',
+        'file_editor',
+        editResult(
+          'str_replace',
+          '/w/calc.py',
+          'No replacement was performed, old_str `a - b` did not appear verbatim in /w/calc.py.',
+          true,
+        ),
+      ),
+      action('c5', 'file_editor', editor('insert', '/w/calc.py', { new_str: 'import math', insert_line: 3 }), 'r5'),
+      observation('c5', 'file_editor', editResult('insert', '/w/calc.py', 'The file /w/calc.py has been edited.')),
+      action('c6', 'file_editor', editor('create', '/w/new.py', { file_text: 'x = 1\n' }), 'r6'),
+      observation('c6', 'file_editor', editResult('create', '/w/new.py', 'File created successfully at: /w/new.py')),
+    ]);
+    expect(result(f, 'c1').source).toEqual({
+      identity: '/w/calc.py',
+      version: 'UNKNOWN',
+      mutable: 'UNKNOWN',
+      selector: { kind: 'lines', from: 10, to: 17 },
+    });
+    expect(result(f, 'c2').source).toEqual({ identity: '/w/calc.py', version: 'UNKNOWN', mutable: 'UNKNOWN' });
+    expect(result(f, 'c3').source!.selector).toEqual({ kind: 'listing', query: '/w' });
+    // A view changes nothing.
+    expect(call(f, 'c1').tool!.name).toBe('file_editor');
+    expect(call(f, 'c1').effects).toBeUndefined();
+    expect(result(f, 'c4')).toMatchObject({
+      status: {
+        state: 'error',
+        errorType: 'edit-failed',
+        message: 'No replacement was performed, old_str `a - b` did not appear verbatim in /w/calc.py.',
+      },
+      content:
+        '[An error occurred during execution.]\nNo replacement was performed, old_str `a - b` did not appear verbatim in /w/calc.py.',
+    });
+    expect(result(f, 'c4').source).toBeUndefined();
+    expect(call(f, 'c4').effects).toEqual([{ source: '/w/calc.py', outcome: 'failed' }]);
+    expect(call(f, 'c5').tool!.arguments).toMatchObject({ command: 'insert', new_str: 'import math', insert_line: 3 });
+    expect(call(f, 'c5').effects).toEqual([{ source: '/w/calc.py', outcome: 'succeeded' }]);
+    expect(call(f, 'c6')).toMatchObject({
+      tool: { arguments: { command: 'create', file_text: 'x = 1\n' } },
+      effects: [{ source: '/w/new.py', outcome: 'succeeded' }],
+    });
+  });
+
+  it("an AgentErrorEvent is its call's error result, a rejection too; a result no call in the view made is dropped", async () => {
+    const f = await one('errs.json', [
+      ...task(),
+      // A call the SDK could not run carries no action: its arguments are what the model sent.
+      action('c1', 'file_editor', null, 'r1', '', { command: 'view' }),
+      evt('AgentErrorEvent', 'agent', {
+        tool_name: 'file_editor',
+        tool_call_id: 'c1',
+        error: 'Error validating args {"command": "view"} for tool \'file_editor\': path is required',
+      }),
+      action('c2', 'file_editor', editor('create', '/w/x.py', { file_text: 'y' }), 'r2'),
+      evt('UserRejectObservation', 'user', {
+        tool_name: 'file_editor',
+        tool_call_id: 'c2',
+        rejection_reason: 'Not that file',
+        rejection_source: 'user',
+        action_id: 'a',
+      }),
+      observation('nobody', 'terminal', shellResult('ls', 'x', 0)),
+    ]);
+    expect(call(f, 'c1').tool!.arguments).toEqual({ command: 'view' });
+    expect(result(f, 'c1')).toMatchObject({
+      status: { state: 'error', errorType: 'agent-error', message: expect.stringMatching(/^Error validating args/) },
+    });
+    expect(result(f, 'c2')).toMatchObject({
+      content: 'Action rejected: Not that file',
+      status: { state: 'error', errorType: 'rejected', message: 'Not that file' },
+    });
+    expect(call(f, 'c2').effects).toEqual([{ source: '/w/x.py', outcome: 'failed' }]);
+    expect(f.items.filter((i) => i.kind === 'tool-result')).toHaveLength(2);
+  });
+
+  it('a condensation ends the context: the next session starts from the events it kept and its summary at its offset', async () => {
+    const first = task();
+    const look = [
+      action('c1', 'terminal', terminal('cat calc.py'), 'r1'),
+      observation('c1', 'terminal', shellResult('cat calc.py', 'x = 1', 0)),
+    ];
+    const tail = [
+      action('c2', 'terminal', terminal('pytest'), 'r2'),
+      observation('c2', 'terminal', shellResult('pytest', '1 passed', 0)),
+    ];
+    const condensation = (extra: Record<string, unknown>) =>
+      evt('Condensation', 'environment', {
+        forgotten_event_ids: look.map((e) => e.id),
+        llm_response_id: 'rc',
+        ...extra,
+      });
+    const after = [message('agent', 'Fixed.', { llm_response_id: 'r3' })];
+    const fs = await load('long.json', [
+      ...first,
+      ...look,
+      ...tail,
+      condensation({ summary: 'Read calc.py: x = 1.', summary_offset: 2 }),
+      ...after,
+    ]);
+    expect(fs.map((f) => f.id)).toEqual(['openhands.long', 'openhands.long.after-condensation-1']);
+    expect(fs[0]!.items).toHaveLength(6);
+    expect(fs[1]!.items.map((i) => [i.origin, i.kind, i.tool?.callId ?? i.content])).toEqual([
+      ['system', 'instruction', 'You are OpenHands agent.'],
+      ['user', 'instruction', 'Fix calc.py'],
+      ['system', 'instruction', 'Read calc.py: x = 1.'],
+      ['model', 'tool-call', 'c2'],
+      ['environment', 'tool-result', 'c2'],
+      ['model', 'reasoning', 'Fixed.'],
+    ]);
+    expect(fs[1]!.prunePoints.map((p) => [p.id, p.subgoal])).toEqual([['end', 'Fix calc.py']]);
+    // Without an offset the SDK inserts no summary: the forgotten events are simply gone.
+    const bare = await load('bare.json', [...first, ...look, ...tail, condensation({ summary: 'S' }), ...after]);
+    expect(bare[1]!.items.map((i) => i.content)).not.toContain('S');
+    expect(bare[1]!.items).toHaveLength(5);
+    // Without the condensation the same events are one session; a condensation before anything ends nothing.
+    expect((await load('whole.json', [...first, ...look, ...tail, ...after])).map((f) => f.items.length)).toEqual([7]);
+    expect((await load('early.json', [condensation({}), ...first])).map((f) => f.id)).toEqual(['openhands.early']);
+  });
+
+  it('refuses an event missing a field it needs, naming the file and the event', async () => {
+    const broken = action('c1', 'terminal', terminal('ls'), 'r1') as Record<string, unknown>;
+    delete broken['tool_call_id'];
+    await expect(load('bad.json', [...task(), broken])).rejects.toThrow(
+      /bad\.json.*\$\[2\]\.tool_call_id.*expected a string/,
+    );
+    await expect(load('bad2.json', { events: [system(), evt('MessageEvent', 'user', {})] })).rejects.toThrow(
+      /bad2\.json.*\$\.events\[1\]\.llm_message.*expected an object/,
+    );
+  });
+});
+
 describe('Claude Code 2.x', () => {
   const base = { sessionId: 's1', version: '2.0.76', cwd: '/r', userType: 'external' };
   const asst = (uuid: string, id: string, block: unknown, extra: Record<string, unknown> = {}) => ({
