@@ -39,6 +39,8 @@ interface Expected {
  * - mini-swe-agent: return codes != 0 in `extra.returncode` or `<returncode>`; sqlfluff's last call has no answer
  *   (the run stopped). Items: every message but `exit`; v2 tool calls: the assistant text, when present, is its own item.
  * - OpenHands: actions other than message/system/recall/think/finish are calls; observations caused by them are results.
+ *   V1 (software-agent-sdk): every ActionEvent is a call (think and finish too), every ObservationEvent,
+ *   AgentErrorEvent or UserRejectObservation naming its tool_call_id a result.
  *   ponyc-4593 and ponyc-4588 each hold one `error` observation with no cause (a malformed call the runtime refused
  *   before it became an action: a system instruction here) and one grep exiting 1 with no output (a negative result,
  *   not an error); the raw markers are 14 and 25.
@@ -226,6 +228,21 @@ const EXPECTED: readonly Expected[] = [
     negative: 0,
     failedEffects: 0,
     formatVersion: 'evaluation output, legacy flattened events',
+  },
+  {
+    // Raw: 8 events. SystemPromptEvent, 2 user MessageEvents, 1 agent MessageEvent (its text, one reasoning item);
+    // 2 ActionEvents (terminal `pwd > tool_output.txt`, finish) with empty `thought`, each answered by an
+    // ObservationEvent with is_error false (the terminal's exit_code 0). The redirect writes tool_output.txt: one
+    // effect, succeeded.
+    file: 'openhands/software-agent-sdk/cd94562403b9487ebdd4018e3f531dfd.json',
+    items: 8,
+    calls: 2,
+    results: 2,
+    errors: 0,
+    synthesized: 0,
+    negative: 0,
+    failedEffects: 0,
+    formatVersion: 'V1 event stream (software-agent-sdk)',
   },
   {
     // Raw: one compact_boundary record; before it 10 tool_use and 10 tool_result, 2 of them is_error; after it the
