@@ -151,7 +151,7 @@ describe('the committed results/ecology/', () => {
     const r = await cli(['ecology', '--real', '--check']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('results/ecology matches a fresh regeneration (39 files, 26 traces,');
+    expect(r.stdout).toContain('results/ecology matches a fresh regeneration (41 files, 27 traces,');
   });
 
   it('marks its fixtures as imported, keeps each licence beside them, and states the caveat in its header', () => {
