@@ -3,6 +3,7 @@
 import { frozenMemo } from '../fixture/memo.js';
 import { namedItems, namedStrings } from '../fixture/needs.js';
 import type { PolicyView, ViewItem } from '../fixture/view.js';
+import { holdsText } from './held-text.js';
 
 export interface Protection {
   readonly reason: string;
@@ -32,7 +33,7 @@ function protection(view: PolicyView, item: ViewItem): Protection | undefined {
   // Every item or string an obligation names counts, in any of its alternatives: which one will hold is not known.
   const byId = obligations.filter((o) => namedItems(o.needs).includes(item.id)).map((o) => o.id);
   const byText = obligations
-    .filter((o) => !byId.includes(o.id) && namedStrings(o.needs).some((s) => item.content.includes(s)))
+    .filter((o) => !byId.includes(o.id) && namedStrings(o.needs).some((s) => holdsText(item, s)))
     .map((o) => o.id);
   const steps = pendingSteps.filter((s) => s.references.includes(item.id)).map((s) => s.id);
   const consulted = [...byId, ...byText, ...steps];

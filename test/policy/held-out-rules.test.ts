@@ -14,7 +14,17 @@ import { lexicalPredictor } from '../../src/policy/mechanisms/predictive-semanti
 import { conditionsWith } from '../../src/policy/registry.js';
 import { regenerabilityGate } from '../../src/policy/regenerability.js';
 import { shownItems } from '../../src/providers/predictor.js';
-import { at, callAndResult, condition, decideById, makeView, note, result } from './build-view.js';
+import {
+  at,
+  callAndResult,
+  closedUnit,
+  condition,
+  decideById,
+  makeView,
+  note,
+  obligation,
+  result,
+} from './build-view.js';
 
 /** What each predictor-consuming ladder and the guard show the predictor for a view. */
 function shownBy(view: ReturnType<typeof makeView>): Record<string, string[]> {
@@ -255,5 +265,74 @@ describe('no gated rung removes an item together with the item its removal rests
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('what an item holds is all it shows: content, text blocks and its call arguments as written', () => {
+  const failedMigration = (sql: string, needed: string) =>
+    makeView({
+      items: [
+        ...callAndResult(
+          '2',
+          2,
+          'psql',
+          { sql },
+          {
+            content: 'ERROR: lock timeout',
+            status: { state: 'error', errorType: 'LockTimeout', message: 'lock timeout', fields: {} },
+          },
+          { content: 'psql (query in arguments)' },
+        ),
+        note('rec', 3, 'Done: region column added by migration 44'),
+      ],
+      visible: {
+        obligations: [obligation('o1', { strings: [needed] })],
+        workUnits: [closedUnit('wu', ['c2', 'r2'], 'rec', ['migration 44'])],
+      },
+    });
+
+  it('a call whose arguments hold a visible obligation string is protected from every rung; one whose do not is not', () => {
+    const held = failedMigration('ALTER TABLE orders ADD region text', 'ALTER TABLE orders ADD region text');
+    for (const name of [
+      'errored-input-residue',
+      'verified-completion',
+      'ladder-0-3',
+      'ladder-0-4',
+      'regenerability-guard',
+    ])
+      expect(at(decideById(condition(name), held), 'c2').verdict, name).toBe('keep');
+    const other = failedMigration('ALTER TABLE orders ADD region text', 'DROP TABLE audit');
+    expect(at(decideById(condition('ladder-0-3'), other), 'c2').verdict).toBe('eligible');
+  });
+
+  it('a needed string with quotes, written escaped in the JSON, is still found in the arguments', () => {
+    const quoted = failedMigration('UPDATE t SET note = \'a "b"\'', 'note = \'a "b"\'');
+    expect(at(decideById(condition('errored-input-residue'), quoted), 'c2').verdict).toBe('keep');
+    expect(at(decideById(condition('ladder-0-3'), quoted), 'c2').verdict).toBe('keep');
+  });
+
+  it('an id a pending step references counts in the content even when text blocks say less', () => {
+    const result = (blocks: boolean) =>
+      makeView({
+        items: [
+          note('n1', 1, 'plan: roll back if the deploy fails'),
+          ...callAndResult(
+            '2',
+            2,
+            'deploy',
+            { env: 'staging' },
+            {
+              content: 'failed: rollback per n1',
+              ...(blocks ? { blocks: [{ type: 'text', text: 'failed' }] } : {}),
+              status: { state: 'error', errorType: 'DeployFailed', message: 'failed', fields: {} },
+            },
+          ),
+        ],
+        visible: { pendingSteps: [{ id: 's1', description: 'roll back', references: ['n1'] }] },
+      });
+    for (const blocks of [false, true])
+      expect(at(decideById(condition('errored-input-residue'), result(blocks)), 'r2').verdict, String(blocks)).not.toBe(
+        'eligible',
+      );
   });
 });

@@ -9,10 +9,10 @@
 // The residue is existing structured metadata, never text derived from the payload, so the operation stays pruning
 // rather than compression. A message the importer synthesized (e.g. "exit code 1") is not recorded residue: it is
 // left out, and with no structured field either there is nothing recorded to keep, so the rule abstains.
-import { canonicalJson } from '../../fixture/canonical.js';
 import { namedItems, namedStrings } from '../../fixture/needs.js';
 import type { ResidueField, Status } from '../../fixture/schema.js';
-import { blocksOf, counterpart, type PolicyView, type ViewItem } from '../../fixture/view.js';
+import { counterpart, type PolicyView, type ViewItem } from '../../fixture/view.js';
+import { heldTexts } from '../held-text.js';
 import type { ConfiguredMechanism } from '../eligibility.js';
 import { listIds } from '../eligibility.js';
 import type { Finding } from '../types.js';
@@ -32,13 +32,6 @@ export function resultResidue(status: ErrorStatus): ResidueField[] {
     .sort()
     .map((name): ResidueField => `fields.${name}`);
   return ['tool', 'errorType', ...(status.synthesized ? [] : ['message' as const]), ...fields];
-}
-
-/** The bulk a residue removal takes: a result's rendered payload (every text block), a call's arguments as well. */
-export function bulkOf(item: ViewItem): string[] {
-  const texts = blocksOf(item).flatMap((b) => (b.type === 'text' ? [b.text] : []));
-  if (item.kind === 'tool-call' && item.tool) texts.push(canonicalJson(item.tool.arguments));
-  return texts;
 }
 
 /**
@@ -62,7 +55,8 @@ export function bulkNeeded(
   item: ViewItem,
   pair: ViewItem | undefined,
 ): { why: string; consulted: string[] } | undefined {
-  const bulk = bulkOf(item);
+  // The bulk a residue removal takes: all the item shows (a result's payload, a call's arguments as well).
+  const bulk = heldTexts(item);
   const { obligations, pendingSteps } = view.visible;
   const reasons: string[] = [];
   const consulted: string[] = [];
@@ -96,7 +90,7 @@ export function erroredInputResidue(): ConfiguredMechanism {
   return {
     rule: ERRORED_INPUT_RESIDUE,
     rung: 2,
-    version: '2.1.0',
+    version: '2.2.0',
     parameters: {},
     assess(view, candidates) {
       const wanted = new Set(candidates);

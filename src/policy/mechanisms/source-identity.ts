@@ -126,7 +126,7 @@ export function sourceIdentity(): ConfiguredMechanism {
   return {
     rule: SOURCE_IDENTITY,
     rung: 1,
-    version: '2.2.0',
+    version: '2.3.0',
     parameters: {},
     assess(view, candidates) {
       const wanted = new Set(candidates);
