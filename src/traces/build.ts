@@ -176,7 +176,12 @@ export class TraceBuilder {
       return {
         id,
         turn,
-        time: inContext[inContext.length - 1]!.time,
+        // A record's times need not rise item by item (a tool's end after the next message's start): the point
+        // comes after everything in its context.
+        time: inContext.reduce(
+          (latest, it) => (Date.parse(it.time) > Date.parse(latest) ? it.time : latest),
+          inContext[0]!.time,
+        ),
         // The record names no context budget; the occupancy at the point stands in, so pressure timing reads 100%.
         budgetTokens: Math.max(1, budget),
         taskBoundary,

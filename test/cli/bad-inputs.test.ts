@@ -510,6 +510,36 @@ const FIXTURE_CASES: Case[] = [
     says: ['item "c2" (items[3]), field "turn"', 'trajectory order'],
   },
   {
+    name: 'a prune point stamped before an item in its context',
+    setup: (d) =>
+      run(
+        folder(
+          d,
+          fixtureWith((f) => {
+            point(f)['time'] = '2026-03-04T10:01:30Z';
+          }),
+        ),
+      ),
+    says: [
+      'prune point "pp1" (prunePoints[0]), field "time": 2026-03-04T10:01:30Z is before item "c2" (2026-03-04T10:02:00Z), which is in its context (turn 2)',
+    ],
+  },
+  {
+    name: 'visible state naming an item after the prune point',
+    setup: (d) =>
+      run(
+        folder(
+          d,
+          fixtureWith((f) => {
+            point(f).visible['pendingSteps'] = [{ id: 's1', description: 'check again', references: ['c3'] }];
+          }),
+        ),
+      ),
+    says: [
+      'prune point "pp1" (prunePoints[0]), field "visible.pendingSteps[0].references": names item "c3" of turn 5, after the prune point (turn 2), which a policy cannot see yet',
+    ],
+  },
+  {
     name: 'a prune point past the end of the trajectory',
     setup: (d) =>
       run(
@@ -980,6 +1010,8 @@ describe('bad input that is handled: the run goes on, saying what it passed over
         dir,
         fixtureWith((x) => {
           point(x)['turn'] = turn;
+          // Stamped after the last item, which its context now holds.
+          point(x)['time'] = '2026-03-04T10:30:00Z';
           point(x).downstream[0]!['neededAtTurn'] = needed;
         }),
       );
