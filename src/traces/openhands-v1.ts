@@ -14,7 +14,7 @@ import type { ContentBlock, ReadSelector, SideEffectClass, Source, Status } from
 import type { TraceBuilder } from './build.js';
 import { clipped, editorCall, editorRefusal, type EditorCall } from './file-editor.js';
 import { intOr, objectOr, type Json, type JsonObject, type Reader } from './parse.js';
-import { normalisePath, readShell, shellOutcome, type ShellReading } from './shell.js';
+import { normalisePath, readShell, shellOutcome, shellReadSource, type ShellReading } from './shell.js';
 
 /** The events the SDK turns into LLM messages (`LLMConvertibleEvent` subclasses); every other kind stays out of the view. */
 const IN_VIEW = new Set([
@@ -168,14 +168,7 @@ function sourceOf(call: Call, text: string): Source | undefined {
         : undefined;
     return { identity: normalisePath(path), version: 'UNKNOWN', mutable: 'UNKNOWN', ...(selector ? { selector } : {}) };
   }
-  if (call.shell?.kind === 'read' && call.shell.path)
-    return {
-      identity: normalisePath(call.shell.path),
-      version: 'UNKNOWN',
-      mutable: 'UNKNOWN',
-      ...(call.shell.selector ? { selector: call.shell.selector } : {}),
-    };
-  return undefined;
+  return shellReadSource(call.shell);
 }
 
 function effectsOf(call: Call): string[] {

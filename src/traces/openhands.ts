@@ -10,7 +10,7 @@ import type { ReadSelector, SideEffectClass, Source, Status } from '../fixture/s
 import type { TraceBuilder } from './build.js';
 import { clipped, editorRefusal, shownLines, viewRange } from './file-editor.js';
 import { intOr, type Json, type JsonObject, type Reader } from './parse.js';
-import { normalisePath, readShell, shellOutcome, type ShellReading } from './shell.js';
+import { normalisePath, readShell, shellOutcome, shellReadSource, type ShellReading } from './shell.js';
 
 const SKIPPED = new Set(['agent_state_changed', 'change_agent_state', 'null', 'recall']);
 /** Fields of a legacy flattened event that are the event's, not the action's arguments. */
@@ -189,15 +189,7 @@ function sourceOf(call: Call, content: string): Source | undefined {
       ...(selector ? { selector } : {}),
     };
   }
-  if (call.shell?.kind === 'read' && call.shell.path) {
-    return {
-      identity: normalisePath(call.shell.path),
-      version: 'UNKNOWN',
-      mutable: 'UNKNOWN',
-      ...(call.shell.selector ? { selector: call.shell.selector } : {}),
-    };
-  }
-  return undefined;
+  return shellReadSource(call.shell);
 }
 
 function effectsOf(call: Call): string[] {

@@ -3,7 +3,7 @@
 // design: a command is a read only if every simple command in it (substitutions, subshells and loops included) is a
 // known reader; anything unknown may change the world and is non-idempotent, and a command the parser rejects is
 // non-idempotent with the parser's message kept.
-import type { ReadSelector, SideEffectClass, Status } from '../fixture/schema.js';
+import type { ReadSelector, SideEffectClass, Source, Status } from '../fixture/schema.js';
 import { parseShell, type Redirect, type SimpleCommand, type Word } from './shell-syntax.js';
 
 export interface ShellRead {
@@ -885,6 +885,17 @@ export function shellOutcome(reading: ShellReading, exitCode: number | undefined
       : { state: 'error', errorType: 'exit-code', message: `exit code ${exitCode}`, fields, synthesized: true },
     negativeResult: false,
     running: false,
+  };
+}
+
+/** What a command that reads one file shows of it: that file at an unknown version, in the view the command took. */
+export function shellReadSource(shell: ShellReading | undefined): Source | undefined {
+  if (shell?.kind !== 'read' || !shell.path) return undefined;
+  return {
+    identity: normalisePath(shell.path),
+    version: 'UNKNOWN',
+    mutable: 'UNKNOWN',
+    ...(shell.selector ? { selector: shell.selector } : {}),
   };
 }
 
