@@ -8,6 +8,7 @@
 // An item an earlier removal rests on staying (its finding's reliesOn) leaves the candidates: no later step judges
 // it and the predictor is never asked about it; it is KEEP with that reason unless an earlier rule abstained on it.
 // Before the predictor, so does an item the gate refuses only because of the earlier removals.
+import { itemIndex } from '../fixture/item-index.js';
 import { residueText } from '../fixture/residue.js';
 import type { ResidueField } from '../fixture/schema.js';
 import type { PolicyView, ViewItem } from '../fixture/view.js';
@@ -24,7 +25,7 @@ import {
 } from './eligibility.js';
 import type { ConfiguredMechanism } from './eligibility.js';
 import { visibleIds } from './protection.js';
-import { regenerabilityGate } from './regenerability.js';
+import { gateSuspects, regenerabilityGate } from './regenerability.js';
 import type { Condition, Eligibility, Rung } from './types.js';
 
 /** What the ladder does with the predictor after its evidence rules. */
@@ -173,7 +174,10 @@ function applyStep(s: LadderState, rule: ConfiguredMechanism, step: number): voi
 function withholdGated(s: LadderState): void {
   if (s.gone.size === 0) return;
   const withheld = new Set<string>();
+  const suspect = gateSuspects(s.view, s.gone);
+  const { byId } = itemIndex(s.view.items);
   for (const id of s.candidates) {
+    if (!suspect(byId.get(id)!)) continue;
     const refusal = regenerabilityGate(s.view, [id], s.gone).get(id);
     if (refusal === undefined) continue;
     // Refused with nothing removed too, it is gated on its own, and the predictor's own gate may not see it: a

@@ -82,6 +82,34 @@ export function gateRefusal(
 
 const USER_RECORDS: ReadonlySet<string> = new Set(['constraint', 'credential', 'preference']);
 
+/**
+ * Which items the gate could refuse alone given `gone` (`regenerabilityGate(view, [item], gone)`), found without
+ * asking it item by item: an item with a refusal case or a pending step's reference, a user record, an item showing
+ * the content of one gone (its copy may be what a refused removal leaned on), or a holder of a gone user record's
+ * text. Every other item the gate lets through whatever is gone, so a caller asks the gate about these alone and
+ * the cost stays linear in the context however much has gone.
+ */
+export function gateSuspects(view: PolicyView, gone: ReadonlySet<string>): (item: ViewItem) => boolean {
+  const { byId } = itemIndex(view.items);
+  const goneContents = new Set<string>();
+  const holdersOfGone = new Set<string>();
+  for (const id of gone) {
+    const item = byId.get(id);
+    if (!item) continue;
+    goneContents.add(item.content);
+    if (item.origin === 'user' && USER_RECORDS.has(item.kind))
+      for (const holder of holdersOf(view.items, item)) holdersOfGone.add(holder.id);
+  }
+  const referenced = new Set(view.visible.pendingSteps.flatMap((s) => s.references));
+  return (item) =>
+    refusalCase(view, item) !== undefined ||
+    referenced.has(item.id) ||
+    item.flags.pendingPlanReference === true ||
+    (item.origin === 'user' && USER_RECORDS.has(item.kind)) ||
+    goneContents.has(item.content) ||
+    holdersOfGone.has(item.id);
+}
+
 /** Per context, the other items holding each user record's text: searched once, whatever was removed since. */
 const holdersIn = frozenMemo((_items: readonly ViewItem[]) => new Map<string, readonly ViewItem[]>());
 

@@ -8,7 +8,7 @@ import { buildView } from '../../src/fixture/view.js';
 import type { Predictor } from '../../src/policy/mechanisms/predictive-semantic.js';
 import { lexicalPredictor } from '../../src/policy/mechanisms/predictive-semantic.js';
 import { conditionsWith, predictorScopeOf } from '../../src/policy/registry.js';
-import { regenerabilityGate } from '../../src/policy/regenerability.js';
+import { gateSuspects, regenerabilityGate } from '../../src/policy/regenerability.js';
 import { fixtureArb, toFixture } from '../support/arbitrary.js';
 import { closedUnit, makeView, note, result } from './build-view.js';
 
@@ -97,5 +97,22 @@ describe("a ladder's predictor (rule 7 after earlier removals)", () => {
       { numRuns: 300 },
     );
     expect(reached).toBeGreaterThan(30);
+  });
+});
+
+describe('the gate suspects (what a ladder asks the gate about before its predictor)', () => {
+  it('include every item the gate refuses alone, whatever has gone', () => {
+    fc.assert(
+      fc.property(anyView, fc.array(fc.boolean(), { maxLength: 40 }), (view, picks) => {
+        const gone = new Set(view.items.filter((_, i) => picks[i % Math.max(1, picks.length)]).map((i) => i.id));
+        const suspect = gateSuspects(view, gone);
+        for (const item of view.items) {
+          if (gone.has(item.id)) continue;
+          if (regenerabilityGate(view, [item.id], gone).has(item.id))
+            expect({ item: item.id, suspect: suspect(item) }).toEqual({ item: item.id, suspect: true });
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });
