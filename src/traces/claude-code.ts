@@ -10,8 +10,11 @@
 // which starts from the summary and carries the task on. A prompt the person typed while the model worked reaches the
 // model in the running turn ("The user sent the following message: …"), with no user record: 2.1.x writes it as a
 // `queue-operation` enqueue later removed (absorbed), newer versions as an `attachment` of type `queued_command`;
-// either is the person's instruction at that place. Other record types (summary, progress, file-history-snapshot,
-// other system records and attachments) are left out; so are thinking blocks, which the API drops from later turns.
+// either is the person's instruction at that place. Every other attachment is something the runtime sent the model
+// beside the conversation: a file the person mentioned (`file`) is the runtime's read of it; one with text (a memory
+// file, an edited file's snippet, a hook's context, a reminder) is a runtime instruction. Other record types
+// (summary, progress, file-history-snapshot, other system records) are left out; so are thinking blocks, which the
+// API drops from later turns.
 import { sha256 } from '../fixture/canonical.js';
 import type { ContentBlock, ReadSelector, Source, Status } from '../fixture/schema.js';
 import { agentTool, foundNothing, writtenPaths, type AgentTool } from './agent-tools.js';
@@ -101,9 +104,29 @@ function inContext(rec: JsonObject): boolean {
     type === 'user' ||
     type === 'assistant' ||
     type === 'queue-operation' ||
-    (type === 'attachment' && objectOr(rec['attachment'])?.['type'] === 'queued_command') ||
+    type === 'attachment' ||
     (type === 'system' && rec['subtype'] === 'compact_boundary')
   );
+}
+
+/**
+ * The text the runtime sends the model for an attachment other than a queued prompt or an attached file: a memory
+ * file as Claude Code renders it ("Contents of <path>:" and the file), an edited file's snippet, or the text the
+ * attachment records (a hook's added context, a reminder, a listing). The runtime's wrapper words around it are not
+ * recorded; an attachment with no text (a budget, a permission list) sends nothing counted here.
+ */
+function attachmentText(a: JsonObject): string | undefined {
+  const content = a['content'];
+  const inner = objectOr(content);
+  if (a['type'] === 'nested_memory' && typeof inner?.['content'] === 'string') {
+    const path = typeof inner['path'] === 'string' ? inner['path'] : typeof a['path'] === 'string' ? a['path'] : '';
+    return `Contents of ${path}:\n\n${inner['content']}`;
+  }
+  if (typeof a['snippet'] === 'string') return a['snippet'];
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content) && content.every((c) => typeof c === 'string')) return content.join('\n');
+  if (typeof inner?.['content'] === 'string') return inner['content'];
+  return promptText(content);
 }
 
 /** A queued prompt's text: a string, or content blocks whose text parts are joined. */
@@ -166,6 +189,47 @@ async function importRecords(
     }
     if (type === 'attachment') {
       const a = r.object(rec['attachment'], ['attachment']);
+      if (a['type'] !== 'queued_command') {
+        // A file the person mentioned (`@path`): the runtime read it for them, so it is a read like any other.
+        const file = objectOr(objectOr(a['content'])?.['file']);
+        if (a['type'] === 'file' && typeof file?.['filePath'] === 'string' && typeof file['content'] === 'string') {
+          const input = { file_path: file['filePath'] };
+          const tool = await agentTool('Read', input);
+          const recorded = {
+            name: tool.name,
+            sideEffect: tool.sideEffect,
+            arguments: input,
+            callId: `attachment-${line}`,
+          };
+          b.add({
+            origin: 'system',
+            kind: 'tool-call',
+            content: JSON.stringify({ name: 'Read', input }),
+            time,
+            tool: recorded,
+          });
+          const selector = readSelector(input, { file });
+          b.add({
+            origin: 'environment',
+            kind: 'tool-result',
+            content: file['content'],
+            time,
+            tool: recorded,
+            status: { state: 'ok' },
+            source: {
+              identity: normalisePath(file['filePath']),
+              version: 'UNKNOWN',
+              mutable: 'UNKNOWN',
+              ...(selector ? { selector } : {}),
+            },
+          });
+          continue;
+        }
+        const text = attachmentText(a);
+        if (text !== undefined && text.trim() !== '')
+          b.add({ origin: 'system', kind: 'instruction', content: text, time });
+        continue;
+      }
       const prompt = promptText(a['prompt']);
       if (prompt === undefined) continue;
       const at = queued.indexOf(prompt);

@@ -1173,6 +1173,63 @@ describe('Claude Code 2.x', () => {
     expect(f.prunePoints.at(-1)!.subgoal).toBe('and commit');
   });
 
+  it('attachments are what the runtime sent beside the conversation: a mentioned file is its read, text is its instruction', async () => {
+    const attachment = (a: Record<string, unknown>) => ({
+      ...base,
+      type: 'attachment',
+      timestamp: '2026-01-02T10:00:03Z',
+      attachment: a,
+    });
+    const f = await one(
+      'att.jsonl',
+      [
+        userRec('u1', 'Tidy config/dev.exs'),
+        attachment({
+          type: 'nested_memory',
+          path: '/r/lib/CLAUDE.md',
+          content: { path: '/r/lib/CLAUDE.md', type: 'Project', content: 'Never run mix ecto.reset in this repo.' },
+        }),
+        attachment({
+          type: 'file',
+          filename: '/r/config/dev.exs',
+          content: {
+            type: 'text',
+            file: {
+              filePath: '/r/config/dev.exs',
+              content: 'import Config\nconfig :app, port: 4000',
+              numLines: 2,
+              startLine: 1,
+              totalLines: 90,
+            },
+          },
+        }),
+        attachment({
+          type: 'edited_text_file',
+          filename: '/r/mix.exs',
+          snippet: '     1\tdefmodule App.MixProject do',
+        }),
+        // Nothing the model reads: no text recorded.
+        attachment({ type: 'budget_usd', used: 0.42, total: 5 }),
+        asst('a1', 'msg_1', { type: 'text', text: 'On it.' }),
+      ],
+      true,
+    );
+    expect(f.items.map((i) => [i.origin, i.kind])).toEqual([
+      ['user', 'instruction'],
+      ['system', 'instruction'],
+      ['system', 'tool-call'],
+      ['environment', 'tool-result'],
+      ['system', 'instruction'],
+      ['model', 'reasoning'],
+    ]);
+    expect(f.items[1]!.content).toBe('Contents of /r/lib/CLAUDE.md:\n\nNever run mix ecto.reset in this repo.');
+    expect(f.items[3]).toMatchObject({
+      content: 'import Config\nconfig :app, port: 4000',
+      source: { identity: '/r/config/dev.exs', selector: { kind: 'lines', from: 1, to: 2, truncated: true } },
+    });
+    expect(f.items[4]!.content).toBe('     1\tdefmodule App.MixProject do');
+  });
+
   it("a compaction sub-agent's prompt is the runtime's; an image the person pasted is kept as a block", async () => {
     const compactor = await one(
       'agent-acompact-1a2b.jsonl',
