@@ -7,6 +7,7 @@ import { deepFreeze } from '../fixture/freeze.js';
 import { itemIndex } from '../fixture/item-index.js';
 import { frozenMemo } from '../fixture/memo.js';
 import type { Fixture, Item, Oracle, OraclePoint, PrunePoint, ResidueField } from '../fixture/schema.js';
+import { residueText } from '../fixture/residue.js';
 import type { PolicyView } from '../fixture/view.js';
 import { oracleJudge, type Outcome, type Verdict } from '../oracle/judge.js';
 import { obligationsAt } from '../oracle/obligations.js';
@@ -43,10 +44,26 @@ export interface PointScore {
   readonly outcomes: ReadonlyMap<string, Outcome>;
 }
 
+/**
+ * A removal as the judge reads it: the residue fields whose text stays in context in the item's place, not the ones
+ * the condition claimed. A replacement the condition wrote (a comparator's own text) is what stays, whatever residue
+ * it names; a field counts only where its line is in what stays, as a fact need reads it.
+ */
+function residueStaying(view: PolicyView, r: AppliedRemoval): AppliedRemoval {
+  if (!r.residue) return r;
+  const item = itemIndex(view.items).byId.get(r.itemId);
+  if (!item) return r;
+  const residue = r.residue.filter((field) => {
+    const line = residueText(view, item, [field]);
+    return line.length > 0 && r.leftBehind.includes(line);
+  });
+  return { ...r, residue };
+}
+
 export function scorePoint(input: PointInput): PointScore {
   const { view, removals } = input;
   const judge = input.oracle ? oracleJudge(input.oracle) : null;
-  const outcomes = judge ? judge.judge(removals) : new Map<string, Outcome>();
+  const outcomes = judge ? judge.judge(removals.map((r) => residueStaying(view, r))) : new Map<string, Outcome>();
   const truePrunes = [...outcomes.values()].filter((o) => o === 'true-prune').length;
   const applied = removals.length;
   const counts = countDecisions(input.decisions);

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { deepFreeze } from '../../src/fixture/freeze.js';
 import { Fixture, Oracle } from '../../src/fixture/schema.js';
+import { residueText } from '../../src/fixture/residue.js';
 import { buildView } from '../../src/fixture/view.js';
 import { oncePerFixture, scorePoint, sumOnce, type AppliedRemoval } from '../../src/score/score.js';
 
@@ -74,12 +75,20 @@ const oracle = Oracle.parse({
   ],
 });
 
-function score(pointId: 'pp1' | 'pp2', removed: readonly string[], residue: Record<string, string[]> = {}) {
+function score(
+  pointId: 'pp1' | 'pp2',
+  removed: readonly string[],
+  residue: Record<string, string[]> = {},
+  replacement: Record<string, string> = {},
+) {
   const view = buildView(f, pointId, (t) => t.length);
+  // What stays is what the engine leaves: the residue's lines, or a replacement the condition wrote instead.
   const removals: AppliedRemoval[] = removed.map((itemId) => ({
     itemId,
     residue: residue[itemId] as never,
-    leftBehind: '',
+    leftBehind:
+      replacement[itemId] ??
+      (residue[itemId] ? residueText(view, view.items.find((i) => i.id === itemId)!, residue[itemId] as never) : ''),
     leftBehindTokens: 0,
   }));
   return scorePoint({
@@ -101,6 +110,15 @@ describe('necessary units at a prune point', () => {
 
   it('does not count removing removable items, spare copies, or a partial item with its residue as harm', () => {
     expect(score('pp1', ['r1', 'g1', 'p1'], { p1: ['tool'] }).harm).toEqual({ necessaryItems: 4, necessaryRemoved: 0 });
+  });
+
+  it('judges a partial removal by the residue that stays, not the residue claimed beside a replacement', () => {
+    // The same claim, once with the residue's lines left in context and once with a replacement in their place.
+    expect(score('pp1', ['p1'], { p1: ['tool'] }).harm).toEqual({ necessaryItems: 4, necessaryRemoved: 0 });
+    expect(score('pp1', ['p1'], { p1: ['tool'] }, { p1: '[x]' }).harm).toEqual({
+      necessaryItems: 4,
+      necessaryRemoved: 1,
+    });
   });
 
   it('counts removing the necessary item, a partial item without its residue, and each copy beyond the spare', () => {
