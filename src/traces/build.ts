@@ -271,3 +271,39 @@ function fillTimes(raw: readonly (string | number | undefined)[]): { values: str
   const values = parsed.map((t) => (t === undefined ? last : (last = t)));
   return { values, kind: known.length === parsed.length ? 'recorded' : 'inferred' };
 }
+
+/** What one session of an importer builds: its builder, and whatever it keeps about the events it has read. */
+export interface SessionState {
+  readonly b: TraceBuilder;
+}
+
+/**
+ * The sessions of a conversation whose runtime condenses the model's context (an OpenHands condensation): the
+ * context ends at each condensation, as at a Claude Code compaction, and what follows is another session,
+ * `after-condensation-N`, that starts from the view the condensation left and carries the task on.
+ */
+export class CondensedSessions<S extends SessionState> {
+  private count = 0;
+  /** The session the next event goes to. */
+  current: S;
+
+  constructor(
+    private readonly open: (session?: string) => TraceBuilder,
+    private readonly start: (b: TraceBuilder) => S,
+  ) {
+    this.current = start(open());
+  }
+
+  /**
+   * A condensation left `view`: the next session starts from it, each event replayed in order. A condensation
+   * before anything reached the model ends nothing: the session goes on.
+   */
+  async condensed<V>(view: Iterable<V>, replay: (session: S, event: V) => Promise<void>): Promise<void> {
+    if (this.current.b.size === 0) return;
+    this.count += 1;
+    const next = this.start(this.open(`after-condensation-${this.count}`));
+    next.b.continueFrom(this.current.b);
+    this.current = next;
+    for (const v of view) await replay(next, v);
+  }
+}

@@ -11,7 +11,7 @@
 // where earlier observations had `output` and `error`; both are read.
 import { sha256 } from '../fixture/canonical.js';
 import type { ContentBlock, ReadSelector, SideEffectClass, Source, Status } from '../fixture/schema.js';
-import type { TraceBuilder } from './build.js';
+import { CondensedSessions, type TraceBuilder } from './build.js';
 import { clipped, editorCall, editorRefusal, type EditorCall } from './file-editor.js';
 import { intOr, objectOr, type Json, type JsonObject, type Reader } from './parse.js';
 import { normalisePath, readShell, shellOutcome, shellReadSource, type ShellReading } from './shell.js';
@@ -397,10 +397,9 @@ export async function importOpenHandsV1(
 ): Promise<void> {
   const base = Array.isArray(root) ? [] : ['events'];
   const events = Array.isArray(root) ? root : r.array(r.object(root, [])['events'], ['events']);
-  let session = new Session(open(), r);
-  session.b.formatVersion = 'V1 event stream (software-agent-sdk)';
+  const sessions = new CondensedSessions(open, (b) => new Session(b, r));
+  sessions.current.b.formatVersion = 'V1 event stream (software-agent-sdk)';
   let view: Viewed[] = [];
-  let condensations = 0;
   for (const [i, raw] of events.entries()) {
     const path = [...base, i];
     const e = r.object(raw, path);
@@ -424,16 +423,11 @@ export async function importOpenHandsV1(
           event: { kind: 'CondensationSummaryEvent', summary, source: 'environment' },
           path: [...path, 'summary'],
         });
-      if (session.b.size === 0) continue;
-      condensations += 1;
-      const next = new Session(open(`after-condensation-${condensations}`), r);
-      next.b.continueFrom(session.b);
-      session = next;
-      for (const v of view) await session.event(v.event, v.path);
+      await sessions.condensed(view, (session, v) => session.event(v.event, v.path));
       continue;
     }
     if (!IN_VIEW.has(kind)) continue;
     view.push({ id, event: e, path });
-    await session.event(e, path);
+    await sessions.current.event(e, path);
   }
 }
