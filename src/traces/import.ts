@@ -81,25 +81,23 @@ async function importSessions(format: Format, parsed: Parsed, reader: Reader): P
           value && typeof value === 'object' && !Array.isArray(value)
             ? (value['instance_id'] ?? value['id'])
             : undefined;
-        await importOpenHands(
-          value,
-          r,
-          open(
-            parsed.lines.length === 1
-              ? undefined
-              : typeof id === 'string' || typeof id === 'number'
-                ? String(id)
-                : `line-${line}`,
-          ),
+        const instance =
+          parsed.lines.length === 1
+            ? undefined
+            : typeof id === 'string' || typeof id === 'number'
+              ? String(id)
+              : `line-${line}`;
+        // A condensation opens the instance's next session: `<instance>.after-condensation-N`.
+        await importOpenHands(value, r, (session) =>
+          open(instance === undefined ? session : session === undefined ? instance : `${instance}.${session}`),
         );
       }
     } else throw new Error(`internal: ${format} detected on JSON Lines`);
     return sessions;
   }
-  const importers: Record<Exclude<Format, 'claude-code'>, typeof importSweAgent> = {
+  const importers: Record<Exclude<Format, 'claude-code' | 'openhands'>, typeof importSweAgent> = {
     'swe-agent': importSweAgent,
     'mini-swe-agent': importMiniSweAgent,
-    openhands: importOpenHands,
     opencode: importOpenCode,
   };
   if (format === 'claude-code') throw new Error('internal: claude-code detected on JSON');
@@ -116,6 +114,11 @@ async function importSessions(format: Format, parsed: Parsed, reader: Reader): P
   if (format === 'openhands' && openHandsV1Events(parsed.value) !== undefined) {
     // A V1 conversation: each condensation ends the model's context and opens the next session.
     await importOpenHandsV1(parsed.value, reader, open);
+    return sessions;
+  }
+  if (format === 'openhands') {
+    // A V0 event stream or evaluation output: each condensation ends the model's context and opens the next session.
+    await importOpenHands(parsed.value, reader, open);
     return sessions;
   }
   await importers[format](parsed.value, reader, open());

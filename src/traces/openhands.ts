@@ -6,13 +6,17 @@
 // `cause`, the id of the action they answer. The system prompt (a `system` action) and recalled workspace context are
 // the runtime's text; `think` is the model's reasoning (its "thought has been logged" acknowledgement carries
 // nothing and is left out), as are internal events the model never reads (agent state changes, recall queries).
+// A condensation (`condensation` action) ends the model's context, as in the V1 importer: what follows is another
+// session that starts from the view it left; a `condensation_request` is not sent to the model.
 import type { ReadSelector, SideEffectClass, Source, Status } from '../fixture/schema.js';
-import type { TraceBuilder } from './build.js';
+import { CondensedSessions, type TraceBuilder } from './build.js';
 import { clipped, editorRefusal, shownLines, viewRange } from './file-editor.js';
 import { intOr, type Json, type JsonObject, type Reader } from './parse.js';
 import { normalisePath, readShell, shellOutcome, shellReadSource, type ShellReading } from './shell.js';
 
 const SKIPPED = new Set(['agent_state_changed', 'change_agent_state', 'null', 'recall']);
+/** Events the controller leaves out of the agent's history (`StateTracker.agent_history_filter`). */
+const NOT_IN_HISTORY = new Set(['agent_state_changed', 'change_agent_state', 'null']);
 /** Fields of a legacy flattened event that are the event's, not the action's arguments. */
 const EVENT_FIELDS = new Set([
   'action',
@@ -205,22 +209,27 @@ function eventsOf(root: Json, r: Reader): { events: Json[]; base: (string | numb
   return { events: r.array(top['events'], ['events']), base: ['events'], version: 'event stream' };
 }
 
-export async function importOpenHands(root: Json, r: Reader, b: TraceBuilder): Promise<void> {
-  const { events, base, version } = eventsOf(root, r);
-  const legacy = events.every((e) => e !== null && typeof e === 'object' && !Array.isArray(e) && !('id' in e));
-  b.formatVersion = legacy ? `${version}, legacy flattened events` : version;
-  const calls = new Map<number, Call>();
+/** One session being built: the calls its view holds, and where a legacy stream's answer goes. */
+class Session {
+  readonly calls = new Map<number, Call>();
   /** Legacy events name no cause: an observation answers the latest action still unanswered. */
-  let unanswered: Call | undefined;
-  let modelActed = false;
-  for (const [i, raw] of events.entries()) {
-    const path = [...base, i];
-    const e = r.object(raw, path);
+  private unanswered: Call | undefined;
+  private modelActed = false;
+
+  constructor(
+    readonly b: TraceBuilder,
+    private readonly r: Reader,
+    private readonly legacy: boolean,
+  ) {}
+
+  /** The event at `path`, the `index`-th of its stream (a legacy event's id). */
+  async event(e: JsonObject, path: (string | number)[], index: number): Promise<void> {
+    const { b, r, legacy } = this;
     const time = r.optString(e['timestamp'], [...path, 'timestamp']);
     const message = typeof e['message'] === 'string' ? e['message'] : '';
     if (typeof e['action'] === 'string') {
       const action = e['action'];
-      if (SKIPPED.has(action)) continue;
+      if (SKIPPED.has(action)) return;
       const args: JsonObject =
         e['args'] === undefined
           ? legacy
@@ -228,13 +237,13 @@ export async function importOpenHands(root: Json, r: Reader, b: TraceBuilder): P
             : {}
           : r.object(e['args'], [...path, 'args']);
       const id = legacy
-        ? i
+        ? index
         : typeof e['id'] === 'number'
           ? e['id']
           : r.fail([...path, 'id'], 'expected the event id, a number');
       const source =
         r.optString(e['source'], [...path, 'source']) ??
-        (legacy && action === 'message' && !modelActed ? 'user' : 'agent');
+        (legacy && action === 'message' && !this.modelActed ? 'user' : 'agent');
       if (action === 'system') {
         b.add({
           origin: 'system',
@@ -242,32 +251,32 @@ export async function importOpenHands(root: Json, r: Reader, b: TraceBuilder): P
           content: r.string(args['content'] ?? e['message'] ?? '', [...path, 'args', 'content']),
           time,
         });
-        continue;
+        return;
       }
       if (action === 'message') {
         const content = r.string(args['content'] ?? e['message'] ?? '', [...path, 'args', 'content']);
         if (source === 'user') b.userInstruction(content, time);
         else {
           b.modelTurn();
-          modelActed = true;
+          this.modelActed = true;
           b.add({ origin: 'model', kind: 'reasoning', content, time });
         }
-        continue;
+        return;
       }
       b.modelTurn();
-      modelActed = true;
+      this.modelActed = true;
       if (action === 'think' || action === 'finish') {
         const text =
           [args['thought'], args['final_thought'], message].find(
             (t): t is string => typeof t === 'string' && t !== '',
           ) ?? '';
         b.add({ origin: 'model', kind: 'reasoning', content: text, time });
-        unanswered = undefined;
-        continue;
+        this.unanswered = undefined;
+        return;
       }
       const call = await toolFor(action, args, `ev-${id}`);
-      calls.set(id, call);
-      unanswered = call;
+      this.calls.set(id, call);
+      this.unanswered = call;
       b.add({
         origin: 'model',
         kind: 'tool-call',
@@ -281,16 +290,17 @@ export async function importOpenHands(root: Json, r: Reader, b: TraceBuilder): P
       const content = r.string(e['content'] ?? '', [...path, 'content']);
       if (observation === 'recall') {
         if (content.trim() !== '') b.add({ origin: 'system', kind: 'instruction', content, time });
-        continue;
+        return;
       }
-      if (SKIPPED.has(observation) || observation === 'think') continue;
+      if (SKIPPED.has(observation) || observation === 'think') return;
       const cause = r.optNumber(e['cause'], [...path, 'cause']);
-      const call = legacy ? unanswered : cause === undefined ? undefined : calls.get(cause);
-      unanswered = undefined;
+      const call = legacy ? this.unanswered : cause === undefined ? undefined : this.calls.get(cause);
+      this.unanswered = undefined;
       if (!call) {
-        // An observation no recorded action caused (a user-side error, a runtime notice): the runtime speaking.
+        // An observation no recorded action caused (a user-side error, a runtime notice, a condensation's summary):
+        // the runtime speaking.
         b.add({ origin: 'system', kind: 'instruction', content, time });
-        continue;
+        return;
       }
       const extras =
         e['extras'] === undefined || e['extras'] === null ? {} : r.object(e['extras'], [...path, 'extras']);
@@ -316,5 +326,78 @@ export async function importOpenHands(root: Json, r: Reader, b: TraceBuilder): P
         transientState: running || !!call.shell?.transient,
       });
     }
+  }
+}
+
+/** An event of the agent's history, with where it was read (a condensation's summary: the condensation's args). */
+interface Viewed {
+  readonly id: number | undefined;
+  readonly event: JsonObject;
+  readonly path: (string | number)[];
+  readonly index: number;
+}
+
+/** The events a condensation forgets (`CondensationAction.forgotten`): its id list, else its inclusive id range. */
+function forgottenBy(args: JsonObject, path: (string | number)[], r: Reader): (id: number) => boolean {
+  const ids = args['forgotten_event_ids'];
+  if (ids !== undefined && ids !== null) {
+    const set = new Set(
+      r.array(ids, [...path, 'args', 'forgotten_event_ids']).filter((x): x is number => typeof x === 'number'),
+    );
+    return (id) => set.has(id);
+  }
+  const from = r.optNumber(args['forgotten_events_start_id'], [...path, 'args', 'forgotten_events_start_id']);
+  const to = r.optNumber(args['forgotten_events_end_id'], [...path, 'args', 'forgotten_events_end_id']);
+  return (id) => from !== undefined && to !== undefined && id >= from && id <= to;
+}
+
+/**
+ * The sessions of a V0 conversation: the context the model had until the first condensation, then one more per
+ * condensation, `after-condensation-N`, each starting from the view that condensation left and carrying the task on.
+ * The view is OpenHands' (`View.from_events`, openhands/memory/view.py): the agent's history (every event but null
+ * events and agent state changes, which the controller never adds to it) less every event any condensation forgot,
+ * the condensations and condensation requests among them, with the summary of the latest condensation that has one
+ * inserted at its `summary_offset` as an `AgentCondensationObservation` (observation `condense`), which the runtime
+ * sends as a message of its own.
+ */
+export async function importOpenHands(root: Json, r: Reader, open: (session?: string) => TraceBuilder): Promise<void> {
+  const { events, base, version } = eventsOf(root, r);
+  const legacy = events.every((e) => e !== null && typeof e === 'object' && !Array.isArray(e) && !('id' in e));
+  const sessions = new CondensedSessions(open, (b) => new Session(b, r, legacy));
+  sessions.current.b.formatVersion = legacy ? `${version}, legacy flattened events` : version;
+  /** The agent's history so far, and what the condensations so far forgot of it. */
+  const history: Viewed[] = [];
+  const forgotten: ((id: number) => boolean)[] = [];
+  let summary: { text: string; offset: number; path: (string | number)[] } | undefined;
+  for (const [index, raw] of events.entries()) {
+    const path = [...base, index];
+    const e = r.object(raw, path);
+    const action = e['action'];
+    // A condensation request asks the condenser for one; neither it nor a condensation is sent to the model. Legacy
+    // streams, which have no event ids, predate both.
+    if (action === 'condensation_request') continue;
+    if (action === 'condensation') {
+      if (legacy) continue;
+      const args = e['args'] === undefined ? {} : r.object(e['args'], [...path, 'args']);
+      forgotten.push(forgottenBy(args, path, r));
+      const text = r.optString(args['summary'], [...path, 'args', 'summary']);
+      const offset = r.optNumber(args['summary_offset'], [...path, 'args', 'summary_offset']);
+      if (text !== undefined && offset !== undefined) summary = { text, offset, path: [...path, 'args', 'summary'] };
+      const view = history.filter((v) => v.id === undefined || !forgotten.some((f) => f(v.id!)));
+      // Without a time of its own, the summary takes its neighbour's.
+      if (summary)
+        view.splice(summary.offset, 0, {
+          id: undefined,
+          event: { observation: 'condense', content: summary.text },
+          path: summary.path,
+          index,
+        });
+      await sessions.condensed(view, (session, v) => session.event(v.event, v.path, v.index));
+      continue;
+    }
+    const kind = typeof action === 'string' ? action : e['observation'];
+    if (!legacy && typeof kind === 'string' && !NOT_IN_HISTORY.has(kind))
+      history.push({ id: typeof e['id'] === 'number' ? e['id'] : undefined, event: e, path, index });
+    await sessions.current.event(e, path, index);
   }
 }

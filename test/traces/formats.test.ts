@@ -455,6 +455,118 @@ describe('OpenHands', () => {
     expect(result(f, 'ev-1')).toMatchObject({ status: { state: 'ok' }, source: { identity: 'LICENSE' } });
     expect(result(f, 'ev-3')).toMatchObject({ status: { state: 'ok' }, flags: { negativeResult: true } });
   });
+
+  describe('a condensation (CondensationAction) ends the context: the next session starts from the view it left', () => {
+    // OpenHands' View.from_events: the history less every forgotten event (the condensation and any request among
+    // them), the latest summary inserted at its offset; agent state changes are not in the history.
+    const first = [
+      ev(0, { source: 'agent', action: 'system', args: { content: 'You are OpenHands agent.' } }),
+      // Not in the agent's history: it holds no place in the view a summary's offset counts in.
+      ev(1, {
+        source: 'environment',
+        observation: 'agent_state_changed',
+        content: '',
+        extras: { agent_state: 'running' },
+      }),
+      ev(2, { source: 'user', action: 'message', args: { content: 'Fix calc.py' } }),
+    ];
+    const look = [
+      ev(3, { action: 'read', args: { path: '/w/calc.py', start: 0, end: -1, thought: '' } }),
+      ev(4, { cause: 3, observation: 'read', content: 'x = 1', extras: { path: '/w/calc.py' } }),
+    ];
+    const tail = [
+      ev(5, { action: 'run', args: { command: 'pytest', thought: '' } }),
+      ev(6, { cause: 5, observation: 'run', content: '1 passed', extras: { metadata: { exit_code: 0 } } }),
+    ];
+    const condensation = (args: Record<string, unknown>) =>
+      ev(7, { source: 'agent', action: 'condensation', args: { summary: null, summary_offset: null, ...args } });
+    const after = [ev(8, { action: 'finish', args: { final_thought: 'Fixed.' } })];
+    const shown = (f: Fixture) => f.items.map((i) => [i.origin, i.kind, i.tool?.callId ?? i.content]);
+
+    it('forgetting a read and its observation, by id list or by range, leaves two sessions, the summary at its offset', async () => {
+      for (const forgets of [
+        { forgotten_event_ids: [3, 4] },
+        { forgotten_events_start_id: 3, forgotten_events_end_id: 4 },
+      ]) {
+        const fs = await load('long.json', [
+          ...first,
+          ...look,
+          ...tail,
+          condensation({ ...forgets, summary: 'Read calc.py: x = 1.', summary_offset: 2 }),
+          ...after,
+        ]);
+        expect(fs.map((f) => f.id)).toEqual(['openhands.long', 'openhands.long.after-condensation-1']);
+        expect(shown(fs[0]!)).toEqual([
+          ['system', 'instruction', 'You are OpenHands agent.'],
+          ['user', 'instruction', 'Fix calc.py'],
+          ['model', 'tool-call', 'ev-3'],
+          ['environment', 'tool-result', 'ev-3'],
+          ['model', 'tool-call', 'ev-5'],
+          ['environment', 'tool-result', 'ev-5'],
+        ]);
+        expect(shown(fs[1]!)).toEqual([
+          ['system', 'instruction', 'You are OpenHands agent.'],
+          ['user', 'instruction', 'Fix calc.py'],
+          ['system', 'instruction', 'Read calc.py: x = 1.'],
+          ['model', 'tool-call', 'ev-5'],
+          ['environment', 'tool-result', 'ev-5'],
+          ['model', 'reasoning', 'Fixed.'],
+        ]);
+        expect(fs[1]!.prunePoints.map((p) => [p.id, p.subgoal])).toEqual([['end', 'Fix calc.py']]);
+        expect(fs[1]!.imported!.formatVersion).toBe('event stream');
+      }
+    });
+
+    it('without a summary the forgotten events are still gone; a condensation request changes nothing', async () => {
+      const bare = await load('bare.json', [
+        ...first,
+        ...look,
+        ...tail,
+        condensation({ forgotten_event_ids: [3, 4] }),
+        ...after,
+      ]);
+      expect(bare.map((f) => f.id)).toEqual(['openhands.bare', 'openhands.bare.after-condensation-1']);
+      expect(shown(bare[1]!)).toEqual([
+        ['system', 'instruction', 'You are OpenHands agent.'],
+        ['user', 'instruction', 'Fix calc.py'],
+        ['model', 'tool-call', 'ev-5'],
+        ['environment', 'tool-result', 'ev-5'],
+        ['model', 'reasoning', 'Fixed.'],
+      ]);
+      const request = ev(7, { source: 'user', action: 'condensation_request', args: {} });
+      const whole = await load('whole.json', [...first, ...look, ...tail, ...after]);
+      const asked = await load('asked.json', [...first, ...look, ...tail, request, ...after]);
+      expect(whole.map((f) => f.id)).toEqual(['openhands.whole']);
+      expect(asked.map((f) => shown(f))).toEqual(whole.map((f) => shown(f)));
+      expect(shown(whole[0]!).map((i) => i[2])).toEqual([
+        'You are OpenHands agent.',
+        'Fix calc.py',
+        'ev-3',
+        'ev-3',
+        'ev-5',
+        'ev-5',
+        'Fixed.',
+      ]);
+    });
+
+    it('in an evaluation output.jsonl the next session is named after its instance', async () => {
+      const history = [...first, ...look, ...tail, condensation({ forgotten_event_ids: [3, 4] }), ...after];
+      const fs = await load(
+        'output.jsonl',
+        [
+          { instance_id: 'org__repo-1', history },
+          { instance_id: 'org__repo-2', history: [...first, ...look] },
+        ],
+        true,
+      );
+      expect(fs.map((f) => f.id)).toEqual([
+        'openhands.output.org__repo-1',
+        'openhands.output.org__repo-1.after-condensation-1',
+        'openhands.output.org__repo-2',
+      ]);
+      expect(fs[1]!.imported!.formatVersion).toBe('evaluation output');
+    });
+  });
 });
 
 describe('OpenHands V1 (software-agent-sdk events)', () => {
