@@ -6,7 +6,18 @@ import {
 } from '../../src/policy/comparators/claude-code-microcompact.js';
 import { Fixture } from '../../src/fixture/schema.js';
 import { buildView } from '../../src/fixture/view.js';
-import { at, callAndResult, condition, decideById, fixtureObject, type ItemSpec } from './build-view.js';
+import {
+  at,
+  callAndResult,
+  condition,
+  decideById,
+  fixtureObject,
+  makeView,
+  note,
+  result,
+  type ItemSpec,
+  verdicts,
+} from './build-view.js';
 
 const microcompact = condition('claude-code-microcompact');
 
@@ -58,5 +69,16 @@ describe('claude-code-microcompact', () => {
     const view = viewIdle(61, [late]);
     expect(idleMinutes(view)).toBe(61);
     expect(decideById(microcompact, view).get('r1')?.verdict).toBe('eligible');
+  });
+});
+
+describe('claude-code-microcompact with no assistant message', () => {
+  it('clears nothing: the idle time is measured from the last answer, and there is none', () => {
+    const items = Array.from({ length: 7 }, (_, i) => result(`r${i + 1}`, i, `output ${i + 1}`));
+    const none = makeView({ items, turn: 63 });
+    expect(idleMinutes(none)).toBeNull();
+    expect(Object.values(verdicts(condition('claude-code-microcompact'), none)).every((v) => v === 'keep')).toBe(true);
+    const answered = makeView({ items: [...items, note('n8', 0, 'looking')], turn: 63 });
+    expect(verdicts(condition('claude-code-microcompact'), answered)).toMatchObject({ r1: 'eligible', r2: 'eligible' });
   });
 });

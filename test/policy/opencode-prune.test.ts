@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { OPENCODE_DEFAULTS, OPENCODE_PLACEHOLDER } from '../../src/policy/comparators/opencode-prune.js';
 import type { ItemSpec } from './build-view.js';
-import { at, callAndResult, condition, decideById, makeView, verdicts } from './build-view.js';
+import { at, callAndResult, condition, decideById, makeView, result, verdicts } from './build-view.js';
 
 const published = condition('opencode-prune');
 const scaled = condition('opencode-prune-scaled');
@@ -100,5 +100,28 @@ describe('opencode-prune-scaled (0.2 and 0.1 of budgetTokens)', () => {
     const under = [user('u0', 0), ...read(1, 100), ...read(2, 200), user('u1', 3), user('u2', 4)];
     expect(verdicts(scaled, makeView({ items: under, budgetTokens: 1000 }))).toMatchObject({ r1: 'keep', r2: 'keep' });
     expect(verdicts(published, makeView({ items, budgetTokens: 1000 }))).toMatchObject({ r1: 'keep' });
+  });
+});
+
+describe('opencode-prune counts user messages, not user items', () => {
+  it('one prompt written as two items in one turn is one user message: the outputs before it stay recent', () => {
+    const big = (id: string, turn: number) => result(id, turn, 'x'.repeat(30_000));
+    const view = (split: boolean) =>
+      makeView({
+        items: [
+          { id: 'u0', turn: 0, origin: 'user', kind: 'instruction', content: 'start' },
+          big('r1', 1),
+          big('r2', 2),
+          big('r3', 3),
+          { id: 'u4a', turn: 4, origin: 'user', kind: 'instruction', content: 'now this' },
+          ...(split
+            ? [{ id: 'u4b', turn: 4, origin: 'user', kind: 'instruction', content: 'and the attached file' }]
+            : [{ id: 'u4b', turn: 5, origin: 'user', kind: 'instruction', content: 'and then this' }]),
+          big('r5', 6),
+        ],
+      });
+    // Split: the last two user messages are u0 and u4, so nothing is old enough; two turns: r1 and r2 go.
+    expect(Object.values(verdicts(condition('opencode-prune'), view(true))).every((v) => v === 'keep')).toBe(true);
+    expect(verdicts(condition('opencode-prune'), view(false))).toMatchObject({ r1: 'eligible', r2: 'eligible' });
   });
 });

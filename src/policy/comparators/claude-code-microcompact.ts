@@ -34,10 +34,13 @@ const REFERENCE =
 
 const MINUTE_MS = 60_000;
 
-/** Minutes from the last assistant message (else the last item) to the prune point; null for an empty context. */
+/**
+ * Minutes from the last assistant message to the prune point; null when there is none yet: the time-based trigger
+ * measures the gap since the model last answered, and with no answer it does not fire (evaluateTimeBasedTrigger).
+ */
 export function idleMinutes(view: PolicyView): number | null {
   const items = view.items;
-  let last = items[items.length - 1];
+  let last: (typeof items)[number] | undefined;
   for (let i = items.length - 1; i >= 0; i--) {
     if (items[i]!.origin === 'model') {
       last = items[i];
@@ -55,7 +58,13 @@ export function claudeCodeMicrocompact(): Condition {
     const idle = idleMinutes(view);
     if (idle === null || idle < gapMinutes)
       return view.items.map((i) =>
-        verdict(i.id, 'keep', `idle ${String(idle ?? 0)} minutes since the last request, under ${gapMinutes}`),
+        verdict(
+          i.id,
+          'keep',
+          idle === null
+            ? 'no assistant message yet: the idle time is measured from the last one'
+            : `idle ${String(idle)} minutes since the last request, under ${gapMinutes}`,
+        ),
       );
     const cleared = olderToolResults(view.items, keepRecent);
     return view.items.map((item) => {
@@ -78,7 +87,7 @@ export const definition = defineCondition({
   name: CLAUDE_CODE_MICROCOMPACT,
   layer: 'comparator',
   rung: null,
-  version: '1.0.0',
+  version: '1.1.0',
   description: DESCRIPTION,
   upperRisk: false,
   consultsObligations: false,

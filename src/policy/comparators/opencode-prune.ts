@@ -63,7 +63,7 @@ export function opencodePrune(parameters: OpencodePruneParameters = {}): Conditi
     name,
     layer: 'comparator',
     rung: null,
-    version: '1.0.0',
+    version: '1.1.0',
     description: describe(scaled),
     upperRisk: false,
     consultsObligations: false,
@@ -73,8 +73,13 @@ export function opencodePrune(parameters: OpencodePruneParameters = {}): Conditi
       const budget = view.prunePoint.budgetTokens;
       const protect = scaled ? scaledTokens(OPENCODE_DEFAULTS.protectTokens, budget) : OPENCODE_DEFAULTS.protectTokens;
       const minimum = scaled ? scaledTokens(OPENCODE_DEFAULTS.minimumTokens, budget) : OPENCODE_DEFAULTS.minimumTokens;
-      // The walk starts at the second-last user message: that index and everything after it is recent.
-      const users = view.items.flatMap((item, i) => (item.origin === 'user' ? [i] : []));
+      // The walk starts at the second-last user message: that index and everything after it is recent. One prompt
+      // with several parts is one message: a run of user items in one turn starts a single user message.
+      const users = view.items.flatMap((item, i) => {
+        const before = view.items[i - 1];
+        const continues = before?.origin === 'user' && before.turn === item.turn;
+        return item.origin === 'user' && !continues ? [i] : [];
+      });
       const firstRecent =
         users.length >= OPENCODE_DEFAULTS.skipUserTurns ? users[users.length - OPENCODE_DEFAULTS.skipUserTurns]! : 0;
       const why = new Map<string, string>();
@@ -139,7 +144,7 @@ export const definition = defineCondition({
   name: OPENCODE_PRUNE,
   layer: 'comparator',
   rung: null,
-  version: '1.0.0',
+  version: '1.1.0',
   description: describe(false),
   upperRisk: false,
   consultsObligations: false,
