@@ -78,6 +78,15 @@ describe('the links of the README and docs/', () => {
     expect(anchorsOf('# Title\n```\n# not a heading\n```\n## Sub part\n')).toEqual(new Set(['title', 'sub-part']));
   });
 
+  it('holds no merge conflict left in a page', () => {
+    for (const page of PAGES) {
+      const markers = readFileSync(page, 'utf8')
+        .split('\n')
+        .filter((line) => /^(<{7} |={7}$|>{7} )/.test(line));
+      expect(markers, page).toEqual([]);
+    }
+  });
+
   it('keeps the README to about 10 KB, with the test command CI runs', () => {
     const readme = readFileSync('README.md', 'utf8');
     expect(readme.length).toBeLessThan(12_000);
