@@ -60,30 +60,32 @@ describe('pythonLineCount (str.splitlines)', () => {
 });
 
 describe('observation-masking (SWE-agent LastNObservations, M = 10)', () => {
-  it('masks every observation but the first and the last 10, with the line-count placeholder', () => {
+  it("masks every tool output but the last 10 (SWE-agent's first observation is the task prompt), with the line-count placeholder", () => {
     const view = makeView({ items: [note('task', 0, 'the issue'), ...observations(13)] });
     const d = decideById(masking, view);
     const eligible = masking
       .decide(view)
       .filter((e) => e.verdict === 'eligible')
       .map((e) => e.itemId);
-    expect(eligible).toEqual(['o2', 'o3']);
+    // The first tool output is masked too: upstream keeps history index 0, the instance template (the task).
+    expect(eligible).toEqual(['o1', 'o2', 'o3']);
     expect(at(d, 'o2').replacement).toBe('Old environment output: (2 lines omitted)');
     expect(at(d, 'o3').replacement).toBe(maskPlaceholder('line 0\nline 1\nline 2'));
-    expect(at(d, 'o1').reason).toBe('the first observation is never masked');
     expect(at(d, 'o4').reason).toBe('one of the last 10 observations');
     expect(at(d, 'task').reason).toBe('not an observation');
     expect(masking.parameters).toEqual({ keepLast: 10, polling: 1 });
   });
 
-  it('masks nothing with at most 11 observations (the first plus the last 10)', () => {
-    const view = makeView({ items: observations(11) });
-    expect(Object.values(verdicts(masking, view)).every((v) => v === 'keep')).toBe(true);
+  it('masks nothing with at most 10 tool outputs, and the oldest of 11', () => {
+    expect(Object.values(verdicts(masking, makeView({ items: observations(10) }))).every((v) => v === 'keep')).toBe(
+      true,
+    );
+    expect(verdicts(masking, makeView({ items: observations(11) })).o1).toBe('eligible');
   });
 
   it('ignores protection, as the published processor does', () => {
     const two = observationMasking({ keepLast: 2 });
     const view = makeView({ items: observations(5), visible: { pinned: ['o2'] } });
-    expect(verdicts(two, view)).toEqual({ o1: 'keep', o2: 'eligible', o3: 'eligible', o4: 'keep', o5: 'keep' });
+    expect(verdicts(two, view)).toEqual({ o1: 'eligible', o2: 'eligible', o3: 'eligible', o4: 'keep', o5: 'keep' });
   });
 });

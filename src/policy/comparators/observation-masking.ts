@@ -70,8 +70,8 @@ export function observationMasking(parameters: ObservationMaskingParameters = {}
     ...(parameters.sweepOf ? { sweepOf: parameters.sweepOf } : {}),
     layer: 'comparator',
     rung: null,
-    version: '1.0.0',
-    description: `SWE-agent LastNObservations (n=${n}): mask every observation but the first and the last ${n} with a line-count placeholder`,
+    version: '1.1.0',
+    description: `SWE-agent LastNObservations (n=${n}): mask every tool output but the last ${n} (its first observation, which it keeps, is the task prompt) with a line-count placeholder`,
     upperRisk: false,
     consultsObligations: false,
     parameters: { keepLast: n, polling: 1 },
@@ -79,11 +79,12 @@ export function observationMasking(parameters: ObservationMaskingParameters = {}
     decide(view: PolicyView) {
       const observations = view.items.filter((item) => item.kind === 'tool-result').map((item) => item.id);
       const order = new Map(observations.map((id, index) => [id, index] as const).reverse());
+      // SWE-agent masks history observations 1 to len-n, and its observation 0 is the instance template (the task
+      // prompt, sent as an observation: agents.py), so every tool output but the last n is masked.
       const lastMasked = Math.max(0, observations.length - n);
       return view.items.map((item) => {
         const index = order.get(item.id) ?? -1;
         if (index < 0) return verdict(item.id, 'keep', 'not an observation');
-        if (index === 0) return verdict(item.id, 'keep', 'the first observation is never masked');
         if (index >= lastMasked) return verdict(item.id, 'keep', `one of the last ${n} observations`);
         return verdict(
           item.id,
@@ -100,8 +101,8 @@ export const definition = defineCondition({
   name: OBSERVATION_MASKING,
   layer: 'comparator',
   rung: null,
-  version: '1.0.0',
-  description: `SWE-agent LastNObservations (n=${String(DEFAULT_KEEP_LAST)}): mask every observation but the first and the last ${String(DEFAULT_KEEP_LAST)} with a line-count placeholder`,
+  version: '1.1.0',
+  description: `SWE-agent LastNObservations (n=${String(DEFAULT_KEEP_LAST)}): mask every tool output but the last ${String(DEFAULT_KEEP_LAST)} (its first observation, which it keeps, is the task prompt) with a line-count placeholder`,
   upperRisk: false,
   consultsObligations: false,
   parameters: { keepLast: DEFAULT_KEEP_LAST, polling: 1 },

@@ -58,8 +58,9 @@ const expectations: FixtureExpectations = {
       condition: 'observation-masking',
       prunePoint: 'p2',
       item: 'i05',
-      decision: 'KEEP',
-      why: 'The log is the first observation, which the masking comparator never masks.',
+      decision: 'PRUNE',
+      outcome: 'false-prune',
+      why: 'SWE-agent masks every tool output but the last 10 (the first observation it keeps is the task prompt): the log goes, and with it the record of the exit code.',
     },
     {
       condition: 'oldest-first',

@@ -41,11 +41,18 @@ const expectations: FixtureExpectations = {
       why: 'Neither alternative of the anyOf survives the closure: the consequence did not record the version.',
     },
     {
-      condition: 'observation-masking@1',
+      condition: 'observation-masking@2',
       prunePoint: 'p1',
       obligation: 'd-version',
       preserved: true,
-      why: "Masking only the manifest output leaves pip show's statement: one alternative suffices.",
+      why: "Masking only pip show's output leaves the manifest's statement: one alternative suffices.",
+    },
+    {
+      condition: 'observation-masking@1',
+      prunePoint: 'p1',
+      obligation: 'd-version',
+      preserved: false,
+      why: 'Masking both statements loses the fact: no alternative is left.',
     },
   ],
 };

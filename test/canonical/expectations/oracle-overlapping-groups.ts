@@ -45,12 +45,20 @@ const expectations: FixtureExpectations = {
       why: 'Likewise the pool-size group: i04 was counted against it too.',
     },
     {
+      condition: 'observation-masking@2',
+      prunePoint: 'p1',
+      item: 'i04',
+      decision: 'PRUNE',
+      outcome: 'true-prune',
+      why: 'Alone, the env read is a spare copy of both facts: the printenv output still holds the host, the grep line the pool size.',
+    },
+    {
       condition: 'observation-masking@1',
       prunePoint: 'p1',
       item: 'i06',
       decision: 'PRUNE',
-      outcome: 'true-prune',
-      why: 'Alone, the printenv output is a spare copy of the host: the env read still holds it.',
+      outcome: 'false-prune',
+      why: 'Masking the two oldest outputs takes both copies of the host: the second to go is one the group cannot spare.',
     },
   ],
   obligations: [
@@ -70,11 +78,18 @@ const expectations: FixtureExpectations = {
       why: 'Both holders of the pool size went.',
     },
     {
-      condition: 'observation-masking@1',
+      condition: 'observation-masking@2',
       prunePoint: 'p1',
       obligation: 'd-host',
       preserved: true,
-      why: 'The env read still holds the host.',
+      why: 'The printenv output still holds the host.',
+    },
+    {
+      condition: 'observation-masking@1',
+      prunePoint: 'p1',
+      obligation: 'd-host',
+      preserved: false,
+      why: 'Both holders of the host were masked.',
     },
   ],
 };
