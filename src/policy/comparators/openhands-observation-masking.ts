@@ -13,9 +13,13 @@
 // user who selects `type = "observation_masking"` in config.toml, which is how the condenser is switched on. The
 // config's 100 is the default here; the class's 5 is registered as the sweep variant
 // `openhands-observation-masking@5`.
-// Here an event is an item of the context and an observation a tool-result item. The window counts events, not
-// tokens, so there is no scaled variant.
-import type { PolicyView } from '../../fixture/view.js';
+// Here an observation is a tool-result item, and an event what OpenHands records as one: a tool call with the model's
+// text before it in its turn is one action (the text is the action's `thought`, agenthub/codeact_agent/
+// function_calling.py), every other item one event. A masked observation has no tool-call metadata, so
+// conversation_memory.py never sends the assistant message that made the call: in function-calling mode the call and
+// its thought leave with it, and the mask stands alone. The window counts events, not tokens, so there is no scaled
+// variant.
+import { counterpart, type PolicyView } from '../../fixture/view.js';
 import { comparatorVerdict } from '../eligibility.js';
 import type { Condition, Eligibility, SweepOf } from '../types.js';
 import { defineCondition } from '../definition.js';
@@ -49,17 +53,45 @@ export function openhandsMasking(parameters: OpenhandsMaskingParameters = {}): C
     ...(parameters.sweepOf ? { sweepOf: parameters.sweepOf } : {}),
     layer: 'comparator',
     rung: null,
-    version: '1.0.0',
+    version: '1.1.0',
     description: describe(window),
     upperRisk: false,
     consultsObligations: false,
     parameters: { attentionWindow: window },
     reference: REFERENCE,
     decide(view: PolicyView): Eligibility[] {
-      const start = view.items.length - window;
-      return view.items.map((item, i) => {
+      const items = view.items;
+      // Each item's event: the model's text before a tool call in its turn is that call's thought, one event.
+      const eventOf: number[] = [];
+      let events = 0;
+      items.forEach((item, i) => {
+        const next = items[i + 1];
+        const thought =
+          item.origin === 'model' && item.kind === 'reasoning' && next?.kind === 'tool-call' && next.turn === item.turn;
+        eventOf.push(events);
+        if (!thought) events += 1;
+      });
+      const start = events - window;
+      const masked = new Set(
+        items.filter((item, i) => item.kind === 'tool-result' && eventOf[i]! < start).map((item) => item.id),
+      );
+      // A masked observation's call leaves with it, and so does the thought that is part of the call's event.
+      const dropped = new Map<string, string>();
+      items.forEach((item, i) => {
+        if (item.kind !== 'tool-call') return;
+        const result = counterpart(items, item);
+        if (!result || !masked.has(result.id)) return;
+        dropped.set(item.id, `the call of masked observation ${result.id}, never sent without it`);
+        const before = items[i - 1];
+        if (before && eventOf[i - 1] === eventOf[i] && before.id !== item.id)
+          dropped.set(before.id, `the thought of ${item.id}, the call of masked observation ${result.id}`);
+      });
+      return items.map((item) => {
+        const drop = dropped.get(item.id);
+        if (drop) return verdict(item.id, 'eligible', drop, '');
         if (item.kind !== 'tool-result') return verdict(item.id, 'keep', 'not an observation');
-        if (i >= start) return verdict(item.id, 'keep', `within the attention window of the last ${window} events`);
+        if (!masked.has(item.id))
+          return verdict(item.id, 'keep', `within the attention window of the last ${window} events`);
         return verdict(
           item.id,
           'eligible',
@@ -72,14 +104,14 @@ export function openhandsMasking(parameters: OpenhandsMaskingParameters = {}): C
 }
 
 function describe(window: number): string {
-  return `OpenHands ObservationMaskingCondenser (attention_window=${String(window)}): mask every observation outside the last ${String(window)} events with "<MASKED>"`;
+  return `OpenHands ObservationMaskingCondenser (attention_window=${String(window)}): mask every observation outside the last ${String(window)} events with "<MASKED>"; a masked observation's call, and the thought it carried, leave with it`;
 }
 
 export const definition = defineCondition({
   name: OPENHANDS_MASKING,
   layer: 'comparator',
   rung: null,
-  version: '1.0.0',
+  version: '1.1.0',
   description: describe(CONFIG_ATTENTION_WINDOW),
   upperRisk: false,
   consultsObligations: false,
