@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { DCP_ERROR_INPUT_PLACEHOLDER, DEFAULT_AFTER_TURNS } from '../../src/policy/comparators/dcp-purge-errors.js';
 import { DCP_PLACEHOLDER, dedupKey } from '../../src/policy/comparators/same-tool-args-dedup.js';
-import { callAndResult, condition, makeView, verdicts } from './build-view.js';
+import { callAndResult, condition, makeView, note, verdicts } from './build-view.js';
 
 const failed = { status: { state: 'error', errorType: 'E', message: 'boom' } };
 
@@ -15,10 +15,13 @@ describe("DCP's defaults, as the preregistered comparators use them", () => {
     expect(DCP_ERROR_INPUT_PLACEHOLDER).toBe('[input removed due to failed tool call]');
   });
 
-  it('purge-errors: `turnAge >= turns` purges at 4 turns and not at 3', () => {
-    const items = callAndResult('1', 0, 'bash', { cmd: 'make' }, failed);
-    expect(verdicts(condition('dcp-purge-errors'), makeView({ items, turn: 3 })).c1).toBe('keep');
-    expect(verdicts(condition('dcp-purge-errors'), makeView({ items, turn: 4 })).c1).toBe('eligible');
+  it('purge-errors: `currentTurn - turn >= turns`, turns counted in model steps, purges at 4 steps and not at 3', () => {
+    const aged = (n: number) => [
+      ...callAndResult('1', 0, 'bash', { cmd: 'make' }, failed),
+      ...Array.from({ length: n }, (_, k) => note(`n${k + 1}`, k + 1, 'next step')),
+    ];
+    expect(verdicts(condition('dcp-purge-errors'), makeView({ items: aged(3) })).c1).toBe('keep');
+    expect(verdicts(condition('dcp-purge-errors'), makeView({ items: aged(4) })).c1).toBe('eligible');
   });
 
   it("dedup: the output marker, and createToolSignature's normalisation (top-level nulls dropped, keys sorted)", () => {

@@ -7,6 +7,9 @@ const failed = {
   content: 'Error: oldString not found in src/pool.ts',
   status: { state: 'error', errorType: 'EditError', message: 'oldString not found', fields: {} },
 };
+/** One model step (a note of the model's) in each turn from `from` to `to`. */
+const steps = (from: number, to: number) =>
+  Array.from({ length: to - from + 1 }, (_, k) => note(`n${from + k}`, from + k, 'next step'));
 const args = {
   filePath: 'src/pool.ts',
   oldString: 'const POOL = 10;',
@@ -28,33 +31,49 @@ describe('dcp-purge-errors (comparator: DCP purge-errors, age only)', () => {
   });
 
   it('replaces the string inputs of a call that failed at least 4 turns ago and keeps its error output', () => {
-    const view = makeView({ items: [...callAndResult('1', 1, 'edit', args, failed), note('n5', 5, 'now')] });
+    const view = makeView({ items: [...callAndResult('1', 1, 'edit', args, failed), ...steps(2, 5)] });
     const d = decideById(dcp, view);
     expect(at(d, 'c1')).toMatchObject({ verdict: 'eligible', rule: 'dcp-purge-errors', rung: null, residue: ['tool'] });
     expect(at(d, 'c1').replacement).toBe(
       `edit {"filePath":"${DCP_ERROR_INPUT_PLACEHOLDER}","newString":"${DCP_ERROR_INPUT_PLACEHOLDER}","oldString":"${DCP_ERROR_INPUT_PLACEHOLDER}","replaceAll":false}`,
     );
-    expect(at(d, 'c1').reason).toContain('4 turns before the prune point');
+    expect(at(d, 'c1').reason).toContain('4 model steps before the prune point');
     expect(at(d, 'r1')).toMatchObject({ verdict: 'keep' });
   });
 
   it('waits afterTurns, takes it as a parameter, and leaves successful calls alone', () => {
     const view = makeView({
-      items: [
-        ...callAndResult('1', 2, 'edit', args, failed),
-        ...callAndResult('2', 0, 'edit', args),
-        note('n5', 5, 'now'),
-      ],
+      items: [...callAndResult('2', 0, 'edit', args), ...callAndResult('1', 2, 'edit', args, failed), ...steps(3, 5)],
     });
     expect(verdicts(dcp, view)).toMatchObject({ c1: 'keep', c2: 'keep', r2: 'keep' });
     expect(verdicts(dcpPurgeErrors({ afterTurns: 3 }), view)).toMatchObject({ c1: 'eligible', c2: 'keep' });
   });
 
   it("checks nothing but age: it purges an input a visible obligation needs (the risk it stands for), but not a protected tool's", () => {
-    const items = [...callAndResult('1', 1, 'edit', args, failed), note('n5', 5, 'now')];
+    const items = [...callAndResult('1', 1, 'edit', args, failed), ...steps(2, 5)];
     const needed = makeView({ items, visible: { obligations: [obligation('o1', { strings: ['const POOL = 10;'] })] } });
     expect(verdicts(dcp, needed).c1).toBe('eligible');
     const guarded = makeView({ items, visible: { protectedTools: ['edit'] } });
     expect(verdicts(dcp, guarded).c1).toBe('keep');
+  });
+
+  it("counts model steps, not turns: the person's messages and the runtime's notices age nothing", () => {
+    const user = (id: string, turn: number) => ({ id, turn, kind: 'instruction', origin: 'user', content: 'and?' });
+    // Four turns pass, but only one of them holds a model step: the call failed one step ago.
+    const quiet = makeView({
+      items: [
+        ...callAndResult('1', 1, 'edit', args, failed),
+        user('u2', 2),
+        user('u3', 3),
+        user('u4', 4),
+        note('n5', 5, 'ok'),
+      ],
+    });
+    expect(verdicts(dcp, quiet).c1).toBe('keep');
+    expect(decideById(dcp, quiet).get('c1')!.reason).toContain('failed 1 model steps before the prune point');
+    // Four model steps in four turns: old enough.
+    expect(
+      verdicts(dcp, makeView({ items: [...callAndResult('1', 1, 'edit', args, failed), ...steps(2, 5)] })).c1,
+    ).toBe('eligible');
   });
 });

@@ -52,14 +52,18 @@ export function dcpPurgeErrors(parameters: DcpPurgeErrorsParameters = {}): Condi
     name: rule,
     layer: 'comparator',
     rung: null,
-    version: '1.0.0',
-    description: `OpenCode DCP purge-errors: ${String(afterTurns)} turns after a call failed, its string inputs are replaced by a marker; the error output stays; nothing is checked but age`,
+    version: '1.1.0',
+    description: `OpenCode DCP purge-errors: ${String(afterTurns)} model steps after a call failed, its string inputs are replaced by a marker; the error output stays; nothing is checked but age`,
     upperRisk: false,
     consultsObligations: false,
     parameters: { afterTurns },
     reference: DCP_REFERENCE,
     decide(view: PolicyView): Eligibility[] {
       const protectedTools = new Set(view.visible.protectedTools);
+      // DCP counts turns in model steps (step-start parts): a call's age is how many steps the model has taken since
+      // the one that made it, so turns that hold only the person's messages or the runtime's do not count.
+      const steps = [...new Set(view.items.filter((i) => i.origin === 'model').map((i) => i.turn))];
+      const stepsSince = (turn: number): number => steps.filter((t) => t > turn).length;
       return view.items.map((item) => {
         if (!item.tool) return verdict(item.id, 'keep', 'not a tool call');
         if (item.kind === 'tool-result')
@@ -70,9 +74,9 @@ export function dcpPurgeErrors(parameters: DcpPurgeErrorsParameters = {}): Condi
         const status = counterpart(view.items, item)?.status;
         if (status?.state !== 'error')
           return verdict(item.id, 'keep', 'the call did not fail (or its result is not in context)');
-        const age = view.prunePoint.turn - item.turn;
+        const age = stepsSince(item.turn);
         if (age < afterTurns)
-          return verdict(item.id, 'keep', `failed ${age} turns before the prune point, under ${afterTurns}`);
+          return verdict(item.id, 'keep', `failed ${age} model steps before the prune point, under ${afterTurns}`);
         const strings = Object.keys(item.tool.arguments)
           .filter((k) => typeof item.tool!.arguments[k] === 'string')
           .sort();
@@ -81,7 +85,7 @@ export function dcpPurgeErrors(parameters: DcpPurgeErrorsParameters = {}): Condi
           ...verdict(
             item.id,
             'eligible',
-            `failed (${status.errorType}) ${age} turns before the prune point (at least ${afterTurns}); ` +
+            `failed (${status.errorType}) ${age} model steps before the prune point (at least ${afterTurns}); ` +
               `string inputs ${strings.join(', ')} replaced, the error stays`,
             purgedCall(item),
           ),
@@ -96,8 +100,8 @@ export const definition = defineCondition({
   name: DCP_PURGE_ERRORS,
   layer: 'comparator',
   rung: null,
-  version: '1.0.0',
-  description: `OpenCode DCP purge-errors: ${String(DEFAULT_AFTER_TURNS)} turns after a call failed, its string inputs are replaced by a marker; the error output stays; nothing is checked but age`,
+  version: '1.1.0',
+  description: `OpenCode DCP purge-errors: ${String(DEFAULT_AFTER_TURNS)} model steps after a call failed, its string inputs are replaced by a marker; the error output stays; nothing is checked but age`,
   upperRisk: false,
   consultsObligations: false,
   parameters: { afterTurns: DEFAULT_AFTER_TURNS },

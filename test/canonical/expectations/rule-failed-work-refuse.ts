@@ -74,9 +74,8 @@ const expectations: FixtureExpectations = {
       condition: 'dcp-purge-errors',
       prunePoint: 'p1',
       item: 'i12',
-      decision: 'PRUNE',
-      outcome: 'true-prune',
-      why: "The lint call's command string is needed by nothing; DCP purges it after four turns and keeps the output.",
+      decision: 'KEEP',
+      why: 'Four turns after the lint failure but three model steps (DCP counts steps): its age rule waits, though nothing needs the command string.',
     },
     {
       condition: 'dcp-purge-errors',
