@@ -21,8 +21,8 @@ export function studyFiles(study: string): StudyFiles {
   const folder = `experiments/${study}`;
   return { folder, preregistration: `${folder}/preregistration.json`, prose: `${folder}/preregistration.md` };
 }
-/** Version 9 (the study's current design); versions 1 to 8 are kept beside it (pilot-v1/, v2/ to v8/) and still validate. */
-export const PREREGISTRATION_VERSION = 9;
+/** Version 10 (the study's current design); versions 1 to 9 are kept beside it (pilot-v1/, v2/ to v9/) and still validate. */
+export const PREREGISTRATION_VERSION = 10;
 
 /**
  * The pin of the whole preregistration: one line in sha256sum's format, `<sha256>  preregistration.json`, committed
@@ -93,6 +93,7 @@ export const Preregistration = z.strictObject({
     z.literal(6),
     z.literal(7),
     z.literal(8),
+    z.literal(9),
     z.literal(PREREGISTRATION_VERSION),
   ]),
   study: Id,
