@@ -20,7 +20,7 @@ import type { ContentBlock, ReadSelector, Source, Status } from '../fixture/sche
 import { agentTool, foundNothing, writtenPaths, type AgentTool } from './agent-tools.js';
 import type { TraceBuilder } from './build.js';
 import { intOr, objectOr, type Json, type JsonObject, type Parsed, type Reader } from './parse.js';
-import { normalisePath, shellOutcome } from './shell.js';
+import { readSource, shellOutcome } from './shell.js';
 
 interface Call {
   readonly name: string;
@@ -216,12 +216,7 @@ async function importRecords(
             time,
             tool: recorded,
             status: { state: 'ok' },
-            source: {
-              identity: normalisePath(file['filePath']),
-              version: 'UNKNOWN',
-              mutable: 'UNKNOWN',
-              ...(selector ? { selector } : {}),
-            },
+            source: readSource(file['filePath'], selector),
           });
           continue;
         }
@@ -336,14 +331,7 @@ async function importRecords(
       // What the call showed of a file: a Read's line view, or the view a shell reader took (`sed -n 10,20p f`).
       const readsFile = status.state === 'ok' && !call.tool.writes && call.tool.path !== undefined;
       const selector = !readsFile ? undefined : shell ? shell.selector : readSelector(call.input, result);
-      const source: Source | undefined = readsFile
-        ? {
-            identity: normalisePath(call.tool.path!),
-            version: 'UNKNOWN',
-            mutable: 'UNKNOWN',
-            ...(selector ? { selector } : {}),
-          }
-        : undefined;
+      const source: Source | undefined = readsFile ? readSource(call.tool.path!, selector) : undefined;
       b.settleEffects(callId, status.state === 'ok' ? (running ? 'unknown' : 'succeeded') : 'failed');
       b.add({
         origin: 'environment',

@@ -12,7 +12,7 @@
 import type { SideEffectClass, Source } from '../fixture/schema.js';
 import type { TraceBuilder } from './build.js';
 import { objectOr, type Json, type Reader } from './parse.js';
-import { normalisePath, readShell, shellOutcome, type ShellReading } from './shell.js';
+import { normalisePath, readShell, readSource, shellOutcome, type ShellReading } from './shell.js';
 
 interface Call {
   readonly command: string;
@@ -119,12 +119,7 @@ function answer(
       : outcome.status;
   const selector = c.reading.selector ?? (truncated ? { kind: 'whole' as const } : undefined);
   const source: Source | undefined = c.reading.path
-    ? {
-        identity: normalisePath(c.reading.path),
-        version: 'UNKNOWN',
-        mutable: 'UNKNOWN',
-        ...(selector ? { selector: truncated ? { ...selector, truncated: true } : selector } : {}),
-      }
+    ? readSource(c.reading.path, selector && truncated ? { ...selector, truncated: true } : selector)
     : undefined;
   b.settleEffects(c.callId, status.state === 'ok' ? 'succeeded' : exception || timedOut ? 'unknown' : 'failed');
   b.add({

@@ -10,7 +10,7 @@ import type { ReadSelector, Source, Status } from '../fixture/schema.js';
 import { agentTool, foundNothing, writtenPaths } from './agent-tools.js';
 import type { TraceBuilder } from './build.js';
 import { intOr, objectOr, type Json, type Reader } from './parse.js';
-import { normalisePath, shellOutcome } from './shell.js';
+import { readSource, shellOutcome } from './shell.js';
 
 /**
  * The lines a read showed. The output says which, whatever the version: 0.x numbers each line `00001| `, 1.x writes
@@ -177,15 +177,7 @@ export async function importOpenCode(root: Json, r: Reader, b: TraceBuilder): Pr
       const st: Status = outcome ? outcome.status : { state: 'ok' };
       const selector =
         tool.writes || !tool.path ? undefined : reading ? reading.selector : readSelector(run.input, output);
-      const source: Source | undefined =
-        !tool.writes && tool.path
-          ? {
-              identity: normalisePath(tool.path),
-              version: 'UNKNOWN',
-              mutable: 'UNKNOWN',
-              ...(selector ? { selector } : {}),
-            }
-          : undefined;
+      const source: Source | undefined = !tool.writes && tool.path ? readSource(tool.path, selector) : undefined;
       b.settleEffects(run.callId, st.state === 'ok' ? (outcome?.running ? 'unknown' : 'succeeded') : 'failed');
       b.add({
         origin: 'environment',

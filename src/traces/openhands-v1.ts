@@ -14,7 +14,7 @@ import type { ContentBlock, ReadSelector, SideEffectClass, Source, Status } from
 import { CondensedSessions, type TraceBuilder } from './build.js';
 import { clipped, editorCall, editorRefusal, type EditorCall } from './file-editor.js';
 import { intOr, objectOr, type Json, type JsonObject, type Reader } from './parse.js';
-import { normalisePath, readShell, shellOutcome, shellReadSource, type ShellReading } from './shell.js';
+import { normalisePath, readShell, readSource, shellOutcome, shellReadSource, type ShellReading } from './shell.js';
 
 /** The events the SDK turns into LLM messages (`LLMConvertibleEvent` subclasses); every other kind stays out of the view. */
 const IN_VIEW = new Set([
@@ -155,18 +155,13 @@ function sourceOf(call: Call, text: string): Source | undefined {
   const path = call.editor?.kind === 'read' ? call.editor.path : undefined;
   if (path) {
     if (/^Here's the files and directories/.test(text))
-      return {
-        identity: normalisePath(path),
-        version: 'UNKNOWN',
-        mutable: 'UNKNOWN',
-        selector: { kind: 'listing', query: path, ...cut },
-      };
+      return readSource(path, { kind: 'listing', query: path, ...cut });
     const selector: ReadSelector | undefined = call.editor?.selector
       ? { ...call.editor.selector, ...cut }
       : clipped(text)
         ? { kind: 'whole', truncated: true }
         : undefined;
-    return { identity: normalisePath(path), version: 'UNKNOWN', mutable: 'UNKNOWN', ...(selector ? { selector } : {}) };
+    return readSource(path, selector);
   }
   return shellReadSource(call.shell);
 }

@@ -12,7 +12,7 @@ import type { ReadSelector, SideEffectClass, Source, Status } from '../fixture/s
 import { CondensedSessions, type TraceBuilder } from './build.js';
 import { clipped, editorRefusal, shownLines, viewRange } from './file-editor.js';
 import { intOr, type Json, type JsonObject, type Reader } from './parse.js';
-import { normalisePath, readShell, shellOutcome, shellReadSource, type ShellReading } from './shell.js';
+import { normalisePath, readShell, readSource, shellOutcome, shellReadSource, type ShellReading } from './shell.js';
 
 const SKIPPED = new Set(['agent_state_changed', 'change_agent_state', 'null', 'recall']);
 /** Events the controller leaves out of the agent's history (`StateTracker.agent_history_filter`). */
@@ -167,12 +167,7 @@ function sourceOf(call: Call, content: string): Source | undefined {
   const cut = clipped(content) ? { truncated: true } : {};
   if (call.action === 'read' && call.path) {
     if (/^Here's the files and directories/.test(content))
-      return {
-        identity: normalisePath(call.path),
-        version: 'UNKNOWN',
-        mutable: 'UNKNOWN',
-        selector: { kind: 'listing', query: call.path, ...cut },
-      };
+      return readSource(call.path, { kind: 'listing', query: call.path, ...cut });
     // The legacy read shows numbered lines: what it shows is what the selector states, when it states less than whole.
     const shown = call.selector
       ? undefined
@@ -186,12 +181,7 @@ function sourceOf(call: Call, content: string): Source | undefined {
         : clipped(content)
           ? { kind: 'whole', truncated: true }
           : undefined;
-    return {
-      identity: normalisePath(call.path),
-      version: 'UNKNOWN',
-      mutable: 'UNKNOWN',
-      ...(selector ? { selector } : {}),
-    };
+    return readSource(call.path, selector);
   }
   return shellReadSource(call.shell);
 }

@@ -888,15 +888,22 @@ export function shellOutcome(reading: ShellReading, exitCode: number | undefined
   };
 }
 
-/** What a command that reads one file shows of it: that file at an unknown version, in the view the command took. */
-export function shellReadSource(shell: ShellReading | undefined): Source | undefined {
-  if (shell?.kind !== 'read' || !shell.path) return undefined;
+/**
+ * A file as an importer records a read of it: by its normalised path, at a version and mutability no recorder
+ * stores (UNKNOWN), in the view the read took when it took less than the whole file.
+ */
+export function readSource(path: string, selector?: ReadSelector, cwd?: string): Source {
   return {
-    identity: normalisePath(shell.path),
+    identity: normalisePath(path, cwd),
     version: 'UNKNOWN',
     mutable: 'UNKNOWN',
-    ...(shell.selector ? { selector: shell.selector } : {}),
+    ...(selector ? { selector } : {}),
   };
+}
+
+/** What a command that reads one file shows of it: that file at an unknown version, in the view the command took. */
+export function shellReadSource(shell: ShellReading | undefined, cwd?: string): Source | undefined {
+  return shell?.kind === 'read' && shell.path ? readSource(shell.path, shell.selector, cwd) : undefined;
 }
 
 /** A path as one identity: `./a/b` and `a/b` are the same file; an absolute one is resolved against nothing. */

@@ -9,7 +9,7 @@ import type { ReadSelector, SideEffectClass, Source, Status } from '../fixture/s
 import type { TraceBuilder } from './build.js';
 import { clipped, editorCall, editorRefusal, shownLines, windowFile } from './file-editor.js';
 import type { Json, Reader } from './parse.js';
-import { normalisePath, readShell, type ShellReading } from './shell.js';
+import { normalisePath, readShell, readSource, shellReadSource, type ShellReading } from './shell.js';
 
 /** SWE-agent's own commands and what each does to the world. */
 const COMMANDS: Record<string, 'read' | 'search' | 'write' | 'submit'> = {
@@ -160,12 +160,7 @@ function sourceOf(
   const window = windowFile(content);
   const truncated = clipped(content) ? { truncated: true } : {};
   if (call.editor?.kind === 'read' && call.editor.path && /^Here's the files and directories/.test(content)) {
-    return {
-      identity: normalisePath(call.editor.path, cwd),
-      version: 'UNKNOWN',
-      mutable: 'UNKNOWN',
-      selector: { kind: 'listing', query: call.editor.path, ...truncated },
-    };
+    return readSource(call.editor.path, { kind: 'listing', query: call.editor.path, ...truncated }, cwd);
   }
   if (call.editor?.kind === 'read' && call.editor.path) {
     const selector: ReadSelector | undefined = call.editor.selector
@@ -173,12 +168,7 @@ function sourceOf(
       : clipped(content)
         ? { kind: 'whole', truncated: true }
         : undefined;
-    return {
-      identity: normalisePath(call.editor.path, cwd),
-      version: 'UNKNOWN',
-      mutable: 'UNKNOWN',
-      ...(selector ? { selector } : {}),
-    };
+    return readSource(call.editor.path, selector, cwd);
   }
   if (call.own === 'read' && (window?.path ?? openFile)) {
     const identity = window?.path ?? openFile!;
@@ -189,15 +179,7 @@ function sourceOf(
       : { kind: 'other', query: call.action };
     return { identity, version: 'UNKNOWN', mutable: 'UNKNOWN', ...(whole ? {} : { selector }) };
   }
-  if (call.shell?.kind === 'read' && call.shell.path) {
-    return {
-      identity: normalisePath(call.shell.path, cwd),
-      version: 'UNKNOWN',
-      mutable: 'UNKNOWN',
-      ...(call.shell.selector ? { selector: call.shell.selector } : {}),
-    };
-  }
-  return undefined;
+  return shellReadSource(call.shell, cwd);
 }
 
 export async function importSweAgent(root: Json, r: Reader, b: TraceBuilder): Promise<void> {
