@@ -1393,6 +1393,10 @@ describe('OpenCode export', () => {
     tool: name,
     state,
   });
+  /** A synthetic text part, and the text OpenCode writes for a file the user attached (`@path`). */
+  const synthetic = (id: string, text: string) => ({ id, type: 'text', synthetic: true, text });
+  const attachedCall = (path: string) =>
+    `Called the Read tool with the following input: ${JSON.stringify({ filePath: path })}`;
 
   it('an apply_patch call changes every file its patch names, with the outcome its result shows; a read changes none', async () => {
     const patch = [
@@ -1587,29 +1591,26 @@ describe('OpenCode export', () => {
   });
 
   it("an attached file (@path) is the runtime's read of it; a call text with no output after it, or one typed by the user, is not", async () => {
-    const synthetic = (id: string, text: string) => ({ id, type: 'text', synthetic: true, text });
-    const call = (path: string) =>
-      `Called the Read tool with the following input: ${JSON.stringify({ filePath: path })}`;
     const f = await one('ses.json', {
       info: { id: 'ses_1', version: '1.2.15', title: 't', time: { created: 1, updated: 2 } },
       messages: [
         msg('m1', 'user', [
           { id: 'u1', type: 'text', text: 'Explain these' },
-          synthetic('a1', call('/r/a.ts')),
+          synthetic('a1', attachedCall('/r/a.ts')),
           synthetic(
             'a2',
             '<path>/r/a.ts</path>\n<type>file</type>\n<content>1: x\n\n(End of file - total 1 lines)\n</content>',
           ),
           { id: 'a3', type: 'file', mime: 'text/plain', filename: 'a.ts', url: 'file:///r/a.ts' },
-          synthetic('b1', call('/r/gone.ts')),
+          synthetic('b1', attachedCall('/r/gone.ts')),
           synthetic('b2', 'Read tool failed to read /r/gone.ts with the following error: File not found: /r/gone.ts'),
           // A binary attachment: the call text, then the file part with its data; no output text to pair.
-          synthetic('c1', call('/r/logo.png')),
+          synthetic('c1', attachedCall('/r/logo.png')),
           { id: 'c2', type: 'file', mime: 'image/png', filename: 'logo.png', url: 'data:image/png;base64,AA==' },
           // Not JSON after the prefix, and the same words typed by the person: neither is a read.
           synthetic('d1', 'Called the Read tool with the following input: {not json'),
           synthetic('d2', 'some text'),
-          { id: 'e1', type: 'text', text: call('/r/typed.ts') },
+          { id: 'e1', type: 'text', text: attachedCall('/r/typed.ts') },
           { id: 'e2', type: 'text', text: 'and this' },
         ]),
         msg('m2', 'assistant', [{ id: 'x1', type: 'text', text: 'Done.' }]),
@@ -1624,19 +1625,16 @@ describe('OpenCode export', () => {
     expect(result(f, 'b1').status).toMatchObject({ state: 'error', message: 'File not found: /r/gone.ts' });
     const instructions = f.items.filter((i) => i.origin === 'system' && i.kind === 'instruction').map((i) => i.content);
     expect(instructions).toEqual([
-      call('/r/logo.png'),
+      attachedCall('/r/logo.png'),
       'Called the Read tool with the following input: {not json',
       'some text',
     ]);
-    expect(f.items.filter((i) => i.origin === 'user').map((i) => i.content)).toContain(call('/r/typed.ts'));
+    expect(f.items.filter((i) => i.origin === 'user').map((i) => i.content)).toContain(attachedCall('/r/typed.ts'));
   });
 
   it('pairs each attached read with the output naming its path when 1.x writes the calls first and the outputs in another order', async () => {
     // The order OpenCode 1.2.5 wrote for four attachments (a real export): three calls, one output, a call, its
     // output, then the first two calls' outputs, one of them a failure.
-    const synthetic = (id: string, text: string) => ({ id, type: 'text', synthetic: true, text });
-    const call = (path: string) =>
-      `Called the Read tool with the following input: ${JSON.stringify({ filePath: path })}`;
     const out = (path: string, body: string) =>
       `<path>${path}</path>\n<type>file</type>\n<content>1: ${body}\n</content>`;
     const f = await one('ses.json', {
@@ -1644,11 +1642,11 @@ describe('OpenCode export', () => {
       messages: [
         msg('m1', 'user', [
           { id: 'u1', type: 'text', text: 'in @scripts/ add a helper' },
-          synthetic('a1', call('/r/AGENTS.md')),
-          synthetic('b1', call('/r/gone.md')),
-          synthetic('c1', call('/r/scripts/helpers/')),
+          synthetic('a1', attachedCall('/r/AGENTS.md')),
+          synthetic('b1', attachedCall('/r/gone.md')),
+          synthetic('c1', attachedCall('/r/scripts/helpers/')),
           synthetic('c2', '<path>/r/scripts/helpers/</path>\n<type>directory</type>\n<entries>\nrun.sh\n</entries>'),
-          synthetic('d1', call('/r/scripts/')),
+          synthetic('d1', attachedCall('/r/scripts/')),
           synthetic('d2', '<path>/r/scripts</path>\n<type>directory</type>\n<entries>\nhelpers/\n</entries>'),
           synthetic('a2', out('/r/AGENTS.md', '# Agents')),
           synthetic('b2', 'Read tool failed to read /r/gone.md with the following error: File not found: /r/gone.md'),
