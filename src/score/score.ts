@@ -175,7 +175,8 @@ function familyCounts(
  * The necessary units in context at a prune point (see Harm in the artifact schema). A necessary item and a partial
  * item are one unit each, keyed by id; a partial item is harmed when its removal was judged false (its residue did
  * not survive). A redundant group holds min(keep, copies in context) units, keyed by the group's members so the same
- * group at another prune point is the same units; its removals beyond the spare copies harm its units in order.
+ * group at another prune point is the same units; its k-th unit is harmed when fewer than k of its copies stay, so
+ * a copy in two overlapping groups harms only a group it was among the last copies of.
  */
 export function necessaryUnits(
   oracle: OraclePoint,
@@ -187,9 +188,12 @@ export function necessaryUnits(
   const units: NecessaryUnit[] = [];
   for (const u of items) units.push({ key: u.key, removed: outcomes.get(u.key) === 'false-prune', family: u.family });
   for (const g of groups) {
-    let over = 0;
-    for (const id of g.inContext) if (outcomes.get(id) === 'false-prune') over += 1;
-    for (let k = 1; k <= g.slots; k += 1) units.push({ key: `${g.key}#${k}`, removed: k <= over, family: g.family });
+    // Counted from the copies that stay, not from which removals were judged false: a copy shared with an
+    // overlapping group is judged false when that other group cannot spare it, and charging it here too would harm
+    // this group while another of its copies still holds its fact.
+    let staying = 0;
+    for (const id of g.inContext) if (!outcomes.has(id)) staying += 1;
+    for (let k = 1; k <= g.slots; k += 1) units.push({ key: `${g.key}#${k}`, removed: staying < k, family: g.family });
   }
   return units;
 }
