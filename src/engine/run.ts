@@ -243,6 +243,7 @@ function runCondition(
       oracle,
       view,
       episodes: loaded.oracle?.episodes,
+      fixtureOracle: loaded.oracle,
       decisions: decided.map(({ e, decision }) => ({ itemId: e.itemId, decision })),
       removals,
       overheadTokens: charge ? chargeTokens(charge) : 0,

@@ -12,6 +12,7 @@ import type { PolicyView } from '../fixture/view.js';
 import { oracleJudge, type Outcome, type Verdict } from '../oracle/judge.js';
 import { obligationsAt } from '../oracle/obligations.js';
 import { classify } from '../policy/regenerability.js';
+import { copiesKey, groupIdentities } from './groups.js';
 import { ratio, unscored } from './ratio.js';
 
 export interface AppliedRemoval {
@@ -34,6 +35,11 @@ export interface PointInput {
   readonly overheadTokens: number;
   /** The oracle's episodes (which family each item belongs to), when it declares them; hidden from policies. */
   readonly episodes?: Oracle['episodes'];
+  /**
+   * The fixture's whole oracle, `oracle` among its points: a redundant group whose copies change between prune points
+   * is then one group (groupIdentities). Without it each group is keyed by its copies at this point alone.
+   */
+  readonly fixtureOracle?: Oracle | null;
 }
 
 export interface PointScore {
@@ -70,7 +76,11 @@ export function scorePoint(input: PointInput): PointScore {
   const obligationOutcomes = obligationsAt(input);
   const alerts = refetchAlerts(input);
   const family = familyOf(input.fixture, input.episodes);
-  const units = input.oracle ? necessaryUnits(input.oracle, view, outcomes, family) : [];
+  const groupKeys =
+    input.oracle && input.fixtureOracle
+      ? groupIdentities(input.fixture, input.fixtureOracle).get(input.oracle.prunePoint)
+      : undefined;
+  const units = input.oracle ? necessaryUnits(input.oracle, view, outcomes, family, groupKeys) : [];
   return {
     verdict: (itemId) => (judge ? judge.verdict(itemId) : 'unscored'),
     outcomes,
@@ -87,7 +97,7 @@ export function scorePoint(input: PointInput): PointScore {
         lost: obligationOutcomes.filter((o) => !o.preserved).length,
         declared: obligationOutcomes.length,
       },
-      families: input.oracle ? familyCounts(input.oracle, view, outcomes, units, family) : [],
+      families: input.oracle ? familyCounts(input.oracle, view, outcomes, units, family, groupKeys) : [],
       abstentionRate: ratio(counts.abstain, counts.total),
       obligations: {
         preserved: obligationOutcomes.filter((o) => o.preserved).length,
@@ -155,9 +165,10 @@ function familyCounts(
   outcomes: ReadonlyMap<string, Outcome>,
   units: readonly NecessaryUnit[],
   family: (id: string) => string,
+  groupKeys: readonly string[] | undefined,
 ): FamilyCounts[] {
   const { rows, row } = familyRows();
-  for (const base of unitsOf(oracle, view, family).rows) rows.set(base.family, { ...base });
+  for (const base of unitsOf(oracle, view, family, groupKeys).rows) rows.set(base.family, { ...base });
   for (const [id, o] of outcomes) {
     const r = row(family(id));
     r.prunes += 1;
@@ -174,17 +185,19 @@ function familyCounts(
 /**
  * The necessary units in context at a prune point (see Harm in the artifact schema). A necessary item and a partial
  * item are one unit each, keyed by id; a partial item is harmed when its removal was judged false (its residue did
- * not survive). A redundant group holds min(keep, copies in context) units, keyed by the group's members so the same
- * group at another prune point is the same units; its k-th unit is harmed when fewer than k of its copies stay, so
- * a copy in two overlapping groups harms only a group it was among the last copies of.
+ * not survive). A redundant group holds min(keep, copies in context) units, keyed by `groupKeys` (the group's
+ * identity across the fixture's prune points, groupIdentities) or else by its copies; its k-th unit is harmed when
+ * fewer than k of its copies stay, so a copy in two overlapping groups harms only a group it was among the last
+ * copies of.
  */
 export function necessaryUnits(
   oracle: OraclePoint,
   view: PolicyView,
   outcomes: ReadonlyMap<string, Outcome>,
   family: (id: string) => string = () => NO_FAMILY,
+  groupKeys?: readonly string[],
 ): NecessaryUnit[] {
-  const { items, groups } = unitsOf(oracle, view, family);
+  const { items, groups } = unitsOf(oracle, view, family, groupKeys);
   const units: NecessaryUnit[] = [];
   for (const u of items) units.push({ key: u.key, removed: outcomes.get(u.key) === 'false-prune', family: u.family });
   for (const g of groups) {
@@ -215,23 +228,36 @@ interface Units {
   readonly rows: readonly FamilyCounts[];
 }
 
-function unitsOf(oracle: OraclePoint, view: PolicyView, family: (id: string) => string): Units {
+function unitsOf(
+  oracle: OraclePoint,
+  view: PolicyView,
+  family: (id: string) => string,
+  groupKeys: readonly string[] | undefined,
+): Units {
   const known = unitsIn(view);
-  known.oracle ??= oracle;
-  known.family ??= family;
-  if (known.oracle !== oracle || known.family !== family || !Object.isFrozen(oracle))
-    return deriveUnits(oracle, view, family);
-  return (known.units ??= deepFreeze(deriveUnits(oracle, view, family)));
+  if (known.units === undefined) Object.assign(known, { oracle, family, groupKeys });
+  if (known.oracle !== oracle || known.family !== family || known.groupKeys !== groupKeys || !Object.isFrozen(oracle))
+    return deriveUnits(oracle, view, family, groupKeys);
+  return (known.units ??= deepFreeze(deriveUnits(oracle, view, family, groupKeys)));
 }
 
-/** The first oracle point and family lookup asked about a view are the engine's; any other is derived afresh. */
+/**
+ * The first oracle point, family lookup and group keys asked about a view are the engine's (the keys one memoised
+ * array per point, groupIdentities); any others are derived afresh.
+ */
 const unitsIn = frozenMemo((_view: PolicyView) => ({
   oracle: undefined as OraclePoint | undefined,
   family: undefined as ((id: string) => string) | undefined,
+  groupKeys: undefined as readonly string[] | undefined,
   units: undefined as Units | undefined,
 }));
 
-function deriveUnits(oracle: OraclePoint, view: PolicyView, family: (id: string) => string): Units {
+function deriveUnits(
+  oracle: OraclePoint,
+  view: PolicyView,
+  family: (id: string) => string,
+  groupKeys: readonly string[] | undefined,
+): Units {
   const judge = oracleJudge(oracle);
   const grouped = new Set(oracle.redundantGroups.flatMap((g) => g.items));
   const { rows, row } = familyRows();
@@ -247,12 +273,12 @@ function deriveUnits(oracle: OraclePoint, view: PolicyView, family: (id: string)
   // A group's spare copies are eligible; they count under the family of the group's first member, as its units do.
   for (const g of oracle.redundantGroups) row(family(g.items[0]!)).eligible += g.items.length - g.keep;
   const present = new Set(view.items.map((i) => i.id));
-  const groups = oracle.redundantGroups.map((g) => {
+  const groups = oracle.redundantGroups.map((g, i) => {
     const inContext = g.items.filter((id) => present.has(id));
     return {
       inContext,
       slots: Math.min(g.keep, inContext.length),
-      key: `group:${[...g.items].sort(byCodeUnit).join(',')}`,
+      key: groupKeys?.[i] ?? copiesKey(g),
       family: family(g.items[0]!),
     };
   });
