@@ -169,8 +169,8 @@ export const Behaviour = z.strictObject({
 /**
  * Harm: necessary units removed over necessary units in context. A unit is an item the oracle marks necessary, a
  * partial item (its residue is necessary: removing it without that residue harms it), or one of the `keep` slots of
- * a redundant group (removing more copies than the group spares harms one slot per copy too many). At a prune point
- * each unit counts once; over a fixture each unit counts ONCE however many prune points hold it, harmed when it is
+ * a redundant group (the k-th slot is harmed when fewer than k of its copies stay, so a copy shared by overlapping
+ * groups harms only the groups it leaves short). At a prune point each unit counts once; over a fixture each unit counts ONCE however many prune points hold it, harmed when it is
  * removed at any prune point where it is necessary; a pool sums fixtures, so its denominator is the distinct
  * (fixture, unit) pairs. Unscored (no oracle): null.
  */
