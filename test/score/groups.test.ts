@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { tokenCounter } from '../../src/accounting/tokens.js';
 import { runStudy } from '../../src/engine/run.js';
+import { deepFreeze } from '../../src/fixture/freeze.js';
 import { Fixture, Oracle } from '../../src/fixture/schema.js';
 import { buildView } from '../../src/fixture/view.js';
 import { loadFixture } from '../../src/load/fixtures.js';
@@ -198,6 +199,41 @@ describe('a redundant group whose copies change between prune points', () => {
     const points = [scoreAt(g, o, 'pp1', []), scoreAt(g, o, 'pp2', ['b', 'd', 'a'])];
     expect(oncePerFixture(points).harm).toEqual({ necessaryItems: 3, necessaryRemoved: 1 });
     expect(points[1]!.necessaryUnits.filter((u) => u.removed).map((u) => u.key)).toEqual(['group:a,b#1']);
+  });
+});
+
+describe('units derived once per frozen view', () => {
+  it('are keyed as a fresh view keys them, whether the whole oracle is given first, later or not at all', () => {
+    const fresh = fixtureOf(['n', 'a', 'b', 'c', 'd'], 3);
+    const o = oracleOf([{ items: ['a', 'b'] }], { groups: [{ items: ['a', 'b', 'c'] }], removable: ['d'] });
+    const unitsAt = (
+      fixture: Fixture,
+      oracle: Oracle,
+      whole: Oracle | null,
+      view = buildView(fixture, 'pp2', (t) => t.length),
+    ) =>
+      scorePoint({
+        condition: 't',
+        fixture,
+        point: fixture.prunePoints[1]!,
+        oracle: oracle.points[1]!,
+        fixtureOracle: whole,
+        view,
+        decisions: [],
+        removals: [{ itemId: 'a', leftBehind: '', leftBehindTokens: 0 }],
+        overheadTokens: 0,
+      }).measures.necessaryUnits;
+    const expected = { whole: unitsAt(fresh, o, o), alone: unitsAt(fresh, o, null) };
+    expect(expected.whole).not.toEqual(expected.alone);
+    for (const order of [
+      ['whole', 'alone', 'whole'],
+      ['alone', 'whole', 'alone'],
+    ] as const) {
+      const f = deepFreeze(structuredClone(fresh));
+      const frozen = deepFreeze(structuredClone(o));
+      const view = buildView(f, 'pp2', (t) => t.length);
+      for (const ask of order) expect(unitsAt(f, frozen, ask === 'whole' ? frozen : null, view)).toEqual(expected[ask]);
+    }
   });
 });
 
