@@ -341,6 +341,27 @@ function forgottenBy(args: JsonObject, path: (string | number)[], r: Reader): (i
   return (id) => from !== undefined && to !== undefined && id >= from && id <= to;
 }
 
+const isUserMessage = (v: Viewed | undefined): boolean =>
+  v !== undefined && v.event['action'] === 'message' && v.event['source'] === 'user';
+
+/**
+ * The first user message put back where `ConversationMemory._ensure_initial_user_message` puts it: second, after the
+ * system message, unless a user message already stands there (any user message, not only the first). A stream
+ * recorded before the system prompt was an event has none in the view: OpenHands puts its own first, which the
+ * record does not hold, so the user message goes first here.
+ */
+function withInitialUserMessage(view: Viewed[], history: readonly Viewed[]): Viewed[] {
+  const initial = history.find(isUserMessage);
+  const at = view.some((v) => v.event['action'] === 'system') ? 1 : 0;
+  if (!initial || isUserMessage(view[at])) return view;
+  return [...view.slice(0, at), initial, ...view.slice(at)];
+}
+
+/** The condensed view as `ConversationMemory.process_events` sends it (openhands/memory/conversation_memory.py). */
+function asSent(view: Viewed[], history: readonly Viewed[]): Viewed[] {
+  return withInitialUserMessage(view, history);
+}
+
 /**
  * The sessions of a V0 conversation: the context the model had until the first condensation, then one more per
  * condensation, `after-condensation-N`, each starting from the view that condensation left and carrying the task on.
@@ -348,7 +369,8 @@ function forgottenBy(args: JsonObject, path: (string | number)[], r: Reader): (i
  * events and agent state changes, which the controller never adds to it) less every event any condensation forgot,
  * the condensations and condensation requests among them, with the summary of the latest condensation that has one
  * inserted at its `summary_offset` as an `AgentCondensationObservation` (observation `condense`), which the runtime
- * sends as a message of its own.
+ * sends as a message of its own. The model then received that view as `ConversationMemory.process_events` made it
+ * (`asSent`).
  */
 export async function importOpenHands(root: Json, r: Reader, open: (session?: string) => TraceBuilder): Promise<void> {
   const { events, base, version } = eventsOf(root, r);
@@ -382,7 +404,7 @@ export async function importOpenHands(root: Json, r: Reader, open: (session?: st
           path: summary.path,
           index,
         });
-      await sessions.condensed(view, (session, v) => session.event(v.event, v.path, v.index));
+      await sessions.condensed(asSent(view, history), (session, v) => session.event(v.event, v.path, v.index));
       continue;
     }
     const kind = typeof action === 'string' ? action : e['observation'];

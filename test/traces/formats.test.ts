@@ -549,6 +549,62 @@ describe('OpenHands', () => {
       ]);
     });
 
+    // ConversationMemory._ensure_initial_user_message (openhands/memory/conversation_memory.py): the second event
+    // sent is a user message; when it is not, the first user message of the whole history goes there.
+    it('the first user message goes back after the system message when a condensation forgot it, not twice when kept', async () => {
+      const forgot = await load('forgot.json', [
+        ...first,
+        ...look,
+        ...tail,
+        condensation({ forgotten_event_ids: [2, 3, 4], summary: 'Read calc.py: x = 1.', summary_offset: 1 }),
+        ...after,
+      ]);
+      expect(shown(forgot[1]!)).toEqual([
+        ['system', 'instruction', 'You are OpenHands agent.'],
+        ['user', 'instruction', 'Fix calc.py'],
+        ['system', 'instruction', 'Read calc.py: x = 1.'],
+        ['model', 'tool-call', 'ev-5'],
+        ['environment', 'tool-result', 'ev-5'],
+        ['model', 'reasoning', 'Fixed.'],
+      ]);
+      expect(forgot[1]!.prunePoints.map((p) => p.subgoal)).toEqual(['Fix calc.py']);
+      const kept = await load('kept.json', [...first, ...look, ...tail, condensation({ forgotten_event_ids: [3, 4] })]);
+      expect(kept[1]!.items.filter((i) => i.origin === 'user').map((i) => i.content)).toEqual(['Fix calc.py']);
+    });
+
+    it('any user message second is left there; without a system message the first user message goes first', async () => {
+      const again = [
+        ev(5, { source: 'user', action: 'message', args: { content: 'Now run the tests' } }),
+        ev(6, { action: 'run', args: { command: 'pytest', thought: '' } }),
+        ev(7, { cause: 6, observation: 'run', content: '1 passed', extras: { metadata: { exit_code: 0 } } }),
+      ];
+      const later = await load('later.json', [
+        ...first,
+        ...look,
+        ...again,
+        ev(8, { source: 'agent', action: 'condensation', args: { forgotten_event_ids: [2, 3, 4] } }),
+      ]);
+      expect(shown(later[1]!)).toEqual([
+        ['system', 'instruction', 'You are OpenHands agent.'],
+        ['user', 'instruction', 'Now run the tests'],
+        ['model', 'tool-call', 'ev-6'],
+        ['environment', 'tool-result', 'ev-6'],
+      ]);
+      // Recorded before the system prompt was an event: OpenHands puts its own first, then the user message.
+      const unprompted = await load('unprompted.json', [
+        ...first.slice(1),
+        ...look,
+        ...tail,
+        condensation({ forgotten_event_ids: [2, 3, 4], summary: 'Read calc.py: x = 1.', summary_offset: 0 }),
+      ]);
+      expect(shown(unprompted[1]!)).toEqual([
+        ['user', 'instruction', 'Fix calc.py'],
+        ['system', 'instruction', 'Read calc.py: x = 1.'],
+        ['model', 'tool-call', 'ev-5'],
+        ['environment', 'tool-result', 'ev-5'],
+      ]);
+    });
+
     it('in an evaluation output.jsonl the next session is named after its instance', async () => {
       const history = [...first, ...look, ...tail, condensation({ forgotten_event_ids: [3, 4] }), ...after];
       const fs = await load(
