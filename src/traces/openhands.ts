@@ -357,9 +357,116 @@ function withInitialUserMessage(view: Viewed[], history: readonly Viewed[]): Vie
   return [...view.slice(0, at), initial, ...view.slice(at)];
 }
 
+/** Actions `ConversationMemory._process_action` holds back as calls until every call of their response is answered. */
+const TOOL_CALL_ACTIONS = new Set([
+  'run',
+  'run_ipython',
+  'edit',
+  'read',
+  'browse',
+  'browse_interactive',
+  'call_tool_mcp',
+  'delegate',
+  'think',
+  'task_tracking',
+]);
+
+const asObject = (v: unknown): JsonObject | undefined =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as JsonObject) : undefined;
+
+/** A function call's `tool_call_metadata`: its id, and the model response it came in with that response's calls. */
+function toolCallOf(e: JsonObject): { id: string; response: string; calls: string[] } | undefined {
+  const metadata = asObject(e['tool_call_metadata']);
+  const id = metadata?.['tool_call_id'];
+  if (typeof id !== 'string') return undefined;
+  const response = asObject(metadata?.['model_response']);
+  const choices = response?.['choices'];
+  const toolCalls = Array.isArray(choices) ? asObject(asObject(choices[0])?.['message'])?.['tool_calls'] : undefined;
+  const calls = Array.isArray(toolCalls)
+    ? toolCalls.map((c) => asObject(c)?.['id']).filter((c): c is string => typeof c === 'string')
+    : [];
+  return {
+    id,
+    // Without the response, the call is a response of its own.
+    response: typeof response?.['id'] === 'string' ? response['id'] : `call ${id}`,
+    calls: calls.includes(id) ? calls : [id],
+  };
+}
+
+/** The function call an action is, when `ConversationMemory._process_action` holds it back as one. */
+function heldCall(v: Viewed): ReturnType<typeof toolCallOf> {
+  const action = v.event['action'];
+  if (typeof action !== 'string' || !TOOL_CALL_ACTIONS.has(action)) return undefined;
+  // A command the user ran is a user message.
+  if (action === 'run' && v.event['source'] === 'user') return undefined;
+  return toolCallOf(v.event);
+}
+
+/**
+ * The function calls the model saw in a condensed view, as `ConversationMemory.process_events` pairs them: a model
+ * response goes out, with every call it made, once each of its calls has its result in the view, and a result goes
+ * out only with its response. So a call whose result was forgotten is dropped with its whole response, and a result
+ * whose response never goes out (its call forgotten) is dropped. A call the condensation forgot still goes out when
+ * another call of its response was kept and every result is there, since the response carries it: it is put back
+ * before the first of its response's events. Events without `tool_call_metadata` (a command the user ran, an error
+ * the runtime raised, a stream recorded without function calling) are messages OpenHands never pairs.
+ */
+function pairedCalls(view: Viewed[], history: readonly Viewed[]): Viewed[] {
+  const actionOf = new Map<string, Viewed>();
+  const responseOf = new Map<string, string>();
+  for (const h of history) {
+    const call = heldCall(h);
+    if (call && !actionOf.has(call.id)) {
+      actionOf.set(call.id, h);
+      responseOf.set(call.id, call.response);
+    }
+  }
+  const resultOf = (v: Viewed) => (typeof v.event['observation'] === 'string' ? toolCallOf(v.event) : undefined);
+  // What went out: each response with its calls, and the results that went with them.
+  const pending = new Map<string, string[]>();
+  const answers = new Map<string, Viewed>();
+  const sent = new Map<string, string[]>();
+  const sentResults = new Set<Viewed>();
+  for (const v of view) {
+    const call = heldCall(v);
+    if (call) pending.set(call.response, call.calls);
+    const result = resultOf(v);
+    if (result) answers.set(result.id, v);
+    for (const [response, calls] of pending) {
+      if (!calls.every((c) => answers.has(c))) continue;
+      for (const c of calls) {
+        sentResults.add(answers.get(c)!);
+        answers.delete(c);
+      }
+      sent.set(response, calls);
+      pending.delete(response);
+    }
+  }
+  const kept = view.filter((v) => {
+    const call = heldCall(v);
+    if (call) return sent.has(call.response);
+    return resultOf(v) === undefined || sentResults.has(v);
+  });
+  const present = new Set(kept);
+  const out: Viewed[] = [];
+  for (const v of kept) {
+    const own = heldCall(v) ?? resultOf(v);
+    const calls = own && sent.get(responseOf.get(own.id) ?? own.response);
+    for (const c of calls ?? []) {
+      const action = actionOf.get(c);
+      if (action && !present.has(action)) {
+        present.add(action);
+        out.push(action);
+      }
+    }
+    out.push(v);
+  }
+  return out;
+}
+
 /** The condensed view as `ConversationMemory.process_events` sends it (openhands/memory/conversation_memory.py). */
 function asSent(view: Viewed[], history: readonly Viewed[]): Viewed[] {
-  return withInitialUserMessage(view, history);
+  return pairedCalls(withInitialUserMessage(view, history), history);
 }
 
 /**

@@ -605,6 +605,85 @@ describe('OpenHands', () => {
       ]);
     });
 
+    // ConversationMemory.process_events sends a model response's calls once every one has its result, each result
+    // with its response (`tool_call_metadata`: the call's id and the response it came in).
+    const metadata = (id: string, response: string, calls: string[] = [id]) => ({
+      tool_call_metadata: {
+        function_name: 'f',
+        tool_call_id: id,
+        model_response: {
+          id: response,
+          choices: [{ message: { role: 'assistant', content: '', tool_calls: calls.map((c) => ({ id: c })) } }],
+        },
+        total_calls_in_response: calls.length,
+      },
+    });
+    const paired = (readCalls?: string[], runCalls?: string[]) => {
+      const read = metadata('t3', readCalls ? 'r' : 'r3', readCalls);
+      const run = metadata('t5', runCalls ? 'r' : 'r5', runCalls);
+      return [
+        { ...look[0]!, ...read },
+        { ...look[1]!, ...read },
+        { ...tail[0]!, ...run },
+        { ...tail[1]!, ...run },
+      ];
+    };
+    const forgetting = async (name: string, events: unknown[], ids: number[]) =>
+      shown((await load(name, [...first, ...events, condensation({ forgotten_event_ids: ids }), ...after]))[1]!);
+    const head = [
+      ['system', 'instruction', 'You are OpenHands agent.'],
+      ['user', 'instruction', 'Fix calc.py'],
+    ];
+    const finish = ['model', 'reasoning', 'Fixed.'];
+
+    it('a result whose call was forgotten is dropped, one whose call was kept stays (function calling)', async () => {
+      expect(await forgetting('no-call.json', paired(), [3])).toEqual([
+        ...head,
+        ['model', 'tool-call', 'ev-5'],
+        ['environment', 'tool-result', 'ev-5'],
+        finish,
+      ]);
+      // Without tool_call_metadata OpenHands sends an observation as a message of its own.
+      expect(await forgetting('no-call-plain.json', [...look, ...tail], [3])).toEqual([
+        ...head,
+        ['system', 'instruction', 'x = 1'],
+        ['model', 'tool-call', 'ev-5'],
+        ['environment', 'tool-result', 'ev-5'],
+        finish,
+      ]);
+    });
+
+    it('a call whose result was forgotten is dropped, one with its result stays (function calling)', async () => {
+      expect(await forgetting('no-result.json', paired(), [4])).toEqual([
+        ...head,
+        ['model', 'tool-call', 'ev-5'],
+        ['environment', 'tool-result', 'ev-5'],
+        finish,
+      ]);
+      expect(await forgetting('no-result-plain.json', [...look, ...tail], [4])).toEqual([
+        ...head,
+        ['model', 'tool-call', 'ev-3'],
+        ['model', 'tool-call', 'ev-5'],
+        ['environment', 'tool-result', 'ev-5'],
+        finish,
+      ]);
+    });
+
+    it('calls of one response go out together: all, or none when a result is missing', async () => {
+      const both = paired(['t3', 't5'], ['t3', 't5']);
+      // The read's call was forgotten, but the response the run's call came in carries it, and both results are there.
+      expect(await forgetting('batch-call.json', both, [3])).toEqual([
+        ...head,
+        ['model', 'tool-call', 'ev-3'],
+        ['environment', 'tool-result', 'ev-3'],
+        ['model', 'tool-call', 'ev-5'],
+        ['environment', 'tool-result', 'ev-5'],
+        finish,
+      ]);
+      // The read's result was forgotten: the response never goes out, the run's call and result with it.
+      expect(await forgetting('batch-result.json', both, [4])).toEqual([...head, finish]);
+    });
+
     it('in an evaluation output.jsonl the next session is named after its instance', async () => {
       const history = [...first, ...look, ...tail, condensation({ forgotten_event_ids: [3, 4] }), ...after];
       const fs = await load(
