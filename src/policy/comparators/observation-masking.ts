@@ -7,7 +7,14 @@
 // - with the default polling = 1, the masked observations are observation_indices[1 : max(0, len - n)]: the first
 //   observation is never masked ("it is the instance template") and the last n are kept;
 // - a masked observation's content becomes `Old environment output: (${n} lines omitted)`, where n is Python's
-//   len(content.splitlines()); an image count is appended only for image content, which fixtures do not have.
+//   len(content.splitlines()); an image count is appended only for image content, which fixtures do not have;
+// - that content is the observation message, not the bare output: add_step_to_history renders the output through a
+//   template and the message is what the history holds. The paper's config sets next_step_template to the output
+//   followed by the shell prompt's three lines, and next_step_no_output_template (used when the output is blank by
+//   Python's str.strip()) to one sentence and the same three lines; an output over max_observation_length (100,000
+//   characters, TemplateConfig's default, which the config keeps) is cut and sent through TemplateConfig's default
+//   next_step_truncated_observation_template, which has no prompt lines. Checked in the paper's fork,
+//   sweagent/agent/agents.py and history_processors.py at 98c577c, and in SWE-agent's agents.py at 3ea751c.
 // Here an observation is a tool result: the fixtures' environment output.
 import { frozenMemo } from '../../fixture/memo.js';
 import type { PolicyView, ViewItem } from '../../fixture/view.js';
@@ -43,8 +50,63 @@ function isLineBreak(c: number): boolean {
   return (c >= 0x0a && c <= 0x0d) || (c >= 0x1c && c <= 0x1e) || c === 0x85 || c === 0x2028 || c === 0x2029;
 }
 
-export function maskPlaceholder(content: string): string {
-  return `Old environment output: (${pythonLineCount(content)} lines omitted)`;
+/**
+ * Python's str.isspace() characters, which str.strip() removes. Not JS's trim(): that strips U+FEFF and keeps U+001C
+ * to U+001F and U+0085.
+ */
+function isPythonSpace(c: number): boolean {
+  return (
+    (c >= 0x09 && c <= 0x0d) ||
+    (c >= 0x1c && c <= 0x20) ||
+    c === 0x85 ||
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000
+  );
+}
+
+function isPythonBlank(text: string): boolean {
+  for (let i = 0; i < text.length; i += 1) if (!isPythonSpace(text.charCodeAt(i))) return false;
+  return true;
+}
+
+/** TemplateConfig.max_observation_length's default, which the paper's config keeps; Python counts code points. */
+export const MAX_OBSERVATION_LENGTH = 100_000;
+
+// The shell state's values ({{open_file}}, {{working_dir}}) are a path or "n/a", one line each, so they are left
+// unrendered: the fixtures have no SWE-agent shell, and the line count does not depend on them.
+const PROMPT_LINES = '(Open file: {{open_file}})\n(Current directory: {{working_dir}})\nbash-$';
+const NO_OUTPUT = 'Your command ran successfully and did not produce any output.';
+
+/**
+ * The observation message SWE-agent holds for a tool output under the paper's templates: what its placeholder
+ * counts the lines of.
+ */
+export function observationMessage(output: string): string {
+  if (isPythonBlank(output)) return `${NO_OUTPUT}\n${PROMPT_LINES}`;
+  // A string's UTF-16 length is at least its code point count, so only a long one needs counting.
+  if (output.length > MAX_OBSERVATION_LENGTH) {
+    const points = Array.from(output);
+    if (points.length > MAX_OBSERVATION_LENGTH) {
+      const elided = points.length - MAX_OBSERVATION_LENGTH;
+      return (
+        `Observation: ${points.slice(0, MAX_OBSERVATION_LENGTH).join('')}<response clipped>` +
+        `<NOTE>Observations should not exceeded ${MAX_OBSERVATION_LENGTH} characters. ${elided} characters were elided. ` +
+        'Please try a different command that produces less output or use head/tail/grep/redirect the output to a file. ' +
+        'Do not use interactive pagers.</NOTE>'
+      );
+    }
+  }
+  return `${output}\n${PROMPT_LINES}`;
+}
+
+export function maskPlaceholder(output: string): string {
+  return `Old environment output: (${pythonLineCount(observationMessage(output))} lines omitted)`;
 }
 
 /**
@@ -70,7 +132,7 @@ export function observationMasking(parameters: ObservationMaskingParameters = {}
     ...(parameters.sweepOf ? { sweepOf: parameters.sweepOf } : {}),
     layer: 'comparator',
     rung: null,
-    version: '1.1.0',
+    version: '1.2.0',
     description: `SWE-agent LastNObservations (n=${n}): mask every tool output but the last ${n} (its first observation, which it keeps, is the task prompt) with a line-count placeholder`,
     upperRisk: false,
     consultsObligations: false,
@@ -101,7 +163,7 @@ export const definition = defineCondition({
   name: OBSERVATION_MASKING,
   layer: 'comparator',
   rung: null,
-  version: '1.1.0',
+  version: '1.2.0',
   description: `SWE-agent LastNObservations (n=${String(DEFAULT_KEEP_LAST)}): mask every tool output but the last ${String(DEFAULT_KEEP_LAST)} (its first observation, which it keeps, is the task prompt) with a line-count placeholder`,
   upperRisk: false,
   consultsObligations: false,
