@@ -2,7 +2,11 @@
 // lib/config.ts @ 04767c1 defaultConfig.strategies, lib/strategies/purge-errors.ts @ 3a1f2ba, lib/messages/prune.ts
 // @ 12dc48c, lib/strategies/deduplication.ts @ 4ea8591). Changing one is a departure from the preregistration.
 import { describe, expect, it } from 'vitest';
-import { DCP_ERROR_INPUT_PLACEHOLDER, DEFAULT_AFTER_TURNS } from '../../src/policy/comparators/dcp-purge-errors.js';
+import {
+  DCP_DEFAULT_PROTECTED_TOOLS,
+  DCP_ERROR_INPUT_PLACEHOLDER,
+  DEFAULT_AFTER_TURNS,
+} from '../../src/policy/comparators/dcp-purge-errors.js';
 import { DCP_PLACEHOLDER, dedupKey } from '../../src/policy/comparators/same-tool-args-dedup.js';
 import { callAndResult, condition, makeView, note, verdicts } from './build-view.js';
 
@@ -28,5 +32,20 @@ describe("DCP's defaults, as the preregistered comparators use them", () => {
     expect(DCP_PLACEHOLDER).toBe('[Output removed to save context - information superseded or no longer needed]');
     expect(dedupKey('read', { b: 1, a: null, c: { y: null, x: 2 } })).toBe('read::{"b":1,"c":{"x":2,"y":null}}');
     expect(condition('same-tool-args-dedup').parameters).toEqual({});
+  });
+
+  it('both strategies: protectedTools defaults to DEFAULT_PROTECTED_TOOLS (lib/config.ts @ 7b0e2e8, DCP v1.2.3)', () => {
+    expect(DCP_DEFAULT_PROTECTED_TOOLS).toEqual([
+      'task',
+      'todowrite',
+      'todoread',
+      'discard',
+      'extract',
+      'batch',
+      'write',
+      'edit',
+      'plan_enter',
+      'plan_exit',
+    ]);
   });
 });

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { DCP_ERROR_INPUT_PLACEHOLDER, dcpPurgeErrors } from '../../src/policy/comparators/dcp-purge-errors.js';
+import {
+  DCP_DEFAULT_PROTECTED_TOOLS,
+  DCP_ERROR_INPUT_PLACEHOLDER,
+  dcpPurgeErrors,
+} from '../../src/policy/comparators/dcp-purge-errors.js';
 import { at, callAndResult, condition, decideById, makeView, note, obligation, verdicts } from './build-view.js';
 
 const dcp = condition('dcp-purge-errors');
@@ -31,11 +35,11 @@ describe('dcp-purge-errors (comparator: DCP purge-errors, age only)', () => {
   });
 
   it('replaces the string inputs of a call that failed at least 4 turns ago and keeps its error output', () => {
-    const view = makeView({ items: [...callAndResult('1', 1, 'edit', args, failed), ...steps(2, 5)] });
+    const view = makeView({ items: [...callAndResult('1', 1, 'edit_file', args, failed), ...steps(2, 5)] });
     const d = decideById(dcp, view);
     expect(at(d, 'c1')).toMatchObject({ verdict: 'eligible', rule: 'dcp-purge-errors', rung: null, residue: ['tool'] });
     expect(at(d, 'c1').replacement).toBe(
-      `edit {"filePath":"${DCP_ERROR_INPUT_PLACEHOLDER}","newString":"${DCP_ERROR_INPUT_PLACEHOLDER}","oldString":"${DCP_ERROR_INPUT_PLACEHOLDER}","replaceAll":false}`,
+      `edit_file {"filePath":"${DCP_ERROR_INPUT_PLACEHOLDER}","newString":"${DCP_ERROR_INPUT_PLACEHOLDER}","oldString":"${DCP_ERROR_INPUT_PLACEHOLDER}","replaceAll":false}`,
     );
     expect(at(d, 'c1').reason).toContain('4 model steps before the prune point');
     expect(at(d, 'r1')).toMatchObject({ verdict: 'keep' });
@@ -43,17 +47,21 @@ describe('dcp-purge-errors (comparator: DCP purge-errors, age only)', () => {
 
   it('waits afterTurns, takes it as a parameter, and leaves successful calls alone', () => {
     const view = makeView({
-      items: [...callAndResult('2', 0, 'edit', args), ...callAndResult('1', 2, 'edit', args, failed), ...steps(3, 5)],
+      items: [
+        ...callAndResult('2', 0, 'edit_file', args),
+        ...callAndResult('1', 2, 'edit_file', args, failed),
+        ...steps(3, 5),
+      ],
     });
     expect(verdicts(dcp, view)).toMatchObject({ c1: 'keep', c2: 'keep', r2: 'keep' });
     expect(verdicts(dcpPurgeErrors({ afterTurns: 3 }), view)).toMatchObject({ c1: 'eligible', c2: 'keep' });
   });
 
   it("checks nothing but age: it purges an input a visible obligation needs (the risk it stands for), but not a protected tool's", () => {
-    const items = [...callAndResult('1', 1, 'edit', args, failed), ...steps(2, 5)];
+    const items = [...callAndResult('1', 1, 'edit_file', args, failed), ...steps(2, 5)];
     const needed = makeView({ items, visible: { obligations: [obligation('o1', { strings: ['const POOL = 10;'] })] } });
     expect(verdicts(dcp, needed).c1).toBe('eligible');
-    const guarded = makeView({ items, visible: { protectedTools: ['edit'] } });
+    const guarded = makeView({ items, visible: { protectedTools: ['edit_file'] } });
     expect(verdicts(dcp, guarded).c1).toBe('keep');
   });
 
@@ -62,7 +70,7 @@ describe('dcp-purge-errors (comparator: DCP purge-errors, age only)', () => {
     // Four turns pass, but only one of them holds a model step: the call failed one step ago.
     const quiet = makeView({
       items: [
-        ...callAndResult('1', 1, 'edit', args, failed),
+        ...callAndResult('1', 1, 'edit_file', args, failed),
         user('u2', 2),
         user('u3', 3),
         user('u4', 4),
@@ -73,7 +81,35 @@ describe('dcp-purge-errors (comparator: DCP purge-errors, age only)', () => {
     expect(decideById(dcp, quiet).get('c1')!.reason).toContain('failed 1 model steps before the prune point');
     // Four model steps in four turns: old enough.
     expect(
-      verdicts(dcp, makeView({ items: [...callAndResult('1', 1, 'edit', args, failed), ...steps(2, 5)] })).c1,
+      verdicts(dcp, makeView({ items: [...callAndResult('1', 1, 'edit_file', args, failed), ...steps(2, 5)] })).c1,
     ).toBe('eligible');
+  });
+
+  describe("protected tools: DCP's defaults, and the configured ones added to them", () => {
+    const oldFailure = (tool: string, protectedTools: string[] = []) =>
+      makeView({ items: [...callAndResult('1', 1, tool, args, failed), ...steps(2, 5)], visible: { protectedTools } });
+
+    it("keeps an old failed call of each of DCP's default protected tools, with none configured", () => {
+      for (const tool of DCP_DEFAULT_PROTECTED_TOOLS) {
+        const d = decideById(dcp, oldFailure(tool));
+        expect(at(d, 'c1').verdict, tool).toBe('keep');
+        expect(at(d, 'c1').reason, tool).toBe(
+          `call of a protected tool: ${tool} is one of DCP's default protected tools`,
+        );
+      }
+    });
+
+    it('adds the configured tools to the defaults: a configured list protects its tools and unprotects none', () => {
+      expect(verdicts(dcp, oldFailure('edit_file', ['edit_file'])).c1).toBe('keep');
+      expect(at(decideById(dcp, oldFailure('edit_file', ['edit_file'])), 'c1').reason).toBe(
+        'call of a protected tool: edit_file is a configured protected tool',
+      );
+      expect(verdicts(dcp, oldFailure('edit', ['bash'])).c1).toBe('keep');
+    });
+
+    it('matches a name exactly, as `protectedTools.includes` does: a look-alike of a default tool is purged', () => {
+      for (const tool of ['edit_file', 'Edit', 'multiedit', 'write_file', 'subtask'])
+        expect(verdicts(dcp, oldFailure(tool)).c1, tool).toBe('eligible');
+    });
   });
 });

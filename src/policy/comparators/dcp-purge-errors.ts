@@ -10,8 +10,13 @@
 // - lib/messages/prune.ts (pruneToolErrors): for a marked errored tool part, every string-valued input is replaced by
 //   "[input removed due to failed tool call]"; other inputs stay, and the error output is never replaced (output
 //   replacement, pruneToolOutputs, touches only completed parts).
+// - lib/config.ts: DEFAULT_PROTECTED_TOOLS is the list below, and mergeStrategies adds a user's configured
+//   protectedTools to it (a union), so configuring tools never unprotects a default one. A tool is matched by exact
+//   name (`protectedTools.includes(metadata.tool)`).
 // Here the input is the tool call item, the error output its result item; the configured protected tools are the
-// view's protectedTools, as for same-tool-args-dedup.
+// view's protectedTools, added to DCP's defaults as a user's config is (1.2.0; 1.1.0 protected the view's alone).
+// DCP v1.2.8 (bcb42f1, 22 January 2026) and later start these two strategies from no protected tools; this
+// comparator is v1.2.3's, the version its other facts were checked at.
 import { canonicalJson } from '../../fixture/canonical.js';
 import { counterpart, type PolicyView, type ViewItem } from '../../fixture/view.js';
 import { comparatorVerdict } from '../eligibility.js';
@@ -25,9 +30,34 @@ export const DEFAULT_AFTER_TURNS = 4;
 
 export const DCP_ERROR_INPUT_PLACEHOLDER = '[input removed due to failed tool call]';
 
+/** DCP's DEFAULT_PROTECTED_TOOLS at 7b0e2e8 (lib/config.ts), the default of both strategies' protectedTools. */
+export const DCP_DEFAULT_PROTECTED_TOOLS: readonly string[] = Object.freeze([
+  'task',
+  'todowrite',
+  'todoread',
+  'discard',
+  'extract',
+  'batch',
+  'write',
+  'edit',
+  'plan_enter',
+  'plan_exit',
+]);
+
+/**
+ * Why a DCP strategy skips a tool, or undefined when it does not: its defaults, and the view's protected tools as the
+ * user's configured ones, which DCP adds to the defaults rather than putting in their place.
+ */
+export function dcpProtection(view: PolicyView, tool: string): string | undefined {
+  if (DCP_DEFAULT_PROTECTED_TOOLS.includes(tool)) return `${tool} is one of DCP's default protected tools`;
+  if (view.visible.protectedTools.includes(tool)) return `${tool} is a configured protected tool`;
+  return undefined;
+}
+
 export const DCP_REFERENCE =
   'OpenCode Dynamic Context Pruning plugin (Tarquinen/opencode-dynamic-context-pruning @ 7b0e2e8): purge-errors strategy, ' +
-  'lib/strategies/purge-errors.ts and lib/messages/prune.ts; strategies.purgeErrors.turns defaults to 4 (lib/config.ts)';
+  'lib/strategies/purge-errors.ts and lib/messages/prune.ts; strategies.purgeErrors.turns defaults to 4 and its ' +
+  'protectedTools to DEFAULT_PROTECTED_TOOLS, which a configured list adds to (lib/config.ts)';
 
 export interface DcpPurgeErrorsParameters {
   readonly afterTurns?: number;
@@ -52,14 +82,13 @@ export function dcpPurgeErrors(parameters: DcpPurgeErrorsParameters = {}): Condi
     name: rule,
     layer: 'comparator',
     rung: null,
-    version: '1.1.0',
-    description: `OpenCode DCP purge-errors: ${String(afterTurns)} model steps after a call failed, its string inputs are replaced by a marker; the error output stays; nothing is checked but age`,
+    version: '1.2.0',
+    description: `OpenCode DCP purge-errors: ${String(afterTurns)} model steps after a call failed, its string inputs are replaced by a marker; the error output stays; nothing is checked but age and DCP's protected tools (its defaults and the configured ones)`,
     upperRisk: false,
     consultsObligations: false,
     parameters: { afterTurns },
     reference: DCP_REFERENCE,
     decide(view: PolicyView): Eligibility[] {
-      const protectedTools = new Set(view.visible.protectedTools);
       // DCP counts turns in model steps (step-start parts): a call's age is how many steps the model has taken since
       // the one that made it, so turns that hold only the person's messages or the runtime's do not count.
       const steps = [...new Set(view.items.filter((i) => i.origin === 'model').map((i) => i.turn))];
@@ -69,8 +98,8 @@ export function dcpPurgeErrors(parameters: DcpPurgeErrorsParameters = {}): Condi
         if (item.kind === 'tool-result')
           return verdict(item.id, 'keep', 'a tool output: DCP purges the inputs of failed calls and keeps their error');
         if (item.kind !== 'tool-call') return verdict(item.id, 'keep', 'not a tool call');
-        if (protectedTools.has(item.tool.name))
-          return verdict(item.id, 'keep', `call of protected tool ${item.tool.name}`);
+        const guarded = dcpProtection(view, item.tool.name);
+        if (guarded) return verdict(item.id, 'keep', `call of a protected tool: ${guarded}`);
         const status = counterpart(view.items, item)?.status;
         if (status?.state !== 'error')
           return verdict(item.id, 'keep', 'the call did not fail (or its result is not in context)');
@@ -100,8 +129,8 @@ export const definition = defineCondition({
   name: DCP_PURGE_ERRORS,
   layer: 'comparator',
   rung: null,
-  version: '1.1.0',
-  description: `OpenCode DCP purge-errors: ${String(DEFAULT_AFTER_TURNS)} model steps after a call failed, its string inputs are replaced by a marker; the error output stays; nothing is checked but age`,
+  version: '1.2.0',
+  description: `OpenCode DCP purge-errors: ${String(DEFAULT_AFTER_TURNS)} model steps after a call failed, its string inputs are replaced by a marker; the error output stays; nothing is checked but age and DCP's protected tools (its defaults and the configured ones)`,
   upperRisk: false,
   consultsObligations: false,
   parameters: { afterTurns: DEFAULT_AFTER_TURNS },
