@@ -1,8 +1,16 @@
 import { describe, expect, it } from 'vitest';
+import {
+  DCP_DEFAULT_PROTECTED_TOOLS,
+  DCP_ERROR_INPUT_PLACEHOLDER,
+} from '../../src/policy/comparators/dcp-purge-errors.js';
 import { DCP_PLACEHOLDER, dedupKey } from '../../src/policy/comparators/same-tool-args-dedup.js';
-import { at, callAndResult, condition, decideById, makeView, obligation, verdicts } from './build-view.js';
+import { at, callAndResult, condition, decideById, makeView, note, obligation, verdicts } from './build-view.js';
 
 const dedup = condition('same-tool-args-dedup');
+const failedStatus = { state: 'error', errorType: 'ENOENT', message: 'no such file', fields: {} };
+/** One model step (a note of the model's) in each turn from `from` to `to`. */
+const steps = (from: number, to: number) =>
+  Array.from({ length: to - from + 1 }, (_, k) => note(`n${from + k}`, from + k, 'next step'));
 
 describe('dedupKey (DCP signature)', () => {
   it('drops top-level null values and sorts keys recursively, keeping array order and nested nulls', () => {
@@ -58,7 +66,18 @@ describe('same-tool-args-dedup (OpenCode DCP deduplication)', () => {
     });
     const d = decideById(dedup, view);
     expect(verdicts(dedup, view)).toMatchObject({ r1: 'eligible', r2: 'eligible', r3: 'keep' });
-    for (const id of ['r1', 'r2', 'r3', 'c1']) expect(at(d, id).reason, id).not.toContain('hunter2');
+    for (const id of ['r1', 'r2', 'r3', 'c1', 'c2', 'c3']) expect(at(d, id).reason, id).not.toContain('hunter2');
+    // A failed duplicate's call is purged: neither its reason nor what replaces it holds the typed secret.
+    const failedFirst = makeView({
+      items: [
+        ...callAndResult('1', 1, 'bash', { command: typed }, { content: 'boom', status: failedStatus }),
+        ...callAndResult('2', 2, 'bash', { command: typed }, { content: 'ok' }),
+      ],
+    });
+    const f = decideById(dedup, failedFirst);
+    expect(at(f, 'c1').verdict).toBe('eligible');
+    expect(at(f, 'c1').reason).not.toContain('hunter2');
+    expect(at(f, 'c1').replacement).not.toContain('hunter2');
   });
 
   it('treats differently ordered nested arguments as the same call', () => {
@@ -83,24 +102,111 @@ describe('same-tool-args-dedup (OpenCode DCP deduplication)', () => {
     });
     const d = decideById(dedup, view);
     expect(verdicts(dedup, view)).toMatchObject({ r1: 'keep', r2: 'keep', r3: 'eligible', r4: 'keep' });
-    expect(at(d, 'r1').reason).toBe('output of protected tool todo');
+    expect(at(d, 'r1').reason).toBe('output of a protected tool: todo is a configured protected tool');
   });
 
-  it('leaves an errored older duplicate in place, as DCP replaces only completed outputs', () => {
-    const view = makeView({
-      items: [
-        ...callAndResult(
-          '1',
-          1,
-          'read',
-          { path: 'a' },
-          { content: 'ENOENT', status: { state: 'error', errorType: 'ENOENT', message: 'no such file' } },
-        ),
-        ...callAndResult('2', 2, 'read', { path: 'a' }, { content: 'now exists' }),
-      ],
+  it("protects DCP's default tools with none configured, adds a configured list to them, and matches names exactly", () => {
+    const twice = (tool: string, protectedTools: string[] = []) =>
+      makeView({
+        items: [
+          ...callAndResult('1', 1, tool, { id: 'x' }, { content: 'a' }),
+          ...callAndResult('2', 2, tool, { id: 'x' }, { content: 'b' }),
+        ],
+        visible: { protectedTools },
+      });
+    for (const tool of DCP_DEFAULT_PROTECTED_TOOLS) {
+      expect(verdicts(dedup, twice(tool)).r1, tool).toBe('keep');
+      expect(at(decideById(dedup, twice(tool)), 'r1').reason, tool).toBe(
+        `output of a protected tool: ${tool} is one of DCP's default protected tools`,
+      );
+    }
+    // A configured list adds to the defaults and does not replace them.
+    expect(verdicts(dedup, twice('todowrite', ['todo'])).r1).toBe('keep');
+    expect(verdicts(dedup, twice('todo', ['todo'])).r1).toBe('keep');
+    for (const tool of ['edit_file', 'Edit', 'write_file', 'subtask'])
+      expect(verdicts(dedup, twice(tool)).r1, tool).toBe('eligible');
+  });
+
+  // DCP marks a failed duplicate like any other, and pruneToolErrors purges the string inputs of every marked failed
+  // part: no purgeErrors.turns wait applies.
+  describe('an earlier failed duplicate: its string inputs go at once, its error stays', () => {
+    const args = { path: 'a', encoding: 'utf8', limit: 20 };
+    const failedThen = (later: Record<string, unknown>, gap = 1) =>
+      makeView({
+        items: [
+          ...callAndResult('1', 1, 'read', args, { content: 'ENOENT', status: failedStatus }),
+          ...callAndResult('2', 1 + gap, 'read', { limit: 20, encoding: 'utf8', path: 'a' }, later),
+        ],
+      });
+
+    it("replaces the call's string inputs with DCP's error marker and keeps its error output", () => {
+      const d = decideById(dedup, failedThen({ content: 'now exists' }));
+      expect(at(d, 'c1')).toMatchObject({ verdict: 'eligible', rule: 'same-tool-args-dedup', residue: ['tool'] });
+      expect(at(d, 'c1').replacement).toBe(
+        `read {"encoding":"${DCP_ERROR_INPUT_PLACEHOLDER}","limit":20,"path":"${DCP_ERROR_INPUT_PLACEHOLDER}"}`,
+      );
+      expect(at(d, 'c1').reason).toContain('r2 repeats its tool (read) and arguments');
+      expect(at(d, 'r1').verdict).toBe('keep');
+      expect(at(d, 'r1').replacement).toBeUndefined();
     });
-    const d = decideById(dedup, view);
-    expect(at(d, 'r1').verdict).toBe('keep');
-    expect(at(d, 'r1').replacement).toBeUndefined();
+
+    it('waits for nothing: the same model step, or a later call that failed too', () => {
+      expect(verdicts(dedup, failedThen({ content: 'now exists' }, 0)).c1).toBe('eligible');
+      const bothFailed = failedThen({ content: 'ENOENT', status: failedStatus });
+      expect(verdicts(dedup, bothFailed)).toMatchObject({ c1: 'eligible', r1: 'keep', c2: 'keep', r2: 'keep' });
+    });
+
+    it('checks no obligation, as DCP does not', () => {
+      const view = makeView({
+        items: [
+          ...callAndResult('1', 1, 'read', args, { content: 'ENOENT', status: failedStatus }),
+          ...callAndResult('2', 2, 'read', args, { content: 'now exists' }),
+        ],
+        visible: { obligations: [obligation('o1', { strings: ['utf8'] })] },
+      });
+      expect(verdicts(dedup, view).c1).toBe('eligible');
+    });
+
+    it('keeps the call of the latest failure, of a completed duplicate, and of a failure nothing repeats', () => {
+      const view = makeView({
+        items: [
+          ...callAndResult('1', 1, 'read', { path: 'b' }, { content: 'old' }),
+          ...callAndResult('2', 2, 'read', { path: 'b' }, { content: 'new' }),
+          ...callAndResult('3', 3, 'read', { path: 'c' }, { content: 'ENOENT', status: failedStatus }),
+          ...steps(4, 9),
+        ],
+      });
+      const d = decideById(dedup, view);
+      expect(verdicts(dedup, view)).toMatchObject({ c1: 'keep', r1: 'eligible', c2: 'keep', c3: 'keep', r3: 'keep' });
+      expect(at(d, 'c1').reason).toBe('a call whose output is a completed duplicate: DCP replaces the output only');
+      expect(at(d, 'c3').reason).toBe('a call whose output is not an earlier duplicate');
+    });
+
+    it('keeps a failed duplicate that has no string input, or whose tool is protected', () => {
+      const numeric = makeView({
+        items: [
+          ...callAndResult('1', 1, 'seek', { offset: 3 }, { content: 'EINVAL', status: failedStatus }),
+          ...callAndResult('2', 2, 'seek', { offset: 3 }, { content: 'ok' }),
+        ],
+      });
+      expect(verdicts(dedup, numeric).c1).toBe('keep');
+      expect(at(decideById(dedup, numeric), 'c1').reason).toBe(
+        'failed duplicate of r2, but has no string input to purge',
+      );
+      for (const [tool, protectedTools] of [
+        ['edit', []],
+        ['read', ['read']],
+      ] as const) {
+        const view = makeView({
+          items: [
+            ...callAndResult('1', 1, tool, args, { content: 'E', status: failedStatus }),
+            ...callAndResult('2', 2, tool, args, { content: 'ok' }),
+          ],
+          visible: { protectedTools: [...protectedTools] },
+        });
+        expect(verdicts(dedup, view), tool).toMatchObject({ c1: 'keep', r1: 'keep' });
+        expect(at(decideById(dedup, view), 'c1').reason, tool).toMatch(/^call of a protected tool: /);
+      }
+    });
   });
 });

@@ -10,18 +10,27 @@
 // - protected tools are filtered out before signatures are built; within a signature group every id but the last
 //   (chronological order) is pruned.
 // - pruned outputs are replaced, before the request, by the placeholder below, and only for tool parts whose state
-//   is "completed": an errored output in a duplicate group is marked but not replaced, so it stays.
-// DCP's built-in default protected tools (task, todowrite, write, edit, ...) are OpenCode tool names; here the
-// configured list is the view's protectedTools.
-import type { PolicyView, ViewItem } from '../../fixture/view.js';
+//   is "completed".
+// Checked again at 7b0e2e8 (v1.2.3, the version dcp-purge-errors mirrors), lib/strategies/deduplication.ts,
+// lib/messages/prune.ts and lib/config.ts:
+// - an errored part in a duplicate group is marked like any other, and prune() runs pruneToolErrors over every
+//   marked part: an errored duplicate's string inputs are replaced by "[input removed due to failed tool call]" at
+//   once, with no wait of purgeErrors.turns, and its error output stays (1.1.0; 1.0.0 left the whole call);
+// - strategies.deduplication.protectedTools defaults to DEFAULT_PROTECTED_TOOLS, and a configured list adds to it:
+//   here the configured list is the view's protectedTools (1.1.0; 1.0.0 protected the view's alone).
+import { counterpart, type PolicyView, type ViewItem } from '../../fixture/view.js';
 import { canonicalJson } from '../../fixture/canonical.js';
 import { comparatorVerdict } from '../eligibility.js';
-import type { Condition } from '../types.js';
+import type { Condition, Eligibility } from '../types.js';
 import { defineCondition } from '../definition.js';
+import { dcpProtection, purgedCall } from './dcp-purge-errors.js';
 
 export const SAME_TOOL_ARGS_DEDUP = 'same-tool-args-dedup';
 
-const DEDUP_REFERENCE = 'OpenCode Dynamic Context Pruning plugin (Tarquinen), deduplication strategy';
+const DEDUP_REFERENCE =
+  'OpenCode Dynamic Context Pruning plugin (Tarquinen/opencode-dynamic-context-pruning @ 7b0e2e8): deduplication ' +
+  'strategy, lib/strategies/deduplication.ts and lib/messages/prune.ts; strategies.deduplication.protectedTools ' +
+  'defaults to DEFAULT_PROTECTED_TOOLS, which a configured list adds to (lib/config.ts)';
 
 export const DCP_PLACEHOLDER = '[Output removed to save context - information superseded or no longer needed]';
 
@@ -42,17 +51,16 @@ export function sameToolArgsDedup(): Condition {
     name: rule,
     layer: 'comparator',
     rung: null,
-    version: '1.0.0',
+    version: '1.1.0',
     description:
-      'OpenCode DCP deduplication: keep the latest output per tool name + normalised arguments; outputs never compared',
+      'OpenCode DCP deduplication: keep the latest output per tool name + normalised arguments (an earlier failed one keeps its error, its call losing its string inputs); outputs never compared',
     upperRisk: false,
     consultsObligations: false,
     parameters: {},
     reference: DEDUP_REFERENCE,
-    decide(view: PolicyView) {
-      const protectedTools = new Set(view.visible.protectedTools);
+    decide(view: PolicyView): Eligibility[] {
       const keyOf = (item: ViewItem): string | undefined =>
-        item.kind === 'tool-result' && item.tool && !protectedTools.has(item.tool.name)
+        item.kind === 'tool-result' && item.tool && !dcpProtection(view, item.tool.name)
           ? dedupKey(item.tool.name, item.tool.arguments)
           : undefined;
       const latest = new Map<string, ViewItem>();
@@ -60,20 +68,25 @@ export function sameToolArgsDedup(): Condition {
         const key = keyOf(item);
         if (key !== undefined) latest.set(key, item);
       }
+      /** The latest output of the same call, when `result` is an earlier one. */
+      const supersededBy = (result: ViewItem): ViewItem | undefined => {
+        const key = keyOf(result);
+        const kept = key === undefined ? undefined : latest.get(key);
+        return kept && kept.id !== result.id ? kept : undefined;
+      };
       return view.items.map((item) => {
+        if (item.kind === 'tool-call' && item.tool) return decideCall(view, item, item.tool, supersededBy);
         if (item.kind !== 'tool-result' || !item.tool) return verdict(item.id, 'keep', 'not a tool output');
-        if (protectedTools.has(item.tool.name))
-          return verdict(item.id, 'keep', `output of protected tool ${item.tool.name}`);
-        const key = dedupKey(item.tool.name, item.tool.arguments);
-        const kept = latest.get(key);
-        if (!kept || kept.id === item.id)
-          return verdict(item.id, 'keep', `latest output of ${item.tool.name} with these arguments`);
+        const guarded = dcpProtection(view, item.tool.name);
+        if (guarded) return verdict(item.id, 'keep', `output of a protected tool: ${guarded}`);
+        const kept = supersededBy(item);
+        if (!kept) return verdict(item.id, 'keep', `latest output of ${item.tool.name} with these arguments`);
         // Reasons name the calls, never the arguments: a command's arguments are where secrets are typed.
         if (item.status?.state === 'error') {
           return verdict(
             item.id,
             'keep',
-            `errored output: DCP replaces only completed outputs, though ${kept.id} repeats its tool and arguments`,
+            `errored output: DCP keeps a failed duplicate's error and purges its call's inputs, though ${kept.id} repeats its tool and arguments`,
           );
         }
         return verdict(
@@ -85,15 +98,46 @@ export function sameToolArgsDedup(): Condition {
       });
     },
   };
+
+  /** A call stays unless its output is an errored duplicate: then DCP purges its string inputs, whatever its age. */
+  function decideCall(
+    view: PolicyView,
+    call: ViewItem,
+    tool: NonNullable<ViewItem['tool']>,
+    supersededBy: (result: ViewItem) => ViewItem | undefined,
+  ): Eligibility {
+    const guarded = dcpProtection(view, tool.name);
+    if (guarded) return verdict(call.id, 'keep', `call of a protected tool: ${guarded}`);
+    const result = counterpart(view.items, call);
+    const kept = result ? supersededBy(result) : undefined;
+    if (!result || !kept) return verdict(call.id, 'keep', 'a call whose output is not an earlier duplicate');
+    if (result.status?.state !== 'error')
+      return verdict(call.id, 'keep', 'a call whose output is a completed duplicate: DCP replaces the output only');
+    const strings = Object.keys(tool.arguments)
+      .filter((k) => typeof tool.arguments[k] === 'string')
+      .sort();
+    if (strings.length === 0)
+      return verdict(call.id, 'keep', `failed duplicate of ${kept.id}, but has no string input to purge`);
+    return {
+      ...verdict(
+        call.id,
+        'eligible',
+        `failed (${result.status.errorType}), and ${kept.id} repeats its tool (${tool.name}) and arguments: ` +
+          `string inputs ${strings.join(', ')} replaced at once, the error stays`,
+        purgedCall(call),
+      ),
+      residue: ['tool'],
+    };
+  }
 }
 
 export const definition = defineCondition({
   name: SAME_TOOL_ARGS_DEDUP,
   layer: 'comparator',
   rung: null,
-  version: '1.0.0',
+  version: '1.1.0',
   description:
-    'OpenCode DCP deduplication: keep the latest output per tool name + normalised arguments; outputs never compared',
+    'OpenCode DCP deduplication: keep the latest output per tool name + normalised arguments (an earlier failed one keeps its error, its call losing its string inputs); outputs never compared',
   upperRisk: false,
   consultsObligations: false,
   parameters: {},
