@@ -122,7 +122,8 @@ describe('the superseded versions kept beside it', () => {
     const kept = readdirSync(folder, { withFileTypes: true })
       .filter((e) => e.isDirectory() && existsSync(join(folder, e.name, 'preregistration.json')))
       .map((e) => e.name)
-      .sort();
+      // By version number: v10 comes after v9, not after v1.
+      .sort((a, b) => Number(a.replace(/\D/g, '')) - Number(b.replace(/\D/g, '')) || a.localeCompare(b));
     expect(kept).toEqual(['pilot-v1', ...Array.from({ length: p.preregistrationVersion - 2 }, (_, i) => `v${i + 2}`)]);
     for (const name of kept) {
       const file = join(folder, name, 'preregistration.json');
