@@ -6,7 +6,8 @@
 // ObservationEvent, UserRejectObservation, AgentErrorEvent, CondensationSummaryEvent); state updates, pauses, hooks,
 // token and log events never reach it and are skipped. A `Condensation` drops `forgotten_event_ids` from the view and
 // inserts its `summary` at `summary_offset`: the model's context ends there, as at a Claude Code compaction, and what
-// follows is another session that starts from the view the condensation left.
+// follows is another session that starts from the view the condensation left. Before the view goes out, `from_events`
+// enforces the view's properties (`context/view/properties/`), dropping events until none is violated; see `enforced`.
 // Tool results changed shape in November 2025 (openhands-sdk `tool/schema.py`): `content` blocks and `is_error`,
 // where earlier observations had `output` and `error`; both are read.
 import { sha256 } from '../fixture/canonical.js';
@@ -175,7 +176,6 @@ function effectsOf(call: Call): string[] {
 class Session {
   readonly calls = new Map<string, Call>();
   private response: string | undefined;
-  private answered = new Set<string>();
 
   constructor(
     readonly b: TraceBuilder,
@@ -244,7 +244,6 @@ class Session {
       const { kind: _kind, ...args } = action ?? sent ?? {};
       const call = await callFor(action, toolName, args, callId);
       this.calls.set(callId, call);
-      this.answered.delete(callId);
       b.add({
         origin: 'model',
         kind: 'tool-call',
@@ -260,11 +259,9 @@ class Session {
     }
     if (kind === 'ObservationEvent' || kind === 'AgentErrorEvent' || kind === 'UserRejectObservation') {
       const callId = r.string(e['tool_call_id'], [...path, 'tool_call_id']);
+      // `enforced` left only results whose call is in the view, one per call.
       const call = this.calls.get(callId);
-      // The SDK drops a result whose call is not in the view, and a second result for one call
-      // (ToolCallMatchingProperty, ObservationUniquenessProperty): the model never saw it.
-      if (!call || this.answered.has(callId)) return;
-      this.answered.add(callId);
+      if (!call) return;
       const result = kind === 'ObservationEvent' ? this.observation(e, path, call) : this.refusal(e, path, kind);
       b.settleEffects(callId, result.running ? 'unknown' : result.status.state === 'ok' ? 'succeeded' : 'failed');
       b.add({
@@ -380,10 +377,117 @@ interface Viewed {
   readonly path: (string | number)[];
 }
 
+const RESULT_KINDS = new Set(['ObservationEvent', 'UserRejectObservation', 'AgentErrorEvent']);
+const str = (v: Json | undefined): string | undefined => (typeof v === 'string' ? v : undefined);
+
+/**
+ * The view as `View.from_events` (openhands-sdk `context/view/view.py`) hands it on: `enforce_properties` runs the
+ * properties of `ALL_PROPERTIES` in their order, and as soon as one drops events it starts again from the first, until
+ * none drops any. `all` is every event recorded up to the view (forgotten ones and kinds the model is never sent
+ * too), as `from_events` is given them: batches and tool loops are read from it. Events are told apart by identity,
+ * where the SDK uses their ids.
+ */
+function enforced(view: readonly Viewed[], all: readonly JsonObject[]): Viewed[] {
+  const properties = [observationUniqueness, batchAtomicity, toolCallMatching, toolLoopAtomicity];
+  let events = [...view];
+  restart: for (;;) {
+    for (const property of properties) {
+      const drop = property(events, all);
+      if (drop.size === 0) continue;
+      events = events.filter((v) => !drop.has(v.event));
+      continue restart;
+    }
+    return events;
+  }
+}
+
+/** `ObservationUniquenessProperty`: one result per tool call id, the first in the view (a crash recovery's late twin). */
+function observationUniqueness(view: readonly Viewed[]): Set<JsonObject> {
+  const seen = new Set<string | undefined>();
+  const drop = new Set<JsonObject>();
+  for (const { event } of view) {
+    if (!RESULT_KINDS.has(event['kind'] as string)) continue;
+    const id = str(event['tool_call_id']);
+    if (seen.has(id)) drop.add(event);
+    else seen.add(id);
+  }
+  return drop;
+}
+
+/** The actions of each LLM response: one response's parallel calls, which the SDK sends as one message. */
+function batches(events: Iterable<JsonObject>): Map<string | undefined, Set<JsonObject>> {
+  const out = new Map<string | undefined, Set<JsonObject>>();
+  for (const e of events) {
+    if (e['kind'] !== 'ActionEvent') continue;
+    const id = str(e['llm_response_id']);
+    out.set(id, (out.get(id) ?? new Set()).add(e));
+  }
+  return out;
+}
+
+/** `BatchAtomicityProperty`: a response's calls go out all together or not at all. */
+function batchAtomicity(view: readonly Viewed[], all: readonly JsonObject[]): Set<JsonObject> {
+  const whole = batches(all);
+  const drop = new Set<JsonObject>();
+  for (const [id, actions] of batches(view.map((v) => v.event))) {
+    const full = whole.get(id);
+    if (!full || full.size !== actions.size || [...actions].some((a) => !full.has(a)))
+      for (const a of actions) drop.add(a);
+  }
+  return drop;
+}
+
+/** `ToolCallMatchingProperty`: a call goes out only with a result in the view, a result only with its call. */
+function toolCallMatching(view: readonly Viewed[]): Set<JsonObject> {
+  const called = new Set<string | undefined>();
+  const answered = new Set<string | undefined>();
+  for (const { event } of view) {
+    if (event['kind'] === 'ActionEvent') called.add(str(event['tool_call_id']));
+    else if (RESULT_KINDS.has(event['kind'] as string)) answered.add(str(event['tool_call_id']));
+  }
+  const drop = new Set<JsonObject>();
+  for (const { event } of view) {
+    const id = str(event['tool_call_id']);
+    if (
+      event['kind'] === 'ActionEvent' ? !answered.has(id) : RESULT_KINDS.has(event['kind'] as string) && !called.has(id)
+    )
+      drop.add(event);
+  }
+  return drop;
+}
+
+/**
+ * `ToolLoopAtomicityProperty`: a tool loop, from an action with thinking blocks through the calls and results that
+ * follow it with nothing else between (any other recorded event ends it), goes out whole or not at all, since
+ * Anthropic's extended thinking checks the thinking at its start.
+ */
+function toolLoopAtomicity(view: readonly Viewed[], all: readonly JsonObject[]): Set<JsonObject> {
+  const loops: Set<JsonObject>[] = [];
+  let loop: Set<JsonObject> | undefined;
+  for (const e of all) {
+    const thinking = e['thinking_blocks'];
+    if (e['kind'] === 'ActionEvent' && Array.isArray(thinking) && thinking.length > 0) {
+      loop = new Set([e]);
+      loops.push(loop);
+    } else if (e['kind'] === 'ActionEvent' || RESULT_KINDS.has(e['kind'] as string)) loop?.add(e);
+    else loop = undefined;
+  }
+  const present = new Set(view.map((v) => v.event));
+  const drop = new Set<JsonObject>();
+  for (const l of loops) {
+    const kept = [...l].filter((e) => present.has(e));
+    if (kept.length > 0 && kept.length < l.size) for (const e of kept) drop.add(e);
+  }
+  return drop;
+}
+
 /**
  * The sessions of a V1 conversation: the context the model had until the first condensation, then one more per
  * condensation, `after-condensation-N`, each starting from the view that condensation left (the events it kept,
- * its summary at its offset) and carrying the task on.
+ * its summary at its offset) and carrying the task on. Each session is the view as `from_events` gives it where the
+ * session ends (at the next condensation, or where the recording stops), so a call whose result had not arrived when
+ * the recording stopped is not in it: the SDK never sends one (`Agent.step` runs pending calls before it asks the
+ * model again, and a pause answers an interrupted one with an `AgentErrorEvent`), and `from_events` drops it.
  */
 export async function importOpenHandsV1(
   root: Json,
@@ -395,12 +499,18 @@ export async function importOpenHandsV1(
   const sessions = new CondensedSessions(open, (b) => new Session(b, r));
   sessions.current.b.formatVersion = 'V1 event stream (software-agent-sdk)';
   let view: Viewed[] = [];
+  const recorded: JsonObject[] = [];
+  // The properties are enforced on the whole view at once, so a session's events are read where it ends.
+  const close = async () => {
+    for (const v of enforced(view, recorded)) await sessions.current.event(v.event, v.path);
+  };
   for (const [i, raw] of events.entries()) {
     const path = [...base, i];
     const e = r.object(raw, path);
     const kind = r.string(e['kind'], [...path, 'kind']);
     const id = r.optString(e['id'], [...path, 'id']);
     if (kind === 'Condensation') {
+      await close();
       const forgotten = new Set(
         (e['forgotten_event_ids'] === undefined || e['forgotten_event_ids'] === null
           ? []
@@ -409,6 +519,7 @@ export async function importOpenHandsV1(
       );
       const summary = r.optString(e['summary'], [...path, 'summary']);
       const offset = r.optNumber(e['summary_offset'], [...path, 'summary_offset']);
+      // Applied to the view before enforcement, as `from_events` applies it: `summary_offset` counts in that list.
       view = view.filter((v) => v.id === undefined || !forgotten.has(v.id));
       // The SDK inserts the summary only when it has both (`Condensation.apply`), under the id `<id>-summary` a later
       // condensation can forget. It has no time of its own: it takes its neighbour's.
@@ -418,11 +529,16 @@ export async function importOpenHandsV1(
           event: { kind: 'CondensationSummaryEvent', summary, source: 'environment' },
           path: [...path, 'summary'],
         });
-      await sessions.condensed(view, (session, v) => session.event(v.event, v.path));
+      // The next session is read from the view when it too ends.
+      await sessions.condensed([], async () => {});
+      recorded.push(e);
       continue;
     }
-    if (!IN_VIEW.has(kind)) continue;
-    view.push({ id, event: e, path });
-    await sessions.current.event(e, path);
+    // Pairing reads these before any event is read in full: a call or result that pairing then drops is refused too.
+    if (kind === 'ActionEvent' || RESULT_KINDS.has(kind)) r.string(e['tool_call_id'], [...path, 'tool_call_id']);
+    if (kind === 'ActionEvent') r.optString(e['llm_response_id'], [...path, 'llm_response_id']);
+    recorded.push(e);
+    if (IN_VIEW.has(kind)) view.push({ id, event: e, path });
   }
+  await close();
 }

@@ -1096,6 +1096,168 @@ describe('OpenHands V1 (software-agent-sdk events)', () => {
     expect(f.items.filter((i) => i.kind === 'tool-result')).toHaveLength(2);
   });
 
+  // What `View.from_events` enforces before the view goes out (openhands-sdk `context/view/properties/`).
+  const shape = (f: Fixture) => f.items.map((i) => [i.kind, i.tool?.callId ?? i.content]);
+  const thinking = (e: Record<string, unknown>) => ({
+    ...e,
+    thinking_blocks: [{ type: 'thinking', thinking: 'hidden', signature: 's' }],
+  });
+
+  it('a call with no result in the view is dropped with the thought it carries, even the last one of the recording; a call with its result stays', async () => {
+    const f = await one('pending.json', [
+      ...task(),
+      action('c1', 'terminal', terminal('cat calc.py'), 'r1', 'Reading first.'),
+      observation('c1', 'terminal', shellResult('cat calc.py', 'x = 1', 0)),
+      // Interrupted before its result and never answered: every later view drops it.
+      action('c2', 'terminal', terminal('make'), 'r2', 'Building.'),
+      message('user', 'Run the tests instead'),
+      action('c3', 'terminal', terminal('pytest'), 'r3'),
+      observation('c3', 'terminal', shellResult('pytest', '1 passed', 0)),
+      // The recording stops before this result arrived: the next step would run it before asking the model again.
+      action('c4', 'file_editor', editor('view', '/w/calc.py'), 'r4', 'One more look.'),
+    ]);
+    expect(shape(f)).toEqual([
+      ['instruction', 'You are OpenHands agent.'],
+      ['instruction', 'Fix calc.py'],
+      ['reasoning', 'Reading first.'],
+      ['tool-call', 'c1'],
+      ['tool-result', 'c1'],
+      ['instruction', 'Run the tests instead'],
+      ['tool-call', 'c3'],
+      ['tool-result', 'c3'],
+    ]);
+    expect(f.prunePoints.map((p) => p.id)).toEqual(['task-1', 'end']);
+  });
+
+  it('a response whose calls are not all answered is dropped whole, calls, thought and results; a response answered in full stays', async () => {
+    const f = await one('batch.json', [
+      ...task(),
+      action('c1', 'terminal', terminal('ls'), 'r1', 'Two looks at once.'),
+      action('c2', 'terminal', terminal('pwd'), 'r1'),
+      observation('c1', 'terminal', shellResult('ls', 'calc.py', 0)),
+      observation('c2', 'terminal', shellResult('pwd', '/w', 0)),
+      action('c3', 'terminal', terminal('cat calc.py'), 'r2', 'Read and test.'),
+      action('c4', 'terminal', terminal('pytest'), 'r2'),
+      observation('c3', 'terminal', shellResult('cat calc.py', 'x = 1', 0)),
+    ]);
+    expect(shape(f)).toEqual([
+      ['instruction', 'You are OpenHands agent.'],
+      ['instruction', 'Fix calc.py'],
+      ['reasoning', 'Two looks at once.'],
+      ['tool-call', 'c1'],
+      ['tool-call', 'c2'],
+      ['tool-result', 'c1'],
+      ['tool-result', 'c2'],
+    ]);
+  });
+
+  it('a second result for one call is dropped, the first kept (a crash recovery error, then the late observation)', async () => {
+    const f = await one('twice.json', [
+      ...task(),
+      action('c1', 'terminal', terminal('make'), 'r1'),
+      evt('AgentErrorEvent', 'agent', { tool_name: 'terminal', tool_call_id: 'c1', error: 'Tool call interrupted.' }),
+      observation('c1', 'terminal', shellResult('make', 'built', 0)),
+      action('c2', 'terminal', terminal('ls'), 'r2'),
+      observation('c2', 'terminal', shellResult('ls', 'calc.py', 0)),
+    ]);
+    expect(shape(f).slice(2)).toEqual([
+      ['tool-call', 'c1'],
+      ['tool-result', 'c1'],
+      ['tool-call', 'c2'],
+      ['tool-result', 'c2'],
+    ]);
+    expect(result(f, 'c1')).toMatchObject({ content: 'Tool call interrupted.', status: { errorType: 'agent-error' } });
+  });
+
+  it('a tool loop (from a call with thinking blocks through the calls and results after it) goes whole when one of its calls does; another loop, or calls after a message, stay', async () => {
+    const f = await one('loop.json', [
+      ...task(),
+      thinking(action('c1', 'terminal', terminal('ls'), 'r1')),
+      observation('c1', 'terminal', shellResult('ls', 'calc.py', 0)),
+      message('agent', 'Listed.', { llm_response_id: 'r2' }),
+      // A loop answered in full, then a loop whose second response (no thinking of its own) is never answered.
+      thinking(action('c2', 'terminal', terminal('cat calc.py'), 'r3')),
+      observation('c2', 'terminal', shellResult('cat calc.py', 'x = 1', 0)),
+      thinking(action('c3', 'terminal', terminal('pytest'), 'r4')),
+      observation('c3', 'terminal', shellResult('pytest', '1 failed', 1)),
+      action('c4', 'terminal', terminal('pytest -x'), 'r5'),
+    ]);
+    expect(shape(f).slice(2)).toEqual([
+      ['tool-call', 'c1'],
+      ['tool-result', 'c1'],
+      ['reasoning', 'Listed.'],
+      ['tool-call', 'c2'],
+      ['tool-result', 'c2'],
+    ]);
+    // Without thinking blocks there is no loop: only the unanswered call goes.
+    const plain = await one('noloop.json', [
+      ...task(),
+      action('c3', 'terminal', terminal('pytest'), 'r4'),
+      observation('c3', 'terminal', shellResult('pytest', '1 failed', 1)),
+      action('c4', 'terminal', terminal('pytest -x'), 'r5'),
+    ]);
+    expect(shape(plain).slice(2)).toEqual([
+      ['tool-call', 'c3'],
+      ['tool-result', 'c3'],
+    ]);
+    // Any recorded event ends a loop, one the model is never sent too.
+    const split = await one('split.json', [
+      ...task(),
+      thinking(action('c3', 'terminal', terminal('pytest'), 'r4')),
+      observation('c3', 'terminal', shellResult('pytest', '1 failed', 1)),
+      evt('ConversationStateUpdateEvent', 'environment', { key: 'execution_status', value: 'running' }),
+      action('c4', 'terminal', terminal('pytest -x'), 'r5'),
+    ]);
+    expect(shape(split).slice(2)).toEqual([
+      ['tool-call', 'c3'],
+      ['tool-result', 'c3'],
+    ]);
+  });
+
+  it('the properties hold for the view before a condensation and after it, each as it stood where its session ended', async () => {
+    const batch = [
+      action('c1', 'terminal', terminal('ls'), 'r1', 'Two looks at once.'),
+      action('c2', 'terminal', terminal('pwd'), 'r1'),
+      observation('c1', 'terminal', shellResult('ls', 'calc.py', 0)),
+      observation('c2', 'terminal', shellResult('pwd', '/w', 0)),
+    ];
+    const pending = action('c3', 'terminal', terminal('make'), 'r2');
+    const fs = await load('condensed.json', [
+      ...task(),
+      ...batch,
+      pending,
+      // Forgets one call of the batch and its result: its other call and result no longer go out either.
+      evt('Condensation', 'environment', {
+        forgotten_event_ids: [batch[0]!.id, batch[2]!.id],
+        summary: 'Listed /w.',
+        summary_offset: 2,
+        llm_response_id: 'rc',
+      }),
+      // The call the first session could not send is answered now.
+      observation('c3', 'terminal', shellResult('make', 'built', 0)),
+      message('agent', 'Built.', { llm_response_id: 'r3' }),
+    ]);
+    expect(fs.map(shape)).toEqual([
+      [
+        ['instruction', 'You are OpenHands agent.'],
+        ['instruction', 'Fix calc.py'],
+        ['reasoning', 'Two looks at once.'],
+        ['tool-call', 'c1'],
+        ['tool-call', 'c2'],
+        ['tool-result', 'c1'],
+        ['tool-result', 'c2'],
+      ],
+      [
+        ['instruction', 'You are OpenHands agent.'],
+        ['instruction', 'Fix calc.py'],
+        ['instruction', 'Listed /w.'],
+        ['tool-call', 'c3'],
+        ['tool-result', 'c3'],
+        ['reasoning', 'Built.'],
+      ],
+    ]);
+  });
+
   it('a condensation ends the context: the next session starts from the events it kept and its summary at its offset', async () => {
     const first = task();
     const look = [
