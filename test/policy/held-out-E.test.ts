@@ -1,0 +1,67 @@
+// Held-out review E (7 December): rules found acting where the check they name did not hold, each held with the case
+// it must refuse and the case it must still allow.
+import { describe, expect, it } from 'vitest';
+import { at, callAndResult, condition, decideById, makeView, note } from './build-view.js';
+
+const V = (name: string, view: ReturnType<typeof makeView>, id: string) => at(decideById(condition(name), view), id);
+
+describe('rung 2: a failed read is failed work, never an older version a newer read supersedes', () => {
+  const ID = 'repo:deploy/key.pem';
+  const src = (sel = true) => ({
+    identity: ID,
+    version: 'UNKNOWN',
+    mutable: true,
+    ...(sel ? { selector: { kind: 'whole' } } : {}),
+  });
+  const view = (message: string, fields: Record<string, string>, steps: unknown[] = []) =>
+    makeView({
+      items: [
+        note('n0', 0, 'plan: if the key is unreadable, ask ops (ticket OPS-7)'),
+        ...callAndResult(
+          '1',
+          1,
+          'read_file',
+          { path: 'deploy/key.pem' },
+          {
+            content: 'EACCES: permission denied, owner ops; see n0',
+            source: src(),
+            status: {
+              state: 'error',
+              errorType: 'EACCES',
+              message,
+              fields,
+              ...(message === 'exit code 1' ? { synthesized: true } : {}),
+            },
+          },
+        ),
+        ...callAndResult('2', 2, 'chmod', { path: 'deploy/key.pem' }, { content: 'ok' }, { effects: [ID] }),
+        ...callAndResult('3', 3, 'read_file', { path: 'deploy/key.pem' }, { content: 'KEYDATA', source: src() }),
+      ],
+      visible: { pendingSteps: steps },
+    });
+  const step = [{ id: 's1', description: 'follow the plan', references: ['n0'] }];
+  for (const name of ['checked-supersession', 'ladder-0-2', 'ladder-0-3']) {
+    it(`${name}: does not remove wholly a failed read whose bulk rung 2 keeps for a pending step`, () => {
+      expect(V(name, view('permission denied', { code: '13' }, step), 'r1').verdict).not.toBe('eligible');
+    });
+  }
+  it('a successful older read of that source is still superseded, in the single and the ladders', () => {
+    const okFirst = makeView({
+      items: [
+        ...callAndResult('1', 1, 'read_file', { path: 'deploy/key.pem' }, { content: 'OLDKEY see n0', source: src() }),
+        ...callAndResult('2', 2, 'chmod', { path: 'deploy/key.pem' }, { content: 'ok' }, { effects: [ID] }),
+        ...callAndResult('3', 3, 'read_file', { path: 'deploy/key.pem' }, { content: 'KEYDATA', source: src() }),
+      ],
+    });
+    for (const name of ['checked-supersession', 'ladder-0-2', 'ladder-0-3'])
+      expect(V(name, okFirst, 'r1').verdict, name).toBe('eligible');
+  });
+  it('ladder-0-3: the failed read still loses its bulk to rung 2 where nothing needs it', () => {
+    const d = V('ladder-0-3', view('permission denied', { code: '13' }), 'r1');
+    expect(d).toMatchObject({ verdict: 'eligible', rule: 'errored-input-residue' });
+  });
+  it('ladder-0-3: a failed read with nothing recorded is not removed wholly by supersession', () => {
+    const d = V('ladder-0-3', view('exit code 1', {}, []), 'r1');
+    expect(d.verdict === 'eligible' && d.residue === undefined).toBe(false);
+  });
+});
