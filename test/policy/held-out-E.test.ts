@@ -65,3 +65,48 @@ describe('rung 2: a failed read is failed work, never an older version a newer r
     expect(d.verdict === 'eligible' && d.residue === undefined).toBe(false);
   });
 });
+
+describe('rung 2 residue: a failed call whose effect on a source is recorded as done is not failed work', () => {
+  const view = (effects: unknown[]) =>
+    makeView({
+      items: [
+        ...callAndResult(
+          '1',
+          1,
+          'psql',
+          { sql: 'ALTER TABLE orders ADD region text; ALTER TABLE orders ADD zone text' },
+          {
+            content: 'ERROR: column "zone" conflicts (statement 2 of 2)',
+            status: { state: 'error', errorType: 'SqlError', message: 'column conflicts', fields: { line: '1' } },
+          },
+          { effects },
+        ),
+      ],
+    });
+  const succeeded = [{ source: 'db:orders', outcome: 'succeeded' }];
+  for (const name of ['errored-input-residue', 'ladder-0-2', 'ladder-0-3']) {
+    it(`${name}: keeps both halves when an effect succeeded, abstains when its outcome is unknown`, () => {
+      for (const id of ['c1', 'r1']) {
+        // ladder-0-3's predictor may still abstain on it; nothing removes it.
+        expect(V(name, view(succeeded), id).verdict, id).toBe(name === 'ladder-0-3' ? 'abstain' : 'keep');
+        expect(V(name, view(succeeded), id).rule, id).not.toBe('errored-input-residue');
+        expect(V(name, view([{ source: 'db:orders', outcome: 'unknown' }]), id).verdict, id).toBe('abstain');
+        // Two bare strings record no outcome for either.
+        expect(V(name, view(['db:orders', 'db:audit']), id).verdict, id).toBe('abstain');
+      }
+    });
+    it(`${name}: still cuts both halves to their residue when every effect failed, or none was recorded`, () => {
+      for (const effects of [[{ source: 'db:orders', outcome: 'failed' }], ['db:orders'], []])
+        for (const id of ['c1', 'r1'])
+          expect(V(name, view(effects), id), `${JSON.stringify(effects)} ${id}`).toMatchObject({
+            verdict: 'eligible',
+            rule: 'errored-input-residue',
+          });
+    });
+  }
+  it('says why it abstains', () => {
+    expect(V('errored-input-residue', view([{ source: 'db:orders', outcome: 'unknown' }]), 'c1').reason).toContain(
+      "its call's effect on db:orders has no recorded outcome",
+    );
+  });
+});

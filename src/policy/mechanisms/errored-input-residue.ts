@@ -11,7 +11,7 @@
 // left out, and with no structured field either there is nothing recorded to keep, so the rule abstains.
 import { namedItems, namedStrings } from '../../fixture/needs.js';
 import type { ResidueField, Status } from '../../fixture/schema.js';
-import { counterpart, type PolicyView, type ViewItem } from '../../fixture/view.js';
+import { counterpart, effectsOf, type PolicyView, type ViewItem } from '../../fixture/view.js';
 import { heldTexts } from '../held-text.js';
 import type { ConfiguredMechanism } from '../eligibility.js';
 import { listIds } from '../eligibility.js';
@@ -90,7 +90,7 @@ export function erroredInputResidue(): ConfiguredMechanism {
   return {
     rule: ERRORED_INPUT_RESIDUE,
     rung: 2,
-    version: '2.2.0',
+    version: '2.3.0',
     parameters: {},
     assess(view, candidates) {
       const wanted = new Set(candidates);
@@ -116,6 +116,22 @@ export function erroredInputResidue(): ConfiguredMechanism {
             itemId: item.id,
             outcome: 'abstain',
             reason: `${subject}; the message is not the tool's and no structured field was recorded, so no recorded residue would stay`,
+          });
+          continue;
+        }
+        // A call whose effect on a source is recorded as done did not fail as a whole: its arguments (and what its
+        // error output says of the part that ran) are the record of what changed, not residue of failed work. An
+        // effect with no recorded outcome cannot be checked either way.
+        const call = item.kind === 'tool-call' ? item : pair;
+        const effects = call ? effectsOf(view.items, call) : [];
+        const done = effects.filter((e) => e.outcome === 'succeeded').map((e) => e.source);
+        if (done.length > 0) continue;
+        const unknown = effects.filter((e) => e.outcome === 'unknown').map((e) => e.source);
+        if (unknown.length > 0) {
+          findings.push({
+            itemId: item.id,
+            outcome: 'abstain',
+            reason: `${subject}; its call's effect on ${listIds(unknown)} has no recorded outcome, so whether the failure left it unchanged cannot be checked`,
           });
           continue;
         }
