@@ -1,0 +1,124 @@
+// Held-out review E (7 December): defects found and left open, each a judgement the lead has to make (the fixed ones
+// are in held-out-E.test.ts). `it.fails` asserts the safe behaviour and fails while the defect is there, so a fix
+// shows up here as a failing test to turn into an `it`; each has the case the rule must still allow beside it.
+import { describe, expect, it } from 'vitest';
+import type { ItemSpec } from './build-view.js';
+import { at, callAndResult, closedUnit, condition, decideById, makeView, note } from './build-view.js';
+
+const V = (name: string, view: ReturnType<typeof makeView>, id: string) => at(decideById(condition(name), view), id);
+
+describe('open: rung 1 removes a read for a later one of the same hashed state that shows other text', () => {
+  // A runtime that answers a repeated read of an unchanged file with a stub pointing at the earlier result (Claude
+  // Code's Read does) records the same hash for both: the read that stays then shows nothing of what went.
+  const src = {
+    identity: 'repo:app/config.json',
+    version: { kind: 'content-hash', value: 'sha256:aa' },
+    mutable: true,
+  };
+  const view = (second: string) =>
+    makeView({
+      items: [
+        ...callAndResult('1', 1, 'read_file', { path: 'app/config.json' }, { content: '{"port": 8080}', source: src }),
+        ...callAndResult('2', 2, 'read_file', { path: 'app/config.json' }, { content: second, source: src }),
+      ],
+    });
+  for (const name of ['source-identity', 'ladder-0-1', 'ladder-0-3']) {
+    it.fails(`${name}: removes r1 though r2 shows only a stub`, () => {
+      expect(V(name, view('File unchanged since last read; refer to the earlier result.'), 'r1').verdict).not.toBe(
+        'eligible',
+      );
+    });
+    it(`${name}: the same bytes twice pair`, () => {
+      expect(V(name, view('{"port": 8080}'), 'r1').verdict).toBe('eligible');
+    });
+  }
+});
+
+describe('open: rung 0 ignores the recorded source, so one call text run against two sources is one observation', () => {
+  // The same relative path read from two working directories: equal bytes, two recorded sources.
+  const read = (base: string, turn: number, identity: string): ItemSpec[] =>
+    callAndResult(
+      base,
+      turn,
+      'read_file',
+      { path: 'config.json' },
+      { content: 'port: 8080', source: { identity, version: 'UNKNOWN', mutable: true } },
+    );
+  it.fails('two sources are two observations', () => {
+    const view = makeView({
+      items: [...read('1', 1, 'repo:svc-a/config.json'), ...read('2', 2, 'repo:svc-b/config.json')],
+    });
+    expect(V('exact-redundancy', view, 'r1').verdict).not.toBe('eligible');
+  });
+  it('one source twice is a copy', () => {
+    const view = makeView({
+      items: [...read('1', 1, 'repo:svc-a/config.json'), ...read('2', 2, 'repo:svc-a/config.json')],
+    });
+    expect(V('exact-redundancy', view, 'r1').verdict).toBe('eligible');
+  });
+});
+
+describe('open: the gate does not protect what the oracle counts as declared (a consequence record, open work)', () => {
+  // src/oracle/counterfactual.ts declaredProtection: "any unit's consequence record is where its result lives".
+  const ws = 'workspace:payments';
+  const run = (base: string, turn: number, content: string): ItemSpec[] =>
+    callAndResult(
+      base,
+      turn,
+      'run_tests',
+      { suite: 'unit' },
+      { content, source: { identity: ws, version: 'UNKNOWN', mutable: true }, covers: ['t1', 't2'] },
+    );
+  const view = (record: string) =>
+    makeView({
+      items: [
+        ...callAndResult('0', 0, 'edit', { path: 'pool.ts' }, { content: 'ok' }, { effects: [ws] }),
+        ...run('1', 1, 'retry_backoff passed; 2 passed'),
+        ...callAndResult('2', 2, 'edit', { path: 'pool.ts', v: 2 }, { content: 'ok' }, { effects: [ws] }),
+        ...run('3', 3, 'retry_backoff FAILED; 1 passed'),
+        note('n4', 4, 'Done: retry_backoff passed'),
+      ],
+      visible: {
+        workUnits: [
+          {
+            id: 'wu1',
+            description: 'fix retry',
+            state: 'closed',
+            traceItems: ['c0', 'r0', 'c1'],
+            consequence: { itemId: record, strings: ['retry_backoff passed'] },
+          },
+        ],
+      },
+    });
+  for (const name of ['checked-supersession', 'ladder-0-2', 'ladder-0-3'])
+    it.fails(`${name}: supersedes r1, wu1's consequence record and the last item holding its string`, () => {
+      expect(V(name, view('r1'), 'r1').verdict).not.toBe('eligible');
+    });
+  it('r1 is superseded when it records nothing', () => {
+    expect(V('checked-supersession', view('n4'), 'r1').verdict).toBe('eligible');
+  });
+});
+
+describe('open: the gate counts a user constraint as held elsewhere when its text sits inside a negation', () => {
+  const view = (other: string) =>
+    makeView({
+      items: [
+        { id: 'u', turn: 1, kind: 'constraint', origin: 'user', content: 'use tabs' },
+        note('n2', 2, other),
+        note('rec', 3, 'Done: formatter configured'),
+      ],
+      visible: { workUnits: [closedUnit('wu', ['u'], 'rec', ['formatter configured'])] },
+    });
+  for (const name of ['verified-completion', 'ladder-0-3'])
+    it.fails(`${name}: removes u, whose text survives only in "never use tabs"`, () => {
+      expect(V(name, view('Decision: the linter says never use tabs, so use spaces'), 'u').verdict).not.toBe(
+        'eligible',
+      );
+    });
+  it('removes u when a note restates it', () => {
+    expect(V('verified-completion', view('Reminder: use tabs'), 'u').verdict).toBe('eligible');
+  });
+  it('keeps u when nothing else holds its text', () => {
+    expect(V('verified-completion', view('Decision: spaces'), 'u').verdict).not.toBe('eligible');
+  });
+});
