@@ -118,9 +118,37 @@ function holdersOf(items: readonly ViewItem[], item: ViewItem): readonly ViewIte
   let holders = known.get(item.id);
   if (!holders) {
     const text = item.content.trim();
-    known.set(item.id, (holders = items.filter((other) => other.id !== item.id && other.content.includes(text))));
+    known.set(item.id, (holders = items.filter((other) => other.id !== item.id && holdsAsUnit(other.content, text))));
   }
   return holders;
+}
+
+/**
+ * Whether `holder` repeats `text` as a unit of its own: a line, a quotation, or a sentence (after the start, a line
+ * break, a quote mark, or a colon or sentence end and a space; before the end, a line break, a quote mark, white
+ * space or punctuation). A bare substring is not enough: "never use tabs" holds the words of "use tabs" and says the
+ * opposite, so a user record counts as held elsewhere only where another item repeats it as something said whole.
+ */
+export function holdsAsUnit(holder: string, text: string): boolean {
+  if (text === '') return false;
+  for (let at = holder.indexOf(text); at !== -1; at = holder.indexOf(text, at + 1))
+    if (opensUnit(holder, at) && closesUnit(holder, at + text.length)) return true;
+  return false;
+}
+
+const QUOTE_MARKS = '"\'`\u201c\u201d\u2018\u2019\u00ab\u00bb';
+
+function opensUnit(s: string, at: number): boolean {
+  if (at === 0) return true;
+  const before = s[at - 1]!;
+  if (before === '\n' || QUOTE_MARKS.includes(before)) return true;
+  return /[\t ]/.test(before) && /[:.!?;*\u2022-]/.test(s[at - 2] ?? '');
+}
+
+function closesUnit(s: string, end: number): boolean {
+  if (end === s.length) return true;
+  const after = s[end]!;
+  return /\s/.test(after) || QUOTE_MARKS.includes(after) || /[,.;:!?)]/.test(after);
 }
 
 /**

@@ -1,7 +1,8 @@
 // Held-out review E (7 December): rules found acting where the check they name did not hold, each held with the case
 // it must refuse and the case it must still allow.
 import { describe, expect, it } from 'vitest';
-import { at, callAndResult, condition, decideById, makeView, note } from './build-view.js';
+import { at, callAndResult, closedUnit, condition, decideById, makeView, note } from './build-view.js';
+import { holdsAsUnit } from '../../src/policy/regenerability.js';
 
 const V = (name: string, view: ReturnType<typeof makeView>, id: string) => at(decideById(condition(name), view), id);
 
@@ -108,5 +109,63 @@ describe('rung 2 residue: a failed call whose effect on a source is recorded as 
     expect(V('errored-input-residue', view([{ source: 'db:orders', outcome: 'unknown' }]), 'c1').reason).toContain(
       "its call's effect on db:orders has no recorded outcome",
     );
+  });
+});
+
+describe('the gate: a user constraint is held elsewhere only where another item repeats it whole, never inside a negation', () => {
+  const view = (other: string) =>
+    makeView({
+      items: [
+        { id: 'u', turn: 1, kind: 'constraint', origin: 'user', content: 'use tabs' },
+        note('n2', 2, other),
+        note('rec', 3, 'Done: formatter configured'),
+      ],
+      visible: { workUnits: [closedUnit('wu', ['u'], 'rec', ['formatter configured'])] },
+    });
+  for (const name of ['verified-completion', 'ladder-0-3'])
+    it(`${name}: keeps u, whose text survives only in "never use tabs"`, () => {
+      expect(V(name, view('Decision: the linter says never use tabs, so use spaces'), 'u').verdict).not.toBe(
+        'eligible',
+      );
+    });
+  it('removes u when a note restates it as a sentence, a line or a quotation', () => {
+    for (const other of [
+      'Reminder: use tabs',
+      'Notes\nuse tabs\nend',
+      'The user said "use tabs" at the start',
+      '- use tabs',
+    ])
+      for (const name of ['verified-completion', 'ladder-0-3'])
+        expect(V(name, view(other), 'u').verdict, `${name}: ${other}`).toBe('eligible');
+  });
+  it('keeps u when nothing else holds its text', () => {
+    expect(V('verified-completion', view('Decision: spaces'), 'u').verdict).not.toBe('eligible');
+  });
+});
+
+describe('holdsAsUnit: what counts as repeating a user record whole', () => {
+  it('a line, a quotation, or a sentence after a colon, a sentence end or a bullet', () => {
+    for (const holder of [
+      'use tabs',
+      'a\nuse tabs\nb',
+      'He said "use tabs".',
+      "'use tabs'",
+      'Remember: use tabs.',
+      'Done. use tabs, always',
+      '- use tabs',
+      '\u201cuse tabs\u201d',
+    ])
+      expect(holdsAsUnit(holder, 'use tabs'), holder).toBe(true);
+  });
+  it('not a bare substring inside other words or a sentence that says something else', () => {
+    for (const holder of [
+      'never use tabs, so use spaces',
+      'Do not use tabs.',
+      'reuse tabsy',
+      'we use tabsets',
+      'and use tabs',
+    ])
+      expect(holdsAsUnit(holder, 'use tabs'), holder).toBe(false);
+    expect(holdsAsUnit('anything', '')).toBe(false);
   });
 });

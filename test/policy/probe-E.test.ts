@@ -3,7 +3,7 @@
 // shows up here as a failing test to turn into an `it`; each has the case the rule must still allow beside it.
 import { describe, expect, it } from 'vitest';
 import type { ItemSpec } from './build-view.js';
-import { at, callAndResult, closedUnit, condition, decideById, makeView, note } from './build-view.js';
+import { at, callAndResult, condition, decideById, makeView, note } from './build-view.js';
 
 const V = (name: string, view: ReturnType<typeof makeView>, id: string) => at(decideById(condition(name), view), id);
 
@@ -96,29 +96,5 @@ describe('open: the gate does not protect what the oracle counts as declared (a 
     });
   it('r1 is superseded when it records nothing', () => {
     expect(V('checked-supersession', view('n4'), 'r1').verdict).toBe('eligible');
-  });
-});
-
-describe('open: the gate counts a user constraint as held elsewhere when its text sits inside a negation', () => {
-  const view = (other: string) =>
-    makeView({
-      items: [
-        { id: 'u', turn: 1, kind: 'constraint', origin: 'user', content: 'use tabs' },
-        note('n2', 2, other),
-        note('rec', 3, 'Done: formatter configured'),
-      ],
-      visible: { workUnits: [closedUnit('wu', ['u'], 'rec', ['formatter configured'])] },
-    });
-  for (const name of ['verified-completion', 'ladder-0-3'])
-    it.fails(`${name}: removes u, whose text survives only in "never use tabs"`, () => {
-      expect(V(name, view('Decision: the linter says never use tabs, so use spaces'), 'u').verdict).not.toBe(
-        'eligible',
-      );
-    });
-  it('removes u when a note restates it', () => {
-    expect(V('verified-completion', view('Reminder: use tabs'), 'u').verdict).toBe('eligible');
-  });
-  it('keeps u when nothing else holds its text', () => {
-    expect(V('verified-completion', view('Decision: spaces'), 'u').verdict).not.toBe('eligible');
   });
 });

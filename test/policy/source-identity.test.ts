@@ -245,4 +245,61 @@ describe('source-identity: the view and what the version hashes', () => {
     expect(at(decideById(si, hashed), 'r1').verdict).toBe('eligible');
     expect(at(decideById(si, hashed), 'r1').reason).toContain('the hash is of the bytes read');
   });
+  it('pairs a read with its twin before a write when a later read under the same pinned label follows the write; never across the write', () => {
+    const write = (id: string, turn: number, outcome: string): ItemSpec => ({
+      id,
+      turn,
+      kind: 'tool-call',
+      content: 'edit',
+      tool: { name: 'edit', arguments: { path: 'src/pool.ts' }, callId: `call-${id}` },
+      effects: [{ source: 'repo:src/pool.ts', outcome }],
+    });
+    const etag = { identity: 'repo:src/pool.ts', version: { kind: 'etag', value: 'W/"7"' }, mutable: true };
+    const tagged = { source: etag, content: 'max = 8' };
+    // r1 and r2 show one state before c3 writes; r4 carries the same label after the write, which contradicts it.
+    const view = makeView({
+      items: [
+        read('r1', 1, undefined, tagged),
+        read('r2', 2, undefined, tagged),
+        write('c3', 3, 'succeeded'),
+        read('r4', 4, undefined, tagged),
+      ],
+    });
+    const d = decideById(si, view);
+    expect(at(d, 'r1').verdict).toBe('eligible');
+    expect(at(d, 'r1').reason).toContain('as does r2, the latest read of that view and state before c3 wrote to');
+    // The twin it rests on is the last read of its state before the write: it has none to pair with, so it stays.
+    expect(at(d, 'r2').verdict).toBe('abstain');
+    expect(at(d, 'r2').reason).toContain('c3 (succeeded) between them recorded a write');
+    // The other side: with the write between a read and every twin, nothing pairs it.
+    const across = makeView({
+      items: [
+        read('r1', 1, undefined, tagged),
+        write('c2', 2, 'succeeded'),
+        read('r3', 3, undefined, tagged),
+        read('r4', 4, undefined, tagged),
+      ],
+    });
+    expect(at(decideById(si, across), 'r1').verdict).toBe('abstain');
+    // A twin before the write whose bytes differ under a label that hashes nothing is no twin: still abstain.
+    const differs = makeView({
+      items: [
+        read('r1', 1, undefined, tagged),
+        read('r2', 2, undefined, { ...tagged, content: 'max = 9' }),
+        write('c3', 3, 'succeeded'),
+        read('r4', 4, undefined, tagged),
+      ],
+    });
+    expect(at(decideById(si, differs), 'r1').verdict).toBe('abstain');
+    // A failed write is no write: the latest read after it is the twin, as before.
+    const failed = makeView({
+      items: [
+        read('r1', 1, undefined, tagged),
+        read('r2', 2, undefined, tagged),
+        write('c3', 3, 'failed'),
+        read('r4', 4, undefined, tagged),
+      ],
+    });
+    expect(at(decideById(si, failed), 'r1').reason).toContain('as does r4, the latest read of that view and state, which');
+  });
 });

@@ -17,7 +17,7 @@ export function exactRedundancy(): ConfiguredMechanism {
   return {
     rule: EXACT_REDUNDANCY,
     rung: 0,
-    version: '2.2.0',
+    version: '2.3.0',
     parameters: {},
     assess(view, candidates) {
       const wanted = new Set(candidates);

@@ -95,15 +95,32 @@ function stateOf(read: Read): State {
 
 /** Calls between two reads whose recorded effects may have written the source (a failed effect wrote nothing). */
 function writesBetween(items: readonly ViewItem[], from: number, to: number, identity: string): string[] {
-  const out: string[] = [];
+  return writeEffectsBetween(items, from, to, identity).map((e) => `${e.call.id} (${e.outcome})`);
+}
+
+/** Each call between two positions once, with its first effect on the source that did not fail, in order. */
+function writeEffectsBetween(items: readonly ViewItem[], from: number, to: number, identity: string) {
+  const out: ReturnType<typeof effectsBetween>[number][] = [];
   const named = new Set<ViewItem>();
-  // Each call once, with its first effect on the source that did not fail.
   for (const effect of effectsBetween(items, identity, from, to)) {
     if (effect.outcome === 'failed' || named.has(effect.call)) continue;
     named.add(effect.call);
-    out.push(`${effect.call.id} (${effect.outcome})`);
+    out.push(effect);
   }
   return out;
+}
+
+/** The last of `reads` (in position order) strictly between positions `after` and `before`, by binary search. */
+function lastBetween(reads: readonly Placed[], after: number, before: number): Placed | undefined {
+  let lo = 0;
+  let hi = reads.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (reads[mid]!.at < before) lo = mid + 1;
+    else hi = mid;
+  }
+  const last = reads[lo - 1];
+  return last && last.at > after ? last : undefined;
 }
 
 interface Placed {
@@ -118,7 +135,8 @@ interface Placed {
  */
 interface Twins {
   readonly reads: Placed[];
-  readonly lastOfState: Map<string, Placed>;
+  /** The reads of each established state, in order: the last is the state's latest read. */
+  readonly ofState: Map<string, Placed[]>;
   lastUnknown?: Placed;
 }
 
@@ -126,7 +144,7 @@ export function sourceIdentity(): ConfiguredMechanism {
   return {
     rule: SOURCE_IDENTITY,
     rung: 1,
-    version: '2.3.0',
+    version: '2.4.0',
     parameters: {},
     assess(view, candidates) {
       const wanted = new Set(candidates);
@@ -139,12 +157,16 @@ export function sourceIdentity(): ConfiguredMechanism {
         if (!other) return;
         const key = `${other.source.identity}\u0000${other.view}`;
         let group = groups.get(key);
-        if (!group) groups.set(key, (group = { reads: [], lastOfState: new Map() }));
+        if (!group) groups.set(key, (group = { reads: [], ofState: new Map() }));
         const placed = { other, at };
         group.reads.push(placed);
         const state = stateOf(other);
         if (state.kind === 'none') group.lastUnknown = placed;
-        else group.lastOfState.set(state.key, placed);
+        else {
+          const same = group.ofState.get(state.key);
+          if (same) same.push(placed);
+          else group.ofState.set(state.key, [placed]);
+        }
       });
       const findings: Finding[] = [];
       reads.forEach((read, index) => {
@@ -163,7 +185,20 @@ export function sourceIdentity(): ConfiguredMechanism {
           });
           return;
         }
-        const survivor = after(group.lastOfState.get(state.key));
+        const twins = group.ofState.get(state.key)!;
+        let survivor = after(twins[twins.length - 1]);
+        let beforeWrite = '';
+        if (survivor && state.kind === 'pins') {
+          // A label that pins the state is contradicted by a write after this read; a twin read before that write
+          // still shows the state this one does, and it stays: it is the last read of the state before the write, so
+          // it has no twin of its own that this rule could pair it with.
+          const first = writeEffectsBetween(items, index, survivor.at, read.source.identity)[0];
+          const twin = first ? lastBetween(twins, index, first.at) : undefined;
+          if (twin) {
+            survivor = twin;
+            beforeWrite = ` before ${first!.call.id} wrote to ${read.source.identity}`;
+          }
+        }
         if (survivor) {
           const writes = writesBetween(items, index, survivor.at, read.source.identity);
           if (writes.length > 0 && state.kind === 'pins') {
@@ -202,7 +237,7 @@ export function sourceIdentity(): ConfiguredMechanism {
           findings.push({
             itemId: read.item.id,
             outcome: 'eligible',
-            reason: `reads ${where} at ${state.says}, as does ${survivor.other.item.id}, the latest read of that view and state, which stays${despite}${weaker}`,
+            reason: `reads ${where} at ${state.says}, as does ${survivor.other.item.id}, the latest read of that view and state${beforeWrite}, which stays${despite}${weaker}`,
             reliesOn: [survivor.other.item.id],
           });
           return;
