@@ -559,15 +559,40 @@ function secondary(
     });
 }
 
+/** The condition a timing variant (`<base>~<timing>`, src/policy/timed.ts) times; null for any other condition. */
+export function timingBaseOf(condition: string): string | null {
+  const at = condition.indexOf('~');
+  return at > 0 ? condition.slice(0, at) : null;
+}
+
+/**
+ * Each ladder against the one it extends: a ladder against the ladder one rung below it, and a timing variant against
+ * the ladder it times (the same decisions applied later or not at all), never against whichever row precedes it.
+ */
+export function ladderReferences(ladders: readonly string[]): (string | null)[] {
+  const present = new Set(ladders);
+  let lastBase: string | null = null;
+  return ladders.map((name) => {
+    const base = timingBaseOf(name);
+    if (base !== null && present.has(base)) return base;
+    const previous = lastBase;
+    if (base === null) lastBase = name;
+    return previous;
+  });
+}
+
 function ladder(rows: readonly ConditionRow[], results: StudyResults): LadderRow[] {
   // A ladder's rules are the Layer A mechanisms of the same name; a sweep variant is not one of them.
   const rungOf = new Map(rows.filter((r) => r.layer === 'A' && !isVariant(r)).map((r) => [r.condition, r.rung]));
   const summaries = new Map(results.conditions.map((c) => [c.summary.condition, c.summary]));
   const ladders = rows.filter((r) => r.layer === 'B');
+  const byName = new Map(ladders.map((r) => [r.condition, r]));
+  const references = ladderReferences(ladders.map((r) => r.condition));
   return ladders.map((row, i) => {
-    const prev = i === 0 ? null : ladders[i - 1]!;
+    const prev = references[i] === null ? null : byName.get(references[i]!)!;
     const s = summaries.get(row.condition)!;
-    const lost = (r: ConditionRow) => r.obligationsPreserved.denominator - r.obligationsPreserved.numerator;
+    // The primary measure: declared obligations lost, each (fixture, obligation) once, as the obligations-lost column.
+    const lost = (r: ConditionRow) => r.obligationsLost.numerator;
     return {
       condition: row.condition,
       previous: prev?.condition ?? null,

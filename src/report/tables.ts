@@ -179,7 +179,10 @@ export function buildTables(a: Analysis): ReportTable[] {
     table(
       'ladder',
       'Layer B: the cumulative ladder, each step against the one before',
-      ['Marginal columns are this ladder minus the previous one, on the same prune points.', bootstrapNote(a)],
+      [
+        'Marginal columns (Δ) are this ladder minus the ladder it extends, on the same fixtures: a ladder minus the ladder one rung below it, a timing variant (ladder~timing) minus the ladder it times. Δ obligations lost counts declared obligations lost, each (fixture, obligation) once, as the obligations-lost column does.',
+        bootstrapNote(a),
+      ],
       a.ladder.map((l) => ({
         ...measureData(l.row),
         previous: l.previous ?? '',
@@ -196,11 +199,13 @@ export function buildTables(a: Analysis): ReportTable[] {
           l.removedBy.map((e) => `${e.step ?? '–'}. ${e.rule} (${e.items}, ${e.netTokensRemoved})`).join('; ') ||
           'nothing',
         'harm rate': formatProportion(l.row.harmRate),
+        'obligations lost': formatProportion(l.row.obligationsLost),
         'base rate': formatProportion(l.row.baseRate),
         'false-prune rate': formatProportion(l.row.falsePruneRate),
         coverage: formatProportion(l.row.coverage),
         'obligations preserved': formatProportion(l.row.obligationsPreserved),
         'token reduction': formatInterval(l.row.reduction),
+        against: l.previous ?? '–',
         'Δ reduction': l.marginal ? fixed(l.marginal.reduction, 3) : '–',
         'Δ true / false prunes': l.marginal
           ? `${l.marginal.truePrunes >= 0 ? '+' : ''}${l.marginal.truePrunes} / ${l.marginal.falsePrunes >= 0 ? '+' : ''}${l.marginal.falsePrunes}`
