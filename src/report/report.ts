@@ -16,7 +16,7 @@ import type { StudyDefinition } from './study.js';
 import { frameworkDefaultsTable } from './framework-defaults.js';
 import { SHADOWS_TABLE, shadowPairs, shadowRows, shadowsCsv, shadowsMarkdown } from './shadows.js';
 import { DEFINITIONS } from '../policy/registry.js';
-import { buildTables, tableCsv, tableMarkdown, type ReportTable } from './tables.js';
+import { buildTables, isPreregisteredTable, tableCsv, tableMarkdown, type ReportTable } from './tables.js';
 
 export const TABLES_DIR = 'tables';
 export const CHARTS_DIR = 'charts';
@@ -60,8 +60,10 @@ export async function buildReport(
   const shadows = shadowRows(resultsDir, shadowPairs(DEFINITIONS));
   if (shadows.length === 0) return report;
   const files = new Map(report.files);
-  files.set(`${TABLES_DIR}/${SHADOWS_TABLE}.md`, shadowsMarkdown(shadows));
-  files.set(`${TABLES_DIR}/${SHADOWS_TABLE}.csv`, shadowsCsv(shadows));
+  // Stamped exploratory in its first line, as every table the preregistration does not name.
+  const stamped = !isPreregisteredTable(SHADOWS_TABLE, report.analysis);
+  files.set(`${TABLES_DIR}/${SHADOWS_TABLE}.md`, shadowsMarkdown(shadows, stamped));
+  files.set(`${TABLES_DIR}/${SHADOWS_TABLE}.csv`, shadowsCsv(shadows, stamped));
   return { ...report, files };
 }
 

@@ -101,8 +101,15 @@ const cells = (r: ShadowRow): string[] => [
   String(r.reimplementationOnly),
 ];
 
-export function shadowsMarkdown(rows: readonly ShadowRow[]): string {
+/**
+ * The first line of every table the preregistration does not name (tables.ts's EXPLORATORY_STAMP, repeated here so
+ * that this module stays free of the analysis): the shadows table is not one of the preregistered tables.
+ */
+export const SHADOWS_STAMP = 'Exploratory: not preregistered';
+
+export function shadowsMarkdown(rows: readonly ShadowRow[], stamped = true): string {
   const lines = [
+    ...(stamped ? [SHADOWS_STAMP, ''] : []),
     '# A package against the reimplementation it shadows',
     '',
     "Exploratory. Per fixture whose decision log is kept in plain text (the canonical fixtures; the generated corpus's compressed logs are regenerable and not committed): item decisions at the prune points both conditions decided, how many differ, and which side pruned where the other did not.",
@@ -114,6 +121,6 @@ export function shadowsMarkdown(rows: readonly ShadowRow[]): string {
   return `${lines.join('\n')}\n`;
 }
 
-export function shadowsCsv(rows: readonly ShadowRow[]): string {
-  return `${[HEADER, ...rows.map(cells)].map((row) => row.join(',')).join('\n')}\n`;
+export function shadowsCsv(rows: readonly ShadowRow[], stamped = true): string {
+  return `${stamped ? `${SHADOWS_STAMP}\n` : ''}${[HEADER, ...rows.map(cells)].map((row) => row.join(',')).join('\n')}\n`;
 }

@@ -6,7 +6,10 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { DEFINITIONS } from '../../src/policy/registry.js';
-import { shadowPairs, shadowRows, shadowsMarkdown } from '../../src/report/shadows.js';
+import { SHADOWS_TABLE, shadowPairs, shadowRows, shadowsCsv, shadowsMarkdown } from '../../src/report/shadows.js';
+import { EXPLORATORY_STAMP } from '../../src/report/tables.js';
+import { loadPreregistration } from '../../src/study/preregistration.js';
+import { PREREGISTRATION_FILE } from '../support/study.js';
 
 function log(dir: string, condition: string, rows: [string, string, string][], gz = false): void {
   mkdirSync(join(dir, condition), { recursive: true });
@@ -55,5 +58,29 @@ describe('package against reimplementation', () => {
     const dir = mkdtempSync(join(tmpdir(), 'prunelab-shadows-'));
     log(dir, 'pkg', [['f1', 'a', 'PRUNE']]);
     expect(shadowRows(dir, [{ package: 'pkg', reimplementation: 'mine' }])).toEqual([]);
+  });
+});
+
+describe('the shadows table is not preregistered', () => {
+  const rows = [
+    {
+      package: 'pkg',
+      reimplementation: 'mine',
+      fixture: 'f1',
+      items: 3,
+      disagree: 2,
+      packageOnly: 1,
+      reimplementationOnly: 1,
+    },
+  ];
+
+  it('is stamped exploratory in the first line of its Markdown and its CSV, as every unnamed table is', () => {
+    expect(shadowsMarkdown(rows).split('\n')[0]).toBe(EXPLORATORY_STAMP);
+    expect(shadowsCsv(rows).split('\n')[0]).toBe(EXPLORATORY_STAMP);
+  });
+
+  it('and the preregistration does not name it', () => {
+    const names = loadPreregistration('.', PREREGISTRATION_FILE).preregistration.analysis.preregisteredTables ?? [];
+    expect(names).not.toContain(SHADOWS_TABLE);
   });
 });
