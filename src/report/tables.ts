@@ -63,6 +63,14 @@ export function propColumns(name: string, p: Proportion): Row {
   };
 }
 
+/**
+ * A p-value as a CSV column: six significant digits, so an exact p-value of 1e-45 is written as such, never rounded
+ * to 0.000000 (no exact test here gives a p-value of 0); empty when the test was not run.
+ */
+export function pColumn(p: number | null): string {
+  return p === null ? '' : p.toPrecision(6);
+}
+
 function intervalColumns(name: string, r: BootstrapResult): Row {
   return { [name]: fixed(r.estimate, 6), [`${name}_lo`]: fixed(r.lo, 6), [`${name}_hi`]: fixed(r.hi, 6) };
 }
@@ -300,7 +308,7 @@ export function buildTables(a: Analysis): ReportTable[] {
   );
 
   const outcomeNote = `Outcomes per prune point: ${a.pointOutcomes.map((o) => `${o.id}: ${o.definition}`).join('; ')}.`;
-  const pFixed = (p: number | null) => (p === null ? '' : p.toFixed(6));
+  const pFixed = pColumn;
   tables.push(
     table(
       'comparisons',
@@ -363,7 +371,7 @@ export function buildTables(a: Analysis): ReportTable[] {
           c.tests.flatMap((t) => [
             [`${t.outcome}_b`, t.b],
             [`${t.outcome}_c`, t.c],
-            [`${t.outcome}_p_unadjusted`, t.p.toFixed(6)],
+            [`${t.outcome}_p_unadjusted`, pColumn(t.p)],
           ]),
         ),
       })),
@@ -372,7 +380,9 @@ export function buildTables(a: Analysis): ReportTable[] {
         'paired points': String(c.pairedPoints),
         'Δ reduction': formatInterval(c.reductionDifference),
         'Δ harm rate': formatInterval(c.harmDifference),
-        ...Object.fromEntries(c.tests.map((t) => [t.outcome, `b=${t.b}, c=${t.c}, p=${t.p.toFixed(3)} (unadjusted)`])),
+        ...Object.fromEntries(
+          c.tests.map((t) => [t.outcome, `b=${t.b}, c=${t.c}, p=${t.p.toPrecision(3)} (unadjusted)`]),
+        ),
       })),
     ),
   );
