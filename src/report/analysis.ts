@@ -244,6 +244,8 @@ export interface LadderRow {
 export interface FamilyRow {
   readonly family: string;
   readonly condition: string;
+  /** Stamped exploratory alone, in a confirmatory run (as ConditionRow.exploratory). */
+  readonly exploratory: boolean;
   /** Fixtures with an item of this family in context. */
   readonly fixtures: number;
   readonly prunes: number;
@@ -637,6 +639,7 @@ function families(results: StudyResults, fixtureOrder: readonly string[], boot: 
       out.push({
         family,
         condition: summary.condition,
+        exploratory: summary.exploratory && !results.manifest.study.exploratory,
         fixtures: rows.length,
         prunes: rows.reduce((x, r) => x + r.prunes, 0),
         falsePruneRate: rate((r) => [r.falsePrunes, r.prunes]),

@@ -63,7 +63,28 @@ const layerColour = {
 
 const UPPER_RISK_MARK = ' †';
 const UPPER_RISK_NOTE = '†\u00a0upper-risk: may remove what is still needed; a reference point, never a proposal.';
-const label = (r: ConditionRow) => (r.upperRisk ? `${r.condition}${UPPER_RISK_MARK}` : r.condition);
+const EXPLORATORY_MARK = ' ‡';
+const EXPLORATORY_NOTE = '‡\u00a0exploratory: the preregistration does not name it; no verdict reads it.';
+const label = (r: Pick<ConditionRow, 'condition' | 'upperRisk' | 'exploratory'>) =>
+  `${r.condition}${r.upperRisk ? UPPER_RISK_MARK : ''}${r.exploratory ? EXPLORATORY_MARK : ''}`;
+/** The exploratory mark's note, when a chart draws a condition stamped exploratory alone. */
+const exploratoryNote = (rows: readonly Pick<ConditionRow, 'exploratory'>[]) =>
+  rows.some((r) => r.exploratory) ? [EXPLORATORY_NOTE] : [];
+
+/**
+ * The table each chart draws its figures from. A chart drawn from a table the preregistration does not name is
+ * exploratory as that table is, and says so on its face.
+ */
+export const CHART_TABLE: Readonly<Record<string, string>> = {
+  'harm-reduction': 'measures',
+  'coverage-abstention': 'measures',
+  frontier: 'frontier',
+  tokens: 'tokens',
+  'ladder-waterfall': 'ladder',
+};
+
+/** The line an exploratory chart carries under its title. */
+export const CHART_EXPLORATORY_STAMP = 'Exploratory: not preregistered';
 
 export const pct = (x: number | null, digits = 1) => (x === null ? 'undefined' : `${(x * 100).toFixed(digits)}%`);
 
@@ -93,8 +114,16 @@ function frame(
   body: Record<string, unknown>,
   notes: readonly string[] = [],
 ): ChartSpec {
-  // An exploratory figure says so on its face; a preregistered one keeps its hash in provenance only.
-  const stamp = a.exploratory || a.preregistration === null ? [`${caption(a)}.`] : [];
+  // An exploratory figure says so on its face; a preregistered one keeps its hash in provenance only. A figure drawn
+  // from a table the preregistration does not name is exploratory as that table is.
+  const table = CHART_TABLE[name];
+  const unnamed = table !== undefined && !(a.preregisteredTables ?? []).includes(table);
+  const stamp =
+    a.exploratory || a.preregistration === null
+      ? [`${caption(a)}.`]
+      : unnamed
+        ? [`${CHART_EXPLORATORY_STAMP} (the ${table} table's figures).`]
+        : [];
   return {
     name,
     title,
@@ -232,7 +261,7 @@ function harmAndReduction(a: Analysis): ChartSpec {
       { title: 'harm rate', of: (r) => shown(r.harmRate) },
       { title: 'net token reduction', of: (r) => ({ ...shown(r.reduction), value: r.reduction.estimate }) },
     ]),
-    [`Dots: pooled value; lines: 95% fixture-cluster bootstrap interval. ${UPPER_RISK_NOTE}`],
+    [`Dots: pooled value; lines: 95% fixture-cluster bootstrap interval. ${UPPER_RISK_NOTE}`, ...exploratoryNote(rows)],
   );
 }
 
@@ -259,6 +288,7 @@ function coverageAbstention(a: Analysis): ChartSpec {
     ]),
     [
       `Coverage: share of removable items removed; abstention: share of candidates a rule could not check. Lines: 95% fixture-cluster bootstrap interval. ${UPPER_RISK_NOTE}`,
+      ...exploratoryNote(rows),
     ],
   );
 }
@@ -507,6 +537,7 @@ function frontier(a: Analysis): ChartSpec {
       `Dashed: ${SAFETY_THRESHOLDS.filter((t) => t > 0)
         .map((t) => pct(t, 0))
         .join(' and ')} harm. Curves: parameter sweeps, labelled by value. ${UPPER_RISK_NOTE}`,
+      ...exploratoryNote(a.rows),
       ...(unplaced.length > 0 ? [`Not labelled for want of room: ${unplaced.join('; ')}.`] : []),
     ],
   );
@@ -585,6 +616,7 @@ function tokenAccounting(a: Analysis): ChartSpec {
     },
     [
       `Bar: the raw history, kept plus removed. Tick: the final context, kept plus placeholders plus model-call overhead. ${UPPER_RISK_NOTE}`,
+      ...exploratoryNote(rows),
     ],
   );
 }

@@ -81,6 +81,7 @@ function measureData(r: ConditionRow): Row {
     layer: r.layer,
     rung: r.rung ?? '',
     upper_risk: String(r.upperRisk),
+    exploratory: String(r.exploratory),
     fixtures: r.fixtures,
     prune_points: r.prunePoints,
     prunes: r.prunes,
@@ -95,6 +96,11 @@ function measureData(r: ConditionRow): Row {
     ...intervalColumns('token_reduction', r.reduction),
     refetch_alerts: r.refetchAlerts,
   };
+}
+
+/** A name as a table shows it, marked when the condition is stamped exploratory alone (the preregistration does not name it). */
+export function exploratoryLabel(name: string, exploratory: boolean): string {
+  return exploratory ? `${name} (exploratory)` : name;
 }
 
 /** A condition's name as tables show it, with what a reader must know before reading its figures. */
@@ -260,6 +266,7 @@ export function buildTables(a: Analysis): ReportTable[] {
       a.families.map((f) => ({
         family: f.family,
         condition: f.condition,
+        exploratory: String(f.exploratory),
         fixtures: f.fixtures,
         prunes: f.prunes,
         ...propColumns('harm_rate', f.harmRate),
@@ -269,7 +276,7 @@ export function buildTables(a: Analysis): ReportTable[] {
       })),
       a.families.map((f) => ({
         family: f.family,
-        condition: f.condition,
+        condition: exploratoryLabel(f.condition, f.exploratory),
         fixtures: String(f.fixtures),
         'harm rate': formatProportion(f.harmRate),
         'base rate': formatProportion(f.baseRate),
@@ -290,12 +297,13 @@ export function buildTables(a: Analysis): ReportTable[] {
       ],
       a.rows.map((r) => ({
         condition: r.condition,
+        exploratory: String(r.exploratory),
         ...r.tokens,
         ...intervalColumns('token_reduction', r.reduction),
         cost_usd: cost(r),
       })),
       a.rows.map((r) => ({
-        condition: r.condition,
+        condition: exploratoryLabel(r.condition, r.exploratory),
         raw: String(r.tokens.raw),
         removed: String(r.tokens.removed),
         placeholder: String(r.tokens.placeholder),
@@ -394,6 +402,7 @@ export function buildTables(a: Analysis): ReportTable[] {
       ['A curve is a base condition with its parameter sweep; other conditions are single points.', bootstrapNote(a)],
       a.rows.map((r) => ({
         condition: r.condition,
+        exploratory: String(r.exploratory),
         curve: curveOf(r),
         parameter: r.sweep?.parameter ?? '',
         value: r.sweep?.value ?? '',
@@ -404,7 +413,7 @@ export function buildTables(a: Analysis): ReportTable[] {
         ...propColumns('false_prune_rate', r.falsePruneRate),
       })),
       a.rows.map((r) => ({
-        condition: r.condition,
+        condition: exploratoryLabel(r.condition, r.exploratory),
         parameter: r.sweep ? `${r.sweep.parameter} = ${r.sweep.value}` : '–',
         'token reduction': formatInterval(r.reduction),
         'harm rate': formatProportion(r.harmRate),
@@ -416,6 +425,8 @@ export function buildTables(a: Analysis): ReportTable[] {
   );
 
   const curves = a.thresholds;
+  // A curve is exploratory when its base condition is (the preregistration does not name it).
+  const curveExploratory = (curve: string) => a.rows.find((r) => r.condition === curve)?.exploratory ?? false;
   tables.push(
     table(
       'thresholds',
@@ -426,6 +437,7 @@ export function buildTables(a: Analysis): ReportTable[] {
       ],
       curves.map((t) => ({
         curve: t.curve,
+        exploratory: String(curveExploratory(t.curve)),
         threshold: t.threshold,
         variants: t.variants,
         best: t.best?.condition ?? 'none',
@@ -435,7 +447,7 @@ export function buildTables(a: Analysis): ReportTable[] {
         false_prune_rate: t.best ? fixed(t.best.falsePruneRate.value, 6) : UNDEFINED,
       })),
       curves.map((t) => ({
-        curve: t.curve,
+        curve: exploratoryLabel(t.curve, curveExploratory(t.curve)),
         'harm rate at most': `${t.threshold * 100}%`,
         'variants tried': String(t.variants),
         'best variant': t.best?.condition ?? 'none',
