@@ -552,11 +552,11 @@ function tokenTakeaway(rows: readonly ConditionRow[], proposed: string | null): 
   const named = shares.find((s) => s.r.condition === proposed);
   const lead = named ? `${named.r.condition}'s final context is ${pct(named.final)} of raw; ` : '';
   const least = shares.reduce((b, s) => (s.final < b.final ? s : b));
-  const back = shares.reduce((b, s) =>
-    s.r.tokens.placeholder + s.r.tokens.overhead > b.r.tokens.placeholder + b.r.tokens.overhead ? s : b,
-  );
-  const added = (back.r.tokens.placeholder + back.r.tokens.overhead) / back.r.tokens.raw;
-  return `${lead}the smallest is ${pct(least.final)} (${least.r.condition}); placeholders and overhead add back at most ${pct(added)} of raw (${back.r.condition}).`;
+  // final = raw - removed + placeholder (src/score/score.ts): what pruning adds back to the context is its placeholders;
+  // a policy's own model-call overhead is spent beside the context, not in it.
+  const back = shares.reduce((b, s) => (s.r.tokens.placeholder > b.r.tokens.placeholder ? s : b));
+  const added = back.r.tokens.placeholder / back.r.tokens.raw;
+  return `${lead}the smallest is ${pct(least.final)} (${least.r.condition}); placeholders add back at most ${pct(added)} of raw (${back.r.condition}).`;
 }
 
 function tokenAccounting(a: Analysis): ChartSpec {
@@ -615,7 +615,7 @@ function tokenAccounting(a: Analysis): ChartSpec {
       ],
     },
     [
-      `Bar: the raw history, kept plus removed. Tick: the final context, kept plus placeholders plus model-call overhead. ${UPPER_RISK_NOTE}`,
+      `Bar: the raw history, kept plus removed. Tick: the final context, kept plus placeholders (a policy's model-call overhead is spent beside it, not in it). ${UPPER_RISK_NOTE}`,
       ...exploratoryNote(rows),
     ],
   );

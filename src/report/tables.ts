@@ -292,7 +292,7 @@ export function buildTables(a: Analysis): ReportTable[] {
       'tokens',
       'Token accounting: raw, removed, placeholders, overhead and final context',
       [
-        'final = raw - removed + placeholder + overhead, summed over prune points. Cost is in US dollars where a provider was called.',
+        'final = raw - removed + placeholder, summed over prune points; overhead (the tokens a policy spent deciding) is spent beside the context, not in it, and is not part of final or of the token reduction. Cost is in US dollars where a provider was called.',
         bootstrapNote(a),
       ],
       a.rows.map((r) => ({
