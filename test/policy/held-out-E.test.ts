@@ -61,6 +61,33 @@ describe('rung 2: a failed read is failed work, never an older version a newer r
     const d = V('ladder-0-3', view('permission denied', { code: '13' }), 'r1');
     expect(d).toMatchObject({ verdict: 'eligible', rule: 'errored-input-residue' });
   });
+  it('a failed run that reports its coverage keys observed its state, and a newer run covering them supersedes it', () => {
+    // The other side of the rule: tests that failed are an observation of what they covered, not a failed read.
+    const run = (id: string, turn: number, content: string, state: 'ok' | 'error') =>
+      callAndResult(
+        id,
+        turn,
+        'run_tests',
+        { target: 'pool' },
+        {
+          content,
+          covers: ['test_pool_size', 'test_pool_retry'],
+          source: { identity: 'repo:tests/pool', version: 'UNKNOWN', mutable: true },
+          status:
+            state === 'ok'
+              ? { state: 'ok' }
+              : { state: 'error', errorType: 'TestFailure', message: '1 failed', fields: { failed: '1' } },
+        },
+      );
+    const runs = makeView({
+      items: [
+        ...run('1', 1, 'FAILED test_pool_size', 'error'),
+        ...callAndResult('2', 2, 'edit', { path: 'src/pool.ts' }, { content: 'ok' }, { effects: ['repo:tests/pool'] }),
+        ...run('3', 3, 'passed 2', 'ok'),
+      ],
+    });
+    expect(V('checked-supersession', runs, 'r1')).toMatchObject({ verdict: 'eligible', rule: 'checked-supersession' });
+  });
   it('ladder-0-3: a failed read with nothing recorded is not removed wholly by supersession', () => {
     const d = V('ladder-0-3', view('exit code 1', {}, []), 'r1');
     expect(d.verdict === 'eligible' && d.residue === undefined).toBe(false);

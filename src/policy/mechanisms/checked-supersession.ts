@@ -149,7 +149,7 @@ export function checkedSupersession(): ConfiguredMechanism {
   return {
     rule: CHECKED_SUPERSESSION,
     rung: 2,
-    version: '2.4.0',
+    version: '2.5.0',
     parameters: {},
     assess(view, candidates) {
       const wanted = new Set(candidates);
@@ -162,10 +162,11 @@ export function checkedSupersession(): ConfiguredMechanism {
         // A record of a condition that may no longer hold (transient state, a negative result) is not an earlier
         // version of anything: a re-observation never makes it redundant.
         if (older.flags.transientState || older.flags.negativeResult) return;
-        // A failed read observed no state of the source: it is failed work, whose bulk rung 2's residue rule checks
-        // and whose residue it keeps. Superseding it would take the whole item, residue and all, even where that
-        // rule found the bulk still needed.
-        if (older.status?.state !== 'ok') return;
+        // A failed observation that reports no coverage (a read that failed) observed no state of the source: it is
+        // failed work, whose bulk rung 2's residue rule checks and whose residue it keeps, and superseding it would
+        // take the whole item, residue and all. A failed run that reports its coverage keys (tests that failed)
+        // observed the state of what it covered, which a newer run covering the same keys does supersede.
+        if (older.status?.state !== 'ok' && !older.covers) return;
         const newerIndexes = observationsOf(items, identity).filter(
           (index) => index > olderIndex && items[index]!.tool?.name === older.tool?.name,
         );
