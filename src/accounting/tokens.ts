@@ -99,7 +99,8 @@ export function piecesOf(text: string): string[] | null {
   return pieces;
 }
 
-function isSpace(c: number): boolean {
+/** JavaScript's white space (what \s matches and trim() strips), by code unit. */
+export function isSpace(c: number): boolean {
   return (
     c === 0x20 ||
     (c >= 0x09 && c <= 0x0d) ||

@@ -216,18 +216,20 @@ describe('source-identity: the view and what the version hashes', () => {
     expect(at(decideById(si, pair('UNKNOWN', false)), 'r1').verdict).toBe('eligible');
   });
 
+  // An edit with one recorded effect on the pool source, and reads under an etag, a label that hashes nothing read.
+  const write = (id: string, turn: number, outcome: string): ItemSpec => ({
+    id,
+    turn,
+    kind: 'tool-call',
+    origin: 'model',
+    content: 'edit',
+    tool: { name: 'edit', arguments: { path: 'src/pool.ts' }, callId: `call-${id}` },
+    effects: [{ source: 'repo:src/pool.ts', outcome }],
+  });
+  const etag = { identity: 'repo:src/pool.ts', version: { kind: 'etag', value: 'W/"7"' }, mutable: true };
+  const tagged = { source: etag, content: 'max = 8' };
+
   it('abstains when a write to the source lies between reads whose label does not hash the content, not when it does', () => {
-    const write = (id: string, turn: number, outcome: string): ItemSpec => ({
-      id,
-      turn,
-      kind: 'tool-call',
-      origin: 'model',
-      content: 'edit',
-      tool: { name: 'edit', arguments: { path: 'src/pool.ts' }, callId: `call-${id}` },
-      effects: [{ source: 'repo:src/pool.ts', outcome }],
-    });
-    const etag = { identity: 'repo:src/pool.ts', version: { kind: 'etag', value: 'W/"7"' }, mutable: true };
-    const tagged = { source: etag, content: 'max = 8' };
     const pinned = makeView({
       items: [read('r1', 1, undefined, tagged), write('c2', 2, 'succeeded'), read('r3', 3, undefined, tagged)],
     });
@@ -246,16 +248,6 @@ describe('source-identity: the view and what the version hashes', () => {
     expect(at(decideById(si, hashed), 'r1').reason).toContain('the hash is of the bytes read');
   });
   it('pairs a read with its twin before a write when a later read under the same pinned label follows the write; never across the write', () => {
-    const write = (id: string, turn: number, outcome: string): ItemSpec => ({
-      id,
-      turn,
-      kind: 'tool-call',
-      content: 'edit',
-      tool: { name: 'edit', arguments: { path: 'src/pool.ts' }, callId: `call-${id}` },
-      effects: [{ source: 'repo:src/pool.ts', outcome }],
-    });
-    const etag = { identity: 'repo:src/pool.ts', version: { kind: 'etag', value: 'W/"7"' }, mutable: true };
-    const tagged = { source: etag, content: 'max = 8' };
     // r1 and r2 show one state before c3 writes; r4 carries the same label after the write, which contradicts it.
     const view = makeView({
       items: [
@@ -300,6 +292,8 @@ describe('source-identity: the view and what the version hashes', () => {
         read('r4', 4, undefined, tagged),
       ],
     });
-    expect(at(decideById(si, failed), 'r1').reason).toContain('as does r4, the latest read of that view and state, which');
+    expect(at(decideById(si, failed), 'r1').reason).toContain(
+      'as does r4, the latest read of that view and state, which',
+    );
   });
 });

@@ -21,6 +21,7 @@ import type { PolicyView, ViewItem } from '../../fixture/view.js';
 import { comparatorVerdict } from '../eligibility.js';
 import type { Condition, SweepOf } from '../types.js';
 import { defineCondition } from '../definition.js';
+import { isSpace } from '../../accounting/tokens.js';
 
 export const OBSERVATION_MASKING = 'observation-masking';
 export const DEFAULT_KEEP_LAST = 10;
@@ -55,19 +56,7 @@ function isLineBreak(c: number): boolean {
  * to U+001F and U+0085.
  */
 function isPythonSpace(c: number): boolean {
-  return (
-    (c >= 0x09 && c <= 0x0d) ||
-    (c >= 0x1c && c <= 0x20) ||
-    c === 0x85 ||
-    c === 0xa0 ||
-    c === 0x1680 ||
-    (c >= 0x2000 && c <= 0x200a) ||
-    c === 0x2028 ||
-    c === 0x2029 ||
-    c === 0x202f ||
-    c === 0x205f ||
-    c === 0x3000
-  );
+  return (isSpace(c) && c !== 0xfeff) || (c >= 0x1c && c <= 0x1f) || c === 0x85;
 }
 
 function isPythonBlank(text: string): boolean {
