@@ -2,7 +2,7 @@
 // paired comparisons, the ladder's steps, the per-family breakdown and the safety/reduction frontier. Tables,
 // charts and notebooks all read this; none of them computes an interval of its own.
 import type {
-  BehaviourSide,
+  Behaviour,
   FamilyCounts,
   FixtureMeasures,
   Harm,
@@ -84,10 +84,6 @@ export function intervalOf(counts: readonly (readonly [number, number])[], boot:
 function scored(r: OracleRatio): Ratio {
   if (r.numerator === null) throw new Error(`internal: an unscored measure reached the report (${r.reason})`);
   return r;
-}
-
-function proportionOf(r: Ratio): Proportion {
-  return proportion(r.numerator, r.denominator);
 }
 
 function harmOf(h: Harm | null): Harm {
@@ -265,7 +261,11 @@ export interface ThresholdRow {
   readonly variants: number;
 }
 
-/** One side's behavioural measures, each proportion with its Wilson interval. */
+/**
+ * One side's behavioural measures, each pooled over fixtures from their perFixture behaviour blocks, with its
+ * fixture-cluster bootstrap interval: a fixture's probes share its context and its prune points, so they are not
+ * independent (an interval treating them as such, Wilson's, is several times too narrow).
+ */
 export interface BehaviourSideRow {
   readonly taskSuccess: Proportion;
   readonly constraintViolations: Proportion;
@@ -812,30 +812,41 @@ export function analyse(
     proposed: plan.proposed,
     pairedUnit: p.analysis.paired.unit,
     preregisteredTables: p.analysis.preregisteredTables ?? [],
-    behaviour: behaviourRows(results),
+    behaviour: behaviourRows(results, fixtureOrder, boot),
   };
 }
 
-function behaviourSide(s: BehaviourSide): BehaviourSideRow {
-  return {
-    taskSuccess: proportionOf(s.taskSuccess),
-    constraintViolations: proportionOf(s.constraintViolations),
-    unsupportedClaims: proportionOf(s.unsupportedClaims),
-    recoveryFailures: proportionOf(s.recoveryFailures),
-    errors: s.errors,
-  };
-}
-
-function behaviourRows(results: StudyResults): BehaviourRow[] {
-  return results.conditions.map(({ summary: { condition, behaviour: b } }) => ({
-    condition,
-    reader: b.reader,
-    epochs: b.epochs,
-    probes: b.probes,
-    full: behaviourSide(b.full),
-    pruned: behaviourSide(b.pruned),
-    causedFailures: proportionOf(b.paired.causedFailures),
-  }));
+/**
+ * A condition's behaviour, pooled over the fixtures of `fixtureOrder` from each one's perFixture behaviour block
+ * (numerators and denominators summed), each proportion with its fixture-cluster bootstrap interval, on the same
+ * resampled fixtures as every other rate of the report.
+ */
+function behaviourRows(results: StudyResults, fixtureOrder: readonly string[], boot: Resampling): BehaviourRow[] {
+  return results.conditions.map(({ summary: { condition, behaviour: b, perFixture } }) => {
+    const mine = byFixture(perFixture);
+    const present = fixtureOrder.filter((f) => mine.has(f)).map((f) => mine.get(f)!.behaviour);
+    const rate = (pick: (x: Behaviour) => Ratio) =>
+      clustered(
+        present.map((x) => [pick(x).numerator, pick(x).denominator] as const),
+        boot,
+      );
+    const side = (which: 'full' | 'pruned'): BehaviourSideRow => ({
+      taskSuccess: rate((x) => x[which].taskSuccess),
+      constraintViolations: rate((x) => x[which].constraintViolations),
+      unsupportedClaims: rate((x) => x[which].unsupportedClaims),
+      recoveryFailures: rate((x) => x[which].recoveryFailures),
+      errors: present.reduce((n, x) => n + x[which].errors, 0),
+    });
+    return {
+      condition,
+      reader: b.reader,
+      epochs: b.epochs,
+      probes: present.reduce((n, x) => n + x.probes, 0),
+      full: side('full'),
+      pruned: side('pruned'),
+      causedFailures: rate((x) => x.paired.causedFailures),
+    };
+  });
 }
 
 /** One line naming what the figures rest on, for every caption. */

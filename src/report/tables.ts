@@ -480,7 +480,8 @@ function behaviourTable(a: Analysis): ReportTable {
     `Behaviour: probes answered from the full and the pruned context (reader: ${readers.join(', ') || 'none'})`,
     [
       'Task success: probes answered correctly over probes. Constraint violations: probes on a user constraint answered wrongly, over such probes. Unsupported claims: answers the given context does not support, over probes. Recovery failures: probes whose facts left the context and could not be recovered by pointer or re-read, over such probes (judged structurally, from the scoring, whatever the reader). Caused failures: probes the full context answers correctly and the pruned context does not, over probes the full context answers correctly (paired, same probes and epochs). Errors: failed or unparseable model calls, counted as wrong answers.',
-      "Constraint violations, unsupported claims and recovery failures are of the pruned context; the CSV also has the full context's. Proportions carry 95% Wilson intervals; 0/0 is undefined.",
+      "Constraint violations, unsupported claims and recovery failures are of the pruned context; the CSV also has the full context's.",
+      `Every proportion is pooled over fixtures from each fixture's behaviour block (sum of numerators over sum of denominators) with a 95% percentile fixture-cluster bootstrap (fixtures resampled with all their probes, since one fixture's probes share its context and are not independent; seed ${a.seed}, ${a.iterations} iterations). 0/0 is undefined.`,
     ],
     a.behaviour.map((b) => ({
       condition: b.condition,
