@@ -20,6 +20,9 @@ import type { BootstrapResult } from './stats.js';
 
 export const UNDEFINED = 'undefined';
 
+/** The thresholds table's best variant where no variant of the curve meets the threshold. */
+export const NONE_QUALIFIES = 'none qualifies';
+
 type Cell = string | number;
 type Row = Record<string, Cell>;
 
@@ -33,8 +36,14 @@ export interface ReportTable {
   readonly view: ColumnTable;
 }
 
+/**
+ * A number to `digits` decimals; "undefined" for null. A value that rounds to zero prints as 0.000, never "-0.000":
+ * a difference of -0.00002 is no difference at this precision, and a minus sign would say it is a loss.
+ */
 export function fixed(x: number | null, digits: number): string {
-  return x === null ? UNDEFINED : x.toFixed(digits);
+  if (x === null) return UNDEFINED;
+  const s = x.toFixed(digits);
+  return /^-0\.?0*$/.test(s) ? s.slice(1) : s;
 }
 
 /** "28/29 = 0.966", or "0/0 = undefined": a count ratio as every table prints it. */
@@ -385,7 +394,10 @@ export function buildTables(a: Analysis): ReportTable[] {
       })),
       a.secondary.map((c) => ({
         comparison: `${c.candidate} vs ${c.reference}`,
-        'paired points': String(c.pairedPoints),
+        // What the tests pair: fixtures under v2's fixture pairing, prune points under v1's McNemar.
+        [a.pairedUnit === 'fixture' ? 'paired fixtures' : 'paired points']: String(
+          a.pairedUnit === 'fixture' ? c.pairedFixtures : c.pairedPoints,
+        ),
         'Δ reduction': formatInterval(c.reductionDifference),
         'Δ harm rate': formatInterval(c.harmDifference),
         ...Object.fromEntries(
@@ -432,7 +444,7 @@ export function buildTables(a: Analysis): ReportTable[] {
       'thresholds',
       `Reduction at a fixed safety threshold (harm rate at most ${SAFETY_THRESHOLDS.map((t) => `${t * 100}%`).join(', ')})`,
       [
-        'For each curve, the variant with the largest token reduction whose pooled harm rate (necessary units removed over necessary units, once per fixture) is at most the threshold; a condition that removes no necessary unit meets every threshold. "none" when no variant does. The harm rate, not the false-prune rate among removals, since the latter falls as the base rate rises.',
+        'For each curve, the variant with the largest token reduction whose pooled harm rate (necessary units removed over necessary units, once per fixture) is at most the threshold; a condition that removes no necessary unit meets every threshold. "none qualifies" when no variant does (its figures are then left blank: there is no variant to give them, which is not a 0/0). The harm rate, not the false-prune rate among removals, since the latter falls as the base rate rises.',
         bootstrapNote(a),
       ],
       curves.map((t) => ({
@@ -440,21 +452,22 @@ export function buildTables(a: Analysis): ReportTable[] {
         exploratory: String(curveExploratory(t.curve)),
         threshold: t.threshold,
         variants: t.variants,
-        best: t.best?.condition ?? 'none',
-        token_reduction: t.best ? fixed(t.best.reduction.estimate, 6) : UNDEFINED,
-        harm_rate: t.best ? fixed(t.best.harmRate.value, 6) : UNDEFINED,
-        base_rate: t.best ? fixed(t.best.baseRate.value, 6) : UNDEFINED,
-        false_prune_rate: t.best ? fixed(t.best.falsePruneRate.value, 6) : UNDEFINED,
+        best: t.best?.condition ?? NONE_QUALIFIES,
+        // Empty, not "undefined" (which is a 0/0): with no variant there is no figure to give.
+        token_reduction: t.best ? fixed(t.best.reduction.estimate, 6) : '',
+        harm_rate: t.best ? fixed(t.best.harmRate.value, 6) : '',
+        base_rate: t.best ? fixed(t.best.baseRate.value, 6) : '',
+        false_prune_rate: t.best ? fixed(t.best.falsePruneRate.value, 6) : '',
       })),
       curves.map((t) => ({
         curve: exploratoryLabel(t.curve, curveExploratory(t.curve)),
         'harm rate at most': `${t.threshold * 100}%`,
         'variants tried': String(t.variants),
-        'best variant': t.best?.condition ?? 'none',
-        'token reduction': t.best ? formatInterval(t.best.reduction) : UNDEFINED,
-        'harm rate': t.best ? formatProportion(t.best.harmRate) : UNDEFINED,
-        'base rate': t.best ? formatProportion(t.best.baseRate) : UNDEFINED,
-        'false-prune rate': t.best ? formatProportion(t.best.falsePruneRate) : UNDEFINED,
+        'best variant': t.best?.condition ?? NONE_QUALIFIES,
+        'token reduction': t.best ? formatInterval(t.best.reduction) : '–',
+        'harm rate': t.best ? formatProportion(t.best.harmRate) : '–',
+        'base rate': t.best ? formatProportion(t.best.baseRate) : '–',
+        'false-prune rate': t.best ? formatProportion(t.best.falsePruneRate) : '–',
       })),
     ),
   );
