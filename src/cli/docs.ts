@@ -1,11 +1,12 @@
 // Which generated table lives in which page of the documentation (README.md and docs/), and the README's headline
 // table. Each table sits between markers in its page; `npm run generate` rewrites what is between them, and a test
 // fails when a page holds anything but what its declarations generate.
-import type { Summary } from '../artifacts/schema.js';
+import type { OracleRatio, Summary } from '../artifacts/schema.js';
 import { tokenCounter } from '../accounting/tokens.js';
 import { renderBehaviourMarkdown } from '../behaviour/render.js';
 import type { LoadedFixture } from '../fixture/load.js';
 import type { Registered } from '../policy/registry.js';
+import { baseRate } from '../score/ratio.js';
 import { renderConditionsMarkdown, renderFixturesMarkdown, renderResultsMarkdown } from './render.js';
 
 export const README_PATH = 'README.md';
@@ -59,26 +60,24 @@ const share = (n: number, d: number) => (d === 0 ? 'undefined (0/0)' : `${((100 
 
 /**
  * The README's headline: each base condition of the committed study (no sweep or timing variant) with the primary
- * measure (necessary units removed, once per fixture), precision and the tokens it saves; the full table with every
- * measure is docs/study.md's.
+ * measure (the harm rate: necessary units removed, once per fixture), the base rate, precision (read against the base
+ * rate, beside it) and the tokens it saves; the full table with every measure is docs/study.md's.
  */
 export function renderHeadlineMarkdown(summaries: readonly Summary[], registered: readonly Registered[]): string {
   const bases = new Set(registered.filter((r) => r.variant === 'base').map((r) => r.condition.name));
+  const ofOracle = (r: OracleRatio) =>
+    r.numerator === null ? 'undefined (no oracle)' : share(r.numerator, r.denominator);
   const rows = summaries
     .filter((s) => bases.has(s.condition))
     .map((s) => {
       const harm = s.harm ? share(s.harm.necessaryRemoved, s.harm.necessaryItems) : 'undefined (no oracle)';
-      const precision =
-        s.precision.numerator === null
-          ? 'undefined (no oracle)'
-          : share(s.precision.numerator, s.precision.denominator);
       const saved = share(s.tokens.raw - s.tokens.final, s.tokens.raw);
-      return `| \`${s.condition}\` | ${s.layer} | ${s.rung ?? '-'} | ${harm} | ${precision} | ${saved} |`;
+      return `| \`${s.condition}\` | ${s.layer} | ${s.rung ?? '-'} | ${harm} | ${ofOracle(baseRate(s))} | ${ofOracle(s.precision)} | ${saved} |`;
     });
   return (
     [
-      '| condition | layer | rung | necessary units removed | precision | tokens saved |',
-      '|---|---|---|---|---|---|',
+      '| condition | layer | rung | harm rate (necessary units removed) | base rate | precision | tokens saved |',
+      '|---|---|---|---|---|---|---|',
       ...rows,
     ].join('\n') + '\n'
   );

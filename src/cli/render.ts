@@ -5,6 +5,7 @@ import type { LoadedFixture } from '../fixture/load.js';
 import type { Registered } from '../policy/registry.js';
 import type { ConditionInfo } from '../policy/types.js';
 import { relativePath } from '../fixture/canonical.js';
+import { baseRate, ratio } from '../score/ratio.js';
 
 function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
@@ -127,17 +128,29 @@ export function renderFixturesMarkdown(
   );
 }
 
-/** The full table of the committed study (docs/study.md): every measure with its numerator and denominator. */
+/** "0.327 (16869/51515)", "undefined (0/0)", or "undefined (no oracle)": a rate as the generated tables print it. */
+function rate(x: Ratio | OracleRatio): string {
+  if (x.numerator === null) return 'undefined (no oracle)';
+  return x.value === null
+    ? `undefined (${x.numerator}/${x.denominator})`
+    : `${x.value.toFixed(3)} (${x.numerator}/${x.denominator})`;
+}
+
+/**
+ * The full tables of the committed study (docs/study.md), every measure with its numerator and denominator: the
+ * measures first, the primary ones (harm rate, obligations lost) leading and the base rate beside the precision and
+ * false-prune rate it must be read against; then the token accounting, in a second table so each stays readable.
+ */
 export function renderResultsMarkdown(summaries: readonly Summary[]): string {
-  const r = (x: Ratio | OracleRatio) =>
-    x.numerator === null
-      ? `undefined (no oracle)`
-      : x.value === null
-        ? `undefined (${x.numerator}/${x.denominator})`
-        : `${x.value.toFixed(3)} (${x.numerator}/${x.denominator})`;
-  const rows = summaries.map(
+  const harm = (s: Summary) =>
+    s.harm === null ? 'undefined (no oracle)' : rate(ratio(s.harm.necessaryRemoved, s.harm.necessaryItems));
+  const measures = summaries.map(
     (s) =>
-      `| \`${s.condition}\` | ${s.layer} | ${s.rung ?? '-'} | ${s.decisions.prune} / ${s.decisions.defer} / ${s.decisions.abstain} | ${r(s.precision)} | ${r(s.falsePruneRate)} | ${r(s.coverage)} | ${r(s.abstentionRate)} | ${s.obligations.preserved}/${s.obligations.total} | ${s.refetchAlerts} | ${s.tokens.raw} | ${s.tokens.removed} | ${s.tokens.placeholder} | ${s.tokens.overhead} | ${s.tokens.final} |`,
+      `| \`${s.condition}\` | ${s.layer} | ${s.rung ?? '-'} | ${s.decisions.prune} / ${s.decisions.defer} / ${s.decisions.abstain} | ${harm(s)} | ${rate(ratio(s.obligationsLost.lost, s.obligationsLost.declared))} | ${rate(baseRate(s))} | ${rate(s.precision)} | ${rate(s.falsePruneRate)} | ${rate(s.coverage)} | ${rate(s.abstentionRate)} | ${rate(ratio(s.obligations.preserved, s.obligations.total))} | ${s.refetchAlerts} |`,
+  );
+  const tokens = summaries.map(
+    (s) =>
+      `| \`${s.condition}\` | ${s.tokens.raw} | ${s.tokens.removed} | ${s.tokens.placeholder} | ${s.tokens.overhead} | ${s.tokens.final} |`,
   );
   const first = summaries[0];
   const scope = first
@@ -146,9 +159,17 @@ export function renderResultsMarkdown(summaries: readonly Summary[]): string {
   return (
     scope +
     [
-      '| condition | layer | rung | prune / defer / abstain | precision | false-prune rate | coverage | abstention | obligations preserved | re-fetch alerts | raw tokens | removed | placeholder | overhead | final |',
-      '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
-      ...rows,
+      '| condition | layer | rung | prune / defer / abstain | harm rate | obligations lost | base rate | precision | false-prune rate | coverage | abstention | obligations preserved | re-fetch alerts |',
+      '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+      ...measures,
+      '',
+      'Harm rate: necessary units removed over necessary units, each (fixture, unit) counted once; obligations lost: declared obligations lost, each (fixture, obligation) counted once (the primary measures, which do not move with the base rate). Base rate: the removable share of the items decided on, the precision of pruning everything; read precision and the false-prune rate against it.',
+      '',
+      'Tokens, summed over prune points (final = raw - removed + placeholder; overhead is spent beside the context, not in it):',
+      '',
+      '| condition | raw tokens | removed | placeholder | overhead | final |',
+      '|---|---|---|---|---|---|',
+      ...tokens,
     ].join('\n') +
     '\n'
   );

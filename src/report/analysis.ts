@@ -13,7 +13,7 @@ import type {
 } from '../artifacts/schema.js';
 import type { EconomicsTotal } from '../economics/record.js';
 import { byCodeUnit } from '../fixture/canonical.js';
-import { ratio } from '../score/ratio.js';
+import { baseRate, ratio } from '../score/ratio.js';
 import { FIXTURE_OUTCOMES, POINT_OUTCOMES, SECONDARY_FIXTURE_OUTCOMES, SECONDARY_OUTCOMES } from './comparisons.js';
 import { providerCost } from './cost.js';
 import {
@@ -113,8 +113,10 @@ export function fixtureCounts(measure: FixtureRate, f: FixtureMeasures): [number
       return [f.obligations.preserved, f.obligations.total];
     case 'abstentionRate':
       return [f.abstentionRate.numerator, f.abstentionRate.denominator];
-    case 'baseRate':
-      return [scored(f.coverage).denominator, f.decisions.total];
+    case 'baseRate': {
+      const r = scored(baseRate(f));
+      return [r.numerator, r.denominator];
+    }
     case 'precision':
     case 'falsePruneRate':
     case 'coverage': {

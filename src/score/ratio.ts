@@ -46,3 +46,17 @@ export function poolOracle(
       : `${unscoredPoints} of ${allPoints} prune points are imported traces with no oracle; see perFixture for the scored fixtures`;
   return unscored(denominator, reason);
 }
+
+/**
+ * The base rate: the oracle's eligible removals (coverage's denominator) over the items decided on, the precision
+ * "prune everything" would reach. Every table that prints a precision or a false-prune rate prints it beside them;
+ * unscored (no oracle) when coverage is.
+ */
+export function baseRate(m: {
+  readonly coverage: OracleRatio;
+  readonly decisions: { readonly total: number };
+}): OracleRatio {
+  return m.coverage.numerator === null
+    ? unscored(m.decisions.total, m.coverage.reason)
+    : ratio(m.coverage.denominator, m.decisions.total);
+}
