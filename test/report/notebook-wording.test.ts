@@ -50,6 +50,14 @@ describe('notebook wording', () => {
     expect(frontier).toContain("y: { field: 'harmLo', type: 'quantitative' }, y2: { field: 'harmHi' }");
     const header = shown('frontier.ipynb').find((l) => l.startsWith('|curve|'))!;
     expect(header).toContain('|harm rate|base rate|false-prune rate|');
+    // One colour per curve: with fewer, vega-lite reuses a colour and two curves read as one.
+    const curves = new Set(
+      shown('frontier.ipynb')
+        .filter((l) => l.startsWith('|') && !l.startsWith('|curve|') && !l.startsWith('|:-'))
+        .map((l) => l.split('|')[1]),
+    );
+    const range = /scale: \{ range: \[([^\]]*)\] \}/.exec(frontier)![1]!.split(',');
+    expect(range.length).toBeGreaterThanOrEqual(curves.size);
     const chart = shown('frontier.ipynb').join('');
     expect(chart).toContain('harm rate against token reduction');
     expect(chart).not.toContain('false-prune rate against');
