@@ -60,24 +60,29 @@ const share = (n: number, d: number) => (d === 0 ? 'undefined (0/0)' : `${((100 
 
 /**
  * The README's headline: each base condition of the committed study (no sweep or timing variant) with the primary
- * measure (the harm rate: necessary units removed, once per fixture), the base rate, precision (read against the base
- * rate, beside it) and the tokens it saves; the full table with every measure is docs/study.md's.
+ * measure (the harm rate: necessary units removed, once per fixture), precision with the base rate it must be read
+ * against, and the tokens it saves; the full table with every measure is docs/study.md's. Where every condition
+ * decided on the same items, so that the base rate is one figure, it is printed once in the precision column's
+ * header (the README is kept short); otherwise each row has a base-rate column beside its precision.
  */
 export function renderHeadlineMarkdown(summaries: readonly Summary[], registered: readonly Registered[]): string {
   const bases = new Set(registered.filter((r) => r.variant === 'base').map((r) => r.condition.name));
   const ofOracle = (r: OracleRatio) =>
     r.numerator === null ? 'undefined (no oracle)' : share(r.numerator, r.denominator);
-  const rows = summaries
-    .filter((s) => bases.has(s.condition))
-    .map((s) => {
-      const harm = s.harm ? share(s.harm.necessaryRemoved, s.harm.necessaryItems) : 'undefined (no oracle)';
-      const saved = share(s.tokens.raw - s.tokens.final, s.tokens.raw);
-      return `| \`${s.condition}\` | ${s.layer} | ${s.rung ?? '-'} | ${harm} | ${ofOracle(baseRate(s))} | ${ofOracle(s.precision)} | ${saved} |`;
-    });
+  const shown = summaries.filter((s) => bases.has(s.condition));
+  const baseRates = [...new Set(shown.map((s) => ofOracle(baseRate(s))))];
+  const oneBaseRate = baseRates.length === 1 ? baseRates[0]! : null;
+  const rows = shown.map((s) => {
+    const harm = s.harm ? share(s.harm.necessaryRemoved, s.harm.necessaryItems) : 'undefined (no oracle)';
+    const saved = share(s.tokens.raw - s.tokens.final, s.tokens.raw);
+    const base = oneBaseRate === null ? ` ${ofOracle(baseRate(s))} |` : '';
+    return `| \`${s.condition}\` | ${s.layer} | ${s.rung ?? '-'} | ${harm} |${base} ${ofOracle(s.precision)} | ${saved} |`;
+  });
+  const precision = oneBaseRate === null ? 'base rate | precision' : `precision (base rate ${oneBaseRate})`;
   return (
     [
-      '| condition | layer | rung | harm rate (necessary units removed) | base rate | precision | tokens saved |',
-      '|---|---|---|---|---|---|---|',
+      `| condition | layer | rung | harm rate | ${precision} | tokens saved |`,
+      `|---|---|---|---|${oneBaseRate === null ? '---|' : ''}---|---|`,
       ...rows,
     ].join('\n') + '\n'
   );

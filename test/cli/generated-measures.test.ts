@@ -77,18 +77,30 @@ describe("docs/study.md's results table", () => {
 
 describe("the README's headline table", () => {
   const registered = names.map((name) => ({ variant: 'base', condition: { name } })) as unknown as Registered[];
-  const { header, rows } = firstTable(renderHeadlineMarkdown(summaries, registered));
+  const baseRateOf = (s: Summary) =>
+    `${((100 * s.coverage.denominator!) / s.decisions.total).toFixed(2)}% (${s.coverage.denominator}/${s.decisions.total})`;
 
-  it('prints the base rate beside precision, and the harm rate, each as value (numerator/denominator)', () => {
+  it('prints the harm rate, and the base rate beside precision: once, in its header, where every condition shares it', () => {
+    const { header, rows } = firstTable(renderHeadlineMarkdown(summaries, registered));
+    expect(new Set(summaries.map(baseRateOf)).size).toBe(1);
+    expect(header).toContain(`precision (base rate ${baseRateOf(summaries[0]!)})`);
+    const h = header.indexOf('harm rate');
+    for (const s of summaries)
+      expect(rows.get(s.condition)![h]).toBe(
+        `${((100 * s.harm!.necessaryRemoved) / s.harm!.necessaryItems).toFixed(2)}% (${s.harm!.necessaryRemoved}/${s.harm!.necessaryItems})`,
+      );
+  });
+
+  it('gives each row its own base rate, beside its precision, where the conditions decided on different items', () => {
+    const other = {
+      ...summaries[2]!,
+      decisions: { ...summaries[2]!.decisions, total: summaries[2]!.decisions.total + 1 },
+    };
+    const mixed = [summaries[0]!, summaries[1]!, other];
+    const { header, rows } = firstTable(renderHeadlineMarkdown(mixed, registered));
     const b = header.indexOf('base rate');
     expect(header[b + 1]).toBe('precision');
-    expect(header).toContain('harm rate (necessary units removed)');
-    for (const s of summaries) {
-      const eligible = s.coverage.denominator!;
-      expect(rows.get(s.condition)![b], s.condition).toBe(
-        `${((100 * eligible) / s.decisions.total).toFixed(2)}% (${eligible}/${s.decisions.total})`,
-      );
-    }
+    for (const s of mixed) expect(rows.get(s.condition)![b], s.condition).toBe(baseRateOf(s));
   });
 });
 
