@@ -95,20 +95,30 @@ async function importSessions(format: Format, parsed: Parsed, reader: Reader): P
     } else throw new Error(`internal: ${format} detected on JSON Lines`);
     return sessions;
   }
-  const importers: Record<Exclude<Format, 'claude-code' | 'openhands'>, typeof importSweAgent> = {
+  const importers: Record<Exclude<Format, 'claude-code' | 'openhands' | 'opencode'>, typeof importSweAgent> = {
     'swe-agent': importSweAgent,
     'mini-swe-agent': importMiniSweAgent,
-    opencode: importOpenCode,
   };
   if (format === 'claude-code') throw new Error('internal: claude-code detected on JSON');
   if (format === 'opencode' && isOpenCodeEventStream(parsed.value)) {
     // A recorded event stream: each session it carries (a sub-agent's too) folded to its export and read as one.
     const folded = foldOpenCodeEvents(parsed.value, reader);
     for (const { id, export: session } of folded) {
-      const builder = open(folded.length === 1 ? undefined : id);
-      await importOpenCode(session, new Reader(reader.file, `session ${id} as folded from its events, `), builder);
-      builder.formatVersion = `${builder.formatVersion ?? 'opencode'}, event stream`;
+      const builders: TraceBuilder[] = [];
+      // A compaction opens the session's next context: `<session>.after-compaction-N`.
+      await importOpenCode(session, new Reader(reader.file, `session ${id} as folded from its events, `), (s) => {
+        const name = folded.length === 1 ? s : s === undefined ? id : `${id}.${s}`;
+        const builder = open(name);
+        builders.push(builder);
+        return builder;
+      });
+      for (const builder of builders) builder.formatVersion = `${builder.formatVersion ?? 'opencode'}, event stream`;
     }
+    return sessions;
+  }
+  if (format === 'opencode') {
+    // An export: each compaction OpenCode honoured ends the model's context and opens the next session.
+    await importOpenCode(parsed.value, reader, open);
     return sessions;
   }
   if (format === 'openhands' && openHandsV1Events(parsed.value) !== undefined) {

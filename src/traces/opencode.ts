@@ -6,6 +6,10 @@
 // The bash tool completes whatever the command's exit code and records the code in `metadata.exit`; the read tool
 // takes an `offset` and a `limit` and says which lines it showed and when it cut the file.
 // A recorded event stream is folded into this shape first (opencode-events.ts).
+// A compaction (/compact, or OpenCode's own when the context fills) is a user message holding a `compaction` part,
+// answered by an assistant message marked `summary: true`: once that summary finished, OpenCode sends the model
+// nothing before the compaction again (MessageV2.filterCompacted), only the request ("What did we do so far?"), the
+// summary and what follows. The context ends there, and what follows is another session, `after-compaction-N`.
 import type { ReadSelector, Source, Status } from '../fixture/schema.js';
 import { agentTool, foundNothing, writtenPaths } from './agent-tools.js';
 import type { TraceBuilder } from './build.js';
@@ -148,7 +152,36 @@ function attachedReads(parts: readonly Json[], before: number): Map<number, numb
   return pairs;
 }
 
-export async function importOpenCode(root: Json, r: Reader, b: TraceBuilder): Promise<void> {
+/**
+ * The compactions OpenCode honours (MessageV2.filterCompacted): the user messages holding a `compaction` part that a
+ * finished summary answered, an assistant message marked `summary: true` with a finish reason and no error whose
+ * `parentID` names the request. A compaction whose summary never finished cuts nothing.
+ */
+function answeredCompactions(messages: readonly Json[]): Set<string> {
+  const answered = new Set<string>();
+  for (const m of messages) {
+    const info = objectOr(objectOr(m)?.['info']);
+    if (
+      info?.['role'] === 'assistant' &&
+      info['summary'] === true &&
+      typeof info['finish'] === 'string' &&
+      !info['error'] &&
+      typeof info['parentID'] === 'string'
+    )
+      answered.add(info['parentID']);
+  }
+  return answered;
+}
+
+/** What OpenCode sends the model in place of a `compaction` part (MessageV2.toModelMessages). */
+const COMPACTION_REQUEST = 'What did we do so far?';
+
+/**
+ * One OpenCode session; `open` gives its builder (no name) and, after each compaction it honours, the builder of the
+ * context that follows (`after-compaction-N`).
+ */
+export async function importOpenCode(root: Json, r: Reader, open: (session?: string) => TraceBuilder): Promise<void> {
+  let b = open();
   const top = r.object(root, []);
   const messages = r.array(top['messages'], ['messages']);
   const info =
@@ -157,6 +190,8 @@ export async function importOpenCode(root: Json, r: Reader, b: TraceBuilder): Pr
       : {};
   if (typeof info['version'] === 'string') b.formatVersion = `opencode ${info['version']}`;
   const kept = afterRevert(r, info, messages);
+  const compactions = answeredCompactions(messages.slice(0, kept.messages));
+  let compacted = 0;
 
   const addTool = async (run: ToolRun): Promise<void> => {
     const tool = await agentTool(run.name, run.input);
@@ -227,8 +262,20 @@ export async function importOpenCode(root: Json, r: Reader, b: TraceBuilder): Pr
         ? r.optNumber((info['time'] as Record<string, Json>)['created'], [...path, 'info', 'time', 'created'])
         : undefined;
     const parts = r.array(m['parts'], [...path, 'parts']);
-    if (role === 'assistant') b.modelTurn();
-    else if (role !== 'user') r.fail([...path, 'info', 'role'], `unknown role "${role}" (expected user or assistant)`);
+    const compaction = role === 'user' && parts.some((p) => objectOr(p)?.['type'] === 'compaction');
+    if (compaction && compactions.has(String(info['id'])) && b.size > 0) {
+      // A compaction its summary answered: the model's context ends here and starts again from the summary.
+      compacted += 1;
+      const next = open(`after-compaction-${compacted}`);
+      next.continueFrom(b);
+      b = next;
+    }
+    // The summary stands in for the history it replaced: the runtime's record of it, not a model turn of the task.
+    const summary = role === 'assistant' && info['summary'] === true;
+    if (role === 'assistant') {
+      if (!summary) b.modelTurn();
+    } else if (role !== 'user')
+      r.fail([...path, 'info', 'role'], `unknown role "${role}" (expected user or assistant)`);
     // Where a pending revert undid this message from: parts from there on are gone.
     const boundary =
       i === kept.messages - 1 && kept.fromPart !== undefined
@@ -242,6 +289,10 @@ export async function importOpenCode(root: Json, r: Reader, b: TraceBuilder): Pr
       const part = r.object(parts[j], ppath);
       const type = r.string(part['type'], [...ppath, 'type']);
       if (outputs.has(j)) continue;
+      if (type === 'compaction') {
+        b.add({ origin: 'system', kind: 'instruction', content: COMPACTION_REQUEST, time: created });
+        continue;
+      }
       if (type === 'text') {
         const text = r.string(part['text'], [...ppath, 'text']);
         const out = attached.get(j);
@@ -265,7 +316,8 @@ export async function importOpenCode(root: Json, r: Reader, b: TraceBuilder): Pr
           if (part['synthetic'] === true)
             b.add({ origin: 'system', kind: 'instruction', content: text, time: created });
           else b.userInstruction(text, created);
-        } else b.add({ origin: 'model', kind: 'reasoning', content: text, time: created });
+        } else if (summary) b.add({ origin: 'system', kind: 'instruction', content: text, time: created });
+        else b.add({ origin: 'model', kind: 'reasoning', content: text, time: created });
         continue;
       }
       if (type !== 'tool') continue;

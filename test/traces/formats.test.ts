@@ -1964,6 +1964,88 @@ describe('OpenCode export', () => {
     // Nothing is left over as a runtime instruction: every call found its output.
     expect(f.items.filter((i) => i.origin === 'system' && i.kind === 'instruction')).toEqual([]);
   });
+
+  /** A compaction (/compact) as OpenCode 1.2 writes it: the request's `compaction` part and its summary's message. */
+  const compactionRequest = (id: string) => msg(id, 'user', [{ id: `prt_${id}`, type: 'compaction', auto: false }]);
+  const summary = (id: string, parentID: string, extra: Record<string, unknown> = {}) => ({
+    info: {
+      id,
+      sessionID: 'ses_1',
+      role: 'assistant',
+      parentID,
+      mode: 'compaction',
+      agent: 'compaction',
+      summary: true,
+      finish: 'stop',
+      time: { created: 1750000000000 },
+      ...extra,
+    },
+    parts: [
+      { id: `prt_${id}_r`, type: 'reasoning', text: 'thinking' },
+      { id: `prt_${id}_t`, type: 'text', text: '## Goal\nFix the build.' },
+    ],
+  });
+  const before = [
+    msg('m1', 'user', [{ type: 'text', text: 'Fix the build' }]),
+    msg('m2', 'assistant', [
+      tool('r1', 'read', {
+        status: 'completed',
+        input: { filePath: '/r/a.ts' },
+        output: 'long file',
+        metadata: {},
+        time: { start: 1, end: 2 },
+      }),
+    ]),
+  ];
+
+  it('a compaction its summary answered ends the context: what follows starts from the request and the summary (MessageV2.filterCompacted)', async () => {
+    const fs = await load('ses.json', {
+      info: { id: 'ses_1', version: '1.2.5', title: 't', time: { created: 1, updated: 2 } },
+      messages: [
+        ...before,
+        compactionRequest('c1'),
+        summary('s1', 'c1'),
+        msg('m3', 'user', [{ type: 'text', text: 'Now run the tests' }]),
+        msg('m4', 'assistant', [{ type: 'text', text: 'Done.' }]),
+      ],
+    });
+    expect(fs.map((f) => f.id)).toEqual(['opencode.ses', 'opencode.ses.after-compaction-1']);
+    const [main, after] = fs as [Fixture, Fixture];
+    expect(main.items.map((i) => i.kind)).toEqual(['instruction', 'tool-call', 'tool-result']);
+    expect(after.items.map((i) => [i.origin, i.kind, i.content])).toEqual([
+      ['system', 'instruction', 'What did we do so far?'],
+      ['system', 'instruction', '## Goal\nFix the build.'],
+      ['user', 'instruction', 'Now run the tests'],
+      ['model', 'reasoning', 'Done.'],
+    ]);
+    // The history the summary replaced is gone from the later context; the read is not counted there.
+    expect(after.items.some((i) => i.kind === 'tool-result')).toBe(false);
+    expect(after.imported!.formatVersion).toBe('opencode 1.2.5');
+    expect(after.prunePoints.at(-1)!.budgetTokens).toBeLessThan(main.prunePoints.at(-1)!.budgetTokens + 40);
+  });
+
+  it('a compaction whose summary never finished (or failed) cuts nothing: the history stays in the one context', async () => {
+    for (const extra of [{ finish: undefined }, { error: { name: 'MessageAbortedError', data: {} } }]) {
+      const fs = await load('ses.json', {
+        info: { id: 'ses_1', version: '1.2.5', title: 't', time: { created: 1, updated: 2 } },
+        messages: [...before, compactionRequest('c1'), summary('s1', 'c1', extra)],
+      });
+      expect(fs.map((f) => f.id)).toEqual(['opencode.ses']);
+      expect(fs[0]!.items.map((i) => i.kind)).toEqual([
+        'instruction',
+        'tool-call',
+        'tool-result',
+        'instruction',
+        'instruction',
+      ]);
+    }
+    // A session without a compaction imports as before: one fixture, the model's text its reasoning.
+    const plain = await load('ses.json', {
+      info: { id: 'ses_1', version: '1.2.5', title: 't', time: { created: 1, updated: 2 } },
+      messages: [...before, msg('m4', 'assistant', [{ type: 'text', text: 'Done.' }])],
+    });
+    expect(plain.map((f) => [f.id, f.items.length, f.items.at(-1)!.kind])).toEqual([['opencode.ses', 4, 'reasoning']]);
+  });
 });
 
 describe('OpenCode event stream (the server bus as a client recorded it)', () => {
