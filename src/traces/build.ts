@@ -17,7 +17,7 @@ import {
 } from '../fixture/schema.js';
 import { holdsSecret } from './redact.js';
 
-export const IMPORTER_VERSION = '2.7.0';
+export const IMPORTER_VERSION = '2.8.0';
 
 export type Format = Imported['format'];
 export const FORMATS: readonly Format[] = Imported.shape.format.options;
@@ -66,6 +66,8 @@ export class TraceBuilder {
   private turn = 0;
   private subgoal = '';
   private worked = false;
+  /** The last turn carried over from an earlier session (`resumeFrom`): its points were that session's. */
+  private carried = -1;
   /** The recorder's format version as the record states or shows it (e.g. `1.x function-calling`). */
   formatVersion: string | undefined;
 
@@ -91,7 +93,6 @@ export class TraceBuilder {
     }
   }
 
-  /** The model acts: a new turn begins (its calls and their results share it). */
   /**
    * A session that goes on from `before` after the runtime compacted its context: the task in progress and the
    * recorder's version carry over; the items do not (the model no longer has them).
@@ -101,6 +102,22 @@ export class TraceBuilder {
     this.formatVersion = before.formatVersion;
   }
 
+  /**
+   * A session that goes on from `before` after the runtime changed what it resends of the same history (OpenCode's
+   * prune clears old tool outputs): every item carries over in its turn as `rewrite` says the model is now sent it,
+   * and so do the tools, the task in progress and the recorder's version. The points up to the last turn carried
+   * over were `before`'s, whose context they saw: the task boundary there is not this session's again.
+   */
+  resumeFrom(before: TraceBuilder, rewrite: (draft: Draft) => Draft): void {
+    this.continueFrom(before);
+    for (const { draft, turn } of before.drafts) this.drafts.push({ draft: rewrite(draft), turn });
+    for (const [name, sideEffect] of before.tools) this.tools.set(name, sideEffect);
+    this.turn = before.turn;
+    this.worked = before.worked;
+    this.carried = before.turn;
+  }
+
+  /** The model acts: a new turn begins (its calls and their results share it). */
   modelTurn(): void {
     if (this.drafts.length > 0) this.turn += 1;
     this.worked = true;
@@ -112,7 +129,7 @@ export class TraceBuilder {
    */
   userInstruction(content: string, time?: string | number): void {
     if (this.worked) {
-      this.boundaries.push({ turn: this.turn, subgoal: this.subgoal });
+      if (this.turn > this.carried) this.boundaries.push({ turn: this.turn, subgoal: this.subgoal });
       this.turn += 1;
       this.worked = false;
     }

@@ -10,9 +10,15 @@
 // answered by an assistant message marked `summary: true`: once that summary finished, OpenCode sends the model
 // nothing before the compaction again (MessageV2.filterCompacted), only the request ("What did we do so far?"), the
 // summary and what follows. The context ends there, and what follows is another session, `after-compaction-N`.
+// OpenCode also prunes: when a prompt's loop ends (SessionPrompt.loop), SessionCompaction.prune marks the completed
+// tool parts older than the last 40,000 tokens of tool output (two turns back at least; not `skill`) with
+// `state.time.compacted`, each its own Date.now() as it stores them, a few milliseconds apart; from then on
+// MessageV2.toModelMessages sends such a part's call as it was and "[Old tool result content cleared]" for its
+// output, with no attachments. That too ends the context: what the model is sent from the next message on is another
+// session, `after-prune-N`, which starts from the same history with those outputs cleared.
 import type { ReadSelector, Source, Status } from '../fixture/schema.js';
 import { agentTool, foundNothing, writtenPaths } from './agent-tools.js';
-import type { TraceBuilder } from './build.js';
+import type { Draft, TraceBuilder } from './build.js';
 import { intOr, objectOr, type Json, type Reader } from './parse.js';
 import { readSource, shellOutcome } from './shell.js';
 
@@ -77,7 +83,13 @@ interface ToolRun {
   /** Who made the call: the model for a tool part, the runtime for an attachment it read on the user's behalf. */
   readonly origin: 'model' | 'system';
   readonly outcome:
-    | { readonly status: 'completed'; readonly output: string; readonly exit: number | undefined }
+    | {
+        readonly status: 'completed';
+        readonly output: string;
+        readonly exit: number | undefined;
+        /** When OpenCode's prune cleared the output (`state.time.compacted`, epoch ms), if it did. */
+        readonly compacted?: number;
+      }
     | { readonly status: 'error'; readonly error: string }
     /** Pending or running when the session was saved: the call is added and nothing else (build.ts settles it). */
     | { readonly status: 'unfinished' };
@@ -176,9 +188,22 @@ function answeredCompactions(messages: readonly Json[]): Set<string> {
 /** What OpenCode sends the model in place of a `compaction` part (MessageV2.toModelMessages). */
 const COMPACTION_REQUEST = 'What did we do so far?';
 
+/** What OpenCode sends the model in place of a pruned tool output, `state.time.compacted` set (MessageV2.toModelMessages). */
+const PRUNED_OUTPUT = '[Old tool result content cleared]';
+
+/**
+ * A tool result as the model is sent it once OpenCode pruned it: the placeholder and nothing the output showed, so
+ * no source, no outcome read off it, no flag.
+ */
+function pruned(result: Draft): Draft {
+  const { origin, kind, time, tool } = result;
+  return { origin, kind, content: PRUNED_OUTPUT, time, tool, status: { state: 'ok' } };
+}
+
 /**
  * One OpenCode session; `open` gives its builder (no name) and, after each compaction it honours, the builder of the
- * context that follows (`after-compaction-N`).
+ * context that follows (`after-compaction-N`), and after each prune that cleared outputs of that context, the builder
+ * of the context from the next message on (`after-prune-N`).
  */
 export async function importOpenCode(root: Json, r: Reader, open: (session?: string) => TraceBuilder): Promise<void> {
   let b = open();
@@ -192,6 +217,9 @@ export async function importOpenCode(root: Json, r: Reader, open: (session?: str
   const kept = afterRevert(r, info, messages);
   const compactions = answeredCompactions(messages.slice(0, kept.messages));
   let compacted = 0;
+  let prunes = 0;
+  // The results of the current context whose outputs OpenCode's prune cleared later, with when it did.
+  const uncleared = new Map<Draft, number>();
 
   const addTool = async (run: ToolRun): Promise<void> => {
     const tool = await agentTool(run.name, run.input);
@@ -214,7 +242,7 @@ export async function importOpenCode(root: Json, r: Reader, open: (session?: str
         tool.writes || !tool.path ? undefined : reading ? reading.selector : readSelector(run.input, output);
       const source: Source | undefined = !tool.writes && tool.path ? readSource(tool.path, selector) : undefined;
       b.settleEffects(run.callId, st.state === 'ok' ? (outcome?.running ? 'unknown' : 'succeeded') : 'failed');
-      b.add({
+      const result: Draft = {
         origin: 'environment',
         kind: 'tool-result',
         content: output,
@@ -224,7 +252,9 @@ export async function importOpenCode(root: Json, r: Reader, open: (session?: str
         ...(source ? { source } : {}),
         negativeResult: outcome ? outcome.negativeResult : tool.search && foundNothing(output),
         transientState: tool.transient || !!outcome?.running,
-      });
+      };
+      b.add(result);
+      if (run.outcome.compacted !== undefined) uncleared.set(result, run.outcome.compacted);
       return;
     }
     if (run.outcome.status === 'unfinished') return;
@@ -262,6 +292,19 @@ export async function importOpenCode(root: Json, r: Reader, open: (session?: str
         ? r.optNumber((info['time'] as Record<string, Json>)['created'], [...path, 'info', 'time', 'created'])
         : undefined;
     const parts = r.array(m['parts'], [...path, 'parts']);
+    if (created !== undefined && [...uncleared.values()].some((t) => t < created)) {
+      // OpenCode pruned outputs of this context before this message: from here on the model is sent the same
+      // history with them cleared. One prune marks its parts a few milliseconds apart, between two messages, and
+      // every mark before this message is in force from it on, so all of them open one session.
+      prunes += 1;
+      const next = open(`after-prune-${prunes}`);
+      next.resumeFrom(b, (d) => {
+        const t = uncleared.get(d);
+        return t === undefined || t >= created ? d : pruned(d);
+      });
+      for (const [d, t] of uncleared) if (t < created) uncleared.delete(d);
+      b = next;
+    }
     const compaction = role === 'user' && parts.some((p) => objectOr(p)?.['type'] === 'compaction');
     if (compaction && compactions.has(String(info['id'])) && b.size > 0) {
       // A compaction its summary answered: the model's context ends here and starts again from the summary.
@@ -269,6 +312,8 @@ export async function importOpenCode(root: Json, r: Reader, open: (session?: str
       const next = open(`after-compaction-${compacted}`);
       next.continueFrom(b);
       b = next;
+      // The history before it, pruned or not, is no longer sent.
+      uncleared.clear();
     }
     // The summary stands in for the history it replaced: the runtime's record of it, not a model turn of the task.
     const summary = role === 'assistant' && info['summary'] === true;
@@ -339,7 +384,17 @@ export async function importOpenCode(root: Json, r: Reader, open: (session?: str
             ? (state['metadata'] as Record<string, Json>)
             : {};
         const exit = typeof metadata['exit'] === 'number' ? metadata['exit'] : undefined;
-        await addTool({ name, callId, input, start, end, origin: 'model', outcome: { status, output, exit } });
+        // OpenCode's prune marks only completed parts, and only theirs does toModelMessages clear.
+        const compactedAt = r.optNumber(times['compacted'], [...ppath, 'state', 'time', 'compacted']);
+        await addTool({
+          name,
+          callId,
+          input,
+          start,
+          end,
+          origin: 'model',
+          outcome: { status, output, exit, ...(compactedAt !== undefined ? { compacted: compactedAt } : {}) },
+        });
       } else if (status === 'error') {
         const error = r.string(state['error'], [...ppath, 'state', 'error']);
         await addTool({ name, callId, input, start, end, origin: 'model', outcome: { status, error } });

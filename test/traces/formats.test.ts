@@ -2046,6 +2046,120 @@ describe('OpenCode export', () => {
     });
     expect(plain.map((f) => [f.id, f.items.length, f.items.at(-1)!.kind])).toEqual([['opencode.ses', 4, 'reasoning']]);
   });
+
+  /** OpenCode's prune (SessionCompaction.prune) as 1.2.5 writes it: a completed part marked `state.time.compacted`. */
+  const at = (id: string, role: string, created: number, parts: unknown[]) => ({
+    info: { id, sessionID: 'ses_1', role, time: { created } },
+    parts,
+  });
+  const done = (callID: string, name: string, input: unknown, output: string, end: number, compacted?: number) =>
+    tool(callID, name, {
+      status: 'completed',
+      input,
+      output,
+      metadata: name === 'bash' ? { exit: 1 } : {},
+      time: { start: end - 1, end, ...(compacted !== undefined ? { compacted } : {}) },
+    });
+  const CLEARED = '[Old tool result content cleared]';
+  /**
+   * Two prunes, each marking its parts a few milliseconds apart after a prompt's loop ended, and one mark after the
+   * last message (no request ever saw it).
+   */
+  const prunedSession = (marks: boolean) => ({
+    info: { id: 'ses_1', version: '1.2.5', title: 't', time: { created: 1, updated: 2 } },
+    messages: [
+      at('m1', 'user', 1000, [{ id: 'u1', type: 'text', text: 'Fix the build' }]),
+      at('m2', 'assistant', 1100, [
+        done(
+          'r1',
+          'read',
+          { filePath: '/r/a.ts' },
+          '<content>1: long file\n</content>',
+          1200,
+          marks ? 5001 : undefined,
+        ),
+        done('r2', 'grep', { pattern: 'TODO' }, 'No files found', 1300, marks ? 5000 : undefined),
+        done('r3', 'read', { filePath: '/r/b.ts' }, '<content>1: b\n</content>', 1400, marks ? 99000 : undefined),
+      ]),
+      at('m3', 'assistant', 1500, [{ id: 't3', type: 'text', text: 'Fixed.' }]),
+      at('m4', 'user', 6000, [{ id: 'u4', type: 'text', text: 'Now run the tests' }]),
+      at('m5', 'assistant', 6100, [
+        done('b1', 'bash', { command: 'npm test' }, 'FAIL a.test.ts', 6200, marks ? 8000 : undefined),
+      ]),
+      at('m6', 'assistant', 6300, [{ id: 't6', type: 'text', text: 'One test fails.' }]),
+      at('m7', 'user', 9000, [{ id: 'u7', type: 'text', text: 'Fix it' }]),
+      at('m8', 'assistant', 9100, [{ id: 't8', type: 'text', text: 'Done.' }]),
+    ],
+  });
+
+  it("OpenCode's prune (state.time.compacted) ends the context: from the next message on the output is the placeholder, before it the whole output", async () => {
+    const fs = await load('ses.json', prunedSession(true));
+    expect(fs.map((f) => f.id)).toEqual(['opencode.ses', 'opencode.ses.after-prune-1', 'opencode.ses.after-prune-2']);
+    const [main, first, second] = fs as [Fixture, Fixture, Fixture];
+    // Before the prune the model had every output whole.
+    expect(main.items.map((i) => i.content)).not.toContain(CLEARED);
+    expect(result(main, 'r1').content).toBe('<content>1: long file\n</content>');
+    expect(result(main, 'r1').source).toMatchObject({ identity: '/r/a.ts' });
+    expect(result(main, 'r2').flags.negativeResult).toBe(true);
+    expect(main.items.at(-1)!.content).toBe('Fixed.');
+    // The first prune (two parts, 5000 and 5001 ms) took effect at the next message: the same history, those two
+    // outputs cleared, their calls as they were; the later-marked outputs are still whole.
+    const history = main.items.map((i) => [i.kind, i.tool?.callId]);
+    expect(first.items.slice(0, main.items.length).map((i) => [i.kind, i.tool?.callId])).toEqual(history);
+    expect(result(first, 'r1')).toMatchObject({ content: CLEARED, status: { state: 'ok' } });
+    expect(result(first, 'r1').source).toBeUndefined();
+    expect(result(first, 'r2')).toMatchObject({ content: CLEARED, flags: { negativeResult: false } });
+    expect(call(first, 'r1').content).toBe(call(main, 'r1').content);
+    expect(call(first, 'r1').tool!.arguments).toEqual({ filePath: '/r/a.ts' });
+    expect(result(first, 'r3').content).toBe('<content>1: b\n</content>');
+    expect(result(first, 'b1')).toMatchObject({ content: 'FAIL a.test.ts', status: { state: 'error' } });
+    expect(first.items.at(-1)!.content).toBe('One test fails.');
+    // The second prune clears the bash output too; the mark after the last message was never sent: r3 stays whole.
+    expect([result(second, 'r1'), result(second, 'r2'), result(second, 'b1')].map((i) => i.content)).toEqual([
+      CLEARED,
+      CLEARED,
+      CLEARED,
+    ]);
+    expect(result(second, 'b1').status).toEqual({ state: 'ok' });
+    expect(result(second, 'r3').content).toBe('<content>1: b\n</content>');
+    expect(second.items.slice(-2).map((i) => i.content)).toEqual(['Fix it', 'Done.']);
+    // Each prune point is in the session whose context it saw: the task boundary before a prune is the earlier
+    // session's end, and the later session's points come after the prune.
+    expect(main.prunePoints.map((p) => [p.id, p.time])).toEqual([['end', new Date(1500).toISOString()]]);
+    expect(first.prunePoints.map((p) => [p.id, p.time])).toEqual([['end', new Date(6300).toISOString()]]);
+    expect(second.prunePoints.map((p) => [p.id, p.time])).toEqual([['end', new Date(9100).toISOString()]]);
+    expect(first.imported!.formatVersion).toBe('opencode 1.2.5');
+    expect(first.tools).toEqual(expect.arrayContaining(main.tools));
+  });
+
+  it('a session without the marker imports as before: one context, every output whole', async () => {
+    const fs = await load('ses.json', prunedSession(false));
+    expect(fs.map((f) => f.id)).toEqual(['opencode.ses']);
+    const [f] = fs as [Fixture];
+    expect(f.items.map((i) => i.content)).not.toContain(CLEARED);
+    expect(f.prunePoints.map((p) => p.id)).toEqual(['task-1', 'task-2', 'end']);
+  });
+
+  it('a compaction after a prune: the pruned context is what the summary was asked from; the one after it starts from the summary', async () => {
+    const fs = await load('ses.json', {
+      info: { id: 'ses_1', version: '1.2.5', title: 't', time: { created: 1, updated: 2 } },
+      messages: [
+        at('m1', 'user', 1000, [{ id: 'u1', type: 'text', text: 'Fix the build' }]),
+        at('m2', 'assistant', 1100, [done('r1', 'read', { filePath: '/r/a.ts' }, 'long file', 1200, 5000)]),
+        { ...compactionRequest('c1'), info: { ...compactionRequest('c1').info, time: { created: 6000 } } },
+        summary('s1', 'c1'),
+      ],
+    });
+    expect(fs.map((f) => f.id)).toEqual([
+      'opencode.ses',
+      'opencode.ses.after-prune-1',
+      'opencode.ses.after-compaction-1',
+    ]);
+    const [main, pruned, after] = fs as [Fixture, Fixture, Fixture];
+    expect(result(main, 'r1').content).toBe('long file');
+    expect(pruned.items.map((i) => i.content)).toEqual([main.items[0]!.content, main.items[1]!.content, CLEARED]);
+    expect(after.items.map((i) => i.content)).toEqual(['What did we do so far?', '## Goal\nFix the build.']);
+  });
 });
 
 describe('OpenCode event stream (the server bus as a client recorded it)', () => {
@@ -2117,6 +2231,33 @@ describe('OpenCode event stream (the server bus as a client recorded it)', () =>
     ]);
     expect(result(a, 'call_1').source).toMatchObject({ identity: '/r/a.ts' });
     expect(sub.items.map((i) => i.content)).toEqual(['explore']);
+  });
+
+  it('a prune the stream shows (the part sent again with state.time.compacted) ends the context as in an export', async () => {
+    const output = '<content>1: a\n\n(End of file - total 1 lines)\n</content>';
+    const completed = (time: Record<string, number>) =>
+      readPart('completed', { input: { filePath: '/r/a.ts' }, output, metadata: {}, time });
+    const fs = await load('prune.json', [
+      ses('ses_a'),
+      msgEv('ses_a', 'msg_1', 'user', 1000),
+      partEv('ses_a', 'msg_1', { id: 'prt_u', type: 'text', text: 'read a.ts' }),
+      msgEv('ses_a', 'msg_2', 'assistant', 1100),
+      partEv('ses_a', 'msg_2', completed({ start: 1150, end: 1200 })),
+      // SessionCompaction.prune stores the part again, marked, after the prompt's loop ended.
+      partEv('ses_a', 'msg_2', completed({ start: 1150, end: 1200, compacted: 5000 })),
+      msgEv('ses_a', 'msg_3', 'user', 6000),
+      partEv('ses_a', 'msg_3', { id: 'prt_u3', type: 'text', text: 'thanks' }),
+    ]);
+    expect(fs.map((f) => f.id)).toEqual(['opencode.prune', 'opencode.prune.after-prune-1']);
+    const [main, after] = fs as [Fixture, Fixture];
+    expect(result(main, 'call_1').content).toBe(output);
+    expect(after.items.map((i) => [i.kind, i.content])).toEqual([
+      ['instruction', 'read a.ts'],
+      ['tool-call', JSON.stringify({ tool: 'read', input: { filePath: '/r/a.ts' } })],
+      ['tool-result', '[Old tool result content cleared]'],
+      ['instruction', 'thanks'],
+    ]);
+    expect(after.imported!.formatVersion).toBe('opencode 1.2.15, event stream');
   });
 
   it('one session in the stream is one fixture under the file name; a tool still pending when the recording stops has no result', async () => {
