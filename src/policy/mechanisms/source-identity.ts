@@ -3,7 +3,7 @@
 // state is established by a version that says what it hashes, or by the source being immutable. A mutable source
 // read with an UNKNOWN version, or pinned only by a commit, cannot be shown to be the same state.
 import type { Source } from '../../fixture/schema.js';
-import { effectsBetween } from '../../fixture/effect-index.js';
+import { effectsBetween, firstAt } from '../../fixture/effect-index.js';
 import type { ViewItem } from '../../fixture/view.js';
 import type { ConfiguredMechanism } from '../eligibility.js';
 import { renderingKey } from '../identity.js';
@@ -110,16 +110,9 @@ function writeEffectsBetween(items: readonly ViewItem[], from: number, to: numbe
   return out;
 }
 
-/** The last of `reads` (in position order) strictly between positions `after` and `before`, by binary search. */
+/** The last of `reads` (in position order) strictly between positions `after` and `before`. */
 function lastBetween(reads: readonly Placed[], after: number, before: number): Placed | undefined {
-  let lo = 0;
-  let hi = reads.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (reads[mid]!.at < before) lo = mid + 1;
-    else hi = mid;
-  }
-  const last = reads[lo - 1];
+  const last = reads[firstAt(reads, before) - 1];
   return last && last.at > after ? last : undefined;
 }
 
