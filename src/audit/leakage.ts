@@ -10,12 +10,19 @@ import { rocAuc } from './auc.js';
 import { fitScorer } from './classifiers.js';
 import { FEATURES, type Feature, type FeatureValue } from '../policy/controls/features.js';
 import { removableAlone } from './labels.js';
+import { LINE_FEATURES } from './line-features.js';
 
 /**
  * The bar an illegitimate feature's AUC must not exceed. At 0.6 a policy ranking items by the feature puts a
  * removable item above a necessary one 60 times in 100 instead of 50 (docs/fixtures.md, "Leak audit").
  */
 export const DEFAULT_MAX_AUC = 0.6;
+
+/**
+ * What the audit scores: every feature the controls read (src/policy/controls/features.ts), then the line-level ones
+ * only the audit reads (./line-features.ts), alone and crossed with the item's tool name and kind.
+ */
+export const AUDIT_FEATURES: readonly Feature[] = [...FEATURES, ...LINE_FEATURES];
 
 export interface AuditInput {
   readonly fixture: Fixture;
@@ -32,7 +39,7 @@ export interface AuditRows {
 export function auditRows(
   inputs: readonly AuditInput[],
   tokens: TokensOf,
-  features: readonly Feature[] = FEATURES,
+  features: readonly Feature[] = AUDIT_FEATURES,
 ): AuditRows {
   const fixtureIds: string[] = [];
   const labels: boolean[] = [];
@@ -83,7 +90,7 @@ export interface LeakageReport {
 export function auditLeakage(
   rows: AuditRows,
   options: { seed: number; maxAuc: number },
-  features: readonly Feature[] = FEATURES,
+  features: readonly Feature[] = AUDIT_FEATURES,
 ): LeakageReport {
   const halves = new Map<string, 'A' | 'B'>();
   for (const id of rows.fixtureIds) if (!halves.has(id)) halves.set(id, halfOf(id, options.seed));

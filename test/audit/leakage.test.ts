@@ -9,7 +9,9 @@ import { rocAuc } from '../../src/audit/auc.js';
 import { fitScorer } from '../../src/audit/classifiers.js';
 import { FEATURES, idTokens, wordNgrams } from '../../src/policy/controls/features.js';
 import { removableAlone } from '../../src/audit/labels.js';
-import { auditLeakage, auditRows, halfOf, LEAKAGE_CSV_COLUMNS } from '../../src/audit/leakage.js';
+import { AUDIT_FEATURES, auditLeakage, auditRows, halfOf, LEAKAGE_CSV_COLUMNS } from '../../src/audit/leakage.js';
+import { doublingBin, LINE_FEATURES, linesOf, uniqueLineCount } from '../../src/audit/line-features.js';
+import { buildView } from '../../src/fixture/view.js';
 import { OraclePoint } from '../../src/fixture/schema.js';
 import { cli } from '../support/cli.js';
 import { syntheticCorpus, writeSynthetic } from '../support/synthetic.js';
@@ -107,6 +109,47 @@ describe('the features', () => {
   });
 });
 
+describe('the line-level features', () => {
+  const view = (...contents: string[]) =>
+    buildView(
+      syntheticCorpus({ leak: 'none', fixtures: 1, items: contents.length, seed: 'lines' }).map(({ fixture }) => ({
+        ...fixture,
+        items: fixture.items.map((it, i) => ({ ...it, content: contents[i]! })),
+      }))[0]!,
+      'p1',
+      chars,
+    );
+
+  it('split an item into its distinct trimmed lines, empty ones left out', () => {
+    expect(linesOf('  a\n\nb \na\n')).toEqual(['a', 'b']);
+  });
+
+  it('count the lines no other item in the context holds as a line of its own', () => {
+    const v = view('shared\nmine', 'shared', '  mine  \nonly here\nalso here', 'shared line and more');
+    // "mine" is held by the third item too (trimmed), "shared" by the first two; "shared line and more" is one line.
+    expect([0, 1, 2, 3].map((i) => uniqueLineCount(v, i))).toEqual([0, 0, 2, 1]);
+  });
+
+  it('cross a mark with the tool name and kind as one category, counts on a doubling scale', () => {
+    expect([0, 1, 2, 3, 4, 7, 8].map(doublingBin)).toEqual([0, 1, 2, 2, 4, 4, 8]);
+    const v = view('a\nb\nc', 'a');
+    const value = (name: string, i: number) => LINE_FEATURES.find((f) => f.name === name)!.of(v, i);
+    expect(value('unique-line', 1)).toEqual({ type: 'category', value: 'no' });
+    expect(value('unique-lines', 0)).toEqual({ type: 'number', value: 2 });
+    expect(value('unique-line × tool', 0)).toEqual({ type: 'category', value: 'yes | shell' });
+    expect(value('unique-line × kind', 1)).toEqual({ type: 'category', value: 'no | tool-result' });
+    expect(value('unique-lines × tool', 0)).toEqual({ type: 'category', value: '2 | shell' });
+  });
+
+  it("are audited after the controls' features, all judged", () => {
+    expect(AUDIT_FEATURES.map((f) => f.name)).toEqual([...FEATURES, ...LINE_FEATURES].map((f) => f.name));
+    for (const f of LINE_FEATURES) {
+      expect(f.legitimate, f.name).toBe(false);
+      expect(f.why.length).toBeGreaterThan(20);
+    }
+  });
+});
+
 describe('the label', () => {
   it('is "removable alone": listed removable, or a spare copy of a redundant group; partial and unnamed items are necessary', () => {
     const point = OraclePoint.parse({
@@ -196,6 +239,22 @@ describe('the audit', () => {
     const place = pairs.features.find((f) => f.feature === 'turn-place')!;
     expect(place.verdict).toBe('PASS');
     expect(Math.abs(place.auc! - 0.5)).toBeLessThan(0.06);
+  });
+
+  it('finds a leak in whether an item holds a line of its own, alone and crossed, but not in its words', () => {
+    const report = auditLeakage(
+      auditRows(syntheticCorpus({ leak: 'lines', fixtures: 40, items: 40, seed: 'copies' }), chars),
+      { seed: 7, maxAuc: 0.6 },
+    );
+    expect(report.failed).toEqual(
+      expect.arrayContaining(['unique-line', 'unique-lines', 'unique-line × tool', 'unique-line × kind']),
+    );
+    expect(report.failed).not.toContain('id');
+    const clean = auditLeakage(
+      auditRows(syntheticCorpus({ leak: 'none', fixtures: 40, items: 40, seed: 'clean' }), chars),
+      { seed: 7, maxAuc: 0.6 },
+    );
+    for (const f of LINE_FEATURES) expect(clean.features.find((x) => x.feature === f.name)!.verdict).toBe('PASS');
   });
 
   it('finds a positional leak in position, age and turn but not in ids', () => {

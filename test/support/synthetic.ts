@@ -12,10 +12,11 @@ import { timeOf } from '../policy/build-view.js';
  * a removable item shares its turn with the removable item before it when that one stands alone, a necessary item
  * always has a turn of its own; `order`: every turn holds two items, and where one is removable and the other not,
  * the removable one comes first; `pairs`: every turn holds two items in no order that follows the label (`order`'s
- * layout without its leak); `none`: labels drawn independently of everything (ids are a random word and a counter,
+ * layout without its leak); `lines`: a removable item repeats the text of the last removable item before it, so
+ * neither holds a line no other item holds, while its words are drawn as every item's are; `none`: labels drawn independently of everything (ids are a random word and a counter,
  * one item per turn).
  */
-export type Leak = 'id' | 'position' | 'layout' | 'order' | 'pairs' | 'none';
+export type Leak = 'id' | 'position' | 'layout' | 'order' | 'pairs' | 'lines' | 'none';
 
 export interface SyntheticOptions {
   readonly leak: Leak;
@@ -72,11 +73,14 @@ export function syntheticCorpus(o: SyntheticOptions): { fixture: Fixture; oracle
             turns.filter((t) => t === previous).length === 1;
       turns.push(pairs ? previous! : (previous ?? -1) + 1);
     });
+    let lastRemovable: string | undefined;
     const items = labels.map((removable, i) => {
       const words = Array.from(
         { length: 3 + Math.floor(random() * 12) },
         () => VOCABULARY[Math.floor(random() * VOCABULARY.length)]!,
       );
+      const content = o.leak === 'lines' && removable && lastRemovable !== undefined ? lastRemovable : words.join(' ');
+      if (removable) lastRemovable = content;
       return {
         // Without an id leak, ids are a word drawn independently of the label, and a counter.
         id:
@@ -87,7 +91,7 @@ export function syntheticCorpus(o: SyntheticOptions): { fixture: Fixture; oracle
         time: timeOf(turns[i]!),
         origin: 'environment',
         kind: 'tool-result',
-        content: words.join(' '),
+        content,
         tool: { name: 'shell', arguments: { n: i }, callId: `k${i}` },
         status: { state: 'ok' },
       };
