@@ -9,20 +9,47 @@ import { frozenMemo } from '../fixture/memo.js';
 import type { PolicyView, ViewItem } from '../fixture/view.js';
 import type { Feature, FeatureValue } from '../policy/controls/features.js';
 
-/** An item's distinct lines, trimmed, empty ones left out. */
+/** Shortest and longest line the features read: the lengths the generator quotes (src/corpus/generic.ts, `quotable`). */
+export const LINE_LENGTH = { min: 12, max: 200 } as const;
+
+/** An item's distinct lines, trimmed, of 12 to 200 characters. */
 export function linesOf(content: string): string[] {
-  return [...new Set(content.split('\n').map((l) => l.trim()))].filter((l) => l.length > 0);
+  return [...new Set(content.split('\n').map((l) => l.trim()))].filter(
+    (l) => l.length >= LINE_LENGTH.min && l.length <= LINE_LENGTH.max,
+  );
 }
 
-/** Per context, for each item, how many of its lines no other item of the context holds (as a line of its own). */
+/**
+ * Per context, for each item, how many of its lines no other item of the context holds anywhere in its content (as
+ * the generator asks when it picks what a later step quotes): the contents are joined, with a separator no line
+ * holds, and each line is searched for until it is found outside its own item.
+ */
 const uniqueCounts = frozenMemo((items: readonly ViewItem[]): readonly number[] => {
-  const lines = items.map((it) => linesOf(it.content));
-  const holders = new Map<string, number>();
-  for (const own of lines) for (const l of own) holders.set(l, (holders.get(l) ?? 0) + 1);
-  return lines.map((own) => own.filter((l) => holders.get(l) === 1).length);
+  const starts: number[] = [];
+  let joined = '';
+  for (const it of items) {
+    starts.push(joined.length);
+    joined += `${it.content}\u0000`;
+  }
+  const ownerOf = (at: number): number => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= at) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  };
+  const heldElsewhere = (line: string, own: number): boolean => {
+    for (let at = joined.indexOf(line); at >= 0; at = joined.indexOf(line, at + 1))
+      if (ownerOf(at) !== own) return true;
+    return false;
+  };
+  return items.map((it, i) => linesOf(it.content).filter((l) => !heldElsewhere(l, i)).length);
 });
 
-/** How many of the item's lines no other item in its context holds. */
+/** How many of the item's lines (12 to 200 characters, trimmed) no other item in its context holds. */
 export function uniqueLineCount(view: PolicyView, index: number): number {
   return uniqueCounts(view.items)[index]!;
 }
@@ -52,7 +79,7 @@ const toolName: Feature['of'] = (v, i) => category(v.items[i]!.tool?.name ?? '(n
 const kind: Feature['of'] = (v, i) => category(v.items[i]!.kind);
 
 const WHY_LINE =
-  'whether it holds a line no other item in its context holds: the generator quotes only such lines, so it must draw them alike for items that will be needed and items that will not (no chapter rule proves line-level redundancy)';
+  'whether it holds a line (12 to 200 characters) no other item in its context holds anywhere: the generator quotes only such lines, so it must draw them alike for items that will be needed and items that will not (no chapter rule proves line-level redundancy)';
 
 /** The line-level features, in the table's order after the controls' own. All are judged. */
 export const LINE_FEATURES: readonly Feature[] = [

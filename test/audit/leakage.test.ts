@@ -120,19 +120,29 @@ describe('the line-level features', () => {
       chars,
     );
 
-  it('split an item into its distinct trimmed lines, empty ones left out', () => {
-    expect(linesOf('  a\n\nb \na\n')).toEqual(['a', 'b']);
+  it("read an item's distinct trimmed lines of 12 to 200 characters", () => {
+    expect(linesOf(`  a line of words\n\nshort\nanother line here \na line of words\n${'x'.repeat(201)}`)).toEqual([
+      'a line of words',
+      'another line here',
+    ]);
   });
 
-  it('count the lines no other item in the context holds as a line of its own', () => {
-    const v = view('shared\nmine', 'shared', '  mine  \nonly here\nalso here', 'shared line and more');
-    // "mine" is held by the third item too (trimmed), "shared" by the first two; "shared line and more" is one line.
-    expect([0, 1, 2, 3].map((i) => uniqueLineCount(v, i))).toEqual([0, 0, 2, 1]);
+  it('count the lines no other item in the context holds anywhere in its content', () => {
+    const v = view(
+      'a shared line\nmy own line here',
+      'a shared line',
+      '  my own line here  \nonly here, twelve+\nalso only here!',
+      'prefix: a shared line, and more',
+      'ok',
+    );
+    // The first item's lines are both held elsewhere ("my own line here" by the third, trimmed); the second's by the
+    // first and the fourth (inside a longer line); the fourth holds a longer line nobody else holds; "ok" is too short.
+    expect([0, 1, 2, 3, 4].map((i) => uniqueLineCount(v, i))).toEqual([0, 0, 2, 1, 0]);
   });
 
   it('cross a mark with the tool name and kind as one category, counts on a doubling scale', () => {
     expect([0, 1, 2, 3, 4, 7, 8].map(doublingBin)).toEqual([0, 1, 2, 2, 4, 4, 8]);
-    const v = view('a\nb\nc', 'a');
+    const v = view('a first line here\nb second line here\nc third line here', 'a first line here');
     const value = (name: string, i: number) => LINE_FEATURES.find((f) => f.name === name)!.of(v, i);
     expect(value('unique-line', 1)).toEqual({ type: 'category', value: 'no' });
     expect(value('unique-lines', 0)).toEqual({ type: 'number', value: 2 });
