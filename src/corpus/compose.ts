@@ -36,6 +36,17 @@ import { READ_TARGET_MAX, READ_TOKENS, sizeClass, type SizeClass } from './size.
  * leak, so the study can run at the anchor (see fixtures/generated/README.md).
  */
 export const DEFAULT_REMOVABLE_SHARE = 0.3;
+/**
+ * Generator 5: how many never-quoted echoes of a family (mirrors) each placed instance brings, for the families whose
+ * structure leaves removable copies without a line of their own (see the mirrors in `composeFixture`).
+ */
+export const MIRRORS: Readonly<Partial<Record<FamilyName, number>>> = {
+  'immutable-duplicate-read': 2,
+  'mutable-reread': 2,
+  'superseded-run': 1,
+  'transient-state': 1,
+};
+
 /** The family name the oracle's episode list gives generic work. */
 export const GENERIC_WORK = 'generic-work';
 
@@ -299,10 +310,48 @@ export function composeFixture(seed: number, index: number, share: number = DEFA
       },
     });
   });
+  // Mirrors (generator 5): for each copy a family's structure leaves without a line of its own (a second read, a
+  // command run again), one echo of that family, written as any echo is but never quoted, at a turn drawn from the
+  // scored part of the session. Such copies are removable whatever their role, so without mirrors their tools' removable
+  // items held a line of their own less often than the tools' necessary items do, and a policy reading line
+  // uniqueness with the tool's name found the label (docs/choices.md, "Known open defects").
+  const sr = root.fork('mirrors');
+  const lastPoint = points[points.length - 1]!;
+  units
+    .filter((u) => u.instance)
+    .flatMap((u) => Array.from({ length: MIRRORS[u.family as FamilyName] ?? 0 }, () => u.family as FamilyName))
+    .forEach((family, k) => {
+      const mirror = sr.fork(`mirror-${k}`);
+      const turn = mirror.int(1, lastPoint);
+      const unit: Unit = {
+        key: `m${k}`,
+        tag: '',
+        family: GENERIC_WORK,
+        variant: '',
+        draw: roles.next(),
+        at: { start: turn, point: points.find((p) => p >= turn)!, needAt: turn },
+        items: [],
+      };
+      units.push(unit);
+      events.push({
+        turn,
+        order: 3000 + k,
+        run: () => {
+          b.writingFor(unit.key).at(turn);
+          const written = echoStep(b, mirror.fork('echo'), ctx, unit.at, family);
+          if (!written) return;
+          unit.variant = written.kind;
+          unit.items = written.items;
+          for (const id of written.items)
+            estimatedTokens += Math.ceil(b.items.find((it) => it.id === id)!.content.length / 3.6);
+        },
+      });
+    });
   events.sort((a, c) => a.turn - c.turn || a.order - c.order);
   for (const e of events) e.run();
   b.arrange();
   strikeCollidingEchoes(b, units, points, taskRule);
+  strikeShadowingWork(b, units, points[points.length - 1]!);
 
   const written = (u: Unit) => b.byUnit.get(u.key) ?? [];
   const later = (u: Unit) => b.byUnit.get(`${u.key}/use`) ?? [];
@@ -497,6 +546,62 @@ function strikeCollidingEchoes(b: TrajectoryBuilder, units: Unit[], points: read
     for (const id of [...(b.byUnit.get(u.key) ?? []), ...(b.byUnit.get(`${u.key}/use`) ?? [])]) struck.add(id);
     u.items = [];
     u.need = undefined;
+  }
+  if (struck.size > 0) b.strike(struck);
+}
+
+/**
+ * Generator 5. A later step quotes only a line one item holds, so an item in a scored context that holds no line of
+ * its own is never needed: if such items came mostly from some tools (a generic step that repeats a command an
+ * episode runs later, an echo of a note a family writes again), a policy reading line uniqueness and the tool's name
+ * would find the label (docs/choices.md, "Known open defects"). Two passes over what sits in scored contexts (items
+ * up to the last prune point), each striking generic units whole, with their later steps, before roles are drawn:
+ * from the last unit back, a generic unit one of whose items holds no line no other item holds (so of two equal
+ * steps the later goes and the earlier keeps its line); then, for each family item that still holds no line of its
+ * own, the generic units that alone share one of its lines with it, so the family item has that line to itself
+ * again. What is left without a line of its own is the families' own structure (a second copy of a read, a command
+ * run again). Striking only removes holders, so every other unit's quotes stay its own.
+ */
+function strikeShadowingWork(b: TrajectoryBuilder, units: Unit[], lastPoint: number): void {
+  const held = heldText(b.items);
+  const struck = new Set<string>();
+  const scored = (id: string) => {
+    const it = b.items.find((x) => x.id === id);
+    return it !== undefined && it.turn <= lastPoint ? it : undefined;
+  };
+  /** Other items in a scored context, not struck, that hold the line (none when the index says no other does). */
+  const holders = (line: string, id: string) =>
+    held.heldByOther(line, id)
+      ? b.items.filter((o) => o.id !== id && o.turn <= lastPoint && !struck.has(o.id) && holds(o, line))
+      : [];
+  const ownLine = (id: string) => {
+    const it = scored(id);
+    return it === undefined || quotable(it.content).some((q) => holders(q, id).length === 0);
+  };
+  const strike = (u: Unit) => {
+    for (const id of [...(b.byUnit.get(u.key) ?? []), ...(b.byUnit.get(`${u.key}/use`) ?? [])]) struck.add(id);
+    u.items = [];
+    u.need = undefined;
+  };
+  const generic = units.filter((u) => !u.instance && u.items.length > 0);
+  const unitOf = new Map<string, Unit>();
+  for (const u of generic) for (const id of u.items) unitOf.set(id, u);
+  for (const u of [...generic].sort((a, c) => c.at.start - a.at.start || (a.key < c.key ? 1 : -1)))
+    if (!u.items.every(ownLine)) strike(u);
+  for (const u of units) {
+    if (!u.instance) continue;
+    for (const id of b.byUnit.get(u.key) ?? []) {
+      const it = scored(id);
+      if (!it || struck.has(id) || ownLine(id)) continue;
+      for (const q of quotable(it.content)) {
+        const others = holders(q, id);
+        const work = others.map((o) => unitOf.get(o.id));
+        if (work.every((w) => w !== undefined)) {
+          for (const w of new Set(work)) strike(w!);
+          break;
+        }
+      }
+    }
   }
   if (struck.size > 0) b.strike(struck);
 }

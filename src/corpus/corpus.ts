@@ -3,7 +3,7 @@
 import { gzipSync } from 'node:zlib';
 import { composeFixture, DEFAULT_REMOVABLE_SHARE, type Composed } from './compose.js';
 
-export const GENERATOR = { name: 'prunelab-corpus', version: '4.0.0' } as const;
+export const GENERATOR = { name: 'prunelab-corpus', version: '5.0.0' } as const;
 
 /** gzip level and header are fixed (Node writes mtime 0), so the same text always compresses to the same bytes. */
 export function gzipText(text: string): Buffer {

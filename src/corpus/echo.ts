@@ -46,17 +46,19 @@ const ECHO_TRIES = 6;
  * Writes one piece of a family's opening at the builder's current turn, or nothing when no draw gives a piece
  * whose every item has a line no item in the session holds yet: a piece a later step could not quote (a command
  * the session already ran, a second copy of a read) would be removable whatever its role and carry the family's
- * structure into generic work. Returns the family echoed and the ids written.
+ * structure into generic work. `only` echoes that family on every try instead of drawing one (./compose.ts's
+ * mirrors). Returns the family echoed and the ids written.
  */
 export function echoStep(
   b: TrajectoryBuilder,
   r: Rng,
   ctx: FamilyContext,
   at: Placement,
+  only?: FamilyName,
 ): { kind: string; items: string[] } | undefined {
   const held = heldText(b.items);
   for (let attempt = 0; attempt < ECHO_TRIES; attempt += 1) {
-    const family = pickWeighted(r, ECHO_WEIGHTS);
+    const family = only ?? pickWeighted(r, ECHO_WEIGHTS);
     const scratch = new TrajectoryBuilder(0, r.fork(`ids-${attempt}`));
     FAMILIES[family](r.fork(`family-${attempt}`), `e${r.hex(6)}`, ctx).open(scratch, at);
     const calls = new Map(scratch.items.filter((it) => it.kind === 'tool-call').map((it) => [it.tool!.callId, it]));

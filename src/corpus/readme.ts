@@ -170,6 +170,15 @@ the corpus.
   repeated command or a second copy of a read could never be quoted and would be removable whatever its role.
   Generic commands carry their folder or a unique name so a later step can quote them, and some user follow-ups
   use the task statement's words, which would otherwise mark the always-needed task item.
+- **A line of its own is as common among removable items as among necessary ones, tool by tool (generator
+  5.0.0).** A later step quotes only a line one item holds, so an item holding no such line is never needed. Generic
+  steps that would leave an item without a line of its own (a command an episode runs again later, an echo of a
+  note a family writes again) are struck whole before roles are drawn, as are the generic steps that alone take
+  such a line from a family item; rejected hypotheses name their check as generic work's do instead of quoting the
+  command; and each placed episode of a family whose structure leaves removable copies without a line of their own
+  (a second read, a command run again) brings never-quoted echoes of that family (*mirrors*: two for duplicate and
+  re-reads, one for superseded runs and transient state), so those tools' removable items hold lines of their own
+  too. The leak audit scores line uniqueness alone and crossed with the tool's name and kind.
 - **What stays different is what a runtime may legitimately see**: a live episode's visible obligations, pending
   steps, work units and pins, and item kinds (inside one family a call and its result may differ in need).
 - **The subgoal comes from visible state only**: the first pending step, else the first open work unit, else the

@@ -34,6 +34,7 @@ export const rejectedHypothesis: FamilyFactory = (r, p, ctx) => {
           text: `kubectl get pods -l app=${ctx.service}`,
           out: kubectlPods(r, ctx.service, r.int(3, 12)).content,
           h: 'the pods are being OOM-killed under load',
+          check: 'kubectl get pods',
         }),
         () => ({
           tool: 'ps',
@@ -41,14 +42,21 @@ export const rejectedHypothesis: FamilyFactory = (r, p, ctx) => {
           text: `kubectl exec ${ctx.service}-0 -- ps aux`,
           out: psAux(r, `node dist/${r.pick(NOUNS)}.js`, r.int(4, 20)).content,
           h: 'a runaway worker process is starving the event loop',
+          check: 'ps aux',
         }),
-        () => ({
-          tool: 'free',
-          args: { node: `node-${r.int(1, 40)}` },
-          text: 'free -m',
-          out: freeM(r).content,
-          h: 'the node is swapping',
-        }),
+        () => {
+          // Named with its node, as generic work names it (generator 5): a bare `free -m` holds no line a later step
+          // could quote, so it marked this family's check as removable whatever its role.
+          const node = `node-${r.int(1, 40)}`;
+          return {
+            tool: 'free',
+            args: { node },
+            text: `free -m # on ${node}`,
+            out: freeM(r).content,
+            h: 'the node is swapping',
+            check: 'free -m',
+          };
+        },
       ];
       const order = r.sample([0, 1, 2], count);
       order.forEach((k, i) => {
@@ -66,7 +74,9 @@ export const rejectedHypothesis: FamilyFactory = (r, p, ctx) => {
         b.note(
           'model',
           'hypothesis',
-          `Hypothesis: ${c.h}. Checked with ${c.text}: the output does not show it, so this is rejected.`,
+          // The check named as generic work's hypotheses name theirs (generator 5): quoting the command whole left the
+          // call holding no line of its own, so the family's calls were removable by their text alone.
+          `Hypothesis: ${c.h}. Checked with ${c.check}: the output does not show it, so this is rejected.`,
           { verdict: 'rejected' },
         );
       });
