@@ -2,24 +2,11 @@
 // in every table's CSV (an exploratory column) and Markdown, preregistered tables included, and in every chart; and
 // a chart drawn from a table the preregistration does not name is stamped exploratory as that table is.
 import { describe, expect, it } from 'vitest';
-import { STUDY } from '../../experiments/ch10-ablation/study.js';
-import { analyse } from '../../src/report/analysis.js';
 import { buildCharts, CHART_EXPLORATORY_STAMP } from '../../src/report/charts.js';
-import { loadResults } from '../../src/report/load.js';
-import { planOf } from '../../src/report/plan.js';
 import { buildTables, tableCsv } from '../../src/report/tables.js';
-import { loadPreregistration } from '../../src/study/preregistration.js';
-import { PREREGISTRATION_FILE } from '../support/study.js';
-import { RESULTS } from './support.js';
+import { quickAnalysis } from './support.js';
 
-const real = structuredClone(loadPreregistration('.', PREREGISTRATION_FILE).preregistration);
-const plan = planOf(
-  { ...real, analysis: { ...real.analysis, bootstrap: { ...real.analysis.bootstrap, iterations: 20 } } },
-  PREREGISTRATION_FILE,
-  'x',
-  STUDY,
-);
-const a = analyse(loadResults(RESULTS), plan);
+const a = quickAnalysis();
 const tables = buildTables(a);
 const charts = buildCharts(a);
 // Committed today: the package runs and the scaled comparators are stamped exploratory alone.

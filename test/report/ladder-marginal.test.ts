@@ -2,14 +2,9 @@
 // the ladder it times (the preregistration's timing analysis compares it with ladder-0-3), never against whichever
 // row happens to precede it; and Δ obligations lost is counted in the primary measure's units, as its column is.
 import { describe, expect, it } from 'vitest';
-import { STUDY } from '../../experiments/ch10-ablation/study.js';
-import { analyse, ladderReferences, timingBaseOf } from '../../src/report/analysis.js';
-import { loadResults } from '../../src/report/load.js';
-import { planOf } from '../../src/report/plan.js';
+import { ladderReferences, timingBaseOf } from '../../src/report/analysis.js';
 import { buildTables } from '../../src/report/tables.js';
-import { loadPreregistration } from '../../src/study/preregistration.js';
-import { PREREGISTRATION_FILE } from '../support/study.js';
-import { RESULTS } from './support.js';
+import { quickAnalysis } from './support.js';
 
 describe('ladder references', () => {
   it('reads a timing variant against the ladder it times and a ladder against the one below it', () => {
@@ -30,14 +25,7 @@ describe('ladder references', () => {
 });
 
 describe('the committed ladder table', () => {
-  const real = structuredClone(loadPreregistration('.', PREREGISTRATION_FILE).preregistration);
-  const plan = planOf(
-    { ...real, analysis: { ...real.analysis, bootstrap: { ...real.analysis.bootstrap, iterations: 20 } } },
-    PREREGISTRATION_FILE,
-    'x',
-    STUDY,
-  );
-  const a = analyse(loadResults(RESULTS), plan);
+  const a = quickAnalysis();
   const byName = new Map(a.ladder.map((l) => [l.condition, l]));
 
   it('compares every timing variant with ladder-0-3', () => {

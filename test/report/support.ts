@@ -18,8 +18,33 @@ import { Manifest } from '../../src/artifacts/schema.js';
 import { InputError } from '../../src/errors.js';
 import { sha256 } from '../../src/fixture/canonical.js';
 import { sampled } from '../support/sample.js';
+import { STUDY } from '../../experiments/ch10-ablation/study.js';
+import { analyse, type Analysis } from '../../src/report/analysis.js';
+import { loadResults } from '../../src/report/load.js';
+import { planOf } from '../../src/report/plan.js';
+import { loadPreregistration } from '../../src/study/preregistration.js';
+import { PREREGISTRATION_FILE } from '../support/study.js';
 
 export const RESULTS = 'results';
+
+let quick: Analysis | undefined;
+
+/**
+ * The committed results analysed under the preregistration with 20 bootstrap iterations instead of its 10,000: the
+ * figures and marks tests read, not the intervals. Built once per test worker (each build reads every summary).
+ */
+export function quickAnalysis(): Analysis {
+  if (quick) return quick;
+  const real = structuredClone(loadPreregistration('.', PREREGISTRATION_FILE).preregistration);
+  const plan = planOf(
+    { ...real, analysis: { ...real.analysis, bootstrap: { ...real.analysis.bootstrap, iterations: 20 } } },
+    PREREGISTRATION_FILE,
+    'x',
+    STUDY,
+  );
+  quick = analyse(loadResults(RESULTS), plan);
+  return quick;
+}
 
 /** The one table read from the decision logs (a package's disagreements with the reimplementation it shadows). */
 export const SHADOW_TABLES = ['tables/shadows.md', 'tables/shadows.csv'];
