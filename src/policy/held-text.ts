@@ -25,3 +25,22 @@ export const heldTexts: (item: ViewItem) => readonly string[] = frozenMemo((item
 export function holdsText(item: ViewItem, s: string): boolean {
   return heldTexts(item).some((t) => t.includes(s));
 }
+
+/** Each block that is not text, in canonical form, found once per frozen item. */
+const otherBlocks = frozenMemo((item: ViewItem): readonly string[] =>
+  (item.blocks ?? []).flatMap((b) => (b.type === 'text' ? [] : [canonicalJson(b)])),
+);
+
+/**
+ * Whether `holder` shows everything `item` shows: each text `item` shows (`heldTexts`: for a result, its content and
+ * each text block) whole within one text `holder` shows, and each of its other blocks (an image, a binary, by hash)
+ * among `holder`'s blocks. Equal renderings always do; a stub that only points at an earlier result ("File unchanged
+ * since last read") never does.
+ */
+export function showsAllOf(holder: ViewItem, item: ViewItem): boolean {
+  const texts = heldTexts(holder);
+  const within = (text: string) => texts.some((t) => t.includes(text));
+  if (!heldTexts(item).every(within)) return false;
+  const others = new Set(otherBlocks(holder));
+  return otherBlocks(item).every((block) => others.has(block));
+}

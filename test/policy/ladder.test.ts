@@ -58,7 +58,10 @@ describe('Layer B ladders', () => {
         result('d1', 1, 'duplicate bytes'),
         result('d2', 1, 'duplicate bytes'),
         result('s1', 2, 'read one', { source: { identity: 'repo:a.ts', version: sha('aaa'), mutable: true } }),
-        result('s2', 2, 'read two', { source: { identity: 'repo:a.ts', version: sha('aaa'), mutable: true } }),
+        // Another rendering of one version that holds s1's text whole (other bytes, so not rung 0's copy).
+        result('s2', 2, 'read one (read again)', {
+          source: { identity: 'repo:a.ts', version: sha('aaa'), mutable: true },
+        }),
         ...callAndResult('e', 3, 'build', { target: 'all' }, { content: 'huge log', ...failed }),
         ...run('t1', 4, 'before edit'),
         ...edit('x', 5),

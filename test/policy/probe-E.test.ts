@@ -1,38 +1,12 @@
 // Held-out review E (7 December): defects found and left open, each a judgement the lead has to make (the fixed ones
-// are in held-out-E.test.ts). `it.fails` asserts the safe behaviour and fails while the defect is there, so a fix
-// shows up here as a failing test to turn into an `it`; each has the case the rule must still allow beside it.
+// are in held-out-E.test.ts and held-out-rung01.test.ts). `it.fails` asserts the safe behaviour and fails while the
+// defect is there, so a fix shows up here as a failing test to turn into an `it`; each has the case the rule must
+// still allow beside it.
 import { describe, expect, it } from 'vitest';
 import type { ItemSpec } from './build-view.js';
 import { at, callAndResult, condition, decideById, makeView, note } from './build-view.js';
 
 const V = (name: string, view: ReturnType<typeof makeView>, id: string) => at(decideById(condition(name), view), id);
-
-describe('open: rung 1 removes a read for a later one of the same hashed state that shows other text', () => {
-  // A runtime that answers a repeated read of an unchanged file with a stub pointing at the earlier result (Claude
-  // Code's Read does) records the same hash for both: the read that stays then shows nothing of what went.
-  const src = {
-    identity: 'repo:app/config.json',
-    version: { kind: 'content-hash', value: 'sha256:aa' },
-    mutable: true,
-  };
-  const view = (second: string) =>
-    makeView({
-      items: [
-        ...callAndResult('1', 1, 'read_file', { path: 'app/config.json' }, { content: '{"port": 8080}', source: src }),
-        ...callAndResult('2', 2, 'read_file', { path: 'app/config.json' }, { content: second, source: src }),
-      ],
-    });
-  for (const name of ['source-identity', 'ladder-0-1', 'ladder-0-3']) {
-    it.fails(`${name}: removes r1 though r2 shows only a stub`, () => {
-      expect(V(name, view('File unchanged since last read; refer to the earlier result.'), 'r1').verdict).not.toBe(
-        'eligible',
-      );
-    });
-    it(`${name}: the same bytes twice pair`, () => {
-      expect(V(name, view('{"port": 8080}'), 'r1').verdict).toBe('eligible');
-    });
-  }
-});
 
 describe('open: rung 0 ignores the recorded source, so one call text run against two sources is one observation', () => {
   // The same relative path read from two working directories: equal bytes, two recorded sources.

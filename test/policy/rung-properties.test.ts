@@ -1,6 +1,7 @@
 // Invariants of rungs 0-2 over generated trajectories, checked against an independent statement of each rule rather
 // than the mechanisms' own helpers: rung 0 pairs only equal calls (or declared-irrelevant repetition) with equal
-// status and blocks; rung 1 pairs only reads of the same view; rung 2 never rests on a transition that did not succeed.
+// status and blocks; rung 1 pairs only reads of the same view whose survivor shows all the removed read showed; rung 2
+// never rests on a transition that did not succeed.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../src/fixture/canonical.js';
@@ -20,7 +21,8 @@ const HEX = ['a', 'b'].map((c) => c.repeat(64));
 const observation = fc.record({
   tool: pick(['bash', 'read_file', 'cat']),
   args: pick([{ cmd: 'x' }, { cmd: 'y' }, { path: 'p', limit: 20 }]),
-  text: pick(['OK', 'OK\n', 'FAIL']),
+  // A stub and a rendering that holds 'OK' whole beside text equal or not: rung 1 must tell them apart.
+  text: pick(['OK', 'OK\n', 'FAIL', 'read: OK (again)', 'File unchanged since last read']),
   image: fc.option(pick(HEX), { nil: undefined }),
   error: fc.boolean(),
   identity: pick(['repo:p', 'repo:q']),
@@ -163,6 +165,19 @@ function copies(view: PolicyView, a: ViewItem, b: ViewItem): boolean {
   return irrelevant(view, a.tool?.name ?? '') || canonicalJson(a.tool?.arguments) === canonicalJson(b.tool?.arguments);
 }
 
+/**
+ * What rung 1's survivor must show, stated independently: every text the read shows (its content and each text block)
+ * inside one text the survivor shows, and each of its image blocks among the survivor's.
+ */
+function showsAll(survivor: ViewItem, read: ViewItem): boolean {
+  const texts = (i: ViewItem) => [i.content, ...(i.blocks ?? []).flatMap((b) => (b.type === 'text' ? [b.text] : []))];
+  const images = (i: ViewItem) => (i.blocks ?? []).flatMap((b) => (b.type === 'image' ? [b.sha256] : []));
+  return (
+    texts(read).every((t) => texts(survivor).some((s) => s.includes(t))) &&
+    images(read).every((h) => images(survivor).includes(h))
+  );
+}
+
 function sameView(a: ViewItem, b: ViewItem): boolean {
   const norm = (s: unknown) =>
     s === undefined
@@ -215,6 +230,24 @@ describe('rung properties over generated trajectories', () => {
     );
   });
 
+  it('rung 1 never removes a read whose text or blocks the read it pairs with does not show, and that read stays', () => {
+    const si = sourceIdentity();
+    const single = allConditions().find((c) => c.name === 'source-identity')!;
+    fc.assert(
+      fc.property(viewArb, (view) => {
+        const decided = new Map(single.decide(view).map((d) => [d.itemId, d.verdict]));
+        for (const f of si.assess(view, all(view))) {
+          if (f.outcome !== 'eligible') continue;
+          expect(f.reliesOn, f.itemId).toHaveLength(1);
+          const survivor = byId(view, f.reliesOn![0]!);
+          expect(showsAll(survivor, byId(view, f.itemId)), `${f.itemId} on ${survivor.id}`).toBe(true);
+          expect(decided.get(survivor.id), `${survivor.id}, which ${f.itemId} rests on`).not.toBe('eligible');
+        }
+      }),
+      RUNS,
+    );
+  });
+
   it('a ladder leaves in context what each of its removals rests on: the copy, the twin read, the newer observation', () => {
     const ladders = allConditions().filter((c) => ['ladder-0-1', 'ladder-0-2', 'ladder-0-4'].includes(c.name));
     fc.assert(
@@ -236,7 +269,8 @@ describe('rung properties over generated trajectories', () => {
                         o.status?.state === 'ok' &&
                         o.source?.identity === item.source?.identity &&
                         canonicalJson(o.source?.version) === canonicalJson(item.source?.version) &&
-                        sameView(item, o),
+                        sameView(item, o) &&
+                        showsAll(o, item),
                     )
                   : d.rule === 'checked-supersession'
                     ? later.some(

@@ -9,11 +9,11 @@ const src = (identity: string, version: unknown, mutable: unknown, selector?: st
 });
 
 describe('source-identity (rung 1)', () => {
-  it('makes all but the latest read of one known version eligible, even when the rendered bytes differ', () => {
+  it('makes all but the latest read of one known version eligible where the latest shows what each showed', () => {
     const view = makeView({
       items: [
-        result('r1', 1, 'file v1 (first render)', src('repo:a.ts', sha('aaa'), true)),
-        result('r2', 2, 'file v1 (second render)', src('repo:a.ts', sha('aaa'), true)),
+        result('r1', 1, 'file v1', src('repo:a.ts', sha('aaa'), true)),
+        result('r2', 2, 'file v1', src('repo:a.ts', sha('aaa'), true)),
         result('r3', 3, 'file v1', src('repo:a.ts', sha('aaa'), true)),
       ],
     });
@@ -23,6 +23,25 @@ describe('source-identity (rung 1)', () => {
       'reads repo:a.ts (read_file whole) at git blob aaa, as does r3, the latest read of that view and state, which stays',
     );
     expect(at(d, 'r1').rung).toBe(1);
+  });
+
+  it('pairs renderings of one version only where the read that stays holds the removed one whole', () => {
+    // Until source-identity 2.5.0 one version paired reads whatever they showed (r1 and r2 here went for r3).
+    const view = makeView({
+      items: [
+        result('r1', 1, 'file v1 (first render)', src('repo:a.ts', sha('aaa'), true)),
+        result('r2', 2, 'file v1', src('repo:a.ts', sha('aaa'), true)),
+        result('r3', 3, 'file v1 (third render)', src('repo:a.ts', sha('aaa'), true)),
+      ],
+    });
+    const d = decideById(si, view);
+    expect(verdicts(si, view)).toEqual({ r1: 'abstain', r2: 'eligible', r3: 'keep' });
+    expect(at(d, 'r1').reason).toBe(
+      "cannot establish that a read which stays shows what r1 shows: r3 reads repo:a.ts (read_file whole) at git blob aaa too, but what it shows does not hold r1's text and blocks whole (a stub, or another rendering of the state), and no read of that view and state between them does",
+    );
+    expect(at(d, 'r2').reason).toBe(
+      "reads repo:a.ts (read_file whole) at git blob aaa, as does r3, the latest read of that view and state, which stays, its text and blocks whole within r3's",
+    );
   });
 
   it('keeps reads of different known versions', () => {
@@ -115,7 +134,8 @@ describe('source-identity (rung 1)', () => {
 describe('source-identity: the view and what the version hashes', () => {
   const hash = { kind: 'content-hash', value: 'sha256:1f2e' };
   const read = (id: string, turn: number, selector: unknown, extra: Record<string, unknown> = {}, tool = 'read_file') =>
-    result(id, turn, `${id} text`, {
+    // One text for every read: reads of one state show the same bytes unless a test says otherwise.
+    result(id, turn, 'export const max = 8;', {
       tool: { name: tool, arguments: { path: 'src/pool.ts' }, callId: `call-${id}` },
       source: {
         identity: 'repo:src/pool.ts',
@@ -190,7 +210,7 @@ describe('source-identity: the view and what the version hashes', () => {
     expect(at(d, 'r1').reason).toContain('a weaker guarantee than a recorded version');
   });
 
-  it('abstains on twins under a label that hashes nothing read (agent-writes, etag) when their bytes differ; a hash or an immutable source still pairs them', () => {
+  it('abstains on twins under a label that hashes nothing read (agent-writes, etag) when their bytes differ; under a hash or an immutable source, where the read that stays does not show the older one', () => {
     const under = (version: unknown, mutable: boolean, content: string) => ({
       source: { identity: 'repo:src/pool.ts', version, mutable },
       content,
@@ -211,9 +231,24 @@ describe('source-identity: the view and what the version hashes', () => {
       expect(d.verdict).toBe('abstain');
       expect(d.reason).toContain('hashes nothing read, and what they show differs');
     }
-    // A hash of the source's content says the state is one; the tool may render it twice differently.
-    expect(at(decideById(si, pair(hash)), 'r1').verdict).toBe('eligible');
-    expect(at(decideById(si, pair('UNKNOWN', false)), 'r1').verdict).toBe('eligible');
+    // A hash of the source's content says the state is one, but the read that stays must still show what the
+    // removed one showed: it paired these until source-identity 2.5.0.
+    for (const [version, mutable] of [
+      [hash, true],
+      ['UNKNOWN', false],
+    ] as const) {
+      const d = at(decideById(si, pair(version, mutable)), 'r1');
+      expect(d.verdict).toBe('abstain');
+      expect(d.reason).toContain("but what it shows does not hold r1's text and blocks whole");
+      // Where the newer rendering holds the older whole, they pair.
+      const holds = makeView({
+        items: [
+          read('r1', 1, undefined, under(version, mutable, '{"requests": 1200}')),
+          read('r2', 2, undefined, under(version, mutable, 'config.json (unchanged):\n{"requests": 1200}\n')),
+        ],
+      });
+      expect(at(decideById(si, holds), 'r1').verdict).toBe('eligible');
+    }
   });
 
   // An edit with one recorded effect on the pool source, and reads under an etag, a label that hashes nothing read.

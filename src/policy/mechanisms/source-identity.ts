@@ -1,11 +1,15 @@
 // Rung 1, source identity: two reads of the same view of one recorded source state. The view is the tool and its
 // selector (a line range, a symbol listing, a search, a truncated read are different views of one version); the
 // state is established by a version that says what it hashes, or by the source being immutable. A mutable source
-// read with an UNKNOWN version, or pinned only by a commit, cannot be shown to be the same state.
+// read with an UNKNOWN version, or pinned only by a commit, cannot be shown to be the same state. The read that
+// stays must also show what the removed one showed (`showsAllOf`: each of its texts whole within one of the
+// survivor's, each other block among the survivor's): a runtime's "File unchanged since last read" stub carries the
+// state's hash and shows none of its content, so the full read stays beside it.
 import type { Source } from '../../fixture/schema.js';
 import { effectsBetween, firstAt } from '../../fixture/effect-index.js';
 import type { ViewItem } from '../../fixture/view.js';
 import type { ConfiguredMechanism } from '../eligibility.js';
+import { showsAllOf } from '../held-text.js';
 import { renderingKey } from '../identity.js';
 import { describeView, truncatedRead, viewKey } from '../read-view.js';
 import type { Finding } from '../types.js';
@@ -116,6 +120,16 @@ function lastBetween(reads: readonly Placed[], after: number, before: number): P
   return last && last.at > after ? last : undefined;
 }
 
+/** The same rendering: every block and the text shown agree. */
+const rendersAs = (a: ViewItem, b: ViewItem): boolean => a.content === b.content && renderingKey(a) === renderingKey(b);
+
+/** The last of `reads` strictly between positions `after` and `before` that shows all `item` shows. */
+function lastShowing(reads: readonly Placed[], after: number, before: number, item: ViewItem): Placed | undefined {
+  for (let i = firstAt(reads, before) - 1; i >= 0 && reads[i]!.at > after; i--)
+    if (showsAllOf(reads[i]!.other.item, item)) return reads[i];
+  return undefined;
+}
+
 interface Placed {
   readonly other: Read;
   readonly at: number;
@@ -137,7 +151,7 @@ export function sourceIdentity(): ConfiguredMechanism {
   return {
     rule: SOURCE_IDENTITY,
     rung: 1,
-    version: '2.4.0',
+    version: '2.5.0',
     parameters: {},
     assess(view, candidates) {
       const wanted = new Set(candidates);
@@ -193,18 +207,18 @@ export function sourceIdentity(): ConfiguredMechanism {
           }
         }
         if (survivor) {
-          const writes = writesBetween(items, index, survivor.at, read.source.identity);
-          if (writes.length > 0 && state.kind === 'pins') {
+          const writesHere = writesBetween(items, index, survivor.at, read.source.identity);
+          if (writesHere.length > 0 && state.kind === 'pins') {
             findings.push({
               itemId: read.item.id,
               outcome: 'abstain',
-              reason: `cannot establish same source state: ${read.item.id} and ${survivor.other.item.id} both carry ${state.says}, but ${writes.join(', ')} between them recorded a write to ${read.source.identity}, which that label does not hash`,
+              reason: `cannot establish same source state: ${read.item.id} and ${survivor.other.item.id} both carry ${state.says}, but ${writesHere.join(', ')} between them recorded a write to ${read.source.identity}, which that label does not hash`,
             });
             return;
           }
           // A label that hashes nothing read vouches for the state only as far as the bytes agree: where two reads
           // of one view under it differ, the label missed a change as likely as the tool rendered the same state twice.
-          if (state.claim && renderingKey(read.item) !== renderingKey(survivor.other.item)) {
+          if (state.claim && !rendersAs(read.item, survivor.other.item)) {
             findings.push({
               itemId: read.item.id,
               outcome: 'abstain',
@@ -214,7 +228,7 @@ export function sourceIdentity(): ConfiguredMechanism {
           }
           // A truncated read shows a part of its scope the selector does not record: two of them are one view only
           // where they show the same bytes, whatever the version says of the whole source.
-          if (truncatedRead(read.item) && renderingKey(read.item) !== renderingKey(survivor.other.item)) {
+          if (truncatedRead(read.item) && !rendersAs(read.item, survivor.other.item)) {
             findings.push({
               itemId: read.item.id,
               outcome: 'abstain',
@@ -222,15 +236,40 @@ export function sourceIdentity(): ConfiguredMechanism {
             });
             return;
           }
+          // The read that stays must show what this one showed: the same state rendered as a stub, or with less of
+          // it, is not a copy of it. The latest later twin that shows it stays (it shows what every later twin that
+          // shows it does, so none of them pairs it away); where none does, this read is the only one showing it.
+          const latest = survivor;
+          let shows = rendersAs(read.item, survivor.other.item) ? 'same' : showsAllOf(survivor.other.item, read.item);
+          if (!shows) {
+            const earlier = lastShowing(twins, index, survivor.at, read.item);
+            if (!earlier) {
+              findings.push({
+                itemId: read.item.id,
+                outcome: 'abstain',
+                reason: `cannot establish that a read which stays shows what ${read.item.id} shows: ${latest.other.item.id} reads ${where} at ${state.says} too${beforeWrite}, but what it shows does not hold ${read.item.id}'s text and blocks whole (a stub, or another rendering of the state), and no read of that view and state between them does`,
+              });
+              return;
+            }
+            survivor = earlier;
+            shows = rendersAs(read.item, survivor.other.item) ? 'same' : true;
+          }
+          const writes =
+            survivor === latest ? writesHere : writesBetween(items, index, survivor.at, read.source.identity);
           const despite =
             writes.length > 0
               ? ` (the hash is of the bytes read, so the write by ${writes.join(', ')} between them changed nothing they show)`
               : '';
           const weaker = state.weaker ? `; ${state.weaker}` : '';
+          const which =
+            survivor === latest
+              ? `the latest read of that view and state${beforeWrite}`
+              : `the latest read of that view and state that shows all ${read.item.id} shows (${latest.other.item.id}, later${beforeWrite}, does not)`;
+          const within = shows === 'same' ? '' : `, its text and blocks whole within ${survivor.other.item.id}'s`;
           findings.push({
             itemId: read.item.id,
             outcome: 'eligible',
-            reason: `reads ${where} at ${state.says}, as does ${survivor.other.item.id}, the latest read of that view and state${beforeWrite}, which stays${despite}${weaker}`,
+            reason: `reads ${where} at ${state.says}, as does ${survivor.other.item.id}, ${which}, which stays${within}${despite}${weaker}`,
             reliesOn: [survivor.other.item.id],
           });
           return;
@@ -253,7 +292,7 @@ export function sourceIdentity(): ConfiguredMechanism {
 }
 
 const DESCRIPTION =
-  'rung 1: reads of the same view (tool and selector) of one source state, established by a version that hashes the content or an immutable source; the latest read stays';
+  'rung 1: reads of the same view (tool and selector) of one source state, established by a version that hashes the content or an immutable source, where the read that stays shows all the removed one showed (its text and blocks whole; a stub carrying the hash does not); the latest such read stays';
 
 /** Layer A: the mechanism alone behind the protection and regenerability gates. */
 export const definition = defineCondition({
