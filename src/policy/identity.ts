@@ -1,5 +1,6 @@
 // Representation identity (rung 0) of a whole rendered observation, shared by the rung-0 mechanism and the
-// regenerability gate's "an identical copy stays" exception, so both mean the same thing by "the same observation".
+// regenerability gate's "an identical copy stays" exception, so both mean the same thing by "the same observation":
+// the same call of the same recorded source (or of none on either), with the same status and every block.
 import { canonicalJson, canonicalJsonOf } from '../fixture/canonical.js';
 import { frozenMemo } from '../fixture/memo.js';
 import type { PolicyView, ViewItem } from '../fixture/view.js';
@@ -11,6 +12,7 @@ const keyWith = (across: boolean) =>
     canonicalJson({
       tool: item.tool?.name,
       call: across ? null : item.tool?.arguments,
+      source: recordedSource(item) ?? null,
       status: item.status ?? null,
       shown: shownOf(item),
     }),
@@ -19,10 +21,22 @@ const ofThisCall = keyWith(false);
 const ofAnyCall = keyWith(true);
 
 /**
- * The identity key of a tool result: the call that produced it (tool and canonical arguments), its status (an
- * error is never a copy of a success), every content block and the text shown. Where the tool (or fixture) declares repetition
- * irrelevant, the call drops out of the key, so identical outputs of different calls of that tool are copies;
- * the tool name, status and blocks still must agree. Undefined for anything but a tool result.
+ * The source identity an item records, when it records one (a source whose identity is UNKNOWN records none). Part
+ * of rung 0's identity: one call text run against two sources (a relative path read in two working directories) is
+ * two observations however equal their bytes, and an item that records a source is never a copy of one that records
+ * none, since nothing shows the second read the same source (the safe side: both stay).
+ */
+export function recordedSource(item: ViewItem): string | undefined {
+  const identity = item.source?.identity;
+  return identity === undefined || identity === 'UNKNOWN' ? undefined : identity;
+}
+
+/**
+ * The identity key of a tool result: the call that produced it (tool and canonical arguments), the source identity it
+ * records (`recordedSource`: equal only when both record the same one, or neither records one), its status (an error
+ * is never a copy of a success), every content block and the text shown. Where the tool (or fixture) declares
+ * repetition irrelevant, the call drops out of the key, so identical outputs of different calls of that tool are
+ * copies; the tool name, recorded source, status and blocks still must agree. Undefined for anything but a tool result.
  */
 export function observationKey(view: PolicyView, item: ViewItem): string | undefined {
   if (item.kind !== 'tool-result' || !item.tool) return undefined;

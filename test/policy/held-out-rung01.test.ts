@@ -1,23 +1,29 @@
-// Held-out review E's rung 1 defect (7 December), fixed in source-identity 2.5.0, held with the cases the rule must
-// refuse and the cases it must still allow, alone, behind the gate, and through the ladders: a read pairs with a later
-// read of its view and state only where the read that stays shows all it showed (`showsAllOf`).
+// Held-out review E's two rung 0 and rung 1 defects (7 December), fixed in exact-redundancy 2.4.0 and
+// source-identity 2.5.0, each held with the cases the rule must refuse and the cases it must still allow, alone, behind
+// the gate, and through the ladders. Rung 1: a read pairs with a later read of its view and state only where the read
+// that stays shows all it showed (`showsAllOf`). Rung 0: one call text run against two recorded sources, or against a
+// recorded source and none, is two observations.
 import { describe, expect, it } from 'vitest';
 import type { Eligibility } from '../../src/policy/types.js';
 import type { ItemSpec } from './build-view.js';
-import { at, callAndResult, condition, decideById, makeView } from './build-view.js';
+import { at, callAndResult, closedUnit, condition, decideById, makeView, note } from './build-view.js';
 
 type View = ReturnType<typeof makeView>;
 const V = (name: string, view: View, id: string) => at(decideById(condition(name), view), id);
 
-/** Removed by rung 1 (a ladder's predictor may still remove what it leaves: that is rung 4's call). */
-const byRung01 = (d: Eligibility) => d.verdict === 'eligible' && d.rule === 'source-identity';
+/** Removed by rung 0 or rung 1 (a ladder's predictor may still remove what they leave: that is rung 4's call). */
+const byRung01 = (d: Eligibility) =>
+  d.verdict === 'eligible' && (d.rule === 'exact-redundancy' || d.rule === 'source-identity');
 
 const LADDERS = ['ladder-0-1', 'ladder-0-3', 'ladder-0-4'];
 
 /** Every condition whose rung 1 decides: the gated mechanism and the ladders that run it. */
 const RUNG1 = ['source-identity', ...LADDERS];
 
-/** Refused by a condition: ladder-0-4 may still remove on prediction, never on rung 1. */
+/** Every condition whose rung 0 decides. */
+const RUNG0 = ['exact-redundancy', 'ladder-0', ...LADDERS];
+
+/** Refused by a condition: ladder-0-4 may still remove on prediction, never on rung 0 or 1. */
 function refused(name: string, view: View, id: string): void {
   const d = V(name, view, id);
   if (name === 'ladder-0-4') expect(byRung01(d), `${name}: ${d.rule} ${d.reason}`).toBe(false);
@@ -182,6 +188,99 @@ describe('rung 1: the read that stays must show what the removed read showed', (
   });
 });
 
+describe('rung 0: one call text against two recorded sources is two observations', () => {
+  const TOOLS = [{ name: 'read_file', sideEffect: 'read-mutable' }];
+  const read = (base: string, turn: number, source: Record<string, unknown> | undefined, content = 'port: 8080') =>
+    callAndResult(base, turn, 'read_file', { path: 'config.json' }, { content, ...(source ? { source } : {}) });
+  const src = (identity: string, version: unknown = 'UNKNOWN') => ({ identity, version, mutable: true });
+  const A = src('repo:svc-a/config.json');
+  const B = src('repo:svc-b/config.json');
+  const UNKNOWN = src('UNKNOWN');
+  const pair = (first: Record<string, unknown> | undefined, second: Record<string, unknown> | undefined) =>
+    makeView({ items: [...read('1', 1, first), note('n', 2, 'next'), ...read('3', 3, second)], tools: TOOLS });
+
+  for (const name of RUNG0) {
+    it(`${name}: two recorded sources are two observations, under any version`, () => {
+      refused(name, pair(A, B), 'r1');
+      const hash = { kind: 'content-hash', value: 'sha256:aa' };
+      refused(name, pair(src('repo:svc-a/config.json', hash), src('repo:svc-b/config.json', hash)), 'r1');
+    });
+    it(`${name}: a recorded source and none (or UNKNOWN) are two observations, either way round`, () => {
+      for (const [first, second] of [
+        [A, undefined],
+        [undefined, A],
+        [A, UNKNOWN],
+        [UNKNOWN, A],
+      ] as const)
+        refused(name, pair(first, second), 'r1');
+    });
+    it(`${name}: one source twice, or no recorded source on either, is still a copy`, () => {
+      for (const [first, second] of [
+        [A, A],
+        [undefined, undefined],
+        [UNKNOWN, UNKNOWN],
+        [UNKNOWN, undefined],
+        // The source's version is not part of rung 0's identity: one source at two labels is one observation.
+        [src('repo:svc-a/config.json', { kind: 'etag', value: '"1"' }), A],
+      ] as const)
+        expect(V(name, pair(first, second), 'r1'), JSON.stringify([first, second])).toMatchObject({
+          verdict: 'eligible',
+          rule: 'exact-redundancy',
+        });
+    });
+  }
+
+  it('where repetition is declared irrelevant, other calls of one source are copies and of two sources are not', () => {
+    const tools = [{ name: 'read_file', sideEffect: 'read-mutable', repetition: 'irrelevant' }];
+    const two = (second: Record<string, unknown>) =>
+      makeView({
+        items: [
+          ...callAndResult('1', 1, 'read_file', { path: 'config.json' }, { content: 'port: 8080', source: A }),
+          ...callAndResult('2', 2, 'read_file', { path: './config.json' }, { content: 'port: 8080', source: second }),
+        ],
+        tools,
+      });
+    for (const name of ['exact-redundancy', 'ladder-0', 'ladder-0-1']) {
+      refused(name, two(B), 'r1');
+      expect(V(name, two(A), 'r1').verdict, name).toBe('eligible');
+    }
+  });
+
+  it('names the recorded source in its reason, and no source where none is recorded', () => {
+    expect(V('exact-redundancy', pair(A, A), 'r1').reason).toBe(
+      'same call on recorded source repo:svc-a/config.json, status and every content block as r3, the latest copy, which stays',
+    );
+    expect(V('exact-redundancy', pair(undefined, undefined), 'r1').reason).toBe(
+      'same call, status and every content block as r3, the latest copy, which stays',
+    );
+  });
+
+  it('the gate leans on no copy from another source: a negative result read from svc-a stays beside svc-b', () => {
+    // Rung 3 removes the trace of a closed unit; r1 in it is a negative result, which the gate lets go only while an
+    // identical copy of the same observation stays (r3, outside the unit). r3 read svc-b, not svc-a.
+    const view = (second: Record<string, unknown>) =>
+      makeView({
+        items: [
+          ...read('1', 1, A, 'retries: not set').map((item) =>
+            item.id === 'r1' ? { ...item, flags: { negativeResult: true } } : item,
+          ),
+          note('n2', 2, 'Done: kept the default retries'),
+          ...read('3', 3, second, 'retries: not set'),
+        ],
+        tools: TOOLS,
+        visible: { workUnits: [closedUnit('wu', ['c1', 'r1'], 'n2', ['kept the default retries'])] },
+      });
+    for (const name of ['verified-completion', 'ladder-0-3']) {
+      const d = V(name, view(B), 'r1');
+      expect(d.verdict, `${name}: ${d.reason}`).not.toBe('eligible');
+      expect(d.reason, name).toContain('negative result, and no identical copy of it stays in context');
+    }
+    // The other side: the copy from the same source stays, so the gate lets r1 go.
+    for (const name of ['verified-completion', 'ladder-0-3'])
+      expect(V(name, view(A), 'r1').verdict, name).toBe('eligible');
+  });
+});
+
 describe('review E as found: rung 1 removed a read for a later one of the same hashed state that shows other text', () => {
   // A runtime that answers a repeated read of an unchanged file with a stub pointing at the earlier result (Claude
   // Code's Read does) records the same hash for both: the read that stays then shows nothing of what went.
@@ -207,4 +306,28 @@ describe('review E as found: rung 1 removed a read for a later one of the same h
       expect(V(name, view('{"port": 8080}'), 'r1').verdict).toBe('eligible');
     });
   }
+});
+
+describe('review E as found: rung 0 ignored the recorded source, so one call text run against two sources was one observation', () => {
+  // The same relative path read from two working directories: equal bytes, two recorded sources.
+  const read = (base: string, turn: number, identity: string): ItemSpec[] =>
+    callAndResult(
+      base,
+      turn,
+      'read_file',
+      { path: 'config.json' },
+      { content: 'port: 8080', source: { identity, version: 'UNKNOWN', mutable: true } },
+    );
+  it('two sources are two observations', () => {
+    const view = makeView({
+      items: [...read('1', 1, 'repo:svc-a/config.json'), ...read('2', 2, 'repo:svc-b/config.json')],
+    });
+    expect(V('exact-redundancy', view, 'r1').verdict).not.toBe('eligible');
+  });
+  it('one source twice is a copy', () => {
+    const view = makeView({
+      items: [...read('1', 1, 'repo:svc-a/config.json'), ...read('2', 2, 'repo:svc-a/config.json')],
+    });
+    expect(V('exact-redundancy', view, 'r1').verdict).toBe('eligible');
+  });
 });

@@ -8,30 +8,6 @@ import { at, callAndResult, condition, decideById, makeView, note } from './buil
 
 const V = (name: string, view: ReturnType<typeof makeView>, id: string) => at(decideById(condition(name), view), id);
 
-describe('open: rung 0 ignores the recorded source, so one call text run against two sources is one observation', () => {
-  // The same relative path read from two working directories: equal bytes, two recorded sources.
-  const read = (base: string, turn: number, identity: string): ItemSpec[] =>
-    callAndResult(
-      base,
-      turn,
-      'read_file',
-      { path: 'config.json' },
-      { content: 'port: 8080', source: { identity, version: 'UNKNOWN', mutable: true } },
-    );
-  it.fails('two sources are two observations', () => {
-    const view = makeView({
-      items: [...read('1', 1, 'repo:svc-a/config.json'), ...read('2', 2, 'repo:svc-b/config.json')],
-    });
-    expect(V('exact-redundancy', view, 'r1').verdict).not.toBe('eligible');
-  });
-  it('one source twice is a copy', () => {
-    const view = makeView({
-      items: [...read('1', 1, 'repo:svc-a/config.json'), ...read('2', 2, 'repo:svc-a/config.json')],
-    });
-    expect(V('exact-redundancy', view, 'r1').verdict).toBe('eligible');
-  });
-});
-
 describe('open: the gate does not protect what the oracle counts as declared (a consequence record, open work)', () => {
   // src/oracle/counterfactual.ts declaredProtection: "any unit's consequence record is where its result lives".
   const ws = 'workspace:payments';

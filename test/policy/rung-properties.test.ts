@@ -1,7 +1,7 @@
 // Invariants of rungs 0-2 over generated trajectories, checked against an independent statement of each rule rather
-// than the mechanisms' own helpers: rung 0 pairs only equal calls (or declared-irrelevant repetition) with equal
-// status and blocks; rung 1 pairs only reads of the same view whose survivor shows all the removed read showed; rung 2
-// never rests on a transition that did not succeed.
+// than the mechanisms' own helpers: rung 0 pairs only equal calls (or declared-irrelevant repetition) of one recorded
+// source (or none) with equal status and blocks; rung 1 pairs only reads of the same view whose survivor shows all the
+// removed read showed; rung 2 never rests on a transition that did not succeed.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../src/fixture/canonical.js';
@@ -25,7 +25,8 @@ const observation = fc.record({
   text: pick(['OK', 'OK\n', 'FAIL', 'read: OK (again)', 'File unchanged since last read']),
   image: fc.option(pick(HEX), { nil: undefined }),
   error: fc.boolean(),
-  identity: pick(['repo:p', 'repo:q']),
+  // UNKNOWN and an absent source record no identity: rung 0 reads both as none.
+  identity: pick(['repo:p', 'repo:q', 'UNKNOWN', 'none']),
   version: pick([
     { kind: 'content-hash', value: 'h1' },
     { kind: 'git-sha', value: 'c1', of: 'blob' },
@@ -114,12 +115,16 @@ function toView(plan: Plan, restrict?: (outcome: string) => string): PolicyView 
         : {}),
       tool: { name: o.tool, arguments: o.args, callId: `k${i}` },
       status: o.error ? { state: 'error', errorType: 'NonZeroExit', message: 'exit 1' } : { state: 'ok' },
-      source: {
-        identity: o.identity,
-        version: o.version,
-        mutable: o.mutable,
-        ...(o.selector !== undefined ? { selector: o.selector } : {}),
-      },
+      ...(o.identity === 'none'
+        ? {}
+        : {
+            source: {
+              identity: o.identity,
+              version: o.version,
+              mutable: o.mutable,
+              ...(o.selector !== undefined ? { selector: o.selector } : {}),
+            },
+          }),
       ...(o.covers ? { covers: o.covers } : {}),
     });
   });
@@ -153,9 +158,17 @@ function irrelevant(view: PolicyView, tool: string): boolean {
   return (declared ?? view.repetition) === 'irrelevant';
 }
 
-/** Rung 0 stated independently: same tool, same status, same blocks, and the same canonical call unless declared irrelevant. */
+/** The source identity an item records: none when it has no source or an UNKNOWN one. */
+const recorded = (item: ViewItem) =>
+  item.source === undefined || item.source.identity === 'UNKNOWN' ? null : item.source.identity;
+
+/**
+ * Rung 0 stated independently: same tool, same recorded source (or none on both), same status, same blocks, and the
+ * same canonical call unless declared irrelevant.
+ */
 function copies(view: PolicyView, a: ViewItem, b: ViewItem): boolean {
   if (a.kind !== 'tool-result' || b.kind !== 'tool-result' || a.tool?.name !== b.tool?.name) return false;
+  if (recorded(a) !== recorded(b)) return false;
   if (JSON.stringify(a.status) !== JSON.stringify(b.status) || a.content !== b.content) return false;
   if (
     JSON.stringify(a.blocks ?? [{ type: 'text', text: a.content }]) !==

@@ -149,7 +149,7 @@ export function checkedSupersession(): ConfiguredMechanism {
   return {
     rule: CHECKED_SUPERSESSION,
     rung: 2,
-    version: '2.5.0',
+    version: '2.6.0',
     parameters: {},
     assess(view, candidates) {
       const wanted = new Set(candidates);
