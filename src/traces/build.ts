@@ -17,7 +17,7 @@ import {
 } from '../fixture/schema.js';
 import { holdsSecret } from './redact.js';
 
-export const IMPORTER_VERSION = '2.8.0';
+export const IMPORTER_VERSION = '2.9.0';
 
 export type Format = Imported['format'];
 export const FORMATS: readonly Format[] = Imported.shape.format.options;
@@ -70,6 +70,11 @@ export class TraceBuilder {
   private carried = -1;
   /** The recorder's format version as the record states or shows it (e.g. `1.x function-calling`). */
   formatVersion: string | undefined;
+  /**
+   * Records of the conversation the importer left out as on a branch it abandoned (a Claude Code /rewind or edited
+   * prompt): for the import report, not the fixture.
+   */
+  abandoned = 0;
 
   constructor(readonly format: Format) {}
 

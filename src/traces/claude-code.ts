@@ -15,6 +15,10 @@
 // file, an edited file's snippet, a hook's context, a reminder) is a runtime instruction. Other record types
 // (summary, progress, file-history-snapshot, other system records) are left out; so are thinking blocks, which the
 // API drops from later turns.
+// The main conversation is a tree, not the file's order: each record names its `parentUuid`, and a /rewind (Esc Esc)
+// or an edited earlier prompt appends its new prompt under an earlier record, leaving the branch it abandoned in the
+// file. Only the branch the session ended on is imported (`activeBranch`), as Claude Code rebuilds the conversation
+// it resumes.
 import { sha256 } from '../fixture/canonical.js';
 import type { ContentBlock, ReadSelector, Source, Status } from '../fixture/schema.js';
 import { agentTool, foundNothing, writtenPaths, type AgentTool } from './agent-tools.js';
@@ -349,6 +353,120 @@ async function importRecords(
   }
 }
 
+/** Record types Claude Code loads as the conversation's messages (`isTranscriptMessage`); progress is not one. */
+const TRANSCRIPT = new Set(['user', 'assistant', 'attachment', 'system']);
+
+const uuidOf = (rec: JsonObject): string | undefined => (typeof rec['uuid'] === 'string' ? rec['uuid'] : undefined);
+const responseOf = (rec: JsonObject): string | undefined => {
+  const id = objectOr(rec['message'])?.['id'];
+  return rec['type'] === 'assistant' && typeof id === 'string' ? id : undefined;
+};
+const holdsResult = (rec: JsonObject): boolean => {
+  const content = objectOr(rec['message'])?.['content'];
+  return (
+    rec['type'] === 'user' && Array.isArray(content) && content.some((b) => objectOr(b)?.['type'] === 'tool_result')
+  );
+};
+
+/**
+ * Which of the main conversation's records (in file order) were its context on the branch the session ended on, and
+ * how many records that reach the model (`inContext`) were left out with the branches it abandoned.
+ *
+ * Claude Code writes the conversation as a tree and resumes one path of it. What follows is its rule as its own code
+ * states it: `loadTranscriptFile`, `buildConversationChain` and `recoverOrphanedParallelToolResults` in
+ * `src/utils/sessionStorage.ts` of Claude Code 2.1.88's source as restored from the npm package's source map (read at
+ * github.com/Esonhugh/claude-code, commit 06980710a316c14c445dd27facb58cee43a21d72; the same functions are in the
+ * published bundle, `cli.js`).
+ * - The path is walked from its last record through `parentUuid` to a record whose parent is null, and reversed.
+ *   Records of every type that carries a `uuid` are on the path: a legacy `progress` record (Claude Code wrote hook
+ *   progress into the chain until a change its comments number #24099; the 2.1.38 files here hold some) is passed
+ *   through, as Claude Code's `progressBridge` re-parents across it.
+ * - A compact boundary has a null `parentUuid` (the resumed context starts there) and names the record before it in
+ *   `logicalParentUuid`; here the walk goes on through it, since the context before a compaction is imported too
+ *   (as the main session, the one after it as `after-compaction-N`).
+ * - Parallel tool use forks the tree without leaving anything: each tool_use block of one response is its own
+ *   assistant record, all sharing `message.id`, and each tool_result record's parent is the block that asked for it,
+ *   so one walk sees only one of them. Every assistant record sharing the `message.id` of one on the path is kept,
+ *   with every tool_result record whose parent is one of them (`recoverOrphanedParallelToolResults`; the loss it
+ *   repairs is the one anthropics/claude-code#31330 and #37672 report on resume). A legacy progress fork (a tool_use
+ *   record with a progress child that carried the chain on and a tool_result child) is recovered the same way.
+ * Where this differs from Claude Code, and why:
+ * - The end is the last record of a message type in the file, where `loadFullLog`/`loadMessagesFromJsonlPath` take
+ *   the leaf (a record no other names as parent, walked back to a user or assistant record) with the latest
+ *   timestamp, the first one on a tie. The file is appended to, so its last record is on the branch the session
+ *   ended on; timestamps tie to the millisecond (spotter-short.jsonl's last tool_result and its interrupt marker do,
+ *   and the timestamp rule would start from the tool_result and leave the marker out). Claude Code itself takes the
+ *   last record in file order when it prunes a large file before parsing it (`walkChainBeforeParse`).
+ * - A `parentUuid` naming a record the file does not hold is where Claude Code's walk stops (forked sessions start
+ *   so). Here it means the record does not say which branch came before: every record before it in the file is kept,
+ *   as before this rule. The same holds for a compact boundary whose `logicalParentUuid` is missing, and for a record
+ *   with no `parentUuid` field (older files, hand-written ones). A writer that dropped a parent record
+ *   (anthropics/claude-code#58554) would otherwise cut off the whole conversation before it.
+ * - A record without a `uuid` (a queue operation) goes with the last user, assistant or attachment record before it.
+ * - Records are kept in file order, where Claude Code puts recovered siblings and results after the path's last record
+ *   of their response; both are one model turn here.
+ * Sidechains are not walked: a sub-agent is not rewound by the person, and sidechains without an `agentId` in one file
+ * would share one tree. Claude Code 2.1.220 and earlier wrote a skill's expanded body, called beside another tool, on a
+ * sibling branch the recovery does not reach (anthropics/claude-code#81917): such a record is left out here as Claude
+ * Code left it out on resume, though the model had it before.
+ */
+function activeBranch(records: readonly JsonObject[]): { kept: ReadonlySet<number>; abandoned: number } {
+  const all = new Set(records.keys());
+  const at = new Map<string, number>();
+  for (const [i, rec] of records.entries()) {
+    const uuid = uuidOf(rec);
+    if (uuid !== undefined) at.set(uuid, i);
+  }
+  let end = -1;
+  for (let i = records.length - 1; i >= 0 && end < 0; i--)
+    if (uuidOf(records[i]!) !== undefined && TRANSCRIPT.has(String(records[i]!['type']))) end = i;
+  if (end < 0) return { kept: all, abandoned: 0 };
+  // Walk back from the end. Every record before `unsaid` is kept: the record there does not say what came before it.
+  const path = new Set<string>();
+  let unsaid = 0;
+  for (let i: number | undefined = end; i !== undefined; ) {
+    const rec: JsonObject = records[i]!;
+    const uuid = uuidOf(rec)!;
+    if (path.has(uuid)) break;
+    path.add(uuid);
+    const parent = rec['parentUuid'];
+    const boundary = rec['type'] === 'system' && rec['subtype'] === 'compact_boundary';
+    const next =
+      typeof parent === 'string'
+        ? parent
+        : parent === null && boundary
+          ? typeof rec['logicalParentUuid'] === 'string'
+            ? rec['logicalParentUuid']
+            : undefined
+          : parent === null
+            ? null
+            : undefined;
+    if (next === null) break;
+    const j = typeof next === 'string' ? at.get(next) : undefined;
+    if (j === undefined) unsaid = i;
+    i = j;
+  }
+  // Parallel tool use: every block record of a response on the path, and every result answering one of them.
+  const responses = new Set(records.flatMap((r) => (path.has(uuidOf(r) ?? '') ? [responseOf(r) ?? ''] : [])));
+  responses.delete('');
+  const blocks = new Set<string>();
+  for (const r of records) if (responses.has(responseOf(r) ?? '') && uuidOf(r)) blocks.add(uuidOf(r)!);
+  const onBranch = new Set([...path, ...blocks]);
+  for (const r of records)
+    if (holdsResult(r) && blocks.has(String(r['parentUuid'])) && uuidOf(r)) onBranch.add(uuidOf(r)!);
+  const kept = new Set<number>();
+  let placed = true;
+  for (const [i, rec] of records.entries()) {
+    const uuid = uuidOf(rec);
+    const type = rec['type'];
+    const keep: boolean = i < unsaid || (uuid === undefined ? placed : onBranch.has(uuid));
+    if (uuid !== undefined && (type === 'user' || type === 'assistant' || type === 'attachment')) placed = keep;
+    if (keep) kept.add(i);
+  }
+  const abandoned = [...all].filter((i) => !kept.has(i) && inContext(records[i]!)).length;
+  return { kept: kept.size === records.length ? all : kept, abandoned };
+}
+
 /** A background task's notice that it ended, which the runtime writes into the conversation. */
 const NOTICE = /^\s*<task-notification>/;
 
@@ -371,18 +489,25 @@ export async function importClaudeCode(
   reader: Reader,
   open: (session?: string) => TraceBuilder,
 ): Promise<void> {
+  // The main conversation's records on the branch it ended on; sidechains are read in file order, as before.
+  const main = parsed.lines.filter((e) => objectOr(e.value)?.['isSidechain'] !== true);
+  const branch = activeBranch(main.map((e) => objectOr(e.value) ?? {}));
+  const kept = new Set(main.filter((_, i) => branch.kept.has(i)).map((e) => e.line));
   const groups = new Map<string, { line: number; value: Json }[]>();
   for (const entry of parsed.lines) {
     const rec = objectOr(entry.value);
     if (!rec || !inContext(rec)) continue;
     const key =
       rec['isSidechain'] === true ? `agent-${typeof rec['agentId'] === 'string' ? rec['agentId'] : 'sidechain'}` : '';
+    if (key === '' && !kept.has(entry.line)) continue;
     groups.set(key, [...(groups.get(key) ?? []), entry]);
   }
   const only = groups.size === 1;
   for (const [key, lines] of [...groups].sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : 0))) {
     const name = key === '' || only ? undefined : key;
-    await importRecords(lines, reader, open(name), (n) =>
+    const first = open(name);
+    if (key === '') first.abandoned = branch.abandoned;
+    await importRecords(lines, reader, first, (n) =>
       open(`${name === undefined ? '' : `${name}.`}after-compaction-${n}`),
     );
   }

@@ -37,6 +37,11 @@ export interface ImportedTrace {
   readonly tokens: number;
   /** Which session of the file this is, when the file holds several (an instance, a sub-agent, a context after a compaction). */
   readonly session?: string;
+  /**
+   * Records of the file's conversation left out as on a branch it abandoned (a Claude Code /rewind or edited prompt),
+   * on the session that conversation starts, when there are any.
+   */
+  readonly abandoned?: number;
 }
 
 /** The fixture id of a session file: its format and its name without the recorder's extensions. */
@@ -179,6 +184,7 @@ export async function importFile(path: string, shownAs: string, options: ImportO
       redactions: counts,
       tokens: checked.data.items.reduce((s, i) => s + options.tokens(i.content), 0),
       ...(name ? { session: name } : {}),
+      ...(builder.abandoned > 0 ? { abandoned: builder.abandoned } : {}),
     });
   }
   // The counts cover the whole file, after every session's second pass.

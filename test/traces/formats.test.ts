@@ -1676,6 +1676,252 @@ describe('Claude Code 2.x', () => {
       ['user', '', ['image']],
     ]);
   });
+
+  describe('the conversation is a tree: the branch it ended on is imported, a branch it abandoned is not', () => {
+    // Each record names its parent; `linked` gives each the record before it, as Claude Code's writer does along one
+    // branch, and `under` hangs a record under another, as a /rewind or an edited prompt hangs its new prompt.
+    type Rec = Record<string, unknown>;
+    const linked = (parent: string | null, ...recs: Rec[]): Rec[] =>
+      recs.map((r, i) => ({ ...r, parentUuid: i === 0 ? parent : recs[i - 1]!['uuid'] }));
+    const under = (parent: string | null, r: Rec): Rec => ({ ...r, parentUuid: parent });
+    const importAll = async (name: string, records: Rec[]) => {
+      const path = join(tempDir(), name);
+      writeFileSync(path, records.map((l) => JSON.stringify(l)).join('\n') + '\n');
+      return importFile(path, name, { redact: true, tokens: tokenCounter() });
+    };
+    // The same records without their parent links: read in file order, as the importer read every file before.
+    const unlinked = (records: Rec[]) => records.map(({ parentUuid: _p, logicalParentUuid: _l, ...r }) => r);
+    const text = (t: string) => ({ type: 'text', text: t });
+    const said = (f: Fixture) => f.items.map((i) => i.content);
+
+    const start = linked(
+      null,
+      userRec('u1', 'Add a --dry-run flag to deploy.sh'),
+      asst('a1', 'msg_1', use('t1', 'Read', { file_path: '/r/deploy.sh' })),
+      userRec('u2', res('t1', '#!/bin/sh\nrsync -a build/ host:/srv/app')),
+      asst('a2', 'msg_2', text('I will add the flag.')),
+    );
+
+    it('a /rewind leaves out the branch it went back from; the task and its prune points are those of the branch kept', async () => {
+      const left = linked(
+        'a2',
+        userRec('u3', 'Also delete the old backups in /srv/backup'),
+        asst('a3', 'msg_3', use('t2', 'Bash', { command: 'rm -rf /srv/backup/old' })),
+        userRec('u4', res('t2', '')),
+        asst('a4', 'msg_4', text('Deleted the old backups.')),
+      );
+      // Esc Esc to before u3: the next prompt hangs under a2, where the context was when u3 was sent.
+      const kept = linked(
+        'a2',
+        userRec('u5', 'Now write a test for the flag'),
+        asst('a5', 'msg_5', use('t3', 'Write', { file_path: '/r/test_deploy.sh', content: 'sh deploy.sh --dry-run' })),
+        userRec('u6', res('t3', 'File created successfully at: /r/test_deploy.sh')),
+      );
+      const [t, ...rest] = await importAll('rewind.jsonl', [...start, ...left, ...kept]);
+      expect(rest).toEqual([]);
+      const f = t!.fixture;
+      expect(said(f)).toEqual([
+        'Add a --dry-run flag to deploy.sh',
+        JSON.stringify({ name: 'Read', input: { file_path: '/r/deploy.sh' } }),
+        '#!/bin/sh\nrsync -a build/ host:/srv/app',
+        'I will add the flag.',
+        'Now write a test for the flag',
+        JSON.stringify({
+          name: 'Write',
+          input: { file_path: '/r/test_deploy.sh', content: 'sh deploy.sh --dry-run' },
+        }),
+        'File created successfully at: /r/test_deploy.sh',
+      ]);
+      expect(f.tools.map((x) => x.name)).not.toContain('bash');
+      expect(f.prunePoints.map((p) => [p.id, p.subgoal])).toEqual([
+        ['task-1', 'Add a --dry-run flag to deploy.sh'],
+        ['end', 'Now write a test for the flag'],
+      ]);
+      expect(t!.abandoned).toBe(4);
+    });
+
+    it('an edited prompt replaces the one it edits and what followed it, the first prompt as well as a later one', async () => {
+      const first = linked(
+        'a2',
+        userRec('u3', 'Rename deploy.sh to release.sh'),
+        asst('a3', 'msg_3', text('Renaming.')),
+      );
+      const edited = linked(
+        'a2',
+        userRec('u4', 'Rename deploy.sh to ship.sh'),
+        asst('a4', 'msg_4', text('Renaming to ship.sh.')),
+      );
+      const [t] = await importAll('edit.jsonl', [...start, ...first, ...edited]);
+      expect(said(t!.fixture).slice(4)).toEqual(['Rename deploy.sh to ship.sh', 'Renaming to ship.sh.']);
+      expect(t!.abandoned).toBe(2);
+      // The first prompt edited: the new one is a second root, and nothing of the first root's branch was kept.
+      const again = linked(
+        null,
+        userRec('v1', 'Add a --dry-run flag to deploy.sh and to build.sh'),
+        asst('b1', 'msg_9', text('Both then.')),
+      );
+      const [root] = await importAll('root.jsonl', [...start, ...again]);
+      expect(said(root!.fixture)).toEqual(['Add a --dry-run flag to deploy.sh and to build.sh', 'Both then.']);
+      expect(root!.abandoned).toBe(4);
+    });
+
+    it('parallel tool use forks the links without leaving anything: every call and every result is kept', async () => {
+      // Claude Code 2.1: one record per block of a response (one message id), each result under the block that asked
+      // for it, the chain going on from the result written last; the second block here hangs under a hook progress
+      // record, and the next response's first block under a progress record too (2.1.x before progress left the chain).
+      const parallel = [
+        ...linked(null, userRec('u1', 'Why does the server not start?')),
+        under('u1', asst('a1', 'msg_1', text('Checking the config and the log.'))),
+        under('a1', asst('a2', 'msg_1', use('t1', 'Read', { file_path: '/r/config.exs' }))),
+        {
+          type: 'progress',
+          uuid: 'p1',
+          parentUuid: 'a2',
+          data: { type: 'hook_progress' },
+          timestamp: '2026-01-02T10:00:00Z',
+        },
+        under('p1', asst('a3', 'msg_1', use('t2', 'Bash', { command: 'tail -5 log/dev.log' }))),
+        under('a3', userRec('u2', res('t2', 'eaddrinuse'))),
+        under('a2', userRec('u3', res('t1', 'config :app, port: 4000'))),
+        under('u3', asst('a4', 'msg_2', use('t3', 'Bash', { command: 'lsof -i :4000' }))),
+        {
+          type: 'progress',
+          uuid: 'p2',
+          parentUuid: 'a4',
+          data: { type: 'hook_progress' },
+          timestamp: '2026-01-02T10:00:00Z',
+        },
+        under('a4', userRec('u4', res('t3', 'beam.smp 4242'))),
+        under('p2', asst('a5', 'msg_3', text('Port 4000 is taken by an old server (pid 4242).'))),
+      ];
+      const [t] = await importAll('parallel.jsonl', parallel);
+      const f = t!.fixture;
+      for (const id of ['t1', 't2', 't3']) {
+        expect(call(f, id)).toBeDefined();
+        expect(result(f, id)).toBeDefined();
+      }
+      expect(call(f, 't1').turn).toBe(call(f, 't2').turn);
+      expect(t!.abandoned).toBeUndefined();
+      // Exactly what the same records read in file order give.
+      const [plain] = await importAll('parallel.jsonl', unlinked(parallel));
+      expect(f.items).toEqual(plain!.fixture.items);
+      expect(f.prunePoints).toEqual(plain!.fixture.prunePoints);
+    });
+
+    it('a linear conversation, with a compaction, a sub-agent, a queued prompt and an attachment, imports as in file order', async () => {
+      const records = [
+        ...start,
+        ...linked(
+          'a2',
+          userRec('u3', 'And document it'),
+          asst('a3', 'msg_3', use('t2', 'Task', { prompt: 'find the docs' })),
+        ),
+        under('a3', userRec('s1', 'find the docs', { isSidechain: true, agentId: 'ab12' })),
+        under('s1', asst('s2', 'msg_8', text('docs/deploy.md'), { isSidechain: true, agentId: 'ab12' })),
+        queue('enqueue', 'keep it short'),
+        queue('remove'),
+        under('a3', userRec('u4', res('t2', 'docs/deploy.md'))),
+        under('u4', { ...queuedAttachment('keep it short'), uuid: 'q1' }),
+        under('q1', asst('a4', 'msg_4', text('Documented.'))),
+        { ...boundary, uuid: 'b1', parentUuid: null, logicalParentUuid: 'a4' },
+        ...linked(
+          'b1',
+          userRec('u5', 'This session is being continued from a previous conversation. Summary: flag added', {
+            isCompactSummary: true,
+          }),
+          asst('a5', 'msg_5', text('Continuing.')),
+        ),
+      ];
+      const tree = await importAll('linear.jsonl', records);
+      const plain = await importAll('linear.jsonl', unlinked(records));
+      expect(tree.map((t) => t.fixture.id)).toEqual([
+        'claude-code.linear',
+        'claude-code.linear.after-compaction-1',
+        'claude-code.linear.agent-ab12',
+      ]);
+      expect(tree.map((t) => [t.fixture.items, t.fixture.prunePoints, t.abandoned])).toEqual(
+        plain.map((t) => [t.fixture.items, t.fixture.prunePoints, t.abandoned]),
+      );
+      expect(said(tree[0]!.fixture)).toContain('keep it short');
+    });
+
+    it('a rewind before a compaction is left out of the context before it; the context after it and sub-agents are as before', async () => {
+      const left = linked('a2', userRec('u3', 'Deploy it to production now'), asst('a3', 'msg_3', text('Deploying.')));
+      const kept = linked(
+        'a2',
+        userRec('u4', 'Only to staging'),
+        asst('a4', 'msg_4', use('t2', 'Task', { prompt: 'check staging' })),
+      );
+      const records = [
+        ...start,
+        ...left,
+        // A sub-agent the abandoned branch started is still its own session: its model had that context.
+        under('a3', userRec('s1', 'check production', { isSidechain: true, agentId: 'ab12' })),
+        under('s1', asst('s2', 'msg_8', text('production is up'), { isSidechain: true, agentId: 'ab12' })),
+        ...kept,
+        under('a4', userRec('u5', res('t2', 'staging is up'))),
+        { ...boundary, uuid: 'b1', parentUuid: null, logicalParentUuid: 'u5' },
+        ...linked(
+          'b1',
+          userRec('u6', 'This session is being continued from a previous conversation. Summary: staging', {
+            isCompactSummary: true,
+          }),
+          asst('a5', 'msg_5', text('Staging is up.')),
+        ),
+      ];
+      const fs = await importAll('compacted.jsonl', records);
+      expect(said(fs[0]!.fixture).slice(4)).toEqual([
+        'Only to staging',
+        JSON.stringify({ name: 'Task', input: { prompt: 'check staging' } }),
+        'staging is up',
+      ]);
+      expect(fs.map((t) => [t.fixture.id, t.abandoned])).toEqual([
+        ['claude-code.compacted', 2],
+        ['claude-code.compacted.after-compaction-1', undefined],
+        ['claude-code.compacted.agent-ab12', undefined],
+      ]);
+      expect(fs[0]!.fixture.prunePoints.at(-1)!.subgoal).toBe('Only to staging');
+      expect(fs[1]!.fixture.items.map((i) => i.content)).toEqual([
+        'This session is being continued from a previous conversation. Summary: staging',
+        'Staging is up.',
+      ]);
+      expect(fs[1]!.fixture.prunePoints.at(-1)!.subgoal).toBe('Only to staging');
+      expect(said(fs[2]!.fixture)).toEqual(['check production', 'production is up']);
+    });
+
+    it('a parent the file does not hold says nothing of what came before: every earlier record is kept', async () => {
+      // A writer that lost a record (anthropics/claude-code#58554): the next one names a parent the file lacks.
+      const records = [
+        ...start,
+        ...linked('lost', userRec('u3', 'Go on'), asst('a3', 'msg_3', text('Done.'))),
+        under('u3', userRec('u4', 'Actually stop')),
+      ];
+      const [t] = await importAll('lost.jsonl', records);
+      expect(said(t!.fixture)).toEqual([
+        ...said((await importAll('lost.jsonl', unlinked(start)))[0]!.fixture),
+        'Go on',
+        'Actually stop',
+      ]);
+      expect(t!.abandoned).toBe(1);
+    });
+
+    it('the branch is the one the file ends on, though a parallel result before it has the same timestamp', async () => {
+      // spotter-short.jsonl's shape: the chain goes on from the second block's result to the interrupt marker, all
+      // three written in one millisecond; the first block's result is a leaf as late as the marker.
+      const same = { timestamp: '2026-02-10T21:12:02.480Z' };
+      const records = [
+        ...linked(null, userRec('u1', 'Start the server')),
+        under('u1', asst('a1', 'msg_1', use('t1', 'Bash', { command: 'ls' }))),
+        under('a1', asst('a2', 'msg_1', use('t2', 'Bash', { command: 'mix phx.server' }))),
+        under('a1', userRec('u2', res('t1', 'mix.exs'), same)),
+        under('a2', userRec('u3', res('t2', 'interrupted', true), same)),
+        under('u3', userRec('u4', [{ type: 'text', text: '[Request interrupted by user for tool use]' }], same)),
+      ];
+      const [t] = await importAll('tie.jsonl', records);
+      expect(said(t!.fixture).at(-1)).toBe('[Request interrupted by user for tool use]');
+      expect(t!.abandoned).toBeUndefined();
+    });
+  });
 });
 
 describe('OpenCode export', () => {
