@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { tokenCounter } from '../../src/accounting/tokens.js';
 import type { Fixture, Item } from '../../src/fixture/schema.js';
 import { importFile } from '../../src/traces/import.js';
+import { cli } from '../support/cli.js';
 import { tempDir } from './support.js';
 
 async function load(name: string, content: unknown, lines = false): Promise<Fixture[]> {
@@ -1738,6 +1739,16 @@ describe('Claude Code 2.x', () => {
         ['end', 'Now write a test for the flag'],
       ]);
       expect(t!.abandoned).toBe(4);
+      // The import report says so.
+      const dir = tempDir();
+      writeFileSync(join(dir, 'rewind.jsonl'), [...start, ...left, ...kept].map((l) => JSON.stringify(l)).join('\n'));
+      const r = await cli(['import', join(dir, 'rewind.jsonl'), '--out', join(dir, 'out')]);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain(
+        'left out as on a branch the conversation abandoned (/rewind, an edited prompt), records: claude-code.rewind 4',
+      );
+      const json = await cli(['import', join(dir, 'rewind.jsonl'), '--out', join(dir, 'out2'), '--json']);
+      expect(JSON.parse(json.stdout)[0]).toMatchObject({ fixture: 'claude-code.rewind', abandonedRecords: 4 });
     });
 
     it('an edited prompt replaces the one it edits and what followed it, the first prompt as well as a later one', async () => {

@@ -45,6 +45,7 @@ function reportRow(t: ImportedTrace) {
     prunePoints: t.fixture.prunePoints.map((p) => p.id),
     timestamps: t.fixture.imported!.timestamps,
     redaction: t.fixture.imported!.redaction,
+    ...(t.abandoned ? { abandonedRecords: t.abandoned } : {}),
   };
 }
 
@@ -60,6 +61,8 @@ export function renderImportReport(traces: readonly ImportedTrace[], out: string
     return `| ${t.file} | ${t.format} | ${t.fixture.id} | ${t.fixture.items.length} | ${t.tokens} | ${t.fixture.prunePoints.map((p) => p.id).join(', ')} | ${t.fixture.imported!.timestamps} | ${red} |`;
   });
   const total = kinds.map((k) => `${k} ${traces.reduce((s, t) => s + t.redactions[k], 0)}`).join(', ') || 'none';
+  // Records on a branch the conversation abandoned (a Claude Code /rewind or edited prompt): no later request held them.
+  const abandoned = traces.filter((t) => t.abandoned).map((t) => `${t.fixture.id} ${t.abandoned}`);
   return [
     `imported ${traces.length} session${traces.length === 1 ? '' : 's'} into ${out}/ (no oracle: conditions run over them, nothing scores them)`,
     '',
@@ -68,6 +71,11 @@ export function renderImportReport(traces: readonly ImportedTrace[], out: string
     ...rows,
     '',
     `redactions in total: ${total}`,
+    ...(abandoned.length
+      ? [
+          `left out as on a branch the conversation abandoned (/rewind, an edited prompt), records: ${abandoned.join(', ')}`,
+        ]
+      : []),
     '',
   ].join('\n');
 }
