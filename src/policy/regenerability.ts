@@ -4,6 +4,7 @@ import { itemIndex } from '../fixture/item-index.js';
 import { frozenMemo } from '../fixture/memo.js';
 import type { PolicyView, ViewItem } from '../fixture/view.js';
 import { toolDeclaration } from '../fixture/view.js';
+import { holdsText } from './held-text.js';
 import { sameObservation } from './identity.js';
 
 export type RegenerabilityClass = 'deterministic' | 'durable-pointer' | 'irreducible';
@@ -58,9 +59,12 @@ export function recoverabilityOf(view: PolicyView, item: ViewItem): Recoverabili
 
 /**
  * Why the regenerability gate refuses to remove an item, if it does: the record's refusal cases (above), a pending
- * step that references it (recorded as a flag, or declared in the view), and a user constraint, credential or
- * preference no other item in context holds, derived from the view beside the recorded flag. Only what the runtime
- * recorded counts: flags, tool declarations, kinds, origins and the content in the view.
+ * step that references it (recorded as a flag, or declared in the view), a user constraint, credential or
+ * preference no other item in context holds, derived from the view beside the recorded flag, and a work unit's
+ * consequence record while it is the last item in context holding one of the consequence strings it shows (the
+ * unit's result lives there; once another item that stays holds every such string as a unit, the record may go, and
+ * that item is then leaned on). Only what the runtime recorded counts: flags, tool declarations, kinds, origins, the
+ * work units and the content in the view.
  */
 export function gateRefusal(
   view: PolicyView,
@@ -77,20 +81,67 @@ export function gateRefusal(
     const elsewhere = text !== '' && holdersOf(view.items, item).some((other) => !gone.has(other.id));
     if (!elsewhere) return `sole record of a user ${item.kind}`;
   }
+  const recorded = consequencesIn(view).byRecord.get(item.id);
+  if (recorded) {
+    const unheld = recorded.filter((c) => !c.holders.some((other) => !gone.has(other.id)));
+    if (unheld.length > 0) {
+      const units = [...new Set(unheld.map((c) => c.unit))];
+      const strings = [...new Set(unheld.map((c) => JSON.stringify(c.text)))];
+      return `consequence record of work unit ${units.join(', ')} and the last item in context holding ${strings.join(', ')}`;
+    }
+  }
   return undefined;
 }
+
+/** One consequence string a record in context shows, the unit it records, and the other items holding it whole. */
+interface Recorded {
+  readonly unit: string;
+  readonly text: string;
+  readonly holders: readonly ViewItem[];
+}
+
+/**
+ * Per context, each work unit's consequence record in context (its `consequence.itemId`, whatever the unit's state)
+ * with the consequence strings it shows and, for each, the other items that hold it as a unit (`holdsAsUnit`, as a
+ * user record's holders); and, per holder, the records it holds a string of. Found once per view, not per removal.
+ */
+const consequencesIn = frozenMemo((view: PolicyView) => {
+  const { byId } = itemIndex(view.items);
+  const byRecord = new Map<string, Recorded[]>();
+  const byHolder = new Map<string, ViewItem[]>();
+  for (const unit of view.visible.workUnits) {
+    const consequence = unit.consequence;
+    if (!consequence || !('itemId' in consequence)) continue;
+    const record = byId.get(consequence.itemId);
+    if (!record) continue;
+    for (const text of consequence.strings) {
+      if (!holdsText(record, text)) continue;
+      const holders = view.items.filter((other) => other.id !== record.id && holdsAsUnit(other.content, text));
+      const list = byRecord.get(record.id);
+      if (list) list.push({ unit: unit.id, text, holders });
+      else byRecord.set(record.id, [{ unit: unit.id, text, holders }]);
+      for (const holder of holders) {
+        const held = byHolder.get(holder.id);
+        if (!held) byHolder.set(holder.id, [record]);
+        else if (!held.includes(record)) held.push(record);
+      }
+    }
+  }
+  return { byRecord, byHolder };
+});
 
 const USER_RECORDS: ReadonlySet<string> = new Set(['constraint', 'credential', 'preference']);
 
 /**
  * Which items the gate could refuse alone given `gone` (`regenerabilityGate(view, [item], gone)`), found without
- * asking it item by item: an item with a refusal case or a pending step's reference, a user record, an item showing
- * the content of one gone (its copy may be what a refused removal leaned on), or a holder of a gone user record's
- * text. Every other item the gate lets through whatever is gone, so a caller asks the gate about these alone and
+ * asking it item by item: an item with a refusal case or a pending step's reference, a user record, a consequence
+ * record, an item showing the content of one gone (its copy may be what a refused removal leaned on), or a holder of
+ * a gone user record's text or of a gone consequence record's strings. Every other item the gate lets through whatever is gone, so a caller asks the gate about these alone and
  * the cost stays linear in the context however much has gone.
  */
 export function gateSuspects(view: PolicyView, gone: ReadonlySet<string>): (item: ViewItem) => boolean {
   const { byId } = itemIndex(view.items);
+  const records = consequencesIn(view).byRecord;
   const goneContents = new Set<string>();
   const holdersOfGone = new Set<string>();
   for (const id of gone) {
@@ -99,6 +150,7 @@ export function gateSuspects(view: PolicyView, gone: ReadonlySet<string>): (item
     goneContents.add(item.content);
     if (item.origin === 'user' && USER_RECORDS.has(item.kind))
       for (const holder of holdersOf(view.items, item)) holdersOfGone.add(holder.id);
+    for (const c of records.get(id) ?? []) for (const holder of c.holders) holdersOfGone.add(holder.id);
   }
   const referenced = new Set(view.visible.pendingSteps.flatMap((s) => s.references));
   return (item) =>
@@ -106,6 +158,7 @@ export function gateSuspects(view: PolicyView, gone: ReadonlySet<string>): (item
     referenced.has(item.id) ||
     item.flags.pendingPlanReference === true ||
     (item.origin === 'user' && USER_RECORDS.has(item.kind)) ||
+    records.has(item.id) ||
     goneContents.has(item.content) ||
     holdersOfGone.has(item.id);
 }
@@ -203,8 +256,9 @@ function copyStaying(
 
 /**
  * Why an item with no refusal of its own must still stay: an item already gone with a refusal case left leaning on
- * it (its identical copy, or the holder of a user record's text), and with this one gone too the refusal would
- * hold with no identical copy left. Without this a later step removes the copy an earlier step's removal relied on.
+ * it (its identical copy, the holder of a user record's text, or of a consequence record's strings), and with this one
+ * gone too the refusal would hold with no identical copy left. Without this a later step removes the copy an earlier
+ * step's removal relied on.
  */
 function leanedOnBy(
   view: PolicyView,
@@ -213,7 +267,11 @@ function leanedOnBy(
   out: ReadonlySet<string>,
 ): string | undefined {
   const { withContent } = itemIndex(view.items);
-  const leaning = [...(withContent.get(item.content) ?? []), ...(recordsHeldBy(view.items).get(item.id) ?? [])];
+  const leaning = [
+    ...(withContent.get(item.content) ?? []),
+    ...(recordsHeldBy(view.items).get(item.id) ?? []),
+    ...(consequencesIn(view).byHolder.get(item.id) ?? []),
+  ];
   for (const other of leaning) {
     if (other.id === item.id || !settled.has(other.id)) continue;
     const refusal = gateRefusal(view, other, out);

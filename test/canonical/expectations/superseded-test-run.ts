@@ -121,9 +121,8 @@ const expectations: FixtureExpectations = {
       condition: 'regenerability-guard',
       prunePoint: 'pp-mid',
       item: 'r-R2',
-      decision: 'PRUNE',
-      outcome: 'false-prune',
-      why: "Since the predictor is never shown pinned, protected or gated items (issue 10, rule 7): nothing refused among the proposals, so the guard passes the predictor's mistake through: the cost of withholding refusal cases from the classifier.",
+      decision: 'KEEP',
+      why: 'r-R2 is wu-inventory\'s consequence record and the last item in context holding its string "Tests  31 passed (31)", so the gate refuses it and the guard never shows it to the predictor (was PRUNE, a false prune: the guard passed the predictor\'s mistake through while the gate left consequence records unprotected; the ungated predictive-semantic above still makes it).',
     },
     {
       condition: 'checked-supersession',
