@@ -7,7 +7,9 @@
 // regenerability gate first (the predictor's step included), against everything removed so far and at that step.
 // An item an earlier removal rests on staying (its finding's reliesOn) leaves the candidates: no later step judges
 // it and the predictor is never asked about it; it is KEEP with that reason unless an earlier rule abstained on it.
-// Before the predictor, so does an item the gate refuses only because of the earlier removals.
+// Before the predictor, so does an item the gate refuses only because of the earlier removals. A rule's KEEP with a
+// stated reason (its check ran and refused removal) binds every later step the same way: the item leaves the
+// candidates and is KEEP with that rule's reason, whatever a later rule would have found; an abstention binds nothing.
 import { itemIndex } from '../fixture/item-index.js';
 import { residueText } from '../fixture/residue.js';
 import type { ResidueField } from '../fixture/schema.js';
@@ -123,6 +125,7 @@ function applyStep(s: LadderState, rule: ConfiguredMechanism, step: number): voi
     s.gone,
   );
   const removedNow = new Set<string>();
+  const keptNow = new Set<string>();
   const wholly = new Set<string>();
   const cut = new Map<string, readonly ResidueField[]>();
   for (const id of s.candidates) {
@@ -145,6 +148,11 @@ function applyStep(s: LadderState, rule: ConfiguredMechanism, step: number): voi
       removedNow.add(id);
       if (finding.residue) cut.set(id, finding.residue);
       else wholly.add(id);
+    } else if (finding.outcome === 'keep') {
+      // The rule's check ran and refused removal: that decides the item, whatever an earlier rule abstained on, and
+      // no later step may undo it (a later supersession would take the very bulk this check kept).
+      s.decided.set(id, record());
+      keptNow.add(id);
     } else if (!s.abstained.has(id)) {
       s.abstained.set(id, record());
     }
@@ -159,8 +167,9 @@ function applyStep(s: LadderState, rule: ConfiguredMechanism, step: number): voi
       );
     }
   }
-  // What a removal rests on leaves the candidates: no later step, the predictor's included, is asked about it.
-  s.candidates = s.candidates.filter((id) => !removedNow.has(id) && !s.leanedOn.has(id));
+  // What a removal rests on, and what a rule kept, leaves the candidates: no later step, the predictor's included, is
+  // asked about it.
+  s.candidates = s.candidates.filter((id) => !removedNow.has(id) && !keptNow.has(id) && !s.leanedOn.has(id));
   s.current = withoutItems(s.current, wholly, cut);
 }
 

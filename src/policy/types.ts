@@ -17,8 +17,12 @@ export type Layer = 'control' | 'A' | 'B' | 'comparator';
 export const FindingSchema = z
   .strictObject({
     itemId: z.string().min(1),
-    /** eligible: the mechanism's evidence permits removal. abstain: it applies but a check it needs is unavailable. */
-    outcome: z.enum(['eligible', 'abstain']),
+    /**
+     * eligible: the mechanism's evidence permits removal. abstain: it applies but a check it needs is unavailable.
+     * keep: its check ran and refused removal, for the reason given; in a ladder it binds every later step (no later
+     * rule judges the item and the predictor is never asked about it), as an abstention does not.
+     */
+    outcome: z.enum(['eligible', 'abstain', 'keep']),
     reason: z.string().min(1),
     /** Ids of the visible obligations, pending steps or work units the mechanism consulted. */
     consulted: z.array(z.string()).readonly().optional(),

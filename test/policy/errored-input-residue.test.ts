@@ -77,13 +77,16 @@ describe('errored-input-residue (rung 2: bulk checked against the visible state)
       items,
       visible: { obligations: [obligation('o-index', { strings: ['uq_invoice_number_tenant'] })] },
     });
-    // The mechanism alone (no gate in front) finds nothing eligible in the result; the call's arguments hold nothing needed.
-    const found = new Map(
-      erroredInputResidue()
-        .assess(view, ['c1', 'r1'])
-        .map((f) => [f.itemId, f.outcome]),
-    );
-    expect(found.get('r1')).toBeUndefined();
+    // The mechanism alone (no gate in front) keeps the result, saying why; the call's arguments hold nothing needed.
+    const findings = erroredInputResidue().assess(view, ['c1', 'r1']);
+    const found = new Map(findings.map((f) => [f.itemId, f.outcome]));
+    expect(found.get('r1')).toBe('keep');
+    expect(findings.find((f) => f.itemId === 'r1')).toMatchObject({
+      reason: expect.stringContaining(
+        'its bulk is kept: its bulk holds "uq_invoice_number_tenant", which visible obligation o-index needs',
+      ),
+      consulted: ['o-index'],
+    });
     expect(found.get('c1')).toBe('eligible');
     expect(verdicts(eir, view)).toMatchObject({ r1: 'keep', c1: 'eligible' });
   });
@@ -102,7 +105,14 @@ describe('errored-input-residue (rung 2: bulk checked against the visible state)
         visible: { pendingSteps: [{ id: 'ps1', description: 'retry the deploy', references }] },
       });
       const found = erroredInputResidue().assess(view, ['c1', 'r1']);
-      expect(found, JSON.stringify(references)).toEqual([]);
+      expect(
+        found.map((f) => [f.itemId, f.outcome]),
+        JSON.stringify(references),
+      ).toEqual([
+        ['c1', 'keep'],
+        ['r1', 'keep'],
+      ]);
+      expect(found[0]!.reason, JSON.stringify(references)).toContain('pending step ps1 references');
     }
   });
 
@@ -121,7 +131,7 @@ describe('errored-input-residue (rung 2: bulk checked against the visible state)
         .assess(view, ['c1', 'r1'])
         .map((f) => [f.itemId, f.outcome]),
     );
-    expect(found.get('r1')).toBeUndefined();
+    expect(found.get('r1')).toBe('keep');
     expect(found.get('c1')).toBe('eligible');
     // A longer id that merely contains the referenced one is not a mention.
     const other = makeView({
@@ -157,7 +167,7 @@ describe('errored-input-residue (rung 2: bulk checked against the visible state)
       'conflict on rel-204.1',
       'rel-204',
     ])
-      expect(verdictFor(named), named).toEqual([]);
+      expect(verdictFor(named), named).toEqual(['keep']);
     for (const other of ['still rolling out rel-2040.', 'prel-204: lock held', 'rel-204_old is another id'])
       expect(verdictFor(other), other).toEqual(['eligible']);
   });

@@ -8,7 +8,9 @@
 //   bulk, whichever half it names), or when it occurs as a token in the bulk's text.
 // The residue is existing structured metadata, never text derived from the payload, so the operation stays pruning
 // rather than compression. A message the importer synthesized (e.g. "exit code 1") is not recorded residue: it is
-// left out, and with no structured field either there is nothing recorded to keep, so the rule abstains.
+// left out, and with no structured field either there is nothing recorded to keep, so the rule abstains. Bulk the
+// check refuses, and a failed call whose effect on a source is recorded as succeeded, are KEEP findings with the
+// reason: in a ladder such a KEEP binds every later step, so no later rule removes the item whole.
 import { namedItems, namedStrings } from '../../fixture/needs.js';
 import type { ResidueField, Status } from '../../fixture/schema.js';
 import { counterpart, effectsOf, type PolicyView, type ViewItem } from '../../fixture/view.js';
@@ -125,7 +127,14 @@ export function erroredInputResidue(): ConfiguredMechanism {
         const call = item.kind === 'tool-call' ? item : pair;
         const effects = call ? effectsOf(view.items, call) : [];
         const done = effects.filter((e) => e.outcome === 'succeeded').map((e) => e.source);
-        if (done.length > 0) continue;
+        if (done.length > 0) {
+          findings.push({
+            itemId: item.id,
+            outcome: 'keep',
+            reason: `${subject}; its call's effect on ${listIds(done)} is recorded as succeeded, so it did not fail as a whole: its bulk is the record of what changed, not residue of failed work`,
+          });
+          continue;
+        }
         const unknown = effects.filter((e) => e.outcome === 'unknown').map((e) => e.source);
         if (unknown.length > 0) {
           findings.push({
@@ -135,8 +144,18 @@ export function erroredInputResidue(): ConfiguredMechanism {
           });
           continue;
         }
-        // Bulk the visible state still needs is kept: the check ran and refused, which is KEEP, not ABSTAIN.
-        if (bulkNeeded(view, item, pair)) continue;
+        // Bulk the visible state still needs is kept: the check ran and refused, which is KEEP, not ABSTAIN (and in a
+        // ladder binds every later step, so no later rule takes the bulk whole).
+        const needed = bulkNeeded(view, item, pair);
+        if (needed) {
+          findings.push({
+            itemId: item.id,
+            outcome: 'keep',
+            reason: `${subject}; its bulk is kept: ${needed.why}`,
+            consulted: needed.consulted,
+          });
+          continue;
+        }
         const consulted = [...view.visible.obligations.map((o) => o.id), ...view.visible.pendingSteps.map((s) => s.id)];
         const bulk = item.kind === 'tool-result' ? 'the payload goes' : 'the arguments go';
         findings.push({
