@@ -326,7 +326,8 @@ export const policyWords = {
   mechanismDescription: (rule: string) => `your mechanism ${rule}, behind the protection and regenerability gates`,
   badFinding: (index: number, item: string, field: string, problem: string) =>
     `assess() returned finding ${index}${item ? ` (item "${item}")` : ''}, field "${field}": ${problem}`,
-  notFindings: () => 'assess() must return an array of findings ({ itemId, outcome: "eligible" | "abstain", reason })',
+  notFindings: () =>
+    'assess() must return an array of findings ({ itemId, outcome: "eligible" | "abstain" | "keep", reason })',
   findingTwice: (item: string) => `assess() returned two findings for item "${item}"`,
 } as const;
 
