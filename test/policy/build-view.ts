@@ -149,6 +149,24 @@ export function obligation(id: string, needs: { itemIds?: string[]; strings?: st
   };
 }
 
+/**
+ * Every condition behind the regenerability gate: the gated singles, the ladders (rung 4 of ladder-0-4 included) and
+ * the guard. predictive-semantic and its sweeps are the ungated ablation; the comparators have no gate.
+ */
+export const GATED: readonly string[] = [
+  'exact-redundancy',
+  'source-identity',
+  'errored-input-residue',
+  'checked-supersession',
+  'verified-completion',
+  'regenerability-guard',
+  'ladder-0',
+  'ladder-0-1',
+  'ladder-0-2',
+  'ladder-0-3',
+  'ladder-0-4',
+];
+
 export function condition(name: string): Condition {
   const found = getCondition(name);
   if (!found) throw new Error(`no condition ${name}`);

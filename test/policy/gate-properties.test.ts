@@ -12,28 +12,12 @@ import type { Prediction, Predictor } from '../../src/policy/mechanisms/predicti
 import { allConditions, conditionsWith, PREDICTOR_CONSUMERS } from '../../src/policy/registry.js';
 import { gateRefusal, regenerabilityGate } from '../../src/policy/regenerability.js';
 import { fixtureArb, toFixture, type Plan } from '../support/arbitrary.js';
-import { makeView } from './build-view.js';
+import { GATED, makeView } from './build-view.js';
 
 const viewArb: fc.Arbitrary<PolicyView> = fixtureArb.map((plan) =>
   buildView(Fixture.parse(toFixture(plan)), 'pp', (t) => t.length),
 );
 const RUNS = { numRuns: 300 };
-
-// Every condition behind the regenerability gate: the gated singles, the ladders (rung 4 of ladder-0-4 included)
-// and the guard. predictive-semantic and its sweeps are the ungated ablation; the comparators have no gate.
-const GATED = [
-  'exact-redundancy',
-  'source-identity',
-  'errored-input-residue',
-  'checked-supersession',
-  'verified-completion',
-  'regenerability-guard',
-  'ladder-0',
-  'ladder-0-1',
-  'ladder-0-2',
-  'ladder-0-3',
-  'ladder-0-4',
-];
 
 describe('the regenerability gate (rule 6)', () => {
   it('no gated condition removes (whole or to a residue) an item with a refusal case unless an identical copy stays', () => {

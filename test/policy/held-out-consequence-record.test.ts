@@ -15,7 +15,7 @@ import { allConditions } from '../../src/policy/registry.js';
 import { gateSuspects, holdsAsUnit, regenerabilityGate } from '../../src/policy/regenerability.js';
 import { fixtureArb, toFixture } from '../support/arbitrary.js';
 import type { ItemSpec } from './build-view.js';
-import { at, callAndResult, condition, decideById, makeView, note } from './build-view.js';
+import { at, callAndResult, condition, decideById, GATED, makeView, note } from './build-view.js';
 
 const V = (name: string, view: PolicyView, id: string) => at(decideById(condition(name), view), id);
 
@@ -228,20 +228,6 @@ describe('the consequence rule still lets a record go where its strings stay hel
       expect(V(name, v, 'r1'), name).toMatchObject({ verdict: 'eligible', rule: 'exact-redundancy' });
   });
 });
-
-const GATED = [
-  'exact-redundancy',
-  'source-identity',
-  'errored-input-residue',
-  'checked-supersession',
-  'verified-completion',
-  'regenerability-guard',
-  'ladder-0',
-  'ladder-0-1',
-  'ladder-0-2',
-  'ladder-0-3',
-  'ladder-0-4',
-];
 
 describe('property: no gated condition removes the last holder of a consequence string a record in context shows', () => {
   const viewArb = fixtureArb.map((plan) => buildView(Fixture.parse(toFixture(plan)), 'pp', (t) => t.length));

@@ -36,6 +36,18 @@ function pairs(d: Eligibility, survivor: string): void {
   expect(d.reason).toContain(`as does ${survivor},`);
 }
 
+/** A write to the config file at `turn` whose effect on the source is recorded as succeeded. */
+function editConfig(turn: number): ItemSpec[] {
+  return callAndResult(
+    'w',
+    turn,
+    'edit',
+    { path: 'app/config.json' },
+    { content: 'ok' },
+    { effects: [{ source: 'repo:app/config.json', outcome: 'succeeded' }] },
+  );
+}
+
 const STUB = 'File unchanged since last read. The content from the earlier Read tool_result is still current.';
 const CONFIG = '{"port": 8080, "retries": 3}';
 
@@ -140,14 +152,7 @@ describe('rung 1: the read that stays must show what the removed read showed', (
 
   it('a write between the full read and the stub does not let the hash vouch for what the stub does not show', () => {
     const state = HASHED[0];
-    const edit = callAndResult(
-      'w',
-      2,
-      'edit',
-      { path: 'app/config.json' },
-      { content: 'ok' },
-      { effects: [{ source: 'repo:app/config.json', outcome: 'succeeded' }] },
-    );
+    const edit = editConfig(2);
     for (const name of ['source-identity', 'ladder-0-1'])
       refused(name, view(read('1', 1, state, CONFIG), edit, read('3', 3, state, STUB)), 'r1');
     // The other side: the same bytes across the write still pair (the hash is of the bytes read).
@@ -163,14 +168,7 @@ describe('rung 1: the read that stays must show what the removed read showed', (
     const etag: State = { name: 'etag', version: { kind: 'etag', value: 'W/"7"' }, mutable: true };
     const immutable = HASHED[2];
     for (const state of [etag, immutable]) {
-      const edit = callAndResult(
-        'w',
-        3,
-        'edit',
-        { path: 'app/config.json' },
-        { content: 'ok' },
-        { effects: [{ source: 'repo:app/config.json', outcome: 'succeeded' }] },
-      );
+      const edit = editConfig(3);
       // r2 is the last twin before the write, and a stub: r1 has no twin that shows it.
       const stub = view(read('1', 1, state, CONFIG), read('2', 2, state, STUB), edit, read('4', 4, state, CONFIG));
       refused('source-identity', stub, 'r1');
