@@ -12,6 +12,7 @@ import type { ConfiguredMechanism } from '../eligibility.js';
 import { showsAllOf } from '../held-text.js';
 import { renderingKey } from '../identity.js';
 import { describeView, truncatedRead, viewKey } from '../read-view.js';
+import { stateOf } from '../source-state.js';
 import type { Finding } from '../types.js';
 import { defineCondition } from '../definition.js';
 import { gatedVersion, single } from '../single.js';
@@ -30,71 +31,6 @@ function asRead(item: ViewItem): Read | undefined {
   if (item.kind !== 'tool-result' || item.status?.state !== 'ok' || !source || source.identity === 'UNKNOWN')
     return undefined;
   return { item, source, view: viewKey(item) };
-}
-
-/**
- * What a read's version establishes about the state it saw. `hashes`: the version hashes this source's content as
- * read, so equal labels are equal bytes whatever happened in between. `pins`: a claim about the source (a commit of
- * an immutable source, an etag validator, immutability itself, the importer's count of agent writes) that a recorded
- * write to the source between two reads contradicts. `none`: no state can be established, and why.
- */
-type State =
-  | {
-      readonly kind: 'hashes' | 'pins';
-      readonly key: string;
-      readonly says: string;
-      readonly weaker?: string;
-      /**
-       * The label is someone's claim about the state (a server's validator, the importer's count of agent writes)
-       * rather than a hash of the source or an immutable source: reads it pairs must then show the same bytes, since
-       * bytes that differ are a change the label missed as much as another rendering.
-       */
-      readonly claim?: true;
-    }
-  | { readonly kind: 'none'; readonly why: string };
-
-function stateOf(read: Read): State {
-  const { version, mutable, identity } = read.source;
-  if (version === 'UNKNOWN') {
-    if (mutable === false) return { kind: 'pins', key: 'immutable', says: 'its one immutable state' };
-    return {
-      kind: 'none',
-      why: `${read.item.id} reads ${identity} with UNKNOWN version (mutable: ${String(mutable)})`,
-    };
-  }
-  switch (version.kind) {
-    case 'content-hash':
-      return { kind: 'hashes', key: `content-hash:${version.value}`, says: `content hash ${version.value}` };
-    case 'etag':
-      return {
-        kind: 'pins',
-        key: `etag:${version.value}`,
-        says: `etag ${version.value} (the server's validator of the representation)`,
-        claim: true,
-      };
-    case 'agent-writes':
-      return {
-        kind: 'pins',
-        key: `agent-writes:${version.value}`,
-        says: `agent-writes ${version.value}`,
-        weaker:
-          'a weaker guarantee than a recorded version: the importer inferred it assuming no writer but the agent touched the source',
-        claim: true,
-      };
-    case 'git-sha':
-      if (version.of === 'blob')
-        return { kind: 'hashes', key: `git-blob:${version.value}`, says: `git blob ${version.value}` };
-      if (mutable === false)
-        return {
-          kind: 'pins',
-          key: `git-commit:${version.value}`,
-          says: `commit ${version.value} of an immutable source`,
-        };
-      return {
-        kind: 'none',
-        why: `${read.item.id} is pinned only by commit ${version.value}, which fixes the committed tree, not the state of mutable source ${identity} (mutable: ${String(mutable)})`,
-      };
-  }
 }
 
 /** Calls between two reads whose recorded effects may have written the source (a failed effect wrote nothing). */
@@ -167,7 +103,7 @@ export function sourceIdentity(): ConfiguredMechanism {
         if (!group) groups.set(key, (group = { reads: [], ofState: new Map() }));
         const placed = { other, at };
         group.reads.push(placed);
-        const state = stateOf(other);
+        const state = stateOf(other.item, other.source);
         if (state.kind === 'none') group.lastUnknown = placed;
         else {
           const same = group.ofState.get(state.key);
@@ -183,7 +119,7 @@ export function sourceIdentity(): ConfiguredMechanism {
         if (last.at <= index) return;
         const after = (x: Placed | undefined): Placed | undefined => (x && x.at > index ? x : undefined);
         const where = `${read.source.identity} (${describeView(read.item)})`;
-        const state = stateOf(read);
+        const state = stateOf(read.item, read.source);
         if (state.kind === 'none') {
           findings.push({
             itemId: read.item.id,
@@ -278,7 +214,7 @@ export function sourceIdentity(): ConfiguredMechanism {
         // established as different, and those leave this read the survivor of its own state.
         const unknown = after(group.lastUnknown);
         if (unknown) {
-          const why = stateOf(unknown.other);
+          const why = stateOf(unknown.other.item, unknown.other.source);
           findings.push({
             itemId: read.item.id,
             outcome: 'abstain',
