@@ -70,3 +70,16 @@ export function stateOf(item: ViewItem, source: Source): State {
       };
   }
 }
+
+/**
+ * The state two observations both record of one source, where they record one: the same identity, and labels that
+ * establish a state (not `none`) with equal keys. Undefined where either establishes none, or the states differ.
+ */
+export function sameState(a: ViewItem, b: ViewItem): Established | undefined {
+  if (!a.source || !b.source || a.source.identity !== b.source.identity || a.source.identity === 'UNKNOWN')
+    return undefined;
+  const state = stateOf(a, a.source);
+  if (state.kind === 'none') return undefined;
+  const other = stateOf(b, b.source);
+  return other.kind !== 'none' && other.key === state.key ? state : undefined;
+}

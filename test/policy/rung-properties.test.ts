@@ -1,7 +1,8 @@
 // Invariants of rungs 0-2 over generated trajectories, checked against an independent statement of each rule rather
 // than the mechanisms' own helpers: rung 0 pairs only equal calls (or declared-irrelevant repetition) of one recorded
 // source (or none) with equal status and blocks; rung 1 pairs only reads of the same view whose survivor shows all the
-// removed read showed; rung 2 never rests on a transition that did not succeed.
+// removed read showed; rung 2 never rests on a transition that did not succeed, nor on a newer observation of the
+// state the older one recorded that does not show all the older showed.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../src/fixture/canonical.js';
@@ -191,6 +192,21 @@ function showsAll(survivor: ViewItem, read: ViewItem): boolean {
   );
 }
 
+/**
+ * The state an observation's label establishes, stated independently: a content hash, a git blob, an etag, an
+ * agent-writes count, an immutable source or a commit of one; none for UNKNOWN on a mutable source or a commit of one.
+ */
+function establishedState(item: ViewItem): string | undefined {
+  const source = item.source;
+  if (!source || source.identity === 'UNKNOWN') return undefined;
+  const { version, mutable } = source;
+  const of = (label: string) => `${source.identity} ${label}`;
+  if (version === 'UNKNOWN') return mutable === false ? of('immutable') : undefined;
+  if (version.kind === 'git-sha' && version.of !== 'blob')
+    return mutable === false ? of(`commit ${version.value}`) : undefined;
+  return of(`${version.kind}${version.kind === 'git-sha' ? ' blob' : ''} ${version.value}`);
+}
+
 function sameView(a: ViewItem, b: ViewItem): boolean {
   const norm = (s: unknown) =>
     s === undefined
@@ -296,6 +312,23 @@ describe('rung properties over generated trajectories', () => {
                     : true;
             expect(found, `${ladder.name} removed ${d.itemId} by ${d.rule} with nothing it rests on left`).toBe(true);
           }
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it('rung 2 rests on a newer observation of the state an older one recorded only where it shows all the older showed', () => {
+    const cs = checkedSupersession();
+    fc.assert(
+      fc.property(viewArb, (view) => {
+        for (const f of cs.assess(view, all(view))) {
+          if (f.outcome !== 'eligible') continue;
+          const older = byId(view, f.itemId);
+          const newer = byId(view, f.reliesOn![0]!);
+          const state = establishedState(older);
+          if (state === undefined || state !== establishedState(newer)) continue;
+          expect(showsAll(newer, older), `${f.itemId} on ${newer.id}`).toBe(true);
         }
       }),
       RUNS,

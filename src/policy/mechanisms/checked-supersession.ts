@@ -2,15 +2,21 @@
 // assumed. The newer one must be a successful observation of the same source by the same tool, its scope must
 // demonstrably contain the older one's (coverage keys a superset, or a view that contains the other: an explicit
 // line range around it, an untruncated whole read), and the change between them must rest on the agent's own
-// recorded transitions, every one of which succeeded for that source (per effect, not per call). Transient state and
-// negative results record conditions that may no longer hold: a re-observation never supersedes them.
+// recorded transitions, every one of which succeeded for that source (per effect, not per call). Where both record
+// the same state of the source (`sameState`: labels that establish one state, as rung 1 reads them), nothing changed
+// what the older showed, so the newer supersedes it only where it shows all the older showed (`showsAllOf`): a
+// runtime's "File unchanged since last read" stub carrying the state's label, after a write that left the bytes as
+// they were, replaces nothing. Transient state and negative results record conditions that may no longer hold: a
+// re-observation never supersedes them.
 import { effectsBetween } from '../../fixture/effect-index.js';
 import { frozenMemo } from '../../fixture/memo.js';
 import type { ViewItem } from '../../fixture/view.js';
 import type { ConfiguredMechanism } from '../eligibility.js';
 import { listIds } from '../eligibility.js';
+import { showsAllOf } from '../held-text.js';
 import { renderingKey, sameCall } from '../identity.js';
 import { describeView, truncation, viewContains } from '../read-view.js';
+import { sameState } from '../source-state.js';
 import type { Finding } from '../types.js';
 import { defineCondition } from '../definition.js';
 import { gatedVersion, single } from '../single.js';
@@ -94,6 +100,17 @@ function check(items: readonly ViewItem[], olderIndex: number, newerIndex: numbe
       reason: `no recorded transition on ${identity} between ${older.id} and ${newer.id} explains a change, so the drift itself may matter`,
     };
   }
+  // A newer observation replaces what the older showed because the state changed. Where both record one state of
+  // the source, nothing changed what the older showed, so the newer replaces it only where it shows all of it: a
+  // "File unchanged since last read" stub, or a partial rendering, carrying the state's label is no replacement.
+  const calls = [...new Set(effects.map((e) => e.call))];
+  const same = sameState(older, newer);
+  if (same && !showsAllOf(newer, older)) {
+    return {
+      outcome: 'abstain',
+      reason: `nothing replaced what ${older.id} shows: ${newer.id} records ${identity} at ${same.says} too, the state ${older.id} recorded, so ${listIds(calls)} between them changed nothing it shows, and what ${newer.id} shows does not hold ${older.id}'s text and blocks whole (a stub, or another rendering of the state)`,
+    };
+  }
   // Every change along the way must be explained: a re-observation of the same call in between that differs from
   // its predecessor with no successful transition between them is drift the agent did not cause.
   const chain = [
@@ -116,10 +133,13 @@ function check(items: readonly ViewItem[], olderIndex: number, newerIndex: numbe
         reason: `${b.id} differs from ${a.id} on ${identity} and no recorded transition between them explains the change`,
       };
   }
-  const calls = [...new Set(effects.map((e) => e.call))];
+  // The same state shown whole: the write changed nothing either shows, and the newer one shows all the older did.
+  const changed = same
+    ? `${listIds(calls)} between them, each effect recorded as succeeded, left ${identity} at ${same.says}, the state ${older.id} recorded, and ${newer.id} shows all ${older.id} shows`
+    : `${listIds(calls)} between them changed ${identity}, each effect recorded as succeeded`;
   return {
     outcome: 'eligible',
-    reason: `superseded by ${newer.id}: same tool on ${identity}, ${covered.contains}, and ${listIds(calls)} between them changed ${identity}, each effect recorded as succeeded`,
+    reason: `superseded by ${newer.id}: same tool on ${identity}, ${covered.contains}, and ${changed}`,
   };
 }
 
@@ -149,7 +169,7 @@ export function checkedSupersession(): ConfiguredMechanism {
   return {
     rule: CHECKED_SUPERSESSION,
     rung: 2,
-    version: '2.6.0',
+    version: '2.7.0',
     parameters: {},
     assess(view, candidates) {
       const wanted = new Set(candidates);
@@ -194,7 +214,7 @@ export function checkedSupersession(): ConfiguredMechanism {
 }
 
 const DESCRIPTION =
-  'rung 2: an older observation whose scope a newer successful observation demonstrably contains, every recorded transition between them succeeded for that source';
+  'rung 2: an older observation whose scope a newer successful observation demonstrably contains, every recorded transition between them succeeded for that source, and where both record the same state the newer shows all the older showed (a stub carrying the label does not)';
 
 /** Layer A: the mechanism alone behind the protection and regenerability gates. */
 export const definition = defineCondition({
