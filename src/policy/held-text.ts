@@ -40,7 +40,16 @@ const otherBlocks = frozenMemo((item: ViewItem): readonly string[] =>
 export function showsAllOf(holder: ViewItem, item: ViewItem): boolean {
   const texts = heldTexts(holder);
   const within = (text: string) => texts.some((t) => t.includes(text));
-  if (!heldTexts(item).every(within)) return false;
+  return heldTexts(item).every(within) && showsBlocksOf(holder, item);
+}
+
+/**
+ * Whether each block of `item` that is not text (an image, a binary, by hash) is among `holder`'s blocks: what no
+ * comparison of texts can find, a record of it held elsewhere must show too.
+ */
+export function showsBlocksOf(holder: ViewItem, item: ViewItem): boolean {
+  const wanted = otherBlocks(item);
+  if (wanted.length === 0) return true;
   const others = new Set(otherBlocks(holder));
-  return otherBlocks(item).every((block) => others.has(block));
+  return wanted.every((block) => others.has(block));
 }

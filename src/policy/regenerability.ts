@@ -4,7 +4,7 @@ import { itemIndex } from '../fixture/item-index.js';
 import { frozenMemo } from '../fixture/memo.js';
 import type { PolicyView, ViewItem } from '../fixture/view.js';
 import { toolDeclaration } from '../fixture/view.js';
-import { holdsText } from './held-text.js';
+import { heldTexts, holdsText, showsBlocksOf } from './held-text.js';
 import { sameObservation } from './identity.js';
 
 export type RegenerabilityClass = 'deterministic' | 'durable-pointer' | 'irreducible';
@@ -77,8 +77,7 @@ export function gateRefusal(
   if (steps.length > 0) return `referenced by pending step ${steps.join(', ')}`;
   if (item.flags.pendingPlanReference) return 'referenced by a pending plan step';
   if (item.origin === 'user' && USER_RECORDS.has(item.kind)) {
-    const text = item.content.trim();
-    const elsewhere = text !== '' && holdersOf(view.items, item).some((other) => !gone.has(other.id));
+    const elsewhere = holdersOf(view.items, item).some((other) => !gone.has(other.id));
     if (!elsewhere) return `sole record of a user ${item.kind}`;
   }
   const recorded = consequencesIn(view).byRecord.get(item.id);
@@ -163,15 +162,32 @@ export function gateSuspects(view: PolicyView, gone: ReadonlySet<string>): (item
     holdersOfGone.has(item.id);
 }
 
-/** Per context, the other items holding each user record's text: searched once, whatever was removed since. */
+/**
+ * Per context, the other items holding each user record: each text it shows (its content and each text block, as
+ * `heldTexts` reads them; the schema does not bind the one to the other) repeated as a unit (`holdsAsUnit`), and each
+ * of its other blocks (an image, a binary, by hash; `showsBlocksOf`), since a record's words repeated without the
+ * image it carried are not the record. A record showing no text has no holder. Searched once, whatever was removed
+ * since.
+ */
 const holdersIn = frozenMemo((_items: readonly ViewItem[]) => new Map<string, readonly ViewItem[]>());
 
 function holdersOf(items: readonly ViewItem[], item: ViewItem): readonly ViewItem[] {
   const known = holdersIn(items);
   let holders = known.get(item.id);
   if (!holders) {
-    const text = item.content.trim();
-    known.set(item.id, (holders = items.filter((other) => other.id !== item.id && holdsAsUnit(other.content, text))));
+    const texts = [...new Set(heldTexts(item).map((t) => t.trim()))].filter((t) => t !== '');
+    known.set(
+      item.id,
+      (holders =
+        texts.length === 0
+          ? []
+          : items.filter(
+              (other) =>
+                other.id !== item.id &&
+                texts.every((text) => holdsAsUnit(other.content, text)) &&
+                showsBlocksOf(other, item),
+            )),
+    );
   }
   return holders;
 }

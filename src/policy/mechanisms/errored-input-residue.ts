@@ -92,7 +92,7 @@ export function erroredInputResidue(): ConfiguredMechanism {
   return {
     rule: ERRORED_INPUT_RESIDUE,
     rung: 2,
-    version: '2.4.0',
+    version: '2.5.0',
     parameters: {},
     assess(view, candidates) {
       const wanted = new Set(candidates);
