@@ -1,0 +1,106 @@
+// Held-out review G's open judgements (7 December): behaviours the current rules allow that a reader could call unsafe,
+// where the ground truth does not clearly support one rule (the oracle judges a needed string by substring and a fact
+// by its item, so it scores each of these removals the same way either rule would be scored). Each is an `it.fails`
+// repro of the removal beside an `it` of what the rules must still allow; docs/choices.md, "Known open defects", says
+// why none is changed.
+import { describe, expect, it } from 'vitest';
+import type { Eligibility } from '../../src/policy/types.js';
+import type { ItemSpec } from './build-view.js';
+import { at, callAndResult, condition, decideById, makeView, note, result } from './build-view.js';
+
+type View = ReturnType<typeof makeView>;
+const V = (name: string, view: View, id: string): Eligibility => at(decideById(condition(name), view), id);
+
+/** A user constraint and one note repeating it (relevant to the subgoal, so the predictor keeps the note). */
+const constraintView = (holder: string) =>
+  makeView({
+    items: [
+      { id: 'u', turn: 1, kind: 'constraint', origin: 'user', content: 'use tabs' },
+      note('n2', 2, `deploy server. ${holder}`),
+      result('q3', 3, 'zzz unrelated listing'),
+    ],
+    subgoal: 'deploy the server',
+  });
+
+describe('judgement 1: a conditional or diff-quoted restatement holds a user constraint', () => {
+  // holdsAsUnit closes a unit at white space, so "use tabs unless ..." repeats "use tabs" whole; and an ndiff-style
+  // removed line ("- use tabs") opens like a bullet. Either lets the user's own record go on prediction.
+  it.fails('a conditional restatement does not hold the constraint (ladder-0-4 keeps u)', () => {
+    expect(
+      V('ladder-0-4', constraintView('Style: use tabs unless the file already uses spaces'), 'u').verdict,
+    ).not.toBe('eligible');
+  });
+  it.fails('a removed diff line does not hold the constraint (ladder-0-4 keeps u)', () => {
+    const diff = 'diff of CONTRIBUTING.md:\n- use tabs\n+ use spaces';
+    expect(V('ladder-0-4', constraintView(diff), 'u').verdict).not.toBe('eligible');
+  });
+  it('allowed: a restatement as a sentence or a bullet holds it; a negation never does', () => {
+    expect(V('ladder-0-4', constraintView('Style: use tabs.'), 'u').verdict).toBe('eligible');
+    expect(V('ladder-0-4', constraintView('Rules:\n- use tabs\n- no force-push'), 'u').verdict).toBe('eligible');
+    expect(V('ladder-0-4', constraintView("Style: don't use tabs unless asked"), 'u').verdict).not.toBe('eligible');
+  });
+});
+
+describe('judgement 2: a negative result goes on the same output of another query under declared-irrelevant repetition', () => {
+  const grep = (pattern: string, base: string, turn: number): ItemSpec[] =>
+    callAndResult(base, turn, 'grep', { pattern }, { content: 'No matches found', flags: { negativeResult: true } });
+  const tools = [{ name: 'grep', sideEffect: 'pure', repetition: 'irrelevant' }];
+  it.fails('the gate keeps the negative result for "foo" when only "bar"\'s equal output stays', () => {
+    const view = makeView({ items: [...grep('foo', '1', 1), ...grep('bar', '2', 2)], tools });
+    expect(V('exact-redundancy', view, 'r1').verdict).not.toBe('eligible');
+  });
+  it('allowed: a repeat of the same query still goes for its later copy', () => {
+    const view = makeView({ items: [...grep('foo', '1', 1), ...grep('foo', '2', 2)], tools });
+    expect(V('exact-redundancy', view, 'r1')).toMatchObject({ verdict: 'eligible', rule: 'exact-redundancy' });
+  });
+});
+
+describe('judgement 3: an immutable source whose reads differ', () => {
+  const src = { identity: 'pkg:lib@1.0.0/VERSION', version: 'UNKNOWN', mutable: false };
+  const read = (base: string, turn: number, content: string) =>
+    callAndResult(base, turn, 'read_file', { path: 'VERSION', attempt: Number(base) }, { content, source: src });
+  // Immutability is a declaration that hashes nothing read (as an etag is, which pairs only on equal bytes); here the
+  // later read contains the earlier text only inside a longer token, which showsAllOf counts as showing it.
+  it.fails('rung 1 does not pair reads of an immutable source that show different bytes', () => {
+    const view = makeView({ items: [...read('1', 1, 'version = 1'), ...read('2', 2, 'version = 12')] });
+    expect(V('source-identity', view, 'r1').verdict).not.toBe('eligible');
+  });
+  it('allowed: equal bytes of an immutable source pair', () => {
+    const view = makeView({ items: [...read('1', 1, 'version = 1'), ...read('2', 2, 'version = 1')] });
+    expect(V('source-identity', view, 'r1')).toMatchObject({ verdict: 'eligible', rule: 'source-identity' });
+  });
+});
+
+describe('judgement 4: what the runtime recorded on a call does not reach its result', () => {
+  const ps = (callExtra: Record<string, unknown>, resultExtra: Record<string, unknown> = {}) =>
+    makeView({
+      items: [
+        ...callAndResult('1', 1, 'ps', {}, { content: 'pid 42 running', ...resultExtra }, callExtra),
+        note('n2', 2, 'deploy server now'),
+      ],
+      subgoal: 'deploy the server',
+    });
+  it.fails('a transient-state flag on the call keeps its result from the predictor (ladder-0-4)', () => {
+    expect(V('ladder-0-4', ps({ flags: { transientState: true } }), 'r1').verdict).not.toBe('eligible');
+  });
+  it.fails('a pending step referencing the call keeps its result from the predictor (ladder-0-4)', () => {
+    const view = makeView({
+      items: [...callAndResult('1', 1, 'ps', {}, { content: 'pid 42 running' }), note('n2', 2, 'deploy server now')],
+      subgoal: 'deploy the server',
+      visible: { pendingSteps: [{ id: 's1', description: 'compare with c1', references: ['c1'] }] },
+    });
+    expect(V('ladder-0-4', view, 'r1').verdict).not.toBe('eligible');
+  });
+  it.fails("a pin on the call keeps its result from the predictor (ladder-0-4; the oracle's pin is per item)", () => {
+    const view = makeView({
+      items: [...callAndResult('1', 1, 'ps', {}, { content: 'pid 42 running' }), note('n2', 2, 'deploy server now')],
+      subgoal: 'deploy the server',
+      visible: { pinned: ['c1'] },
+    });
+    expect(V('ladder-0-4', view, 'r1').verdict).not.toBe('eligible');
+  });
+  it('allowed: the flag on the result refuses it; an unflagged, unreferenced result still goes', () => {
+    expect(V('ladder-0-4', ps({}, { flags: { transientState: true } }), 'r1').verdict).not.toBe('eligible');
+    expect(V('ladder-0-4', ps({}), 'r1').verdict).toBe('eligible');
+  });
+});
