@@ -7,7 +7,8 @@
 // what the older showed, so the newer supersedes it only where it shows all the older showed (`showsAllOf`): a
 // runtime's "File unchanged since last read" stub carrying the state's label, after a write that left the bytes as
 // they were, replaces nothing. Transient state and negative results record conditions that may no longer hold: a
-// re-observation never supersedes them.
+// re-observation never supersedes them. Coverage keys demonstrate a scope only where the observation reports one: an
+// empty list (a run that failed to start, or collected nothing) reports no coverage, as an absent one does.
 import { effectsBetween } from '../../fixture/effect-index.js';
 import { frozenMemo } from '../../fixture/memo.js';
 import type { ViewItem } from '../../fixture/view.js';
@@ -30,26 +31,36 @@ const NONE: Check = { outcome: 'none' };
 const sameRendering = (a: ViewItem, b: ViewItem): boolean => renderingKey(a) === renderingKey(b);
 
 /**
+ * The coverage keys an observation reports, where it reports any. An empty list reports none: every set of keys
+ * would include it, so it would let any newer run of the call "cover" a run that observed nothing of what it covers.
+ */
+function keysOf(item: ViewItem): readonly string[] | undefined {
+  return item.covers && item.covers.length > 0 ? item.covers : undefined;
+}
+
+/**
  * Scope: coverage keys when both report them (then the call must match, as the keys are its keys); else the views,
  * when either records a selector (an absent one is then a whole, untruncated read, as the schema says) or both read
  * a recorded version of the source with the same call (whole reads of its content). Containment must be
  * demonstrable: a re-observation with neither keys, nor a selector, nor a version records no scope to compare.
  */
 function scope(older: ViewItem, newer: ViewItem): Check | { readonly contains: string } {
-  if (older.covers && newer.covers) {
+  const olderKeys = keysOf(older);
+  const newerKeys = keysOf(newer);
+  if (olderKeys && newerKeys) {
     if (!sameCall(older, newer)) return NONE;
     // Keys parsed from a truncated observation say what its call asked for, not what it showed.
     const cut = truncation(newer, older);
     if (cut) return { outcome: 'abstain', reason: cut.why };
-    const newerCovers = new Set(newer.covers);
-    return older.covers.every((key) => newerCovers.has(key))
+    const newerCovers = new Set(newerKeys);
+    return olderKeys.every((key) => newerCovers.has(key))
       ? { contains: `its coverage keys include all of ${older.id}'s` }
       : NONE;
   }
   const selected = older.source?.selector !== undefined || newer.source?.selector !== undefined;
   const versioned =
     older.source?.version !== 'UNKNOWN' && newer.source?.version !== 'UNKNOWN' && sameCall(older, newer);
-  if (!older.covers && !newer.covers && (selected || versioned)) {
+  if (!olderKeys && !newerKeys && (selected || versioned)) {
     const contained = viewContains(newer, older);
     if (contained.result === 'contains')
       return { contains: `its view (${describeView(newer)}) contains ${older.id}'s (${describeView(older)})` };
@@ -58,10 +69,10 @@ function scope(older: ViewItem, newer: ViewItem): Check | { readonly contains: s
   }
   if (!sameCall(older, newer)) return NONE;
   const missing = [older, newer]
-    .filter((item) => !item.covers)
+    .filter((item) => !keysOf(item))
     .map((item) => item.id)
     .join(' and ');
-  const unstated = [older, newer].every((item) => item.covers === undefined && item.source?.selector === undefined);
+  const unstated = [older, newer].every((item) => !keysOf(item) && item.source?.selector === undefined);
   return {
     outcome: 'abstain',
     reason: `coverage of ${missing} is unparsed${unstated ? ' (no coverage keys, selector or version recorded)' : ''}, so ${newer.id} cannot be checked to cover ${older.id}`,
@@ -185,8 +196,9 @@ export function checkedSupersession(): ConfiguredMechanism {
         // A failed observation that reports no coverage (a read that failed) observed no state of the source: it is
         // failed work, whose bulk rung 2's residue rule checks and whose residue it keeps, and superseding it would
         // take the whole item, residue and all. A failed run that reports its coverage keys (tests that failed)
-        // observed the state of what it covered, which a newer run covering the same keys does supersede.
-        if (older.status?.state !== 'ok' && !older.covers) return;
+        // observed the state of what it covered, which a newer run covering the same keys does supersede. One that
+        // reports an empty list of keys (it failed to start, or collected nothing) covered nothing: failed work too.
+        if (older.status?.state !== 'ok' && !keysOf(older)) return;
         const newerIndexes = observationsOf(items, identity).filter(
           (index) => index > olderIndex && items[index]!.tool?.name === older.tool?.name,
         );
