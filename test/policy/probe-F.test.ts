@@ -1,0 +1,96 @@
+// Held-out review F's open judgements: each an expected-fail repro (`it.fails`) of what a stricter rule would refuse,
+// beside what the rule must still allow. None is fixed, because the ground truth does not clearly support one rule
+// (docs/choices.md, "Known open defects"): the oracle's declared protection reads pending steps by item id only, the
+// runtime's record does not say whether a parallel batch ran in order, and closure is the runtime's declaration.
+import { describe, expect, it } from 'vitest';
+import type { PolicyView } from '../../src/fixture/view.js';
+import type { ItemSpec } from './build-view.js';
+import { at, callAndResult, closedUnit, condition, decideById, makeView, note } from './build-view.js';
+
+const V = (name: string, view: PolicyView, id: string) => at(decideById(condition(name), view), id);
+
+const ws = 'workspace:pool';
+const KEYS = ['test_pool_size', 'test_pool_retry'];
+const failed = { state: 'error', errorType: 'TestFailure', message: '1 failed', fields: { failed: '1' } };
+const source = { identity: ws, version: 'UNKNOWN', mutable: true };
+const run = (base: string, turn: number, content: string, extra: Record<string, unknown> = {}): ItemSpec[] =>
+  callAndResult(base, turn, 'run_tests', { target: 'pool' }, { content, covers: KEYS, source, ...extra });
+
+/**
+ * wu1's trace: an edit c2 (recorded as succeeded) and a passing run r3; its record n9 holds "pool retry fixed". After
+ * it, `later` (a run of the same call and keys, or nothing) and the pending steps in `pending`.
+ */
+function closedThen(later: ItemSpec[], pending: { id: string; description: string; references: string[] }[] = []) {
+  return makeView({
+    items: [
+      ...callAndResult('2', 2, 'edit', { path: 'pool.ts' }, { content: 'ok' }, { effects: [ws] }),
+      ...run('3', 3, 'test_pool_size ok; test_pool_retry ok'),
+      note('n9', 4, 'wu1 done: pool retry fixed'),
+      ...later,
+    ],
+    subgoal: 'write the release notes',
+    visible: {
+      workUnits: [closedUnit('wu1', ['c2', 'r2', 'c3', 'r3'], 'n9', ['pool retry fixed'])],
+      pendingSteps: pending,
+    },
+  });
+}
+
+const RUNG3 = ['verified-completion', 'ladder-0-3', 'ladder-0-4'];
+
+describe('judgement F1: a pending step referencing a closed unit by its id, or a trace item by its call id', () => {
+  for (const ref of ['wu1', 'call-3'])
+    for (const name of RUNG3)
+      it.fails(`${name}: rung 3 does not remove r3 while pending step ps references ${ref}`, () => {
+        const v = closedThen([], [{ id: 'ps', description: 'revisit the pool retry fix', references: [ref] }]);
+        expect(V(name, v, 'r3').verdict).not.toBe('eligible');
+      });
+  for (const name of RUNG3)
+    it(`${name}: the allowed side: a pending step naming the item's own id keeps it, one naming another removes it`, () => {
+      const own = closedThen([], [{ id: 'ps', description: 'revisit', references: ['r3'] }]);
+      expect(V(name, own, 'r3').verdict).not.toBe('eligible');
+      const other = closedThen([], [{ id: 'ps', description: 'revisit', references: ['n9'] }]);
+      expect(V(name, other, 'r3')).toMatchObject({ verdict: 'eligible', rule: 'verified-completion' });
+    });
+});
+
+describe('judgement F2: a closure a later failure of the same call and keys contradicts', () => {
+  const laterFailure = run('5', 5, 'test_pool_retry FAILED: timeout after 3 retries', { status: failed });
+  for (const name of RUNG3)
+    it.fails(`${name}: rung 3 does not remove the unit's passing run r3 once a later run of its keys failed`, () => {
+      expect(V(name, closedThen(laterFailure), 'r3').verdict).not.toBe('eligible');
+    });
+  for (const name of RUNG3)
+    it(`${name}: the allowed side: with the later run passing, or none, the trace goes`, () => {
+      const passing = run('5', 5, 'test_pool_size ok; test_pool_retry ok');
+      for (const later of [[], passing])
+        expect(V(name, closedThen(later), 'c2')).toMatchObject({ verdict: 'eligible', rule: 'verified-completion' });
+    });
+});
+
+/**
+ * r0, an older passing run; the edit's call cE and the newer run's call cN issued together (one batch), then their
+ * results rE and rN. Whether rN ran after the edit finished is not recorded: a runtime that runs a batch in order
+ * (Claude Code's non-read-only tools) makes it so; one that runs it in parallel does not.
+ */
+function batch(order: 'batched' | 'serial'): PolicyView {
+  const [cE, rE] = callAndResult('E', 2, 'edit', { path: 'pool.ts' }, { content: 'ok' }, { effects: [ws] });
+  const [cN, rN] = run('N', 3, 'test_pool_size ok; test_pool_retry ok');
+  return makeView({
+    items: [
+      ...run('0', 1, 'test_pool_size ok; test_pool_retry FAILED'),
+      ...(order === 'batched' ? [cE!, cN!, rE!, rN!] : [cE!, rE!, cN!, rN!]),
+    ],
+  });
+}
+
+describe('judgement F3: a transition whose outcome was recorded only after the newer observation was asked for', () => {
+  for (const name of ['checked-supersession', 'ladder-0-2', 'ladder-0-3'])
+    it.fails(`${name}: rung 2 does not supersede r0 by rN when rN's call precedes the edit's result`, () => {
+      expect(V(name, batch('batched'), 'r0').verdict).not.toBe('eligible');
+    });
+  for (const name of ['checked-supersession', 'ladder-0-2', 'ladder-0-3'])
+    it(`${name}: the allowed side: the edit's result before the newer run's call supersedes r0`, () => {
+      expect(V(name, batch('serial'), 'r0')).toMatchObject({ verdict: 'eligible', rule: 'checked-supersession' });
+    });
+});
