@@ -9,7 +9,9 @@
 // it and the predictor is never asked about it; it is KEEP with that reason unless an earlier rule abstained on it.
 // Before the predictor, so does an item the gate refuses only because of the earlier removals. A rule's KEEP with a
 // stated reason (its check ran and refused removal) binds every later step the same way: the item leaves the
-// candidates and is KEEP with that rule's reason, whatever a later rule would have found; an abstention binds nothing.
+// candidates and is KEEP with that rule's reason, whatever a later rule would have found. An abstention binds nothing,
+// unless it says it does (`binds`: the check that could not run asked whether the item must stay, which no later rule
+// asks): then it binds the later steps the same way, the item staying ABSTAIN with that rule's reason.
 import { itemIndex } from '../fixture/item-index.js';
 import { residueText } from '../fixture/residue.js';
 import type { ResidueField } from '../fixture/schema.js';
@@ -152,6 +154,11 @@ function applyStep(s: LadderState, rule: ConfiguredMechanism, step: number): voi
       // The rule's check ran and refused removal: that decides the item, whatever an earlier rule abstained on, and
       // no later step may undo it (a later supersession would take the very bulk this check kept).
       s.decided.set(id, record());
+      keptNow.add(id);
+    } else if (finding.binds === true) {
+      // The check that could not run asked whether the item must stay, and no later rule asks it: the abstention
+      // decides the item as a KEEP would, so no later step removes what that check might have kept.
+      s.abstained.set(id, record());
       keptNow.add(id);
     } else if (!s.abstained.has(id)) {
       s.abstained.set(id, record());

@@ -20,10 +20,16 @@ export const FindingSchema = z
     /**
      * eligible: the mechanism's evidence permits removal. abstain: it applies but a check it needs is unavailable.
      * keep: its check ran and refused removal, for the reason given; in a ladder it binds every later step (no later
-     * rule judges the item and the predictor is never asked about it), as an abstention does not.
+     * rule judges the item and the predictor is never asked about it), as an abstention does not unless it `binds`.
      */
     outcome: z.enum(['eligible', 'abstain', 'keep']),
     reason: z.string().min(1),
+    /**
+     * For an abstention (ignored on any other outcome): the check that could not run asked whether the item must stay (a yes would have been a
+     * KEEP), and no later rule asks it, so in a ladder the abstention binds every later step as a KEEP does: the item
+     * leaves the candidates and stays ABSTAIN with this reason, and the predictor is never asked about it.
+     */
+    binds: z.literal(true).optional(),
     /** Ids of the visible obligations, pending steps or work units the mechanism consulted. */
     consulted: z.array(z.string()).readonly().optional(),
     /** A partial removal: only these fields of the item survive (the bulk goes). Absent means the whole item goes. */

@@ -10,7 +10,9 @@
 // rather than compression. A message the importer synthesized (e.g. "exit code 1") is not recorded residue: it is
 // left out, and with no structured field either there is nothing recorded to keep, so the rule abstains. Bulk the
 // check refuses, and a failed call whose effect on a source is recorded as succeeded, are KEEP findings with the
-// reason: in a ladder such a KEEP binds every later step, so no later rule removes the item whole.
+// reason: in a ladder such a KEEP binds every later step, so no later rule removes the item whole. A failed call whose
+// effect has no recorded outcome is an abstention that binds the same way (`binds`): whether its bulk is the record of
+// a change could not be checked, and no later rule checks it.
 import { namedItems, namedStrings } from '../../fixture/needs.js';
 import type { ResidueField, Status } from '../../fixture/schema.js';
 import { counterpart, effectsOf, type PolicyView, type ViewItem } from '../../fixture/view.js';
@@ -137,10 +139,13 @@ export function erroredInputResidue(): ConfiguredMechanism {
         }
         const unknown = effects.filter((e) => e.outcome === 'unknown').map((e) => e.source);
         if (unknown.length > 0) {
+          // Had the effect been recorded as succeeded, this would be a KEEP that binds a ladder's later steps; no later
+          // rule asks whether the bulk records a change, so this abstention binds them too.
           findings.push({
             itemId: item.id,
             outcome: 'abstain',
             reason: `${subject}; its call's effect on ${listIds(unknown)} has no recorded outcome, so whether the failure left it unchanged cannot be checked`,
+            binds: true,
           });
           continue;
         }
