@@ -4,6 +4,7 @@
 // items, which share ids, tools and phrasing, are never split between fitting and scoring.
 import { csvTable } from '../artifacts/csv.js';
 import { sha256 } from '../fixture/canonical.js';
+import { deepFreeze } from '../fixture/freeze.js';
 import type { Fixture, Oracle } from '../fixture/schema.js';
 import { buildView, type TokensOf } from '../fixture/view.js';
 import { rocAuc } from './auc.js';
@@ -45,6 +46,9 @@ export function auditRows(
   const labels: boolean[] = [];
   const values: FeatureValue[][] = features.map(() => []);
   for (const { fixture, oracle } of inputs) {
+    // Frozen, as a run freezes its fixtures: then every prune point's view is linked to the fixture's items, and the
+    // line features share their searches across a fixture's points (./line-features.ts).
+    deepFreeze(fixture);
     for (const point of oracle.points) {
       const view = buildView(fixture, point.prunePoint, tokens);
       const removable = removableAlone(point);
