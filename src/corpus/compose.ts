@@ -7,7 +7,7 @@
 // (check.ts) before anything is written.
 import { byCodeUnit } from '../fixture/canonical.js';
 import type { Obligation, Oracle, OraclePoint } from '../fixture/schema.js';
-import { TrajectoryBuilder } from './builder.js';
+import { TrajectoryBuilder, type DraftItem } from './builder.js';
 import { checkClaims } from './check.js';
 import {
   claims,
@@ -565,18 +565,28 @@ function strikeCollidingEchoes(b: TrajectoryBuilder, units: Unit[], points: read
 function strikeShadowingWork(b: TrajectoryBuilder, units: Unit[], lastPoint: number): void {
   const held = heldText(b.items);
   const struck = new Set<string>();
+  // Nothing is struck from b.items until the end, so its items can be found by id once (the first of an id, as find).
+  const byId = new Map<string, DraftItem>();
+  for (const it of b.items) if (!byId.has(it.id)) byId.set(it.id, it);
   const scored = (id: string) => {
-    const it = b.items.find((x) => x.id === id);
+    const it = byId.get(id);
     return it !== undefined && it.turn <= lastPoint ? it : undefined;
   };
-  /** Other items in a scored context, not struck, that hold the line (none when the index says no other does). */
+  /** Whether `o` is another item in a scored context, not struck, that holds the line. */
+  const other = (o: DraftItem, line: string, id: string) =>
+    o.id !== id && o.turn <= lastPoint && !struck.has(o.id) && holds(o, line);
+  /**
+   * Every such item: none when the index's table says no other item holds the line. The index's own search over every
+   * item is not made: whenever the table lets a line through, the search here, over a subset of them, answers alone.
+   */
   const holders = (line: string, id: string) =>
-    held.heldByOther(line, id)
-      ? b.items.filter((o) => o.id !== id && o.turn <= lastPoint && !struck.has(o.id) && holds(o, line))
-      : [];
+    held.mayBeHeldByOther(line, id) ? b.items.filter((o) => other(o, line, id)) : [];
   const ownLine = (id: string) => {
     const it = scored(id);
-    return it === undefined || quotable(it.content).some((q) => holders(q, id).length === 0);
+    return (
+      it === undefined ||
+      quotable(it.content).some((q) => !held.mayBeHeldByOther(q, id) || !b.items.some((o) => other(o, q, id)))
+    );
   };
   const strike = (u: Unit) => {
     for (const id of [...(b.byUnit.get(u.key) ?? []), ...(b.byUnit.get(`${u.key}/use`) ?? [])]) struck.add(id);

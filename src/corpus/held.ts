@@ -132,10 +132,13 @@ class Held {
   }
 
   heldByOther(line: string, id: string): boolean {
+    return this.mayBeHeldByOther(line, id) && this.items.some((o) => o.id !== id && holds(o, line));
+  }
+
+  mayBeHeldByOther(line: string, id: string): boolean {
     // The item the line comes from has every run of it, so another holder makes two.
     const own = this.items.find((it) => it.id === id);
-    if (!this.mayBeOn(line, own && holds(own, line) ? 2 : 1)) return false;
-    return this.items.some((o) => o.id !== id && holds(o, line));
+    return this.mayBeOn(line, own && holds(own, line) ? 2 : 1);
   }
 }
 
@@ -144,6 +147,11 @@ export interface HeldText {
   includes(line: string): boolean;
   /** Whether some item other than the one with this id holds the line, as `holds` over every other item says. */
   heldByOther(line: string, id: string): boolean;
+  /**
+   * The table's half of `heldByOther`, without the search: false only when no item other than the one with this id
+   * holds the line. A caller that searches a subset of the items itself asks this first instead.
+   */
+  mayBeHeldByOther(line: string, id: string): boolean;
 }
 
 /**
