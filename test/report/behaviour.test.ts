@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { EXPLORATORY_STAMP } from '../../src/report/tables.js';
 import { Manifest, Summary } from '../../src/artifacts/schema.js';
 import { clustered } from '../../src/report/analysis.js';
-import { buildReport } from '../../src/report/report.js';
+import { analyseFolder, buildReport } from '../../src/report/report.js';
 import { wilson } from '../../src/report/stats.js';
 import { STUDY } from '../../experiments/ch10-ablation/study.js';
 import { cli } from '../support/cli.js';
@@ -25,9 +25,13 @@ function copy(sample = false): { dir: string; names: string[] } {
   return { dir, names };
 }
 
-function restamp(dir: string, name: string, edit: (s: Summary) => Summary): void {
-  const file = join(dir, name, 'summary.json');
-  writeFileSync(file, `${JSON.stringify(edit(Summary.parse(JSON.parse(readFileSync(file, 'utf8')))), null, 2)}\n`);
+/** Edits the named conditions' summaries, then re-pins the folder once (re-pinning after each edit ends the same). */
+function restamp(dir: string, names: readonly string[], edit: (s: Summary, name: string) => Summary): void {
+  for (const name of names) {
+    const file = join(dir, name, 'summary.json');
+    const summary = Summary.parse(JSON.parse(readFileSync(file, 'utf8')));
+    writeFileSync(file, `${JSON.stringify(edit(summary, name), null, 2)}\n`);
+  }
   repin(dir); // a folder whose files match their pins: these tests are about what the report makes of them
 }
 
@@ -38,31 +42,29 @@ describe('behaviour table', () => {
     // side answers sit in one fixture (3 right) and a second holds ten the full context answered right, 7 of them
     // failed by pruning: every other fixture's behaviour is 0/0.
     const zero = { numerator: 0, denominator: 0, value: null };
-    for (const name of names) {
-      restamp(dir, name, (s) => ({
-        ...s,
-        behaviour: { ...s.behaviour, reader: 'anthropic/claude-test' },
-        perFixture: s.perFixture.map((f, i) =>
-          name !== 'oldest-first'
-            ? { ...f, behaviour: { ...f.behaviour, reader: 'anthropic/claude-test' } }
-            : {
-                ...f,
-                behaviour: {
-                  ...f.behaviour,
-                  reader: 'anthropic/claude-test',
-                  pruned: {
-                    ...f.behaviour.pruned,
-                    taskSuccess: i === 0 ? { numerator: 3, denominator: 10, value: 0.3 } : zero,
-                  },
-                  paired: {
-                    ...f.behaviour.paired,
-                    causedFailures: i === 1 ? { numerator: 7, denominator: 10, value: 0.7 } : zero,
-                  },
+    restamp(dir, names, (s, name) => ({
+      ...s,
+      behaviour: { ...s.behaviour, reader: 'anthropic/claude-test' },
+      perFixture: s.perFixture.map((f, i) =>
+        name !== 'oldest-first'
+          ? { ...f, behaviour: { ...f.behaviour, reader: 'anthropic/claude-test' } }
+          : {
+              ...f,
+              behaviour: {
+                ...f.behaviour,
+                reader: 'anthropic/claude-test',
+                pruned: {
+                  ...f.behaviour.pruned,
+                  taskSuccess: i === 0 ? { numerator: 3, denominator: 10, value: 0.3 } : zero,
+                },
+                paired: {
+                  ...f.behaviour.paired,
+                  causedFailures: i === 1 ? { numerator: 7, denominator: 10, value: 0.7 } : zero,
                 },
               },
-        ),
-      }));
-    }
+            },
+      ),
+    }));
     const r = await buildReport(dir, 'tmp', '.', STUDY);
     const md = String(r.files.get('tables/behaviour.md'));
     const csv = String(r.files.get('tables/behaviour.csv')).trim().split('\n');
@@ -94,7 +96,8 @@ describe('behaviour table', () => {
 
   it("pools each condition's perFixture behaviour and resamples fixtures with the preregistration's seed and iterations", async () => {
     const { dir, names } = copy(true);
-    const r = await buildReport(dir, 'tmp', '.', STUDY);
+    // The report's analysis, without the tables and charts it is rendered into (the test above reads those).
+    const r = analyseFolder(dir, 'tmp', '.', STUDY);
     const { seed, iterations } = r.analysis;
     const boot = { seed, iterations, level: 0.95 };
     const fixtureOrder = Manifest.parse(JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'))).fixtures.map(
@@ -138,7 +141,7 @@ describe('behaviour table', () => {
     // The refusal is the load step's, over the summaries; the sample (every condition, a tenth of the points.csv
     // rows the load parses before it) reaches it in a fraction of the time the whole results take.
     const { dir } = copy(true);
-    restamp(dir, 'oldest-first', (s) => ({ ...s, behaviour: { ...s.behaviour, reader: 'openai/gpt-test' } }));
+    restamp(dir, ['oldest-first'], (s) => ({ ...s, behaviour: { ...s.behaviour, reader: 'openai/gpt-test' } }));
     const r = await cli(['report', '--results', dir]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('[PL_RESULTS_MIXED_READERS]');
