@@ -563,7 +563,9 @@ function strikeCollidingEchoes(b: TrajectoryBuilder, units: Unit[], points: read
  * run again). Striking only removes holders, so every other unit's quotes stay its own.
  */
 function strikeShadowingWork(b: TrajectoryBuilder, units: Unit[], lastPoint: number): void {
-  const held = heldText(b.items);
+  // The index of the scored items alone: a line that only a later step holds (the quote of a need past the last point)
+  // is then turned away by its table instead of searched for through every item.
+  const held = heldText(b.items.filter((it) => it.turn <= lastPoint));
   const struck = new Set<string>();
   // Nothing is struck from b.items until the end, so its items can be found by id once (the first of an id, as find).
   const byId = new Map<string, DraftItem>();
