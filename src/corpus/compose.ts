@@ -169,7 +169,22 @@ function drawNeed(r: Rng, last: number, turns: number, reserved: ReadonlySet<num
 }
 
 export function composeFixture(seed: number, index: number, share: number = DEFAULT_REMOVABLE_SHARE): Composed {
+  checkShare(share);
+  return composeSession(seed, index)(share);
+}
+
+function checkShare(share: number): void {
   if (!(share >= 0 && share <= 1)) throw new Error(`internal: removable share ${share} outside [0, 1]`);
+}
+
+/**
+ * Fixture `index` of `seed` composed up to its roles: the session (families placed, generic steps and echoes written,
+ * the colliding and shadowing work struck) does not depend on the removable share, which only decides how many units
+ * are live. Returns what finishes the composition at a share, as composeFixture(seed, index, share) composes it; a
+ * finish changes nothing of the session, so one session can be finished at several shares (the corpus tests compose
+ * the same fixtures at three).
+ */
+export function composeSession(seed: number, index: number): (share: number) => Composed {
   const root = rng(subSeed(seed, index));
   const r = root.fork('layout');
   const cls = sizeClass(root.fork('size'));
@@ -353,170 +368,175 @@ export function composeFixture(seed: number, index: number, share: number = DEFA
   strikeCollidingEchoes(b, units, points, taskRule);
   strikeShadowingWork(b, units, points[points.length - 1]!);
 
-  const written = (u: Unit) => b.byUnit.get(u.key) ?? [];
-  const later = (u: Unit) => b.byUnit.get(`${u.key}/use`) ?? [];
-  const claimsOf = (u: Unit, turn: number): Claims => {
-    if (u.instance) return u.instance.claimsAt(turn, u.at);
-    if (!u.need || turn < u.at.start || turn >= u.need.neededAtTurn) return NO_CLAIMS;
-    return claims({ downstream: [u.need], necessary: u.need.needs.itemIds, rationale: '' });
-  };
-  // Units that can be live, in role-draw order: making the first m of them live sets the removable share.
-  const candidates = units.filter((u) => u.instance || u.need).sort((a, c) => a.draw - c.draw);
-  const liveWith = (m: number) => new Set<Unit>(candidates.slice(0, m));
-  const tally = (live: ReadonlySet<Unit>) => {
-    const dropped = new Set(units.filter((u) => !live.has(u)).flatMap(later));
-    let removable = 0;
-    let total = 0;
-    for (const turn of points) {
-      const merged = mergeClaims([...live].map((u) => claimsOf(u, turn)));
-      const keep = new Set([
-        taskId,
-        ...merged.necessary,
-        ...merged.partial.map((x) => x.itemId),
-        ...merged.groups.flatMap((g) => g.items),
-      ]);
-      for (const it of b.items) {
-        if (it.turn > turn || dropped.has(it.id)) continue;
-        total += 1;
-        if (!keep.has(it.id)) removable += 1;
+  return (share: number): Composed => {
+    checkShare(share);
+    const written = (u: Unit) => b.byUnit.get(u.key) ?? [];
+    const later = (u: Unit) => b.byUnit.get(`${u.key}/use`) ?? [];
+    const claimsOf = (u: Unit, turn: number): Claims => {
+      if (u.instance) return u.instance.claimsAt(turn, u.at);
+      if (!u.need || turn < u.at.start || turn >= u.need.neededAtTurn) return NO_CLAIMS;
+      return claims({ downstream: [u.need], necessary: u.need.needs.itemIds, rationale: '' });
+    };
+    // Units that can be live, in role-draw order: making the first m of them live sets the removable share.
+    const candidates = units.filter((u) => u.instance || u.need).sort((a, c) => a.draw - c.draw);
+    const liveWith = (m: number) => new Set<Unit>(candidates.slice(0, m));
+    const tally = (live: ReadonlySet<Unit>) => {
+      const dropped = new Set(units.filter((u) => !live.has(u)).flatMap(later));
+      let removable = 0;
+      let total = 0;
+      for (const turn of points) {
+        const merged = mergeClaims([...live].map((u) => claimsOf(u, turn)));
+        const keep = new Set([
+          taskId,
+          ...merged.necessary,
+          ...merged.partial.map((x) => x.itemId),
+          ...merged.groups.flatMap((g) => g.items),
+        ]);
+        for (const it of b.items) {
+          if (it.turn > turn || dropped.has(it.id)) continue;
+          total += 1;
+          if (!keep.has(it.id)) removable += 1;
+        }
       }
+      return { removable, candidates: total, achieved: total === 0 ? 0 : removable / total };
+    };
+    // More live units can only keep more, so the share falls as m grows: bisect for the m nearest the request.
+    let lo = 0;
+    let hi = candidates.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (tally(liveWith(mid)).achieved > share) lo = mid + 1;
+      else hi = mid;
     }
-    return { removable, candidates: total, achieved: total === 0 ? 0 : removable / total };
-  };
-  // More live units can only keep more, so the share falls as m grows: bisect for the m nearest the request.
-  let lo = 0;
-  let hi = candidates.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (tally(liveWith(mid)).achieved > share) lo = mid + 1;
-    else hi = mid;
-  }
-  const near = [lo - 1, lo].filter((m) => m >= 0 && m <= candidates.length).map((m) => ({ m, t: tally(liveWith(m)) }));
-  const best = near.reduce((x, y) => (Math.abs(y.t.achieved - share) < Math.abs(x.t.achieved - share) ? y : x));
-  const live = liveWith(best.m);
-  const dropped = new Set(units.filter((u) => !live.has(u)).flatMap(later));
-  const items = b.items.filter((it) => !dropped.has(it.id));
-  const turnOf = new Map(items.map((it) => [it.id, it.turn]));
+    const near = [lo - 1, lo]
+      .filter((m) => m >= 0 && m <= candidates.length)
+      .map((m) => ({ m, t: tally(liveWith(m)) }));
+    const best = near.reduce((x, y) => (Math.abs(y.t.achieved - share) < Math.abs(x.t.achieved - share) ? y : x));
+    const live = liveWith(best.m);
+    const dropped = new Set(units.filter((u) => !live.has(u)).flatMap(later));
+    const items = b.items.filter((it) => !dropped.has(it.id));
+    const turnOf = new Map(items.map((it) => [it.id, it.turn]));
 
-  const prunePoints: Record<string, unknown>[] = [];
-  const oraclePoints: OraclePoint[] = [];
-  const pr = root.fork('points');
-  points.forEach((turn, k) => {
-    const id = `p${k + 1}`;
-    const all = [...live].map((u) => claimsOf(u, turn));
-    const taskOb: Obligation = {
-      id: 'ob-task',
-      description: "The user's standing rule for this session.",
-      neededAtTurn: turn,
-      needs: { itemIds: [taskId], strings: [taskRule] },
-      pointerSatisfies: false,
-      rereadSatisfies: false,
-      probe: {
-        question: 'How may changes reach main?',
-        expectedAnswer: 'Only through a pull request, never a direct push.',
-      },
-    };
-    const merged = mergeClaims(all);
-    const context = items.filter((it) => it.turn <= turn);
-    const necessary = new Set([taskId, ...merged.necessary]);
-    checkClaims({
-      where: `${fixtureId(index)} at ${id}`,
-      claims: merged,
-      obligations: [taskOb, ...merged.visible, ...merged.downstream],
-      context,
-      necessary,
-      turnOf,
+    const prunePoints: Record<string, unknown>[] = [];
+    const oraclePoints: OraclePoint[] = [];
+    const pr = root.fork('points');
+    points.forEach((turn, k) => {
+      const id = `p${k + 1}`;
+      const all = [...live].map((u) => claimsOf(u, turn));
+      const taskOb: Obligation = {
+        id: 'ob-task',
+        description: "The user's standing rule for this session.",
+        neededAtTurn: turn,
+        needs: { itemIds: [taskId], strings: [taskRule] },
+        pointerSatisfies: false,
+        rereadSatisfies: false,
+        probe: {
+          question: 'How may changes reach main?',
+          expectedAnswer: 'Only through a pull request, never a direct push.',
+        },
+      };
+      const merged = mergeClaims(all);
+      const context = items.filter((it) => it.turn <= turn);
+      const necessary = new Set([taskId, ...merged.necessary]);
+      checkClaims({
+        where: `${fixtureId(index)} at ${id}`,
+        claims: merged,
+        obligations: [taskOb, ...merged.visible, ...merged.downstream],
+        context,
+        necessary,
+        turnOf,
+      });
+      const grouped = new Set(merged.groups.flatMap((g) => g.items));
+      const partial = new Set(merged.partial.map((x) => x.itemId));
+      const contextTokens = context.reduce((s, it) => s + Math.ceil(it.content.length / 3.6), 0);
+      const visible = {
+        pinned: merged.pinned,
+        protectedTools: merged.protectedTools,
+        obligations: [taskOb, ...merged.visible],
+        pendingSteps: merged.pendingSteps,
+        workUnits: merged.workUnits,
+      };
+      prunePoints.push({
+        id,
+        turn,
+        time: b.timeOf(turn),
+        budgetTokens: Math.max(1, Math.round(contextTokens * (0.25 + pr.next() * 0.5))),
+        taskBoundary: pr.chance(0.4),
+        subgoal: subgoalFrom(goal, visible),
+        visible,
+        downstream: merged.downstream,
+      });
+      oraclePoints.push({
+        prunePoint: id,
+        removable: context.map((it) => it.id).filter((x) => !necessary.has(x) && !grouped.has(x) && !partial.has(x)),
+        partial: merged.partial,
+        redundantGroups: merged.groups,
+        rationale: [
+          ...all.map((c) => c.rationale).filter(Boolean),
+          'Decoy episodes and generic work that no later step quotes feed nothing later; live generic work is quoted by a later step until its need falls.',
+          'The task statement holds the standing rule.',
+        ].join(' '),
+      });
     });
-    const grouped = new Set(merged.groups.flatMap((g) => g.items));
-    const partial = new Set(merged.partial.map((x) => x.itemId));
-    const contextTokens = context.reduce((s, it) => s + Math.ceil(it.content.length / 3.6), 0);
-    const visible = {
-      pinned: merged.pinned,
-      protectedTools: merged.protectedTools,
-      obligations: [taskOb, ...merged.visible],
-      pendingSteps: merged.pendingSteps,
-      workUnits: merged.workUnits,
-    };
-    prunePoints.push({
-      id,
-      turn,
-      time: b.timeOf(turn),
-      budgetTokens: Math.max(1, Math.round(contextTokens * (0.25 + pr.next() * 0.5))),
-      taskBoundary: pr.chance(0.4),
-      subgoal: subgoalFrom(goal, visible),
-      visible,
-      downstream: merged.downstream,
-    });
-    oraclePoints.push({
-      prunePoint: id,
-      removable: context.map((it) => it.id).filter((x) => !necessary.has(x) && !grouped.has(x) && !partial.has(x)),
-      partial: merged.partial,
-      redundantGroups: merged.groups,
-      rationale: [
-        ...all.map((c) => c.rationale).filter(Boolean),
-        'Decoy episodes and generic work that no later step quotes feed nothing later; live generic work is quoted by a later step until its need falls.',
-        'The task statement holds the standing rule.',
-      ].join(' '),
-    });
-  });
 
-  const episodes: Episode[] = units.flatMap((u) => {
-    const own = [...written(u), ...(live.has(u) ? later(u) : [])];
-    return own.length === 0
-      ? []
-      : [
-          {
-            family: u.family,
-            role: live.has(u) ? ('episode' as const) : ('decoy' as const),
-            variant: u.variant,
-            tag: u.tag,
-            items: own,
-            ...u.at,
-          },
-        ];
-  });
-  const placements = episodes.filter((e) => e.family !== GENERIC_WORK);
-  const familyNames = [...new Set(units.flatMap((u) => (u.instance ? [u.instance.family] : [])))].sort(byCodeUnit);
-  const exercises = [...new Set(units.flatMap((u) => u.instance?.exercises ?? []))].sort(byCodeUnit);
-  const layout = units
-    .filter((u) => u.instance)
-    .map(
-      (u) =>
-        `${u.instance!.family} (${u.instance!.variant}) opens at turn ${u.at.start}, ${u.at.point - (u.at.start + u.instance!.span - 1)} turns before the prune point at turn ${u.at.point}; need drawn at turn ${u.at.needAt}`,
-    )
-    .join('; ');
-  const fixtureIdText = fixtureId(index);
-  const achieved = best.t;
-  const fixture = {
-    schemaVersion: 1,
-    id: fixtureIdText,
-    title: `Generated ${cls.name} session on ${service}: ${familyNames.join(', ')}`,
-    description: `Generated by the prunelab corpus generator (seed ${seed}, index ${index}), ${cls.name} size class, ${items.length} items over ${turns} turns. Removable share requested ${share.toFixed(2)}, reached ${achieved.achieved.toFixed(3)} (${achieved.removable} of ${achieved.candidates} scored candidates). Layout: ${layout}. Which episodes and generic steps a later step needs is in the oracle, not here.`,
-    exercises,
-    families: familyNames,
-    tools: b.toolList().sort((a, c) => byCodeUnit(a.name, c.name)),
-    items,
-    world: b.world(),
-    prunePoints,
-  };
-  return {
-    id: fixtureIdText,
-    fixture,
-    families: familyNames,
-    sizeClass: cls.name,
-    items: items.length,
-    oracle: {
+    const episodes: Episode[] = units.flatMap((u) => {
+      const own = [...written(u), ...(live.has(u) ? later(u) : [])];
+      return own.length === 0
+        ? []
+        : [
+            {
+              family: u.family,
+              role: live.has(u) ? ('episode' as const) : ('decoy' as const),
+              variant: u.variant,
+              tag: u.tag,
+              items: own,
+              ...u.at,
+            },
+          ];
+    });
+    const placements = episodes.filter((e) => e.family !== GENERIC_WORK);
+    const familyNames = [...new Set(units.flatMap((u) => (u.instance ? [u.instance.family] : [])))].sort(byCodeUnit);
+    const exercises = [...new Set(units.flatMap((u) => u.instance?.exercises ?? []))].sort(byCodeUnit);
+    const layout = units
+      .filter((u) => u.instance)
+      .map(
+        (u) =>
+          `${u.instance!.family} (${u.instance!.variant}) opens at turn ${u.at.start}, ${u.at.point - (u.at.start + u.instance!.span - 1)} turns before the prune point at turn ${u.at.point}; need drawn at turn ${u.at.needAt}`,
+      )
+      .join('; ');
+    const fixtureIdText = fixtureId(index);
+    const achieved = best.t;
+    const fixture = {
       schemaVersion: 1,
-      fixtureId: fixtureIdText,
-      points: oraclePoints,
-      episodes: episodes.map((e) => ({ family: e.family, role: e.role, items: e.items })),
-    },
-    placements,
-    units: episodes,
-    share: { requested: share, ...achieved },
-    exercises: units.flatMap((u) =>
-      u.instance ? [[u.instance.family, u.instance.exercises] as [FamilyName, readonly string[]]] : [],
-    ),
+      id: fixtureIdText,
+      title: `Generated ${cls.name} session on ${service}: ${familyNames.join(', ')}`,
+      description: `Generated by the prunelab corpus generator (seed ${seed}, index ${index}), ${cls.name} size class, ${items.length} items over ${turns} turns. Removable share requested ${share.toFixed(2)}, reached ${achieved.achieved.toFixed(3)} (${achieved.removable} of ${achieved.candidates} scored candidates). Layout: ${layout}. Which episodes and generic steps a later step needs is in the oracle, not here.`,
+      exercises,
+      families: familyNames,
+      tools: b.toolList().sort((a, c) => byCodeUnit(a.name, c.name)),
+      items,
+      world: b.world(),
+      prunePoints,
+    };
+    return {
+      id: fixtureIdText,
+      fixture,
+      families: familyNames,
+      sizeClass: cls.name,
+      items: items.length,
+      oracle: {
+        schemaVersion: 1,
+        fixtureId: fixtureIdText,
+        points: oraclePoints,
+        episodes: episodes.map((e) => ({ family: e.family, role: e.role, items: e.items })),
+      },
+      placements,
+      units: episodes,
+      share: { requested: share, ...achieved },
+      exercises: units.flatMap((u) =>
+        u.instance ? [[u.instance.family, u.instance.exercises] as [FamilyName, readonly string[]]] : [],
+      ),
+    };
   };
 }
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FixtureManifest } from '../../src/artifacts/schema.js';
-import { composeFixture, DEFAULT_REMOVABLE_SHARE } from '../../src/corpus/compose.js';
+import { composeFixture, composeSession, DEFAULT_REMOVABLE_SHARE } from '../../src/corpus/compose.js';
 import { compactIdLists, generatedFile } from '../../src/corpus/corpus.js';
 import { sha256 } from '../../src/fixture/canonical.js';
 import { loadFixtures } from '../../src/load/fixtures.js';
@@ -51,6 +51,15 @@ describe('fixtures:generate', () => {
     const sc = snapshot(join(c, 'fixtures'));
     for (const name of ['generated/gen-0000.json.gz', 'generated/oracles/gen-0000.oracle.json'])
       expect(sc.get(name)).not.toBe(sa.get(name));
+  });
+
+  it('composes a session once and finishes it at any share as composeFixture composes that share, in any order', () => {
+    const finish = composeSession(11, 5);
+    const shares = [0.6, 0.15, DEFAULT_REMOVABLE_SHARE, 0.6];
+    const finished = shares.map((share) => JSON.stringify(finish(share)));
+    expect(finished).toEqual(shares.map((share) => JSON.stringify(composeFixture(11, 5, share))));
+    // The share decides the roles: the finishes differ.
+    expect(new Set(finished).size).toBe(3);
   });
 
   it('gives fixture k the same content whatever the count, since each fixture has its own sub-seed', () => {
