@@ -16,11 +16,8 @@ export interface Regenerability {
 
 /** Why an item cannot be evicted under the regenerability record's refusal cases, if it cannot. */
 export function refusalCase(view: PolicyView, item: ViewItem): string | undefined {
-  const f = item.flags;
-  if (f.negativeResult) return 'negative result';
-  if (f.oneTimeSecret) return 'one-time secret';
-  if (f.transientState) return 'observation of transient state';
-  if (f.soleConstraintRecord) return 'sole record of a user constraint';
+  const flagged = flagRefusal(item);
+  if (flagged) return flagged;
   const side = toolDeclaration(view, item.tool?.name)?.sideEffect;
   if (item.kind === 'tool-result' && (side === 'non-idempotent' || side === 'destructive')) {
     return `output of a ${side} call`;
@@ -59,7 +56,9 @@ export function recoverabilityOf(view: PolicyView, item: ViewItem): Recoverabili
 
 /**
  * Why the regenerability gate refuses to remove an item, if it does: the record's refusal cases (above), a pending
- * step that references it (recorded as a flag, or declared in the view), a user constraint, credential or
+ * step that references it (recorded as a flag, or declared in the view), what reaches it from its call, a call id or
+ * a work unit (`reachedIn`: a refusal flag, plan flag or pin on its call; a reference to its call, its call id or its
+ * unit), a user constraint, credential or
  * preference no other item in context holds, derived from the view beside the recorded flag, and a work unit's
  * consequence record while it is the last item in context holding one of the consequence strings it shows (the
  * unit's result lives there; once another item that stays holds every such string as a unit, the record may go, and
@@ -76,6 +75,8 @@ export function gateRefusal(
   const steps = view.visible.pendingSteps.filter((s) => s.references.includes(item.id)).map((s) => s.id);
   if (steps.length > 0) return `referenced by pending step ${steps.join(', ')}`;
   if (item.flags.pendingPlanReference) return 'referenced by a pending plan step';
+  const reached = reachedIn(view).get(item.id);
+  if (reached) return reached;
   if (item.origin === 'user' && USER_RECORDS.has(item.kind)) {
     const elsewhere = holdersOf(view.items, item).some((other) => !gone.has(other.id));
     if (!elsewhere) return `sole record of a user ${item.kind}`;
@@ -89,6 +90,61 @@ export function gateRefusal(
       return `consequence record of work unit ${units.join(', ')} and the last item in context holding ${strings.join(', ')}`;
     }
   }
+  return undefined;
+}
+
+/**
+ * Per context, why what the runtime recorded elsewhere reaches an item (the call/result pair: `counterpart`): a
+ * refusal flag (`refusalCase`'s flags), a pending-plan flag or a pin recorded on a call reaches its result; and a
+ * pending step's reference reaches each item it names (an item by its id, a call's two halves by its call id, a work
+ * unit's trace by the unit's id) and the result of each call among them. What an item's own record says is read
+ * before this, so only what reaches it from its call, a call id or a unit is found here. Found once per view.
+ */
+const reachedIn = frozenMemo((view: PolicyView) => {
+  const { byId, callOf, resultOf } = itemIndex(view.items);
+  const reached = new Map<string, string>();
+  const reach = (id: string, why: string): void => {
+    if (!reached.has(id)) reached.set(id, why);
+  };
+  const pinned = new Set(view.visible.pinned);
+  for (const [callId, result] of resultOf) {
+    const call = callOf.get(callId);
+    if (!call || result.kind !== 'tool-result') continue;
+    const onCall = flagRefusal(call);
+    if (onCall) reach(result.id, `${onCall}, recorded on its call ${call.id}`);
+    else if (call.flags.pendingPlanReference)
+      reach(result.id, `its call ${call.id} is referenced by a pending plan step`);
+    else if (pinned.has(call.id)) reach(result.id, `its call ${call.id} is pinned by the runtime`);
+  }
+  const units = new Map(view.visible.workUnits.map((u) => [u.id, u]));
+  for (const step of view.visible.pendingSteps)
+    for (const ref of step.references) {
+      const named: { item: ViewItem; via: string }[] = [];
+      const item = byId.get(ref);
+      if (item) named.push({ item, via: '' });
+      for (const half of [callOf.get(ref), resultOf.get(ref)])
+        if (half) named.push({ item: half, via: ` through its call id ${ref}` });
+      for (const id of new Set(units.get(ref)?.traceItems ?? [])) {
+        const traced = byId.get(id);
+        if (traced) named.push({ item: traced, via: ` through work unit ${ref}, whose trace holds it` });
+      }
+      for (const { item: hit, via } of named) {
+        if (via) reach(hit.id, `referenced by pending step ${step.id}${via}`);
+        const result = hit.kind === 'tool-call' && hit.tool ? resultOf.get(hit.tool.callId) : undefined;
+        if (result && result.id !== hit.id)
+          reach(result.id, `referenced by pending step ${step.id} through its call ${hit.id}${via}`);
+      }
+    }
+  return reached;
+});
+
+/** The refusal cases a runtime records as flags on an item (`refusalCase` without the tool's side effect). */
+function flagRefusal(item: ViewItem): string | undefined {
+  const f = item.flags;
+  if (f.negativeResult) return 'negative result';
+  if (f.oneTimeSecret) return 'one-time secret';
+  if (f.transientState) return 'observation of transient state';
+  if (f.soleConstraintRecord) return 'sole record of a user constraint';
   return undefined;
 }
 
@@ -133,7 +189,7 @@ const USER_RECORDS: ReadonlySet<string> = new Set(['constraint', 'credential', '
 
 /**
  * Which items the gate could refuse alone given `gone` (`regenerabilityGate(view, [item], gone)`), found without
- * asking it item by item: an item with a refusal case or a pending step's reference, a user record, a consequence
+ * asking it item by item: an item with a refusal case or a pending step's reference, one `reachedIn` reaches, a user record, a consequence
  * record, an item showing the content of one gone (its copy may be what a refused removal leaned on), or a holder of
  * a gone user record's text or of a gone consequence record's strings. Every other item the gate lets through whatever is gone, so a caller asks the gate about these alone and
  * the cost stays linear in the context however much has gone.
@@ -152,10 +208,12 @@ export function gateSuspects(view: PolicyView, gone: ReadonlySet<string>): (item
     for (const c of records.get(id) ?? []) for (const holder of c.holders) holdersOfGone.add(holder.id);
   }
   const referenced = new Set(view.visible.pendingSteps.flatMap((s) => s.references));
+  const reached = reachedIn(view);
   return (item) =>
     refusalCase(view, item) !== undefined ||
     referenced.has(item.id) ||
     item.flags.pendingPlanReference === true ||
+    reached.has(item.id) ||
     (item.origin === 'user' && USER_RECORDS.has(item.kind)) ||
     records.has(item.id) ||
     goneContents.has(item.content) ||

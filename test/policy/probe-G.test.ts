@@ -2,7 +2,8 @@
 // where the ground truth does not clearly support one rule (the oracle judges a needed string by substring and a fact
 // by its item, so it scores each of these removals the same way either rule would be scored). Each is an `it.fails`
 // repro of the removal beside an `it` of what the rules must still allow; docs/choices.md, "Known open defects", says
-// why none is changed.
+// why none is changed. Judgement 4 (what the runtime recorded on a call reaches its result) is fixed:
+// test/policy/held-out-call-reach.test.ts.
 import { describe, expect, it } from 'vitest';
 import type { Eligibility } from '../../src/policy/types.js';
 import type { ItemSpec } from './build-view.js';
@@ -68,39 +69,5 @@ describe('judgement 3: an immutable source whose reads differ', () => {
   it('allowed: equal bytes of an immutable source pair', () => {
     const view = makeView({ items: [...read('1', 1, 'version = 1'), ...read('2', 2, 'version = 1')] });
     expect(V('source-identity', view, 'r1')).toMatchObject({ verdict: 'eligible', rule: 'source-identity' });
-  });
-});
-
-describe('judgement 4: what the runtime recorded on a call does not reach its result', () => {
-  const ps = (callExtra: Record<string, unknown>, resultExtra: Record<string, unknown> = {}) =>
-    makeView({
-      items: [
-        ...callAndResult('1', 1, 'ps', {}, { content: 'pid 42 running', ...resultExtra }, callExtra),
-        note('n2', 2, 'deploy server now'),
-      ],
-      subgoal: 'deploy the server',
-    });
-  it.fails('a transient-state flag on the call keeps its result from the predictor (ladder-0-4)', () => {
-    expect(V('ladder-0-4', ps({ flags: { transientState: true } }), 'r1').verdict).not.toBe('eligible');
-  });
-  it.fails('a pending step referencing the call keeps its result from the predictor (ladder-0-4)', () => {
-    const view = makeView({
-      items: [...callAndResult('1', 1, 'ps', {}, { content: 'pid 42 running' }), note('n2', 2, 'deploy server now')],
-      subgoal: 'deploy the server',
-      visible: { pendingSteps: [{ id: 's1', description: 'compare with c1', references: ['c1'] }] },
-    });
-    expect(V('ladder-0-4', view, 'r1').verdict).not.toBe('eligible');
-  });
-  it.fails("a pin on the call keeps its result from the predictor (ladder-0-4; the oracle's pin is per item)", () => {
-    const view = makeView({
-      items: [...callAndResult('1', 1, 'ps', {}, { content: 'pid 42 running' }), note('n2', 2, 'deploy server now')],
-      subgoal: 'deploy the server',
-      visible: { pinned: ['c1'] },
-    });
-    expect(V('ladder-0-4', view, 'r1').verdict).not.toBe('eligible');
-  });
-  it('allowed: the flag on the result refuses it; an unflagged, unreferenced result still goes', () => {
-    expect(V('ladder-0-4', ps({}, { flags: { transientState: true } }), 'r1').verdict).not.toBe('eligible');
-    expect(V('ladder-0-4', ps({}), 'r1').verdict).toBe('eligible');
   });
 });

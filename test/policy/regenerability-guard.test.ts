@@ -115,9 +115,13 @@ describe('regenerability-guard (safe_prune whole-prune refusal)', () => {
       },
     });
     const d = decideById(guard, view);
-    expect(verdicts(guard, view)).toEqual({ c1: 'keep', r1: 'eligible', n2: 'keep', n3: 'keep' });
+    // The pin on c1 reaches its result r1 (held-out-call-reach.test.ts); until guard 2.6.0 r1 went.
+    expect(verdicts(guard, view)).toEqual({ c1: 'keep', r1: 'keep', n2: 'keep', n3: 'keep' });
     expect(at(d, 'n3').reason).toBe('never shown to the predictor: referenced by pending step ps1');
     expect(at(d, 'c1').reason).toBe('never shown to the predictor: pinned by the runtime');
+    expect(at(d, 'r1').reason).toBe(
+      'never shown to the predictor: regenerability gate: its call c1 is pinned by the runtime, and no identical copy of it stays in context',
+    );
   });
 
   it('fails closed: an unusable answer or a confidence below the threshold is ABSTAIN, never KEEP or PRUNE', () => {

@@ -180,7 +180,7 @@ export function checkedSupersession(): ConfiguredMechanism {
   return {
     rule: CHECKED_SUPERSESSION,
     rung: 2,
-    version: '2.8.0',
+    version: '2.9.0',
     parameters: {},
     assess(view, candidates) {
       const wanted = new Set(candidates);

@@ -87,7 +87,7 @@ export function sourceIdentity(): ConfiguredMechanism {
   return {
     rule: SOURCE_IDENTITY,
     rung: 1,
-    version: '2.6.0',
+    version: '2.7.0',
     parameters: {},
     assess(view, candidates) {
       const wanted = new Set(candidates);

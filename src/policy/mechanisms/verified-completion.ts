@@ -53,7 +53,7 @@ export function verifiedCompletion(): ConfiguredMechanism {
   return {
     rule: VERIFIED_COMPLETION,
     rung: 3,
-    version: '2.5.0',
+    version: '2.6.0',
     parameters: {},
     assess(view, candidates) {
       const wanted = new Set(candidates);
