@@ -8,6 +8,7 @@
 import { frozenMemo } from '../fixture/memo.js';
 import { type PolicyView, type ViewItem, viewSource } from '../fixture/view.js';
 import type { Feature, FeatureValue } from '../policy/controls/features.js';
+import { RUN, recorded, roll } from '../corpus/run-hash.js';
 
 /** Shortest and longest line the features read: the lengths the generator quotes (src/corpus/generic.ts, `quotable`). */
 export const LINE_LENGTH = { min: 12, max: 200 } as const;
@@ -71,28 +72,6 @@ function firstOtherHolder(joined: string, starts: readonly number[], line: strin
 
 /** No other item holds the line. */
 const NONE = -1;
-
-/** Length of the runs a RunTable records: a line shorter than this (12 to 15 characters) is always searched. */
-const RUN = 16;
-/** 31^RUN mod 2^32, what the oldest character weighs in the rolling hash of a run. */
-const OLDEST = (() => {
-  let w = 1;
-  for (let i = 0; i < RUN; i += 1) w = Math.imul(w, 31);
-  return w;
-})();
-
-/** The rolling hash of text[0..at], extended by one character (the one RUN back dropped). */
-function roll(hash: number, text: string, at: number): number {
-  const h = (Math.imul(hash, 31) + text.charCodeAt(at)) | 0;
-  return at >= RUN ? (h - Math.imul(OLDEST, text.charCodeAt(at - RUN))) | 0 : h;
-}
-
-/** A well-mixed form of a run's hash for the one run in four a table records (by its characters alone), else -1. */
-function recorded(hash: number): number {
-  const mixed = Math.imul(hash ^ (hash >>> 15), 0x2c1b3c6d);
-  const spread = (mixed ^ (mixed >>> 12)) >>> 0;
-  return spread % 4 === 0 ? spread >>> 2 : -1;
-}
 
 /**
  * Per slot, on how many of a context's contents a recorded run of RUN characters falls (saturating at 255). An item

@@ -7,6 +7,7 @@
 // no other item. The table only ever answers "not held"; every other answer is the search `holds` makes, so what the
 // generator decides, and the corpus, are what they were without it.
 import type { DraftItem } from './builder.js';
+import { RUN, recorded, roll } from './run-hash.js';
 
 /** Whether an item holds a needed string: in its content or, for an error, in its status message and fields. */
 export function holds(item: DraftItem | undefined, s: string): boolean {
@@ -25,35 +26,9 @@ function textsOf(it: DraftItem): string[] {
 
 /** Chunks of the session's held text are sealed at about this many characters, so appending never copies them. */
 const HELD_CHUNK = 1 << 16;
-/** Length of the runs the table records: shorter runs are in most long reads' text, whatever the line. */
-const RUN = 16;
 /** The table starts at 2^FIRST_BITS slots and grows fourfold, up to 2^LAST_BITS, whenever half are in use. */
 const FIRST_BITS = 16;
 const LAST_BITS = 20;
-/** 31^RUN mod 2^32, what the oldest character weighs in the rolling hash of a run. */
-const OLDEST = (() => {
-  let w = 1;
-  for (let i = 0; i < RUN; i += 1) w = Math.imul(w, 31);
-  return w;
-})();
-
-/** The rolling hash of text[0..at], extended by one character (the one RUN back dropped). */
-function roll(hash: number, text: string, at: number): number {
-  const h = (Math.imul(hash, 31) + text.charCodeAt(at)) | 0;
-  return at >= RUN ? (h - Math.imul(OLDEST, text.charCodeAt(at - RUN))) | 0 : h;
-}
-
-/**
- * Which runs the table records, and where: a well-mixed form of the run's hash, or -1 for the three runs in four
- * the table leaves out. Which runs are recorded depends on their characters only, so an item holding a line has each
- * of the line's recorded runs; recording a quarter of them makes the table four times cheaper to fill and to ask.
- */
-function recorded(hash: number): number {
-  const mixed = Math.imul(hash ^ (hash >>> 15), 0x2c1b3c6d);
-  const spread = (mixed ^ (mixed >>> 12)) >>> 0;
-  return spread % 4 === 0 ? spread >>> 2 : -1;
-}
-
 /** One builder's item list as the generator's questions read it. */
 class Held {
   readonly items: DraftItem[] = [];
