@@ -8,7 +8,7 @@
 import { frozenMemo } from '../fixture/memo.js';
 import { type PolicyView, type ViewItem, viewSource } from '../fixture/view.js';
 import type { Feature, FeatureValue } from '../policy/controls/features.js';
-import { RUN, recorded, roll } from '../corpus/run-hash.js';
+import { someRecordedRun } from '../corpus/run-hash.js';
 
 /** Shortest and longest line the features read: the lengths the generator quotes (src/corpus/generic.ts, `quotable`). */
 export const LINE_LENGTH = { min: 12, max: 200 } as const;
@@ -97,31 +97,20 @@ class RunTable {
   private add(text: string, stamp: number): void {
     const { counts, stamps } = this;
     const mask = counts.length - 1;
-    let hash = 0;
-    for (let j = 0; j < text.length; j += 1) {
-      hash = roll(hash, text, j);
-      if (j < RUN - 1) continue;
-      const r = recorded(hash);
-      if (r < 0) continue;
+    someRecordedRun(text, (r) => {
       const at = r & mask;
-      if (stamps[at] === stamp) continue;
+      if (stamps[at] === stamp) return false;
       stamps[at] = stamp;
       if (counts[at]! < 255) counts[at] = counts[at]! + 1;
-    }
+      return false;
+    });
   }
 
   /** True when some recorded run of the line is on one content at most: then only the item it comes from holds it. */
   heldByOneAtMost(line: string): boolean {
     const { counts } = this;
     const mask = counts.length - 1;
-    let hash = 0;
-    for (let j = 0; j < line.length; j += 1) {
-      hash = roll(hash, line, j);
-      if (j < RUN - 1) continue;
-      const r = recorded(hash);
-      if (r >= 0 && counts[r & mask]! < 2) return true;
-    }
-    return false;
+    return someRecordedRun(line, (r) => counts[r & mask]! < 2);
   }
 }
 

@@ -7,7 +7,7 @@
 // no other item. The table only ever answers "not held"; every other answer is the search `holds` makes, so what the
 // generator decides, and the corpus, are what they were without it.
 import type { DraftItem } from './builder.js';
-import { RUN, recorded, roll } from './run-hash.js';
+import { someRecordedRun } from './run-hash.js';
 
 /** Whether an item holds a needed string: in its content or, for an error, in its status message and fields. */
 export function holds(item: DraftItem | undefined, s: string): boolean {
@@ -73,18 +73,14 @@ class Held {
     const mask = counts.length - 1;
     const stamp = i + 1;
     let used = 0;
-    let hash = 0;
-    for (let j = 0; j < text.length; j += 1) {
-      hash = roll(hash, text, j);
-      if (j < RUN - 1) continue;
-      const r = recorded(hash);
-      if (r < 0) continue;
+    someRecordedRun(text, (r) => {
       const at = r & mask;
-      if (stamps[at] === stamp) continue;
+      if (stamps[at] === stamp) return false;
       stamps[at] = stamp;
       if (counts[at] === 0) used += 1;
       if (counts[at]! < 255) counts[at] = counts[at]! + 1;
-    }
+      return false;
+    });
     this.used += used;
   }
 
@@ -92,14 +88,7 @@ class Held {
   private mayBeOn(line: string, least: number): boolean {
     const { counts } = this;
     const mask = counts.length - 1;
-    let hash = 0;
-    for (let j = 0; j < line.length; j += 1) {
-      hash = roll(hash, line, j);
-      if (j < RUN - 1) continue;
-      const r = recorded(hash);
-      if (r >= 0 && counts[r & mask]! < least) return false;
-    }
-    return true;
+    return !someRecordedRun(line, (r) => counts[r & mask]! < least);
   }
 
   includes(line: string): boolean {

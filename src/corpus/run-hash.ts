@@ -14,7 +14,7 @@ const OLDEST = (() => {
 })();
 
 /** The rolling hash of text[0..at], extended by one character (the one RUN back dropped). */
-export function roll(hash: number, text: string, at: number): number {
+function roll(hash: number, text: string, at: number): number {
   const h = (Math.imul(hash, 31) + text.charCodeAt(at)) | 0;
   return at >= RUN ? (h - Math.imul(OLDEST, text.charCodeAt(at - RUN))) | 0 : h;
 }
@@ -23,8 +23,23 @@ export function roll(hash: number, text: string, at: number): number {
  * Which runs an index records, and where: a well-mixed form of the run's hash, or -1 for the three runs in four left
  * out. Recording a quarter of them makes an index four times cheaper to fill and to ask.
  */
-export function recorded(hash: number): number {
+function recorded(hash: number): number {
   const mixed = Math.imul(hash ^ (hash >>> 15), 0x2c1b3c6d);
   const spread = (mixed ^ (mixed >>> 12)) >>> 0;
   return spread % 4 === 0 ? spread >>> 2 : -1;
+}
+
+/**
+ * Calls `visit` with the recorded form of each recorded run of `text`, in order, until it returns true: whether one
+ * did. The one walk both indexes make, to count an item's runs and to ask a line's.
+ */
+export function someRecordedRun(text: string, visit: (run: number) => boolean): boolean {
+  let hash = 0;
+  for (let j = 0; j < text.length; j += 1) {
+    hash = roll(hash, text, j);
+    if (j < RUN - 1) continue;
+    const r = recorded(hash);
+    if (r >= 0 && visit(r)) return true;
+  }
+  return false;
 }
