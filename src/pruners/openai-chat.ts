@@ -24,9 +24,19 @@ function messageOf(run: readonly Piece[]): Record<string, unknown> {
   return { role: first.speaker, content: first.text };
 }
 
+/**
+ * The view's items as the messages this format sends, each a run of pieces in order. Exported because the
+ * reimplementation of trimMessages (src/policy/comparators/langchain-trim-messages.ts) must weigh and drop the same
+ * messages the package is handed, or the two decide differently wherever a cut falls inside a run of parallel calls.
+ */
+export function chatMessagePieces(view: PolicyView): Piece[][] {
+  return runs(piecesOf(view), (a, b) => a.kind === 'tool-call' && b.kind === 'tool-call');
+}
+
 function render(view: PolicyView): Rendered {
-  const pieces = piecesOf(view);
-  const messages = runs(pieces, (a, b) => a.kind === 'tool-call' && b.kind === 'tool-call').map(messageOf);
+  const grouped = chatMessagePieces(view);
+  const pieces = grouped.flat();
+  const messages = grouped.map(messageOf);
   return {
     format: 'openai-chat',
     messages,
