@@ -113,3 +113,32 @@ describe('dcp-purge-errors (comparator: DCP purge-errors, age only)', () => {
     });
   });
 });
+
+// DCP's question rule (pruneToolInputs, lib/messages/prune.ts @ 7b0e2e8) acts only on completed parts, and
+// purge-errors marks only errored ones, which pruneToolErrors purges whatever the tool: here a question is any tool.
+describe('dcp-purge-errors: a question is purged like any failed call', () => {
+  const asked = { questions: [{ header: 'Pool size', question: 'Which pool size?' }], title: 'pool' };
+
+  it("replaces an old failed question's string inputs, leaves its questions list and keeps its error", () => {
+    const dismissed = {
+      content: 'dismissed',
+      status: { state: 'error', errorType: 'Rejected', message: 'dismissed', fields: {} },
+    };
+    const d = decideById(
+      dcp,
+      makeView({ items: [...callAndResult('1', 1, 'question', asked, dismissed), ...steps(2, 5)] }),
+    );
+    expect(at(d, 'c1')).toMatchObject({ verdict: 'eligible', residue: ['tool'] });
+    expect(at(d, 'c1').replacement).toBe(
+      `question {"questions":[{"header":"Pool size","question":"Which pool size?"}],"title":"${DCP_ERROR_INPUT_PLACEHOLDER}"}`,
+    );
+    expect(at(d, 'r1').verdict).toBe('keep');
+  });
+
+  it('never touches an answered question, however old', () => {
+    const view = makeView({
+      items: [...callAndResult('1', 1, 'question', asked, { content: 'User answered: 20' }), ...steps(2, 9)],
+    });
+    expect(verdicts(dcp, view)).toMatchObject({ c1: 'keep', r1: 'keep' });
+  });
+});

@@ -1,9 +1,14 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   DCP_DEFAULT_PROTECTED_TOOLS,
   DCP_ERROR_INPUT_PLACEHOLDER,
 } from '../../src/policy/comparators/dcp-purge-errors.js';
-import { DCP_PLACEHOLDER, dedupKey } from '../../src/policy/comparators/same-tool-args-dedup.js';
+import {
+  DCP_PLACEHOLDER,
+  DCP_QUESTION_INPUT_PLACEHOLDER,
+  dedupKey,
+} from '../../src/policy/comparators/same-tool-args-dedup.js';
 import { at, callAndResult, condition, decideById, makeView, note, obligation, verdicts } from './build-view.js';
 
 const dedup = condition('same-tool-args-dedup');
@@ -208,5 +213,89 @@ describe('same-tool-args-dedup (OpenCode DCP deduplication)', () => {
         expect(at(decideById(dedup, view), 'c1').reason, tool).toMatch(/^call of a protected tool: /);
       }
     });
+  });
+});
+
+// OpenCode's question tool asks the user; its output holds the answers. DCP v1.2.3 (lib/messages/prune.ts @ 7b0e2e8)
+// keeps a marked question's output and replaces its `questions` input instead (pruneToolInputs), for a completed
+// part; an errored one is purged by pruneToolErrors as any other.
+describe("same-tool-args-dedup: a duplicated question keeps the user's answers and loses its questions", () => {
+  const asked = {
+    questions: [{ header: 'Pool size', question: 'Which pool size?', options: [{ label: '10' }, { label: '20' }] }],
+  };
+  const twice = (args: Record<string, unknown>, first: Record<string, unknown> = { content: 'User answered: 20' }) =>
+    makeView({
+      items: [
+        ...callAndResult('1', 1, 'question', args, first),
+        ...callAndResult('2', 2, 'question', args, { content: 'User answered: 10' }),
+      ],
+    });
+
+  it("keeps the earlier question's output and replaces its call's questions input with DCP's marker", () => {
+    const d = decideById(dedup, twice({ ...asked, title: 'pool' }));
+    expect(at(d, 'r1').verdict).toBe('keep');
+    expect(at(d, 'r1').reason).toContain("DCP keeps it and replaces its call's questions");
+    expect(at(d, 'c1')).toMatchObject({ verdict: 'eligible', residue: ['tool'] });
+    // The other inputs stay as they were; only the questions go.
+    expect(at(d, 'c1').replacement).toBe(`question {"questions":"${DCP_QUESTION_INPUT_PLACEHOLDER}","title":"pool"}`);
+    expect(at(d, 'c1').replacement).not.toContain('Which pool size?');
+    expect(at(d, 'c1').reason).not.toContain('Which pool size?');
+  });
+
+  it('replaces questions held as null, as DCP tests only for undefined, and nothing when the input has none', () => {
+    expect(at(decideById(dedup, twice({ questions: null })), 'c1')).toMatchObject({
+      verdict: 'eligible',
+      replacement: `question {"questions":"${DCP_QUESTION_INPUT_PLACEHOLDER}"}`,
+    });
+    expect(verdicts(dedup, twice({ title: 'pool' }))).toEqual({ c1: 'keep', r1: 'keep', c2: 'keep', r2: 'keep' });
+  });
+
+  it('over any inputs: the output stays, and the call goes exactly when it holds questions, with only them replaced', () => {
+    const value = fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.string()));
+    fc.assert(
+      fc.property(fc.dictionary(fc.constantFrom('questions', 'title', 'path', 'multiple'), value), (args) => {
+        const d = decideById(dedup, twice(args));
+        expect(at(d, 'r1').verdict).toBe('keep');
+        const c1 = at(d, 'c1');
+        expect(c1.verdict).toBe('questions' in args ? 'eligible' : 'keep');
+        if (c1.verdict === 'eligible')
+          expect(JSON.parse(c1.replacement!.slice('question '.length))).toEqual({
+            ...args,
+            questions: DCP_QUESTION_INPUT_PLACEHOLDER,
+          });
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('still leaves the latest question whole, replaces the output of any other tool, and matches the name exactly', () => {
+    expect(verdicts(dedup, twice(asked))).toMatchObject({ c2: 'keep', r2: 'keep' });
+    for (const tool of ['Question', 'question_user', 'ask']) {
+      const view = makeView({
+        items: [
+          ...callAndResult('1', 1, tool, asked, { content: 'User answered: 20' }),
+          ...callAndResult('2', 2, tool, asked, { content: 'User answered: 10' }),
+        ],
+      });
+      expect(verdicts(dedup, view), tool).toEqual({ c1: 'keep', r1: 'eligible', c2: 'keep', r2: 'keep' });
+      expect(at(decideById(dedup, view), 'r1').replacement, tool).toBe(DCP_PLACEHOLDER);
+    }
+  });
+
+  it("purges a failed question's string inputs as any failed duplicate's, leaving its questions list, and skips a protected one", () => {
+    const failed = { content: 'dismissed', status: failedStatus };
+    const d = decideById(dedup, twice({ ...asked, title: 'pool' }, failed));
+    expect(at(d, 'r1').verdict).toBe('keep');
+    expect(at(d, 'c1')).toMatchObject({ verdict: 'eligible', residue: ['tool'] });
+    expect(at(d, 'c1').replacement).toContain(`"title":"${DCP_ERROR_INPUT_PLACEHOLDER}"`);
+    expect(at(d, 'c1').replacement).toContain('Which pool size?');
+    const guarded = makeView({
+      items: [
+        ...callAndResult('1', 1, 'question', asked, { content: 'User answered: 20' }),
+        ...callAndResult('2', 2, 'question', asked, { content: 'User answered: 10' }),
+      ],
+      visible: { protectedTools: ['question'] },
+    });
+    expect(verdicts(dedup, guarded)).toEqual({ c1: 'keep', r1: 'keep', c2: 'keep', r2: 'keep' });
   });
 });

@@ -17,7 +17,12 @@
 //   marked part: an errored duplicate's string inputs are replaced by "[input removed due to failed tool call]" at
 //   once, with no wait of purgeErrors.turns, and its error output stays (1.1.0; 1.0.0 left the whole call);
 // - strategies.deduplication.protectedTools defaults to DEFAULT_PROTECTED_TOOLS, and a configured list adds to it:
-//   here the configured list is the view's protectedTools (1.1.0; 1.0.0 protected the view's alone).
+//   here the configured list is the view's protectedTools (1.1.0; 1.0.0 protected the view's alone);
+// - a marked completed part of the `question` tool (matched by exact name) keeps its output, which holds the user's
+//   answers (pruneToolOutputs skips it), and loses its `questions` input instead, replaced by
+//   "[questions removed - see output for user's answers]" when the input has one (pruneToolInputs:
+//   `part.state.input?.questions !== undefined`); its other inputs stay. An errored `question` part is purged by
+//   pruneToolErrors like any other (1.2.0; 1.1.0 replaced a question's output like any other).
 import { counterpart, type PolicyView, type ViewItem } from '../../fixture/view.js';
 import { canonicalJson } from '../../fixture/canonical.js';
 import { comparatorVerdict } from '../eligibility.js';
@@ -33,6 +38,21 @@ const DEDUP_REFERENCE =
   'defaults to DEFAULT_PROTECTED_TOOLS, which a configured list adds to (lib/config.ts)';
 
 export const DCP_PLACEHOLDER = '[Output removed to save context - information superseded or no longer needed]';
+
+/** The tool whose output DCP keeps, as the user's answers, while replacing the questions asked (lib/messages/prune.ts). */
+export const DCP_QUESTION_TOOL = 'question';
+
+export const DCP_QUESTION_INPUT_PLACEHOLDER = "[questions removed - see output for user's answers]";
+
+/** DCP's pruneToolInputs applies when the input holds `questions` at all: a null counts, only an absent key does not. */
+const hasQuestions = (args: Readonly<Record<string, unknown>>): boolean =>
+  Object.hasOwn(args, 'questions') && args['questions'] !== undefined;
+
+/** A question call as DCP leaves it: its tool and arguments, its `questions` replaced by DCP's marker. */
+export function questionsRemovedCall(item: ViewItem): string {
+  const args = item.tool?.arguments ?? {};
+  return `${item.tool?.name ?? ''} ${canonicalJson({ ...args, questions: DCP_QUESTION_INPUT_PLACEHOLDER })}`;
+}
 
 /** DCP's signature for a call: tool name plus its normalised, key-sorted arguments. */
 export function dedupKey(tool: string, args: Readonly<Record<string, unknown>>): string {
@@ -51,9 +71,9 @@ export function sameToolArgsDedup(): Condition {
     name: rule,
     layer: 'comparator',
     rung: null,
-    version: '1.1.0',
+    version: '1.2.0',
     description:
-      'OpenCode DCP deduplication: keep the latest output per tool name + normalised arguments (an earlier failed one keeps its error, its call losing its string inputs); outputs never compared',
+      'OpenCode DCP deduplication: keep the latest output per tool name + normalised arguments (an earlier failed one keeps its error, its call losing its string inputs; an earlier question keeps its answers, its call losing its questions); outputs never compared',
     upperRisk: false,
     consultsObligations: false,
     parameters: {},
@@ -89,6 +109,13 @@ export function sameToolArgsDedup(): Condition {
             `errored output: DCP keeps a failed duplicate's error and purges its call's inputs, though ${kept.id} repeats its tool and arguments`,
           );
         }
+        if (item.tool.name === DCP_QUESTION_TOOL) {
+          return verdict(
+            item.id,
+            'keep',
+            `a question's output holds the user's answers: DCP keeps it and replaces its call's questions, though ${kept.id} repeats its tool and arguments`,
+          );
+        }
         return verdict(
           item.id,
           'eligible',
@@ -111,8 +138,21 @@ export function sameToolArgsDedup(): Condition {
     const result = counterpart(view.items, call);
     const kept = result ? supersededBy(result) : undefined;
     if (!result || !kept) return verdict(call.id, 'keep', 'a call whose output is not an earlier duplicate');
-    if (result.status?.state !== 'error')
-      return verdict(call.id, 'keep', 'a call whose output is a completed duplicate: DCP replaces the output only');
+    if (result.status?.state !== 'error') {
+      if (tool.name !== DCP_QUESTION_TOOL)
+        return verdict(call.id, 'keep', 'a call whose output is a completed duplicate: DCP replaces the output only');
+      if (!hasQuestions(tool.arguments))
+        return verdict(call.id, 'keep', `a question duplicating ${kept.id}, but with no questions input to replace`);
+      return {
+        ...verdict(
+          call.id,
+          'eligible',
+          `a question whose tool and arguments ${kept.id} repeats: its questions input replaced, its output with the user's answers stays`,
+          questionsRemovedCall(call),
+        ),
+        residue: ['tool'],
+      };
+    }
     const strings = Object.keys(tool.arguments)
       .filter((k) => typeof tool.arguments[k] === 'string')
       .sort();
@@ -135,9 +175,9 @@ export const definition = defineCondition({
   name: SAME_TOOL_ARGS_DEDUP,
   layer: 'comparator',
   rung: null,
-  version: '1.1.0',
+  version: '1.2.0',
   description:
-    'OpenCode DCP deduplication: keep the latest output per tool name + normalised arguments (an earlier failed one keeps its error, its call losing its string inputs); outputs never compared',
+    'OpenCode DCP deduplication: keep the latest output per tool name + normalised arguments (an earlier failed one keeps its error, its call losing its string inputs; an earlier question keeps its answers, its call losing its questions); outputs never compared',
   upperRisk: false,
   consultsObligations: false,
   parameters: {},
