@@ -17,7 +17,7 @@ import {
 } from '../fixture/schema.js';
 import { holdsSecret } from './redact.js';
 
-export const IMPORTER_VERSION = '2.9.0';
+export const IMPORTER_VERSION = '2.10.0';
 
 export type Format = Imported['format'];
 export const FORMATS: readonly Format[] = Imported.shape.format.options;

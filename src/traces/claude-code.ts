@@ -15,10 +15,11 @@
 // file, an edited file's snippet, a hook's context, a reminder) is a runtime instruction. Other record types
 // (summary, progress, file-history-snapshot, other system records) are left out; so are thinking blocks, which the
 // API drops from later turns.
-// The main conversation is a tree, not the file's order: each record names its `parentUuid`, and a /rewind (Esc Esc)
-// or an edited earlier prompt appends its new prompt under an earlier record, leaving the branch it abandoned in the
-// file. Only the branch the session ended on is imported (`activeBranch`), as Claude Code rebuilds the conversation
-// it resumes.
+// A conversation is a tree, not the file's order: each record names its `parentUuid`, and a /rewind (Esc Esc) or an
+// edited earlier prompt appends its new prompt under an earlier record, leaving the branch it abandoned in the file;
+// a resumed sub-agent writes its conversation again; a partial compaction keeps earlier records where they were and
+// says in its boundary where they go. Only the branch each conversation (the main one, each sub-agent's) ended on is
+// imported, in the order its model had it (`activeBranch`), as Claude Code rebuilds the conversation it resumes.
 import { sha256 } from '../fixture/canonical.js';
 import type { ContentBlock, ReadSelector, Source, Status } from '../fixture/schema.js';
 import { agentTool, foundNothing, writtenPaths, type AgentTool } from './agent-tools.js';
@@ -356,7 +357,6 @@ async function importRecords(
 /** Record types Claude Code loads as the conversation's messages (`isTranscriptMessage`); progress is not one. */
 const TRANSCRIPT = new Set(['user', 'assistant', 'attachment', 'system']);
 
-const uuidOf = (rec: JsonObject): string | undefined => (typeof rec['uuid'] === 'string' ? rec['uuid'] : undefined);
 const responseOf = (rec: JsonObject): string | undefined => {
   const id = objectOr(rec['message'])?.['id'];
   return rec['type'] === 'assistant' && typeof id === 'string' ? id : undefined;
@@ -367,23 +367,75 @@ const holdsResult = (rec: JsonObject): boolean => {
     rec['type'] === 'user' && Array.isArray(content) && content.some((b) => objectOr(b)?.['type'] === 'tool_result')
   );
 };
+const isBoundary = (rec: JsonObject): boolean => rec['type'] === 'system' && rec['subtype'] === 'compact_boundary';
 
 /**
- * Which of the main conversation's records (in file order) were its context on the branch the session ended on, and
- * how many records that reach the model (`inContext`) were left out with the branches it abandoned.
+ * What a partial compaction kept of the conversation before it (`compactMetadata.preservedSegment`): the records from
+ * `head` to `tail`, linked on disk as they were before it, which the model has again after `anchor` (the summary when
+ * it kept the latest records, the boundary itself when it kept the earliest).
+ */
+interface Segment {
+  readonly boundary: number;
+  readonly head: string;
+  readonly anchor: string;
+  readonly tail: string;
+}
+
+/** A record's place in the tree, its fields checked: a value of the wrong type is an error naming it. */
+interface Links {
+  readonly uuid: string | undefined;
+  /** null: a root; undefined: the record does not say. */
+  readonly parent: string | null | undefined;
+  readonly logical: string | undefined;
+  readonly segment: Omit<Segment, 'boundary'> | undefined;
+}
+
+function linksOf(rec: JsonObject, r: Reader): Links {
+  const link = (key: string): string | null | undefined =>
+    rec[key] === null ? null : rec[key] === undefined ? undefined : r.string(rec[key], [key]);
+  const uuid = link('uuid') ?? undefined;
+  const parent = link('parentUuid');
+  const logical = link('logicalParentUuid') ?? undefined;
+  const meta =
+    isBoundary(rec) && rec['compactMetadata'] !== undefined
+      ? r.object(rec['compactMetadata'], ['compactMetadata'])
+      : undefined;
+  const seg = meta?.['preservedSegment'];
+  if (seg === undefined || seg === null) return { uuid, parent, logical, segment: undefined };
+  const at = ['compactMetadata', 'preservedSegment'];
+  const o = r.object(seg, at);
+  const id = (key: string): string => r.string(o[key], [...at, key]);
+  return { uuid, parent, logical, segment: { head: id('headUuid'), anchor: id('anchorUuid'), tail: id('tailUuid') } };
+}
+
+/**
+ * The records of one conversation (the main one, or one sub-agent's) in the order its model had them, each context
+ * (before the first compaction, after each) in turn, a record its model had in two contexts (what a partial compaction
+ * kept) in both; and how many records that reach the model (`inContext`) were left out with the branches it abandoned.
  *
  * Claude Code writes the conversation as a tree and resumes one path of it. What follows is its rule as its own code
- * states it: `loadTranscriptFile`, `buildConversationChain` and `recoverOrphanedParallelToolResults` in
- * `src/utils/sessionStorage.ts` of Claude Code 2.1.88's source as restored from the npm package's source map (read at
- * github.com/Esonhugh/claude-code, commit 06980710a316c14c445dd27facb58cee43a21d72; the same functions are in the
- * published bundle, `cli.js`).
+ * states it: `loadTranscriptFile`, `applyPreservedSegmentRelinks`, `buildConversationChain` and
+ * `recoverOrphanedParallelToolResults` in `src/utils/sessionStorage.ts`, with `partialCompactConversation`,
+ * `annotateBoundaryWithPreservedSegment` and `buildPostCompactMessages` in `src/services/compact/compact.ts`, of
+ * Claude Code 2.1.88's source as restored from the npm package's source map (read at github.com/Esonhugh/claude-code,
+ * commit 06980710a316c14c445dd27facb58cee43a21d72; the same functions are in the published bundle, `cli.js`).
  * - The path is walked from its last record through `parentUuid` to a record whose parent is null, and reversed.
  *   Records of every type that carries a `uuid` are on the path: a legacy `progress` record (Claude Code wrote hook
  *   progress into the chain until a change its comments number #24099; the 2.1.38 files here hold some) is passed
- *   through, as Claude Code's `progressBridge` re-parents across it.
+ *   through, as Claude Code's `progressBridge` re-parents across it. A uuid written twice is the record written last
+ *   (the loader's map keeps the last): a resumed sub-agent's file holds its conversation twice (below).
  * - A compact boundary has a null `parentUuid` (the resumed context starts there) and names the record before it in
  *   `logicalParentUuid`; here the walk goes on through it, since the context before a compaction is imported too
  *   (as the main session, the one after it as `after-compaction-N`).
+ * - A partial compaction (the message selector's "summarize from here" / "up to here", and session-memory compaction)
+ *   keeps some records (`messagesToKeep`) and writes only the boundary and the summary: the kept records stay where
+ *   they were in the file, linked as before. Its boundary's `compactMetadata.preservedSegment` {headUuid, anchorUuid,
+ *   tailUuid} says where they go, and the loader relinks them: the head's parent becomes the anchor, and every other
+ *   record under the anchor goes under the tail. The anchor is the summary when the latest records were kept (the
+ *   model then has summary, kept records, what follows) and the boundary when the earliest were ("from here": kept
+ *   records, summary, what follows), as `buildPostCompactMessages` and the REPL order them. A segment whose tail does
+ *   not reach its head through the parents on disk is not relinked (the loader's `tengu_relink_walk_broken` case), so
+ *   its kept records are not in the context after it, as Claude Code resumes it.
  * - Parallel tool use forks the tree without leaving anything: each tool_use block of one response is its own
  *   assistant record, all sharing `message.id`, and each tool_result record's parent is the block that asked for it,
  *   so one walk sees only one of them. Every assistant record sharing the `message.id` of one on the path is kept,
@@ -396,75 +448,156 @@ const holdsResult = (rec: JsonObject): boolean => {
  *   timestamp, the first one on a tie. The file is appended to, so its last record is on the branch the session
  *   ended on; timestamps tie to the millisecond (spotter-short.jsonl's last tool_result and its interrupt marker do,
  *   and the timestamp rule would start from the tool_result and leave the marker out). Claude Code itself takes the
- *   last record in file order when it prunes a large file before parsing it (`walkChainBeforeParse`).
+ *   last record in file order when it prunes a large file before parsing it (`walkChainBeforeParse`). An end that is
+ *   a segment's anchor has the kept records under it once relinked, so the walk starts from the segment's tail.
+ * - The context before a partial compaction ends at the last record written before its boundary, not at its
+ *   `logicalParentUuid`, which names the last kept record ("from here") or the last summarised one ("up to here"):
+ *   either leaves out part of what the model had when it compacted.
+ * - Claude Code relinks only the last segment, and only if no boundary without one followed it, since it resumes only
+ *   the last context; here every segment is relinked in the context after its own boundary (and in a later context
+ *   that kept it again), which is what the model had then.
  * - A `parentUuid` naming a record the file does not hold is where Claude Code's walk stops (forked sessions start
  *   so). Here it means the record does not say which branch came before: every record before it in the file is kept,
  *   as before this rule. The same holds for a compact boundary whose `logicalParentUuid` is missing, and for a record
  *   with no `parentUuid` field (older files, hand-written ones). A writer that dropped a parent record
  *   (anthropics/claude-code#58554) would otherwise cut off the whole conversation before it.
  * - A record without a `uuid` (a queue operation) goes with the last user, assistant or attachment record before it.
- * - Records are kept in file order, where Claude Code puts recovered siblings and results after the path's last record
- *   of their response; both are one model turn here.
- * Sidechains are not walked: a sub-agent is not rewound by the person, and sidechains without an `agentId` in one file
- * would share one tree. Claude Code 2.1.220 and earlier wrote a skill's expanded body, called beside another tool, on a
- * sibling branch the recovery does not reach (anthropics/claude-code#81917): such a record is left out here as Claude
- * Code left it out on resume, though the model had it before.
+ * - Records off the path (recovered siblings and results, records without a uuid) follow the path's record before
+ *   them in the file, where Claude Code puts recovered siblings and results after the path's last record of their
+ *   response; both are one model turn here.
+ * Claude Code 2.1.220 and earlier wrote a skill's expanded body, called beside another tool, on a sibling branch the
+ * recovery does not reach (anthropics/claude-code#81917): such a record is left out here as Claude Code left it out
+ * on resume, though the model had it before.
  */
-function activeBranch(records: readonly JsonObject[]): { kept: ReadonlySet<number>; abandoned: number } {
-  const all = new Set(records.keys());
+function activeBranch(
+  entries: readonly { line: number; value: Json }[],
+  reader: Reader,
+): { order: readonly number[]; abandoned: number } {
+  const records = entries.map((e) => objectOr(e.value) ?? {});
+  const links = records.map((rec, i) => linksOf(rec, reader.atLine(entries[i]!.line)));
+  const inFileOrder = [...records.keys()];
   const at = new Map<string, number>();
-  for (const [i, rec] of records.entries()) {
-    const uuid = uuidOf(rec);
-    if (uuid !== undefined) at.set(uuid, i);
+  for (const [i, l] of links.entries()) if (l.uuid !== undefined) at.set(l.uuid, i);
+  const lastBefore = (limit: number): number | undefined => {
+    for (let i = limit - 1; i >= 0; i--)
+      if (links[i]!.uuid !== undefined && TRANSCRIPT.has(String(records[i]!['type']))) return i;
+    return undefined;
+  };
+  const start = lastBefore(records.length);
+  if (start === undefined) return { order: inFileOrder, abandoned: 0 };
+
+  // The segments whose tail reaches their head through the parents on disk, as the loader checks before relinking.
+  const segments: Segment[] = [];
+  for (const [boundary, l] of links.entries()) {
+    const seg = l.segment;
+    if (!seg || !isBoundary(records[boundary]!)) continue;
+    const seen = new Set<number>();
+    let reached = false;
+    for (let i = at.get(seg.tail); i !== undefined && !seen.has(i); ) {
+      seen.add(i);
+      if (links[i]!.uuid === seg.head) {
+        reached = true;
+        break;
+      }
+      const parent = links[i]!.parent;
+      i = typeof parent === 'string' ? at.get(parent) : undefined;
+    }
+    if (reached) segments.push({ boundary, ...seg });
   }
-  let end = -1;
-  for (let i = records.length - 1; i >= 0 && end < 0; i--)
-    if (uuidOf(records[i]!) !== undefined && TRANSCRIPT.has(String(records[i]!['type']))) end = i;
-  if (end < 0) return { kept: all, abandoned: 0 };
-  // Walk back from the end. Every record before `unsaid` is kept: the record there does not say what came before it.
-  const path = new Set<string>();
+  const anchored = new Map(segments.map((s) => [s.anchor, s]));
+  // The segment a head goes on from: in a context that starts after its boundary, the latest such (two "up to here"
+  // compactions in turn can keep the same first record).
+  const headed = (uuid: string | undefined, ceiling: number): Segment | undefined =>
+    segments.filter((s) => s.head === uuid && s.boundary < ceiling).at(-1);
+
+  // Walk each context back from its end, the latest first; each starts at a compact boundary or a root.
+  const contexts: { chain: number[]; boundary?: number }[] = [];
   let unsaid = 0;
-  for (let i: number | undefined = end; i !== undefined; ) {
-    const rec: JsonObject = records[i]!;
-    const uuid = uuidOf(rec)!;
-    if (path.has(uuid)) break;
-    path.add(uuid);
-    const parent = rec['parentUuid'];
-    const boundary = rec['type'] === 'system' && rec['subtype'] === 'compact_boundary';
-    const next =
-      typeof parent === 'string'
-        ? parent
-        : parent === null && boundary
-          ? typeof rec['logicalParentUuid'] === 'string'
-            ? rec['logicalParentUuid']
-            : undefined
-          : parent === null
-            ? null
-            : undefined;
-    if (next === null) break;
-    const j = typeof next === 'string' ? at.get(next) : undefined;
-    if (j === undefined) unsaid = i;
-    i = j;
+  const crossed = new Set<number>();
+  for (let from: number | undefined = start; from !== undefined; ) {
+    const ceiling = from;
+    const ends = anchored.get(links[from]!.uuid ?? '');
+    let i: number | undefined = ends && ends.boundary <= from ? at.get(ends.tail) : from;
+    const chain: number[] = [];
+    const seen = new Set<number>();
+    let boundary: number | undefined;
+    from = undefined;
+    while (i !== undefined && !seen.has(i)) {
+      seen.add(i);
+      chain.push(i);
+      const l: Links = links[i]!;
+      const segment = headed(l.uuid, ceiling);
+      let next: string | null | undefined;
+      if (segment) next = segment.anchor;
+      else if (l.parent === null && isBoundary(records[i]!)) {
+        boundary = i;
+        if (crossed.has(i)) break;
+        crossed.add(i);
+        if (l.segment) {
+          from = lastBefore(i);
+          break;
+        }
+        next = l.logical;
+        from = next === undefined ? undefined : at.get(next);
+        if (from === undefined) unsaid = i;
+        break;
+      } else {
+        next = l.parent;
+        const spliced = typeof next === 'string' ? anchored.get(next) : undefined;
+        if (spliced && spliced.head !== l.uuid) next = spliced.tail;
+      }
+      if (next === null) break;
+      const j = next === undefined ? undefined : at.get(next);
+      if (j === undefined) unsaid = i;
+      i = j;
+    }
+    contexts.unshift({ chain: chain.reverse(), ...(boundary === undefined ? {} : { boundary }) });
+    if (unsaid > 0) break;
   }
-  // Parallel tool use: every block record of a response on the path, and every result answering one of them.
-  const responses = new Set(records.flatMap((r) => (path.has(uuidOf(r) ?? '') ? [responseOf(r) ?? ''] : [])));
-  responses.delete('');
-  const blocks = new Set<string>();
-  for (const r of records) if (responses.has(responseOf(r) ?? '') && uuidOf(r)) blocks.add(uuidOf(r)!);
-  const onBranch = new Set([...path, ...blocks]);
-  for (const r of records)
-    if (holdsResult(r) && blocks.has(String(r['parentUuid'])) && uuidOf(r)) onBranch.add(uuidOf(r)!);
-  const kept = new Set<number>();
-  let placed = true;
-  for (const [i, rec] of records.entries()) {
-    const uuid = uuidOf(rec);
-    const type = rec['type'];
-    const keep: boolean = i < unsaid || (uuid === undefined ? placed : onBranch.has(uuid));
-    if (uuid !== undefined && (type === 'user' || type === 'assistant' || type === 'attachment')) placed = keep;
-    if (keep) kept.add(i);
+
+  // Each context's records: its path, every block record of a response on it and every result answering one, and
+  // the records without a uuid that follow one of these; the earliest context also every record before `unsaid`.
+  const order: number[] = [];
+  const member = new Set<number>();
+  for (const [c, { chain, boundary }] of contexts.entries()) {
+    const path = new Set(chain);
+    const responses = new Set(chain.flatMap((i) => responseOf(records[i]!) ?? []));
+    const blocks = new Set<string>();
+    for (const [i, r] of records.entries())
+      if (responses.has(responseOf(r) ?? '') && at.get(links[i]!.uuid ?? '') === i) blocks.add(links[i]!.uuid!);
+    const onBranch = new Set([...chain.map((i) => links[i]!.uuid!), ...blocks]);
+    for (const [i, r] of records.entries())
+      if (holdsResult(r) && blocks.has(String(links[i]!.parent)) && at.get(links[i]!.uuid ?? '') === i)
+        onBranch.add(links[i]!.uuid!);
+    const mine: number[] = [];
+    let placed = true;
+    for (const [i, rec] of records.entries()) {
+      const uuid = links[i]!.uuid;
+      const type = rec['type'];
+      const keep: boolean =
+        (c === 0 && i < unsaid) || (uuid === undefined ? placed : at.get(uuid) === i && onBranch.has(uuid));
+      if (uuid !== undefined && (type === 'user' || type === 'assistant' || type === 'attachment')) placed = keep;
+      if (keep) mine.push(i);
+    }
+    // The path in its order; a record off it follows the path's record before it in the file.
+    const after = new Map<number, number[]>(chain.map((i) => [i, []]));
+    const lead: number[] = [];
+    const byFile = [...chain].sort((a, b) => a - b);
+    let k = -1;
+    for (const i of mine) {
+      while (k + 1 < byFile.length && byFile[k + 1]! < i) k += 1;
+      if (path.has(i)) continue;
+      const host = k >= 0 ? byFile[k] : boundary;
+      if (host === undefined) lead.push(i);
+      else after.get(host)!.push(i);
+    }
+    order.push(...lead, ...chain.flatMap((i) => [i, ...after.get(i)!]));
+    for (const i of mine) member.add(i);
   }
-  const abandoned = [...all].filter((i) => !kept.has(i) && inContext(records[i]!)).length;
-  return { kept: kept.size === records.length ? all : kept, abandoned };
+  // An earlier copy of a record written again is not left out: the model has it where it was written last.
+  const written = (i: number): boolean => links[i]!.uuid === undefined || at.get(links[i]!.uuid!) === i;
+  const abandoned = inFileOrder.filter((i) => !member.has(i) && inContext(records[i]!) && written(i)).length;
+  return { order, abandoned };
 }
 
 /** A background task's notice that it ended, which the runtime writes into the conversation. */
@@ -483,30 +616,42 @@ function addPrompt(b: TraceBuilder, rec: JsonObject, prompt: string, time: strin
  * The sessions of a transcript: the main conversation, and each sub-agent's sidechain as its own. A file that
  * holds only one agent's sidechain (Claude Code 2.x writes agent-<id>.jsonl) is that agent's session. Each
  * compaction starts another session, the context after it.
+ *
+ * A sub-agent's records are walked as the main conversation's are (`activeBranch`): Claude Code resumes a sub-agent
+ * (`getAgentTranscript`, which `resumeAgent` calls) by the same loader and chain walk over its file, from its latest
+ * leaf, keeping that agent's records. Its file branches too: a block's tool result hangs under the block that asked
+ * for it (parallel tool use), and a resumed agent (`resumeAgent` then `runAgent`) writes its whole resumed
+ * conversation again, the same uuids linked from a new root and without the tool uses left unanswered, then what it
+ * did next. Sidechain records without an `agentId` (older files) are read in file order: several sub-agents share
+ * them, and Claude Code never loads them as one agent's transcript.
  */
 export async function importClaudeCode(
   parsed: Parsed & { kind: 'jsonl' },
   reader: Reader,
   open: (session?: string) => TraceBuilder,
 ): Promise<void> {
-  // The main conversation's records on the branch it ended on; sidechains are read in file order, as before.
-  const main = parsed.lines.filter((e) => objectOr(e.value)?.['isSidechain'] !== true);
-  const branch = activeBranch(main.map((e) => objectOr(e.value) ?? {}));
-  const kept = new Set(main.filter((_, i) => branch.kept.has(i)).map((e) => e.line));
   const groups = new Map<string, { line: number; value: Json }[]>();
   for (const entry of parsed.lines) {
     const rec = objectOr(entry.value);
-    if (!rec || !inContext(rec)) continue;
     const key =
-      rec['isSidechain'] === true ? `agent-${typeof rec['agentId'] === 'string' ? rec['agentId'] : 'sidechain'}` : '';
-    if (key === '' && !kept.has(entry.line)) continue;
+      rec?.['isSidechain'] === true ? `agent-${typeof rec['agentId'] === 'string' ? rec['agentId'] : 'sidechain'}` : '';
     groups.set(key, [...(groups.get(key) ?? []), entry]);
   }
-  const only = groups.size === 1;
-  for (const [key, lines] of [...groups].sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : 0))) {
+  const sessions: { key: string; lines: { line: number; value: Json }[]; abandoned: number; first: number }[] = [];
+  for (const [key, entries] of groups) {
+    const branch =
+      key === 'agent-sidechain' ? { order: [...entries.keys()], abandoned: 0 } : activeBranch(entries, reader);
+    const lines = branch.order.map((i) => entries[i]!).filter((e) => inContext(objectOr(e.value) ?? {}));
+    const first = entries.find((e) => inContext(objectOr(e.value) ?? {}))?.line;
+    if (first !== undefined) sessions.push({ key, lines, abandoned: branch.abandoned, first });
+  }
+  // The main conversation first, then each sub-agent as it first appears in the file.
+  sessions.sort((a, b) => (a.key === '' ? -1 : b.key === '' ? 1 : a.first - b.first));
+  const only = sessions.length === 1;
+  for (const { key, lines, abandoned } of sessions) {
     const name = key === '' || only ? undefined : key;
     const first = open(name);
-    if (key === '') first.abandoned = branch.abandoned;
+    first.abandoned = abandoned;
     await importRecords(lines, reader, first, (n) =>
       open(`${name === undefined ? '' : `${name}.`}after-compaction-${n}`),
     );

@@ -2,6 +2,7 @@
 // differently: records written here in each recorder's published shape, small enough to check by eye.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { tokenCounter } from '../../src/accounting/tokens.js';
 import type { Fixture, Item } from '../../src/fixture/schema.js';
@@ -1931,6 +1932,288 @@ describe('Claude Code 2.x', () => {
       const [t] = await importAll('tie.jsonl', records);
       expect(said(t!.fixture).at(-1)).toBe('[Request interrupted by user for tool use]');
       expect(t!.abandoned).toBeUndefined();
+    });
+
+    // The conversation the compactions below act on: the first request done, then a second one under way.
+    const second = linked(
+      'a2',
+      userRec('u3', 'Now make --dry-run print each file'),
+      asst('a3', 'msg_3', use('t2', 'Edit', { file_path: '/r/deploy.sh', old_string: '-a', new_string: '-av' })),
+      userRec('u4', res('t2', 'The file /r/deploy.sh has been updated.')),
+    );
+    // What the model had of them, in order, as the importer shows each record.
+    const whole = [
+      'Add a --dry-run flag to deploy.sh',
+      JSON.stringify({ name: 'Read', input: { file_path: '/r/deploy.sh' } }),
+      '#!/bin/sh\nrsync -a build/ host:/srv/app',
+      'I will add the flag.',
+      'Now make --dry-run print each file',
+      JSON.stringify({ name: 'Edit', input: { file_path: '/r/deploy.sh', old_string: '-a', new_string: '-av' } }),
+      'The file /r/deploy.sh has been updated.',
+    ];
+
+    describe('a partial compaction keeps part of the conversation (compactMetadata.preservedSegment)', () => {
+      const summary = (uuid: string, parent: string, gist: string) =>
+        under(
+          parent,
+          userRec(uuid, `This session is being continued from a previous conversation. Summary: ${gist}`, {
+            isCompactSummary: true,
+          }),
+        );
+      const cut = (uuid: string, logical: string, seg?: Record<string, unknown>) => ({
+        ...boundary,
+        uuid,
+        parentUuid: null,
+        logicalParentUuid: logical,
+        compactMetadata: { trigger: 'manual', preTokens: 9000, ...(seg ? { preservedSegment: seg } : {}) },
+      });
+      const seg = (headUuid: string, anchorUuid: string, tailUuid: string) => ({ headUuid, anchorUuid, tailUuid });
+
+      it('"up to here": the model has the summary, then the records kept, then what followed; before it, everything', async () => {
+        // Summarised u1..a2; kept u3..u4. The boundary names the last summarised record, the summary is the anchor, and
+        // the next record hangs under the summary (Claude Code's writer skipped the kept records it had written).
+        const records = [
+          ...start,
+          ...second,
+          cut('b1', 'a2', seg('u3', 's1', 'u4')),
+          summary('s1', 'b1', 'flag added'),
+          under('s1', asst('a4', 'msg_4', text('Printing each file now.'))),
+        ];
+        const fs = await importAll('upto.jsonl', records);
+        expect(fs.map((t) => [t.fixture.id, t.abandoned])).toEqual([
+          ['claude-code.upto', undefined],
+          ['claude-code.upto.after-compaction-1', undefined],
+        ]);
+        expect(said(fs[0]!.fixture)).toEqual(whole);
+        expect(said(fs[1]!.fixture)).toEqual([
+          'This session is being continued from a previous conversation. Summary: flag added',
+          ...whole.slice(4),
+          'Printing each file now.',
+        ]);
+        // What was summarised is not there again; the kept prompt is the task carried on.
+        expect(said(fs[1]!.fixture)).not.toContain('Add a --dry-run flag to deploy.sh');
+        expect(fs[1]!.fixture.prunePoints.at(-1)!.subgoal).toBe('Now make --dry-run print each file');
+        // The session may end at the summary: the kept records are still under it.
+        const ended = await importAll('ended.jsonl', records.slice(0, -1));
+        expect(said(ended[1]!.fixture)).toEqual(said(fs[1]!.fixture).slice(0, -1));
+        // A record written under the tail itself (the loader's race case) goes on from it just the same.
+        const race = await importAll('race.jsonl', [...records.slice(0, -1), { ...records.at(-1)!, parentUuid: 'u4' }]);
+        expect(said(race[1]!.fixture)).toEqual(said(fs[1]!.fixture));
+      });
+
+      it('"from here": the model has the records kept, then the summary; before it, everything', async () => {
+        // Kept u1..u2, summarised a2..u4: the boundary names the last kept record and is the anchor itself.
+        const records = [
+          ...start,
+          ...second,
+          cut('b1', 'u2', seg('u1', 'b1', 'u2')),
+          summary('s1', 'b1', 'flag added, printing under way'),
+          under('s1', asst('a4', 'msg_4', text('Done.'))),
+        ];
+        const fs = await importAll('from.jsonl', records);
+        expect(fs.map((t) => t.abandoned)).toEqual([undefined, undefined]);
+        expect(said(fs[0]!.fixture)).toEqual(whole);
+        expect(said(fs[1]!.fixture)).toEqual([
+          ...whole.slice(0, 3),
+          'This session is being continued from a previous conversation. Summary: flag added, printing under way',
+          'Done.',
+        ]);
+        expect(said(fs[1]!.fixture)).not.toContain('I will add the flag.');
+        expect(said(fs[1]!.fixture)).not.toContain('Now make --dry-run print each file');
+      });
+
+      it('a segment whose tail does not reach its head is not relinked, as Claude Code resumes it', async () => {
+        const records = [
+          ...start,
+          ...second,
+          cut('b1', 'a2', seg('gone', 's1', 'u4')),
+          summary('s1', 'b1', 'flag added'),
+          under('s1', asst('a4', 'msg_4', text('Printing each file now.'))),
+        ];
+        const fs = await importAll('broken.jsonl', records);
+        expect(said(fs[0]!.fixture)).toEqual(whole);
+        expect(said(fs[1]!.fixture)).toEqual([
+          'This session is being continued from a previous conversation. Summary: flag added',
+          'Printing each file now.',
+        ]);
+      });
+
+      it('each compaction has its own context: a partial one keeps its records, a full one after it keeps none', async () => {
+        const records = [
+          ...start,
+          ...second,
+          cut('b1', 'a2', seg('u3', 's1', 'u4')),
+          summary('s1', 'b1', 'flag added'),
+          under('s1', asst('a4', 'msg_4', text('Printing each file now.'))),
+          { ...boundary, uuid: 'b2', parentUuid: null, logicalParentUuid: 'a4' },
+          summary('s2', 'b2', 'all done'),
+          under('s2', asst('a5', 'msg_5', text('Anything else?'))),
+        ];
+        const fs = await importAll('twice.jsonl', records);
+        expect(fs.map((t) => [t.fixture.id, t.abandoned])).toEqual([
+          ['claude-code.twice', undefined],
+          ['claude-code.twice.after-compaction-1', undefined],
+          ['claude-code.twice.after-compaction-2', undefined],
+        ]);
+        expect(said(fs[1]!.fixture)).toEqual([
+          'This session is being continued from a previous conversation. Summary: flag added',
+          ...whole.slice(4),
+          'Printing each file now.',
+        ]);
+        expect(said(fs[2]!.fixture)).toEqual([
+          'This session is being continued from a previous conversation. Summary: all done',
+          'Anything else?',
+        ]);
+      });
+
+      it('a compaction with no segment, and a rewind before a partial one, are as before', async () => {
+        // Without preservedSegment the kept records are not relinked: nothing of the context before it comes back.
+        const full = [
+          ...start,
+          ...second,
+          cut('b1', 'u4'),
+          summary('s1', 'b1', 'flag added'),
+          under('s1', asst('a4', 'msg_4', text('Printing each file now.'))),
+        ];
+        const fs = await importAll('full.jsonl', full);
+        expect(said(fs[0]!.fixture)).toEqual(whole);
+        expect(said(fs[1]!.fixture)).toHaveLength(2);
+        // A branch abandoned before the compaction stays out of both contexts.
+        const left = linked('a2', userRec('x1', 'Delete the backups'), asst('x2', 'msg_9', text('Deleting.')));
+        const rewound = [
+          ...start,
+          ...left,
+          ...second,
+          cut('b1', 'a2', seg('u3', 's1', 'u4')),
+          summary('s1', 'b1', 'flag added'),
+        ];
+        const [before, after] = await importAll('rewound.jsonl', rewound);
+        expect(said(before!.fixture)).toEqual(whole);
+        expect(before!.abandoned).toBe(2);
+        expect(said(after!.fixture)).not.toContain('Delete the backups');
+      });
+
+      it('property: before a partial compaction, everything; after it, the summary and the kept records in their order, once', async () => {
+        await fc.assert(
+          fc.asyncProperty(
+            fc.integer({ min: 2, max: 8 }),
+            fc.nat(),
+            fc.boolean(),
+            fc.integer({ min: 0, max: 2 }),
+            async (n, at, upTo, more) => {
+              const said_ = (k: number) => (k % 2 === 0 ? `prompt ${k}` : `answer ${k}`);
+              const conv = linked(
+                null,
+                ...Array.from({ length: n }, (_, k) =>
+                  k % 2 === 0 ? userRec(`r${k}`, said_(k)) : asst(`r${k}`, `msg_${k}`, text(said_(k))),
+                ),
+              );
+              const pivot = 1 + (at % (n - 1));
+              const kept = upTo ? conv.slice(pivot) : conv.slice(0, pivot);
+              const segment = seg(String(kept[0]!['uuid']), upTo ? 's1' : 'b1', String(kept.at(-1)!['uuid']));
+              const next = linked(
+                's1',
+                ...Array.from({ length: more }, (_, k) => asst(`n${k}`, `msg_n${k}`, text(`then ${k}`))),
+              );
+              const fs = await importAll('prop.jsonl', [
+                ...conv,
+                cut('b1', String(conv[pivot - 1]!['uuid']), segment),
+                summary('s1', 'b1', 'so far'),
+                ...next,
+              ]);
+              const gist = 'This session is being continued from a previous conversation. Summary: so far';
+              const keptSaid = kept.map((r) => said_(Number(String(r['uuid']).slice(1))));
+              expect(said(fs[0]!.fixture)).toEqual(conv.map((_, k) => said_(k)));
+              expect(said(fs[1]!.fixture)).toEqual([
+                ...(upTo ? [gist, ...keptSaid] : [...keptSaid, gist]),
+                ...next.map((_, k) => `then ${k}`),
+              ]);
+              expect(fs.map((t) => t.abandoned)).toEqual([undefined, undefined]);
+            },
+          ),
+          { numRuns: 40 },
+        );
+      });
+
+      it('a preservedSegment or parent link of the wrong type is an error naming the file, record and field', async () => {
+        const records = (s: unknown) => [
+          ...start,
+          ...second,
+          { ...cut('b1', 'a2'), compactMetadata: { preservedSegment: s } },
+        ];
+        await expect(importAll('bad.jsonl', records('u3'))).rejects.toThrow(
+          'bad.jsonl: at line 8, $.compactMetadata.preservedSegment: expected an object, found a string',
+        );
+        await expect(importAll('bad.jsonl', records({ ...seg('u3', 's1', 'u4'), tailUuid: 4 }))).rejects.toThrow(
+          'bad.jsonl: at line 8, $.compactMetadata.preservedSegment.tailUuid: expected a string, found a number',
+        );
+        await expect(importAll('bad.jsonl', [...start, { ...second[0]!, parentUuid: 7 }])).rejects.toThrow(
+          'bad.jsonl: at line 5, $.parentUuid: expected a string, found a number',
+        );
+        await expect(
+          importAll('bad.jsonl', [...start, { ...cut('b1', 'a2'), logicalParentUuid: ['a2'] }]),
+        ).rejects.toThrow('bad.jsonl: at line 5, $.logicalParentUuid: expected a string, found an array');
+      });
+    });
+
+    describe("a sub-agent's records are walked as the main conversation's are", () => {
+      const agent = (r: Rec): Rec => ({ ...r, isSidechain: true, agentId: 'ab12' });
+
+      it('a resumed sub-agent: the conversation written again and what followed, once; the unanswered call not', async () => {
+        // resumeAgent drops the tool use left unanswered, and runAgent writes the resumed conversation again from a new
+        // root (the same uuids), then the new prompt.
+        const first = linked(
+          null,
+          agent(userRec('s1', 'Find where the port is set')),
+          agent(asst('s2', 'msg_8', use('t1', 'Grep', { pattern: 'port' }))),
+        );
+        const resumed = linked(
+          null,
+          agent(userRec('s1', 'Find where the port is set')),
+          agent(userRec('s3', 'Look in config/ only')),
+          agent(asst('s4', 'msg_9', text('config/dev.exs sets port 4000.'))),
+        );
+        const [t, ...rest] = await importAll('agent-ab12.jsonl', [...first, ...resumed]);
+        expect(rest).toEqual([]);
+        expect(said(t!.fixture)).toEqual([
+          'Find where the port is set',
+          'Look in config/ only',
+          'config/dev.exs sets port 4000.',
+        ]);
+        expect(t!.abandoned).toBe(1);
+        // The same sub-agent's records inside a main file: its session, walked the same way.
+        const main = [...start, ...first, ...resumed];
+        const fs = await importAll('main.jsonl', main);
+        expect(fs.map((x) => x.fixture.id)).toEqual(['claude-code.main', 'claude-code.main.agent-ab12']);
+        expect(said(fs[1]!.fixture)).toEqual(said(t!.fixture));
+        expect(said(fs[0]!.fixture)).toEqual(whole.slice(0, 4));
+      });
+
+      it("a sub-agent's parallel tool use keeps every call and result, in file order", async () => {
+        const records = [
+          ...linked(null, agent(userRec('s1', 'Check both files'))),
+          under('s1', agent(asst('s2', 'msg_8', use('t1', 'Read', { file_path: '/r/a.ex' })))),
+          under('s2', agent(asst('s3', 'msg_8', use('t2', 'Read', { file_path: '/r/b.ex' })))),
+          under('s2', agent(userRec('s4', res('t1', 'defmodule A')))),
+          under('s3', agent(userRec('s5', res('t2', 'defmodule B')))),
+          under('s5', agent(asst('s6', 'msg_9', text('Both define modules.')))),
+        ];
+        const [t] = await importAll('agent-ab12.jsonl', records);
+        const [plain] = await importAll('agent-ab12.jsonl', unlinked(records));
+        expect(t!.fixture.items).toEqual(plain!.fixture.items);
+        expect(t!.abandoned).toBeUndefined();
+      });
+
+      it('sidechain records without an agentId are read in file order: several sub-agents share them', async () => {
+        const anon = (r: Rec): Rec => ({ ...r, isSidechain: true });
+        const records = [
+          ...start,
+          ...linked(null, anon(userRec('s1', 'search the docs')), anon(asst('s2', 'msg_8', text('docs/a.md')))),
+          ...linked(null, anon(userRec('s3', 'search the tests')), anon(asst('s4', 'msg_9', text('test/a.exs')))),
+        ];
+        const fs = await importAll('anon.jsonl', records);
+        expect(said(fs[1]!.fixture)).toEqual(['search the docs', 'docs/a.md', 'search the tests', 'test/a.exs']);
+      });
     });
   });
 });
