@@ -62,6 +62,14 @@ export function sameCall(a: ViewItem, b: ViewItem): boolean {
 }
 
 /**
+ * The coverage keys an observation reports, where it reports any. An empty list reports none: every set of keys
+ * would include it, so it would let any run of the call "cover" a run that observed nothing of what it covers.
+ */
+export function coverageKeys(item: ViewItem): readonly string[] | undefined {
+  return item.covers && item.covers.length > 0 ? item.covers : undefined;
+}
+
+/**
  * What the item shows: every content block, and with blocks declared the text too, since the schema does not bind
  * `content` (what a model is shown) to the blocks: two items show the same only when both agree.
  */

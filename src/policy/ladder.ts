@@ -47,7 +47,7 @@ export interface LadderOptions {
 }
 
 /** Every ladder's version: what a ladder does with its rules is one algorithm, whichever rules it is given. */
-export const LADDER_VERSION = '2.12.0';
+export const LADDER_VERSION = '2.13.0';
 
 export const ONLY_PREDICTION = 'only prediction supports removal';
 

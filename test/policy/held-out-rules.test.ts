@@ -92,13 +92,15 @@ describe('one step never removes an older observation and the newer one it rests
     mutable: true,
     ...(sel ? { selector: sel } : {}),
   });
+  // Each edit's result differs: rung 0 would remove one as a copy of the other, and with it the record that its outcome
+  // came before the next read was asked for (rung 2 then cannot order the edit between the reads).
   const edit = (id: string, turn: number) =>
     callAndResult(
       id,
       turn,
       'edit_file',
       { path: 'app/config.yaml' },
-      { content: 'ok' },
+      { content: `ok (${id})` },
       {
         effects: [{ source: ID, outcome: 'succeeded' }],
       },

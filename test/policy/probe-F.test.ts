@@ -1,9 +1,9 @@
 // Held-out review F's open judgements: each an expected-fail repro (`it.fails`) of what a stricter rule would refuse,
-// beside what the rule must still allow. F2 and F3 are not fixed, because the ground truth does not clearly support
+// beside what the rule must still allow. F2 is not fixed, because the ground truth does not clearly support
 // one rule (docs/choices.md, "Known open defects"): the runtime's record does not say whether a parallel batch ran in
 // order, and closure is the runtime's declaration.
 // Judgement F1 (a pending step referencing a unit by its id, or a trace item by its call id) is fixed:
-// test/policy/held-out-call-reach.test.ts.
+// test/policy/held-out-call-reach.test.ts; judgement F3 too: test/policy/held-out-F2-F3.test.ts.
 import { describe, expect, it } from 'vitest';
 import type { PolicyView } from '../../src/fixture/view.js';
 import type { ItemSpec } from './build-view.js';
@@ -51,32 +51,5 @@ describe('judgement F2: a closure a later failure of the same call and keys cont
       const passing = run('5', 5, 'test_pool_size ok; test_pool_retry ok');
       for (const later of [[], passing])
         expect(V(name, closedThen(later), 'c2')).toMatchObject({ verdict: 'eligible', rule: 'verified-completion' });
-    });
-});
-
-/**
- * r0, an older passing run; the edit's call cE and the newer run's call cN issued together (one batch), then their
- * results rE and rN. Whether rN ran after the edit finished is not recorded: a runtime that runs a batch in order
- * (Claude Code's non-read-only tools) makes it so; one that runs it in parallel does not.
- */
-function batch(order: 'batched' | 'serial'): PolicyView {
-  const [cE, rE] = callAndResult('E', 2, 'edit', { path: 'pool.ts' }, { content: 'ok' }, { effects: [ws] });
-  const [cN, rN] = run('N', 3, 'test_pool_size ok; test_pool_retry ok');
-  return makeView({
-    items: [
-      ...run('0', 1, 'test_pool_size ok; test_pool_retry FAILED'),
-      ...(order === 'batched' ? [cE!, cN!, rE!, rN!] : [cE!, rE!, cN!, rN!]),
-    ],
-  });
-}
-
-describe('judgement F3: a transition whose outcome was recorded only after the newer observation was asked for', () => {
-  for (const name of ['checked-supersession', 'ladder-0-2', 'ladder-0-3'])
-    it.fails(`${name}: rung 2 does not supersede r0 by rN when rN's call precedes the edit's result`, () => {
-      expect(V(name, batch('batched'), 'r0').verdict).not.toBe('eligible');
-    });
-  for (const name of ['checked-supersession', 'ladder-0-2', 'ladder-0-3'])
-    it(`${name}: the allowed side: the edit's result before the newer run's call supersedes r0`, () => {
-      expect(V(name, batch('serial'), 'r0')).toMatchObject({ verdict: 'eligible', rule: 'checked-supersession' });
     });
 });

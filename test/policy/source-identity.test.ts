@@ -251,7 +251,9 @@ describe('source-identity: the view and what the version hashes', () => {
     }
   });
 
-  // An edit with one recorded effect on the pool source, and reads under an etag, a label that hashes nothing read.
+  // An edit with one recorded effect on the pool source and no result in context (so nothing records when its outcome
+  // came, and it is ordered on neither side of a read it was not issued after), and reads under an etag, a label that
+  // hashes nothing read.
   const write = (id: string, turn: number, outcome: string): ItemSpec => ({
     id,
     turn,
@@ -270,7 +272,7 @@ describe('source-identity: the view and what the version hashes', () => {
     });
     expect(at(decideById(si, pinned), 'r1').verdict).toBe('abstain');
     expect(at(decideById(si, pinned), 'r1').reason).toContain(
-      'c2 (succeeded) between them recorded a write to repo:src/pool.ts',
+      'c2 (succeeded, not ordered relative to the reads) between them recorded a write to repo:src/pool.ts',
     );
     const failedWrite = makeView({
       items: [read('r1', 1, undefined, tagged), write('c2', 2, 'failed'), read('r3', 3, undefined, tagged)],
@@ -297,7 +299,9 @@ describe('source-identity: the view and what the version hashes', () => {
     expect(at(d, 'r1').reason).toContain('as does r2, the latest read of that view and state before c3 wrote to');
     // The twin it rests on is the last read of its state before the write: it has none to pair with, so it stays.
     expect(at(d, 'r2').verdict).toBe('abstain');
-    expect(at(d, 'r2').reason).toContain('c3 (succeeded) between them recorded a write');
+    expect(at(d, 'r2').reason).toContain(
+      'c3 (succeeded, not ordered relative to the reads) between them recorded a write',
+    );
     // The other side: with the write between a read and every twin, nothing pairs it.
     const across = makeView({
       items: [

@@ -8,14 +8,18 @@
 // runtime's "File unchanged since last read" stub carrying the state's label, after a write that left the bytes as
 // they were, replaces nothing. Transient state and negative results record conditions that may no longer hold: a
 // re-observation never supersedes them. Coverage keys demonstrate a scope only where the observation reports one: an
-// empty list (a run that failed to start, or collected nothing) reports no coverage, as an absent one does.
-import { effectsBetween } from '../../fixture/effect-index.js';
+// empty list (a run that failed to start, or collected nothing) reports no coverage, as an absent one does. A
+// transition counts as between the two only where the record orders it so (its result recorded before the newer
+// observation was asked for, its call issued after the older was recorded): in a batch of calls whose results come
+// back afterwards, whether the newer observation saw the state before or after the edit is not recorded, so the
+// pair is not checked.
+import { type PlacedEffect, transitionsBetween } from '../../fixture/effect-index.js';
 import { frozenMemo } from '../../fixture/memo.js';
 import type { ViewItem } from '../../fixture/view.js';
 import type { ConfiguredMechanism } from '../eligibility.js';
 import { listIds } from '../eligibility.js';
 import { showsAllOf } from '../held-text.js';
-import { renderingKey, sameCall } from '../identity.js';
+import { coverageKeys, renderingKey, sameCall } from '../identity.js';
 import { describeView, truncation, viewContains } from '../read-view.js';
 import { sameState } from '../source-state.js';
 import type { Finding } from '../types.js';
@@ -30,13 +34,7 @@ const NONE: Check = { outcome: 'none' };
 
 const sameRendering = (a: ViewItem, b: ViewItem): boolean => renderingKey(a) === renderingKey(b);
 
-/**
- * The coverage keys an observation reports, where it reports any. An empty list reports none: every set of keys
- * would include it, so it would let any newer run of the call "cover" a run that observed nothing of what it covers.
- */
-function keysOf(item: ViewItem): readonly string[] | undefined {
-  return item.covers && item.covers.length > 0 ? item.covers : undefined;
-}
+const keysOf = coverageKeys;
 
 /**
  * Scope: coverage keys when both report them (then the call must match, as the keys are its keys); else the views,
@@ -85,10 +83,15 @@ function check(items: readonly ViewItem[], olderIndex: number, newerIndex: numbe
   if (!older || !newer) return NONE;
   const covered = scope(older, newer);
   if (!('contains' in covered)) return covered;
-  const effects = effectsBetween(items, identity, olderIndex, newerIndex).map((e) => ({
-    call: e.call.id,
-    outcome: e.outcome,
-  }));
+  const around = transitionsBetween(items, identity, olderIndex, newerIndex);
+  const unordered = around.filter((e) => !e.ordered);
+  if (unordered.length > 0) {
+    return {
+      outcome: 'abstain',
+      reason: `the record does not order ${listIds(unordered.map((e) => e.call.id))} on ${identity} between ${older.id} and ${newer.id} (${unordered.map((e) => unorderedBecause(e, older, newer, olderIndex)).join('; ')}), so whether ${newer.id} observed ${identity} after that transition is unknown`,
+    };
+  }
+  const effects = around.map((e) => ({ call: e.call.id, outcome: e.outcome }));
   const unknown = effects.filter((e) => e.outcome === 'unknown').map((e) => e.call);
   if (unknown.length > 0) {
     return {
@@ -137,7 +140,7 @@ function check(items: readonly ViewItem[], olderIndex: number, newerIndex: numbe
     const a = items[from]!;
     const b = items[to]!;
     if (sameRendering(a, b)) continue;
-    const explained = effectsBetween(items, identity, from, to).some((e) => e.outcome === 'succeeded');
+    const explained = transitionsBetween(items, identity, from, to).some((e) => e.ordered && e.outcome === 'succeeded');
     if (!explained)
       return {
         outcome: 'abstain',
@@ -152,6 +155,14 @@ function check(items: readonly ViewItem[], olderIndex: number, newerIndex: numbe
     outcome: 'eligible',
     reason: `superseded by ${newer.id}: same tool on ${identity}, ${covered.contains}, and ${changed}`,
   };
+}
+
+/** Why the record leaves a transition unordered relative to the two observations. */
+function unorderedBecause(e: PlacedEffect, older: ViewItem, newer: ViewItem, olderIndex: number): string {
+  const missing = e.resultAt === undefined;
+  if (e.at < olderIndex)
+    return `${e.call.id} was issued before ${older.id} was recorded and ${missing ? 'its result is not in context' : `its result came after ${older.id} was asked for`}`;
+  return `${e.call.id}'s result ${missing ? 'is not in context' : `was recorded after ${newer.id} was asked for`}`;
 }
 
 /** A successful tool result observing the source: the only kind of item that can be a newer version of it. */
@@ -180,7 +191,7 @@ export function checkedSupersession(): ConfiguredMechanism {
   return {
     rule: CHECKED_SUPERSESSION,
     rung: 2,
-    version: '2.9.0',
+    version: '2.10.0',
     parameters: {},
     assess(view, candidates) {
       const wanted = new Set(candidates);
@@ -226,7 +237,7 @@ export function checkedSupersession(): ConfiguredMechanism {
 }
 
 const DESCRIPTION =
-  'rung 2: an older observation whose scope a newer successful observation demonstrably contains, every recorded transition between them succeeded for that source, and where both record the same state the newer shows all the older showed (a stub carrying the label does not)';
+  'rung 2: an older observation whose scope a newer successful observation demonstrably contains, every recorded transition between them succeeded for that source and is recorded as done before the newer was asked for, and where both record the same state the newer shows all the older showed (a stub carrying the label does not)';
 
 /** Layer A: the mechanism alone behind the protection and regenerability gates. */
 export const definition = defineCondition({

@@ -6,7 +6,7 @@
 // survivor's, each other block among the survivor's): a runtime's "File unchanged since last read" stub carries the
 // state's hash and shows none of its content, so the full read stays beside it.
 import type { Source } from '../../fixture/schema.js';
-import { effectsBetween, firstAt } from '../../fixture/effect-index.js';
+import { firstAt, transitionsBetween } from '../../fixture/effect-index.js';
 import type { ViewItem } from '../../fixture/view.js';
 import type { ConfiguredMechanism } from '../eligibility.js';
 import { showsAllOf } from '../held-text.js';
@@ -33,16 +33,21 @@ function asRead(item: ViewItem): Read | undefined {
   return { item, source, view: viewKey(item) };
 }
 
-/** Calls between two reads whose recorded effects may have written the source (a failed effect wrote nothing). */
+/**
+ * Calls that may have written the source between two reads (a failed effect wrote nothing). One the record does not
+ * order between them (a batch whose results came back after a read was asked for) may have, so it is named too.
+ */
 function writesBetween(items: readonly ViewItem[], from: number, to: number, identity: string): string[] {
-  return writeEffectsBetween(items, from, to, identity).map((e) => `${e.call.id} (${e.outcome})`);
+  return writeEffectsBetween(items, from, to, identity).map(
+    (e) => `${e.call.id} (${e.outcome}${e.ordered ? '' : ', not ordered relative to the reads'})`,
+  );
 }
 
-/** Each call between two positions once, with its first effect on the source that did not fail, in order. */
+/** Each call that may lie between two reads once, with its first effect on the source that did not fail, in order. */
 function writeEffectsBetween(items: readonly ViewItem[], from: number, to: number, identity: string) {
-  const out: ReturnType<typeof effectsBetween>[number][] = [];
+  const out: ReturnType<typeof transitionsBetween>[number][] = [];
   const named = new Set<ViewItem>();
-  for (const effect of effectsBetween(items, identity, from, to)) {
+  for (const effect of transitionsBetween(items, identity, from, to)) {
     if (effect.outcome === 'failed' || named.has(effect.call)) continue;
     named.add(effect.call);
     out.push(effect);
@@ -87,7 +92,7 @@ export function sourceIdentity(): ConfiguredMechanism {
   return {
     rule: SOURCE_IDENTITY,
     rung: 1,
-    version: '2.7.0',
+    version: '2.8.0',
     parameters: {},
     assess(view, candidates) {
       const wanted = new Set(candidates);
@@ -134,7 +139,8 @@ export function sourceIdentity(): ConfiguredMechanism {
         if (survivor && state.kind === 'pins') {
           // A label that pins the state is contradicted by a write after this read; a twin read before that write
           // still shows the state this one does, and it stays: it is the last read of the state before the write, so
-          // it has no twin of its own that this rule could pair it with.
+          // it has no twin of its own that this rule could pair it with. A write issued before this read was
+          // recorded, its result after the read was asked for, may be after it: no twin is before that write.
           const first = writeEffectsBetween(items, index, survivor.at, read.source.identity)[0];
           const twin = first ? lastBetween(twins, index, first.at) : undefined;
           if (twin) {

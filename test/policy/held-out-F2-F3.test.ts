@@ -1,0 +1,227 @@
+// Held-out review F's judgements 2 and 3, closed on the safe side: a rung acts only when the check it names ran and
+// passed. (F2, rung 3) A closure rests on what its trace observed passing, and a check is verification only while it is
+// the latest word on what it checked: a later observation of the same thing (a coverage key it reported, run by the
+// same tool or on the same recorded source; without keys, the same call) that did not pass, with no pass asked for
+// after it, contradicts the closure, and the trace is KEEP. (F3, rungs 1 and 2) A transition is between two
+// observations only where the record orders it so: issued after the older one was recorded, its result recorded
+// before the newer one was asked for. In a batch (calls cE, cN, then results rE, rN) the order is not recorded, and
+// an unordered transition makes the pair unsafe wherever an ordered one could.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { PolicyView } from '../../src/fixture/view.js';
+import type { Eligibility } from '../../src/policy/types.js';
+import type { ItemSpec } from './build-view.js';
+import { at, callAndResult, condition, decideById, makeView } from './build-view.js';
+
+const V = (name: string, view: PolicyView, id: string): Eligibility => at(decideById(condition(name), view), id);
+
+const ws = 'workspace:pool';
+const KEYS = ['test_pool_size', 'test_pool_retry'];
+const failed = { state: 'error', errorType: 'TestFailure', message: '1 failed', fields: { failed: '1' } };
+const source = { identity: ws, version: 'UNKNOWN', mutable: true };
+type Loose = Record<string, unknown>;
+const run = (
+  base: string,
+  turn: number,
+  content: string,
+  extra: Loose = {},
+  args: Loose = { target: 'pool' },
+  tool = 'run_tests',
+): ItemSpec[] => callAndResult(base, turn, tool, args, { content, covers: KEYS, source, ...extra });
+
+// ---------------------------------------------------------------------------------------------------------------
+// F3: transitions the record does not order between two observations.
+
+/** r0, an older failing run of the keys; then `rest`, which holds the edit and the newer run rN. */
+function supersession(rest: ItemSpec[]): PolicyView {
+  return makeView({ items: [...run('0', 1, 'test_pool_size ok; test_pool_retry FAILED'), ...rest] });
+}
+
+// Each edit's result differs, so that rung 0 never removes one as a copy of another (and its outcome with it).
+const edit = (base: string, turn: number, target = ws, call: Loose = { effects: [target] }, result: Loose = {}) =>
+  callAndResult(base, turn, 'edit', { path: `${target}.ts` }, { content: `edited (${base})`, ...result }, call);
+const newer = (turn = 3) => run('N', turn, 'test_pool_size ok; test_pool_retry ok');
+const other = (base: string, turn = 3) =>
+  callAndResult(base, turn, 'read_file', { path: 'NOTES.md' }, { content: 'notes' });
+
+const RUNG2 = ['checked-supersession', 'ladder-0-2', 'ladder-0-3'];
+
+function notSuperseded(view: PolicyView, older = 'r0'): void {
+  for (const name of RUNG2) {
+    const d = V(name, view, older);
+    expect(d.verdict === 'eligible' && d.rule === 'checked-supersession', `${name}: ${d.reason}`).toBe(false);
+  }
+  const d = V('checked-supersession', view, older);
+  expect(d.verdict, d.reason).toBe('abstain');
+  expect(d.reason).toContain('the record does not order');
+}
+
+function superseded(view: PolicyView, by = 'rN', older = 'r0'): void {
+  for (const name of RUNG2) {
+    const d = V(name, view, older);
+    expect(d, `${name}: ${d.reason}`).toMatchObject({ verdict: 'eligible', rule: 'checked-supersession' });
+    expect(d.reason).toContain(`superseded by ${by}:`);
+  }
+}
+
+describe('F3: rung 2 does not supersede across a transition the record does not order before the newer call', () => {
+  it('a batch of two: cE, cN, rE, rN', () => {
+    const [cE, rE] = edit('E', 2);
+    const [cN, rN] = newer();
+    notSuperseded(supersession([cE!, cN!, rE!, rN!]));
+  });
+
+  it('a batch of two with the newer call first: cN, cE, rN, rE', () => {
+    const [cE, rE] = edit('E', 2);
+    const [cN, rN] = newer();
+    notSuperseded(supersession([cN!, cE!, rN!, rE!]));
+  });
+
+  it("a batch of three, the edit's result arriving last", () => {
+    const [cE, rE] = edit('E', 2);
+    const [cN, rN] = newer();
+    const [cX, rX] = other('X');
+    notSuperseded(supersession([cE!, cN!, cX!, rX!, rN!, rE!]));
+  });
+
+  it('an edit recorded as succeeded whose result is not in context, beside the newer call', () => {
+    const [cE] = edit('E', 2, ws, { effects: [{ source: ws, outcome: 'succeeded' }] });
+    const [cN, rN] = newer();
+    notSuperseded(supersession([cE!, cN!, rN!]));
+  });
+
+  it('an ordered edit does not make up for another unordered one', () => {
+    const [cE, rE] = edit('E', 2);
+    const [cF, rF] = edit('F', 3);
+    const [cN, rN] = newer(3);
+    notSuperseded(supersession([cE!, rE!, cF!, cN!, rF!, rN!]));
+  });
+
+  it('a failed edit issued beside the older run, its result after the older run was asked for', () => {
+    const [c0, r0] = run('0', 1, 'test_pool_size ok; test_pool_retry FAILED');
+    const [cB, rB] = edit('B', 1, ws, { effects: [ws] }, { status: failed });
+    const [cE, rE] = edit('E', 2);
+    const [cN, rN] = newer();
+    // The old rule saw only cE between r0 and rN (cB was issued before r0 was recorded) and superseded r0.
+    const view = makeView({ items: [c0!, cB!, r0!, rB!, cE!, rE!, cN!, rN!] });
+    notSuperseded(view);
+  });
+});
+
+describe('F3, the allowed side: rung 2 still supersedes', () => {
+  it("serial order: the edit's result before the newer call", () => {
+    superseded(supersession([...edit('E', 2), ...newer()]));
+  });
+
+  it("a batch in which the edit's result is recorded before the newer call is issued", () => {
+    const [cE, rE] = edit('E', 2);
+    const [cX, rX] = other('X', 2);
+    const [cN, rN] = newer();
+    superseded(supersession([cE!, cX!, rE!, cN!, rX!, rN!]));
+  });
+
+  it('a read-only batch after a serial edit: no transition on the source in it', () => {
+    const [cN, rN] = newer();
+    const [cX, rX] = other('X');
+    superseded(supersession([...edit('E', 2), cN!, cX!, rX!, rN!]));
+  });
+
+  it('a batch whose late result is an edit of another source', () => {
+    const [cN, rN] = newer();
+    const [cO, rO] = edit('O', 3, 'workspace:other');
+    superseded(supersession([...edit('E', 2), cN!, cO!, rN!, rO!]));
+  });
+
+  it('an edit issued after the newer run was recorded is not between them', () => {
+    const [cE, rE] = edit('E', 4);
+    superseded(supersession([...edit('D', 2), ...newer(), cE!, rE!]));
+  });
+});
+
+const FILE = 'repo:app/config.json';
+const etag = { identity: FILE, version: { kind: 'etag', value: '"7"' }, mutable: true };
+const read = (base: string, turn: number, src: Loose = etag) =>
+  callAndResult(base, turn, 'read_file', { path: 'config.json' }, { content: '{"port": 8080}', source: src });
+const write = (base: string, turn: number) => edit(base, turn, FILE);
+
+describe('F3 at rung 1: a write the record does not order outside two reads under a label that pins the state', () => {
+  it('abstains where the write was issued before the older read was recorded and its result came after (the old rule paired them)', () => {
+    const [c1, r1] = read('1', 1);
+    const [cW, rW] = write('W', 1);
+    // Rung 1 alone: rung 0 removes an identical copy whatever was written between (the copy that stays shows it).
+    const d = V('source-identity', makeView({ items: [c1!, cW!, r1!, rW!, ...read('2', 2)] }), 'r1');
+    expect(d.verdict, d.reason).toBe('abstain');
+    expect(d.reason).toContain('not ordered relative to the reads');
+  });
+
+  it('abstains where the write was issued before the newer read was recorded (as it did before)', () => {
+    const [c2, r2] = read('2', 2);
+    const [cW, rW] = write('W', 2);
+    expect(V('source-identity', makeView({ items: [...read('1', 1), c2!, cW!, r2!, rW!] }), 'r1').verdict).toBe(
+      'abstain',
+    );
+  });
+
+  it('the allowed side: a write issued after both reads were recorded, or a hash label, still pairs them', () => {
+    expect(
+      V('source-identity', makeView({ items: [...read('1', 1), ...read('2', 2), ...write('W', 3)] }), 'r1'),
+    ).toMatchObject({ verdict: 'eligible', rule: 'source-identity' });
+    const hashed = { identity: FILE, version: { kind: 'content-hash', value: 'sha256:1' }, mutable: true };
+    const [c1, r1] = read('1', 1, hashed);
+    const [cW, rW] = write('W', 1);
+    const d = V('source-identity', makeView({ items: [c1!, cW!, r1!, rW!, ...read('2', 2, hashed)] }), 'r1');
+    expect(d, d.reason).toMatchObject({ verdict: 'eligible', rule: 'source-identity' });
+  });
+});
+
+/**
+ * The six items of a batch in an order drawn from `priority` (lower first), each call kept before its own result by
+ * swapping the pair where the draw put the result first.
+ */
+function interleave(pairs: readonly (readonly [ItemSpec, ItemSpec])[], priority: readonly number[]): ItemSpec[] {
+  const order = pairs
+    .flat()
+    .map((item, i) => ({ item, p: priority[i]! }))
+    .sort((a, b) => a.p - b.p)
+    .map((x) => x.item);
+  for (const [call, result] of pairs) {
+    const c = order.indexOf(call);
+    const r = order.indexOf(result);
+    if (r < c) [order[c], order[r]] = [result, call];
+  }
+  return order;
+}
+
+const priorities = (n: number) => fc.uniqueArray(fc.integer({ min: 0, max: 1000 }), { minLength: n, maxLength: n });
+
+describe('F3 properties over the orders of a batch', () => {
+  it("rung 2 supersedes r0 by rN exactly when the edit's result precedes the newer call", () => {
+    fc.assert(
+      fc.property(priorities(6), (priority) => {
+        const E = edit('E', 2) as [ItemSpec, ItemSpec];
+        const N = newer() as [ItemSpec, ItemSpec];
+        const X = other('X') as [ItemSpec, ItemSpec];
+        const items = interleave([E, N, X], priority);
+        const ordered = items.indexOf(E[1]) < items.indexOf(N[0]);
+        const d = V('checked-supersession', supersession(items), 'r0');
+        expect(d.verdict === 'eligible', `${items.map((i) => i.id).join(' ')}: ${d.reason}`).toBe(ordered);
+        if (!ordered) expect(V('ladder-0-3', supersession(items), 'r0').rule).not.toBe('checked-supersession');
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('rung 1 pairs two reads under an etag exactly when the write was issued after the newer read was recorded', () => {
+    fc.assert(
+      fc.property(priorities(4), (priority) => {
+        const W = write('W', 2) as [ItemSpec, ItemSpec];
+        const R = read('2', 2) as [ItemSpec, ItemSpec];
+        const items = [...read('1', 1), ...interleave([W, R], priority)];
+        const after = items.indexOf(W[0]) > items.indexOf(R[1]);
+        const d = V('source-identity', makeView({ items }), 'r1');
+        expect(d.verdict === 'eligible', `${items.map((i) => i.id).join(' ')}: ${d.reason}`).toBe(after);
+      }),
+      { numRuns: 100 },
+    );
+  });
+});
