@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import type { PolicyView } from '../../src/fixture/view.js';
 import type { Eligibility } from '../../src/policy/types.js';
 import type { ItemSpec } from './build-view.js';
-import { at, callAndResult, condition, decideById, makeView } from './build-view.js';
+import { at, callAndResult, closedUnit, condition, decideById, makeView, note } from './build-view.js';
 
 const V = (name: string, view: PolicyView, id: string): Eligibility => at(decideById(condition(name), view), id);
 
@@ -28,6 +28,229 @@ const run = (
   args: Loose = { target: 'pool' },
   tool = 'run_tests',
 ): ItemSpec[] => callAndResult(base, turn, tool, args, { content, covers: KEYS, source, ...extra });
+
+/**
+ * wu1's trace: an earlier failing run r1, an edit c2 (recorded as succeeded) and the passing run r3 the closure rests
+ * on; its record n9 holds "pool retry fixed". After it, `later`.
+ */
+function closedThen(later: ItemSpec[], opts: { check?: ItemSpec[] } = {}): PolicyView {
+  return makeView({
+    items: [
+      ...run('1', 1, 'test_pool_size ok; test_pool_retry FAILED', { status: failed }),
+      ...callAndResult('2', 2, 'edit', { path: 'pool.ts' }, { content: 'ok' }, { effects: [ws] }),
+      ...(opts.check ?? run('3', 3, 'test_pool_size ok; test_pool_retry ok')),
+      note('n9', 4, 'wu1 done: pool retry fixed'),
+      ...later,
+    ],
+    subgoal: 'write the release notes',
+    visible: {
+      workUnits: [closedUnit('wu1', ['c1', 'r1', 'c2', 'r2', 'c3', 'r3'], 'n9', ['pool retry fixed'])],
+    },
+  });
+}
+
+const RUNG3 = ['verified-completion', 'ladder-0-3', 'ladder-0-4'];
+/** The edit and the passing run: in a ladder the trace's failed run r1 is rung 2's (its residue, its supersession). */
+const TRACE = ['c2', 'r3'];
+const traceOf = (name: string) => (name === 'verified-completion' ? ['r1', ...TRACE] : TRACE);
+
+function contradicted(view: PolicyView, by: string, names: readonly string[] = RUNG3): void {
+  for (const name of names)
+    for (const id of traceOf(name)) {
+      const d = V(name, view, id);
+      expect(d, `${name} ${id}: ${d.reason}`).toMatchObject({ verdict: 'keep', rule: 'verified-completion' });
+      expect(d.reason).toContain('closure contradicted');
+      expect(d.reason).toContain(`contradicted by ${by}`);
+    }
+}
+
+function goes(view: PolicyView, names: readonly string[] = RUNG3): void {
+  for (const name of names)
+    for (const id of traceOf(name)) {
+      const d = V(name, view, id);
+      expect(d, `${name} ${id}: ${d.reason}`).toMatchObject({ verdict: 'eligible', rule: 'verified-completion' });
+    }
+}
+
+describe('F2: a later observation of what a closure checked that did not pass contradicts the closure', () => {
+  it('a later run of the same call and keys that failed', () => {
+    contradicted(closedThen(run('5', 5, 'test_pool_retry FAILED: timeout', { status: failed })), 'r5');
+  });
+
+  it('a later error result of the same call with no coverage parsed (the run did not start)', () => {
+    const error = { state: 'error', errorType: 'Timeout', message: 'runner timed out', fields: {} };
+    contradicted(closedThen(run('5', 5, 'runner timed out', { status: error, covers: undefined })), 'r5');
+  });
+
+  it('a later wider run that reports a covered key among others, and failed', () => {
+    const wider = run(
+      '5',
+      5,
+      '1 failed',
+      { status: failed, covers: ['test_cache_evict', 'test_pool_retry', 'test_http_ok'] },
+      { target: 'all' },
+    );
+    contradicted(closedThen(wider), 'r5');
+  });
+
+  it('a later failure of another call by the same tool on the same workspace, reporting no keys', () => {
+    contradicted(closedThen(run('5', 5, '1 failed', { status: failed, covers: undefined }, { target: 'all' })), 'r5');
+  });
+
+  it('a later run on the same workspace with other arguments and the same keys, which failed', () => {
+    contradicted(closedThen(run('5', 5, '1 failed', { status: failed }, { target: 'pool', verbose: true })), 'r5');
+  });
+
+  it('another tool on the same recorded source reporting a covered key, which failed', () => {
+    const view = closedThen(
+      run('5', 5, '1 failed', { status: failed, covers: ['test_pool_size'] }, { k: 'pool' }, 'pytest'),
+    );
+    contradicted(view, 'r5', ['verified-completion']);
+    // A ladder's rung 2 first cuts the failure to its residue, which no longer shows its keys: another tool on the
+    // source, reporting none, is not the same thing (as a failed query is not the migration it reads).
+    expect(V('ladder-0-3', view, 'r5').reason).toContain('the payload goes');
+    goes(view, ['ladder-0-3']);
+  });
+
+  it('a later failure followed only by passes of other things (other keys, another call)', () => {
+    const later = [
+      ...run('5', 5, '1 failed', { status: failed }),
+      ...run('6', 6, 'ok', { covers: ['test_cache_evict'] }, { target: 'cache' }),
+      ...callAndResult('7', 7, 'read_file', { path: 'NOTES.md' }, { content: 'notes' }),
+    ];
+    contradicted(closedThen(later), 'r5');
+  });
+
+  it('a pass asked for before the failure was recorded does not settle it (a batch: cP, cF, rP, rF)', () => {
+    const [cP, rP] = run('6', 6, 'all ok');
+    const [cF, rF] = run('5', 6, '1 failed', { status: failed }, { target: 'pool', seed: 2 });
+    contradicted(closedThen([cP!, cF!, rP!, rF!]), 'r5');
+  });
+
+  it('a failure asked for beside the check, whose result came after the check was asked for (a batch: c3, c5, r3, r5)', () => {
+    const [c3, r3] = run('3', 3, 'test_pool_size ok; test_pool_retry ok');
+    const [c5, r5] = run('5', 3, '1 failed', { status: failed }, { target: 'pool', seed: 2 });
+    contradicted(closedThen([], { check: [c3!, c5!, r3!, r5!] }), 'r5');
+  });
+
+  it('the failure contradicts every unit whose trace holds the check', () => {
+    const view = makeView({
+      items: [
+        ...run('3', 3, 'all ok'),
+        note('n8', 4, 'wu0 done: pool size fixed'),
+        note('n9', 4, 'wu1 done: pool retry fixed'),
+        ...run('5', 5, '1 failed', { status: failed, covers: ['test_pool_size'] }),
+      ],
+      visible: {
+        workUnits: [
+          closedUnit('wu0', ['c3', 'r3'], 'n8', ['pool size fixed']),
+          closedUnit('wu1', ['r3'], 'n9', ['pool retry fixed']),
+        ],
+      },
+    });
+    const d = V('verified-completion', view, 'r3');
+    expect(d.verdict).toBe('keep');
+    expect(d.reason).toContain('wu0');
+    expect(d.reason).toContain('wu1');
+    expect(V('verified-completion', view, 'c3').verdict).toBe('keep');
+  });
+});
+
+describe('F2, the allowed side: the trace still goes', () => {
+  it('with no later run, or a later pass of the same call and keys', () => {
+    goes(closedThen([]));
+    goes(closedThen(run('5', 5, 'all ok')));
+  });
+
+  it('with a later failing run of unrelated keys, by the same tool on the same workspace', () => {
+    const view = closedThen(
+      run('5', 5, '1 failed', { status: failed, covers: ['test_cache_evict'] }, { target: 'cache' }),
+    );
+    goes(view, ['verified-completion']);
+    // In a ladder rung 2 cuts that failure to its residue first, and the residue no longer shows which keys failed:
+    // the same tool on the same workspace, reporting none, cannot be shown unrelated, so the trace stays there.
+    expect(V('ladder-0-3', view, 'r5').reason).toContain('the payload goes');
+    contradicted(view, 'r5', ['ladder-0-3', 'ladder-0-4']);
+  });
+
+  it('with a later failure that reports no keys, by another tool on the workspace or the same tool elsewhere', () => {
+    goes(closedThen(run('5', 5, 'lint: 3 errors', { status: failed, covers: undefined }, { target: 'pool' }, 'lint')));
+    const elsewhere = { identity: 'workspace:cache', version: 'UNKNOWN', mutable: true };
+    goes(
+      closedThen(run('5', 5, '1 failed', { status: failed, covers: undefined, source: elsewhere }, { target: 'x' })),
+    );
+  });
+
+  it("with the trace's own earlier failure, recorded before the check was asked for (the fix cycle)", () => {
+    // r1 failed before r3 was asked for: it is older news, not a contradiction.
+    goes(closedThen([]));
+  });
+
+  it('with a later failure settled by a pass asked for after its result (of the same keys, or the failed call rerun)', () => {
+    goes(closedThen([...run('5', 5, '1 failed', { status: failed }), ...run('6', 6, 'all ok')]));
+    const otherCall = { target: 'pool', verbose: true };
+    goes(
+      closedThen([
+        ...run('5', 5, '1 failed', { status: failed, covers: undefined }, otherCall),
+        ...run('6', 6, 'all ok', { covers: undefined }, otherCall),
+        ...run('7', 7, '1 failed', { status: failed }, { target: 'pool', seed: 3 }),
+        ...run('8', 8, 'all ok', {}, { target: 'pool', seed: 4 }),
+      ]),
+    );
+  });
+
+  it('with a failure recorded before the check was asked for, outside the trace', () => {
+    const [c0, r0] = run('0', 0, '1 failed', { status: failed }, { target: 'pool', seed: 9 });
+    goes(closedThen([], { check: [c0!, r0!, ...run('3', 3, 'test_pool_size ok; test_pool_retry ok')] }));
+  });
+});
+
+type Later = { ok: boolean; keys: 'same' | 'other' | 'none'; call: 'same' | 'other' | 'noise' };
+const laterArb: fc.Arbitrary<Later> = fc.record({
+  ok: fc.boolean(),
+  keys: fc.constantFrom('same', 'other', 'none'),
+  call: fc.constantFrom('same', 'other'),
+});
+
+function laterRuns(plan: readonly Later[], from: number): ItemSpec[] {
+  return plan.flatMap((p, i) =>
+    run(
+      String(from + i),
+      from + i,
+      p.ok ? 'ok' : 'failed',
+      {
+        ...(p.ok ? {} : { status: failed }),
+        covers: p.keys === 'same' ? KEYS : p.keys === 'other' ? ['test_cache_evict'] : undefined,
+      },
+      p.call === 'same' ? { target: 'pool' } : { target: p.call },
+    ),
+  );
+}
+
+describe('F2 properties over random later runs', () => {
+  it('a last run of the check itself decides: a pass lets the trace go, a failure keeps it', () => {
+    fc.assert(
+      fc.property(fc.array(laterArb, { maxLength: 6 }), fc.boolean(), (plan, lastOk) => {
+        const last = run('99', 99, lastOk ? 'ok' : 'failed', lastOk ? {} : { status: failed });
+        const d = V('verified-completion', closedThen([...laterRuns(plan, 10), ...last]), 'r3');
+        expect(d.verdict).toBe(lastOk ? 'eligible' : 'keep');
+      }),
+      { numRuns: 120 },
+    );
+  });
+
+  it('later runs of unrelated keys, passing or failing, never move the verdict', () => {
+    fc.assert(
+      fc.property(fc.array(laterArb, { maxLength: 5 }), fc.array(fc.boolean(), { maxLength: 4 }), (plan, noise) => {
+        const base = V('verified-completion', closedThen(laterRuns(plan, 10)), 'r3');
+        const unrelated = noise.map((ok) => ({ ok, keys: 'other', call: 'noise' }) as const);
+        const noisy = V('verified-completion', closedThen([...laterRuns(plan, 10), ...laterRuns(unrelated, 50)]), 'r3');
+        expect(noisy.verdict).toBe(base.verdict);
+      }),
+      { numRuns: 120 },
+    );
+  });
+});
 
 // ---------------------------------------------------------------------------------------------------------------
 // F3: transitions the record does not order between two observations.

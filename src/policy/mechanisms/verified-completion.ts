@@ -5,11 +5,19 @@
 // after the prune point is not seen). Closure says nothing about reopening, so an item that is also part of open
 // work, or is itself a consequence record, is not this rule's to remove. A unit that closed unresolved (abandoned,
 // blocked) did not finish what it was for: its trace is not completed work, and the rule abstains, saying so.
+// Closure rests on what the unit's trace observed passing: a check is verification only while it is the latest word
+// on what it checked. A later observation of the same thing (a coverage key it reported, run by the same tool or on
+// the same recorded source; without keys to compare, the same call or tool on the same source) that did not pass,
+// with no passing one asked for after it, contradicts the closure: the check ran and refused, so the trace is KEEP,
+// saying which observation contradicts which. One recorded before the check was asked for is older news. In a
+// ladder, a failed run cut to its residue no longer shows its keys, so it is compared as one reporting none.
 import type { WorkUnit } from '../../fixture/schema.js';
+import { issuedAt } from '../../fixture/effect-index.js';
 import { itemIndex } from '../../fixture/item-index.js';
-import { resolveInView, type PolicyView } from '../../fixture/view.js';
+import { resolveInView, type PolicyView, type ViewItem } from '../../fixture/view.js';
 import type { ConfiguredMechanism } from '../eligibility.js';
 import { listIds } from '../eligibility.js';
+import { coverageKeys, recordedSource, sameCall } from '../identity.js';
 import type { Finding } from '../types.js';
 import { defineCondition } from '../definition.js';
 import { gatedVersion, single } from '../single.js';
@@ -49,11 +57,82 @@ function closureOf(view: PolicyView, unit: WorkUnit): Closure {
   return { verified: true, record: record.id };
 }
 
+/**
+ * Whether `other` observes what `check` observed under `key` (one of the check's coverage keys, or undefined for a
+ * check that reports none): the key among the other's, run by the same tool or on the same recorded source. Where
+ * keys cannot be compared (either reports none, or a ladder cut the other to its residue), the same call, or the same
+ * tool on the same recorded source: nothing shows that what it observed is not what the check did. Another tool on
+ * the source is not enough without keys: a query that failed on a typo says nothing of the migration it reads.
+ */
+function observesSame(check: ViewItem, other: ViewItem, key: string | undefined): boolean {
+  const sameTool = check.tool?.name === other.tool?.name;
+  const source = recordedSource(check);
+  const sameSource = source !== undefined && source === recordedSource(other);
+  const keys = coverageKeys(other);
+  if (key !== undefined && keys) return keys.includes(key) && (sameTool || sameSource);
+  return sameCall(check, other) || (sameTool && sameSource);
+}
+
+/** A run of `failure`'s own call again, reporting at least the keys it reported (or reporting none, having passed). */
+function rerunOf(failure: ViewItem, other: ViewItem): boolean {
+  if (!sameCall(failure, other)) return false;
+  const before = coverageKeys(failure);
+  const now = coverageKeys(other);
+  return !before || !now || before.every((key) => now.includes(key));
+}
+
+const passed = (item: ViewItem): boolean => item.status?.state === 'ok';
+
+function failure(item: ViewItem): string {
+  return item.status?.state === 'error' ? `failed (${item.status.errorType}: ${item.status.message})` : 'did not pass';
+}
+
+/**
+ * A later observation that contradicts what `unit`'s trace observed passing, with why, where there is one: for each
+ * passing tool result in the trace and each thing it checked, an observation of the same thing not recorded before
+ * the check was asked for, that did not pass, and after which no passing observation of it (or run of the failed call)
+ * was asked for.
+ */
+function contradictionOf(view: PolicyView, unit: WorkUnit): string | undefined {
+  const items = view.items;
+  const { position } = itemIndex(items);
+  const results = items.flatMap((item, at) => (item.kind === 'tool-result' && item.tool ? [{ item, at }] : []));
+  for (const id of new Set(unit.traceItems)) {
+    const at = position.get(id);
+    const check = at === undefined ? undefined : items[at];
+    if (at === undefined || !check || check.kind !== 'tool-result' || !check.tool || !passed(check)) continue;
+    const asked = issuedAt(items, at);
+    for (const key of coverageKeys(check) ?? [undefined]) {
+      const same = results.filter((r) => r.item !== check && r.at > asked && observesSame(check, r.item, key));
+      for (const later of same) {
+        if (passed(later.item)) continue;
+        // A pass asked for after the failure settles it, where it observes what the check did or what the failure did
+        // (the failed call run again, its keys among the pass's).
+        const settled = results.some(
+          (r) =>
+            passed(r.item) &&
+            issuedAt(items, r.at) > later.at &&
+            (observesSame(check, r.item, key) || rerunOf(later.item, r.item)),
+        );
+        if (settled) continue;
+        const what =
+          key !== undefined && coverageKeys(later.item)
+            ? `coverage key ${JSON.stringify(key)}`
+            : sameCall(check, later.item)
+              ? 'the same call'
+              : `${check.tool?.name ?? 'the same tool'} on ${recordedSource(check)}, with no coverage keys on both to compare`;
+        return `${check.id}, the check ${unit.id}'s closure rests on, is contradicted by ${later.item.id}, a later observation of ${what}, which ${failure(later.item)}, with no passing one asked for after it`;
+      }
+    }
+  }
+  return undefined;
+}
+
 export function verifiedCompletion(): ConfiguredMechanism {
   return {
     rule: VERIFIED_COMPLETION,
     rung: 3,
-    version: '2.6.0',
+    version: '2.7.0',
     parameters: {},
     assess(view, candidates) {
       const wanted = new Set(candidates);
@@ -74,6 +153,11 @@ export function verifiedCompletion(): ConfiguredMechanism {
         if (!c) closures.set(unit, (c = closureOf(view, unit)));
         return c;
       };
+      const contradictions = new Map<WorkUnit, string | undefined>();
+      const contradiction = (unit: WorkUnit): string | undefined => {
+        if (!contradictions.has(unit)) contradictions.set(unit, contradictionOf(view, unit));
+        return contradictions.get(unit);
+      };
       const findings: Finding[] = [];
       for (const item of view.items) {
         if (!wanted.has(item.id) || records.has(item.id)) continue;
@@ -86,6 +170,16 @@ export function verifiedCompletion(): ConfiguredMechanism {
             itemId: item.id,
             outcome: 'abstain',
             reason: `not completed work: ${listIds(unresolved)} closed unresolved`,
+            consulted,
+          });
+          continue;
+        }
+        const contradicted = containing.flatMap((unit) => contradiction(unit) ?? []);
+        if (contradicted.length > 0) {
+          findings.push({
+            itemId: item.id,
+            outcome: 'keep',
+            reason: `closure contradicted: ${contradicted.join('; ')}`,
             consulted,
           });
           continue;
@@ -123,7 +217,7 @@ function recordItem(unit: WorkUnit): string[] {
 }
 
 const DESCRIPTION =
-  'rung 3: trace of a closed work unit whose consequence record (an item in context, or a pointer resolving at the prune point with its recorded hash) holds every consequence string; a unit closed unresolved is not closure';
+  'rung 3: trace of a closed work unit whose consequence record (an item in context, or a pointer resolving at the prune point with its recorded hash) holds every consequence string, and no later observation of what its trace checked (a coverage key, the call, the source) failed without a later pass; a unit closed unresolved is not closure';
 
 /** Layer A: the mechanism alone behind the protection and regenerability gates. */
 export const definition = defineCondition({
