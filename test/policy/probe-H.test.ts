@@ -1,0 +1,127 @@
+// Held-out review H (7 December): adversarial scenarios against the evidence rungs, the gate and the ladders. Each
+// finding is a repro of what the safe rule would decide beside an `it` of what the rule must still allow, with what
+// check the rung skipped. Findings fixed in the code are plain `it`; an open one is `it.fails` (docs/choices.md, "Known
+// open defects").
+import { describe, expect, it } from 'vitest';
+import type { Eligibility } from '../../src/policy/types.js';
+import type { ItemSpec } from './build-view.js';
+import { at, callAndResult, closedUnit, condition, decideById, makeView, note, result } from './build-view.js';
+
+type View = ReturnType<typeof makeView>;
+const V = (name: string, view: View, id: string): Eligibility => at(decideById(condition(name), view), id);
+
+const ws = 'workspace:pool';
+const RUNG3 = ['verified-completion', 'ladder-0-3', 'ladder-0-4'];
+
+/**
+ * H1. An edit and a test run, traced by closed unit wu1 whose record n9 holds its consequence; a second unit lists the
+ * run's call c3 (a follow-up that re-runs or inspects it). Rung 3 says it never removes an item that also belongs to
+ * open work, and the gate reads a reference to a call as reaching its result (version 19): the result r3 answers c3,
+ * so it is part of whatever work c3 is part of.
+ */
+function followUp(second?: Record<string, unknown>): View {
+  return makeView({
+    items: [
+      ...callAndResult('2', 2, 'edit', { path: 'pool.ts' }, { content: 'ok' }, { effects: [ws] }),
+      ...callAndResult('3', 3, 'run_tests', { target: 'pool' }, { content: 'test_pool_size ok' }),
+      note('n9', 4, 'wu1 done: pool size fixed'),
+    ],
+    subgoal: 'write the release notes',
+    visible: {
+      workUnits: [closedUnit('wu1', ['c2', 'r2', 'c3', 'r3'], 'n9', ['pool size fixed']), ...(second ? [second] : [])],
+    },
+  });
+}
+const unit = (state: string, traceItems: string[]) => ({ id: 'wu2', description: 'follow-up', state, traceItems });
+
+describe('H1 (rung 3): a result is part of the open or unresolved work its call is part of', () => {
+  // Skipped check: "never removes an item that also belongs to open work" read the unit lists by item id alone, so a
+  // result whose call an open unit lists went with the closed unit's trace, the call kept and its output removed.
+  for (const name of RUNG3) {
+    it.fails(`${name}: an open unit listing the call c3 keeps its result r3 from rung 3`, () => {
+      expect(V(name, followUp(unit('open', ['c3'])), 'r3').rule).not.toBe('verified-completion');
+      expect(V(name, followUp(unit('open', ['c3'])), 'c3').rule).not.toBe('verified-completion');
+    });
+    it.fails(`${name}: a unit closed unresolved listing c3 leaves r3 ABSTAIN, not completed work`, () => {
+      const r3 = V(name, followUp(unit('closed-unresolved', ['c3'])), 'r3');
+      expect(r3).toMatchObject({ verdict: 'abstain', rule: 'verified-completion' });
+      expect(r3.reason).toContain('wu2 closed unresolved');
+    });
+    it(`${name}: still removed: r3 with no other unit, the edit beside an open c3, and c3 when the open unit lists r3`, () => {
+      expect(V(name, followUp(), 'r3')).toMatchObject({ verdict: 'eligible', rule: 'verified-completion' });
+      expect(V(name, followUp(unit('open', ['c3'])), 'r2')).toMatchObject({
+        verdict: 'eligible',
+        rule: 'verified-completion',
+      });
+      // The reach runs from a call to its result, as the gate's does: a unit listing the result does not keep its call.
+      expect(V(name, followUp(unit('open', ['r3'])), 'c3')).toMatchObject({
+        verdict: 'eligible',
+        rule: 'verified-completion',
+      });
+    });
+  }
+  it('verified-completion: a unit listing a call alone holds its result back, never makes it eligible', () => {
+    // A result no unit lists is no unit's trace item; a closed verified unit listing its call leaves it as it was.
+    const view = followUp({ ...closedUnit('wu2', ['c3'], 'n9', ['pool size fixed']) });
+    const alone = makeView({
+      items: [...callAndResult('3', 3, 'run_tests', { target: 'pool' }, { content: 'ok' }), note('n9', 4, 'done')],
+      visible: { workUnits: [closedUnit('wu1', ['c3'], 'n9', ['done'])] },
+    });
+    expect(V('verified-completion', alone, 'r3').verdict).toBe('keep');
+    expect(V('verified-completion', view, 'r3')).toMatchObject({ verdict: 'eligible', rule: 'verified-completion' });
+  });
+});
+
+/**
+ * H2 (over-refusal). Two identical writes of one text, each recorded with one bare effect on the file (the effect
+ * takes its call's result status), between an older read x and a newer read y of the file. Alone, rung 2 supersedes x
+ * (both writes succeeded). In a ladder, rung 0 first removes the first write's result as a copy of the second's, and
+ * rung 2 then reads the first write's bare effect against the context as it stands, where its result no longer is:
+ * the outcome reads as unknown and rung 2 abstains. The check rung 2 names (every effect between them succeeded) holds.
+ */
+function writesTwice(effect: (path: string) => unknown): View {
+  const src = (hash: string) => ({
+    identity: 'repo:pool.ts',
+    version: { kind: 'content-hash', value: hash },
+    mutable: true,
+  });
+  const write = (base: string, turn: number): ItemSpec[] =>
+    callAndResult(
+      base,
+      turn,
+      'write',
+      { path: 'pool.ts', text: 'size = 8' },
+      { content: 'written' },
+      {
+        effects: [effect('repo:pool.ts')],
+      },
+    );
+  return makeView({
+    items: [
+      result('x', 1, 'size = 4', { source: src('h1') }),
+      ...write('e', 2),
+      ...write('f', 3),
+      result('y', 4, 'size = 8', { source: src('h2') }),
+    ],
+  });
+}
+const bare = (path: string) => path;
+const succeeded = (path: string) => ({ source: path, outcome: 'succeeded' });
+
+describe('H2 (ladders, over-refusal): an effect read against the context after an earlier removal', () => {
+  for (const name of ['ladder-0-2', 'ladder-0-3', 'ladder-0-4']) {
+    it.fails(`${name}: supersedes x as rung 2 alone does, after rung 0 removed the first write's result`, () => {
+      expect(V(name, writesTwice(bare), 'x')).toMatchObject({ verdict: 'eligible', rule: 'checked-supersession' });
+    });
+    it(`${name}: allowed as before: rung 0 removes re, and x goes where the effects record their outcomes`, () => {
+      expect(V(name, writesTwice(bare), 're')).toMatchObject({ verdict: 'eligible', rule: 'exact-redundancy' });
+      expect(V(name, writesTwice(succeeded), 'x')).toMatchObject({
+        verdict: 'eligible',
+        rule: 'checked-supersession',
+      });
+    });
+  }
+  it('checked-supersession alone supersedes x on the bare effects', () => {
+    expect(V('checked-supersession', writesTwice(bare), 'x')).toMatchObject({ verdict: 'eligible' });
+  });
+});
