@@ -38,14 +38,18 @@ describe('H1 (rung 3): a result is part of the open or unresolved work its call 
   // Skipped check: "never removes an item that also belongs to open work" read the unit lists by item id alone, so a
   // result whose call an open unit lists went with the closed unit's trace, the call kept and its output removed.
   for (const name of RUNG3) {
-    it.fails(`${name}: an open unit listing the call c3 keeps its result r3 from rung 3`, () => {
+    it(`${name}: an open unit listing the call c3 keeps its result r3 from rung 3`, () => {
       expect(V(name, followUp(unit('open', ['c3'])), 'r3').rule).not.toBe('verified-completion');
       expect(V(name, followUp(unit('open', ['c3'])), 'c3').rule).not.toBe('verified-completion');
     });
-    it.fails(`${name}: a unit closed unresolved listing c3 leaves r3 ABSTAIN, not completed work`, () => {
+    it(`${name}: a unit closed unresolved listing c3 keeps rung 3 from removing r3`, () => {
       const r3 = V(name, followUp(unit('closed-unresolved', ['c3'])), 'r3');
-      expect(r3).toMatchObject({ verdict: 'abstain', rule: 'verified-completion' });
-      expect(r3.reason).toContain('wu2 closed unresolved');
+      expect(r3.rule === 'verified-completion' && r3.verdict === 'eligible').toBe(false);
+      // The abstention binds nothing, as rung 3's other abstentions: ladder-0-4's predictor may still remove r3.
+      if (name !== 'ladder-0-4') {
+        expect(r3).toMatchObject({ verdict: 'abstain', rule: 'verified-completion' });
+        expect(r3.reason).toContain('wu2 closed unresolved');
+      }
     });
     it(`${name}: still removed: r3 with no other unit, the edit beside an open c3, and c3 when the open unit lists r3`, () => {
       expect(V(name, followUp(), 'r3')).toMatchObject({ verdict: 'eligible', rule: 'verified-completion' });

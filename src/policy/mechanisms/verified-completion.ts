@@ -3,7 +3,7 @@
 // pointer. The check is that the record still holds every consequence string: the item is in context, or the
 // pointer resolves at the prune point to bytes with the recorded hash (a later write to the key breaks it; a write
 // after the prune point is not seen). Closure says nothing about reopening, so an item that is also part of open
-// work, or is itself a consequence record, is not this rule's to remove. A unit that closed unresolved (abandoned,
+// work (a result whose call open work lists included), or is itself a consequence record, is not this rule's to remove. A unit that closed unresolved (abandoned,
 // blocked) did not finish what it was for: its trace is not completed work, and the rule abstains, saying so.
 // Closure rests on what the unit's trace observed passing: a check is verification only while it is the latest word
 // on what it checked. A later observation of the same thing (a coverage key it reported, run by the same tool or on
@@ -158,11 +158,18 @@ export function verifiedCompletion(): ConfiguredMechanism {
         if (!contradictions.has(unit)) contradictions.set(unit, contradictionOf(view, unit));
         return contradictions.get(unit);
       };
+      const { callOf } = itemIndex(view.items);
       const findings: Finding[] = [];
       for (const item of view.items) {
         if (!wanted.has(item.id) || records.has(item.id)) continue;
-        const containing = unitsOf.get(item.id) ?? [];
-        if (containing.length === 0 || containing.some((unit) => unit.state === 'open')) continue;
+        const listed = unitsOf.get(item.id) ?? [];
+        if (listed.length === 0) continue;
+        // A result answers its call, so it is part of whatever work lists the call: an open unit listing the call
+        // keeps it, and an unresolved or unverified one holds it back, as the gate reads a reference to a call as
+        // reaching its result. The reach runs that way only: a unit listing a result says nothing of its call.
+        const call = item.kind === 'tool-result' && item.tool ? callOf.get(item.tool.callId) : undefined;
+        const containing = [...new Set([...listed, ...(call ? (unitsOf.get(call.id) ?? []) : [])])];
+        if (containing.some((unit) => unit.state === 'open')) continue;
         const consulted = containing.map((unit) => unit.id);
         const unresolved = containing.filter((unit) => unit.state === 'closed-unresolved').map((unit) => unit.id);
         if (unresolved.length > 0) {
