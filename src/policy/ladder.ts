@@ -14,8 +14,8 @@
 // asks): then it binds the later steps the same way, the item staying ABSTAIN with that rule's reason.
 import { itemIndex } from '../fixture/item-index.js';
 import { residueText } from '../fixture/residue.js';
-import type { ResidueField } from '../fixture/schema.js';
-import type { PolicyView, ViewItem } from '../fixture/view.js';
+import type { Effect, ResidueField } from '../fixture/schema.js';
+import { effectsOf, type PolicyView, type ViewItem } from '../fixture/view.js';
 import {
   fromFinding,
   findingsById,
@@ -61,11 +61,27 @@ export function withoutItems(
   reduced: ReadonlyMap<string, readonly ResidueField[]> = new Map(),
 ): PolicyView {
   if (removed.size === 0 && reduced.size === 0) return view;
+  // A bare effect takes its outcome from the call's result (`effectsOf`). Where the result leaves and the call stays,
+  // the outcome the runtime recorded is written on the call, so a later rule reads that outcome rather than reading
+  // the result's absence as an unknown one (which only the context, not the record, changed).
+  const { callOf } = itemIndex(view.items);
+  const recorded = new Map<string, readonly Effect[]>();
+  for (const item of view.items) {
+    if (!removed.has(item.id) || item.kind !== 'tool-result' || !item.tool) continue;
+    const call = callOf.get(item.tool.callId);
+    if (call && !removed.has(call.id) && call.effects?.some((e) => typeof e === 'string'))
+      recorded.set(call.id, effectsOf(view.items, call));
+  }
   const cut = (item: ViewItem): ViewItem => {
+    const effects = recorded.get(item.id);
     const residue = reduced.get(item.id);
-    if (!residue) return item;
+    if (!residue) return effects ? Object.freeze({ ...item, effects: [...effects] }) : item;
     const { covers: _gone, ...rest } = item;
-    return Object.freeze({ ...rest, content: residueText(view, item, residue) });
+    return Object.freeze({
+      ...rest,
+      ...(effects ? { effects: [...effects] } : {}),
+      content: residueText(view, item, residue),
+    });
   };
   const items = view.items.filter((item) => !removed.has(item.id)).map(cut);
   return Object.freeze({
