@@ -129,3 +129,34 @@ describe('H2 (ladders, over-refusal): an effect read against the context after a
     expect(V('checked-supersession', writesTwice(bare), 'x')).toMatchObject({ verdict: 'eligible' });
   });
 });
+
+/**
+ * H3 (ladders, over-refusal, open). Two identical failed runs of one command. Alone, the residue rule cuts each
+ * call's arguments to their residue. In a ladder, rung 0 first removes the first run's result as a copy of the
+ * second's, and the residue rule then looks for the first call's result in the context as it stands: it is gone, so
+ * the call gets no finding and keeps its arguments. The check the rule names (no visible obligation string or
+ * referenced id in the bulk) holds; only the pairing was read against the reduced context, as H2's effect was.
+ */
+function failedTwice(): View {
+  const err = { state: 'error', errorType: 'ExitError', message: 'exit 2', fields: { exitCode: '2' } };
+  const run = (base: string, turn: number): ItemSpec[] =>
+    callAndResult(base, turn, 'bash', { command: 'make all' }, { content: 'make: *** [all] Error 2', status: err });
+  return makeView({ items: [...run('1', 1), ...run('2', 2)] });
+}
+
+describe('H3 (ladders, over-refusal, open): a failed call whose result an earlier step removed', () => {
+  it('errored-input-residue alone cuts both calls to their residue', () => {
+    const view = failedTwice();
+    expect(V('errored-input-residue', view, 'c1')).toMatchObject({ verdict: 'eligible' });
+    expect(V('errored-input-residue', view, 'c2')).toMatchObject({ verdict: 'eligible' });
+  });
+  it.fails('ladder-0-2: cuts c1 to its residue after rung 0 removed r1', () => {
+    expect(V('ladder-0-2', failedTwice(), 'c1')).toMatchObject({ verdict: 'eligible', rule: 'errored-input-residue' });
+  });
+  it('ladder-0-2: allowed as before: r1 goes by rung 0, c2 to its residue, r2 stays for r1', () => {
+    const view = failedTwice();
+    expect(V('ladder-0-2', view, 'r1')).toMatchObject({ verdict: 'eligible', rule: 'exact-redundancy' });
+    expect(V('ladder-0-2', view, 'c2')).toMatchObject({ verdict: 'eligible', rule: 'errored-input-residue' });
+    expect(V('ladder-0-2', view, 'r2').verdict).toBe('keep');
+  });
+});
