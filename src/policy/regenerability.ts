@@ -252,14 +252,17 @@ function holdersOf(items: readonly ViewItem[], item: ViewItem): readonly ViewIte
 
 /**
  * Whether `holder` repeats `text` as a unit of its own: a line, a quotation, or a sentence (after the start, a line
- * break, a quote mark, or a colon or sentence end and a space; before the end, a line break, a quote mark, white
- * space or punctuation). A bare substring is not enough: "never use tabs" holds the words of "use tabs" and says the
- * opposite, so a user record counts as held elsewhere only where another item repeats it as something said whole.
+ * break, a quote mark, or a colon or sentence end and a space) that nothing after it in its clause qualifies. A bare
+ * substring is not enough: "never use tabs" holds the words of "use tabs" and says the opposite, and so does "use tabs
+ * unless the file uses spaces" or "use tabs only in Go files" after it. So the repeated text must close its clause
+ * (`closesClause`); and a diff (`isDiff`) repeats nothing, since its lines are a file's text before or after an edit,
+ * not something said. A user record counts as held elsewhere only where another item says it whole and unqualified.
  */
 export function holdsAsUnit(holder: string, text: string): boolean {
   if (text === '') return false;
+  const ended = ENDS_CLAUSE.test(text);
   for (let at = holder.indexOf(text); at !== -1; at = holder.indexOf(text, at + 1))
-    if (opensUnit(holder, at) && closesUnit(holder, at + text.length)) return true;
+    if (opensUnit(holder, at) && closesClause(holder, at + text.length, ended)) return !isDiff(holder);
   return false;
 }
 
@@ -272,10 +275,44 @@ function opensUnit(s: string, at: number): boolean {
   return /[\t ]/.test(before) && /[:.!?;*\u2022-]/.test(s[at - 2] ?? '');
 }
 
-function closesUnit(s: string, end: number): boolean {
-  if (end === s.length) return true;
-  const after = s[end]!;
-  return /\s/.test(after) || QUOTE_MARKS.includes(after) || /[,.;:!?)]/.test(after);
+/**
+ * What may close a repeated text before its clause ends: closing quote marks and brackets, then optionally a run of
+ * clause-ending punctuation and more closers; then horizontal white space, and what opens the next line if a line
+ * break follows (its indentation and first character, when it has one).
+ */
+const CLAUSE_TAIL =
+  /[)\]"'`\u201d\u2019\u00bb]*(?:([.!;]+)[)\]"'`\u201d\u2019\u00bb]*)?([\t ]*)(?:(\r?\n)(?:([\t ]*)\S)?)?/y;
+
+/**
+ * Whether the clause ends where a repeated text does, so that nothing said after it in the clause can qualify or
+ * reverse it: at the end of the text or of its line (unless the next line is indented under it, a wrapped or nested
+ * continuation such as "- use tabs\n  - except in Makefiles"), or at a sentence end or semicolon followed by white
+ * space or the line's end (the text's own, where it ends with one), each after any closing quote marks or brackets.
+ * A comma or a colon does not end it (the qualifications a restatement carries are set off by one: "use tabs, unless
+ * asked", "use tabs: only in Go files"), a question mark asks rather than says, and a closing quote mark alone only
+ * ends the quotation ('"use tabs" only in Go files').
+ */
+function closesClause(s: string, end: number, ended: boolean): boolean {
+  CLAUSE_TAIL.lastIndex = end;
+  const match = CLAUSE_TAIL.exec(s)!;
+  const [, punctuation, space, lineBreak, indent] = match;
+  const lineEnds = lineBreak !== undefined || end + match[0].length === s.length;
+  if ((ended || punctuation !== undefined) && (space !== '' || lineEnds)) return true;
+  return lineEnds && !indent;
+}
+
+/** A repeated text that itself ends with clause-ending punctuation (a record written "Use tabs."), closers after it. */
+const ENDS_CLAUSE = /[.!;][)\]"'`\u201d\u2019\u00bb]*$/;
+
+/**
+ * Whether a text is, or carries, a diff: a unified diff's header or hunk header, or lines opening with "-" and lines
+ * opening with "+" both (a unified diff's or ndiff's removed and added lines; a bullet list uses one marker).
+ * Nothing in it tells the patch's lines, context included, from prose around it, so it holds no user record: a
+ * removed line opens like a bullet, and an added one says what a patch writes, not that the constraint holds.
+ */
+function isDiff(text: string): boolean {
+  if (/^(?:diff --git |@@ -\d)/m.test(text)) return true;
+  return /^-/m.test(text) && /^\+/m.test(text);
 }
 
 /**

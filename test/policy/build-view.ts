@@ -199,7 +199,7 @@ export function echoedConstraintView(echoes: readonly string[]): PolicyView {
       { id: 'u', turn: 1, kind: 'constraint', origin: 'user', content: 'never restart the primary database' },
       result('r2', 2, 'replica status: 3 healthy'),
       note('n3', 3, 'Decision: restart replicas only'),
-      ...echoes.map((id, i) => note(id, 5 + i, `reminder: never restart the primary database (${id})`)),
+      ...echoes.map((id, i) => note(id, 5 + i, `reminder (${id}): never restart the primary database`)),
       result('q1', 5 + echoes.length, 'unrelated listing'),
     ],
     subgoal: 'restart the replicas',

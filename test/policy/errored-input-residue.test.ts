@@ -20,7 +20,7 @@ describe('errored-input-residue (rung 2: bulk checked against the visible state)
     });
     const d = decideById(eir, view);
     expect(eir.parameters).toEqual({});
-    expect(eir.version).toBe('3.6.0'); // mechanism 2.6.0, major raised once for the gate
+    expect(eir.version).toBe('3.7.0'); // mechanism 2.7.0, major raised once for the gate
     expect(at(d, 'r1')).toMatchObject({ verdict: 'eligible', rule: 'errored-input-residue', rung: 2 });
     expect(at(d, 'r1').residue).toEqual(['tool', 'errorType', 'message', 'fields.exitCode', 'fields.line']);
     expect(at(d, 'r1').reason).toBe(

@@ -158,12 +158,7 @@ describe('the gate: a user constraint is held elsewhere only where another item 
       );
     });
   it('removes u when a note restates it as a sentence, a line or a quotation', () => {
-    for (const other of [
-      'Reminder: use tabs',
-      'Notes\nuse tabs\nend',
-      'The user said "use tabs" at the start',
-      '- use tabs',
-    ])
+    for (const other of ['Reminder: use tabs', 'Notes\nuse tabs\nend', 'The user said "use tabs".', '- use tabs'])
       for (const name of ['verified-completion', 'ladder-0-3'])
         expect(V(name, view(other), 'u').verdict, `${name}: ${other}`).toBe('eligible');
   });
@@ -180,7 +175,7 @@ describe('holdsAsUnit: what counts as repeating a user record whole', () => {
       'He said "use tabs".',
       "'use tabs'",
       'Remember: use tabs.',
-      'Done. use tabs, always',
+      'Done. use tabs; always',
       '- use tabs',
       '\u201cuse tabs\u201d',
     ])
@@ -193,6 +188,10 @@ describe('holdsAsUnit: what counts as repeating a user record whole', () => {
       'reuse tabsy',
       'we use tabsets',
       'and use tabs',
+      // Words after it in its clause may qualify it (review G, judgement 1): a comma or a closing quote mark does not
+      // end the clause.
+      'Done. use tabs, always',
+      'The user said "use tabs" at the start',
     ])
       expect(holdsAsUnit(holder, 'use tabs'), holder).toBe(false);
     expect(holdsAsUnit('anything', '')).toBe(false);

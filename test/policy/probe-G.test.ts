@@ -3,44 +3,14 @@
 // by its item, so it scores each of these removals the same way either rule would be scored). Each is an `it.fails`
 // repro of the removal beside an `it` of what the rules must still allow; docs/choices.md, "Known open defects", says
 // why none is changed. Judgement 4 (what the runtime recorded on a call reaches its result) is fixed:
-// test/policy/held-out-call-reach.test.ts.
+// test/policy/held-out-call-reach.test.ts; judgement 1 (a qualified or diff-quoted restatement) in held-out-G2.test.ts.
 import { describe, expect, it } from 'vitest';
 import type { Eligibility } from '../../src/policy/types.js';
 import type { ItemSpec } from './build-view.js';
-import { at, callAndResult, condition, decideById, makeView, note, result } from './build-view.js';
+import { at, callAndResult, condition, decideById, makeView } from './build-view.js';
 
 type View = ReturnType<typeof makeView>;
 const V = (name: string, view: View, id: string): Eligibility => at(decideById(condition(name), view), id);
-
-/** A user constraint and one note repeating it (relevant to the subgoal, so the predictor keeps the note). */
-const constraintView = (holder: string) =>
-  makeView({
-    items: [
-      { id: 'u', turn: 1, kind: 'constraint', origin: 'user', content: 'use tabs' },
-      note('n2', 2, `deploy server. ${holder}`),
-      result('q3', 3, 'zzz unrelated listing'),
-    ],
-    subgoal: 'deploy the server',
-  });
-
-describe('judgement 1: a conditional or diff-quoted restatement holds a user constraint', () => {
-  // holdsAsUnit closes a unit at white space, so "use tabs unless ..." repeats "use tabs" whole; and an ndiff-style
-  // removed line ("- use tabs") opens like a bullet. Either lets the user's own record go on prediction.
-  it.fails('a conditional restatement does not hold the constraint (ladder-0-4 keeps u)', () => {
-    expect(
-      V('ladder-0-4', constraintView('Style: use tabs unless the file already uses spaces'), 'u').verdict,
-    ).not.toBe('eligible');
-  });
-  it.fails('a removed diff line does not hold the constraint (ladder-0-4 keeps u)', () => {
-    const diff = 'diff of CONTRIBUTING.md:\n- use tabs\n+ use spaces';
-    expect(V('ladder-0-4', constraintView(diff), 'u').verdict).not.toBe('eligible');
-  });
-  it('allowed: a restatement as a sentence or a bullet holds it; a negation never does', () => {
-    expect(V('ladder-0-4', constraintView('Style: use tabs.'), 'u').verdict).toBe('eligible');
-    expect(V('ladder-0-4', constraintView('Rules:\n- use tabs\n- no force-push'), 'u').verdict).toBe('eligible');
-    expect(V('ladder-0-4', constraintView("Style: don't use tabs unless asked"), 'u').verdict).not.toBe('eligible');
-  });
-});
 
 describe('judgement 2: a negative result goes on the same output of another query under declared-irrelevant repetition', () => {
   const grep = (pattern: string, base: string, turn: number): ItemSpec[] =>

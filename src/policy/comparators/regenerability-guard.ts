@@ -49,7 +49,7 @@ export function regenerabilityGuard(parameters: RegenerabilityGuardParameters = 
     name: rule,
     layer: 'comparator',
     rung: 4,
-    version: '2.6.0',
+    version: '2.7.0',
     description: `${parameters.predictor ? (parameters.predictorLabel ?? 'an injected predictor') : 'the embedded predictor'} proposes among the items it may be shown; any proposal the regenerability gate refuses refuses the whole prune`,
     upperRisk: false,
     consultsObligations: true,
@@ -131,7 +131,7 @@ export const definition = defineCondition({
   name: REGENERABILITY_GUARD,
   layer: 'comparator',
   rung: 4,
-  version: '2.6.0',
+  version: '2.7.0',
   description:
     'the embedded predictor proposes among the items it may be shown; any proposal the regenerability gate refuses refuses the whole prune',
   upperRisk: false,

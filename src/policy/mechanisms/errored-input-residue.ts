@@ -94,7 +94,7 @@ export function erroredInputResidue(): ConfiguredMechanism {
   return {
     rule: ERRORED_INPUT_RESIDUE,
     rung: 2,
-    version: '2.6.0',
+    version: '2.7.0',
     parameters: {},
     assess(view, candidates) {
       const wanted = new Set(candidates);

@@ -19,7 +19,7 @@ export function exactRedundancy(): ConfiguredMechanism {
   return {
     rule: EXACT_REDUNDANCY,
     rung: 0,
-    version: '2.6.0',
+    version: '2.7.0',
     parameters: {},
     assess(view, candidates) {
       const wanted = new Set(candidates);

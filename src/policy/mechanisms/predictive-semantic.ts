@@ -321,7 +321,7 @@ export function predictiveSemantic(parameters: PredictiveSemanticParameters = {}
   return {
     rule: PREDICTIVE_SEMANTIC,
     rung: 4,
-    version: '2.5.0',
+    version: '2.6.0',
     parameters: {
       threshold,
       minConfidence,

@@ -1,0 +1,163 @@
+// Held-out review G's open judgements (7 December), closed on the safe side: a rule acts only where its check ran and
+// passed. (1) Another item holds a user record's text (or a consequence string) only where it says it whole and
+// unqualified: the text closes its clause (the end of the text or of its line, or a sentence end or semicolon), so
+// "use tabs unless ..." or "use tabs, except ..." holds nothing, and a diff holds nothing at all (`holdsAsUnit`). With
+// what the rule must refuse and what it must still allow, through the conditions that read it.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { holdsAsUnit, regenerabilityGate } from '../../src/policy/regenerability.js';
+import type { Eligibility } from '../../src/policy/types.js';
+import { at, closedUnit, condition, decideById, makeView, note, result } from './build-view.js';
+
+type View = ReturnType<typeof makeView>;
+const V = (name: string, view: View, id: string): Eligibility => at(decideById(condition(name), view), id);
+
+describe('judgement 1: a restatement holds a user record only where nothing after it in its clause qualifies it', () => {
+  const QUALIFIED = [
+    'Style: use tabs unless the file already uses spaces',
+    'Style: use tabs except in Makefiles',
+    'Style: use tabs only in Go files',
+    'Style: use tabs when the linter runs',
+    'Style: use tabs, unless asked otherwise',
+    'Style: use tabs, but not in YAML.',
+    'Style: use tabs: only for new files',
+    'The user said "use tabs" only for Go files',
+    'Style: use tabs (not in YAML)',
+    'Style: use tabs?',
+    'Style: use tabs.go files only',
+    // A line indented under the restatement continues it: a wrapped or nested qualification.
+    'Rules:\n- use tabs\n  - except in Makefiles',
+    'Rules:\n- use tabs\n  unless the file already uses spaces',
+  ];
+  const DIFFS = [
+    // ndiff: the removed line opens like a bullet.
+    'diff of CONTRIBUTING.md:\n- use tabs\n+ use spaces',
+    // unified: an added line says what a patch writes, not that the constraint holds; context lines are file text.
+    '--- a/CONTRIBUTING.md\n+++ b/CONTRIBUTING.md\n@@ -3,1 +3,1 @@\n-Style: use spaces\n+Style: use tabs',
+    'diff --git a/CONTRIBUTING.md b/CONTRIBUTING.md\n@@ -1,2 +1,2 @@\n Style: use tabs\n-Indent: 4\n+Indent: 8',
+    'patch:\n@@ -1 +1 @@\nStyle: use tabs\n',
+  ];
+  const NEGATED = ["Style: don't use tabs unless asked", 'Do not use tabs.', 'never use tabs, so use spaces'];
+  const HELD = [
+    'Style: use tabs.',
+    'Style: use tabs',
+    'Rules:\n- use tabs\n- no force-push',
+    'Rules:\nuse tabs\nno force-push',
+    'Remember: use tabs! Always.',
+    'Rules: use tabs; no force-push.',
+    'The user said "use tabs".',
+    '(Note: use tabs.) Then deploy.',
+    'Style: use tabs   \nDeploy next.',
+    'Rules:\r\n- use tabs\r\n- no force-push',
+    'Rules:\n- use tabs\n\n    indented code after a blank line',
+    'Style: use tabs. Unless told otherwise, deploy at noon.',
+  ];
+
+  it('holdsAsUnit: a qualified restatement, a diff or a negation holds nothing; a closed one does', () => {
+    for (const holder of [...QUALIFIED, ...DIFFS, ...NEGATED])
+      expect(holdsAsUnit(holder, 'use tabs'), JSON.stringify(holder)).toBe(false);
+    for (const holder of HELD) expect(holdsAsUnit(holder, 'use tabs'), JSON.stringify(holder)).toBe(true);
+  });
+
+  it('a record whose text ends its own clause is held where the text is followed by more sentences', () => {
+    expect(holdsAsUnit('Rule: Use tabs. Always.', 'Use tabs.')).toBe(true);
+    expect(holdsAsUnit('Rule: Use tabs.\nNext', 'Use tabs.')).toBe(true);
+    expect(holdsAsUnit('Rule: Use tabs.go', 'Use tabs.')).toBe(false);
+  });
+
+  /** A user constraint and one note repeating it (relevant to the subgoal, so the predictor keeps the note). */
+  const constraintView = (holder: string) =>
+    makeView({
+      items: [
+        { id: 'u', turn: 1, kind: 'constraint', origin: 'user', content: 'use tabs' },
+        note('n2', 2, `deploy server. ${holder}`),
+        result('q3', 3, 'zzz unrelated listing'),
+      ],
+      subgoal: 'deploy the server',
+    });
+  /** The constraint inside a closed unit's trace, so rung 3 would remove it; a note outside repeats it. */
+  const unitView = (holder: string) =>
+    makeView({
+      items: [
+        { id: 'u', turn: 1, kind: 'constraint', origin: 'user', content: 'use tabs' },
+        note('n2', 2, holder),
+        note('rec', 3, 'Done: formatter configured'),
+      ],
+      visible: { workUnits: [closedUnit('wu', ['u'], 'rec', ['formatter configured'])] },
+    });
+
+  it('the gate keeps the constraint whose only other holder qualifies it or is a diff, on every path', () => {
+    for (const holder of [...QUALIFIED, ...DIFFS]) {
+      expect(regenerabilityGate(constraintView(holder), ['u']).get('u'), holder).toContain(
+        'sole record of a user constraint',
+      );
+      expect(V('ladder-0-4', constraintView(holder), 'u').verdict, holder).not.toBe('eligible');
+      for (const name of ['verified-completion', 'ladder-0-3', 'ladder-0-4'])
+        expect(V(name, unitView(holder), 'u').verdict, `${name}: ${holder}`).not.toBe('eligible');
+    }
+  });
+
+  it('allowed: a closed restatement still lets the constraint go, by prediction or with its unit', () => {
+    for (const holder of HELD) {
+      expect(regenerabilityGate(constraintView(holder), ['u']).has('u'), holder).toBe(false);
+      expect(V('ladder-0-4', constraintView(holder), 'u').verdict, holder).toBe('eligible');
+      for (const name of ['verified-completion', 'ladder-0-3'])
+        expect(V(name, unitView(holder), 'u').verdict, `${name}: ${holder}`).toBe('eligible');
+    }
+    for (const holder of NEGATED) expect(V('ladder-0-4', constraintView(holder), 'u').verdict).not.toBe('eligible');
+  });
+
+  it("a work unit's consequence record stays while its string is held only qualified or in a diff", () => {
+    const view = (holder: string) =>
+      makeView({
+        items: [note('rec', 1, 'Done: retry_backoff passed'), note('n2', 2, holder)],
+        visible: { workUnits: [closedUnit('wu', [], 'rec', ['retry_backoff passed'])] },
+      });
+    for (const holder of [
+      'Summary: retry_backoff passed only on Linux',
+      'Summary: retry_backoff passed, except the flaky case',
+      '- retry_backoff failed\n+ retry_backoff passed',
+    ])
+      expect(regenerabilityGate(view(holder), ['rec']).get('rec'), holder).toContain('consequence record');
+    for (const holder of ['Summary: retry_backoff passed.', 'Results:\n- retry_backoff passed\n- lint clean'])
+      expect(regenerabilityGate(view(holder), ['rec']).has('rec'), holder).toBe(false);
+  });
+
+  const word = fc.stringMatching(/^[a-z]{1,8}$/);
+  const text = fc.array(word, { minLength: 1, maxLength: 4 }).map((ws) => ws.join(' '));
+  const opener = fc.constantFrom('', 'Style: ', '- ', 'Done. ', 'A\n', '"', '* ');
+
+  it('property: any word after the text in its clause (after a space, comma, colon, quote or bracket) unholds it', () => {
+    const joint = fc.constantFrom(' ', ', ', ': ', '" ', ') ', ' - ', '? ', '\t', ',', '\n  ', '\n\t');
+    fc.assert(
+      fc.property(opener, text, joint, word, (open, t, j, w) => {
+        expect(holdsAsUnit(`${open}${t}${j}${w}`, t)).toBe(false);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('property: a restatement that ends its clause holds, whatever sentences or lines follow', () => {
+    const end = fc.constantFrom('.', '!', ';', '."', '.)', '!)', '');
+    const rest = fc.constantFrom('', ' More words follow.', '\nnext line', '\n- next bullet', '\n\n  indented');
+    fc.assert(
+      fc.property(opener, text, end, rest, (open, t, e, r) => {
+        // With no punctuation only a line end closes the clause: a sentence on the same line would go on it.
+        fc.pre(e !== '' || !r.startsWith(' '));
+        expect(holdsAsUnit(`${open}${t}${e}${r}`, t)).toBe(true);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('property: a diff holds nothing, whichever of its lines repeats the text', () => {
+    const line = fc.constantFrom('- ', '+ ', '-', '+', ' ', '  ', 'Style: ', '+Style: ', '-Style: ');
+    const header = fc.constantFrom('', 'diff of README:\n', '--- a/x\n+++ b/x\n', '@@ -1,3 +1,3 @@\n');
+    fc.assert(
+      fc.property(header, line, text, word, (h, l, t, w) => {
+        expect(holdsAsUnit(`${h}${l}${t}.\n-${w}\n+${w}s`, t)).toBe(false);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
