@@ -36,11 +36,22 @@ export function recordedSource(item: ViewItem): string | undefined {
  * records (`recordedSource`: equal only when both record the same one, or neither records one), its status (an error
  * is never a copy of a success), every content block and the text shown. Where the tool (or fixture) declares
  * repetition irrelevant, the call drops out of the key, so identical outputs of different calls of that tool are
- * copies; the tool name, recorded source, status and blocks still must agree. Undefined for anything but a tool result.
+ * copies; the tool name, recorded source, status and blocks still must agree. A result the runtime flags as negative
+ * keeps its call (`acrossCalls`). Undefined for anything but a tool result.
  */
 export function observationKey(view: PolicyView, item: ViewItem): string | undefined {
   if (item.kind !== 'tool-result' || !item.tool) return undefined;
-  return repetitionOf(view, item.tool.name) === 'irrelevant' ? ofAnyCall(item) : ofThisCall(item);
+  return acrossCalls(view, item) ? ofAnyCall(item) : ofThisCall(item);
+}
+
+/**
+ * Whether the item's identity leaves its call out: its tool declares repetition irrelevant, and the runtime does not
+ * flag it as a negative result. "No matches found" means nothing without the query it answers, so it is a copy only
+ * of a result of the same call, whatever the declaration says of the tool's output (the safe side: a negative result
+ * and an equal non-negative one of the same call are not copies under it either).
+ */
+export function acrossCalls(view: PolicyView, item: ViewItem): boolean {
+  return repetitionOf(view, item.tool?.name) === 'irrelevant' && !item.flags.negativeResult;
 }
 
 /** Whether two items are the same observation under `observationKey`. */

@@ -1,16 +1,42 @@
 // Held-out review G's open judgements (7 December), closed on the safe side: a rule acts only where its check ran and
 // passed. (1) Another item holds a user record's text (or a consequence string) only where it says it whole and
 // unqualified: the text closes its clause (the end of the text or of its line, or a sentence end or semicolon), so
-// "use tabs unless ..." or "use tabs, except ..." holds nothing, and a diff holds nothing at all (`holdsAsUnit`). With
-// what the rule must refuse and what it must still allow, through the conditions that read it.
+// "use tabs unless ..." or "use tabs, except ..." holds nothing, and a diff holds nothing at all (`holdsAsUnit`).
+// (2) Under declared-irrelevant repetition a negative result is a copy only of a result of the same call, at rung 0
+// and in the gate's "an identical copy stays" exception (`observationKey`). Each with what the rule must refuse and
+// what it must still allow, through the conditions that read it.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { Fixture } from '../../src/fixture/schema.js';
+import { buildView } from '../../src/fixture/view.js';
+import { exactRedundancy } from '../../src/policy/mechanisms/exact-redundancy.js';
 import { holdsAsUnit, regenerabilityGate } from '../../src/policy/regenerability.js';
 import type { Eligibility } from '../../src/policy/types.js';
-import { at, closedUnit, condition, decideById, makeView, note, result } from './build-view.js';
+import type { ItemSpec } from './build-view.js';
+import {
+  GATED,
+  at,
+  callAndResult,
+  closedUnit,
+  condition,
+  decideById,
+  fixtureObject,
+  makeView,
+  note,
+  result,
+} from './build-view.js';
 
 type View = ReturnType<typeof makeView>;
 const V = (name: string, view: View, id: string): Eligibility => at(decideById(condition(name), view), id);
+
+const LADDERS = ['ladder-0-1', 'ladder-0-3', 'ladder-0-4'];
+
+/** Refused by a condition on the rule under test; ladder-0-4 and the guard may still remove on prediction. */
+function refusedBy(name: string, d: Eligibility, rules: readonly string[]): void {
+  if (name === 'ladder-0-4' || name === 'regenerability-guard')
+    expect(d.verdict === 'eligible' && rules.includes(d.rule), `${name}: ${d.rule} ${d.reason}`).toBe(false);
+  else expect(d.verdict, `${name}: ${d.reason}`).not.toBe('eligible');
+}
 
 describe('judgement 1: a restatement holds a user record only where nothing after it in its clause qualifies it', () => {
   const QUALIFIED = [
@@ -158,6 +184,111 @@ describe('judgement 1: a restatement holds a user record only where nothing afte
         expect(holdsAsUnit(`${h}${l}${t}.\n-${w}\n+${w}s`, t)).toBe(false);
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe('judgement 2: a negative result under declared-irrelevant repetition is a copy only of the same call', () => {
+  const grep = (pattern: string, base: string, turn: number, negative = true, content = 'No matches found') =>
+    callAndResult(
+      base,
+      turn,
+      'grep',
+      { pattern },
+      { content, ...(negative ? { flags: { negativeResult: true } } : {}) },
+    );
+  const tools = [{ name: 'grep', sideEffect: 'pure', repetition: 'irrelevant' }];
+  const view = (...items: ItemSpec[][]) => makeView({ items: items.flat(), tools });
+  const RUNG0 = ['exact-redundancy', 'ladder-0', ...LADDERS];
+
+  it('keeps the negative result for "foo" when only another query\'s equal output stays, at rung 0 and in the gate', () => {
+    const v = view(grep('foo', '1', 1), grep('bar', '2', 2));
+    for (const name of [...RUNG0, ...GATED]) refusedBy(name, V(name, v, 'r1'), ['exact-redundancy']);
+    expect(regenerabilityGate(v, ['r1']).get('r1')).toContain('negative result');
+    // Declared by the fixture rather than the tool: the same.
+    const byFixture = buildView(
+      Fixture.parse({
+        ...fixtureObject({ items: [...grep('foo', '1', 1), ...grep('bar', '2', 2)] }),
+        repetition: 'irrelevant',
+      }),
+      'pp',
+      (t) => t.length,
+    );
+    expect(V('exact-redundancy', byFixture, 'r1').verdict).not.toBe('eligible');
+    expect(regenerabilityGate(byFixture, ['r1']).get('r1')).toContain('negative result');
+  });
+
+  it('keeps a negative result beside an equal non-negative result of another call, and of the same call', () => {
+    for (const other of [grep('bar', '2', 2, false), grep('foo', '2', 2, false)]) {
+      const v = view(grep('foo', '1', 1), other);
+      expect(V('exact-redundancy', v, 'r1').verdict).not.toBe('eligible');
+      expect(regenerabilityGate(v, ['r1']).get('r1')).toContain('negative result');
+    }
+  });
+
+  it('allowed: a repeat of the same query still goes for its later copy, alone, in the ladders and through the gate', () => {
+    const v = view(grep('foo', '1', 1), grep('bar', '2', 2), grep('foo', '3', 3));
+    for (const name of RUNG0) {
+      const d = V(name, v, 'r1');
+      expect(d, name).toMatchObject({ verdict: 'eligible', rule: 'exact-redundancy' });
+      expect(d.reason).toContain('r3');
+    }
+    expect(regenerabilityGate(v, ['r1']).has('r1')).toBe(false);
+  });
+
+  it('says why a negative result pairs only within its call', () => {
+    const v = view(grep('foo', '1', 1), grep('foo', '2', 2));
+    expect(V('exact-redundancy', v, 'r1').reason).toBe(
+      'same call, status and every content block (a negative result: its meaning is its query, so only the same call repeats it) as r2, the latest copy, which stays',
+    );
+  });
+
+  it('allowed: non-negative results of different calls with the declaration still go', () => {
+    const v = view(grep('foo', '1', 1, false, 'a.ts:3: x'), grep('bar', '2', 2, false, 'a.ts:3: x'));
+    for (const name of RUNG0) {
+      const d = V(name, v, 'r1');
+      expect(d, name).toMatchObject({ verdict: 'eligible', rule: 'exact-redundancy' });
+      expect(d.reason).toContain('declares repetition irrelevant');
+    }
+  });
+
+  it('property: under the declaration a removed negative result leans only on results of its own call', () => {
+    const step = fc.record({
+      pattern: fc.constantFrom('foo', 'bar', 'baz'),
+      negative: fc.boolean(),
+      content: fc.constantFrom('No matches found', 'a.ts:1: foo'),
+    });
+    fc.assert(
+      fc.property(fc.array(step, { minLength: 2, maxLength: 7 }), (steps) => {
+        const v = view(...steps.map((s, i) => grep(s.pattern, String(i + 1), i + 1, s.negative, s.content)));
+        const byId = new Map(v.items.map((i) => [i.id, i]));
+        const ofCall = (s: (typeof steps)[number], o: (typeof steps)[number]) =>
+          o.pattern === s.pattern && o.content === s.content && o.negative === s.negative;
+        // The mechanism names the copy each removal leans on.
+        for (const f of exactRedundancy().assess(v, [...byId.keys()])) {
+          const s = steps[Number(f.itemId.slice(1)) - 1]!;
+          for (const id of f.reliesOn ?? []) {
+            const copy = byId.get(id)!;
+            expect(copy.content).toBe(s.content);
+            if (s.negative) expect(copy.tool?.arguments, `${f.itemId} on ${id}`).toEqual({ pattern: s.pattern });
+          }
+        }
+        for (const name of RUNG0) {
+          const decided = decideById(condition(name), v);
+          steps.forEach((s, i) => {
+            const d = at(decided, `r${i + 1}`);
+            // A negative result goes at rung 0 only beside another result of its own call with its output.
+            if (s.negative && d.verdict === 'eligible' && d.rule === 'exact-redundancy')
+              expect(
+                steps.some((o, j) => j !== i && ofCall(s, o)),
+                `${name}: r${i + 1}`,
+              ).toBe(true);
+            // The latest of a run of the same query with the same output and flag stays; every earlier one goes.
+            if (steps.some((o, j) => j > i && ofCall(s, o))) expect(d.verdict, `${name}: r${i + 1}`).toBe('eligible');
+          });
+        }
+      }),
+      { numRuns: 150 },
     );
   });
 });

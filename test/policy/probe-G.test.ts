@@ -3,28 +3,14 @@
 // by its item, so it scores each of these removals the same way either rule would be scored). Each is an `it.fails`
 // repro of the removal beside an `it` of what the rules must still allow; docs/choices.md, "Known open defects", says
 // why none is changed. Judgement 4 (what the runtime recorded on a call reaches its result) is fixed:
-// test/policy/held-out-call-reach.test.ts; judgement 1 (a qualified or diff-quoted restatement) in held-out-G2.test.ts.
+// test/policy/held-out-call-reach.test.ts; judgements 1 (a qualified or diff-quoted restatement) and 2 (a negative
+// result under declared-irrelevant repetition) in held-out-G2.test.ts.
 import { describe, expect, it } from 'vitest';
 import type { Eligibility } from '../../src/policy/types.js';
-import type { ItemSpec } from './build-view.js';
 import { at, callAndResult, condition, decideById, makeView } from './build-view.js';
 
 type View = ReturnType<typeof makeView>;
 const V = (name: string, view: View, id: string): Eligibility => at(decideById(condition(name), view), id);
-
-describe('judgement 2: a negative result goes on the same output of another query under declared-irrelevant repetition', () => {
-  const grep = (pattern: string, base: string, turn: number): ItemSpec[] =>
-    callAndResult(base, turn, 'grep', { pattern }, { content: 'No matches found', flags: { negativeResult: true } });
-  const tools = [{ name: 'grep', sideEffect: 'pure', repetition: 'irrelevant' }];
-  it.fails('the gate keeps the negative result for "foo" when only "bar"\'s equal output stays', () => {
-    const view = makeView({ items: [...grep('foo', '1', 1), ...grep('bar', '2', 2)], tools });
-    expect(V('exact-redundancy', view, 'r1').verdict).not.toBe('eligible');
-  });
-  it('allowed: a repeat of the same query still goes for its later copy', () => {
-    const view = makeView({ items: [...grep('foo', '1', 1), ...grep('foo', '2', 2)], tools });
-    expect(V('exact-redundancy', view, 'r1')).toMatchObject({ verdict: 'eligible', rule: 'exact-redundancy' });
-  });
-});
 
 describe('judgement 3: an immutable source whose reads differ', () => {
   const src = { identity: 'pkg:lib@1.0.0/VERSION', version: 'UNKNOWN', mutable: false };

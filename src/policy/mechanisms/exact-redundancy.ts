@@ -1,14 +1,14 @@
 // Rung 0, representation identity: the same observation rendered more than once. Two tool results are copies only
 // when the call that produced them, the source identity they record, their status and every content block agree
 // (`observationKey`); equal text from different commands is a different observation, unless the tool or fixture
-// declares repetition irrelevant, and so is equal text from one command run against two recorded sources (or against
-// a recorded source and none). It establishes only duplicate representation, which is why it is limited to tool
-// results and always leaves one copy.
+// declares repetition irrelevant (a negative result excepted: its meaning is its query), and so is equal text from
+// one command run against two recorded sources (or against a recorded source and none). It establishes only duplicate
+// representation, which is why it is limited to tool results and always leaves one copy.
 import type { PolicyView, ViewItem } from '../../fixture/view.js';
 import { repetitionOf } from '../../fixture/view.js';
 import type { ConfiguredMechanism } from '../eligibility.js';
 import { listIds } from '../eligibility.js';
-import { observationKey, recordedSource } from '../identity.js';
+import { acrossCalls, observationKey, recordedSource } from '../identity.js';
 import type { Finding } from '../types.js';
 import { defineCondition } from '../definition.js';
 import { gatedVersion, single } from '../single.js';
@@ -76,15 +76,19 @@ function sameness(view: PolicyView, item: ViewItem): string {
   const name = item.tool?.name ?? '';
   const source = recordedSource(item);
   const of = source === undefined ? '' : ` on recorded source ${source}`;
-  if (repetitionOf(view, name) === 'irrelevant') {
+  if (acrossCalls(view, item)) {
     const by = view.tools.some((t) => t.name === name && t.repetition !== undefined) ? `tool ${name}` : 'the fixture';
     return `same ${name} output${of}, status and every content block (any call: ${by} declares repetition irrelevant) as`;
   }
-  return `same call${of}, status and every content block as`;
+  const negative =
+    item.flags.negativeResult && repetitionOf(view, name) === 'irrelevant'
+      ? ' (a negative result: its meaning is its query, so only the same call repeats it)'
+      : '';
+  return `same call${of}, status and every content block${negative} as`;
 }
 
 const DESCRIPTION =
-  'rung 0: tool results identical in call, recorded source (the same identity on both, or none on either), status and every content block (across calls only where repetition is declared irrelevant); one copy (the latest, or every protected copy) stays';
+  'rung 0: tool results identical in call, recorded source (the same identity on both, or none on either), status and every content block (across calls only where repetition is declared irrelevant, and never for a negative result); one copy (the latest, or every protected copy) stays';
 
 /** Layer A: the mechanism alone behind the protection and regenerability gates. */
 export const definition = defineCondition({
