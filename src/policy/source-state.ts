@@ -19,9 +19,10 @@ export interface Established {
   readonly says: string;
   readonly weaker?: string;
   /**
-   * The label is someone's claim about the state (a server's validator, the importer's count of agent writes)
-   * rather than a hash of the source or an immutable source: reads it pairs must then show the same bytes, since
-   * bytes that differ are a change the label missed as much as another rendering.
+   * The label is someone's claim about the state (a server's validator, the importer's count of agent writes, a
+   * declaration that the source is immutable, alone or with a commit of it) rather than a hash of the bytes read:
+   * reads it pairs must then show the same bytes, since bytes that differ are a change the label missed (or a source
+   * declared immutable that was not) as much as another rendering.
    */
   readonly claim?: true;
 }
@@ -30,7 +31,7 @@ export interface Established {
 export function stateOf(item: ViewItem, source: Source): State {
   const { version, mutable, identity } = source;
   if (version === 'UNKNOWN') {
-    if (mutable === false) return { kind: 'pins', key: 'immutable', says: 'its one immutable state' };
+    if (mutable === false) return { kind: 'pins', key: 'immutable', says: 'its one immutable state', claim: true };
     return {
       kind: 'none',
       why: `${item.id} reads ${identity} with UNKNOWN version (mutable: ${String(mutable)})`,
@@ -63,6 +64,7 @@ export function stateOf(item: ViewItem, source: Source): State {
           kind: 'pins',
           key: `git-commit:${version.value}`,
           says: `commit ${version.value} of an immutable source`,
+          claim: true,
         };
       return {
         kind: 'none',

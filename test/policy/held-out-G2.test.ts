@@ -1,16 +1,18 @@
-// Held-out review G's open judgements (7 December), closed on the safe side: a rule acts only where its check ran and
-// passed. (1) Another item holds a user record's text (or a consequence string) only where it says it whole and
-// unqualified: the text closes its clause (the end of the text or of its line, or a sentence end or semicolon), so
-// "use tabs unless ..." or "use tabs, except ..." holds nothing, and a diff holds nothing at all (`holdsAsUnit`).
+// Held-out review G's three open judgements (7 December), closed on the safe side: a rule acts only where its check
+// ran and passed. (1) Another item holds a user record's text (or a consequence string) only where it says it whole
+// and unqualified: the text closes its clause (the end of the text or of its line, or a sentence end or semicolon),
+// so "use tabs unless ..." or "use tabs, except ..." holds nothing, and a diff holds nothing at all (`holdsAsUnit`).
 // (2) Under declared-irrelevant repetition a negative result is a copy only of a result of the same call, at rung 0
-// and in the gate's "an identical copy stays" exception (`observationKey`). Each with what the rule must refuse and
-// what it must still allow, through the conditions that read it.
+// and in the gate's "an identical copy stays" exception (`observationKey`). (3) Immutability, alone or with a commit,
+// hashes nothing read, so rung 1 pairs reads under it only where they show the same bytes (`stateOf`'s claim). Each
+// with what the rule must refuse and what it must still allow, through the conditions that read it.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Fixture } from '../../src/fixture/schema.js';
 import { buildView } from '../../src/fixture/view.js';
+import { regenerabilityGate, holdsAsUnit } from '../../src/policy/regenerability.js';
 import { exactRedundancy } from '../../src/policy/mechanisms/exact-redundancy.js';
-import { holdsAsUnit, regenerabilityGate } from '../../src/policy/regenerability.js';
+import { sourceIdentity } from '../../src/policy/mechanisms/source-identity.js';
 import type { Eligibility } from '../../src/policy/types.js';
 import type { ItemSpec } from './build-view.js';
 import {
@@ -285,6 +287,105 @@ describe('judgement 2: a negative result under declared-irrelevant repetition is
               ).toBe(true);
             // The latest of a run of the same query with the same output and flag stays; every earlier one goes.
             if (steps.some((o, j) => j > i && ofCall(s, o))) expect(d.verdict, `${name}: r${i + 1}`).toBe('eligible');
+          });
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
+
+describe('judgement 3: rung 1 pairs reads of an immutable source only on the same bytes', () => {
+  const STATES = [
+    { name: 'an immutable source', version: 'UNKNOWN' },
+    { name: 'a commit of an immutable source', version: { kind: 'git-sha', value: 'c0ffee', of: 'commit' } },
+  ] as const;
+  const HASHED = [
+    { name: 'a content hash', version: { kind: 'content-hash', value: 'sha256:aa' } },
+    { name: 'a git blob', version: { kind: 'git-sha', value: 'b10b', of: 'blob' } },
+  ] as const;
+  const RUNG1 = ['source-identity', ...LADDERS];
+  const STUB = 'File unchanged since last read.';
+  // Each read is its own call (an attempt number in its arguments), so rung 0 never pairs them: only rung 1 can.
+  const read = (base: string, turn: number, version: unknown, content: string, mutable = false) =>
+    callAndResult(
+      base,
+      turn,
+      'read_file',
+      { path: 'VERSION', attempt: Number(base) },
+      { content, source: { identity: 'pkg:lib@1.0.0/VERSION', version, mutable } },
+    );
+  const view = (...items: ItemSpec[][]) => makeView({ items: items.flat() });
+
+  for (const state of STATES)
+    describe(`under ${state.name}`, () => {
+      it('keeps a read whose later twin shows other bytes that contain it, inside a longer token or framed', () => {
+        for (const later of ['version = 12', 'VERSION (1 line):\nversion = 1\n', 'version = 1\n']) {
+          const v = view(read('1', 1, state.version, 'version = 1'), read('2', 2, state.version, later));
+          for (const name of RUNG1) refusedBy(name, V(name, v, 'r1'), ['source-identity']);
+          expect(V('source-identity', v, 'r1').reason).toContain('hashes nothing read, and what they show differs');
+        }
+      });
+      it('allowed: equal bytes pair, and a later stub leaves the equal read to stay', () => {
+        const equal = view(read('1', 1, state.version, 'version = 1'), read('2', 2, state.version, 'version = 1'));
+        for (const name of RUNG1)
+          expect(V(name, equal, 'r1'), name).toMatchObject({ verdict: 'eligible', rule: 'source-identity' });
+        const stubbed = view(
+          read('1', 1, state.version, 'version = 1'),
+          read('2', 2, state.version, 'version = 1'),
+          read('3', 3, state.version, STUB),
+        );
+        const d = V('source-identity', stubbed, 'r1');
+        expect(d).toMatchObject({ verdict: 'eligible', rule: 'source-identity' });
+        expect(d.reason).toContain('as does r2,');
+        expect(V('source-identity', stubbed, 'r2').verdict).not.toBe('eligible');
+      });
+      it('says which read of the same bytes stays and why the later one is passed over', () => {
+        const stubbed = view(
+          read('1', 1, state.version, 'version = 1'),
+          read('2', 2, state.version, 'version = 1'),
+          read('3', 3, state.version, STUB),
+        );
+        expect(V('source-identity', stubbed, 'r1').reason).toMatch(
+          /as does r2, the latest read of that view and state that shows the same bytes \(r3, later, does not; .* hashes nothing read\), which stays$/,
+        );
+      });
+    });
+
+  for (const state of HASHED)
+    it(`allowed: under ${state.name} a later rendering that holds the read whole still pairs`, () => {
+      const v = view(
+        read('1', 1, state.version, 'version = 1', true),
+        read('2', 2, state.version, 'VERSION (1 line):\nversion = 1\n', true),
+      );
+      for (const name of RUNG1)
+        expect(V(name, v, 'r1'), name).toMatchObject({ verdict: 'eligible', rule: 'source-identity' });
+    });
+
+  it('property: under immutability a read goes at rung 1 only for a later read of the same bytes, which stays', () => {
+    const content = fc.constantFrom('version = 1', 'version = 12', 'v: version = 1\n', STUB);
+    const version = fc.constantFrom(...STATES.map((s) => s.version));
+    fc.assert(
+      fc.property(version, fc.array(content, { minLength: 2, maxLength: 6 }), (ver, contents) => {
+        const v = view(...contents.map((c, i) => read(String(i + 1), i + 1, ver, c)));
+        const byId = new Map(v.items.map((i) => [i.id, i]));
+        // The mechanism names the read that stays: a later one of the same bytes.
+        for (const f of sourceIdentity().assess(v, [...byId.keys()])) {
+          if (f.outcome !== 'eligible') continue;
+          expect(f.reliesOn).toHaveLength(1);
+          const survivor = byId.get(f.reliesOn![0]!)!;
+          expect(survivor.content, f.itemId).toBe(byId.get(f.itemId)!.content);
+          expect(v.items.indexOf(survivor)).toBeGreaterThan(v.items.indexOf(byId.get(f.itemId)!));
+        }
+        for (const name of RUNG1) {
+          const decided = decideById(condition(name), v);
+          contents.forEach((c, i) => {
+            const d = at(decided, `r${i + 1}`);
+            const later = contents.slice(i + 1).includes(c);
+            if (d.verdict === 'eligible' && d.rule === 'source-identity')
+              expect(later, `${name}: r${i + 1}`).toBe(true);
+            // Where a later read shows the same bytes, rung 1 finds it (alone: a ladder's earlier rung may act first).
+            if (name === 'source-identity' && later) expect(d.verdict, `r${i + 1}`).toBe('eligible');
           });
         }
       }),

@@ -52,20 +52,24 @@ const STUB = 'File unchanged since last read. The content from the earlier Read 
 const CONFIG = '{"port": 8080, "retries": 3}';
 
 describe('rung 1: the read that stays must show what the removed read showed', () => {
+  // `hashes`: the label hashes the bytes read. Immutability, alone or with a commit, hashes nothing read (review G,
+  // judgement 3): under it a read pairs only with a later one of the same bytes.
   const HASHED = [
-    { name: 'content hash', version: { kind: 'content-hash', value: 'sha256:aa' }, mutable: true },
-    { name: 'git blob', version: { kind: 'git-sha', value: 'b10b', of: 'blob' }, mutable: true },
-    { name: 'an immutable source', version: 'UNKNOWN', mutable: false },
+    { name: 'content hash', version: { kind: 'content-hash', value: 'sha256:aa' }, mutable: true, hashes: true },
+    { name: 'git blob', version: { kind: 'git-sha', value: 'b10b', of: 'blob' }, mutable: true, hashes: true },
+    { name: 'an immutable source', version: 'UNKNOWN', mutable: false, hashes: false },
     {
       name: 'a commit of an immutable source',
       version: { kind: 'git-sha', value: 'c0ffee', of: 'commit' },
       mutable: false,
+      hashes: false,
     },
   ] as const;
   interface State {
     readonly name: string;
     readonly version: unknown;
     readonly mutable: boolean;
+    readonly hashes: boolean;
   }
   const src = (state: State) => ({ identity: 'repo:app/config.json', version: state.version, mutable: state.mutable });
   // Each read is its own call (an attempt number in its arguments), so rung 0 never pairs them: only rung 1 can.
@@ -111,18 +115,19 @@ describe('rung 1: the read that stays must show what the removed read showed', (
         it(`${name}: still removes a read for a later one of the same bytes`, () => {
           pairs(V(name, view(read('1', 1, state, CONFIG), read('2', 2, state, CONFIG)), 'r1'), 'r2');
         });
-        it(`${name}: still removes a read for a later one that holds its text and blocks whole`, () => {
+        it(`${name}: ${state.hashes ? 'still removes' : 'keeps'} a read for a later one that holds its text and blocks whole`, () => {
           const framed = view(
             read('1', 1, state, CONFIG),
             read('2', 2, state, `app/config.json (42 bytes):\n${CONFIG}\n<system-reminder>read only</system-reminder>`),
           );
-          expect(V(name, framed, 'r1')).toMatchObject({ verdict: 'eligible', rule: 'source-identity' });
           const png = { type: 'image', mediaType: 'image/png', sha256: 'a'.repeat(64) };
           const shot = view(
             read('1', 1, state, 'logo.png', { blocks: [{ type: 'text', text: 'logo.png' }, png] }),
             read('2', 2, state, 'logo.png, 2 KB', { blocks: [{ type: 'text', text: 'logo.png, 2 KB' }, png] }),
           );
-          expect(V(name, shot, 'r1')).toMatchObject({ verdict: 'eligible', rule: 'source-identity' });
+          for (const v of [framed, shot])
+            if (state.hashes) expect(V(name, v, 'r1')).toMatchObject({ verdict: 'eligible', rule: 'source-identity' });
+            else refused(name, v, 'r1');
         });
         it(`${name}: pairs a full read with a later full one when a stub follows both, and keeps that one`, () => {
           const v = view(read('1', 1, state, CONFIG), read('2', 2, state, CONFIG), read('3', 3, state, STUB));
@@ -165,7 +170,7 @@ describe('rung 1: the read that stays must show what the removed read showed', (
   });
 
   it('a pinned label before a write pairs only with a twin before the write that shows the read', () => {
-    const etag: State = { name: 'etag', version: { kind: 'etag', value: 'W/"7"' }, mutable: true };
+    const etag: State = { name: 'etag', version: { kind: 'etag', value: 'W/"7"' }, mutable: true, hashes: false };
     const immutable = HASHED[2];
     for (const state of [etag, immutable]) {
       const edit = editConfig(3);

@@ -210,7 +210,7 @@ describe('source-identity: the view and what the version hashes', () => {
     expect(at(d, 'r1').reason).toContain('a weaker guarantee than a recorded version');
   });
 
-  it('abstains on twins under a label that hashes nothing read (agent-writes, etag) when their bytes differ; under a hash or an immutable source, where the read that stays does not show the older one', () => {
+  it('abstains on twins under a label that hashes nothing read (agent-writes, etag, immutability) when their bytes differ; under a hash, where the read that stays does not show the older one', () => {
     const under = (version: unknown, mutable: boolean, content: string) => ({
       source: { identity: 'repo:src/pool.ts', version, mutable },
       content,
@@ -222,21 +222,21 @@ describe('source-identity: the view and what the version hashes', () => {
           read('r2', 2, undefined, under(version, mutable, '{"requests": 1900}')),
         ],
       });
-    for (const label of [
-      { kind: 'agent-writes', value: '0' },
-      { kind: 'etag', value: '"7"' },
-      { kind: 'etag', value: 'W/"7"' },
-    ]) {
-      const d = at(decideById(si, pair(label)), 'r1');
+    for (const [label, mutable] of [
+      [{ kind: 'agent-writes', value: '0' }, true],
+      [{ kind: 'etag', value: '"7"' }, true],
+      [{ kind: 'etag', value: 'W/"7"' }, true],
+      // Immutability is a declaration, and hashes nothing read (source-identity 2.8.0, review G judgement 3).
+      ['UNKNOWN', false],
+      [{ kind: 'git-sha', value: 'c0ffee', of: 'commit' }, false],
+    ] as const) {
+      const d = at(decideById(si, pair(label, mutable)), 'r1');
       expect(d.verdict).toBe('abstain');
       expect(d.reason).toContain('hashes nothing read, and what they show differs');
     }
     // A hash of the source's content says the state is one, but the read that stays must still show what the
     // removed one showed: it paired these until source-identity 2.5.0.
-    for (const [version, mutable] of [
-      [hash, true],
-      ['UNKNOWN', false],
-    ] as const) {
+    for (const [version, mutable] of [[hash, true]] as const) {
       const d = at(decideById(si, pair(version, mutable)), 'r1');
       expect(d.verdict).toBe('abstain');
       expect(d.reason).toContain("but what it shows does not hold r1's text and blocks whole");

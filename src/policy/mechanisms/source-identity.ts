@@ -1,7 +1,9 @@
 // Rung 1, source identity: two reads of the same view of one recorded source state. The view is the tool and its
 // selector (a line range, a symbol listing, a search, a truncated read are different views of one version); the
 // state is established by a version that says what it hashes, or by the source being immutable. A mutable source
-// read with an UNKNOWN version, or pinned only by a commit, cannot be shown to be the same state. The read that
+// read with an UNKNOWN version, or pinned only by a commit, cannot be shown to be the same state; a label that hashes
+// nothing read (an etag, an agent-writes count, immutability, a commit of an immutable source) pairs only reads that
+// show the same bytes. The read that
 // stays must also show what the removed one showed (`showsAllOf`: each of its texts whole within one of the
 // survivor's, each other block among the survivor's): a runtime's "File unchanged since last read" stub carries the
 // state's hash and shows none of its content, so the full read stays beside it.
@@ -68,6 +70,13 @@ const rendersAs = (a: ViewItem, b: ViewItem): boolean => a.content === b.content
 function lastShowing(reads: readonly Placed[], after: number, before: number, item: ViewItem): Placed | undefined {
   for (let i = firstAt(reads, before) - 1; i >= 0 && reads[i]!.at > after; i--)
     if (showsAllOf(reads[i]!.other.item, item)) return reads[i];
+  return undefined;
+}
+
+/** The last of `reads` strictly between positions `after` and `before` that shows the same bytes as `item`. */
+function lastRendering(reads: readonly Placed[], after: number, before: number, item: ViewItem): Placed | undefined {
+  for (let i = firstAt(reads, before) - 1; i >= 0 && reads[i]!.at > after; i--)
+    if (rendersAs(reads[i]!.other.item, item)) return reads[i];
   return undefined;
 }
 
@@ -160,13 +169,19 @@ export function sourceIdentity(): ConfiguredMechanism {
           }
           // A label that hashes nothing read vouches for the state only as far as the bytes agree: where two reads
           // of one view under it differ, the label missed a change as likely as the tool rendered the same state twice.
+          // The latest later twin with the same bytes stays instead, where one does: those bytes are the check.
+          const latest = survivor;
           if (state.claim && !rendersAs(read.item, survivor.other.item)) {
-            findings.push({
-              itemId: read.item.id,
-              outcome: 'abstain',
-              reason: `cannot establish same source state: ${read.item.id} and ${survivor.other.item.id} both carry ${state.says}, which hashes nothing read, and what they show differs`,
-            });
-            return;
+            const same = lastRendering(twins, index, survivor.at, read.item);
+            if (!same) {
+              findings.push({
+                itemId: read.item.id,
+                outcome: 'abstain',
+                reason: `cannot establish same source state: ${read.item.id} and ${survivor.other.item.id} both carry ${state.says}, which hashes nothing read, and what they show differs`,
+              });
+              return;
+            }
+            survivor = same;
           }
           // A truncated read shows a part of its scope the selector does not record: two of them are one view only
           // where they show the same bytes, whatever the version says of the whole source.
@@ -181,7 +196,6 @@ export function sourceIdentity(): ConfiguredMechanism {
           // The read that stays must show what this one showed: the same state rendered as a stub, or with less of
           // it, is not a copy of it. The latest later twin that shows it stays (it shows what every later twin that
           // shows it does, so none of them pairs it away); where none does, this read is the only one showing it.
-          const latest = survivor;
           let shows = rendersAs(read.item, survivor.other.item) ? 'same' : showsAllOf(survivor.other.item, read.item);
           if (!shows) {
             const earlier = lastShowing(twins, index, survivor.at, read.item);
@@ -206,7 +220,9 @@ export function sourceIdentity(): ConfiguredMechanism {
           const which =
             survivor === latest
               ? `the latest read of that view and state${beforeWrite}`
-              : `the latest read of that view and state that shows all ${read.item.id} shows (${latest.other.item.id}, later${beforeWrite}, does not)`;
+              : state.claim
+                ? `the latest read of that view and state that shows the same bytes (${latest.other.item.id}, later${beforeWrite}, does not; ${state.says} hashes nothing read)`
+                : `the latest read of that view and state that shows all ${read.item.id} shows (${latest.other.item.id}, later${beforeWrite}, does not)`;
           const within = shows === 'same' ? '' : `, its text and blocks whole within ${survivor.other.item.id}'s`;
           findings.push({
             itemId: read.item.id,
@@ -234,7 +250,7 @@ export function sourceIdentity(): ConfiguredMechanism {
 }
 
 const DESCRIPTION =
-  'rung 1: reads of the same view (tool and selector) of one source state, established by a version that hashes the content or an immutable source, where the read that stays shows all the removed one showed (its text and blocks whole; a stub carrying the hash does not); the latest such read stays';
+  'rung 1: reads of the same view (tool and selector) of one source state, established by a version that hashes the content or an immutable source (a label that hashes nothing read, immutability included, only on the same bytes), where the read that stays shows all the removed one showed (its text and blocks whole; a stub carrying the hash does not); the latest such read stays';
 
 /** Layer A: the mechanism alone behind the protection and regenerability gates. */
 export const definition = defineCondition({

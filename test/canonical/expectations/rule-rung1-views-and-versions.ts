@@ -44,9 +44,8 @@ const expectations: FixtureExpectations = {
       condition: 'source-identity',
       prunePoint: 'p1',
       item: 'i16',
-      decision: 'PRUNE',
-      outcome: 'true-prune',
-      why: 'git show of an immutable source at one commit, same tool and view as i23, which stays.',
+      decision: 'ABSTAIN',
+      why: 'git show of an immutable source at one commit, same tool and view as i23, but i23 shows other bytes (a trailing newline): a commit of an immutable source hashes nothing read, so rung 1 pairs its reads only on the same bytes (was PRUNE: git show of an immutable source at one commit, same tool and view as i23, which stays.)',
     },
     {
       condition: 'source-identity',
@@ -67,9 +66,8 @@ const expectations: FixtureExpectations = {
       condition: 'ladder-0-1',
       prunePoint: 'p1',
       item: 'i16',
-      decision: 'PRUNE',
-      outcome: 'true-prune',
-      why: 'Rung 1 removes what rung 0 cannot: the same view of one immutable state.',
+      decision: 'ABSTAIN',
+      why: 'Rung 1 pairs reads of one immutable state only on the same bytes, in the ladder as alone; i23 adds a trailing newline (was PRUNE: Rung 1 removes what rung 0 cannot: the same view of one immutable state.)',
     },
     {
       condition: 'ladder-0-1',
