@@ -12,6 +12,7 @@
 // candidates and is KEEP with that rule's reason, whatever a later rule would have found. An abstention binds nothing,
 // unless it says it does (`binds`: the check that could not run asked whether the item must stay, which no later rule
 // asks): then it binds the later steps the same way, the item staying ABSTAIN with that rule's reason.
+import { withRemovedResultPlaces } from '../fixture/effect-index.js';
 import { itemIndex } from '../fixture/item-index.js';
 import { residueText } from '../fixture/residue.js';
 import type { Effect, ResidueField } from '../fixture/schema.js';
@@ -84,9 +85,19 @@ export function withoutItems(
     });
   };
   const items = view.items.filter((item) => !removed.has(item.id)).map(cut);
+  // Where a removed result of a kept call was recorded, for the rules that order transitions (effect-index).
+  const places = new Map<string, number>();
+  let kept = 0;
+  for (const item of view.items) {
+    if (!removed.has(item.id)) kept += 1;
+    else if (item.kind === 'tool-result' && item.tool) {
+      const call = callOf.get(item.tool.callId);
+      if (call && !removed.has(call.id)) places.set(call.id, kept - 0.5);
+    }
+  }
   return Object.freeze({
     ...view,
-    items: Object.freeze(items),
+    items: withRemovedResultPlaces(Object.freeze(items), places),
     contextTokens: items.reduce((sum, item) => sum + item.tokens, 0),
   });
 }

@@ -125,6 +125,40 @@ describe('H2 (ladders, over-refusal): an effect read against the context after a
       });
     });
   }
+  // The other side of the same fix: where the removed result was recorded is kept, not read as "anywhere". In a batch
+  // (both writes and the newer read issued before any result), the writes are not ordered before y, whether the first
+  // write's result is in context (the rule alone) or an earlier step removed it (the ladders): no supersession.
+  const batch = (): View => {
+    const src = { identity: 'repo:pool.ts', version: { kind: 'content-hash', value: 'h2' }, mutable: true };
+    const [ce, re] = callAndResult(
+      'e',
+      2,
+      'write',
+      { path: 'pool.ts', text: 'size = 8' },
+      { content: 'written' },
+      { effects: ['repo:pool.ts'] },
+    );
+    const [cf, rf] = callAndResult(
+      'f',
+      2,
+      'write',
+      { path: 'pool.ts', text: 'size = 8' },
+      { content: 'written' },
+      { effects: ['repo:pool.ts'] },
+    );
+    const [cy, ry] = callAndResult('y', 2, 'read', { path: 'pool.ts' }, { content: 'size = 8', source: src });
+    const x = result('x', 1, 'size = 4', { source: { ...src, version: { kind: 'content-hash', value: 'h1' } } });
+    return makeView({ items: [x, ce!, cf!, cy!, re!, rf!, ry!] });
+  };
+  for (const name of ['checked-supersession', 'ladder-0-2', 'ladder-0-3', 'ladder-0-4'])
+    it(`${name}: a batch's writes, a result of which an earlier step removed, stay unordered before y: x stays`, () => {
+      // ladder-0-4's predictor may still remove x at rung 4; what is refused is rung 2's supersession.
+      const x = V(name, batch(), 'x');
+      expect(x.verdict === 'eligible' && x.rule === 'checked-supersession').toBe(false);
+      if (name !== 'ladder-0-4') expect(x.verdict).not.toBe('eligible');
+      if (name !== 'checked-supersession')
+        expect(V(name, batch(), 're')).toMatchObject({ verdict: 'eligible', rule: 'exact-redundancy' });
+    });
   it('checked-supersession alone supersedes x on the bare effects', () => {
     expect(V('checked-supersession', writesTwice(bare), 'x')).toMatchObject({ verdict: 'eligible' });
   });
