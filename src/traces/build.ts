@@ -17,7 +17,7 @@ import {
 } from '../fixture/schema.js';
 import { holdsSecret } from './redact.js';
 
-export const IMPORTER_VERSION = '2.10.0';
+export const IMPORTER_VERSION = '2.11.0';
 
 export type Format = Imported['format'];
 export const FORMATS: readonly Format[] = Imported.shape.format.options;
@@ -112,11 +112,13 @@ export class TraceBuilder {
    * prune clears old tool outputs): every item carries over in its turn as `rewrite` says the model is now sent it,
    * and so do the tools, the task in progress and the recorder's version. The points up to the last turn carried
    * over were `before`'s, whose context they saw: the task boundary there is not this session's again.
+   * With `from`, only the drafts from that index on carry over (the tail a compaction kept), and the tools they use.
    */
-  resumeFrom(before: TraceBuilder, rewrite: (draft: Draft) => Draft): void {
+  resumeFrom(before: TraceBuilder, rewrite: (draft: Draft) => Draft, from = 0): void {
     this.continueFrom(before);
-    for (const { draft, turn } of before.drafts) this.drafts.push({ draft: rewrite(draft), turn });
-    for (const [name, sideEffect] of before.tools) this.tools.set(name, sideEffect);
+    for (const { draft, turn } of before.drafts.slice(from)) this.drafts.push({ draft: rewrite(draft), turn });
+    if (from === 0) for (const [name, sideEffect] of before.tools) this.tools.set(name, sideEffect);
+    else for (const { draft } of this.drafts) if (draft.tool) this.declare(draft.tool);
     this.turn = before.turn;
     this.worked = before.worked;
     this.carried = before.turn;
@@ -143,13 +145,20 @@ export class TraceBuilder {
   }
 
   add(draft: Draft): void {
-    if (draft.tool) {
-      const name = safeId(draft.tool.name);
-      const known = this.tools.get(name);
-      // One tool name, one side-effect class: if an importer classed the same name two ways, the stronger holds.
-      if (!known || rank(draft.tool.sideEffect) > rank(known)) this.tools.set(name, draft.tool.sideEffect);
-    }
+    if (draft.tool) this.declare(draft.tool);
     this.drafts.push({ draft, turn: this.turn });
+  }
+
+  private declare(tool: NonNullable<Draft['tool']>): void {
+    const name = safeId(tool.name);
+    const known = this.tools.get(name);
+    // One tool name, one side-effect class: if an importer classed the same name two ways, the stronger holds.
+    if (!known || rank(tool.sideEffect) > rank(known)) this.tools.set(name, tool.sideEffect);
+  }
+
+  /** The drafts from index `from` on, in order. */
+  draftsFrom(from: number): Draft[] {
+    return this.drafts.slice(from).map((d) => d.draft);
   }
 
   get size(): number {

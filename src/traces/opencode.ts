@@ -16,7 +16,8 @@
 // MessageV2.toModelMessages sends such a part's call as it was and "[Old tool result content cleared]" for its
 // output, with no attachments. That too ends the context: what the model is sent from the next message on is another
 // session, `after-prune-N`, which starts from the same history with those outputs cleared.
-import type { ReadSelector, Source, Status } from '../fixture/schema.js';
+import { sha256 } from '../fixture/canonical.js';
+import type { ContentBlock, ReadSelector, Source, Status } from '../fixture/schema.js';
 import { agentTool, foundNothing, writtenPaths } from './agent-tools.js';
 import type { Draft, TraceBuilder } from './build.js';
 import { intOr, objectOr, type Json, type Reader } from './parse.js';
@@ -87,10 +88,17 @@ interface ToolRun {
         readonly status: 'completed';
         readonly output: string;
         readonly exit: number | undefined;
+        /** Files the tool returned beside its text (`state.attachments`), as the model is sent them. */
+        readonly attachments?: readonly ContentBlock[];
         /** When OpenCode's prune cleared the output (`state.time.compacted`, epoch ms), if it did. */
         readonly compacted?: number;
       }
-    | { readonly status: 'error'; readonly error: string }
+    | {
+        readonly status: 'error';
+        readonly error: string;
+        /** What an interrupted call had printed, which the model is sent in place of the error. */
+        readonly output?: string;
+      }
     /** Pending or running when the session was saved: the call is added and nothing else (build.ts settles it). */
     | { readonly status: 'unfinished' };
 }
@@ -185,6 +193,55 @@ function answeredCompactions(messages: readonly Json[]): Set<string> {
   return answered;
 }
 
+/**
+ * A file as the model is sent it (a user's `file` part, a tool's attachment): an image by its media type, anything
+ * else (a PDF) by its mime type, each carried by the sha256 of its data as recorded (a data URL's payload, or the URL).
+ */
+function fileBlock(mime: string, url: string): ContentBlock {
+  const comma = url.startsWith('data:') ? url.indexOf(',') : -1;
+  const data = comma >= 0 ? url.slice(comma + 1) : url;
+  return mime.startsWith('image/')
+    ? { type: 'image', mediaType: mime, sha256: sha256(data) }
+    : { type: 'other', kind: mime || 'file', sha256: sha256(data) };
+}
+
+/**
+ * A completed tool's attachments as toModelOutput sends them: only data URLs holding a payload go out (others are
+ * dropped there too).
+ */
+function attachmentBlocks(r: Reader, v: Json | undefined, path: (string | number)[]): ContentBlock[] {
+  if (v === undefined || v === null) return [];
+  return r.array(v, path).flatMap((raw, i) => {
+    const a = r.object(raw, [...path, i]);
+    const url = r.string(a['url'], [...path, i, 'url']);
+    if (!url.startsWith('data:') || !url.includes(',')) return [];
+    return [fileBlock(r.string(a['mime'], [...path, i, 'mime']), url)];
+  });
+}
+
+/**
+ * An assistant message toModelMessages leaves out: one that ended in an error, unless the user aborted it after it
+ * wrote something other than a step marker or reasoning (what it wrote then is sent).
+ */
+function unsentAssistant(info: Record<string, Json>, parts: readonly Json[]): boolean {
+  const error = objectOr(info['error']);
+  if (!error && !info['error']) return false;
+  const aborted = error?.['name'] === 'MessageAbortedError';
+  return !(
+    aborted &&
+    parts.some((p) => {
+      const type = objectOr(p)?.['type'];
+      return type !== 'step-start' && type !== 'reasoning';
+    })
+  );
+}
+
+/** What OpenCode sends the model in place of a `subtask` part (MessageV2.toModelMessages). */
+const SUBTASK_NOTE = 'The following tool was executed by the user';
+
+/** The result toModelMessages sends for a call still pending or running when a later request was made. */
+const INTERRUPTED = '[Tool execution was interrupted]';
+
 /** What OpenCode sends the model in place of a `compaction` part (MessageV2.toModelMessages). */
 const COMPACTION_REQUEST = 'What did we do so far?';
 
@@ -220,6 +277,8 @@ export async function importOpenCode(root: Json, r: Reader, open: (session?: str
   let prunes = 0;
   // The results of the current context whose outputs OpenCode's prune cleared later, with when it did.
   const uncleared = new Map<Draft, number>();
+  // Where each message of the current context begins among its builder's drafts (a compaction's kept tail).
+  const startOf = new Map<string, number>();
 
   const addTool = async (run: ToolRun): Promise<void> => {
     const tool = await agentTool(run.name, run.input);
@@ -235,7 +294,7 @@ export async function importOpenCode(root: Json, r: Reader, open: (session?: str
       effects,
     });
     if (run.outcome.status === 'completed') {
-      const { output, exit } = run.outcome;
+      const { output, exit, attachments } = run.outcome;
       const outcome = reading ? shellOutcome(reading, exit, output) : undefined;
       const st: Status = outcome ? outcome.status : { state: 'ok' };
       const selector =
@@ -246,6 +305,7 @@ export async function importOpenCode(root: Json, r: Reader, open: (session?: str
         origin: 'environment',
         kind: 'tool-result',
         content: output,
+        ...(attachments?.length ? { blocks: [{ type: 'text', text: output }, ...attachments] } : {}),
         time: run.end,
         tool: recorded,
         status: st,
@@ -258,12 +318,12 @@ export async function importOpenCode(root: Json, r: Reader, open: (session?: str
       return;
     }
     if (run.outcome.status === 'unfinished') return;
-    const { error } = run.outcome;
+    const { error, output } = run.outcome;
     b.settleEffects(run.callId, 'failed');
     b.add({
       origin: 'environment',
       kind: 'tool-result',
-      content: error,
+      content: output ?? error,
       time: run.end,
       tool: recorded,
       status: {
@@ -305,16 +365,34 @@ export async function importOpenCode(root: Json, r: Reader, open: (session?: str
       for (const [d, t] of uncleared) if (t < created) uncleared.delete(d);
       b = next;
     }
-    const compaction = role === 'user' && parts.some((p) => objectOr(p)?.['type'] === 'compaction');
-    if (compaction && compactions.has(String(info['id'])) && b.size > 0) {
-      // A compaction its summary answered: the model's context ends here and starts again from the summary.
+    const compaction = role === 'user' ? parts.findIndex((p) => objectOr(p)?.['type'] === 'compaction') : -1;
+    if (compaction >= 0 && compactions.has(String(info['id'])) && b.size > 0) {
+      // A compaction its summary answered: the model's context ends here and starts again from the summary, after
+      // the recent messages it kept (`tail_start_id`, newer versions), which the model is sent as they were.
+      const tailField = [...path, 'parts', compaction, 'tail_start_id'];
+      const tail = objectOr(parts[compaction])?.['tail_start_id'];
+      let from = -1;
+      if (tail !== undefined && tail !== null && tail !== info['id']) {
+        const at = startOf.get(r.string(tail, tailField));
+        if (at === undefined)
+          r.fail(tailField, `names message "${String(tail)}", which is not before this compaction in its context`);
+        from = at;
+      }
       compacted += 1;
       const next = open(`after-compaction-${compacted}`);
-      next.continueFrom(b);
+      if (from < 0) next.continueFrom(b);
+      else next.resumeFrom(b, (d) => d, from);
+      // The history before it, pruned or not, is no longer sent; the kept tail is sent as it was.
+      const carried = new Set(from < 0 ? [] : b.draftsFrom(from));
+      for (const d of uncleared.keys()) if (!carried.has(d)) uncleared.delete(d);
+      for (const [id, at] of startOf)
+        if (from < 0 || at < from) startOf.delete(id);
+        else startOf.set(id, at - from);
       b = next;
-      // The history before it, pruned or not, is no longer sent.
-      uncleared.clear();
     }
+    if (typeof info['id'] === 'string') startOf.set(info['id'], b.size);
+    // A message toModelMessages never sends (a failed response) is no part of any context.
+    if (role === 'assistant' && unsentAssistant(info, parts)) continue;
     // The summary stands in for the history it replaced: the runtime's record of it, not a model turn of the task.
     const summary = role === 'assistant' && info['summary'] === true;
     if (role === 'assistant') {
@@ -338,8 +416,24 @@ export async function importOpenCode(root: Json, r: Reader, open: (session?: str
         b.add({ origin: 'system', kind: 'instruction', content: COMPACTION_REQUEST, time: created });
         continue;
       }
+      if (type === 'subtask' && role === 'user') {
+        // The sub-agent's run is the `task` call the runtime writes next; the model is told only who ran it.
+        b.add({ origin: 'system', kind: 'instruction', content: SUBTASK_NOTE, time: created });
+        continue;
+      }
+      if (type === 'file' && role === 'user') {
+        // Text files and directories reach the model as the synthetic Read parts beside this one; any other file
+        // (an image, a PDF) is sent as itself.
+        const mime = r.string(part['mime'], [...ppath, 'mime']);
+        if (mime === 'text/plain' || mime === 'application/x-directory') continue;
+        const blocks = [fileBlock(mime, r.string(part['url'], [...ppath, 'url']))];
+        b.add({ origin: 'user', kind: 'instruction', content: '', blocks, time: created });
+        continue;
+      }
       if (type === 'text') {
         const text = r.string(part['text'], [...ppath, 'text']);
+        // A text the user's message keeps for display only (`ignored`) is never sent.
+        if (role === 'user' && part['ignored'] === true) continue;
         const out = attached.get(j);
         if (out !== undefined) {
           const result = syntheticText(parts[out])!;
@@ -386,6 +480,7 @@ export async function importOpenCode(root: Json, r: Reader, open: (session?: str
         const exit = typeof metadata['exit'] === 'number' ? metadata['exit'] : undefined;
         // OpenCode's prune marks only completed parts, and only theirs does toModelMessages clear.
         const compactedAt = r.optNumber(times['compacted'], [...ppath, 'state', 'time', 'compacted']);
+        const attachments = attachmentBlocks(r, state['attachments'], [...ppath, 'state', 'attachments']);
         await addTool({
           name,
           callId,
@@ -393,13 +488,42 @@ export async function importOpenCode(root: Json, r: Reader, open: (session?: str
           start,
           end,
           origin: 'model',
-          outcome: { status, output, exit, ...(compactedAt !== undefined ? { compacted: compactedAt } : {}) },
+          outcome: {
+            status,
+            output,
+            exit,
+            ...(attachments.length ? { attachments } : {}),
+            ...(compactedAt !== undefined ? { compacted: compactedAt } : {}),
+          },
         });
       } else if (status === 'error') {
         const error = r.string(state['error'], [...ppath, 'state', 'error']);
-        await addTool({ name, callId, input, start, end, origin: 'model', outcome: { status, error } });
+        // A call the user interrupted is sent with what it had printed (`metadata.output`), not the error.
+        const meta = objectOr(state['metadata']);
+        const output =
+          meta?.['interrupted'] === true && typeof meta['output'] === 'string' ? meta['output'] : undefined;
+        await addTool({
+          name,
+          callId,
+          input,
+          start,
+          end,
+          origin: 'model',
+          outcome: { status, error, ...(output !== undefined ? { output } : {}) },
+        });
       } else if (status === 'pending' || status === 'running') {
-        await addTool({ name, callId, input, start, end, origin: 'model', outcome: { status: 'unfinished' } });
+        // Where the session went on past it, every later request sent the call with the interrupted marker as its
+        // result; a call in the last message is where the recording stopped, its result not yet seen.
+        const later = i < kept.messages - 1;
+        await addTool({
+          name,
+          callId,
+          input,
+          start,
+          end,
+          origin: 'model',
+          outcome: later ? { status: 'error', error: INTERRUPTED } : { status: 'unfinished' },
+        });
       } else {
         r.fail(
           [...ppath, 'state', 'status'],

@@ -1,0 +1,328 @@
+// The shapes today's recorders write that older importers rejected, misread or dropped, each written here by hand
+// from the upstream writer's schema (the file and commit named beside each), with the older shape beside it.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tokenCounter } from '../../src/accounting/tokens.js';
+import { sha256 } from '../../src/fixture/canonical.js';
+import type { Fixture, Item } from '../../src/fixture/schema.js';
+import { importFile } from '../../src/traces/import.js';
+import { tempDir } from './support.js';
+
+async function load(name: string, content: unknown): Promise<Fixture[]> {
+  const path = join(tempDir(), name);
+  writeFileSync(path, JSON.stringify(content));
+  return (await importFile(path, name, { redact: true, tokens: tokenCounter() })).map((t) => t.fixture);
+}
+const one = async (name: string, content: unknown) => (await load(name, content))[0]!;
+const result = (f: Fixture, callId: string): Item | undefined =>
+  f.items.find((i) => i.kind === 'tool-result' && i.tool!.callId === callId);
+const failure = async (name: string, content: unknown): Promise<string> => {
+  try {
+    await load(name, content);
+  } catch (e) {
+    return (e as Error).message;
+  }
+  throw new Error('imported without an error');
+};
+
+// OpenCode as anomalyco/opencode writes it at 007a9409bafea06d6b9084ff1f6d1fe9f5e3a803:
+// packages/opencode/src/session/message-v2.ts (the part schemas, toModelMessagesEffect, filterCompacted).
+describe('OpenCode: parts and states toModelMessages sends', () => {
+  const PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUg==';
+  const PDF = 'data:application/pdf;base64,JVBERi0xLjQK';
+  const msg = (id: string, role: string, parts: unknown[], extra: Record<string, unknown> = {}) => ({
+    info: { id, sessionID: 'ses_1', role, time: { created: 1750000000000 }, ...extra },
+    parts,
+  });
+  const tool = (callID: string, name: string, state: unknown) => ({
+    id: `prt_${callID}`,
+    type: 'tool',
+    callID,
+    tool: name,
+    state,
+  });
+  const completed = (extra: Record<string, unknown> = {}) => ({
+    status: 'completed',
+    input: { filePath: '/r/shot.png' },
+    output: 'Image read successfully',
+    title: 'shot.png',
+    metadata: {},
+    time: { start: 1750000000100, end: 1750000000200 },
+    ...extra,
+  });
+  const session = (messages: unknown[]) => ({
+    info: { id: 'ses_1', version: '1.14.0', title: 't', time: { created: 1, updated: 2 } },
+    messages,
+  });
+
+  it('a file the user attached that is no text (an image, a PDF) is sent as itself: an instruction carrying it by hash', async () => {
+    const f = await one(
+      'ses.json',
+      session([
+        msg('m1', 'user', [
+          { id: 'u1', type: 'text', text: 'What is wrong in this screenshot?' },
+          { id: 'u2', type: 'file', mime: 'image/png', filename: 'shot.png', url: PNG },
+          { id: 'u3', type: 'file', mime: 'application/pdf', filename: 'spec.pdf', url: PDF },
+        ]),
+        msg('m2', 'assistant', [{ id: 'a1', type: 'text', text: 'The button overlaps.' }]),
+      ]),
+    );
+    expect(f.items.map((i) => [i.origin, i.kind, i.content, i.blocks])).toEqual([
+      ['user', 'instruction', 'What is wrong in this screenshot?', undefined],
+      [
+        'user',
+        'instruction',
+        '',
+        [{ type: 'image', mediaType: 'image/png', sha256: sha256('iVBORw0KGgoAAAANSUhEUg==') }],
+      ],
+      ['user', 'instruction', '', [{ type: 'other', kind: 'application/pdf', sha256: sha256('JVBERi0xLjQK') }]],
+      ['model', 'reasoning', 'The button overlaps.', undefined],
+    ]);
+  });
+
+  it('a text file or a directory the user attached is not sent as a file (its Read parts carry it), as before', async () => {
+    const f = await one(
+      'ses.json',
+      session([
+        msg('m1', 'user', [
+          { id: 'u1', type: 'text', text: 'Look at @a.ts' },
+          { id: 'u2', type: 'file', mime: 'text/plain', filename: 'a.ts', url: 'file:///r/a.ts' },
+          { id: 'u3', type: 'file', mime: 'application/x-directory', filename: 'src', url: 'file:///r/src' },
+        ]),
+      ]),
+    );
+    expect(f.items.map((i) => i.content)).toEqual(['Look at @a.ts']);
+  });
+
+  it("a user's text marked `ignored` is never sent; one not so marked is", async () => {
+    const f = await one(
+      'ses.json',
+      session([
+        msg('m1', 'user', [
+          { id: 'u1', type: 'text', text: 'Run the tests' },
+          { id: 'u2', type: 'text', text: 'shown only', ignored: true },
+          { id: 'u3', type: 'text', text: 'also sent', ignored: false },
+        ]),
+      ]),
+    );
+    expect(f.items.map((i) => i.content)).toEqual(['Run the tests', 'also sent']);
+  });
+
+  it("a subtask part is sent as the runtime's note that the user ran the tool; the task call follows as before", async () => {
+    const f = await one(
+      'ses.json',
+      session([
+        msg('m1', 'user', [
+          { id: 'u1', type: 'subtask', prompt: 'Review the diff', description: 'review', agent: 'general' },
+        ]),
+        msg('m2', 'assistant', [
+          tool('t1', 'task', {
+            status: 'completed',
+            input: { prompt: 'Review the diff', description: 'review', subagent_type: 'general' },
+            output: 'Looks fine.',
+            title: 'review',
+            metadata: {},
+            time: { start: 1, end: 2 },
+          }),
+        ]),
+      ]),
+    );
+    expect(f.items.map((i) => [i.origin, i.kind, i.content])).toEqual([
+      ['system', 'instruction', 'The following tool was executed by the user'],
+      ['model', 'tool-call', expect.stringContaining('"tool":"task"')],
+      ['environment', 'tool-result', 'Looks fine.'],
+    ]);
+  });
+
+  it("a tool's attachments are sent with its output: the result carries them by hash (data URLs only, as toModelOutput sends)", async () => {
+    const f = await one(
+      'ses.json',
+      session([
+        msg('m1', 'user', [{ id: 'u1', type: 'text', text: 'Read the screenshot' }]),
+        msg('m2', 'assistant', [
+          tool(
+            'r1',
+            'read',
+            completed({
+              attachments: [
+                { id: 'f1', sessionID: 'ses_1', messageID: 'm2', type: 'file', mime: 'image/png', url: PNG },
+                {
+                  id: 'f2',
+                  sessionID: 'ses_1',
+                  messageID: 'm2',
+                  type: 'file',
+                  mime: 'image/png',
+                  url: 'file:///x.png',
+                },
+              ],
+            }),
+          ),
+          tool('r2', 'read', completed()),
+        ]),
+      ]),
+    );
+    expect(result(f, 'r1')!.blocks).toEqual([
+      { type: 'text', text: 'Image read successfully' },
+      { type: 'image', mediaType: 'image/png', sha256: sha256('iVBORw0KGgoAAAANSUhEUg==') },
+    ]);
+    expect(result(f, 'r1')!.content).toBe('Image read successfully');
+    // No attachment, no blocks: the text alone, as before.
+    expect(result(f, 'r2')!.blocks).toBeUndefined();
+  });
+
+  it('an attachment of the wrong shape is an error naming its field', async () => {
+    const message = await failure(
+      'ses.json',
+      session([
+        msg('m1', 'user', [{ id: 'u1', type: 'text', text: 'Read it' }]),
+        msg('m2', 'assistant', [tool('r1', 'read', completed({ attachments: [{ type: 'file', mime: 'image/png' }] }))]),
+      ]),
+    );
+    expect(message).toContain('ses.json');
+    expect(message).toContain('$.messages[1].parts[0].state.attachments[0].url');
+  });
+
+  it('a call the user interrupted is sent with what it had printed (`metadata.output`); any other error with its error text', async () => {
+    const f = await one(
+      'ses.json',
+      session([
+        msg('m1', 'user', [{ id: 'u1', type: 'text', text: 'Build it' }]),
+        msg('m2', 'assistant', [
+          tool('b1', 'bash', {
+            status: 'error',
+            input: { command: 'make' },
+            error: 'Tool execution aborted',
+            metadata: { interrupted: true, output: 'cc -c a.c\ncc -c b.c\n' },
+            time: { start: 1, end: 2 },
+          }),
+          tool('b2', 'bash', {
+            status: 'error',
+            input: { command: 'make install' },
+            error: 'Permission denied',
+            metadata: { output: 'not sent' },
+            time: { start: 3, end: 4 },
+          }),
+        ]),
+      ]),
+    );
+    expect(result(f, 'b1')!.content).toBe('cc -c a.c\ncc -c b.c\n');
+    expect(result(f, 'b1')!.status).toMatchObject({ state: 'error', message: 'Tool execution aborted' });
+    expect(result(f, 'b2')!.content).toBe('Permission denied');
+  });
+
+  it('a call left pending or running is answered by the interrupted marker once the session went on; in the last message it has no result yet', async () => {
+    const pending = (id: string) =>
+      tool(id, 'bash', { status: 'running', input: { command: 'sleep 100' }, time: { start: 1 } });
+    const fs = await one(
+      'ses.json',
+      session([
+        msg('m1', 'user', [{ id: 'u1', type: 'text', text: 'Wait for it' }]),
+        msg('m2', 'assistant', [pending('p1')]),
+        msg('m3', 'user', [{ id: 'u3', type: 'text', text: 'Never mind, stop' }]),
+        msg('m4', 'assistant', [pending('p2')]),
+      ]),
+    );
+    expect(result(fs, 'p1')).toMatchObject({
+      content: '[Tool execution was interrupted]',
+      status: { state: 'error', message: '[Tool execution was interrupted]' },
+    });
+    expect(result(fs, 'p2')).toBeUndefined();
+    expect(fs.items.filter((i) => i.kind === 'tool-call')).toHaveLength(2);
+  });
+
+  it('a response that failed is not sent again; one the user aborted after it wrote text is, and one aborted before it wrote anything is not', async () => {
+    const f = await one(
+      'ses.json',
+      session([
+        msg('m1', 'user', [{ id: 'u1', type: 'text', text: 'Start' }]),
+        msg('m2', 'assistant', [{ id: 'a2', type: 'text', text: 'partial before the API failed' }], {
+          error: { name: 'APIError', data: { message: 'Overloaded', isRetryable: true } },
+        }),
+        msg(
+          'm3',
+          'assistant',
+          [
+            { id: 'a3', type: 'step-start' },
+            { id: 'a3r', type: 'reasoning', text: 'hmm', time: { start: 1 } },
+          ],
+          {
+            error: { name: 'MessageAbortedError', data: { message: 'aborted' } },
+          },
+        ),
+        msg('m4', 'assistant', [{ id: 'a4', type: 'text', text: 'kept: written before the abort' }], {
+          error: { name: 'MessageAbortedError', data: { message: 'aborted' } },
+        }),
+        msg('m5', 'assistant', [{ id: 'a5', type: 'text', text: 'no error' }]),
+      ]),
+    );
+    expect(f.items.map((i) => i.content)).toEqual(['Start', 'kept: written before the abort', 'no error']);
+  });
+
+  const summary = (id: string, parentID: string) => ({
+    info: {
+      id,
+      sessionID: 'ses_1',
+      role: 'assistant',
+      parentID,
+      mode: 'compaction',
+      agent: 'compaction',
+      summary: true,
+      finish: 'stop',
+      time: { created: 1750000000000 },
+    },
+    parts: [{ id: `prt_${id}`, type: 'text', text: '## Goal\nFix the build.' }],
+  });
+  const compacted = (tail?: unknown) =>
+    session([
+      msg('m1', 'user', [{ id: 'u1', type: 'text', text: 'Fix the build' }]),
+      msg('m2', 'assistant', [{ id: 'a2', type: 'text', text: 'Reading.' }]),
+      msg('m3', 'user', [{ id: 'u3', type: 'text', text: 'Also the docs' }]),
+      msg('m4', 'assistant', [{ id: 'a4', type: 'text', text: 'Docs read.' }]),
+      msg('c1', 'user', [
+        { id: 'pc', type: 'compaction', auto: true, ...(tail !== undefined ? { tail_start_id: tail } : {}) },
+      ]),
+      summary('s1', 'c1'),
+      msg('m5', 'user', [{ id: 'u5', type: 'text', text: 'Go on' }]),
+    ]);
+
+  it('a compaction that kept a tail (`tail_start_id`) sends the kept messages as they were, then the request and the summary', async () => {
+    const fs = await load('ses.json', compacted('m3'));
+    expect(fs.map((f) => f.id)).toEqual(['opencode.ses', 'opencode.ses.after-compaction-1']);
+    expect(fs[1]!.items.map((i) => [i.origin, i.content])).toEqual([
+      ['user', 'Also the docs'],
+      ['model', 'Docs read.'],
+      ['system', 'What did we do so far?'],
+      ['system', '## Goal\nFix the build.'],
+      ['user', 'Go on'],
+    ]);
+    // The earlier session is untouched by where the later one starts.
+    expect(fs[0]!.items.map((i) => i.content)).toEqual(['Fix the build', 'Reading.', 'Also the docs', 'Docs read.']);
+  });
+
+  it('a compaction with no tail (or a null one) starts from the request and the summary, as before', async () => {
+    for (const tail of [undefined, null]) {
+      const fs = await load('ses.json', compacted(tail));
+      expect(fs[1]!.items.map((i) => i.content)).toEqual([
+        'What did we do so far?',
+        '## Goal\nFix the build.',
+        'Go on',
+      ]);
+    }
+  });
+
+  it('a tail naming no earlier message of the context is an error naming the field', async () => {
+    const message = await failure('ses.json', compacted('m9'));
+    expect(message).toContain('$.messages[4].parts[0].tail_start_id');
+    expect(message).toContain('"m9"');
+    expect(await failure('ses.json', compacted(7))).toContain('$.messages[4].parts[0].tail_start_id');
+  });
+
+  it('a user file part without its url is an error naming the field', async () => {
+    const message = await failure(
+      'ses.json',
+      session([msg('m1', 'user', [{ id: 'u2', type: 'file', mime: 'image/png', filename: 'shot.png' }])]),
+    );
+    expect(message).toContain('$.messages[0].parts[0].url');
+  });
+});
