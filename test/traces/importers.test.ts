@@ -44,7 +44,7 @@ describe('swe-agent importer', () => {
       format: 'swe-agent',
       sourceFile: 'pydicom__pydicom-1458.traj',
       timestamps: 'synthetic',
-      importerVersion: '2.10.0',
+      importerVersion: '2.11.0',
       formatVersion: '0.x',
     });
     expect(f.prunePoints).toEqual([
