@@ -509,6 +509,14 @@ export async function importOpenHandsV1(
     const e = r.object(raw, path);
     const kind = r.string(e['kind'], [...path, 'kind']);
     const id = r.optString(e['id'], [...path, 'id']);
+    // An ACP-backed conversation records what an external agent server (Claude Code, Codex, Gemini over ACP) did:
+    // its tool calls are events no View holds, and what that server's model was sent is in its own session, not here.
+    // Importing the messages alone would leave out every call the model made and saw.
+    if (kind === 'ACPToolCallEvent')
+      r.fail(
+        [...path, 'kind'],
+        "an ACP tool call: this conversation ran an external agent server over ACP, whose model context the events do not record (import that agent's own session instead)",
+      );
     if (kind === 'Condensation') {
       await close();
       const forgotten = new Set(
