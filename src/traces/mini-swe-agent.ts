@@ -9,7 +9,8 @@
 // `<output_head>`/`<output_tail>`, or a timeout notice); a user message that answers no action is mini-swe-agent's
 // own feedback (a format error, a limit), never a person. The closing `exit` message carries the submission, which
 // the model never saw, so it is left out.
-import type { SideEffectClass, Source } from '../fixture/schema.js';
+import { sha256 } from '../fixture/canonical.js';
+import type { ContentBlock, SideEffectClass, Source } from '../fixture/schema.js';
 import type { TraceBuilder } from './build.js';
 import { objectOr, type Json, type Reader } from './parse.js';
 import { normalisePath, readShell, readSource, shellOutcome, type ShellReading } from './shell.js';
@@ -40,24 +41,61 @@ const BLOCKS: readonly { version: string; re: RegExp }[] = [
 ];
 
 /**
- * A message's text: a string, nothing, or a list of text blocks. mini-swe-agent 1.9 to 1.13 marked messages for
- * Anthropic's prompt cache in place, turning their content into `[{type: "text", text, cache_control}]`, and saved
- * them so; the text is the blocks' text in order. Any other block is not something this importer reads.
+ * A message's text and any image it carries: a string, nothing, or a list of blocks. mini-swe-agent 1.9 to 1.13
+ * marked messages for Anthropic's prompt cache in place, turning their content into `[{type: "text", text,
+ * cache_control}]`, and saved them so; with `multimodal_regex` set (v2, `models/utils/openai_multimodal.py`) an
+ * observation's `<MSWEA_MULTIMODAL_CONTENT>` tags become `image_url` blocks; the Responses API models write
+ * `input_text`/`output_text` and `input_image` blocks. The text is the text blocks' in order; each image is kept by
+ * the hash of its URL. Any other block is not something this importer reads.
  */
-function messageText(r: Reader, value: Json | undefined, path: readonly (string | number)[]): string {
-  if (value === null || value === undefined) return '';
-  if (!Array.isArray(value)) return r.string(value, path);
-  return value
-    .map((raw, k) => {
-      const block = r.object(raw, [...path, k]);
-      if (block['type'] !== 'text')
-        r.fail(
-          [...path, k, 'type'],
-          `a content block of type ${JSON.stringify(block['type'] ?? null)}; only text blocks are read`,
-        );
-      return r.string(block['text'], [...path, k, 'text']);
-    })
-    .join('');
+function messageContent(
+  r: Reader,
+  value: Json | undefined,
+  path: readonly (string | number)[],
+): { text: string; images: ContentBlock[] } {
+  if (value === null || value === undefined) return { text: '', images: [] };
+  if (!Array.isArray(value)) return { text: r.string(value, path), images: [] };
+  const texts: string[] = [];
+  const images: ContentBlock[] = [];
+  for (const [k, raw] of value.entries()) {
+    const block = r.object(raw, [...path, k]);
+    const type = block['type'];
+    if (type === 'text' || type === 'input_text' || type === 'output_text') {
+      texts.push(r.string(block['text'], [...path, k, 'text']));
+    } else if (type === 'image_url' || type === 'input_image') {
+      const nested = objectOr(block['image_url']);
+      const url = nested
+        ? r.string(nested['url'], [...path, k, 'image_url', 'url'])
+        : r.string(block['image_url'], [...path, k, 'image_url']);
+      const media = /^data:([^;,]+)[;,]/.exec(url)?.[1];
+      images.push(
+        media
+          ? { type: 'image', mediaType: media, sha256: sha256(url) }
+          : { type: 'other', kind: 'image_url', sha256: sha256(url) },
+      );
+    } else
+      r.fail(
+        [...path, k, 'type'],
+        `a content block of type ${JSON.stringify(type ?? null)}; only text and image blocks are read`,
+      );
+  }
+  return { text: texts.join(''), images };
+}
+
+/** The blocks a draft carries when its message held an image beside its text. */
+const withImages = (text: string, images: readonly ContentBlock[]): { blocks?: ContentBlock[] } =>
+  images.length > 0 ? { blocks: [{ type: 'text', text }, ...images] } : {};
+
+/** The command a bash tool call's JSON arguments name, or the arguments as they were when they name none. */
+function commandOf(args: string): string {
+  try {
+    const parsed = JSON.parse(args) as unknown;
+    if (parsed && typeof parsed === 'object' && typeof (parsed as Record<string, unknown>)['command'] === 'string')
+      return (parsed as Record<string, string>)['command']!;
+  } catch {
+    // The model's arguments were not JSON; the runtime then ran nothing sensible, and the text is kept as is.
+  }
+  return args;
 }
 
 /**
@@ -90,6 +128,7 @@ function answer(
   returncode: number | undefined,
   exception: string | undefined,
   time: number | undefined,
+  images: readonly ContentBlock[] = [],
 ): void {
   const { output, truncated } = observed(content);
   const timedOut = /timed out and has been killed/.test(content);
@@ -126,6 +165,7 @@ function answer(
     origin: 'environment',
     kind: 'tool-result',
     content,
+    ...withImages(content, images),
     time,
     tool: { name: c.name, sideEffect: c.sideEffect, arguments: { command: c.command }, callId: c.callId },
     status,
@@ -150,12 +190,65 @@ export async function importMiniSweAgent(root: Json, r: Reader, b: TraceBuilder)
   for (const [i, raw] of messages.entries()) {
     const path = [...base, i];
     const m = r.object(raw, path);
-    const role = r.string(m['role'], [...path, 'role']);
-    const content = messageText(r, m['content'], [...path, 'content']);
     const extra = objectOr(m['extra']);
     const stamp = r.optNumber(extra?.['timestamp'], [...path, 'extra', 'timestamp']);
+    if (m['object'] === 'response') {
+      // A Responses API model's reply, saved whole (`litellm_response_model.py`): its output items are what the model
+      // said and called, and are sent back as they are.
+      b.modelTurn();
+      textCall = undefined;
+      version = 'v2 responses API tool calls';
+      const created = r.optNumber(m['created_at'], [...path, 'created_at']);
+      const time = created !== undefined ? created * 1000 : stamp !== undefined ? stamp * 1000 : undefined;
+      for (const [j, rawItem] of r.array(m['output'], [...path, 'output']).entries()) {
+        const ipath = [...path, 'output', j];
+        const item = r.object(rawItem, ipath);
+        const type = r.string(item['type'], [...ipath, 'type']);
+        if (type === 'reasoning') continue;
+        if (type === 'message') {
+          const { text } = messageContent(r, item['content'], [...ipath, 'content']);
+          if (text.trim() !== '') b.add({ origin: 'model', kind: 'reasoning', content: text, time });
+        } else if (type === 'function_call') {
+          const id = r.string(item['call_id'] ?? item['id'], [...ipath, 'call_id']);
+          const args = r.string(item['arguments'], [...ipath, 'arguments']);
+          const command = commandOf(args);
+          const c = await call(command, id);
+          pending.set(id, c);
+          b.add({
+            origin: 'model',
+            kind: 'tool-call',
+            content: args,
+            time,
+            tool: { name: c.name, sideEffect: c.sideEffect, arguments: { command }, callId: id },
+            effects: c.reading.writes.map((w) => normalisePath(w)),
+          });
+        } else
+          r.fail(
+            [...ipath, 'type'],
+            `an output item of type "${type}"; only reasoning, message and function_call items are read`,
+          );
+      }
+      continue;
+    }
+    if (m['type'] === 'function_call_output') {
+      const id = r.string(m['call_id'], [...path, 'call_id']);
+      const c = pending.get(id);
+      if (!c) r.fail([...path, 'call_id'], `answers tool call "${id}", which no earlier response made`);
+      pending.delete(id);
+      const { text, images } = messageContent(r, m['output'], [...path, 'output']);
+      const rc = r.optNumber(extra?.['returncode'], [...path, 'extra', 'returncode']);
+      const exception =
+        typeof extra?.['exception_info'] === 'string' && extra['exception_info'].trim() !== ''
+          ? extra['exception_info']
+          : undefined;
+      answer(b, c, text, rc, exception, stamp === undefined ? undefined : stamp * 1000, images);
+      continue;
+    }
+    const role = r.string(m['role'], [...path, 'role']);
+    const { text: content, images } = messageContent(r, m['content'], [...path, 'content']);
+    const shown = withImages(content, images);
     if (role === 'system') {
-      b.add({ origin: 'system', kind: 'instruction', content });
+      b.add({ origin: 'system', kind: 'instruction', content, ...shown });
     } else if (role === 'assistant') {
       b.modelTurn();
       textCall = undefined;
@@ -175,18 +268,7 @@ export async function importMiniSweAgent(root: Json, r: Reader, b: TraceBuilder)
           const id = r.string(tc['id'], [...cpath, 'id']);
           const fn = r.object(tc['function'], [...cpath, 'function']);
           const args = r.string(fn['arguments'], [...cpath, 'function', 'arguments']);
-          let command = args;
-          try {
-            const parsed = JSON.parse(args) as unknown;
-            if (
-              parsed &&
-              typeof parsed === 'object' &&
-              typeof (parsed as Record<string, unknown>)['command'] === 'string'
-            )
-              command = (parsed as Record<string, string>)['command']!;
-          } catch {
-            // The model's arguments were not JSON; the runtime then ran nothing sensible, and the text is kept as is.
-          }
+          const command = commandOf(args);
           const c = await call(command, id);
           pending.set(id, c);
           b.add({
@@ -240,26 +322,28 @@ export async function importMiniSweAgent(root: Json, r: Reader, b: TraceBuilder)
         typeof extra?.['exception_info'] === 'string' && extra['exception_info'].trim() !== ''
           ? extra['exception_info']
           : undefined;
-      answer(b, c, content, rc, exception, stamp === undefined ? undefined : stamp * 1000);
+      answer(b, c, content, rc, exception, stamp === undefined ? undefined : stamp * 1000, images);
     } else if (role === 'user' && !seenTask) {
       seenTask = true;
       b.userInstruction(content);
+      if (images.length > 0) b.add({ origin: 'user', kind: 'instruction', content: '', blocks: images });
     } else if (role === 'user' && textCall) {
       const c = textCall;
       textCall = undefined;
       const recorded = r.optNumber(extra?.['returncode'], [...path, 'extra', 'returncode']);
-      const shown = /<returncode>\s*(-?\d+)\s*<\/returncode>/.exec(content)?.[1];
+      const code = /<returncode>\s*(-?\d+)\s*<\/returncode>/.exec(content)?.[1];
       answer(
         b,
         c,
         content,
-        recorded ?? (shown === undefined ? undefined : Number(shown)),
+        recorded ?? (code === undefined ? undefined : Number(code)),
         undefined,
         stamp === undefined ? undefined : stamp * 1000,
+        images,
       );
     } else if (role === 'user') {
       // After the task, mini-swe-agent's user turns are its own feedback (format errors, limits), not a person.
-      b.add({ origin: 'system', kind: 'instruction', content });
+      b.add({ origin: 'system', kind: 'instruction', content, ...shown });
     } else if (role === 'exit') {
     } else {
       r.fail([...path, 'role'], `unknown role "${role}" (expected system, user, assistant, tool or exit)`);

@@ -326,3 +326,186 @@ describe('OpenCode: parts and states toModelMessages sends', () => {
     expect(message).toContain('$.messages[0].parts[0].url');
   });
 });
+
+// OpenHands V1 as OpenHands/software-agent-sdk writes it at dc38cf4893973b8665e952d29c9e7ecfb1f16811:
+// openhands-sdk/openhands/sdk/event/acp_tool_call.py (ACPToolCallEvent, "not an LLMConvertibleEvent").
+describe('OpenHands V1: a conversation run by an external ACP agent server', () => {
+  const events = (acp: boolean) => [
+    {
+      kind: 'MessageEvent',
+      id: 'e1',
+      timestamp: '2026-05-01T10:00:00',
+      source: 'user',
+      llm_message: { role: 'user', content: [{ type: 'text', text: 'Fix the failing test' }] },
+      activated_skills: [],
+      extended_content: [],
+    },
+    ...(acp
+      ? [
+          {
+            kind: 'ACPToolCallEvent',
+            id: 'e2',
+            timestamp: '2026-05-01T10:00:05',
+            source: 'agent',
+            tool_call_id: 'toolu_1',
+            title: 'Read tests/test_a.py',
+            status: 'completed',
+            tool_kind: 'read',
+            raw_input: { file_path: 'tests/test_a.py' },
+            raw_output: 'def test_a(): ...',
+            content: [{ type: 'content', content: { type: 'text', text: 'def test_a(): ...' } }],
+            is_error: false,
+          },
+        ]
+      : []),
+    {
+      kind: 'MessageEvent',
+      id: 'e3',
+      timestamp: '2026-05-01T10:00:09',
+      source: 'agent',
+      llm_message: { role: 'assistant', content: [{ type: 'text', text: 'Fixed.' }] },
+      activated_skills: [],
+      extended_content: [],
+    },
+  ];
+
+  it('is refused, naming the file, the event and its kind: its tool calls are in no View, its model context is not recorded', async () => {
+    const message = await failure('conv.json', events(true));
+    expect(message).toContain('conv.json');
+    expect(message).toContain('$[1].kind');
+    expect(message).toContain('ACP');
+  });
+
+  it('a conversation the SDK agent ran itself imports as before', async () => {
+    const f = await one('conv.json', events(false));
+    expect(f.items.map((i) => [i.origin, i.content])).toEqual([
+      ['user', 'Fix the failing test'],
+      ['model', 'Fixed.'],
+    ]);
+  });
+});
+
+// mini-swe-agent as SWE-agent/mini-swe-agent writes it: src/minisweagent/models/litellm_response_model.py
+// (06af5c4779a573f6da5125b24e77a54d47d044a7) and utils/actions_toolcall_response.py
+// (14fd0672eda656e58ab0a300e5a44a494a32f850) for the Responses API; utils/openai_multimodal.py
+// (01018ad8a1667ccdccf3a0c285edfed418e98e6a) for `image_url` blocks.
+describe('mini-swe-agent: Responses API models and multimodal observations', () => {
+  const PNG = 'data:image/png;base64,iVBORw0KGgo=';
+  const head = [
+    { role: 'system', content: 'You are a helpful assistant that can interact with a computer.' },
+    { role: 'user', content: 'Fix the bug in a.py' },
+  ];
+  const response = (output: unknown[]) => ({
+    id: 'resp_1',
+    object: 'response',
+    created_at: 1767225600,
+    model: 'gpt-5',
+    status: 'completed',
+    output,
+    extra: { actions: [{ command: 'cat a.py', tool_call_id: 'call_1' }], cost: 0.01, timestamp: 1767225601.5 },
+  });
+  const traj = (messages: unknown[]) => ({
+    info: { mini_version: '2.1.0', exit_status: 'Submitted' },
+    messages,
+    trajectory_format: 'mini-swe-agent-1.1',
+  });
+
+  it('reads a saved response object (reasoning left out, its message text, its function calls) and the function_call_output that answers each', async () => {
+    const f = await one(
+      'r.traj.json',
+      traj([
+        ...head,
+        response([
+          { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'think' }] },
+          { type: 'message', id: 'msg_1', role: 'assistant', content: [{ type: 'output_text', text: 'Let me look.' }] },
+          { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'bash', arguments: '{"command": "cat a.py"}' },
+        ]),
+        {
+          type: 'function_call_output',
+          call_id: 'call_1',
+          output: '<returncode>0</returncode>\n<output>\nprint(1)\n</output>',
+          extra: { raw_output: 'print(1)\n', returncode: 0, timestamp: 1767225602 },
+        },
+        {
+          type: 'message',
+          role: 'user',
+          content: [{ type: 'input_text', text: 'Please always provide EXACTLY ONE action.' }],
+          extra: { interrupt_type: 'FormatError' },
+        },
+      ]),
+    );
+    expect(f.items.map((i) => [i.origin, i.kind])).toEqual([
+      ['system', 'instruction'],
+      ['user', 'instruction'],
+      ['model', 'reasoning'],
+      ['model', 'tool-call'],
+      ['environment', 'tool-result'],
+      ['system', 'instruction'],
+    ]);
+    expect(f.items[2]!.content).toBe('Let me look.');
+    expect(f.items[3]!.tool).toMatchObject({
+      name: 'shell.read',
+      callId: 'call_1',
+      arguments: { command: 'cat a.py' },
+    });
+    expect(f.items[4]!.source).toMatchObject({ identity: 'a.py' });
+    expect(f.items[5]!.content).toBe('Please always provide EXACTLY ONE action.');
+    expect(f.imported!.formatVersion).toContain('responses API');
+  });
+
+  it('an output item of a kind it does not read, or an output that answers no call, is an error naming the field', async () => {
+    expect(
+      await failure('r.traj.json', traj([...head, response([{ type: 'web_search_call', id: 'ws_1' }])])),
+    ).toContain('$.messages[2].output[0].type');
+    expect(
+      await failure('r.traj.json', traj([...head, { type: 'function_call_output', call_id: 'call_9', output: 'x' }])),
+    ).toContain('$.messages[2].call_id');
+  });
+
+  it('an image block in an observation is kept on the result by hash; a text-only observation has no blocks, as before', async () => {
+    const f = await one(
+      'm.traj.json',
+      traj([
+        ...head,
+        {
+          role: 'assistant',
+          content: '',
+          tool_calls: [
+            { id: 'c1', type: 'function', function: { name: 'bash', arguments: '{"command": "python shot.py"}' } },
+          ],
+        },
+        {
+          role: 'tool',
+          tool_call_id: 'c1',
+          content: [
+            { type: 'text', text: '<returncode>0</returncode>\n<output>\nsaved\n' },
+            { type: 'image_url', image_url: { url: PNG } },
+            { type: 'text', text: '</output>' },
+          ],
+          extra: { returncode: 0 },
+        },
+        {
+          role: 'assistant',
+          content: '',
+          tool_calls: [{ id: 'c2', type: 'function', function: { name: 'bash', arguments: '{"command": "ls"}' } }],
+        },
+        { role: 'tool', tool_call_id: 'c2', content: '<returncode>0</returncode>\n<output>\na.py\n</output>' },
+      ]),
+    );
+    const shot = f.items.find((i) => i.kind === 'tool-result' && i.tool!.callId === 'c1')!;
+    expect(shot.content).toBe('<returncode>0</returncode>\n<output>\nsaved\n</output>');
+    expect(shot.blocks).toEqual([
+      { type: 'text', text: shot.content },
+      { type: 'image', mediaType: 'image/png', sha256: sha256(PNG) },
+    ]);
+    expect(result(f, 'c2')!.blocks).toBeUndefined();
+  });
+
+  it('a content block of another kind is still an error naming it', async () => {
+    const message = await failure(
+      'm.traj.json',
+      traj([head[0], { role: 'user', content: [{ type: 'input_audio', input_audio: { data: 'x' } }] }]),
+    );
+    expect(message).toContain('$.messages[1].content[0].type');
+  });
+});
