@@ -5,10 +5,11 @@
 // `tool_call_ids`; 1.x also labels messages with `message_type` (system_prompt, demonstration, observation, action,
 // thought). The record has no timestamps and no exit codes: times are synthetic, and a status is an error only where
 // the observation itself says so (the editor's refusal, a traceback, a missing command), in the tool's own words.
-import type { ReadSelector, SideEffectClass, Source, Status } from '../fixture/schema.js';
+import { sha256 } from '../fixture/canonical.js';
+import type { ContentBlock, ReadSelector, SideEffectClass, Source, Status } from '../fixture/schema.js';
 import type { TraceBuilder } from './build.js';
 import { clipped, editorCall, editorRefusal, shownLines, windowFile } from './file-editor.js';
-import type { Json, Reader } from './parse.js';
+import { objectOr, type Json, type Reader } from './parse.js';
 import { normalisePath, readShell, readSource, shellReadSource, type ShellReading } from './shell.js';
 
 /** SWE-agent's own commands and what each does to the world. */
@@ -70,16 +71,42 @@ function observedStatus(text: string, call: Call): Status {
 }
 
 /** Text of a history message: a string, or (1.x with prompt caching) a list of `{type: "text", text}` blocks. */
-function messageText(r: Reader, v: Json | undefined, path: (string | number)[]): string {
-  if (typeof v === 'string') return v;
-  return r
-    .array(v, path)
-    .map((b, i) => {
-      const o = r.object(b, [...path, i]);
-      return typeof o['text'] === 'string' ? o['text'] : '';
-    })
-    .join('');
+function messageContent(
+  r: Reader,
+  v: Json | undefined,
+  path: (string | number)[],
+): { text: string; images: ContentBlock[] } {
+  if (typeof v === 'string') return { text: v, images: [] };
+  const texts: string[] = [];
+  const images: ContentBlock[] = [];
+  for (const [i, b] of r.array(v, path).entries()) {
+    const o = r.object(b, [...path, i]);
+    if (o['type'] === 'image_url') {
+      // An image the model was sent (SWE-bench Multimodal issues, the image tools): kept by the hash of its URL.
+      const nested = objectOr(o['image_url']);
+      const url = nested
+        ? r.string(nested['url'], [...path, i, 'image_url', 'url'])
+        : r.string(o['image_url'], [...path, i, 'image_url']);
+      const media = /^data:([^;,]+)[;,]/.exec(url)?.[1];
+      images.push(
+        media
+          ? { type: 'image', mediaType: media, sha256: sha256(url) }
+          : { type: 'other', kind: 'image_url', sha256: sha256(url) },
+      );
+    } else if (o['type'] === undefined || o['type'] === 'text')
+      texts.push(typeof o['text'] === 'string' ? o['text'] : r.string(o['text'], [...path, i, 'text']));
+    else
+      r.fail(
+        [...path, i, 'type'],
+        `a content block of type ${JSON.stringify(o['type'])}; only text and image_url blocks are read`,
+      );
+  }
+  return { text: texts.join(''), images };
 }
+
+/** The blocks a draft carries when its message held an image beside its text. */
+const withImages = (text: string, images: readonly ContentBlock[]): { blocks?: ContentBlock[] } =>
+  images.length > 0 ? { blocks: [{ type: 'text', text }, ...images] } : {};
 
 function parseArguments(raw: Json | undefined): Record<string, unknown> | undefined {
   if (raw && typeof raw === 'object' && !Array.isArray(raw)) return raw as Record<string, unknown>;
@@ -194,7 +221,7 @@ export async function importSweAgent(root: Json, r: Reader, b: TraceBuilder): Pr
   const typed = history.some((m) => m && typeof m === 'object' && !Array.isArray(m) && 'message_type' in m);
   const toolRole = history.some((m) => m && typeof m === 'object' && !Array.isArray(m) && m['role'] === 'tool');
   b.formatVersion = toolRole ? '1.x function-calling' : typed ? '1.x text actions' : '0.x';
-  const answer = (call: Call, content: string) => {
+  const answer = (call: Call, content: string, images: readonly ContentBlock[]) => {
     const seen = footer(content);
     if (seen.cwd) cwd = seen.cwd;
     const source = sourceOf(call, content, cwd, seen.openFile ?? openFile);
@@ -210,6 +237,7 @@ export async function importSweAgent(root: Json, r: Reader, b: TraceBuilder): Pr
       origin: 'environment',
       kind: 'tool-result',
       content,
+      ...withImages(content, images),
       tool: { name: call.name, sideEffect: call.sideEffect, arguments: call.args, callId: call.callId },
       status,
       ...(source ? { source } : {}),
@@ -222,13 +250,14 @@ export async function importSweAgent(root: Json, r: Reader, b: TraceBuilder): Pr
     const m = r.object(raw, path);
     const role = r.string(m['role'], [...path, 'role']);
     const type = typeof m['message_type'] === 'string' ? m['message_type'] : undefined;
-    const content = messageText(r, m['content'], [...path, 'content']);
+    const { text: content, images } = messageContent(r, m['content'], [...path, 'content']);
+    const shown = withImages(content, images);
     if (role !== 'assistant') cwd = footer(content).cwd ?? cwd;
     if (role === 'system') {
-      b.add({ origin: 'system', kind: 'instruction', content });
+      b.add({ origin: 'system', kind: 'instruction', content, ...shown });
     } else if (m['is_demo'] === true || type === 'demonstration') {
       // The demonstration is the runtime's template text, shown to the model as a user turn.
-      b.add({ origin: 'system', kind: 'instruction', content });
+      b.add({ origin: 'system', kind: 'instruction', content, ...shown });
     } else if (role === 'assistant') {
       b.modelTurn();
       textCall = undefined;
@@ -282,17 +311,18 @@ export async function importSweAgent(root: Json, r: Reader, b: TraceBuilder): Pr
       if (!id) r.fail([...path, 'tool_call_ids'], 'answers no tool call an earlier assistant message made');
       const call = pending.get(id)!;
       pending.delete(id);
-      answer(call, content);
+      answer(call, content, images);
     } else if (role === 'user' && textCall) {
       const call = textCall;
       textCall = undefined;
-      answer(call, content);
+      answer(call, content, images);
     } else if (role === 'user' && !sawTask) {
       sawTask = true;
       b.userInstruction(content);
+      if (images.length > 0) b.add({ origin: 'user', kind: 'instruction', content: '', blocks: images });
     } else if (role === 'user') {
       // After the task, SWE-agent's user turns are its own feedback (format errors, cost limits), not a person.
-      b.add({ origin: 'system', kind: 'instruction', content });
+      b.add({ origin: 'system', kind: 'instruction', content, ...shown });
     } else {
       r.fail([...path, 'role'], `unknown role "${role}" (expected system, user, assistant or tool)`);
     }

@@ -509,3 +509,42 @@ describe('mini-swe-agent: Responses API models and multimodal observations', () 
     expect(message).toContain('$.messages[1].content[0].type');
   });
 });
+
+// SWE-agent 1.x as SWE-agent/SWE-agent writes a `.traj` `history`: content a string or a list of blocks (text, and
+// `image_url` for SWE-bench Multimodal), sweagent/agent/agents.py and sweagent/agent/history_processors.py.
+describe('SWE-agent: image blocks in the history', () => {
+  const PNG = 'data:image/png;base64,iVBORw0KGgo=';
+  const traj = (issue: unknown) => ({
+    trajectory: [],
+    info: {},
+    history: [
+      { role: 'system', content: 'You are an autonomous programmer.', message_type: 'system_prompt' },
+      { role: 'user', content: issue, message_type: 'observation' },
+      { role: 'assistant', content: 'Looking.', thought: 'Looking.', action: '', message_type: 'action' },
+    ],
+  });
+
+  it('an image the issue showed is kept by hash beside the task text; a text-only issue has none, as before', async () => {
+    const f = await one(
+      't.traj',
+      traj([
+        { type: 'text', text: 'The chart renders wrong:' },
+        { type: 'image_url', image_url: { url: PNG } },
+      ]),
+    );
+    expect(f.items.map((i) => [i.origin, i.kind, i.content, i.blocks])).toEqual([
+      ['system', 'instruction', 'You are an autonomous programmer.', undefined],
+      ['user', 'instruction', 'The chart renders wrong:', undefined],
+      ['user', 'instruction', '', [{ type: 'image', mediaType: 'image/png', sha256: sha256(PNG) }]],
+      ['model', 'reasoning', 'Looking.', undefined],
+    ]);
+    const plain = await one('t.traj', traj([{ type: 'text', text: 'The chart renders wrong.' }]));
+    expect(plain.items.map((i) => i.blocks)).toEqual([undefined, undefined, undefined]);
+  });
+
+  it('a block of any other kind is an error naming it (it was dropped without a word before)', async () => {
+    expect(await failure('t.traj', traj([{ type: 'input_audio', input_audio: { data: 'x' } }]))).toContain(
+      '$.history[1].content[0].type',
+    );
+  });
+});
