@@ -230,8 +230,10 @@ describe('mini-swe-agent v2 text mode', () => {
       ['environment', 'tool-result', '<returncode>0</retur'],
     ]);
     await expect(
-      one('mi.traj.json', [system, { role: 'user', content: [{ type: 'image_url', image_url: 'x' }] }]),
-    ).rejects.toThrow(/\$\[1\]\.content\[0\]\.type: a content block of type "image_url"; only text blocks are read/);
+      one('mi.traj.json', [system, { role: 'user', content: [{ type: 'input_audio', input_audio: 'x' }] }]),
+    ).rejects.toThrow(
+      /\$\[1\]\.content\[0\]\.type: a content block of type "input_audio"; only text and image blocks are read/,
+    );
   });
 
   it('a failing command keeps its own diagnostic; a cut output makes its read truncated', async () => {
