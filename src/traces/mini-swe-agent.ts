@@ -9,9 +9,9 @@
 // `<output_head>`/`<output_tail>`, or a timeout notice); a user message that answers no action is mini-swe-agent's
 // own feedback (a format error, a limit), never a person. The closing `exit` message carries the submission, which
 // the model never saw, so it is left out.
-import { sha256 } from '../fixture/canonical.js';
 import type { ContentBlock, SideEffectClass, Source } from '../fixture/schema.js';
 import type { TraceBuilder } from './build.js';
+import { imageUrlBlock, imageUrlOf } from './image-url.js';
 import { objectOr, type Json, type Reader } from './parse.js';
 import { normalisePath, readShell, readSource, shellOutcome, type ShellReading } from './shell.js';
 
@@ -63,16 +63,7 @@ function messageContent(
     if (type === 'text' || type === 'input_text' || type === 'output_text') {
       texts.push(r.string(block['text'], [...path, k, 'text']));
     } else if (type === 'image_url' || type === 'input_image') {
-      const nested = objectOr(block['image_url']);
-      const url = nested
-        ? r.string(nested['url'], [...path, k, 'image_url', 'url'])
-        : r.string(block['image_url'], [...path, k, 'image_url']);
-      const media = /^data:([^;,]+)[;,]/.exec(url)?.[1];
-      images.push(
-        media
-          ? { type: 'image', mediaType: media, sha256: sha256(url) }
-          : { type: 'other', kind: 'image_url', sha256: sha256(url) },
-      );
+      images.push(imageUrlBlock(imageUrlOf(r, block, [...path, k])));
     } else
       r.fail(
         [...path, k, 'type'],
@@ -187,6 +178,21 @@ export async function importMiniSweAgent(root: Json, r: Reader, b: TraceBuilder)
   let version: string | undefined;
   let seenTask = false;
   let n = 0;
+  // A structured tool call (chat `tool_calls` or a Responses API `function_call`): its JSON arguments as the model
+  // wrote them, the command they name read as the shell would, awaiting its output by call id.
+  const addCall = async (id: string, args: string, time: number | undefined): Promise<void> => {
+    const command = commandOf(args);
+    const c = await call(command, id);
+    pending.set(id, c);
+    b.add({
+      origin: 'model',
+      kind: 'tool-call',
+      content: args,
+      time,
+      tool: { name: c.name, sideEffect: c.sideEffect, arguments: { command }, callId: id },
+      effects: c.reading.writes.map((w) => normalisePath(w)),
+    });
+  };
   for (const [i, raw] of messages.entries()) {
     const path = [...base, i];
     const m = r.object(raw, path);
@@ -210,18 +216,7 @@ export async function importMiniSweAgent(root: Json, r: Reader, b: TraceBuilder)
           if (text.trim() !== '') b.add({ origin: 'model', kind: 'reasoning', content: text, time });
         } else if (type === 'function_call') {
           const id = r.string(item['call_id'] ?? item['id'], [...ipath, 'call_id']);
-          const args = r.string(item['arguments'], [...ipath, 'arguments']);
-          const command = commandOf(args);
-          const c = await call(command, id);
-          pending.set(id, c);
-          b.add({
-            origin: 'model',
-            kind: 'tool-call',
-            content: args,
-            time,
-            tool: { name: c.name, sideEffect: c.sideEffect, arguments: { command }, callId: id },
-            effects: c.reading.writes.map((w) => normalisePath(w)),
-          });
+          await addCall(id, r.string(item['arguments'], [...ipath, 'arguments']), time);
         } else
           r.fail(
             [...ipath, 'type'],
@@ -267,18 +262,7 @@ export async function importMiniSweAgent(root: Json, r: Reader, b: TraceBuilder)
           const tc = r.object(rawCall, cpath);
           const id = r.string(tc['id'], [...cpath, 'id']);
           const fn = r.object(tc['function'], [...cpath, 'function']);
-          const args = r.string(fn['arguments'], [...cpath, 'function', 'arguments']);
-          const command = commandOf(args);
-          const c = await call(command, id);
-          pending.set(id, c);
-          b.add({
-            origin: 'model',
-            kind: 'tool-call',
-            content: args,
-            time,
-            tool: { name: c.name, sideEffect: c.sideEffect, arguments: { command }, callId: id },
-            effects: c.reading.writes.map((w) => normalisePath(w)),
-          });
+          await addCall(id, r.string(fn['arguments'], [...cpath, 'function', 'arguments']), time);
         }
         continue;
       }

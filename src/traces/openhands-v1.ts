@@ -10,9 +10,9 @@
 // enforces the view's properties (`context/view/properties/`), dropping events until none is violated; see `enforced`.
 // Tool results changed shape in November 2025 (openhands-sdk `tool/schema.py`): `content` blocks and `is_error`,
 // where earlier observations had `output` and `error`; both are read.
-import { sha256 } from '../fixture/canonical.js';
 import type { ContentBlock, ReadSelector, SideEffectClass, Source, Status } from '../fixture/schema.js';
 import { CondensedSessions, type TraceBuilder } from './build.js';
+import { imageUrlBlock } from './image-url.js';
 import { clipped, editorCall, editorRefusal, type EditorCall } from './file-editor.js';
 import { intOr, objectOr, type Json, type JsonObject, type Reader } from './parse.js';
 import { normalisePath, readShell, readSource, shellOutcome, shellReadSource, type ShellReading } from './shell.js';
@@ -75,13 +75,7 @@ function contentOf(
     const block = r.object(raw, [...path, i]);
     if (block['type'] === 'image' && Array.isArray(block['image_urls'])) {
       for (const url of block['image_urls']) {
-        if (typeof url !== 'string') continue;
-        const media = /^data:([^;,]+)[;,]/.exec(url)?.[1];
-        images.push(
-          media
-            ? { type: 'image', mediaType: media, sha256: sha256(url) }
-            : { type: 'other', kind: 'image_url', sha256: sha256(url) },
-        );
+        if (typeof url === 'string') images.push(imageUrlBlock(url));
       }
     } else if (typeof block['text'] === 'string') texts.push(block['text']);
   }

@@ -5,11 +5,11 @@
 // `tool_call_ids`; 1.x also labels messages with `message_type` (system_prompt, demonstration, observation, action,
 // thought). The record has no timestamps and no exit codes: times are synthetic, and a status is an error only where
 // the observation itself says so (the editor's refusal, a traceback, a missing command), in the tool's own words.
-import { sha256 } from '../fixture/canonical.js';
 import type { ContentBlock, ReadSelector, SideEffectClass, Source, Status } from '../fixture/schema.js';
 import type { TraceBuilder } from './build.js';
+import { imageUrlBlock, imageUrlOf } from './image-url.js';
 import { clipped, editorCall, editorRefusal, shownLines, windowFile } from './file-editor.js';
-import { objectOr, type Json, type Reader } from './parse.js';
+import type { Json, Reader } from './parse.js';
 import { normalisePath, readShell, readSource, shellReadSource, type ShellReading } from './shell.js';
 
 /** SWE-agent's own commands and what each does to the world. */
@@ -83,16 +83,7 @@ function messageContent(
     const o = r.object(b, [...path, i]);
     if (o['type'] === 'image_url') {
       // An image the model was sent (SWE-bench Multimodal issues, the image tools): kept by the hash of its URL.
-      const nested = objectOr(o['image_url']);
-      const url = nested
-        ? r.string(nested['url'], [...path, i, 'image_url', 'url'])
-        : r.string(o['image_url'], [...path, i, 'image_url']);
-      const media = /^data:([^;,]+)[;,]/.exec(url)?.[1];
-      images.push(
-        media
-          ? { type: 'image', mediaType: media, sha256: sha256(url) }
-          : { type: 'other', kind: 'image_url', sha256: sha256(url) },
-      );
+      images.push(imageUrlBlock(imageUrlOf(r, o, [...path, i])));
     } else if (o['type'] === undefined || o['type'] === 'text')
       texts.push(typeof o['text'] === 'string' ? o['text'] : r.string(o['text'], [...path, i, 'text']));
     else
