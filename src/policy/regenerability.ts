@@ -286,8 +286,9 @@ const CLAUSE_TAIL =
 /**
  * Whether the clause ends where a repeated text does, so that nothing said after it in the clause can qualify or
  * reverse it: at the end of the text or of its line (unless the next line is indented under it, a wrapped or nested
- * continuation such as "- use tabs\n  - except in Makefiles"), or at a sentence end or semicolon followed by white
- * space or the line's end (the text's own, where it ends with one), each after any closing quote marks or brackets.
+ * continuation such as "- use tabs\n  - except in Makefiles", whatever ends the line: "- Use tabs.\n  - except in
+ * Makefiles" qualifies it as much), or at a sentence end or semicolon followed by white space or the line's end (the
+ * text's own, where it ends with one), each after any closing quote marks or brackets.
  * A comma or a colon does not end it (the qualifications a restatement carries are set off by one: "use tabs, unless
  * asked", "use tabs: only in Go files"), a question mark asks rather than says, and a closing quote mark alone only
  * ends the quotation ('"use tabs" only in Go files').
@@ -296,9 +297,10 @@ function closesClause(s: string, end: number, ended: boolean): boolean {
   CLAUSE_TAIL.lastIndex = end;
   const match = CLAUSE_TAIL.exec(s)!;
   const [, punctuation, space, lineBreak, indent] = match;
+  if (lineBreak !== undefined && indent) return false;
   const lineEnds = lineBreak !== undefined || end + match[0].length === s.length;
   if ((ended || punctuation !== undefined) && (space !== '' || lineEnds)) return true;
-  return lineEnds && !indent;
+  return lineEnds;
 }
 
 /** A repeated text that itself ends with clause-ending punctuation (a record written "Use tabs."), closers after it. */

@@ -1,0 +1,132 @@
+// Held-out review I: today's evidence rules tested from their stated words, each finding an it.fails (the safe
+// assertion) beside an it of what the rule must still allow.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { PolicyView } from '../../src/fixture/view.js';
+import { holdsAsUnit } from '../../src/policy/regenerability.js';
+import type { Eligibility } from '../../src/policy/types.js';
+import type { ItemSpec } from './build-view.js';
+import { at, callAndResult, closedUnit, condition, decideById, makeView, note } from './build-view.js';
+
+const V = (name: string, view: PolicyView, id: string): Eligibility => at(decideById(condition(name), view), id);
+
+describe('I1: a nested continuation qualifies a restatement whatever ends its line', () => {
+  it('a record ending with a sentence end, restated as a bullet with a nested exception, is not held', () => {
+    expect(holdsAsUnit('Style:\n- Use tabs.\n  - except in Makefiles', 'Use tabs.')).toBe(false);
+    expect(holdsAsUnit('Style:\n- use tabs;\n  - only in Go files', 'use tabs')).toBe(false);
+  });
+
+  // Judgement, left open: held-out-G2 holds "- use tabs\n\n    indented code after a blank line" on purpose (a blank
+  // line ends the item), yet a loose list sets its nested exception off the same way.
+  it.fails('a nested exception after a blank line (a loose list) qualifies the item', () => {
+    expect(holdsAsUnit('Style:\n- use tabs\n\n  - except in Makefiles', 'use tabs')).toBe(false);
+    expect(holdsAsUnit('Style:\r\n- use tabs\r\n\r\n  - except in Makefiles', 'use tabs')).toBe(false);
+  });
+
+  it('still holds a sentence-ended bullet followed by a sibling, or a new sentence on its line', () => {
+    expect(holdsAsUnit('Style:\n- Use tabs.\n- Keep lines under 100 columns.', 'Use tabs.')).toBe(true);
+    expect(holdsAsUnit('Style:\n- use tabs\n\nThen I ran the tests.', 'use tabs')).toBe(true);
+    expect(holdsAsUnit('Noted. Use tabs. I will reformat.', 'Use tabs.')).toBe(true);
+    expect(holdsAsUnit('1. use tabs\n2. no trailing spaces', 'use tabs')).toBe(true);
+    expect(holdsAsUnit('The user asked: "use tabs".', 'use tabs')).toBe(true);
+    expect(holdsAsUnit('use tabs  \r\nnext', 'use tabs')).toBe(true);
+  });
+
+  it('property: a line indented under the restatement qualifies it whatever ends the restatement; a sibling does not', () => {
+    const word = fc.stringMatching(/^[a-z]{1,8}$/);
+    fc.assert(
+      fc.property(
+        fc.array(word, { minLength: 1, maxLength: 4 }),
+        fc.constantFrom('', '.', ';', '!', '."', ')', '.)'),
+        fc.constantFrom('', ' ', '\t'),
+        fc.constantFrom('\n', '\r\n'),
+        fc.constantFrom('  ', '\t', '    '),
+        // Upper case: what follows never repeats the record.
+        fc.array(fc.stringMatching(/^[A-Z]{1,8}$/), { minLength: 1, maxLength: 4 }),
+        (words, end, trailing, nl, indent, next) => {
+          const text = words.join(' ');
+          const record = end === '.' ? `${text}.` : text;
+          const line = `Rules:${nl}- ${text}${end}${trailing}`;
+          expect(holdsAsUnit(`${line}${nl}${indent}- ${next.join(' ')}`, record)).toBe(false);
+          expect(holdsAsUnit(`${line}${nl}- ${next.join(' ')}`, record)).toBe(true);
+        },
+      ),
+    );
+  });
+
+  it('other shapes of qualification after the text already hold nothing', () => {
+    for (const holder of [
+      'use tabs (except Makefiles)',
+      'use tabs \u2014 only for Go',
+      'use tabs/spaces',
+      'use tabs if possible',
+      '"use tabs" only in Go files',
+      'use tabs\u3002\u4f46\u662f Makefile \u9664\u5916',
+      'use tabs\u2026 except in Makefiles',
+      '- use tabs\n  - except in Makefiles',
+      '@@ -1 +1 @@\n-use tabs\n+use spaces',
+      '--- a/STYLE.md\n+++ b/STYLE.md\n- use tabs',
+    ])
+      expect(holdsAsUnit(holder, 'use tabs'), holder).toBe(false);
+  });
+});
+
+const ws = 'workspace:pool';
+const KEYS = ['test_pool_size', 'test_pool_retry'];
+const failed = { state: 'error', errorType: 'TestFailure', message: '1 failed', fields: { failed: '1' } };
+const source = { identity: ws, version: 'UNKNOWN', mutable: true };
+const run = (base: string, turn: number, content: string, extra: Record<string, unknown> = {}): ItemSpec[] =>
+  callAndResult(base, turn, 'run_tests', { target: 'pool' }, { content, covers: KEYS, source, ...extra });
+
+/** wu1: an edit (c2, r2) and the passing run c3/r3 its closure rests on, listed as `trace`; record n9; then `later`. */
+function closed(trace: string[], later: ItemSpec[], between: ItemSpec[] = []): PolicyView {
+  return makeView({
+    items: [
+      ...callAndResult('2', 2, 'edit', { path: 'pool.ts' }, { content: 'ok' }, { effects: [ws] }),
+      ...run('3', 3, 'test_pool_size ok; test_pool_retry ok'),
+      ...between,
+      note('n9', 5, 'wu1 done: pool retry fixed'),
+      ...later,
+    ],
+    subgoal: 'write the release notes',
+    visible: { workUnits: [closedUnit('wu1', trace, 'n9', ['pool retry fixed'])] },
+  });
+}
+
+const failing = (): ItemSpec[] => run('6', 6, 'test_pool_retry FAILED', { status: failed });
+
+describe('I2: the check a closure rests on is every passing result the unit holds, a result reached by its call included', () => {
+  it.fails('a unit listing the check by its call alone: a later failure of the check contradicts the closure', () => {
+    const view = closed(['c2', 'r2', 'c3'], failing());
+    for (const name of ['verified-completion', 'ladder-0-3', 'ladder-0-4'])
+      for (const id of ['c2', 'r2']) expect(V(name, view, id), `${name} ${id}`).toMatchObject({ verdict: 'keep' });
+  });
+
+  it('without the failure the trace listed by calls still goes; with it the trace listing the result keeps', () => {
+    const calm = closed(['c2', 'r2', 'c3'], []);
+    for (const id of ['c2', 'r2'])
+      expect(V('verified-completion', calm, id)).toMatchObject({ verdict: 'eligible', rule: 'verified-completion' });
+    const listed = closed(['c2', 'r2', 'c3', 'r3'], failing());
+    expect(V('verified-completion', listed, 'c2')).toMatchObject({ verdict: 'keep', rule: 'verified-completion' });
+  });
+});
+
+describe('I3: in a ladder, the check an earlier step removed is still what the closure rests on', () => {
+  // r4 repeats r3 byte for byte, so rung 0 removes r3 first; r6, later, fails.
+  const repeat = (): ItemSpec[] => run('4', 4, 'test_pool_size ok; test_pool_retry ok');
+
+  it.fails('rung 0 removed the listed check for a later copy: a later failure still contradicts the closure', () => {
+    const view = closed(['c2', 'r2', 'c3', 'r3'], failing(), repeat());
+    expect(V('verified-completion', view, 'c2')).toMatchObject({ verdict: 'keep', rule: 'verified-completion' });
+    for (const name of ['ladder-0-3', 'ladder-0-4'])
+      expect(V(name, view, 'c2'), name).toMatchObject({ verdict: 'keep', rule: 'verified-completion' });
+  });
+
+  it('with no later failure the ladder removes the copy at rung 0 and the trace at rung 3', () => {
+    const view = closed(['c2', 'r2', 'c3', 'r3'], [], repeat());
+    for (const name of ['ladder-0-3', 'ladder-0-4']) {
+      expect(V(name, view, 'r3'), name).toMatchObject({ verdict: 'eligible', rule: 'exact-redundancy' });
+      expect(V(name, view, 'c2'), name).toMatchObject({ verdict: 'eligible', rule: 'verified-completion' });
+    }
+  });
+});
