@@ -89,15 +89,22 @@ function failure(item: ViewItem): string {
 
 /**
  * A later observation that contradicts what `unit`'s trace observed passing, with why, where there is one: for each
- * passing tool result in the trace and each thing it checked, an observation of the same thing not recorded before
+ * passing tool result in the trace (listed, or the result of a call listed) and each thing it checked, an observation of the same thing not recorded before
  * the check was asked for, that did not pass, and after which no passing observation of it (or run of the failed call)
  * was asked for.
  */
 function contradictionOf(view: PolicyView, unit: WorkUnit): string | undefined {
   const items = view.items;
-  const { position } = itemIndex(items);
+  const { byId, position, resultOf } = itemIndex(items);
   const results = items.flatMap((item, at) => (item.kind === 'tool-result' && item.tool ? [{ item, at }] : []));
-  for (const id of new Set(unit.traceItems)) {
+  // A result the unit holds by its call is a check the closure rests on as much as one it lists (it belongs to the
+  // unit's work, as `assess` reads it): a trace listing only its calls still rests on what they returned.
+  const held = unit.traceItems.flatMap((id) => {
+    const item = byId.get(id);
+    const answer = item?.kind === 'tool-call' && item.tool ? resultOf.get(item.tool.callId) : undefined;
+    return answer ? [id, answer.id] : [id];
+  });
+  for (const id of new Set(held)) {
     const at = position.get(id);
     const check = at === undefined ? undefined : items[at];
     if (at === undefined || !check || check.kind !== 'tool-result' || !check.tool || !passed(check)) continue;
