@@ -12,7 +12,7 @@
 // candidates and is KEEP with that rule's reason, whatever a later rule would have found. An abstention binds nothing,
 // unless it says it does (`binds`: the check that could not run asked whether the item must stay, which no later rule
 // asks): then it binds the later steps the same way, the item staying ABSTAIN with that rule's reason.
-import { withRemovedResultPlaces } from '../fixture/effect-index.js';
+import { removedResultPlacesOf, withRemovedResultPlaces } from '../fixture/effect-index.js';
 import { itemIndex } from '../fixture/item-index.js';
 import { residueText } from '../fixture/residue.js';
 import type { Effect, ResidueField } from '../fixture/schema.js';
@@ -85,16 +85,24 @@ export function withoutItems(
     });
   };
   const items = view.items.filter((item) => !removed.has(item.id)).map(cut);
-  // Where a removed result of a kept call was recorded, for the rules that order transitions (effect-index).
+  // Where a removed result of a kept call was recorded, for the rules that order transitions (effect-index): this
+  // step's removals, and the places earlier steps' removals left, carried to the context as it now stands (a place
+  // between the kept items either side of it stays between them), so a later reduction does not unorder them.
   const places = new Map<string, number>();
+  const earlier = [...removedResultPlacesOf(view.items)]
+    .filter(([callId]) => !removed.has(callOf.get(callId)?.id ?? ''))
+    .sort((a, b) => a[1] - b[1]);
   let kept = 0;
-  for (const item of view.items) {
+  let next = 0;
+  view.items.forEach((item, at) => {
+    for (; next < earlier.length && earlier[next]![1] < at; next++) places.set(earlier[next]![0], kept - 0.5);
     if (!removed.has(item.id)) kept += 1;
     else if (item.kind === 'tool-result' && item.tool) {
       const call = callOf.get(item.tool.callId);
       if (call && !removed.has(call.id)) places.set(call.id, kept - 0.5);
     }
-  }
+  });
+  for (; next < earlier.length; next++) places.set(earlier[next]![0], kept - 0.5);
   return Object.freeze({
     ...view,
     items: withRemovedResultPlaces(Object.freeze(items), places),

@@ -3,6 +3,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { PolicyView } from '../../src/fixture/view.js';
+import { removedResultPlacesOf } from '../../src/fixture/effect-index.js';
+import { withoutItems } from '../../src/policy/ladder.js';
 import { holdsAsUnit } from '../../src/policy/regenerability.js';
 import type { Eligibility } from '../../src/policy/types.js';
 import type { ItemSpec } from './build-view.js';
@@ -137,5 +139,112 @@ describe('I3: in a ladder, the check an earlier step removed is still what the c
       expect(V(name, view, 'r3'), name).toMatchObject({ verdict: 'eligible', rule: 'exact-redundancy' });
       expect(V(name, view, 'c2'), name).toMatchObject({ verdict: 'eligible', rule: 'verified-completion' });
     }
+  });
+});
+
+/**
+ * I4 (ladders, over-refusal). H2's two identical writes between reads x and y of pool.ts, each with a bare effect:
+ * rung 0 removes the first write's result, and its place stays with its call (withRemovedResultPlaces) so rung 2
+ * orders the write as recorded. Here rung 1 also removes something unrelated first (the earlier of two reads of
+ * other.ts under one content hash): the context is reduced again, and the place must survive that reduction too.
+ */
+function writesTwiceAfterRereads(batch = false): PolicyView {
+  const src = (identity: string, hash: string) => ({
+    identity,
+    version: { kind: 'content-hash', value: hash },
+    mutable: true,
+  });
+  const write = (base: string, turn: number): ItemSpec[] =>
+    callAndResult(
+      base,
+      turn,
+      'write',
+      { path: 'pool.ts', text: 'size = 8' },
+      { content: 'written' },
+      { effects: ['repo:pool.ts'] },
+    );
+  // The later read frames the same state's bytes, so rung 1 (not rung 0) removes the earlier.
+  const reread = (base: string, turn: number, content: string): ItemSpec[] =>
+    callAndResult(base, turn, 'read', { path: 'other.ts' }, { content, source: src('repo:other.ts', 'o1') });
+  const [ce, re] = write('e', 2);
+  const [cf, rf] = write('f', batch ? 2 : 3);
+  const [cy, ry] = callAndResult(
+    'y',
+    batch ? 2 : 4,
+    'read',
+    { path: 'pool.ts' },
+    { content: 'size = 8', source: src('repo:pool.ts', 'h2') },
+  );
+  return makeView({
+    items: [
+      ...reread('o', 1, 'k = 1'),
+      ...reread('p', 1, 'other.ts:\nk = 1'),
+      callAndResult(
+        'x',
+        1,
+        'read',
+        { path: 'pool.ts' },
+        { content: 'size = 4', source: src('repo:pool.ts', 'h1') },
+      )[1]!,
+      // A batch: both writes and the newer read issued before any result is recorded.
+      ...(batch ? [ce!, cf!, cy!, re!, rf!, ry!] : [ce!, re!, cf!, rf!, cy!, ry!]),
+    ],
+  });
+}
+
+describe('I4 (ladders): a removed result keeps its place through every later reduction of the context', () => {
+  it('the rules alone: rung 1 removes ro, rung 0 re, rung 2 x', () => {
+    const view = writesTwiceAfterRereads();
+    expect(V('source-identity', view, 'ro')).toMatchObject({ verdict: 'eligible' });
+    expect(V('exact-redundancy', view, 're')).toMatchObject({ verdict: 'eligible' });
+    expect(V('checked-supersession', view, 'rx')).toMatchObject({ verdict: 'eligible' });
+  });
+
+  for (const name of ['ladder-0-2', 'ladder-0-3', 'ladder-0-4'])
+    it(`${name}: x is superseded as rung 2 alone supersedes it, after rungs 0 and 1 both removed something`, () => {
+      const view = writesTwiceAfterRereads();
+      expect(V(name, view, 'ro')).toMatchObject({ verdict: 'eligible', rule: 'source-identity' });
+      expect(V(name, view, 're')).toMatchObject({ verdict: 'eligible', rule: 'exact-redundancy' });
+      expect(V(name, view, 'rx')).toMatchObject({ verdict: 'eligible', rule: 'checked-supersession' });
+    });
+
+  for (const name of ['checked-supersession', 'ladder-0-2', 'ladder-0-3'])
+    it(`${name}: a batch's writes stay unordered before y however the context was reduced: x stays`, () => {
+      expect(V(name, writesTwiceAfterRereads(true), 'rx').verdict).not.toBe('eligible');
+    });
+});
+
+describe('I4: places survive reduction in steps as they would in one', () => {
+  it('property: removing A then B leaves the same places as removing A and B at once, residue cuts included', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 6 }),
+        fc.array(fc.tuple(fc.boolean(), fc.boolean(), fc.boolean()), { minLength: 6, maxLength: 6 }),
+        fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 6, maxLength: 6 }),
+        (n, picks, cuts) => {
+          const items = Array.from({ length: n }, (_, i) =>
+            callAndResult(`${i}`, i + 1, 'write', { i }, { content: 'ok' }, { effects: ['repo:f'] }),
+          ).flat();
+          const view = makeView({ items });
+          const first = new Set<string>();
+          const second = new Set<string>();
+          for (let i = 0; i < n; i++) {
+            const [inFirst, inSecond, call] = picks[i]!;
+            if (inFirst) first.add(`r${i}`);
+            else if (inSecond) second.add(`r${i}`);
+            if (call && !inFirst && !inSecond) second.add(`c${i}`);
+          }
+          // A residue cut in the first step changes the context without removing anything.
+          const cut = new Map(
+            [...Array(n).keys()].filter((i) => cuts[i] === 0 && !first.has(`c${i}`)).map((i) => [`c${i}`, []] as const),
+          );
+          const stepwise = withoutItems(withoutItems(view, first, cut), second);
+          const once = withoutItems(view, new Set([...first, ...second]), cut);
+          expect([...removedResultPlacesOf(stepwise.items)].sort()).toEqual(
+            [...removedResultPlacesOf(once.items)].sort(),
+          );
+        },
+      ),
+    );
   });
 });
