@@ -12,7 +12,13 @@
 // candidates and is KEEP with that rule's reason, whatever a later rule would have found. An abstention binds nothing,
 // unless it says it does (`binds`: the check that could not run asked whether the item must stay, which no later rule
 // asks): then it binds the later steps the same way, the item staying ABSTAIN with that rule's reason.
-import { removedResultPlacesOf, withRemovedResultPlaces } from '../fixture/effect-index.js';
+import {
+  type RemovedItem,
+  removedItemsOf,
+  removedResultPlacesOf,
+  withRemovedItems,
+  withRemovedResultPlaces,
+} from '../fixture/effect-index.js';
 import { itemIndex } from '../fixture/item-index.js';
 import { residueText } from '../fixture/residue.js';
 import type { Effect, ResidueField } from '../fixture/schema.js';
@@ -89,23 +95,34 @@ export function withoutItems(
   // step's removals, and the places earlier steps' removals left, carried to the context as it now stands (a place
   // between the kept items either side of it stays between them), so a later reduction does not unorder them.
   const places = new Map<string, number>();
+  // Every item removed so far, this step's and earlier steps', is carried the same way (`withRemovedItems`).
   const earlier = [...removedResultPlacesOf(view.items)]
     .filter(([callId]) => !removed.has(callOf.get(callId)?.id ?? ''))
     .sort((a, b) => a[1] - b[1]);
+  const earlierItems = [...removedItemsOf(view.items).values()].sort((a, b) => a.place - b.place);
+  const gone = new Map<string, RemovedItem>();
   let kept = 0;
   let next = 0;
+  let nextItem = 0;
   view.items.forEach((item, at) => {
     for (; next < earlier.length && earlier[next]![1] < at; next++) places.set(earlier[next]![0], kept - 0.5);
+    for (; nextItem < earlierItems.length && earlierItems[nextItem]!.place < at; nextItem++)
+      gone.set(earlierItems[nextItem]!.item.id, { item: earlierItems[nextItem]!.item, place: kept - 0.5 });
     if (!removed.has(item.id)) kept += 1;
-    else if (item.kind === 'tool-result' && item.tool) {
-      const call = callOf.get(item.tool.callId);
-      if (call && !removed.has(call.id)) places.set(call.id, kept - 0.5);
+    else {
+      gone.set(item.id, { item, place: kept - 0.5 });
+      if (item.kind === 'tool-result' && item.tool) {
+        const call = callOf.get(item.tool.callId);
+        if (call && !removed.has(call.id)) places.set(call.id, kept - 0.5);
+      }
     }
   });
   for (; next < earlier.length; next++) places.set(earlier[next]![0], kept - 0.5);
+  for (; nextItem < earlierItems.length; nextItem++)
+    gone.set(earlierItems[nextItem]!.item.id, { item: earlierItems[nextItem]!.item, place: kept - 0.5 });
   return Object.freeze({
     ...view,
-    items: withRemovedResultPlaces(Object.freeze(items), places),
+    items: withRemovedItems(withRemovedResultPlaces(Object.freeze(items), places), gone),
     contextTokens: items.reduce((sum, item) => sum + item.tokens, 0),
   });
 }

@@ -126,11 +126,23 @@ describe('I3: in a ladder, the check an earlier step removed is still what the c
   // r4 repeats r3 byte for byte, so rung 0 removes r3 first; r6, later, fails.
   const repeat = (): ItemSpec[] => run('4', 4, 'test_pool_size ok; test_pool_retry ok');
 
-  it.fails('rung 0 removed the listed check for a later copy: a later failure still contradicts the closure', () => {
+  it('rung 0 removed the listed check for a later copy: a later failure still contradicts the closure', () => {
     const view = closed(['c2', 'r2', 'c3', 'r3'], failing(), repeat());
     expect(V('verified-completion', view, 'c2')).toMatchObject({ verdict: 'keep', rule: 'verified-completion' });
     for (const name of ['ladder-0-3', 'ladder-0-4'])
       expect(V(name, view, 'c2'), name).toMatchObject({ verdict: 'keep', rule: 'verified-completion' });
+  });
+
+  it('property: whichever earlier step removed, a ladder reads the closure as rung 3 alone does', () => {
+    fc.assert(
+      fc.property(fc.subarray(['c3', 'r3'], { minLength: 1 }), fc.boolean(), fc.boolean(), (check, copy, fails) => {
+        const view = closed(['c2', 'r2', ...check], fails ? failing() : [], copy ? repeat() : []);
+        const alone = V('verified-completion', view, 'c2');
+        for (const name of ['ladder-0-3', 'ladder-0-4'])
+          expect(V(name, view, 'c2'), name).toMatchObject({ verdict: alone.verdict, rule: alone.rule });
+        expect(alone.verdict).toBe(fails ? 'keep' : 'eligible');
+      }),
+    );
   });
 
   it('with no later failure the ladder removes the copy at rung 0 and the trace at rung 3', () => {

@@ -12,7 +12,7 @@
 // saying which observation contradicts which. One recorded before the check was asked for is older news. In a
 // ladder, a failed run cut to its residue no longer shows its keys, so it is compared as one reporting none.
 import type { WorkUnit } from '../../fixture/schema.js';
-import { issuedAt } from '../../fixture/effect-index.js';
+import { issuedAt, removedItemsOf } from '../../fixture/effect-index.js';
 import { itemIndex } from '../../fixture/item-index.js';
 import { resolveInView, type PolicyView, type ViewItem } from '../../fixture/view.js';
 import type { ConfiguredMechanism } from '../eligibility.js';
@@ -95,20 +95,30 @@ function failure(item: ViewItem): string {
  */
 function contradictionOf(view: PolicyView, unit: WorkUnit): string | undefined {
   const items = view.items;
-  const { byId, position, resultOf } = itemIndex(items);
+  const { byId, callOf, position, resultOf } = itemIndex(items);
   const results = items.flatMap((item, at) => (item.kind === 'tool-result' && item.tool ? [{ item, at }] : []));
   // A result the unit holds by its call is a check the closure rests on as much as one it lists (it belongs to the
   // unit's work, as `assess` reads it): a trace listing only its calls still rests on what they returned.
+  // In a ladder, a check an earlier step removed (rung 0 for a later copy, rung 1 or 2 for a later read) is still what
+  // the closure rests on: it is read where it stood (`removedItemsOf`), so a failure after it still contradicts.
+  const gone = removedItemsOf(items);
+  const goneResultOf = new Map<string, string>();
+  for (const { item } of gone.values())
+    if (item.kind === 'tool-result' && item.tool) goneResultOf.set(item.tool.callId, item.id);
   const held = unit.traceItems.flatMap((id) => {
-    const item = byId.get(id);
-    const answer = item?.kind === 'tool-call' && item.tool ? resultOf.get(item.tool.callId) : undefined;
-    return answer ? [id, answer.id] : [id];
+    const item = byId.get(id) ?? gone.get(id)?.item;
+    const callId = item?.kind === 'tool-call' ? item.tool?.callId : undefined;
+    const answer = callId === undefined ? undefined : (resultOf.get(callId)?.id ?? goneResultOf.get(callId));
+    return answer ? [id, answer] : [id];
   });
   for (const id of new Set(held)) {
-    const at = position.get(id);
-    const check = at === undefined ? undefined : items[at];
+    const here = position.get(id);
+    const at = here ?? gone.get(id)?.place;
+    const check = here === undefined ? gone.get(id)?.item : items[here];
     if (at === undefined || !check || check.kind !== 'tool-result' || !check.tool || !passed(check)) continue;
-    const asked = issuedAt(items, at);
+    const call = here === undefined ? callOf.get(check.tool.callId) : undefined;
+    const callAt = call ? position.get(call.id) : undefined;
+    const asked = here !== undefined ? issuedAt(items, here) : callAt !== undefined && callAt < at ? callAt : at;
     for (const key of coverageKeys(check) ?? [undefined]) {
       const same = results.filter((r) => r.item !== check && r.at > asked && observesSame(check, r.item, key));
       for (const later of same) {
