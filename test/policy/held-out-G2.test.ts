@@ -159,7 +159,10 @@ describe('judgement 1: a restatement holds a user record only where nothing afte
     const joint = fc.constantFrom(' ', ', ', ': ', '" ', ') ', ' - ', '? ', '\t', ',', '\n  ', '\n\t');
     fc.assert(
       fc.property(opener, text, joint, word, (open, t, j, w) => {
-        expect(holdsAsUnit(`${open}${t}${j}${w}`, t)).toBe(false);
+        // Only the one restatement: a word that repeats the text ("v? v") is a second restatement, which ends its clause.
+        const whole = `${open}${t}${j}${w}`;
+        fc.pre(whole.indexOf(t) === whole.lastIndexOf(t));
+        expect(holdsAsUnit(whole, t)).toBe(false);
       }),
       { numRuns: 400 },
     );
