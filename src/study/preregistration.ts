@@ -22,7 +22,7 @@ export function studyFiles(study: string): StudyFiles {
   return { folder, preregistration: `${folder}/preregistration.json`, prose: `${folder}/preregistration.md` };
 }
 /** Version 10 (the study's current design); versions 1 to 9 are kept beside it (pilot-v1/, v2/ to v9/) and still validate. */
-export const PREREGISTRATION_VERSION = 19;
+export const PREREGISTRATION_VERSION = 20;
 
 /**
  * The pin of the whole preregistration: one line in sha256sum's format, `<sha256>  preregistration.json`, committed
@@ -103,6 +103,7 @@ export const Preregistration = z.strictObject({
     z.literal(16),
     z.literal(17),
     z.literal(18),
+    z.literal(19),
     z.literal(PREREGISTRATION_VERSION),
   ]),
   study: Id,
