@@ -2,10 +2,21 @@
 // finding is a repro of what the safe rule would decide beside an `it` of what the rule must still allow, with what
 // check the rung skipped. Findings fixed in the code are plain `it`; an open one is `it.fails` (docs/choices.md, "Known
 // open defects").
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Eligibility } from '../../src/policy/types.js';
 import type { ItemSpec } from './build-view.js';
-import { at, callAndResult, closedUnit, condition, decideById, makeView, note, result } from './build-view.js';
+import {
+  at,
+  callAndResult,
+  closedUnit,
+  condition,
+  decideById,
+  makeView,
+  note,
+  obligation,
+  result,
+} from './build-view.js';
 
 type View = ReturnType<typeof makeView>;
 const V = (name: string, view: View, id: string): Eligibility => at(decideById(condition(name), view), id);
@@ -165,32 +176,92 @@ describe('H2 (ladders, over-refusal): an effect read against the context after a
 });
 
 /**
- * H3 (ladders, over-refusal, open). Two identical failed runs of one command. Alone, the residue rule cuts each
- * call's arguments to their residue. In a ladder, rung 0 first removes the first run's result as a copy of the
- * second's, and the residue rule then looks for the first call's result in the context as it stands: it is gone, so
- * the call gets no finding and keeps its arguments. The check the rule names (no visible obligation string or
- * referenced id in the bulk) holds; only the pairing was read against the reduced context, as H2's effect was.
+ * H3 (ladders, over-refusal, fixed). Identical failed runs of one command. Alone, the residue rule cuts each call's
+ * arguments to their residue. In a ladder, rung 0 first removes the first run's result as a copy of the second's, and
+ * the residue rule looked for the first call's result in the context as it stands: it was gone, so the call got no
+ * finding and kept its arguments. The rule now pairs a call with its result as the runtime recorded them (the removed
+ * result, `removedItemsOf`), so it decides the call as it would alone: cut, kept or bound, never more.
  */
-function failedTwice(): View {
+type Effects = 'none' | 'succeeded' | 'unknown' | 'bare';
+const EFFECTS: Record<Effects, unknown[] | undefined> = {
+  none: undefined,
+  succeeded: [{ source: 'workspace:w', outcome: 'succeeded' }],
+  unknown: [{ source: 'workspace:w', outcome: 'unknown' }],
+  bare: ['workspace:w'],
+};
+function failedRuns(copies = 2, effects: Effects = 'none', needs?: string): View {
   const err = { state: 'error', errorType: 'ExitError', message: 'exit 2', fields: { exitCode: '2' } };
+  const call = EFFECTS[effects] ? { effects: EFFECTS[effects] } : {};
   const run = (base: string, turn: number): ItemSpec[] =>
-    callAndResult(base, turn, 'bash', { command: 'make all' }, { content: 'make: *** [all] Error 2', status: err });
-  return makeView({ items: [...run('1', 1), ...run('2', 2)] });
+    callAndResult(
+      base,
+      turn,
+      'bash',
+      { command: 'make all' },
+      { content: 'make: *** [all] Error 2', status: err },
+      call,
+    );
+  return makeView({
+    items: Array.from({ length: copies }, (_, i) => run(String(i + 1), i + 1)).flat(),
+    tools: [{ name: 'bash', sideEffect: 'non-idempotent' }],
+    ...(needs ? { visible: { obligations: [obligation('o1', { strings: [needs] })] } } : {}),
+  });
 }
+const failedTwice = (): View => failedRuns();
 
-describe('H3 (ladders, over-refusal, open): a failed call whose result an earlier step removed', () => {
+describe('H3 (ladders, over-refusal, fixed): a failed call whose result an earlier step removed', () => {
   it('errored-input-residue alone cuts both calls to their residue', () => {
     const view = failedTwice();
     expect(V('errored-input-residue', view, 'c1')).toMatchObject({ verdict: 'eligible' });
     expect(V('errored-input-residue', view, 'c2')).toMatchObject({ verdict: 'eligible' });
   });
-  it.fails('ladder-0-2: cuts c1 to its residue after rung 0 removed r1', () => {
-    expect(V('ladder-0-2', failedTwice(), 'c1')).toMatchObject({ verdict: 'eligible', rule: 'errored-input-residue' });
-  });
+  for (const name of ['ladder-0-2', 'ladder-0-3', 'ladder-0-4'])
+    it(`${name}: cuts c1 to its residue after rung 0 removed r1`, () => {
+      expect(V(name, failedTwice(), 'c1')).toMatchObject({ verdict: 'eligible', rule: 'errored-input-residue' });
+      expect(V(name, failedTwice(), 'c1').reason).toContain('its result r1 errored');
+    });
   it('ladder-0-2: allowed as before: r1 goes by rung 0, c2 to its residue, r2 stays for r1', () => {
     const view = failedTwice();
     expect(V('ladder-0-2', view, 'r1')).toMatchObject({ verdict: 'eligible', rule: 'exact-redundancy' });
     expect(V('ladder-0-2', view, 'c2')).toMatchObject({ verdict: 'eligible', rule: 'errored-input-residue' });
     expect(V('ladder-0-2', view, 'r2').verdict).toBe('keep');
+  });
+  // The refusal side: the removed result is read for the pairing only, so what the rule alone refuses stays refused.
+  it('ladder-0-2: a call whose effect is recorded as succeeded stays KEEP by the residue rule', () => {
+    expect(V('ladder-0-2', failedRuns(2, 'succeeded'), 'c1')).toMatchObject({
+      verdict: 'keep',
+      rule: 'errored-input-residue',
+    });
+  });
+  it('ladder-0-2: a call whose effect has no recorded outcome is a bound abstention, as alone', () => {
+    expect(V('ladder-0-2', failedRuns(2, 'unknown'), 'c1')).toMatchObject({
+      verdict: 'abstain',
+      rule: 'errored-input-residue',
+    });
+  });
+  it('ladder-0-2: arguments holding a visible obligation string are not cut', () => {
+    expect(V('ladder-0-2', failedRuns(2, 'none', 'make all'), 'c1').verdict).not.toBe('eligible');
+  });
+  it('property: in a ladder, each call of identical failed runs is decided as the residue rule alone decides it', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 2, max: 4 }),
+        fc.constantFrom<Effects>('none', 'succeeded', 'unknown', 'bare'),
+        fc.constantFrom(undefined, 'make all', 'Error 2', 'unrelated'),
+        fc.constantFrom('ladder-0-2', 'ladder-0-3'),
+        (copies, effects, needs, name) => {
+          const view = failedRuns(copies, effects, needs);
+          const alone = decideById(condition('errored-input-residue'), view);
+          const inLadder = decideById(condition(name), view);
+          for (let i = 1; i <= copies; i++) {
+            const a = at(alone, `c${i}`);
+            const l = at(inLadder, `c${i}`);
+            expect(l.verdict, `${name} c${i}: ${l.reason} / alone: ${a.reason}`).toBe(a.verdict);
+            if (a.verdict === 'eligible') expect(l.rule).toBe('errored-input-residue');
+          }
+        },
+      ),
+      { numRuns: 80 },
+    );
   });
 });
