@@ -2,7 +2,8 @@
 // the items no earlier rule removed, against the context as it stands after the earlier removals, so two rules can
 // never each remove a copy on the strength of the other. A partial (residue) removal leaves the item in context as
 // what it has become, its residue with no coverage of its own, so no later rule can lean on the bulk that went;
-// it is not judged again. The first rule that finds an item eligible removes it and is recorded with its step;
+// it is not judged again. What the runtime recorded does not change with the context: a later rule still reads a
+// removed item's record (`removedItemsOf`, where it stood) and a residue's recorded coverage keys (`residueKeysOf`). The first rule that finds an item eligible removes it and is recorded with its step;
 // an abstention does not stop a later rule with a different check. Every step's eligible items pass the one
 // regenerability gate first (the predictor's step included), against everything removed so far and at that step.
 // An item an earlier removal rests on staying (its finding's reliesOn) leaves the candidates: no later step judges
@@ -16,8 +17,10 @@ import {
   type RemovedItem,
   removedItemsOf,
   removedResultPlacesOf,
+  residueKeysOf,
   withRemovedItems,
   withRemovedResultPlaces,
+  withResidueKeys,
 } from '../fixture/effect-index.js';
 import { itemIndex } from '../fixture/item-index.js';
 import { residueText } from '../fixture/residue.js';
@@ -54,7 +57,7 @@ export interface LadderOptions {
 }
 
 /** Every ladder's version: what a ladder does with its rules is one algorithm, whichever rules it is given. */
-export const LADDER_VERSION = '2.13.0';
+export const LADDER_VERSION = '2.14.0';
 
 export const ONLY_PREDICTION = 'only prediction supports removal';
 
@@ -120,9 +123,15 @@ export function withoutItems(
   for (; next < earlier.length; next++) places.set(earlier[next]![0], kept - 0.5);
   for (; nextItem < earlierItems.length; nextItem++)
     gone.set(earlierItems[nextItem]!.item.id, { item: earlierItems[nextItem]!.item, place: kept - 0.5 });
+  // The coverage keys the runtime recorded on each item cut to its residue, this step's and earlier steps', while it
+  // stays (`withResidueKeys`): the residue shows none, the record still says what the run observed.
+  const keys = new Map([...residueKeysOf(view.items)].filter(([id]) => !removed.has(id)));
+  for (const item of view.items)
+    if (reduced.has(item.id) && !removed.has(item.id) && item.covers && item.covers.length > 0)
+      keys.set(item.id, item.covers);
   return Object.freeze({
     ...view,
-    items: withRemovedItems(withRemovedResultPlaces(Object.freeze(items), places), gone),
+    items: withResidueKeys(withRemovedItems(withRemovedResultPlaces(Object.freeze(items), places), gone), keys),
     contextTokens: items.reduce((sum, item) => sum + item.tokens, 0),
   });
 }

@@ -105,11 +105,10 @@ describe('F2: a later observation of what a closure checked that did not pass co
     const view = closedThen(
       run('5', 5, '1 failed', { status: failed, covers: ['test_pool_size'] }, { k: 'pool' }, 'pytest'),
     );
-    contradicted(view, 'r5', ['verified-completion']);
-    // A ladder's rung 2 first cuts the failure to its residue, which no longer shows its keys: another tool on the
-    // source, reporting none, is not the same thing (as a failed query is not the migration it reads).
+    // A ladder's rung 2 first cuts the failure to its residue, which no longer shows its keys; rung 3 reads the keys
+    // the runtime recorded on it, so the covered key it failed still contradicts, as it does for the rule alone.
     expect(V('ladder-0-3', view, 'r5').reason).toContain('the payload goes');
-    goes(view, ['ladder-0-3']);
+    contradicted(view, 'r5');
   });
 
   it('a later failure followed only by passes of other things (other keys, another call)', () => {
@@ -166,11 +165,10 @@ describe('F2, the allowed side: the trace still goes', () => {
     const view = closedThen(
       run('5', 5, '1 failed', { status: failed, covers: ['test_cache_evict'] }, { target: 'cache' }),
     );
-    goes(view, ['verified-completion']);
-    // In a ladder rung 2 cuts that failure to its residue first, and the residue no longer shows which keys failed:
-    // the same tool on the same workspace, reporting none, cannot be shown unrelated, so the trace stays there.
+    // In a ladder rung 2 cuts that failure to its residue first; rung 3 compares it by the keys the runtime recorded
+    // on it, which are unrelated, so the trace goes there too, as it does for the rule alone.
     expect(V('ladder-0-3', view, 'r5').reason).toContain('the payload goes');
-    contradicted(view, 'r5', ['ladder-0-3', 'ladder-0-4']);
+    goes(view);
   });
 
   it('with a later failure that reports no keys, by another tool on the workspace or the same tool elsewhere', () => {
@@ -249,6 +247,41 @@ describe('F2 properties over random later runs', () => {
       }),
       { numRuns: 120 },
     );
+  });
+});
+
+describe('F2 in a ladder: a failure rung 2 cut to its residue is compared by the keys the runtime recorded on it', () => {
+  it('property: over random later runs, ladders 0-3 and 0-4 decide the trace as verified-completion alone does', () => {
+    fc.assert(
+      fc.property(
+        fc.array(laterArb, { minLength: 1, maxLength: 5 }),
+        fc.constantFrom('ladder-0-3', 'ladder-0-4'),
+        (plan, name) => {
+          // Each run's output differs, so rung 0 removes none as a copy of another (that case is the it.fails below).
+          const view = closedThen(
+            laterRuns(plan, 10).map((item) => ({ ...item, content: `${item.content} ${item.id}` })),
+          );
+          const alone = V('verified-completion', view, 'c2');
+          const inLadder = V(name, view, 'c2');
+          expect(inLadder.rule, `${name}: ${inLadder.reason} / alone: ${alone.reason}`).toBe('verified-completion');
+          expect(inLadder.verdict, `${name}: ${inLadder.reason} / alone: ${alone.reason}`).toBe(alone.verdict);
+          const r3 = V(name, view, 'r3');
+          if (r3.rule === 'verified-completion') expect(r3.verdict).toBe(V('verified-completion', view, 'r3').verdict);
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+  // Open (found by the property above): rung 0 removes a later failure as a copy of a still later run whose output
+  // matches but whose keys do not (r10 reports the check's keys, r11 others); rung 3 then no longer sees the failure
+  // that contradicts the closure, and the trace goes, which the rule alone keeps. An under-refusal, not fixed here.
+  it.fails('ladder-0-3: a failure rung 0 removed as a copy of a run with other keys still contradicts', () => {
+    const view = closedThen([
+      ...run('10', 10, 'failed', { status: failed }, { target: 'other' }),
+      ...run('11', 11, 'failed', { status: failed, covers: ['test_cache_evict'] }, { target: 'other' }),
+    ]);
+    expect(V('verified-completion', view, 'c2').verdict).toBe('keep');
+    expect(V('ladder-0-3', view, 'c2').verdict).toBe('keep');
   });
 });
 

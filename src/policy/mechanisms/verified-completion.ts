@@ -10,9 +10,10 @@
 // the same recorded source; without keys to compare, the same call or tool on the same source) that did not pass,
 // with no passing one asked for after it, contradicts the closure: the check ran and refused, so the trace is KEEP,
 // saying which observation contradicts which. One recorded before the check was asked for is older news. In a
-// ladder, a failed run cut to its residue no longer shows its keys, so it is compared as one reporting none.
+// ladder, a failed run an earlier step cut to its residue is compared by the keys the runtime recorded on it
+// (`residueKeysOf`): they are the record of what it observed, as its status is of how it ended, not bulk it held.
 import type { WorkUnit } from '../../fixture/schema.js';
-import { issuedAt, removedItemsOf } from '../../fixture/effect-index.js';
+import { issuedAt, removedItemsOf, residueKeysOf } from '../../fixture/effect-index.js';
 import { itemIndex } from '../../fixture/item-index.js';
 import { resolveInView, type PolicyView, type ViewItem } from '../../fixture/view.js';
 import type { ConfiguredMechanism } from '../eligibility.js';
@@ -57,27 +58,35 @@ function closureOf(view: PolicyView, unit: WorkUnit): Closure {
   return { verified: true, record: record.id };
 }
 
+/** The coverage keys an observation in `items` was recorded with: its own, or, cut to its residue, the record's. */
+type KeysOf = (item: ViewItem) => readonly string[] | undefined;
+
+function recordedKeys(items: readonly ViewItem[]): KeysOf {
+  const residue = residueKeysOf(items);
+  return (item) => coverageKeys(item) ?? residue.get(item.id);
+}
+
 /**
  * Whether `other` observes what `check` observed under `key` (one of the check's coverage keys, or undefined for a
  * check that reports none): the key among the other's, run by the same tool or on the same recorded source. Where
- * keys cannot be compared (either reports none, or a ladder cut the other to its residue), the same call, or the same
- * tool on the same recorded source: nothing shows that what it observed is not what the check did. Another tool on
- * the source is not enough without keys: a query that failed on a typo says nothing of the migration it reads.
+ * keys cannot be compared (either reports none), the same call, or the same tool on the same recorded source:
+ * nothing shows that what it observed is not what the check did. Another tool on the source is not enough without
+ * keys: a query that failed on a typo says nothing of the migration it reads.
  */
-function observesSame(check: ViewItem, other: ViewItem, key: string | undefined): boolean {
+function observesSame(check: ViewItem, other: ViewItem, key: string | undefined, keysOf: KeysOf): boolean {
   const sameTool = check.tool?.name === other.tool?.name;
   const source = recordedSource(check);
   const sameSource = source !== undefined && source === recordedSource(other);
-  const keys = coverageKeys(other);
+  const keys = keysOf(other);
   if (key !== undefined && keys) return keys.includes(key) && (sameTool || sameSource);
   return sameCall(check, other) || (sameTool && sameSource);
 }
 
 /** A run of `failure`'s own call again, reporting at least the keys it reported (or reporting none, having passed). */
-function rerunOf(failure: ViewItem, other: ViewItem): boolean {
+function rerunOf(failure: ViewItem, other: ViewItem, keysOf: KeysOf): boolean {
   if (!sameCall(failure, other)) return false;
-  const before = coverageKeys(failure);
-  const now = coverageKeys(other);
+  const before = keysOf(failure);
+  const now = keysOf(other);
   return !before || !now || before.every((key) => now.includes(key));
 }
 
@@ -95,6 +104,7 @@ function failure(item: ViewItem): string {
  */
 function contradictionOf(view: PolicyView, unit: WorkUnit): string | undefined {
   const items = view.items;
+  const keysOf = recordedKeys(items);
   const { byId, callOf, position, resultOf } = itemIndex(items);
   const results = items.flatMap((item, at) => (item.kind === 'tool-result' && item.tool ? [{ item, at }] : []));
   // A result the unit holds by its call is a check the closure rests on as much as one it lists (it belongs to the
@@ -119,8 +129,8 @@ function contradictionOf(view: PolicyView, unit: WorkUnit): string | undefined {
     const call = here === undefined ? callOf.get(check.tool.callId) : undefined;
     const callAt = call ? position.get(call.id) : undefined;
     const asked = here !== undefined ? issuedAt(items, here) : callAt !== undefined && callAt < at ? callAt : at;
-    for (const key of coverageKeys(check) ?? [undefined]) {
-      const same = results.filter((r) => r.item !== check && r.at > asked && observesSame(check, r.item, key));
+    for (const key of keysOf(check) ?? [undefined]) {
+      const same = results.filter((r) => r.item !== check && r.at > asked && observesSame(check, r.item, key, keysOf));
       for (const later of same) {
         if (passed(later.item)) continue;
         // A pass asked for after the failure settles it, where it observes what the check did or what the failure did
@@ -129,11 +139,11 @@ function contradictionOf(view: PolicyView, unit: WorkUnit): string | undefined {
           (r) =>
             passed(r.item) &&
             issuedAt(items, r.at) > later.at &&
-            (observesSame(check, r.item, key) || rerunOf(later.item, r.item)),
+            (observesSame(check, r.item, key, keysOf) || rerunOf(later.item, r.item, keysOf)),
         );
         if (settled) continue;
         const what =
-          key !== undefined && coverageKeys(later.item)
+          key !== undefined && keysOf(later.item)
             ? `coverage key ${JSON.stringify(key)}`
             : sameCall(check, later.item)
               ? 'the same call'
