@@ -106,12 +106,23 @@ function contradictionOf(view: PolicyView, unit: WorkUnit): string | undefined {
   const items = view.items;
   const keysOf = recordedKeys(items);
   const { byId, callOf, position, resultOf } = itemIndex(items);
-  const results = items.flatMap((item, at) => (item.kind === 'tool-result' && item.tool ? [{ item, at }] : []));
+  const gone = removedItemsOf(items);
+  // Every observation the record holds, where it stood and when it was asked for. In a ladder that includes what an
+  // earlier step removed (a later failure rung 0 took as a copy of a still later run, a settling pass it took as a
+  // copy): the rule reads the record, so a removal by an earlier step neither hides a contradiction nor a settlement.
+  const results: { item: ViewItem; at: number; asked: number }[] = items.flatMap((item, at) =>
+    item.kind === 'tool-result' && item.tool ? [{ item, at, asked: issuedAt(items, at) }] : [],
+  );
+  for (const { item, place } of gone.values()) {
+    if (item.kind !== 'tool-result' || !item.tool) continue;
+    const call = callOf.get(item.tool.callId);
+    const callAt = call ? position.get(call.id) : undefined;
+    results.push({ item, at: place, asked: callAt !== undefined && callAt < place ? callAt : place });
+  }
   // A result the unit holds by its call is a check the closure rests on as much as one it lists (it belongs to the
   // unit's work, as `assess` reads it): a trace listing only its calls still rests on what they returned.
   // In a ladder, a check an earlier step removed (rung 0 for a later copy, rung 1 or 2 for a later read) is still what
   // the closure rests on: it is read where it stood (`removedItemsOf`), so a failure after it still contradicts.
-  const gone = removedItemsOf(items);
   const goneResultOf = new Map<string, string>();
   for (const { item } of gone.values())
     if (item.kind === 'tool-result' && item.tool) goneResultOf.set(item.tool.callId, item.id);
@@ -138,7 +149,7 @@ function contradictionOf(view: PolicyView, unit: WorkUnit): string | undefined {
         const settled = results.some(
           (r) =>
             passed(r.item) &&
-            issuedAt(items, r.at) > later.at &&
+            r.asked > later.at &&
             (observesSame(check, r.item, key, keysOf) || rerunOf(later.item, r.item, keysOf)),
         );
         if (settled) continue;
