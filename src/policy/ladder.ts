@@ -16,10 +16,8 @@
 import {
   type RemovedItem,
   removedItemsOf,
-  removedResultPlacesOf,
   residueKeysOf,
   withRemovedItems,
-  withRemovedResultPlaces,
   withResidueKeys,
 } from '../fixture/effect-index.js';
 import { itemIndex } from '../fixture/item-index.js';
@@ -94,35 +92,21 @@ export function withoutItems(
     });
   };
   const items = view.items.filter((item) => !removed.has(item.id)).map(cut);
-  // Where a removed result of a kept call was recorded, for the rules that order transitions (effect-index): this
-  // step's removals, and the places earlier steps' removals left, carried to the context as it now stands (a place
-  // between the kept items either side of it stays between them), so a later reduction does not unorder them.
-  const places = new Map<string, number>();
-  // Every item removed so far, this step's and earlier steps', is carried the same way (`withRemovedItems`).
-  const earlier = [...removedResultPlacesOf(view.items)]
-    .filter(([callId]) => !removed.has(callOf.get(callId)?.id ?? ''))
-    .sort((a, b) => a[1] - b[1]);
-  const earlierItems = [...removedItemsOf(view.items).values()].sort((a, b) => a.place - b.place);
+  // Every item removed so far, this step's and earlier steps', with where it stood (`withRemovedItems`): a place
+  // between the kept items either side of it stays between them, so a later reduction does not move it. Rules that
+  // order a transition read a removed result's place from it (effect-index).
+  const earlier = [...removedItemsOf(view.items).values()].sort((a, b) => a.place - b.place);
   const gone = new Map<string, RemovedItem>();
   let kept = 0;
   let next = 0;
-  let nextItem = 0;
   view.items.forEach((item, at) => {
-    for (; next < earlier.length && earlier[next]![1] < at; next++) places.set(earlier[next]![0], kept - 0.5);
-    for (; nextItem < earlierItems.length && earlierItems[nextItem]!.place < at; nextItem++)
-      gone.set(earlierItems[nextItem]!.item.id, { item: earlierItems[nextItem]!.item, place: kept - 0.5 });
+    for (; next < earlier.length && earlier[next]!.place < at; next++)
+      gone.set(earlier[next]!.item.id, { item: earlier[next]!.item, place: kept - 0.5 });
     if (!removed.has(item.id)) kept += 1;
-    else {
-      gone.set(item.id, { item, place: kept - 0.5 });
-      if (item.kind === 'tool-result' && item.tool) {
-        const call = callOf.get(item.tool.callId);
-        if (call && !removed.has(call.id)) places.set(call.id, kept - 0.5);
-      }
-    }
+    else gone.set(item.id, { item, place: kept - 0.5 });
   });
-  for (; next < earlier.length; next++) places.set(earlier[next]![0], kept - 0.5);
-  for (; nextItem < earlierItems.length; nextItem++)
-    gone.set(earlierItems[nextItem]!.item.id, { item: earlierItems[nextItem]!.item, place: kept - 0.5 });
+  for (; next < earlier.length; next++)
+    gone.set(earlier[next]!.item.id, { item: earlier[next]!.item, place: kept - 0.5 });
   // The coverage keys the runtime recorded on each item cut to its residue, this step's and earlier steps', while it
   // stays (`withResidueKeys`): the residue shows none, the record still says what the run observed.
   const keys = new Map([...residueKeysOf(view.items)].filter(([id]) => !removed.has(id)));
@@ -131,7 +115,7 @@ export function withoutItems(
       keys.set(item.id, item.covers);
   return Object.freeze({
     ...view,
-    items: withResidueKeys(withRemovedItems(withRemovedResultPlaces(Object.freeze(items), places), gone), keys),
+    items: withResidueKeys(withRemovedItems(Object.freeze(items), gone), keys),
     contextTokens: items.reduce((sum, item) => sum + item.tokens, 0),
   });
 }
