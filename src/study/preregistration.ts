@@ -22,7 +22,7 @@ export function studyFiles(study: string): StudyFiles {
   return { folder, preregistration: `${folder}/preregistration.json`, prose: `${folder}/preregistration.md` };
 }
 /** Version 10 (the study's current design); versions 1 to 9 are kept beside it (pilot-v1/, v2/ to v9/) and still validate. */
-export const PREREGISTRATION_VERSION = 20;
+export const PREREGISTRATION_VERSION = 21;
 
 /**
  * The pin of the whole preregistration: one line in sha256sum's format, `<sha256>  preregistration.json`, committed
@@ -104,6 +104,7 @@ export const Preregistration = z.strictObject({
     z.literal(17),
     z.literal(18),
     z.literal(19),
+    z.literal(20),
     z.literal(PREREGISTRATION_VERSION),
   ]),
   study: Id,
