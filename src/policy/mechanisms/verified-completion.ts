@@ -15,6 +15,7 @@
 import type { WorkUnit } from '../../fixture/schema.js';
 import { issuedAt, removedItemsOf, residueKeysOf } from '../../fixture/effect-index.js';
 import { itemIndex } from '../../fixture/item-index.js';
+import { frozenMemo } from '../../fixture/memo.js';
 import { resolveInView, type PolicyView, type ViewItem } from '../../fixture/view.js';
 import type { ConfiguredMechanism } from '../eligibility.js';
 import { listIds } from '../eligibility.js';
@@ -96,6 +97,45 @@ function failure(item: ViewItem): string {
   return item.status?.state === 'error' ? `failed (${item.status.errorType}: ${item.status.message})` : 'did not pass';
 }
 
+/** An observation the record holds: where it stood, and when it was asked for. */
+interface Observation {
+  readonly item: ViewItem;
+  readonly at: number;
+  readonly asked: number;
+}
+
+/**
+ * Every observation the record holds, by tool and by recorded source, built once per context. In a ladder that
+ * includes what an earlier step removed (a later failure rung 0 took as a copy of a still later run, a settling pass
+ * it took as a copy), read where it stood: the rule reads the record, so a removal by an earlier step neither hides a
+ * contradiction nor a settlement.
+ */
+const observations = frozenMemo((items: readonly ViewItem[]) => {
+  const { callOf, position } = itemIndex(items);
+  const all: Observation[] = items.flatMap((item, at) =>
+    item.kind === 'tool-result' && item.tool ? [{ item, at, asked: issuedAt(items, at) }] : [],
+  );
+  for (const { item, place } of removedItemsOf(items).values()) {
+    if (item.kind !== 'tool-result' || !item.tool) continue;
+    const call = callOf.get(item.tool.callId);
+    const callAt = call ? position.get(call.id) : undefined;
+    all.push({ item, at: place, asked: callAt !== undefined && callAt < place ? callAt : place });
+  }
+  const byTool = new Map<string, Observation[]>();
+  const bySource = new Map<string, Observation[]>();
+  const add = (map: Map<string, Observation[]>, key: string, o: Observation) => {
+    const list = map.get(key);
+    if (list) list.push(o);
+    else map.set(key, [o]);
+  };
+  for (const o of all) {
+    add(byTool, o.item.tool!.name, o);
+    const source = recordedSource(o.item);
+    if (source) add(bySource, source, o);
+  }
+  return { byTool, bySource };
+});
+
 /**
  * A later observation that contradicts what `unit`'s trace observed passing, with why, where there is one: for each
  * passing tool result in the trace (listed, or the result of a call listed) and each thing it checked, an observation of the same thing not recorded before
@@ -107,22 +147,7 @@ function contradictionOf(view: PolicyView, unit: WorkUnit): string | undefined {
   const keysOf = recordedKeys(items);
   const { byId, callOf, position, resultOf } = itemIndex(items);
   const gone = removedItemsOf(items);
-  // Every observation the record holds, where it stood and when it was asked for. In a ladder that includes what an
-  // earlier step removed (a later failure rung 0 took as a copy of a still later run, a settling pass it took as a
-  // copy): the rule reads the record, so a removal by an earlier step neither hides a contradiction nor a settlement.
-  const results: { item: ViewItem; at: number; asked: number }[] = items.flatMap((item, at) =>
-    item.kind === 'tool-result' && item.tool ? [{ item, at, asked: issuedAt(items, at) }] : [],
-  );
-  for (const { item, place } of gone.values()) {
-    if (item.kind !== 'tool-result' || !item.tool) continue;
-    const call = callOf.get(item.tool.callId);
-    const callAt = call ? position.get(call.id) : undefined;
-    results.push({ item, at: place, asked: callAt !== undefined && callAt < place ? callAt : place });
-  }
-  // A result the unit holds by its call is a check the closure rests on as much as one it lists (it belongs to the
-  // unit's work, as `assess` reads it): a trace listing only its calls still rests on what they returned.
-  // In a ladder, a check an earlier step removed (rung 0 for a later copy, rung 1 or 2 for a later read) is still what
-  // the closure rests on: it is read where it stood (`removedItemsOf`), so a failure after it still contradicts.
+  const { byTool, bySource } = observations(items);
   const goneResultOf = new Map<string, string>();
   for (const { item } of gone.values())
     if (item.kind === 'tool-result' && item.tool) goneResultOf.set(item.tool.callId, item.id);
@@ -140,27 +165,41 @@ function contradictionOf(view: PolicyView, unit: WorkUnit): string | undefined {
     const call = here === undefined ? callOf.get(check.tool.callId) : undefined;
     const callAt = call ? position.get(call.id) : undefined;
     const asked = here !== undefined ? issuedAt(items, here) : callAt !== undefined && callAt < at ? callAt : at;
+    // Only an observation by the check's tool or on its recorded source can observe the same thing, and only one
+    // asked for after the check, in the record's order.
+    const source = recordedSource(check);
+    const candidates = [
+      ...new Set([...(byTool.get(check.tool.name) ?? []), ...(source ? (bySource.get(source) ?? []) : [])]),
+    ]
+      .filter((r) => r.item !== check && r.at > asked)
+      .sort((x, y) => x.at - y.at);
     for (const key of keysOf(check) ?? [undefined]) {
-      const same = results.filter((r) => r.item !== check && r.at > asked && observesSame(check, r.item, key, keysOf));
-      for (const later of same) {
-        if (passed(later.item)) continue;
-        // A pass asked for after the failure settles it, where it observes what the check did or what the failure did
-        // (the failed call run again, its keys among the pass's).
-        const settled = results.some(
-          (r) =>
-            passed(r.item) &&
-            r.asked > later.at &&
-            (observesSame(check, r.item, key, keysOf) || rerunOf(later.item, r.item, keysOf)),
+      // From the latest back: a failure is settled by a pass asked for after it that observes what the check did, or
+      // that runs the failed call again reporting at least its keys. The earliest unsettled failure is the one named.
+      let latestSamePass = Number.NEGATIVE_INFINITY;
+      let unsettled: Observation | undefined;
+      for (let i = candidates.length - 1; i >= 0; i--) {
+        const later = candidates[i]!;
+        const same = observesSame(check, later.item, key, keysOf);
+        if (passed(later.item)) {
+          if (same) latestSamePass = Math.max(latestSamePass, later.asked);
+          continue;
+        }
+        if (!same || latestSamePass > later.at) continue;
+        const rerun = (byTool.get(later.item.tool?.name ?? '') ?? []).some(
+          (r) => passed(r.item) && r.asked > later.at && rerunOf(later.item, r.item, keysOf),
         );
-        if (settled) continue;
-        const what =
-          key !== undefined && keysOf(later.item)
-            ? `coverage key ${JSON.stringify(key)}`
-            : sameCall(check, later.item)
-              ? 'the same call'
-              : `${check.tool?.name ?? 'the same tool'} on ${recordedSource(check)}, with no coverage keys on both to compare`;
-        return `${check.id}, the check ${unit.id}'s closure rests on, is contradicted by ${later.item.id}, a later observation of ${what}, which ${failure(later.item)}, with no passing one asked for after it`;
+        if (!rerun) unsettled = later;
       }
+      if (!unsettled) continue;
+      const later = unsettled;
+      const what =
+        key !== undefined && keysOf(later.item)
+          ? `coverage key ${JSON.stringify(key)}`
+          : sameCall(check, later.item)
+            ? 'the same call'
+            : `${check.tool?.name ?? 'the same tool'} on ${recordedSource(check)}, with no coverage keys on both to compare`;
+      return `${check.id}, the check ${unit.id}'s closure rests on, is contradicted by ${later.item.id}, a later observation of ${what}, which ${failure(later.item)}, with no passing one asked for after it`;
     }
   }
   return undefined;
