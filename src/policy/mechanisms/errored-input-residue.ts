@@ -15,7 +15,7 @@
 // a change could not be checked, and no later rule checks it. In a ladder, a call and its result pair as the runtime
 // recorded them: where an earlier step removed one half (rung 0, a copy), the other is read with the half that left
 // (`removedItemsOf`), so the rule decides each half still in context as it would alone.
-import { removedItemsOf } from '../../fixture/effect-index.js';
+import { removedHalvesOf } from '../../fixture/effect-index.js';
 import { namedItems, namedStrings } from '../../fixture/needs.js';
 import type { ResidueField, Status } from '../../fixture/schema.js';
 import { counterpart, effectsOf, type PolicyView, type ViewItem } from '../../fixture/view.js';
@@ -93,21 +93,6 @@ export function bulkNeeded(
   return reasons.length > 0 ? { why: reasons.join('; '), consulted } : undefined;
 }
 
-/**
- * The halves of call/result pairs an earlier ladder step removed, keyed by the kind and call id of the half that
- * stayed: the pairing the runtime recorded, which removing one half from the context does not undo. Only a pairing:
- * what the rule then reads of the removed half (its status, its id) is what it read of it alone.
- */
-function pairsGone(items: readonly ViewItem[]): ReadonlyMap<string, ViewItem> {
-  const pairs = new Map<string, ViewItem>();
-  for (const { item } of removedItemsOf(items).values()) {
-    if (!item.tool) continue;
-    if (item.kind === 'tool-result') pairs.set(`tool-call:${item.tool.callId}`, item);
-    else if (item.kind === 'tool-call') pairs.set(`tool-result:${item.tool.callId}`, item);
-  }
-  return pairs;
-}
-
 export function erroredInputResidue(): ConfiguredMechanism {
   return {
     rule: ERRORED_INPUT_RESIDUE,
@@ -117,10 +102,13 @@ export function erroredInputResidue(): ConfiguredMechanism {
     assess(view, candidates) {
       const wanted = new Set(candidates);
       const findings: Finding[] = [];
-      const gone = pairsGone(view.items);
+      const gone = removedHalvesOf(view.items);
       for (const item of view.items) {
         if (!wanted.has(item.id) || !item.tool) continue;
-        const pair = counterpart(view.items, item) ?? gone.get(`${item.kind}:${item.tool.callId}`);
+        // The pairing the runtime recorded: where an earlier step removed one half, the other is read with it.
+        const pair =
+          counterpart(view.items, item) ??
+          (item.kind === 'tool-call' ? gone.results : gone.calls).get(item.tool.callId)?.item;
         const result = item.kind === 'tool-result' ? item : item.kind === 'tool-call' ? pair : undefined;
         const status = result?.status;
         if (!result || status?.state !== 'error') continue;

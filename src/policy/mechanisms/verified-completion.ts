@@ -13,7 +13,7 @@
 // ladder, a failed run an earlier step cut to its residue is compared by the keys the runtime recorded on it
 // (`residueKeysOf`): they are the record of what it observed, as its status is of how it ended, not bulk it held.
 import type { WorkUnit } from '../../fixture/schema.js';
-import { issuedAt, removedItemsOf, residueKeysOf } from '../../fixture/effect-index.js';
+import { issuedAt, removedHalvesOf, removedItemsOf, residueKeysOf } from '../../fixture/effect-index.js';
 import { itemIndex } from '../../fixture/item-index.js';
 import { frozenMemo } from '../../fixture/memo.js';
 import { resolveInView, type PolicyView, type ViewItem } from '../../fixture/view.js';
@@ -133,7 +133,8 @@ const observations = frozenMemo((items: readonly ViewItem[]) => {
     const source = recordedSource(o.item);
     if (source) add(bySource, source, o);
   }
-  return { byTool, bySource };
+  const byItem = new Map(all.map((o) => [o.item, o]));
+  return { byItem, byTool, bySource };
 });
 
 /**
@@ -145,26 +146,21 @@ const observations = frozenMemo((items: readonly ViewItem[]) => {
 function contradictionOf(view: PolicyView, unit: WorkUnit): string | undefined {
   const items = view.items;
   const keysOf = recordedKeys(items);
-  const { byId, callOf, position, resultOf } = itemIndex(items);
+  const { byId, resultOf } = itemIndex(items);
   const gone = removedItemsOf(items);
-  const { byTool, bySource } = observations(items);
-  const goneResultOf = new Map<string, string>();
-  for (const { item } of gone.values())
-    if (item.kind === 'tool-result' && item.tool) goneResultOf.set(item.tool.callId, item.id);
+  const goneResults = removedHalvesOf(items).results;
+  const { byItem, byTool, bySource } = observations(items);
   const held = unit.traceItems.flatMap((id) => {
     const item = byId.get(id) ?? gone.get(id)?.item;
     const callId = item?.kind === 'tool-call' ? item.tool?.callId : undefined;
-    const answer = callId === undefined ? undefined : (resultOf.get(callId)?.id ?? goneResultOf.get(callId));
-    return answer ? [id, answer] : [id];
+    const answer = callId === undefined ? undefined : (resultOf.get(callId) ?? goneResults.get(callId)?.item);
+    return answer ? [item!, answer] : item ? [item] : [];
   });
-  for (const id of new Set(held)) {
-    const here = position.get(id);
-    const at = here ?? gone.get(id)?.place;
-    const check = here === undefined ? gone.get(id)?.item : items[here];
-    if (at === undefined || !check || check.kind !== 'tool-result' || !check.tool || !passed(check)) continue;
-    const call = here === undefined ? callOf.get(check.tool.callId) : undefined;
-    const callAt = call ? position.get(call.id) : undefined;
-    const asked = here !== undefined ? issuedAt(items, here) : callAt !== undefined && callAt < at ? callAt : at;
+  for (const check of new Set(held)) {
+    // Where the check stood and when it was asked for, in context or removed by an earlier step.
+    const observed = byItem.get(check);
+    if (!observed || !check.tool || !passed(check)) continue;
+    const { asked } = observed;
     // Only an observation by the check's tool or on its recorded source can observe the same thing, and only one
     // asked for after the check, in the record's order.
     const source = recordedSource(check);
