@@ -34,8 +34,6 @@ const NONE: Check = { outcome: 'none' };
 
 const sameRendering = (a: ViewItem, b: ViewItem): boolean => renderingKey(a) === renderingKey(b);
 
-const keysOf = coverageKeys;
-
 /**
  * Scope: coverage keys when both report them (then the call must match, as the keys are its keys); else the views,
  * when either records a selector (an absent one is then a whole, untruncated read, as the schema says) or both read
@@ -43,8 +41,8 @@ const keysOf = coverageKeys;
  * demonstrable: a re-observation with neither keys, nor a selector, nor a version records no scope to compare.
  */
 function scope(older: ViewItem, newer: ViewItem): Check | { readonly contains: string } {
-  const olderKeys = keysOf(older);
-  const newerKeys = keysOf(newer);
+  const olderKeys = coverageKeys(older);
+  const newerKeys = coverageKeys(newer);
   if (olderKeys && newerKeys) {
     if (!sameCall(older, newer)) return NONE;
     // Keys parsed from a truncated observation say what its call asked for, not what it showed.
@@ -67,10 +65,10 @@ function scope(older: ViewItem, newer: ViewItem): Check | { readonly contains: s
   }
   if (!sameCall(older, newer)) return NONE;
   const missing = [older, newer]
-    .filter((item) => !keysOf(item))
+    .filter((item) => !coverageKeys(item))
     .map((item) => item.id)
     .join(' and ');
-  const unstated = [older, newer].every((item) => !keysOf(item) && item.source?.selector === undefined);
+  const unstated = [older, newer].every((item) => !coverageKeys(item) && item.source?.selector === undefined);
   return {
     outcome: 'abstain',
     reason: `coverage of ${missing} is unparsed${unstated ? ' (no coverage keys, selector or version recorded)' : ''}, so ${newer.id} cannot be checked to cover ${older.id}`,
@@ -209,7 +207,7 @@ export function checkedSupersession(): ConfiguredMechanism {
         // take the whole item, residue and all. A failed run that reports its coverage keys (tests that failed)
         // observed the state of what it covered, which a newer run covering the same keys does supersede. One that
         // reports an empty list of keys (it failed to start, or collected nothing) covered nothing: failed work too.
-        if (older.status?.state !== 'ok' && !keysOf(older)) return;
+        if (older.status?.state !== 'ok' && !coverageKeys(older)) return;
         const newerIndexes = observationsOf(items, identity).filter(
           (index) => index > olderIndex && items[index]!.tool?.name === older.tool?.name,
         );
